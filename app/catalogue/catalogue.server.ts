@@ -1,0 +1,233 @@
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import type { DropRow, MediaRow, ProductRow } from "~/db/schema";
+import { newId } from "~/lib/ids";
+import { loadMedia } from "~/media/media.server";
+import { normalizeDropStatus } from "./drop-status";
+import { type Categoria, type DropStatus, MAX_EXTRA_IMAGES, type Material } from "./taxonomy";
+
+export interface Product {
+  id: string;
+  dropId: string;
+  name: string;
+  description: string;
+  categoria: Categoria;
+  material: Material;
+  priceCents: number;
+  stock: number;
+  image: MediaRow | null;
+  extraImages: MediaRow[];
+}
+
+export interface Drop {
+  id: string;
+  name: string;
+  smallDescription: string;
+  fullDescription: string;
+  description: string;
+  fechas: string;
+  startAt: Date;
+  endAt: Date;
+  status: DropStatus;
+  createdAt: Date;
+  image: MediaRow | null;
+  video: MediaRow | null;
+  products: Product[];
+}
+
+/** Every drop with its products, newest first. */
+export async function listDrops(db: Db): Promise<Drop[]> {
+  const drops = await db
+    .selectFrom("drops")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
+  return assemble(db, drops);
+}
+
+export async function getDrop(db: Db, id: string): Promise<Drop | null> {
+  const row = await db.selectFrom("drops").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  const [drop] = await assemble(db, [row]);
+  return drop ?? null;
+}
+
+export async function countDrops(db: Db): Promise<number> {
+  const { n } = await db
+    .selectFrom("drops")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+async function assemble(db: Db, drops: DropRow[]): Promise<Drop[]> {
+  if (drops.length === 0) return [];
+  const dropIds = drops.map((d) => d.id);
+  const products = await db
+    .selectFrom("products")
+    .selectAll()
+    .where("drop_id", "in", dropIds)
+    .orderBy("drop_id")
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  const extras =
+    products.length === 0
+      ? []
+      : await db
+          .selectFrom("product_images")
+          .selectAll()
+          .where(
+            "product_id",
+            "in",
+            products.map((p) => p.id),
+          )
+          .orderBy("position")
+          .execute();
+  const media = await loadMedia(db, [
+    ...drops.flatMap((d) => [d.image_id, d.video_id]),
+    ...products.map((p) => p.image_id),
+    ...extras.map((e) => e.media_id),
+  ]);
+  const pick = (id: string | null) => (id ? (media.get(id) ?? null) : null);
+
+  const extrasByProduct = new Map<string, MediaRow[]>();
+  for (const e of extras) {
+    const row = media.get(e.media_id);
+    if (!row) continue;
+    const list = extrasByProduct.get(e.product_id) ?? [];
+    list.push(row);
+    extrasByProduct.set(e.product_id, list);
+  }
+  const productsByDrop = new Map<string, Product[]>();
+  for (const p of products) {
+    const list = productsByDrop.get(p.drop_id) ?? [];
+    list.push(toProduct(p, pick(p.image_id), extrasByProduct.get(p.id) ?? []));
+    productsByDrop.set(p.drop_id, list);
+  }
+  return drops.map((d) => ({
+    id: d.id,
+    name: d.name,
+    smallDescription: d.small_description,
+    fullDescription: d.full_description,
+    description: d.description,
+    fechas: d.fechas,
+    startAt: toDate(d.start_at),
+    endAt: toDate(d.end_at),
+    status: d.status,
+    createdAt: toDate(d.created_at),
+    image: pick(d.image_id),
+    video: pick(d.video_id),
+    products: productsByDrop.get(d.id) ?? [],
+  }));
+}
+
+function toProduct(p: ProductRow, image: MediaRow | null, extraImages: MediaRow[]): Product {
+  return {
+    id: p.id,
+    dropId: p.drop_id,
+    name: p.name,
+    description: p.description,
+    categoria: p.categoria,
+    material: p.material,
+    priceCents: p.price_cents,
+    stock: p.stock,
+    image,
+    extraImages,
+  };
+}
+
+export interface NewProduct {
+  name: string;
+  description?: string;
+  categoria: Categoria;
+  material: Material;
+  priceCents: number;
+  stock: number;
+  imageId: string | null;
+  extraImageIds?: string[];
+}
+
+export interface NewDrop {
+  /** Chosen by the caller when media must be stored under the drop's folder before it exists. */
+  id?: string;
+  name: string;
+  smallDescription?: string;
+  fullDescription?: string;
+  description?: string;
+  fechas?: string;
+  startAt: Date;
+  endAt: Date;
+  status?: string;
+  /** Defaults to now; the demo catalogue back-dates its older drops. */
+  createdAt?: Date;
+  imageId?: string | null;
+  videoId?: string | null;
+  products: NewProduct[];
+}
+
+export class InvalidDrop extends Error {}
+
+/** Creates a drop and its products in one transaction. New drops start as `proximamente`. */
+export async function createDrop(db: Db, input: NewDrop, now = new Date()): Promise<string> {
+  const status = normalizeDropStatus(input.status ?? "proximamente");
+  if (!status) throw new InvalidDrop(`Estado de colección desconocido: ${input.status}`);
+  if (input.endAt.getTime() < input.startAt.getTime()) {
+    throw new InvalidDrop("La fecha de fin debe ser posterior a la de inicio.");
+  }
+  for (const p of input.products) {
+    if ((p.extraImageIds?.length ?? 0) > MAX_EXTRA_IMAGES) {
+      throw new InvalidDrop(`Un producto admite hasta ${MAX_EXTRA_IMAGES} imágenes extra.`);
+    }
+  }
+  const id = input.id ?? newId();
+  const stamp = toTimestamp(input.createdAt ?? now);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("drops")
+      .values({
+        id,
+        name: input.name,
+        small_description: input.smallDescription ?? "",
+        full_description: input.fullDescription ?? "",
+        description: input.description ?? "",
+        fechas: input.fechas ?? "",
+        start_at: toTimestamp(input.startAt),
+        end_at: toTimestamp(input.endAt),
+        status,
+        image_id: input.imageId ?? null,
+        video_id: input.videoId ?? null,
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .execute();
+    for (const [position, p] of input.products.entries()) {
+      const productId = newId();
+      await trx
+        .insertInto("products")
+        .values({
+          id: productId,
+          drop_id: id,
+          position,
+          name: p.name,
+          description: p.description ?? "",
+          categoria: p.categoria,
+          material: p.material,
+          price_cents: p.priceCents,
+          stock: p.stock,
+          image_id: p.imageId,
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .execute();
+      const extras = p.extraImageIds ?? [];
+      if (extras.length > 0) {
+        await trx
+          .insertInto("product_images")
+          .values(extras.map((mediaId, i) => ({ product_id: productId, position: i + 1, media_id: mediaId })))
+          .execute();
+      }
+    }
+  });
+  return id;
+}

@@ -1,0 +1,123 @@
+import path from "node:path";
+import { z } from "zod";
+import { StartupError } from "./startup-error";
+
+const flag = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
+    error: "debe ser true o false",
+  })
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+const phone = z
+  .string()
+  .regex(/^\d{10,15}$/, "debe ser el número con lada internacional, solo dígitos (p. ej. 5215512345678)");
+
+/** Every setting the server reads. `.env.example` documents each one. */
+const schema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PORT: z.coerce
+    .number({ error: "debe ser un número" })
+    .int("debe ser un número entero")
+    .min(0, "debe estar entre 0 y 65535")
+    .max(65535, "debe estar entre 0 y 65535")
+    .default(3000),
+  PUBLIC_URL: z
+    .url({ error: "debe ser una dirección completa, p. ej. https://tienda.ejemplo.mx" })
+    .optional(),
+  TRUST_PROXY: flag.default(false),
+  LOG_REQUESTS: flag.default(true),
+
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DEMO_DATA: flag.optional(),
+  MEDIA_DIR: z.string().min(1).optional(),
+
+  SHOP_NAME: z.string().min(1).default("Oro de Luna"),
+  SHOP_EMAIL: z.email({ error: "debe ser un correo válido" }).default("hola@orodeluna.mx"),
+  SHOP_WHATSAPP: phone.default("5215512345678"),
+  SHOP_INSTAGRAM: z
+    .url({ error: "debe ser una dirección completa" })
+    .default("https://www.instagram.com/orodeluna.mx"),
+  SHOP_AGENCY_NAME: z.string().min(1).default("Taller Digital"),
+  SHOP_AGENCY_URL: z.url({ error: "debe ser una dirección completa" }).default("https://example.com"),
+  PROCESS_VIDEO_URL: z.url({ error: "debe ser una dirección completa" }).optional(),
+});
+
+export type DatabaseTarget = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+
+export interface Config {
+  env: "production" | "development" | "test";
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  logRequests: boolean;
+  dataDir: string;
+  mediaDir: string;
+  database: DatabaseTarget;
+  databasePoolMax: number;
+  /** Load the demo catalogue on the first start of an empty database. */
+  demoData: boolean;
+  shop: PublicShopSettings;
+}
+
+/** The part of the configuration that may reach the browser. Nothing secret goes here. */
+export interface PublicShopSettings {
+  name: string;
+  email: string;
+  whatsapp: string;
+  instagramUrl: string;
+  agencyName: string;
+  agencyUrl: string;
+  processVideoUrl: string | null;
+}
+
+export function parseDatabaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
+  if (!url) return { kind: "sqlite", file: path.resolve(dataDir, "shop.db") };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    throw new StartupError(
+      "Configuración inválida:\n  DATABASE_URL: usa postgres://… para PostgreSQL o la ruta de un archivo para SQLite",
+    );
+  }
+  return { kind: "sqlite", file: path.resolve(url.replace(/^(sqlite|file):/, "")) };
+}
+
+/** Parses the environment once at start-up; a bad value throws a StartupError naming it. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings (e.g. `PUBLIC_URL=` in a .env file) mean "not set".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new StartupError(`Configuración inválida:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const database = parseDatabaseTarget(e.DATABASE_URL, dataDir);
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
+    trustProxy: e.TRUST_PROXY,
+    logRequests: e.LOG_REQUESTS,
+    dataDir,
+    mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(dataDir, "media")),
+    database,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    // Demo data is on by default only in the embedded mode: a real PostgreSQL shop starts empty.
+    demoData: e.DEMO_DATA ?? database.kind === "sqlite",
+    shop: {
+      name: e.SHOP_NAME,
+      email: e.SHOP_EMAIL,
+      whatsapp: e.SHOP_WHATSAPP,
+      instagramUrl: e.SHOP_INSTAGRAM,
+      agencyName: e.SHOP_AGENCY_NAME,
+      agencyUrl: e.SHOP_AGENCY_URL,
+      processVideoUrl: e.PROCESS_VIDEO_URL ?? null,
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { DatabaseTarget } from "~/config/env.server";
+import { StartupError } from "~/config/startup-error";
+import { migrations } from "./migrations";
+import type { KyselyDatabase } from "./schema";
+
+export type Db = Kysely<KyselyDatabase>;
+
+export interface Database {
+  db: Db;
+  dialect: "sqlite" | "postgres";
+  /** Cheap round trip for /healthz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and other int8 results come back as strings by default; our counts fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+/** Where a PostgreSQL URL points, without its password, for messages. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || "5432"}${u.pathname}`;
+  } catch {
+    return "(DATABASE_URL ilegible)";
+  }
+}
+
+export async function openDatabase(
+  target: DatabaseTarget,
+  options: { poolMax?: number } = {},
+): Promise<Database> {
+  return target.kind === "sqlite" ? openSqlite(target.file) : openPostgres(target.url, options.poolMax ?? 10);
+}
+
+function openSqlite(file: string): Database {
+  let handle: SQLite.Database;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    handle = new SQLite(file);
+    // WAL lets readers run while a writer commits; busy_timeout makes concurrent writers wait
+    // instead of failing with SQLITE_BUSY.
+    handle.pragma("journal_mode = WAL");
+    handle.pragma("synchronous = NORMAL");
+    handle.pragma("busy_timeout = 5000");
+    handle.pragma("foreign_keys = ON");
+  } catch (error) {
+    throw new StartupError(`No se puede abrir la base de datos SQLite ${file}: ${(error as Error).message}`);
+  }
+  const db = new Kysely<KyselyDatabase>({ dialect: new SqliteDialect({ database: handle }) });
+  return {
+    db,
+    dialect: "sqlite",
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolMax: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on("error", (error) => console.error(`PostgreSQL: conexión inactiva perdida: ${error.message}`));
+  const db = new Kysely<KyselyDatabase>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await sql`select 1`.execute(db);
+  } catch (error) {
+    await db.destroy().catch(() => {});
+    const reason = (error as Error).message || (error as { code?: string }).code || String(error);
+    throw new StartupError(`No se puede conectar a PostgreSQL en ${describePostgresUrl(url)}: ${reason}`);
+  }
+  return {
+    db,
+    dialect: "postgres",
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** Applies pending migrations. Safe to run from several servers at once (Kysely takes a lock). */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "?";
+    throw new StartupError(`La migración ${failed} falló: ${(error as Error).message ?? String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Timestamps come back as Date (PostgreSQL) or ISO text (SQLite). */
+export function toDate(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+/** How timestamps are written on both dialects. */
+export function toTimestamp(date: Date): string {
+  return date.toISOString();
+}

@@ -1,0 +1,10 @@
+import type { Migration } from "kysely";
+import * as m0001 from "./0001_catalogue";
+
+/**
+ * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
+ * the server bundle. Never edit one that has shipped: add the next number.
+ */
+export const migrations: Record<string, Migration> = {
+  "0001_catalogue": m0001,
+};

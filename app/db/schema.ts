@@ -1,0 +1,83 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Categoria, DropStatus, Material } from "~/catalogue/taxonomy";
+
+/**
+ * Timestamps are `timestamptz` on PostgreSQL and ISO-8601 UTC text on SQLite; both are
+ * written as ISO strings and read back through `toDate()`.
+ */
+type Timestamp = Date | string;
+
+export interface ShopMetaTable {
+  key: string;
+  value: string;
+}
+
+export interface MediaTable {
+  id: string;
+  drop_id: string | null;
+  kind: "image" | "video";
+  /** Storage key without the width suffix, e.g. `drops/<dropId>/<mediaId>`. */
+  key: string;
+  width: number;
+  height: number;
+  /** Widths stored as `<key>-<width>.webp`, comma separated, ascending. Empty for videos. */
+  widths: string;
+  mime: string;
+  created_at: Timestamp;
+}
+
+export interface DropsTable {
+  id: string;
+  name: string;
+  small_description: string;
+  full_description: string;
+  description: string;
+  fechas: string;
+  start_at: Timestamp;
+  end_at: Timestamp;
+  status: DropStatus;
+  image_id: string | null;
+  video_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProductsTable {
+  id: string;
+  drop_id: string;
+  position: number;
+  name: string;
+  description: string;
+  categoria: Categoria;
+  material: Material;
+  price_cents: number;
+  stock: number;
+  image_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProductImagesTable {
+  product_id: string;
+  /** 1..4: the extra images after the main one. */
+  position: number;
+  media_id: string;
+}
+
+export interface KyselyDatabase {
+  shop_meta: ShopMetaTable;
+  media: MediaTable;
+  drops: DropsTable;
+  products: ProductsTable;
+  product_images: ProductImagesTable;
+}
+
+export type DropRow = Selectable<DropsTable>;
+export type NewDropRow = Insertable<DropsTable>;
+export type DropUpdate = Updateable<DropsTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type NewProductRow = Insertable<ProductsTable>;
+export type MediaRow = Selectable<MediaTable>;
+
+// Generated is re-exported for future tables with database-assigned keys.
+export type { Generated };

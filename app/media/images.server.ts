@@ -1,0 +1,52 @@
+import sharp from "sharp";
+
+/** Widths each image is stored in; the browser picks one through srcset. */
+export const IMAGE_WIDTHS = [480, 960, 1600] as const;
+
+export interface ProcessedImage {
+  width: number;
+  height: number;
+  variants: { width: number; body: Buffer }[];
+}
+
+export class ImageRejected extends Error {}
+
+const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "heif", "tiff", "svg"]);
+
+/**
+ * Checks an image by its content (not its name) and re-encodes it to WebP in the widths that fit
+ * within the original. Metadata (EXIF, GPS) is dropped by re-encoding.
+ */
+export async function processImage(input: Buffer): Promise<ProcessedImage> {
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  try {
+    meta = await sharp(input).metadata();
+  } catch {
+    throw new ImageRejected("El archivo no es una imagen válida.");
+  }
+  if (!meta.format || !ACCEPTED_FORMATS.has(meta.format) || !meta.width || !meta.height) {
+    throw new ImageRejected("El archivo no es una imagen válida.");
+  }
+  const rotated = meta.orientation && meta.orientation >= 5; // EXIF 5-8 swap width and height
+  const width = rotated ? meta.height : meta.width;
+  const height = rotated ? meta.width : meta.height;
+  // A small image is kept at its own width rather than enlarged.
+  const fitting: number[] = IMAGE_WIDTHS.filter((w) => w <= width);
+  const widths = fitting.length > 0 ? fitting : [width];
+
+  const variants = await Promise.all(
+    widths.map(async (w) => ({
+      width: w,
+      body: await sharp(input)
+        .rotate()
+        .resize({ width: w, withoutEnlargement: true })
+        .webp({ quality: 80 })
+        .toBuffer(),
+    })),
+  );
+  return { width, height, variants };
+}
+
+export function variantKey(baseKey: string, width: number): string {
+  return `${baseKey}-${width}.webp`;
+}

@@ -1,0 +1,68 @@
+import type { Db } from "~/db/database.server";
+import { toTimestamp } from "~/db/database.server";
+import type { MediaRow } from "~/db/schema";
+import { newId } from "~/lib/ids";
+import { processImage, variantKey } from "./images.server";
+import type { MediaStorage } from "./storage.server";
+
+/** An image as the pages need it: what to put in src, srcset, width and height. */
+export interface ImageView {
+  src: string;
+  srcSet: string;
+  width: number;
+  height: number;
+}
+
+export function imageView(storage: MediaStorage, row: MediaRow): ImageView {
+  const widths = row.widths
+    .split(",")
+    .map(Number)
+    .filter((w) => w > 0);
+  const largest = widths[widths.length - 1] ?? row.width;
+  const middle = widths[Math.min(1, widths.length - 1)] ?? largest;
+  return {
+    src: storage.publicUrl(variantKey(row.key, middle)),
+    srcSet: widths.map((w) => `${storage.publicUrl(variantKey(row.key, w))} ${w}w`).join(", "),
+    width: row.width,
+    height: row.height,
+  };
+}
+
+/** Stores an image for a drop: checks and re-encodes it, writes its variants, records it. */
+export async function saveImage(
+  db: Db,
+  storage: MediaStorage,
+  input: { dropId: string; body: Buffer; now?: Date },
+): Promise<MediaRow> {
+  const processed = await processImage(input.body);
+  const id = newId();
+  const key = `drops/${input.dropId}/${id}`;
+  await Promise.all(
+    processed.variants.map((v) => storage.put(variantKey(key, v.width), v.body, "image/webp")),
+  );
+  const row: MediaRow = {
+    id,
+    drop_id: input.dropId,
+    kind: "image",
+    key,
+    width: processed.width,
+    height: processed.height,
+    widths: processed.variants.map((v) => v.width).join(","),
+    mime: "image/webp",
+    created_at: toTimestamp(input.now ?? new Date()),
+  };
+  try {
+    await db.insertInto("media").values(row).execute();
+  } catch (error) {
+    await storage.deletePrefix(key);
+    throw error;
+  }
+  return row;
+}
+
+export async function loadMedia(db: Db, ids: (string | null)[]): Promise<Map<string, MediaRow>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom("media").selectAll().where("id", "in", wanted).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createContext } from "react-router";
+import type { Config } from "~/config/env.server";
+import { StartupError } from "~/config/startup-error";
+import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
+import { seedDemoOnFirstStart } from "~/demo/seed.server";
+import { createLocalStorage } from "~/media/local-storage.server";
+import type { MediaStorage } from "~/media/storage.server";
+
+/** Everything a loader or action may use, created once per process. */
+export interface Services {
+  config: Config;
+  database: Database;
+  media: MediaStorage;
+}
+
+/** How route modules reach the services: `context.get(servicesContext)`. */
+export const servicesContext = createContext<Services>();
+
+/** Fails early, with the folder named, instead of on the first upload or write. */
+export function ensureWritableDir(dir: string, what: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const probe = path.join(dir, `.write-test-${process.pid}`);
+    fs.writeFileSync(probe, "");
+    fs.rmSync(probe);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new StartupError(
+      `No se puede escribir en la carpeta ${what} ${dir} (${code}). Revisa la ruta y sus permisos.`,
+    );
+  }
+}
+
+export async function startServices(
+  config: Config,
+  log: (line: string) => void = console.log,
+): Promise<Services> {
+  ensureWritableDir(config.dataDir, "de datos (DATA_DIR)");
+  ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
+  const database = await openDatabase(config.database, { poolMax: config.databasePoolMax });
+  try {
+    const applied = await migrateToLatest(database.db);
+    if (applied.length > 0) log(`Migraciones aplicadas: ${applied.join(", ")}`);
+    const media = createLocalStorage(config.mediaDir);
+    if (config.demoData) {
+      const onSeeding = () =>
+        log("Base de datos vacía: cargando el catálogo de demostración (unos segundos)…");
+      if (await seedDemoOnFirstStart(database.db, media, { onSeeding }))
+        log("Catálogo de demostración listo.");
+    }
+    return { config, database, media };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+export async function stopServices(services: Services): Promise<void> {
+  await services.database.close();
+}

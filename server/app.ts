@@ -1,0 +1,132 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type Express } from "express";
+import helmet from "helmet";
+import morgan from "morgan";
+import { RouterContextProvider } from "react-router";
+import { type Config, loadConfig } from "~/config/env.server";
+import { cspNonceContext } from "~/lib/nonce";
+import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
+import { type Services, servicesContext, startServices, stopServices } from "~/services.server";
+
+export { StartupError } from "~/config/startup-error";
+
+export interface ShopOptions {
+  /** The built browser assets (build/client). Omitted in development, where Vite serves them. */
+  clientDir?: string;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+export interface Shop {
+  app: Express;
+  config: Config;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** Reads the configuration, opens the database (migrating it) and builds the HTTP app. */
+export async function createShop(options: ShopOptions = {}): Promise<Shop> {
+  const config = loadConfig(options.env);
+  const services = await startServices(config, options.log);
+  const app = buildApp(services, options.clientDir);
+  return { app, config, services, close: () => stopServices(services) };
+}
+
+function buildApp(services: Services, clientDir: string | undefined): Express {
+  const { config } = services;
+  const app = express();
+  app.disable("x-powered-by");
+  // Behind a load balancer that terminates TLS, X-Forwarded-Proto tells us the request was HTTPS.
+  if (config.trustProxy) app.set("trust proxy", true);
+
+  if (config.logRequests) {
+    app.use(morgan(":remote-addr :method :url :status :res[content-length] - :response-time ms"));
+  }
+  app.use(compression());
+  app.use(securityHeaders(config, { development: clientDir === undefined }));
+
+  app.get("/healthz", async (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    try {
+      await services.database.ping();
+      res.json({ status: "ok", database: services.database.dialect });
+    } catch {
+      res.status(503).json({ status: "error", database: "sin conexión" });
+    }
+  });
+
+  // Media keys are unique per upload, so a stored file never changes: cache it for a year.
+  app.use(
+    LOCAL_MEDIA_ROUTE,
+    express.static(config.mediaDir, { immutable: true, maxAge: "1y", index: false, dotfiles: "ignore" }),
+    (_req, res) => {
+      res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
+    },
+  );
+
+  if (clientDir) {
+    // Vite puts a content hash in every file name under /assets.
+    app.use(
+      "/assets",
+      express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
+      (_req, res) => {
+        res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
+      },
+    );
+    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  }
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build"),
+      mode: config.env === "production" ? "production" : "development",
+      getLoadContext(_req, res) {
+        const context = new RouterContextProvider();
+        context.set(servicesContext, services);
+        context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
+        return context;
+      },
+    }),
+  );
+  return app;
+}
+
+function securityHeaders(config: Config, { development }: { development: boolean }): express.RequestHandler {
+  const frameSources = config.shop.processVideoUrl ? [new URL(config.shop.processVideoUrl).origin] : [];
+  const withHelmet = helmet({
+    // Development: Vite injects inline scripts and a websocket for hot reload.
+    contentSecurityPolicy: development
+      ? false
+      : {
+          useDefaults: false,
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", "data:", "blob:"],
+            mediaSrc: ["'self'", "blob:"],
+            fontSrc: ["'self'"],
+            connectSrc: ["'self'"],
+            frameSrc: ["'self'", ...frameSources],
+            frameAncestors: ["'none'"],
+            formAction: ["'self'"],
+            baseUri: ["'self'"],
+            objectSrc: ["'none'"],
+          },
+        },
+    // Sent only for HTTPS requests, below: HSTS over plain HTTP would lock out a local install.
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    xFrameOptions: { action: "deny" },
+  });
+  return (req, res, next) => {
+    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    withHelmet(req, res, next);
+  };
+}

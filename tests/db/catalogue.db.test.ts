@@ -1,0 +1,138 @@
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { countDrops, createDrop, getDrop, InvalidDrop, listDrops } from "~/catalogue/catalogue.server";
+import type { Database } from "~/db/database.server";
+import { describeEachDatabase } from "../support/databases";
+
+const HOUR = 3_600_000;
+const now = new Date("2026-11-22T12:00:00.000Z");
+
+const ring = {
+  name: "Anillo Marea",
+  categoria: "Anillo" as const,
+  material: "Oro amarillo" as const,
+  priceCents: 185_000,
+  stock: 3,
+  imageId: null,
+};
+
+async function aDrop(database: Database, over: Partial<Parameters<typeof createDrop>[1]> = {}) {
+  return createDrop(
+    database.db,
+    {
+      name: "Mareas",
+      startAt: new Date(now.getTime() - HOUR),
+      endAt: new Date(now.getTime() + HOUR),
+      products: [ring, { ...ring, name: "Collar Ola", categoria: "Collar", priceCents: 1_400_000, stock: 0 }],
+      ...over,
+    },
+    now,
+  );
+}
+
+describeEachDatabase("catalogue storage", (harness) => {
+  it("creates a drop with its products and reads them back intact", async () => {
+    const database = await harness.fresh();
+    const id = await aDrop(database, { smallDescription: "Olas de oro", status: "archivado" });
+    const drop = await getDrop(database.db, id);
+    expect(drop).not.toBeNull();
+    expect(drop?.name).toBe("Mareas");
+    expect(drop?.smallDescription).toBe("Olas de oro");
+    expect(drop?.status).toBe("archivada");
+    expect(drop?.startAt.toISOString()).toBe(new Date(now.getTime() - HOUR).toISOString());
+    expect(drop?.endAt.toISOString()).toBe(new Date(now.getTime() + HOUR).toISOString());
+    expect(drop?.createdAt.toISOString()).toBe(now.toISOString());
+    expect(drop?.products.map((p) => [p.name, p.priceCents, p.stock, p.categoria])).toEqual([
+      ["Anillo Marea", 185_000, 3, "Anillo"],
+      ["Collar Ola", 1_400_000, 0, "Collar"],
+    ]);
+  });
+
+  it("new drops start as proximamente", async () => {
+    const database = await harness.fresh();
+    const drop = await getDrop(database.db, await aDrop(database));
+    expect(drop?.status).toBe("proximamente");
+  });
+
+  it("lists drops newest first and counts them", async () => {
+    const database = await harness.fresh();
+    await aDrop(database, { name: "Vieja", createdAt: new Date(now.getTime() - 400 * 24 * HOUR) });
+    await aDrop(database, { name: "Nueva" });
+    expect((await listDrops(database.db)).map((d) => d.name)).toEqual(["Nueva", "Vieja"]);
+    expect(await countDrops(database.db)).toBe(2);
+  });
+
+  it("an unknown drop is null, not an error", async () => {
+    const database = await harness.fresh();
+    expect(await getDrop(database.db, "no-existe")).toBeNull();
+  });
+
+  it("the database itself refuses stock below zero", async () => {
+    const database = await harness.fresh();
+    const drop = await getDrop(database.db, await aDrop(database));
+    const productId = drop?.products[0]?.id ?? "";
+    await expect(
+      database.db
+        .updateTable("products")
+        .set({ stock: sql`stock - 4` })
+        .where("id", "=", productId)
+        .execute(),
+    ).rejects.toThrow();
+    const after = await getDrop(database.db, drop?.id ?? "");
+    expect(after?.products[0]?.stock).toBe(3);
+  });
+
+  it("the database refuses unknown categories, materials and statuses", async () => {
+    const database = await harness.fresh();
+    const drop = await getDrop(database.db, await aDrop(database));
+    const id = drop?.products[0]?.id ?? "";
+    const bad = [
+      database.db
+        .updateTable("products")
+        .set({ categoria: "Reloj" as never })
+        .where("id", "=", id),
+      database.db
+        .updateTable("products")
+        .set({ material: "Plata" as never })
+        .where("id", "=", id),
+      database.db
+        .updateTable("drops")
+        .set({ status: "borrada" as never })
+        .where("id", "=", drop?.id ?? ""),
+      database.db.updateTable("products").set({ price_cents: -1 }).where("id", "=", id),
+    ];
+    for (const query of bad) await expect(query.execute()).rejects.toThrow();
+  });
+
+  it("refuses an end date before the start, and more than four extra images", async () => {
+    const database = await harness.fresh();
+    await expect(
+      aDrop(database, { startAt: new Date(now.getTime() + HOUR), endAt: new Date(now.getTime() - HOUR) }),
+    ).rejects.toBeInstanceOf(InvalidDrop);
+    await expect(
+      aDrop(database, { products: [{ ...ring, extraImageIds: ["a", "b", "c", "d", "e"] }] }),
+    ).rejects.toBeInstanceOf(InvalidDrop);
+    expect(await countDrops(database.db)).toBe(0);
+  });
+
+  it("a failing product rolls back the whole drop", async () => {
+    const database = await harness.fresh();
+    await expect(aDrop(database, { products: [ring, { ...ring, stock: -1 }] })).rejects.toThrow();
+    expect(await countDrops(database.db)).toBe(0);
+  });
+
+  it("deleting a drop deletes its products", async () => {
+    const database = await harness.fresh();
+    const id = await aDrop(database);
+    await database.db.deleteFrom("drops").where("id", "=", id).execute();
+    const left = await database.db.selectFrom("products").select("id").execute();
+    expect(left).toEqual([]);
+  });
+});
+
+describe("timestamps", () => {
+  it("are written as ISO text so SQLite sorts them like PostgreSQL", async () => {
+    const { toTimestamp } = await import("~/db/database.server");
+    expect(toTimestamp(now)).toBe("2026-11-22T12:00:00.000Z");
+  });
+});

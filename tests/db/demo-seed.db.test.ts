@@ -1,0 +1,57 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { countDrops, listDrops } from "~/catalogue/catalogue.server";
+import { dropTimeState } from "~/catalogue/drop-time";
+import { PRICE_RANGES } from "~/catalogue/filters";
+import { CATEGORIAS, MATERIALES } from "~/catalogue/taxonomy";
+import { seedDemoOnFirstStart } from "~/demo/seed.server";
+import { createLocalStorage } from "~/media/local-storage.server";
+import { describeEachDatabase } from "../support/databases";
+
+const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shop-media-"));
+afterAll(() => fs.rmSync(mediaRoot, { recursive: true, force: true }));
+
+describeEachDatabase("demo catalogue", (harness) => {
+  it("fills an empty shop once, with one drop in each situation and real images", async () => {
+    const database = await harness.fresh();
+    const storage = createLocalStorage(path.join(mediaRoot, harness.dialect));
+    const now = new Date();
+
+    expect(await seedDemoOnFirstStart(database.db, storage, { now })).toBe(true);
+    const drops = await listDrops(database.db);
+    expect(drops).toHaveLength(4);
+
+    const states = drops.map((d) => (d.status === "archivada" ? "archivada" : dropTimeState(d, now)));
+    expect(new Set(states)).toEqual(new Set(["running", "pending", "ended", "archivada"]));
+
+    const products = drops.flatMap((d) => d.products);
+    expect(products.length).toBeGreaterThanOrEqual(28);
+    expect(new Set(products.map((p) => p.categoria))).toEqual(new Set(CATEGORIAS));
+    expect(new Set(products.map((p) => p.material))).toEqual(new Set(MATERIALES));
+    for (const range of PRICE_RANGES) {
+      expect(products.some((p) => p.priceCents >= range.min && p.priceCents < range.max)).toBe(true);
+    }
+    expect(products.some((p) => p.stock === 0)).toBe(true);
+    expect(products.every((p) => Number.isInteger(p.priceCents) && p.priceCents > 0)).toBe(true);
+
+    // Every product has a main image stored as WebP files under its drop's folder.
+    for (const drop of drops) {
+      expect(drop.image).not.toBeNull();
+      for (const p of drop.products) {
+        expect(p.image?.key.startsWith(`drops/${drop.id}/`)).toBe(true);
+        expect(p.extraImages.length).toBeLessThanOrEqual(4);
+        const smallest = `${p.image?.key}-${p.image?.widths.split(",")[0]}.webp`;
+        const file = fs.readFileSync(path.join(mediaRoot, harness.dialect, smallest));
+        expect(file.subarray(8, 12).toString()).toBe("WEBP");
+      }
+    }
+
+    // A second start keeps what is there, even after the owner deleted every drop.
+    expect(await seedDemoOnFirstStart(database.db, storage)).toBe(false);
+    await database.db.deleteFrom("drops").execute();
+    expect(await seedDemoOnFirstStart(database.db, storage)).toBe(false);
+    expect(await countDrops(database.db)).toBe(0);
+  });
+});

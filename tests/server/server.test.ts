@@ -1,0 +1,192 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_DROPS } from "~/demo/catalogue";
+import { failedStart, type RunningServer, startServer } from "../support/server-process";
+
+const running = DEMO_DROPS.find((d) => d.role === "running")?.name ?? "";
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-server-"));
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string>) {
+  const server = await startServer(env);
+  servers.push(server);
+  return server;
+}
+
+describe("a fresh start on the embedded defaults", () => {
+  const dataDir = path.join(tmp, "data");
+  let server: RunningServer;
+
+  it("creates the data folder, loads the demo catalogue and serves the home page", async () => {
+    server = await start({ DATA_DIR: dataDir });
+    const res = await fetch(`${server.url}/`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(running);
+    expect(html).toContain('lang="es-MX"');
+    expect(fs.existsSync(path.join(dataDir, "shop.db"))).toBe(true);
+    expect(server.output()).toContain("catálogo de demostración");
+  });
+
+  it("sends security headers with a per-request script nonce", async () => {
+    const first = await fetch(`${server.url}/`);
+    const second = await fetch(`${server.url}/`);
+    const csp = first.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    const nonce = csp.match(/'nonce-([^']+)'/)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(second.headers.get("content-security-policy")).not.toContain(nonce);
+    // Every inline script carries the nonce, or the browser would block hydration.
+    const html = await first.text();
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]);
+    expect(inline.length).toBeGreaterThan(0);
+    for (const attrs of inline) expect(attrs).toContain(`nonce="${nonce}"`);
+
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(first.headers.get("x-frame-options")).toBe("DENY");
+    expect(first.headers.get("x-powered-by")).toBeNull();
+    // No HSTS over plain HTTP: it would lock a local install out.
+    expect(first.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("compresses pages and caches hashed assets and media for a year", async () => {
+    const page = await fetch(`${server.url}/`, { headers: { "accept-encoding": "gzip" } });
+    expect(page.headers.get("content-encoding")).toBe("gzip");
+    const html = await page.text();
+
+    const asset = html.match(/\/assets\/[^"']+\.js/)?.[0];
+    expect(asset).toBeTruthy();
+    const assetRes = await fetch(`${server.url}${asset}`);
+    expect(assetRes.status).toBe(200);
+    expect(assetRes.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+
+    const image = html.match(/\/media\/drops\/[^"' ]+\.webp/)?.[0];
+    expect(image).toBeTruthy();
+    const imageRes = await fetch(`${server.url}${image}`);
+    expect(imageRes.status).toBe(200);
+    expect(imageRes.headers.get("content-type")).toBe("image/webp");
+    expect(imageRes.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+
+    const missing = await fetch(`${server.url}/media/drops/nada/no-existe-480.webp`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe("Archivo no encontrado");
+  });
+
+  it("answers /healthz after checking the database", async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", database: "sqlite" });
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("stops cleanly on SIGTERM, and a second start keeps the data without seeding again", async () => {
+    expect(await server.stop()).toBe(0);
+    expect(server.output()).toContain("SIGTERM");
+
+    // The owner's own change must survive the restart.
+    const db = new SQLite(path.join(dataDir, "shop.db"));
+    db.prepare("update drops set name = 'Colección de la dueña' where name = ?").run(running);
+    const before = db.prepare("select count(*) as n from products").get() as { n: number };
+    db.close();
+
+    const again = await start({ DATA_DIR: dataDir });
+    const html = await (await fetch(`${again.url}/`)).text();
+    expect(html).toContain("Colección de la dueña");
+    expect(html).not.toContain(running);
+    expect(again.output()).not.toContain("catálogo de demostración");
+    const reopened = new SQLite(path.join(dataDir, "shop.db"), { readonly: true });
+    expect(reopened.prepare("select count(*) as n from products").get()).toEqual(before);
+    reopened.close();
+    expect(await again.stop()).toBe(0);
+  });
+});
+
+describe("HTTPS behind a load balancer", () => {
+  it("sends HSTS when the proxy says the request was HTTPS", async () => {
+    const server = await start({ DATA_DIR: path.join(tmp, "hsts"), TRUST_PROXY: "true", DEMO_DATA: "false" });
+    const res = await fetch(`${server.url}/healthz`, { headers: { "x-forwarded-proto": "https" } });
+    expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    await server.stop();
+  });
+});
+
+describe("start-up problems stop the server with one clear message", () => {
+  const expectOneClearLine = (stderr: string) => {
+    expect(stderr).not.toMatch(/^\s+at /m); // no stack trace
+    expect(stderr.trim().split("\n").length).toBeLessThanOrEqual(3);
+  };
+
+  it("an unwritable data folder", async () => {
+    const file = path.join(tmp, "a-file");
+    fs.writeFileSync(file, "");
+    const { code, stderr } = await failedStart({ DATA_DIR: path.join(file, "data") });
+    expect(code).toBe(1);
+    expect(stderr).toContain("No se puede escribir en la carpeta de datos (DATA_DIR)");
+    expect(stderr).toContain(path.join(file, "data"));
+    expectOneClearLine(stderr);
+  });
+
+  it("a DATABASE_URL that cannot be reached, without showing its password", async () => {
+    const { code, stderr } = await failedStart({
+      DATA_DIR: path.join(tmp, "unreachable"),
+      DATABASE_URL: "postgres://shop:secreto@127.0.0.1:1/shop",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("No se puede conectar a PostgreSQL en 127.0.0.1:1/shop");
+    expect(stderr).not.toContain("secreto");
+    expectOneClearLine(stderr);
+  });
+
+  it("a setting with a bad value", async () => {
+    const { code, stderr } = await failedStart({
+      DATA_DIR: path.join(tmp, "bad"),
+      PORT: "tres mil",
+      SHOP_EMAIL: "no",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("Configuración inválida");
+    expect(stderr).toContain("PORT: debe ser un número");
+    expect(stderr).toContain("SHOP_EMAIL: debe ser un correo válido");
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("on PostgreSQL (DATABASE_URL=postgres://…)", () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const c of cleanups) await c();
+  });
+
+  it("two app servers starting together on one database seed it once", async () => {
+    const { postgresHarness } = await import("../support/databases");
+    const harness = postgresHarness(process.env.TEST_DATABASE_URL ?? "", cleanups);
+    const probe = await harness.fresh();
+    const env = { DATABASE_URL: harness.lastUrl(), DEMO_DATA: "true", MEDIA_DIR: path.join(tmp, "pg-media") };
+    const [a, b] = await Promise.all([
+      start({ ...env, DATA_DIR: path.join(tmp, "pg-a") }),
+      start({ ...env, DATA_DIR: path.join(tmp, "pg-b") }),
+    ]);
+    for (const server of [a, b]) {
+      const html = await (await fetch(`${server.url}/`)).text();
+      expect(html).toContain(running);
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({
+        status: "ok",
+        database: "postgres",
+      });
+    }
+    const drops = await probe.db.selectFrom("drops").select("name").execute();
+    expect(drops).toHaveLength(DEMO_DROPS.length);
+    expect(await a.stop()).toBe(0);
+    expect(await b.stop()).toBe(0);
+  });
+});

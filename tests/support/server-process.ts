@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function assertBuilt(): void {
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+    throw new Error("These tests run the production build: run `npm run build` first (npm test does).");
+  }
+}
+
+function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  // Only what a fresh machine would have, plus the test's settings.
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ENV_FILE: "",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    LOG_REQUESTS: "false",
+    ...env,
+  };
+}
+
+/** Starts `node server.js` and waits for it to print its address. */
+export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<RunningServer> {
+  assertBuilt();
+  const child = spawn(process.execPath, ["server.js"], { cwd: root, env: baseEnv(env) });
+  let out = "";
+  const collect = (chunk: Buffer) => {
+    out += chunk.toString();
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), timeoutMs);
+    const check = () => {
+      const match = out.match(/Tienda lista en (http:\/\/\S+)/);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on("data", check);
+    child.on("exit", () => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before starting:\n${out}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** Runs `node server.js` expecting it to refuse to start; returns its exit code and output. */
+export async function failedStart(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  assertBuilt();
+  const child = spawn(process.execPath, ["server.js"], { cwd: root, env: baseEnv(env) });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stderr, stdout };
+}
