@@ -13,6 +13,8 @@ import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/root";
 import "./app.css";
 
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
 export function loader({ context }: Route.LoaderArgs) {
   // Only the public shop settings reach the browser.
   return { shop: context.get(servicesContext).config.shop, year: new Date().getFullYear() };
