@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import {
+  addToCart,
+  type Cart,
+  type CartProduct,
+  checkAdd,
+  decreaseLine,
+  EMPTY_CART,
+  increaseLine,
+  itemCount,
+  lineTotalCents,
+  parseStoredCart,
+  reconcileCart,
+  removeFromCart,
+  stockLimitMessage,
+  subtotalCents,
+} from "./cart";
+
+const ring: CartProduct = { id: "r1", name: "Anillo Marea", priceCents: 480_000, stock: 3, image: null };
+const chain: CartProduct = { id: "c1", name: "Collar Caracola", priceCents: 1_250_050, stock: 1, image: "/m.webp" };
+
+describe("adding", () => {
+  it("appends a new line with the default quantity of 1", () => {
+    const cart = addToCart(EMPTY_CART, ring, "d1");
+    expect(cart).toEqual([{ product: ring, dropId: "d1", quantity: 1 }]);
+  });
+
+  it("grows an existing line by the amount added, capped at stock", () => {
+    let cart = addToCart(EMPTY_CART, ring, "d1", 2);
+    cart = addToCart(cart, ring, "d1", 1);
+    expect(cart[0]?.quantity).toBe(3);
+    cart = addToCart(cart, ring, "d1", 5);
+    expect(cart).toHaveLength(1);
+    expect(cart[0]?.quantity).toBe(3);
+  });
+
+  it("caps a new line at stock and adds nothing when sold out", () => {
+    expect(addToCart(EMPTY_CART, ring, "d1", 10)[0]?.quantity).toBe(3);
+    expect(addToCart(EMPTY_CART, { ...ring, stock: 0 }, "d1")).toEqual([]);
+  });
+
+  it("keeps lines from several drops in one cart", () => {
+    const cart = addToCart(addToCart(EMPTY_CART, ring, "d1"), chain, "d2");
+    expect(cart.map((l) => l.dropId)).toEqual(["d1", "d2"]);
+  });
+});
+
+describe("the product page's stock check", () => {
+  it("refuses when what is in the cart plus the chosen quantity exceeds stock", () => {
+    const cart = addToCart(EMPTY_CART, ring, "d1", 2);
+    expect(checkAdd(cart, ring, 1)).toBeNull();
+    expect(checkAdd(cart, ring, 2)).toBe("No puedes agregar más. Stock disponible: 3");
+    expect(checkAdd(EMPTY_CART, ring, 3)).toBeNull();
+    expect(checkAdd(EMPTY_CART, ring, 4)).toBe(stockLimitMessage(3));
+  });
+});
+
+describe("plus, minus and remove", () => {
+  const start: Cart = addToCart(addToCart(EMPTY_CART, ring, "d1", 2), chain, "d2");
+
+  it("plus adds one, never beyond stock", () => {
+    const once = increaseLine(start, "r1");
+    expect(once[0]?.quantity).toBe(3);
+    expect(increaseLine(once, "r1")[0]?.quantity).toBe(3);
+    expect(increaseLine(start, "c1")[1]?.quantity).toBe(1);
+  });
+
+  it("minus removes one, and removes the line at 1", () => {
+    const once = decreaseLine(start, "r1");
+    expect(once[0]?.quantity).toBe(1);
+    expect(decreaseLine(once, "r1").map((l) => l.product.id)).toEqual(["c1"]);
+    expect(decreaseLine(start, "nope")).toBe(start);
+  });
+
+  it("remove drops the whole line", () => {
+    expect(removeFromCart(start, "c1").map((l) => l.product.id)).toEqual(["r1"]);
+  });
+});
+
+describe("totals", () => {
+  it("line total, subtotal and item count in centavos", () => {
+    const cart = addToCart(addToCart(EMPTY_CART, ring, "d1", 2), chain, "d2");
+    expect(cart[0] && lineTotalCents(cart[0])).toBe(960_000);
+    expect(subtotalCents(cart)).toBe(2_210_050);
+    expect(itemCount(cart)).toBe(3);
+    expect(subtotalCents(EMPTY_CART)).toBe(0);
+  });
+});
+
+describe("reconciling with the shop", () => {
+  it("updates price and stock, trims quantities, drops gone or unsellable pieces", () => {
+    const cart = addToCart(addToCart(EMPTY_CART, ring, "d1", 3), chain, "d2");
+    const current = new Map([
+      ["r1", { ...ring, priceCents: 500_000, stock: 2, purchasable: true }],
+      ["c1", { ...chain, purchasable: false }],
+    ]);
+    expect(reconcileCart(cart, current)).toEqual([
+      { product: { ...ring, priceCents: 500_000, stock: 2 }, dropId: "d1", quantity: 2 },
+    ]);
+    expect(reconcileCart(cart, new Map())).toEqual([]);
+  });
+});
+
+describe("the saved cart", () => {
+  it("round-trips through JSON", () => {
+    const cart = addToCart(addToCart(EMPTY_CART, ring, "d1", 2), chain, "d2");
+    expect(parseStoredCart(JSON.stringify(cart))).toEqual(cart);
+  });
+
+  it("survives garbage, dropping only the bad lines", () => {
+    expect(parseStoredCart(null)).toEqual([]);
+    expect(parseStoredCart("{no es json")).toEqual([]);
+    expect(parseStoredCart('{"a":1}')).toEqual([]);
+    const mixed = JSON.stringify([
+      { product: ring, dropId: "d1", quantity: 1 },
+      { product: { ...chain, priceCents: 1.5 }, dropId: "d2", quantity: 1 },
+      { product: chain, dropId: "d2", quantity: 0 },
+      { product: ring, dropId: "d1", quantity: 2 },
+    ]);
+    expect(parseStoredCart(mixed)).toEqual([{ product: ring, dropId: "d1", quantity: 1 }]);
+  });
+});
