@@ -12,6 +12,19 @@ process.env.NODE_ENV ??= development ? "development" : "production";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+// A stop asked for while starting (e.g. during the first seed) ends at once: start-up writes
+// nothing half-done, so there is nothing to finish.
+let server;
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.on(signal, () => (server ? shutdown(signal) : process.exit(0)));
+}
+
 async function loadShopModule() {
   if (!development) {
     try {
@@ -26,11 +39,6 @@ async function loadShopModule() {
   const { createServer } = await import("vite");
   const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
   return { shopModule: await vite.ssrLoadModule("./server/app.ts"), vite };
-}
-
-function fail(message) {
-  console.error(message);
-  process.exit(1);
 }
 
 const { shopModule, vite } = await loadShopModule();
@@ -48,11 +56,23 @@ try {
 
 const express = (await import("express")).default;
 const root = express();
+root.disable("x-powered-by");
+// While stopping, every response tells its client to reconnect elsewhere, so keep-alive
+// connections (a load balancer's) end with their current request. Decided when the response is
+// written, not when the request arrived: a request may be in progress when the signal comes.
+root.use((_req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    if (stopping && !this.headersSent) this.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  };
+  next();
+});
 if (vite) root.use(vite.middlewares);
 root.use(shop.app);
 
 const { host, port } = shop.config;
-const server = root.listen(port, host, () => {
+server = root.listen(port, host, () => {
   const address = server.address();
   const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
   console.log(`Tienda lista en http://${shown}:${address.port}`);
@@ -65,8 +85,7 @@ server.on("error", (error) => {
 // Keep-alive connections from a load balancer must outlive its idle timeout.
 server.keepAliveTimeout = 65_000;
 
-let stopping = false;
-async function shutdown(signal) {
+function shutdown(signal) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: cerrando; se terminan las peticiones en curso…`);
@@ -76,11 +95,12 @@ async function shutdown(signal) {
   }, SHUTDOWN_GRACE_MS);
   force.unref();
   server.close(async () => {
+    clearInterval(sweep);
     await shop.close().catch((error) => console.error(error));
     await vite?.close();
     process.exit(0);
   });
+  // Connections that finish their request become idle: close them as they do.
   server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 200);
 }
-process.on("SIGTERM", () => shutdown("SIGTERM"));
-process.on("SIGINT", () => shutdown("SIGINT"));

@@ -7,6 +7,7 @@ export default defineConfig({
     include: ["app/**/*.test.ts", "server/**/*.test.ts", "tests/**/*.test.ts"],
     exclude: ["tests/e2e/**", "node_modules/**"],
     environment: "node",
+    setupFiles: ["tests/support/ci-guard.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

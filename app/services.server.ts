@@ -41,7 +41,7 @@ export async function startServices(
   ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
   const database = await openDatabase(config.database, { poolMax: config.databasePoolMax });
   try {
-    const applied = await migrateToLatest(database.db);
+    const applied = await migrateToLatest(database);
     if (applied.length > 0) log(`Migraciones aplicadas: ${applied.join(", ")}`);
     const media = createLocalStorage(config.mediaDir);
     if (config.demoData) {

@@ -9,7 +9,9 @@ import fs from "node:fs";
 
 const LOCK = "package-lock.json";
 const result = spawnSync("npm", ["ci", "--dry-run", "--ignore-scripts"], { encoding: "utf8" });
-const missing = [...(result.stderr + result.stdout).matchAll(/Missing: (\S+?)@\S* from lock file/g)].map((m) => m[1]);
+const missing = [...(result.stderr + result.stdout).matchAll(/Missing: (\S+?)@\S* from lock file/g)].map(
+  (m) => m[1],
+);
 if (missing.length === 0) {
   console.log("package-lock.json is complete: npm ci accepts it.");
   process.exit(0);

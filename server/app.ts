@@ -11,8 +11,6 @@ import { cspNonceContext } from "~/lib/nonce";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { type Services, servicesContext, startServices, stopServices } from "~/services.server";
 
-export { StartupError } from "~/config/startup-error";
-
 export interface ShopOptions {
   /** The built browser assets (build/client). Omitted in development, where Vite serves them. */
   clientDir?: string;
@@ -39,8 +37,9 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   const { config } = services;
   const app = express();
   app.disable("x-powered-by");
-  // Behind a load balancer that terminates TLS, X-Forwarded-Proto tells us the request was HTTPS.
-  if (config.trustProxy) app.set("trust proxy", true);
+  // Behind one load balancer that terminates TLS: X-Forwarded-Proto tells us the request was HTTPS,
+  // and only the last X-Forwarded-For hop (the one it added) is believed.
+  if (config.trustProxy) app.set("trust proxy", 1);
 
   if (config.logRequests) {
     app.use(morgan(":remote-addr :method :url :status :res[content-length] - :response-time ms"));
@@ -58,23 +57,24 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     }
   });
 
-  // Media keys are unique per upload, so a stored file never changes: cache it for a year.
+  const notFound: express.RequestHandler = (_req, res) => {
+    res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
+  };
+  // Only the drops' media folder is public. Keys are unique per upload, so a stored file never
+  // changes: cache it for a year.
   app.use(
-    LOCAL_MEDIA_ROUTE,
-    express.static(config.mediaDir, { immutable: true, maxAge: "1y", index: false, dotfiles: "ignore" }),
-    (_req, res) => {
-      res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
-    },
+    `${LOCAL_MEDIA_ROUTE}/drops`,
+    express.static(path.join(config.mediaDir, "drops"), { immutable: true, maxAge: "1y", index: false }),
+    notFound,
   );
+  app.use(LOCAL_MEDIA_ROUTE, notFound);
 
   if (clientDir) {
     // Vite puts a content hash in every file name under /assets.
     app.use(
       "/assets",
       express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
-      (_req, res) => {
-        res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
-      },
+      notFound,
     );
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }

@@ -170,6 +170,11 @@ export class InvalidDrop extends Error {}
 
 /** Creates a drop and its products in one transaction. New drops start as `proximamente`. */
 export async function createDrop(db: Db, input: NewDrop, now = new Date()): Promise<string> {
+  return db.transaction().execute((trx) => insertDrop(trx, input, now));
+}
+
+/** Writes a drop and its products with the given executor, inside the caller's transaction. */
+export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Promise<string> {
   const status = normalizeDropStatus(input.status ?? "proximamente");
   if (!status) throw new InvalidDrop(`Estado de colección desconocido: ${input.status}`);
   if (input.endAt.getTime() < input.startAt.getTime()) {
@@ -180,54 +185,84 @@ export async function createDrop(db: Db, input: NewDrop, now = new Date()): Prom
       throw new InvalidDrop(`Un producto admite hasta ${MAX_EXTRA_IMAGES} imágenes extra.`);
     }
   }
+  if (input.id !== undefined && !/^[a-z0-9]{16}$/.test(input.id))
+    throw new InvalidDrop("Identificador inválido.");
   const id = input.id ?? newId();
   const stamp = toTimestamp(input.createdAt ?? now);
-  await db.transaction().execute(async (trx) => {
+  await trx
+    .insertInto("drops")
+    .values({
+      id,
+      name: input.name,
+      small_description: input.smallDescription ?? "",
+      full_description: input.fullDescription ?? "",
+      description: input.description ?? "",
+      fechas: input.fechas ?? "",
+      start_at: toTimestamp(input.startAt),
+      end_at: toTimestamp(input.endAt),
+      status,
+      image_id: input.imageId ?? null,
+      video_id: input.videoId ?? null,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .execute();
+  for (const [position, p] of input.products.entries()) {
+    const productId = newId();
     await trx
-      .insertInto("drops")
+      .insertInto("products")
       .values({
-        id,
-        name: input.name,
-        small_description: input.smallDescription ?? "",
-        full_description: input.fullDescription ?? "",
-        description: input.description ?? "",
-        fechas: input.fechas ?? "",
-        start_at: toTimestamp(input.startAt),
-        end_at: toTimestamp(input.endAt),
-        status,
-        image_id: input.imageId ?? null,
-        video_id: input.videoId ?? null,
+        id: productId,
+        drop_id: id,
+        position,
+        name: p.name,
+        description: p.description ?? "",
+        categoria: p.categoria,
+        material: p.material,
+        price_cents: p.priceCents,
+        stock: p.stock,
+        image_id: p.imageId,
         created_at: stamp,
         updated_at: stamp,
       })
       .execute();
-    for (const [position, p] of input.products.entries()) {
-      const productId = newId();
+    const extras = p.extraImageIds ?? [];
+    if (extras.length > 0) {
       await trx
-        .insertInto("products")
-        .values({
-          id: productId,
-          drop_id: id,
-          position,
-          name: p.name,
-          description: p.description ?? "",
-          categoria: p.categoria,
-          material: p.material,
-          price_cents: p.priceCents,
-          stock: p.stock,
-          image_id: p.imageId,
-          created_at: stamp,
-          updated_at: stamp,
-        })
+        .insertInto("product_images")
+        .values(extras.map((mediaId, i) => ({ product_id: productId, position: i + 1, media_id: mediaId })))
         .execute();
-      const extras = p.extraImageIds ?? [];
-      if (extras.length > 0) {
-        await trx
-          .insertInto("product_images")
-          .values(extras.map((mediaId, i) => ({ product_id: productId, position: i + 1, media_id: mediaId })))
-          .execute();
-      }
     }
-  });
+  }
   return id;
+}
+
+export interface ProductWithDrop {
+  product: Omit<Product, "extraImages">;
+  drop: { id: string; status: DropStatus; startAt: Date; endAt: Date };
+}
+
+/** Current state of the given products and their drops (for revalidating a cart). Unknown ids are skipped. */
+export async function getProductsWithDrops(db: Db, ids: string[]): Promise<ProductWithDrop[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("products")
+    .innerJoin("drops", "drops.id", "products.drop_id")
+    .selectAll("products")
+    .select(["drops.status as drop_status", "drops.start_at as drop_start_at", "drops.end_at as drop_end_at"])
+    .where("products.id", "in", ids)
+    .execute();
+  const media = await loadMedia(
+    db,
+    rows.map((r) => r.image_id),
+  );
+  return rows.map((r) => ({
+    product: toProduct(r, r.image_id ? (media.get(r.image_id) ?? null) : null, []),
+    drop: {
+      id: r.drop_id,
+      status: r.drop_status,
+      startAt: toDate(r.drop_start_at),
+      endAt: toDate(r.drop_end_at),
+    },
+  }));
 }

@@ -18,7 +18,9 @@ describe("dropTimeState", () => {
     expect(dropTimeState(drop, startAt)).toBe("running");
     expect(dropTimeState(drop, at("2026-12-02T10:00:00.000Z"))).toBe("running");
     expect(dropTimeState(drop, endAt)).toBe("running");
-    expect(dropTimeState(drop, at("2026-12-03T18:00:00.001Z"))).toBe("ended");
+    // The end is to the second: its whole last second is still running.
+    expect(dropTimeState(drop, at("2026-12-03T18:00:00.999Z"))).toBe("running");
+    expect(dropTimeState(drop, at("2026-12-03T18:00:01.000Z"))).toBe("ended");
   });
 
   it("uses the spec's labels", () => {

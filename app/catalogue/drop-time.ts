@@ -14,11 +14,15 @@ export interface DropDates {
   endAt: Date;
 }
 
-/** Before start: pending. From start to end, both inclusive: running. After end: ended. */
+/**
+ * Before start: pending. From start to end, both inclusive: running. After end: ended. Drop dates
+ * are set to the second, so the whole last second still counts (an end of 18:00:00 sells until
+ * 18:00:00.999).
+ */
 export function dropTimeState(drop: DropDates, now: Date): DropTimeState {
   const t = now.getTime();
   if (t < drop.startAt.getTime()) return "pending";
-  if (t <= drop.endAt.getTime()) return "running";
+  if (Math.floor(t / 1000) <= Math.floor(drop.endAt.getTime() / 1000)) return "running";
   return "ended";
 }
 

@@ -2,6 +2,9 @@ import path from "node:path";
 import { z } from "zod";
 import { StartupError } from "./startup-error";
 
+// Validation messages people read are in Spanish.
+z.config(z.locales.es());
+
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
     error: "debe ser true o false",
@@ -97,6 +100,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const database = parseDatabaseTarget(e.DATABASE_URL, dataDir);
+  const mediaDir = path.resolve(e.MEDIA_DIR ?? path.join(dataDir, "media"));
+  if (database.kind === "sqlite" && !path.relative(mediaDir, database.file).startsWith("..")) {
+    // Everything under the media folder may be served to browsers; the database must not be.
+    throw new StartupError(
+      `Configuración inválida:\n  MEDIA_DIR: no puede contener la base de datos (${database.file}); usa una carpeta aparte`,
+    );
+  }
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -105,7 +115,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
     dataDir,
-    mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(dataDir, "media")),
+    mediaDir,
     database,
     databasePoolMax: e.DATABASE_POOL_MAX,
     // Demo data is on by default only in the embedded mode: a real PostgreSQL shop starts empty.

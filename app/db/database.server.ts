@@ -13,6 +13,8 @@ export type Db = Kysely<KyselyDatabase>;
 export interface Database {
   db: Db;
   dialect: "sqlite" | "postgres";
+  /** The SQLite file, when the dialect is SQLite. */
+  file?: string;
   /** Cheap round trip for /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -56,6 +58,7 @@ function openSqlite(file: string): Database {
   return {
     db,
     dialect: "sqlite",
+    file,
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -89,10 +92,27 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
   };
 }
 
-/** Applies pending migrations. Safe to run from several servers at once (Kysely takes a lock). */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+/**
+ * Kysely's migration lock does nothing on SQLite, yet a server and `npm run db:migrate` may start
+ * together. An exclusive transaction on a small companion file serialises them across processes;
+ * the operating system releases it if the process dies.
+ */
+function lockSqliteMigrations(file: string): () => void {
+  const lock = new SQLite(`${file}-migrations.lock`);
+  lock.pragma("busy_timeout = 60000");
+  lock.exec("BEGIN EXCLUSIVE");
+  return () => {
+    lock.exec("COMMIT");
+    lock.close();
+  };
+}
+
+/** Applies pending migrations; safe when several processes start at once. */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+  // PostgreSQL: Kysely takes an advisory lock inside the migration transaction.
+  const unlock = database.file ? lockSqliteMigrations(database.file) : () => {};
+  const { error, results } = await migrator.migrateToLatest().finally(unlock);
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "?";
     throw new StartupError(`La migración ${failed} falló: ${(error as Error).message ?? String(error)}`);

@@ -1,11 +1,12 @@
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Insertable, Selectable } from "kysely";
 import type { Categoria, DropStatus, Material } from "~/catalogue/taxonomy";
 
 /**
- * Timestamps are `timestamptz` on PostgreSQL and ISO-8601 UTC text on SQLite; both are
- * written as ISO strings and read back through `toDate()`.
+ * Timestamps are `timestamptz` on PostgreSQL and ISO-8601 UTC text on SQLite. They are read back
+ * through `toDate()` and written only as `toTimestamp()` strings, so SQLite compares them as text
+ * exactly as PostgreSQL compares instants.
  */
-type Timestamp = Date | string;
+type Timestamp = ColumnType<Date | string, string, string>;
 
 export interface ShopMetaTable {
   key: string;
@@ -73,11 +74,6 @@ export interface KyselyDatabase {
 }
 
 export type DropRow = Selectable<DropsTable>;
-export type NewDropRow = Insertable<DropsTable>;
-export type DropUpdate = Updateable<DropsTable>;
 export type ProductRow = Selectable<ProductsTable>;
-export type NewProductRow = Insertable<ProductsTable>;
 export type MediaRow = Selectable<MediaTable>;
-
-// Generated is re-exported for future tables with database-assigned keys.
-export type { Generated };
+export type NewMediaRow = Insertable<MediaTable>;

@@ -1,4 +1,4 @@
-// The demo catalogue: the brand copy and four drops (one running, one upcoming, one whose dates ended
+// The demo catalogue: four drops (one running, one upcoming, one whose dates ended
 // without its status being changed, one archived) with eight products each. Dates are offsets from the
 // moment of seeding, so the demo always looks current.
 
@@ -41,53 +41,6 @@ export interface DemoDrop {
   products: DemoProduct[];
 }
 
-export interface DemoProcessStep {
-  title: string;
-  /** one sentence */
-  description: string;
-}
-
-export interface DemoBrand {
-  name: string;
-  tagline: string;
-  /** where the workshop is, for footers and the about block */
-  origin: string;
-  /** 2-3 sentences */
-  story: string;
-  /** the artisan process, 4 steps, for the home page */
-  process: DemoProcessStep[];
-}
-
-export const DEMO_BRAND: DemoBrand = {
-  name: "Oro de Luna",
-  tagline: "Joyería de oro hecha a mano en Oaxaca, en colecciones pequeñas.",
-  origin: "Taller en Oaxaca de Juárez · Estudio en la Ciudad de México",
-  story:
-    "Oro de Luna empezó en 2016 en una mesa de trabajo en el barrio de Jalatlaco, en Oaxaca, con una segueta, un soplete y muchas ganas de aprender de los orfebres del mercado. Hoy somos cinco personas entre el taller de Oaxaca y un pequeño estudio en la colonia Roma, y seguimos haciendo cada pieza a mano, una por una. Sacamos pocas colecciones al año y en cantidades cortas: cuando una pieza se agota, casi nunca vuelve.",
-  process: [
-    {
-      title: "Dibujo y cera",
-      description:
-        "Cada pieza empieza como un boceto a lápiz y un modelo tallado a mano en cera, a la medida real.",
-    },
-    {
-      title: "Fundición a la cera perdida",
-      description:
-        "Fundimos oro reciclado de 10k, 14k y 18k en el taller, en tandas pequeñas para cada colección.",
-    },
-    {
-      title: "Forja, soldadura y engaste",
-      description:
-        "Limamos, soldamos y engastamos cada piedra con buril y pinzas, sin moldes de producción en serie.",
-    },
-    {
-      title: "Pulido y marca",
-      description:
-        "Pulimos a mano, grabamos el quilataje por dentro y revisamos cada broche antes de empacarlo.",
-    },
-  ],
-};
-
 const DAY = 24;
 
 export const DEMO_DROPS: DemoDrop[] = [
@@ -101,7 +54,8 @@ export const DEMO_DROPS: DemoDrop[] = [
       "Ocho piezas inspiradas en la costa oaxaqueña, con perlas de agua dulce y oro de 10k a 18k. Disponible solo mientras dure la colección.",
     status: "activa",
     startOffsetHours: -3 * DAY,
-    endOffsetHours: 2 * DAY + 5,
+    // Long enough that a kept demo install still has a running drop for a while.
+    endOffsetHours: 12 * DAY + 5,
     createdOffsetHours: -10 * DAY,
     cover: { seed: 11, palette: "perla" },
     products: [

@@ -1,30 +1,41 @@
-import sharp from "sharp";
-import { countDrops, createDrop } from "~/catalogue/catalogue.server";
+import { countDrops, insertDrop, type NewDrop, type NewProduct } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
+import type { NewMediaRow } from "~/db/schema";
 import { newId } from "~/lib/ids";
-import { saveImage } from "~/media/media.server";
+import { storeImage } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { DEMO_DROPS, type DemoProduct } from "./catalogue";
 import { dropCoverSvg, jewelSvg } from "./jewel-art";
 
 const HOUR = 3_600_000;
 const SEEDED_KEY = "demo_catalogue_seeded_at";
-
 /** Product shots are drawn at the largest width a product image is shown at. */
 const PRODUCT_ART_SIZE = 960;
 
-/** Renders an SVG and stores it like an upload (checked, re-encoded to WebP variants). */
-async function storeArt(db: Db, storage: MediaStorage, dropId: string, svg: string, now: Date) {
-  const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 1 }).toBuffer();
-  return saveImage(db, storage, { dropId, body: png, now });
+interface PreparedCatalogue {
+  media: NewMediaRow[];
+  drops: NewDrop[];
 }
 
-async function demoProduct(db: Db, storage: MediaStorage, dropId: string, p: DemoProduct, now: Date) {
+/** Renders an SVG and stores its WebP variants like an upload; returns the row to record. */
+async function storeArt(storage: MediaStorage, dropId: string, svg: string, now: Date, media: NewMediaRow[]) {
+  const row = await storeImage(storage, { dropId, body: Buffer.from(svg), now });
+  media.push(row);
+  return row.id;
+}
+
+async function prepareProduct(
+  storage: MediaStorage,
+  dropId: string,
+  p: DemoProduct,
+  now: Date,
+  media: NewMediaRow[],
+): Promise<NewProduct> {
   const art = { categoria: p.categoria, material: p.material, variant: p.artVariant };
   const views = Array.from({ length: p.extraViews + 1 }, (_, view) => view);
   const [main, ...extras] = await Promise.all(
     views.map((view) =>
-      storeArt(db, storage, dropId, jewelSvg({ ...art, view }, PRODUCT_ART_SIZE, PRODUCT_ART_SIZE), now),
+      storeArt(storage, dropId, jewelSvg({ ...art, view }, PRODUCT_ART_SIZE, PRODUCT_ART_SIZE), now, media),
     ),
   );
   return {
@@ -34,48 +45,58 @@ async function demoProduct(db: Db, storage: MediaStorage, dropId: string, p: Dem
     material: p.material,
     priceCents: p.priceCents,
     stock: p.stock,
-    imageId: main?.id ?? null,
-    extraImageIds: extras.map((e) => e.id),
+    imageId: main ?? null,
+    extraImageIds: extras,
   };
 }
 
-/** Writes the four demo drops, their products and generated images. Dates are relative to `now`. */
-export async function seedDemoCatalogue(db: Db, storage: MediaStorage, now = new Date()): Promise<string[]> {
-  const ids: string[] = [];
+/**
+ * Draws and stores every image of the demo catalogue (the slow part) and returns what to write to
+ * the database. Dates are relative to `now`.
+ */
+async function prepareDemoCatalogue(storage: MediaStorage, now: Date): Promise<PreparedCatalogue> {
+  const media: NewMediaRow[] = [];
+  const drops: NewDrop[] = [];
   for (const drop of DEMO_DROPS) {
-    const dropId = newId();
+    const id = newId();
     // Images of one drop are rendered together: sharp spreads the work over every core.
-    const [cover, ...products] = await Promise.all([
-      storeArt(db, storage, dropId, dropCoverSvg(drop.cover, 1600, 900), now),
-      ...drop.products.map((p) => demoProduct(db, storage, dropId, p, now)),
+    const [imageId, products] = await Promise.all([
+      storeArt(storage, id, dropCoverSvg(drop.cover, 1600, 900), now, media),
+      Promise.all(drop.products.map((p) => prepareProduct(storage, id, p, now, media))),
     ]);
-    ids.push(
-      await createDrop(
-        db,
-        {
-          id: dropId,
-          name: drop.name,
-          smallDescription: drop.smallDescription,
-          fullDescription: drop.fullDescription,
-          description: drop.description,
-          startAt: new Date(now.getTime() + drop.startOffsetHours * HOUR),
-          endAt: new Date(now.getTime() + drop.endOffsetHours * HOUR),
-          status: drop.status,
-          createdAt: new Date(now.getTime() + drop.createdOffsetHours * HOUR),
-          imageId: (cover as { id: string }).id,
-          products: products as Awaited<ReturnType<typeof demoProduct>>[],
-        },
-        now,
-      ),
-    );
+    drops.push({
+      id,
+      name: drop.name,
+      smallDescription: drop.smallDescription,
+      fullDescription: drop.fullDescription,
+      description: drop.description,
+      startAt: new Date(now.getTime() + drop.startOffsetHours * HOUR),
+      endAt: new Date(now.getTime() + drop.endOffsetHours * HOUR),
+      status: drop.status,
+      createdAt: new Date(now.getTime() + drop.createdOffsetHours * HOUR),
+      imageId,
+      products,
+    });
   }
+  return { media, drops };
+}
+
+async function writeCatalogue(trx: Db, prepared: PreparedCatalogue, now: Date): Promise<string[]> {
+  for (const row of prepared.media) await trx.insertInto("media").values(row).execute();
+  const ids: string[] = [];
+  for (const drop of prepared.drops) ids.push(await insertDrop(trx, drop, now));
   return ids;
 }
 
+async function discardFiles(storage: MediaStorage, prepared: PreparedCatalogue) {
+  for (const drop of prepared.drops) await storage.deletePrefix(`drops/${drop.id}/`);
+}
+
 /**
- * Loads the demo catalogue on the very first start of an empty database, once. The marker row is
- * claimed before seeding so two servers starting together seed once, and a shop whose owner later
- * deletes every drop does not get the demo back.
+ * Loads the demo catalogue on the very first start of an empty database, once. Images are made
+ * first; then one transaction claims the marker row and writes every drop, so a start that is
+ * interrupted leaves either the whole demo or nothing, two servers starting together seed once, and
+ * a shop whose owner later deletes every drop does not get the demo back.
  */
 export async function seedDemoOnFirstStart(
   db: Db,
@@ -83,21 +104,26 @@ export async function seedDemoOnFirstStart(
   options: { now?: Date; onSeeding?: () => void } = {},
 ): Promise<boolean> {
   const now = options.now ?? new Date();
-  if ((await countDrops(db)) > 0) return false;
-  const claimed = await db
-    .insertInto("shop_meta")
-    .values({ key: SEEDED_KEY, value: now.toISOString() })
-    .onConflict((oc) => oc.column("key").doNothing())
+  const marker = await db
+    .selectFrom("shop_meta")
+    .select("key")
+    .where("key", "=", SEEDED_KEY)
     .executeTakeFirst();
-  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  if (marker || (await countDrops(db)) > 0) return false;
   options.onSeeding?.();
-  try {
-    await seedDemoCatalogue(db, storage, now);
-  } catch (error) {
-    await db.deleteFrom("shop_meta").where("key", "=", SEEDED_KEY).execute();
-    throw error;
-  }
-  return true;
+  const prepared = await prepareDemoCatalogue(storage, now);
+  const seeded = await db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto("shop_meta")
+      .values({ key: SEEDED_KEY, value: now.toISOString() })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    await writeCatalogue(trx, prepared, now);
+    return true;
+  });
+  if (!seeded) await discardFiles(storage, prepared); // another server got there first
+  return seeded;
 }
 
 /** `npm run seed -- --replace`: deletes every drop and its media, then loads the demo catalogue. */
@@ -106,14 +132,18 @@ export async function replaceWithDemoCatalogue(
   storage: MediaStorage,
   now = new Date(),
 ): Promise<string[]> {
-  await db.deleteFrom("drops").execute();
-  await db.deleteFrom("media").execute();
-  await storage.deletePrefix("drops/");
-  const ids = await seedDemoCatalogue(db, storage, now);
-  await db
-    .insertInto("shop_meta")
-    .values({ key: SEEDED_KEY, value: now.toISOString() })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value: now.toISOString() }))
-    .execute();
+  const prepared = await prepareDemoCatalogue(storage, now);
+  const old = await db.selectFrom("drops").select("id").execute();
+  const ids = await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("drops").execute();
+    await trx.deleteFrom("media").where("drop_id", "is not", null).execute();
+    await trx
+      .insertInto("shop_meta")
+      .values({ key: SEEDED_KEY, value: now.toISOString() })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value: now.toISOString() }))
+      .execute();
+    return writeCatalogue(trx, prepared, now);
+  });
+  for (const drop of old) await storage.deletePrefix(`drops/${drop.id}/`);
   return ids;
 }

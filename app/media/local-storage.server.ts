@@ -20,6 +20,10 @@ export function createLocalStorage(root: string): MediaStorage {
     },
     async deletePrefix(prefix) {
       assertSafeKey(prefix);
+      if (prefix.endsWith("/")) {
+        await fs.rm(path.join(root, prefix), { recursive: true, force: true });
+        return;
+      }
       const dir = path.join(root, path.dirname(prefix));
       const base = path.basename(prefix);
       const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { toTimestamp } from "~/db/database.server";
-import type { MediaRow } from "~/db/schema";
+import type { MediaRow, NewMediaRow } from "~/db/schema";
 import { newId } from "~/lib/ids";
 import { processImage, variantKey } from "./images.server";
 import type { MediaStorage } from "./storage.server";
@@ -28,19 +28,21 @@ export function imageView(storage: MediaStorage, row: MediaRow): ImageView {
   };
 }
 
-/** Stores an image for a drop: checks and re-encodes it, writes its variants, records it. */
-export async function saveImage(
-  db: Db,
+/**
+ * Checks and re-encodes an image and writes its variants under the drop's folder. Returns the row
+ * to record; nothing is written to the database yet.
+ */
+export async function storeImage(
   storage: MediaStorage,
   input: { dropId: string; body: Buffer; now?: Date },
-): Promise<MediaRow> {
+): Promise<NewMediaRow> {
   const processed = await processImage(input.body);
   const id = newId();
   const key = `drops/${input.dropId}/${id}`;
   await Promise.all(
     processed.variants.map((v) => storage.put(variantKey(key, v.width), v.body, "image/webp")),
   );
-  const row: MediaRow = {
+  return {
     id,
     drop_id: input.dropId,
     kind: "image",
@@ -51,10 +53,19 @@ export async function saveImage(
     mime: "image/webp",
     created_at: toTimestamp(input.now ?? new Date()),
   };
+}
+
+/** Stores an image and records it. If recording fails, its files are removed again. */
+export async function saveImage(
+  db: Db,
+  storage: MediaStorage,
+  input: { dropId: string; body: Buffer; now?: Date },
+): Promise<NewMediaRow> {
+  const row = await storeImage(storage, input);
   try {
     await db.insertInto("media").values(row).execute();
   } catch (error) {
-    await storage.deletePrefix(key);
+    await storage.deletePrefix(row.key);
     throw error;
   }
   return row;

@@ -4,7 +4,10 @@
  */
 export interface MediaStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
-  /** Deletes every object whose key starts with `prefix` (a media item's variants, or a drop's folder). */
+  /**
+   * Deletes a media item's variants (`drops/<dropId>/<mediaId>`: every key starting with it) or,
+   * with a trailing slash, a whole folder (`drops/<dropId>/`: only keys inside that folder).
+   */
   deletePrefix(prefix: string): Promise<void>;
   /** The address a browser fetches the object from. */
   publicUrl(key: string): string;
@@ -12,7 +15,8 @@ export interface MediaStorage {
 
 /** Keys are built by the app, never from user text; this guards against a bug turning into path traversal. */
 export function assertSafeKey(key: string): void {
-  if (!/^[a-z0-9][a-z0-9/_.-]*$/i.test(key) || key.includes("..") || key.includes("//")) {
+  const segments = key.replace(/\/$/, "").split("/");
+  if (!/^[a-z0-9][a-z0-9/_.-]*$/i.test(key) || segments.some((s) => s === "" || s.startsWith("."))) {
     throw new Error(`Unsafe media key: ${key}`);
   }
 }

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { countDrops, createDrop, getDrop, InvalidDrop, listDrops } from "~/catalogue/catalogue.server";
-import type { Database } from "~/db/database.server";
+import { type Database, toTimestamp } from "~/db/database.server";
 import { describeEachDatabase } from "../support/databases";
 
 const HOUR = 3_600_000;
@@ -128,11 +128,26 @@ describeEachDatabase("catalogue storage", (harness) => {
     const left = await database.db.selectFrom("products").select("id").execute();
     expect(left).toEqual([]);
   });
-});
 
-describe("timestamps", () => {
-  it("are written as ISO text so SQLite sorts them like PostgreSQL", async () => {
-    const { toTimestamp } = await import("~/db/database.server");
-    expect(toTimestamp(now)).toBe("2026-11-22T12:00:00.000Z");
+  it("timestamps keep their order and compare the same way on both databases", async () => {
+    const database = await harness.fresh();
+    const t = now.getTime();
+    // Millisecond steps that sort wrongly as text unless every value is written the same way.
+    for (const [name, offset] of [
+      ["b", 500],
+      ["a", 0],
+      ["c", 1000],
+      ["d", 59_999],
+    ] as const) {
+      await aDrop(database, { name, createdAt: new Date(t + offset), endAt: new Date(t + offset) });
+    }
+    expect((await listDrops(database.db)).map((d) => d.name)).toEqual(["d", "c", "b", "a"]);
+    const endingFrom = await database.db
+      .selectFrom("drops")
+      .select("name")
+      .where("end_at", ">=", toTimestamp(new Date(t + 500)))
+      .orderBy("name")
+      .execute();
+    expect(endingFrom.map((r) => r.name)).toEqual(["b", "c", "d"]);
   });
 });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
 import { countDrops, listDrops } from "~/catalogue/catalogue.server";
 import { dropTimeState } from "~/catalogue/drop-time";
 import { PRICE_RANGES } from "~/catalogue/filters";
@@ -9,6 +9,9 @@ import { CATEGORIAS, MATERIALES } from "~/catalogue/taxonomy";
 import { seedDemoOnFirstStart } from "~/demo/seed.server";
 import { createLocalStorage } from "~/media/local-storage.server";
 import { describeEachDatabase } from "../support/databases";
+
+// Drawing the demo catalogue's images takes a while on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shop-media-"));
 afterAll(() => fs.rmSync(mediaRoot, { recursive: true, force: true }));

@@ -1,10 +1,15 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import SQLite from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEMO_DROPS } from "~/demo/catalogue";
 import { failedStart, type RunningServer, startServer } from "../support/server-process";
+
+// Each first start draws the demo catalogue's images: allow for a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 const running = DEMO_DROPS.find((d) => d.role === "running")?.name ?? "";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-server-"));
@@ -29,8 +34,8 @@ describe("a fresh start on the embedded defaults", () => {
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain(running);
-    expect(html).toContain('lang="es-MX"');
+    expect(html.includes(running), "home shows the running demo drop").toBe(true);
+    expect(html.includes('lang="es-MX"')).toBe(true);
     expect(fs.existsSync(path.join(dataDir, "shop.db"))).toBe(true);
     expect(server.output()).toContain("catálogo de demostración");
   });
@@ -55,8 +60,11 @@ describe("a fresh start on the embedded defaults", () => {
     expect(first.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(first.headers.get("x-frame-options")).toBe("DENY");
     expect(first.headers.get("x-powered-by")).toBeNull();
-    // No HSTS over plain HTTP: it would lock a local install out.
+    // No HSTS over plain HTTP (it would lock a local install out), nor for a client that merely
+    // claims HTTPS when no trusted proxy is configured.
     expect(first.headers.get("strict-transport-security")).toBeNull();
+    const spoofed = await fetch(`${server.url}/healthz`, { headers: { "x-forwarded-proto": "https" } });
+    expect(spoofed.headers.get("strict-transport-security")).toBeNull();
   });
 
   it("compresses pages and caches hashed assets and media for a year", async () => {
@@ -77,9 +85,11 @@ describe("a fresh start on the embedded defaults", () => {
     expect(imageRes.headers.get("content-type")).toBe("image/webp");
     expect(imageRes.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
 
-    const missing = await fetch(`${server.url}/media/drops/nada/no-existe-480.webp`);
-    expect(missing.status).toBe(404);
-    expect(await missing.text()).toBe("Archivo no encontrado");
+    for (const path of ["/media/drops/nada/no-existe-480.webp", "/media/shop.db", "/media/%2e%2e/shop.db"]) {
+      const missing = await fetch(`${server.url}${path}`);
+      expect(missing.status, path).toBe(404);
+      expect((await missing.text()).includes("SQLite format"), path).toBe(false);
+    }
   });
 
   it("answers /healthz after checking the database", async () => {
@@ -89,10 +99,31 @@ describe("a fresh start on the embedded defaults", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
-  it("stops cleanly on SIGTERM, and a second start keeps the data without seeding again", async () => {
-    expect(await server.stop()).toBe(0);
+  it("on SIGTERM finishes the request in flight, closes its keep-alive connection and exits 0", async () => {
+    // A keep-alive request whose headers are still arriving when the signal comes.
+    const { port } = new URL(server.url);
+    const socket = net.connect(Number(port), "127.0.0.1");
+    let answer = "";
+    socket.on("data", (chunk) => {
+      answer += chunk.toString();
+    });
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    await new Promise<void>((resolve) => socket.on("connect", () => resolve()));
+    socket.write("GET /healthz HTTP/1.1\r\nHost: tienda\r\nConnection: keep-alive\r\n");
+    await sleep(300);
+    const started = Date.now();
+    const exited = server.stop();
+    await sleep(300);
+    socket.write("\r\n");
+    await closed; // the server closes the connection after answering
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(server.output()).toContain("SIGTERM");
+  });
 
+  it("a second start keeps the data without seeding again", async () => {
     // The owner's own change must survive the restart.
     const db = new SQLite(path.join(dataDir, "shop.db"));
     db.prepare("update drops set name = 'Colección de la dueña' where name = ?").run(running);
@@ -101,8 +132,8 @@ describe("a fresh start on the embedded defaults", () => {
 
     const again = await start({ DATA_DIR: dataDir });
     const html = await (await fetch(`${again.url}/`)).text();
-    expect(html).toContain("Colección de la dueña");
-    expect(html).not.toContain(running);
+    expect(html.includes(">Colección de la dueña</h2>"), "the renamed drop is shown").toBe(true);
+    expect(html.includes(`>${running}</h2>`), "the demo name is gone").toBe(false);
     expect(again.output()).not.toContain("catálogo de demostración");
     const reopened = new SQLite(path.join(dataDir, "shop.db"), { readonly: true });
     expect(reopened.prepare("select count(*) as n from products").get()).toEqual(before);
@@ -147,6 +178,14 @@ describe("start-up problems stop the server with one clear message", () => {
     expectOneClearLine(stderr);
   });
 
+  it("a media folder that would serve the database to browsers", async () => {
+    const dataDir = path.join(tmp, "same");
+    const { code, stderr } = await failedStart({ DATA_DIR: dataDir, MEDIA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(stderr).toContain("MEDIA_DIR: no puede contener la base de datos");
+    expectOneClearLine(stderr);
+  });
+
   it("a setting with a bad value", async () => {
     const { code, stderr } = await failedStart({
       DATA_DIR: path.join(tmp, "bad"),
@@ -178,7 +217,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("on PostgreSQL (DATABASE_URL=pos
     ]);
     for (const server of [a, b]) {
       const html = await (await fetch(`${server.url}/`)).text();
-      expect(html).toContain(running);
+      expect(html.includes(running), "home shows the running demo drop").toBe(true);
       expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({
         status: "ok",
         database: "postgres",

@@ -20,9 +20,6 @@ export interface DatabaseHarness {
 }
 
 const pgUrl = process.env.TEST_DATABASE_URL;
-if (!pgUrl && process.env.CI) {
-  throw new Error("TEST_DATABASE_URL is required in CI: the PostgreSQL data-layer tests must run there.");
-}
 
 export function sqliteHarness(cleanups: (() => Promise<void>)[]): DatabaseHarness {
   let last = "";
@@ -32,7 +29,7 @@ export function sqliteHarness(cleanups: (() => Promise<void>)[]): DatabaseHarnes
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
       last = path.join(dir, "shop.db");
       const database = await openDatabase({ kind: "sqlite", file: last });
-      await migrateToLatest(database.db);
+      await migrateToLatest(database);
       cleanups.push(async () => {
         await database.close();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -57,7 +54,7 @@ export function postgresHarness(adminUrl: string, cleanups: (() => Promise<void>
       url.pathname = `/${name}`;
       last = url.toString();
       const database = await openDatabase({ kind: "postgres", url: last }, { poolMax: 20 });
-      await migrateToLatest(database.db);
+      await migrateToLatest(database);
       cleanups.push(async () => {
         await database.close();
         const drop = new pg.Client({ connectionString: adminUrl });
@@ -78,11 +75,8 @@ export function describeEachDatabase(title: string, suite: (harness: DatabaseHar
       for (const cleanup of cleanups.reverse()) await cleanup();
     });
     if (dialect === "postgres") {
-      if (!pgUrl) {
-        describe.skip("TEST_DATABASE_URL not set", () => {});
-        return;
-      }
-      suite(postgresHarness(pgUrl, cleanups));
+      // Without TEST_DATABASE_URL the PostgreSQL half is reported as skipped (never in CI: see ci-guard.ts).
+      describe.skipIf(!pgUrl)("PostgreSQL", () => suite(postgresHarness(pgUrl ?? "", cleanups)));
     } else {
       suite(sqliteHarness(cleanups));
     }
