@@ -1,7 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_DATA_DIR, E2E_PORT } from "./tests/e2e/support/env";
 
-const port = Number(process.env.E2E_PORT ?? 4173);
-export const e2eDataDir = ".tmp/e2e-data";
+const port = E2E_PORT;
 
 /** Debian's Chromium; the flags keep it off the network, which this machine does not have. */
 const chromiumArgs = [
@@ -28,15 +28,25 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },
   projects: [
-    { name: "phone", use: { ...devices["Pixel 7"], browserName: "chromium" } },
+    // The narrowest phones still in use are 360 px wide.
+    {
+      name: "phone",
+      use: { ...devices["Pixel 7"], viewport: { width: 360, height: 740 }, browserName: "chromium" },
+    },
     { name: "desktop", use: { ...devices["Desktop Chrome"], browserName: "chromium" } },
   ],
   webServer: {
     // A fresh shop on the embedded defaults: empty data folder, so the demo catalogue loads.
-    command: `rm -rf ${e2eDataDir} && node server.js`,
+    command: `rm -rf ${E2E_DATA_DIR} && node server.js`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { ENV_FILE: "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: e2eDataDir, LOG_REQUESTS: "false" },
+    env: {
+      ENV_FILE: "",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: E2E_DATA_DIR,
+      LOG_REQUESTS: "false",
+    },
   },
 });

@@ -1,23 +1,44 @@
 import {
   isRouteErrorResponse,
+  Link,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
+  useNavigation,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
+import { CartProvider } from "~/cart/cart-context";
+import { CartDrawer } from "~/cart/cart-drawer";
+import { SiteFooter } from "~/components/site-footer";
+import { SiteHeader } from "~/components/site-header";
 import { useNonce } from "~/lib/nonce";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/root";
 import "./app.css";
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export function loader({ context }: Route.LoaderArgs) {
   // Only the public shop settings reach the browser.
   return { shop: context.get(servicesContext).config.shop, year: new Date().getFullYear() };
+}
+
+/** While the next page's data loads, the spec's loader text shows at the top of the screen. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state !== "loading") return null;
+  return (
+    <div role="status" className="fixed inset-x-0 top-0 z-50 flex justify-center">
+      <span className="mt-2 rounded-full bg-ink px-4 py-1 text-sm text-cream shadow">
+        Cargando colección...
+      </span>
+    </div>
+  );
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -32,18 +53,22 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen font-sans antialiased">
-        <header className="border-b border-sand bg-cream/95">
-          <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-4">
-            <a href="/" className="font-serif text-2xl tracking-wide text-gold-700">
-              {data?.shop.name ?? "Tienda"}
-            </a>
+      <body className="flex min-h-screen flex-col font-sans antialiased">
+        <a
+          href="#contenido"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-cream focus:px-3 focus:py-2"
+        >
+          Saltar al contenido
+        </a>
+        <CartProvider>
+          <SiteHeader shopName={data?.shop.name ?? "Tienda"} />
+          <NavigationProgress />
+          <div id="contenido" className="flex-1">
+            {children}
           </div>
-        </header>
-        {children}
-        <footer className="mt-16 border-t border-sand px-4 py-8 text-center text-sm text-ink/70">
-          © {data?.year ?? new Date().getFullYear()} {data?.shop.name}. Todos los derechos reservados.
-        </footer>
+          {data && <SiteFooter shop={data.shop} year={data.year} />}
+          <CartDrawer />
+        </CartProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -67,9 +92,9 @@ export function ErrorBoundary() {
           ? "La página que buscas no existe o ya no está disponible."
           : "Ocurrió un error inesperado. Intenta de nuevo en unos momentos."}
       </p>
-      <a href="/" className="mt-8 inline-block underline">
-        Volver al inicio
-      </a>
+      <Link to="/colecciones" className="mt-8 inline-block underline">
+        Ver colecciones
+      </Link>
     </main>
   );
 }

@@ -1,3 +1,15 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
-export default [index("routes/home.tsx"), route("*", "routes/not-found.tsx")] satisfies RouteConfig;
+export default [
+  index("routes/home.tsx"),
+  route("colecciones", "routes/collections.tsx"),
+  route("coleccion/:dropId", "routes/collection.tsx"),
+  route("drop/:dropId/product/:productId", "routes/product.tsx"),
+  route("nosotros", "routes/about.tsx"),
+  route("success", "routes/success.tsx"),
+  route("cancel", "routes/cancel.tsx"),
+  route("api/cart", "routes/api.cart.ts"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+  route("robots.txt", "routes/robots.ts"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

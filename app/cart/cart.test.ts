@@ -17,7 +17,13 @@ import {
 } from "./cart";
 
 const ring: CartProduct = { id: "r1", name: "Anillo Marea", priceCents: 480_000, stock: 3, image: null };
-const chain: CartProduct = { id: "c1", name: "Collar Caracola", priceCents: 1_250_050, stock: 1, image: "/m.webp" };
+const chain: CartProduct = {
+  id: "c1",
+  name: "Collar Caracola",
+  priceCents: 1_250_050,
+  stock: 1,
+  image: "/m.webp",
+};
 
 describe("adding", () => {
   it("appends a new line with the default quantity of 1", () => {

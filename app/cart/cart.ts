@@ -103,7 +103,7 @@ export function reconcileCart(cart: Cart, current: ReadonlyMap<string, CurrentPr
   const next: CartLine[] = [];
   for (const line of cart) {
     const now = current.get(line.product.id);
-    if (!now || !now.purchasable || now.stock <= 0) continue;
+    if (!now?.purchasable || now.stock <= 0) continue;
     const { purchasable: _, ...product } = now;
     next.push({ ...line, product, quantity: Math.min(line.quantity, now.stock) });
   }

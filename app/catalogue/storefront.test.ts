@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dropsForHome } from "./storefront";
+import { dropsForHome, groupByYear, productTileLabel } from "./storefront";
 
 const now = new Date("2026-12-02T00:00:00Z");
 const d = (id: string, status: "proximamente" | "activa" | "archivada", start: string, end: string) => ({
@@ -18,5 +18,31 @@ describe("dropsForHome", () => {
       d("running", "activa", "2026-12-01T00:00:00Z", "2026-12-03T00:00:00Z"),
     ];
     expect(dropsForHome(drops, now).map((x) => x.id)).toEqual(["running", "upcoming", "ended"]);
+  });
+});
+
+describe("productTileLabel", () => {
+  const running = d("r", "activa", "2026-12-01T00:00:00Z", "2026-12-03T00:00:00Z");
+  it("says upcoming, finished or sold out, in that order of precedence", () => {
+    expect(productTileLabel(running, 2, now)).toBeNull();
+    expect(productTileLabel(running, 0, now)).toBe("Producto agotado");
+    expect(productTileLabel({ ...running, status: "archivada" }, 2, now)).toBe("Colección finalizada");
+    expect(productTileLabel(running, 0, new Date("2026-12-04T00:00:00Z"))).toBe("Colección finalizada");
+    expect(productTileLabel(running, 0, new Date("2026-11-30T00:00:00Z"))).toBe("Disponible próximamente");
+  });
+});
+
+describe("groupByYear", () => {
+  it("groups by year of creation, newest first", () => {
+    const drops = [
+      { id: "a", createdAt: new Date("2025-03-01T00:00:00Z") },
+      { id: "b", createdAt: new Date("2026-05-01T00:00:00Z") },
+      { id: "c", createdAt: new Date("2026-10-01T00:00:00Z") },
+    ];
+    const groups = groupByYear(drops, (date) => date.getUTCFullYear());
+    expect(groups.map((g) => [g.year, g.drops.map((x) => x.id)])).toEqual([
+      [2026, ["c", "b"]],
+      [2025, ["a"]],
+    ]);
   });
 });

@@ -13,3 +13,27 @@ export function dropsForHome<T extends { status: DropStatus; startAt: Date; endA
     .sort((a, b) => a.rank - b.rank || a.i - b.i)
     .map(({ d }) => d);
 }
+
+/** The label a product tile shows instead of its price, or null when the piece can be bought. */
+export function productTileLabel(
+  drop: { status: DropStatus; startAt: Date; endAt: Date },
+  stock: number,
+  now: Date,
+): "Disponible próximamente" | "Colección finalizada" | "Producto agotado" | null {
+  const state = dropTimeState(drop, now);
+  if (drop.status === "archivada" || state === "ended") return "Colección finalizada";
+  if (state === "pending") return "Disponible próximamente";
+  if (stock <= 0) return "Producto agotado";
+  return null;
+}
+
+/** /colecciones: every drop, grouped by the year it was created, newest year and drop first. */
+export function groupByYear<T extends { createdAt: Date }>(drops: T[], yearOf: (d: Date) => number) {
+  const groups = new Map<number, T[]>();
+  const sorted = [...drops].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  for (const drop of sorted) {
+    const y = yearOf(drop.createdAt);
+    groups.set(y, [...(groups.get(y) ?? []), drop]);
+  }
+  return [...groups.entries()].map(([year, items]) => ({ year, drops: items }));
+}

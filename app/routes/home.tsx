@@ -1,97 +1,172 @@
+import { Link } from "react-router";
 import { listDrops } from "~/catalogue/catalogue.server";
-import { DROP_TIME_LABELS, dropTimeState } from "~/catalogue/drop-time";
+import { currentRunningDrop } from "~/catalogue/drop-time";
 import { dropsForHome } from "~/catalogue/storefront";
-import { formatMXN } from "~/lib/money";
-import { imageView } from "~/media/media.server";
+import { dropSummary, productTile } from "~/catalogue/views.server";
+import { DropCountdown, WhatsAppButton } from "~/components/drop-countdown";
+import { ProductCarousel } from "~/components/product-carousel";
+import { ResponsiveImage } from "~/components/responsive-image";
+import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
+import { dateRangeText } from "~/lib/dates";
+import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/home";
 
 export function meta({ data }: Route.MetaArgs) {
-  const name = data?.shopName ?? "Tienda";
-  return [
-    { title: `${name} · Joyería artesanal en oro` },
-    {
-      name: "description",
-      content: "Joyería de oro hecha a mano, en colecciones de temporada por tiempo limitado.",
-    },
-  ];
+  if (!data) return [{ title: "Ocurrió un error al cargar las colecciones." }];
+  return pageMeta({ ...data.seo, title: data.seo.shopName, type: "website" });
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
   const now = new Date();
   const drops = dropsForHome(await listDrops(database.db), now);
+  const running = currentRunningDrop(drops, now);
+  const origin = publicOrigin(request, config);
+  const views = drops.map((d) => ({
+    ...dropSummary(media, d, now, dateRangeText(d.startAt, d.endAt)),
+    products: d.products.map((p) => productTile(media, d, p, now)),
+  }));
   return {
-    shopName: config.shop.name,
-    drops: drops.map((d) => ({
-      id: d.id,
-      name: d.name,
-      smallDescription: d.smallDescription,
-      state: DROP_TIME_LABELS[dropTimeState(d, now)],
-      image: d.image ? imageView(media, d.image) : null,
-      products: d.products.map((p) => ({
-        id: p.id,
-        name: p.name,
-        price: formatMXN(p.priceCents),
-        soldOut: p.stock <= 0,
-        image: p.image ? imageView(media, p.image) : null,
-      })),
-    })),
+    seo: {
+      shopName: config.shop.name,
+      description: BRAND.tagline,
+      url: `${origin}/`,
+      image: absoluteUrl(origin, views[0]?.image?.src ?? HERO_IMAGE.src),
+    },
+    now: now.toISOString(),
+    whatsapp: config.shop.whatsapp,
+    drops: views,
+    running: running ? (views.find((v) => v.id === running.id) ?? null) : null,
   };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
+  const { drops, running } = loaderData;
   return (
-    <main className="mx-auto max-w-6xl px-4">
-      <section className="py-12 text-center">
-        <h1 className="font-serif text-4xl text-gold-700 sm:text-5xl">{loaderData.shopName}</h1>
-        <p className="mt-3 text-ink/70">Joyería de oro hecha a mano, en colecciones por tiempo limitado.</p>
+    // Room at the bottom so the floating countdown never hides the last content.
+    <main className="pb-24">
+      <section className="relative isolate overflow-hidden">
+        <img
+          src={HERO_IMAGE.src}
+          alt={HERO_IMAGE.alt}
+          width={HERO_IMAGE.width}
+          height={HERO_IMAGE.height}
+          fetchPriority="high"
+          className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60"
+        />
+        <div className="mx-auto max-w-6xl px-4 py-20 sm:py-28">
+          <h1 className="max-w-xl font-serif text-4xl leading-tight sm:text-6xl">
+            {loaderData.seo.shopName}
+          </h1>
+          <p className="mt-4 max-w-lg text-lg text-ink/80">{BRAND.tagline}</p>
+          <Link
+            to={running?.href ?? "/colecciones"}
+            className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream hover:bg-gold-700"
+          >
+            {running ? `Ver ${running.name}` : "Ver colecciones"}
+          </Link>
+        </div>
       </section>
-      {loaderData.drops.map((drop, i) => (
-        <section key={drop.id} aria-labelledby={`drop-${drop.id}`} className="border-t border-sand py-10">
-          <div className="grid gap-6 md:grid-cols-2 md:items-center">
-            {drop.image && (
-              <img
-                src={drop.image.src}
-                srcSet={drop.image.srcSet}
-                sizes="(min-width: 768px) 50vw, 100vw"
-                width={drop.image.width}
-                height={drop.image.height}
-                alt={`Colección ${drop.name}`}
-                loading={i === 0 ? "eager" : "lazy"}
-                className="h-auto w-full rounded-lg"
-              />
-            )}
-            <div>
-              <p className="text-sm uppercase tracking-widest text-gold-500">{drop.state}</p>
-              <h2 id={`drop-${drop.id}`} className="mt-1 font-serif text-3xl">
-                {drop.name}
-              </h2>
-              <p className="mt-3 text-ink/80">{drop.smallDescription}</p>
+
+      {drops.map((drop, i) => (
+        <section key={drop.id} aria-labelledby={`drop-${drop.id}`} className="border-t border-sand py-14">
+          <div className="mx-auto max-w-6xl px-4">
+            <div className="grid gap-8 md:grid-cols-2 md:items-center">
+              {drop.video ? (
+                <video
+                  src={drop.video}
+                  poster={drop.image?.src}
+                  muted
+                  playsInline
+                  controls
+                  preload="none"
+                  className="aspect-video w-full rounded-lg bg-sand"
+                  aria-label={`Video de la colección ${drop.name}`}
+                />
+              ) : (
+                drop.image && (
+                  <ResponsiveImage
+                    image={drop.image}
+                    alt={`Colección ${drop.name}`}
+                    sizes="(min-width: 768px) 50vw, 100vw"
+                    priority={i === 0}
+                    className="h-auto w-full rounded-lg"
+                  />
+                )
+              )}
+              <div>
+                <p className="text-sm uppercase tracking-widest text-gold-700">{drop.state}</p>
+                <h2 id={`drop-${drop.id}`} className="mt-1 font-serif text-3xl sm:text-4xl">
+                  {drop.name}
+                </h2>
+                <p className="mt-3 text-lg text-ink/90">{drop.smallDescription}</p>
+                <p className="mt-3 text-ink/70">{drop.fullDescription}</p>
+                <Link
+                  to={drop.href}
+                  className="mt-6 inline-block rounded-full border border-ink px-5 py-2.5 font-medium hover:bg-ink hover:text-cream"
+                >
+                  Ver colección
+                </Link>
+              </div>
+            </div>
+            <div className="mt-10">
+              <ProductCarousel products={drop.products} label={`Piezas de ${drop.name}`} />
             </div>
           </div>
-          <ul className="mt-8 grid grid-cols-2 gap-4 sm:grid-cols-4">
-            {drop.products.map((p) => (
-              <li key={p.id}>
-                {p.image && (
-                  <img
-                    src={p.image.src}
-                    srcSet={p.image.srcSet}
-                    sizes="(min-width: 640px) 25vw, 50vw"
-                    width={p.image.width}
-                    height={p.image.height}
-                    alt={p.name}
-                    loading="lazy"
-                    className="aspect-square h-auto w-full rounded-md object-cover"
-                  />
-                )}
-                <p className="mt-2 text-sm font-medium">{p.name}</p>
-                <p className="text-sm text-ink/70">{p.soldOut ? "Producto agotado" : p.price}</p>
-              </li>
-            ))}
-          </ul>
         </section>
       ))}
+
+      <section aria-labelledby="proceso" className="border-t border-sand bg-sand/40 py-16">
+        <div className="mx-auto grid max-w-6xl gap-10 px-4 md:grid-cols-2 md:items-center">
+          <div>
+            <h2 id="proceso" className="font-serif text-3xl">
+              Hecho a mano, paso a paso
+            </h2>
+            <ol className="mt-6 space-y-5">
+              {BRAND.process.map((step, i) => (
+                <li key={step.title} className="flex gap-4">
+                  <span className="grid size-9 shrink-0 place-items-center rounded-full bg-gold-700 font-serif text-cream">
+                    {i + 1}
+                  </span>
+                  <div>
+                    <h3 className="font-medium">{step.title}</h3>
+                    <p className="text-ink/70">{step.description}</p>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </div>
+          <img
+            src={PROCESS_IMAGE.src}
+            alt={PROCESS_IMAGE.alt}
+            width={PROCESS_IMAGE.width}
+            height={PROCESS_IMAGE.height}
+            loading="lazy"
+            className="h-auto w-full rounded-lg"
+          />
+        </div>
+      </section>
+
+      <section aria-labelledby="marca" className="py-16">
+        <div className="mx-auto max-w-3xl px-4 text-center">
+          <h2 id="marca" className="font-serif text-3xl">
+            {loaderData.seo.shopName}
+          </h2>
+          <p className="mt-2 text-sm uppercase tracking-widest text-gold-700">{BRAND.origin}</p>
+          <p className="mt-6 text-lg text-ink/80">{BRAND.story}</p>
+          <Link to="/nosotros" className="mt-6 inline-block underline underline-offset-4">
+            Conoce nuestra historia
+          </Link>
+        </div>
+      </section>
+
+      {running ? (
+        <DropCountdown drop={running} serverNow={loaderData.now} />
+      ) : (
+        <WhatsAppButton number={loaderData.whatsapp} />
+      )}
     </main>
   );
 }
@@ -99,7 +174,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <p>Ocurrió un error al cargar las colecciones.</p>
+      <p role="alert" className="text-lg">
+        Ocurrió un error al cargar las colecciones.
+      </p>
     </main>
   );
 }

@@ -1,0 +1,173 @@
+import { useEffect, useRef, useState } from "react";
+import { formatMXN } from "~/lib/money";
+import { type CurrentProduct, lineTotalCents, reconcileCart } from "./cart";
+import { useCart } from "./cart-context";
+import { requestCheckout } from "./checkout-client";
+
+/**
+ * The cart drawer: a modal <dialog> sliding in from the right over a dimmed backdrop. The dialog
+ * element traps focus, closes on Escape and returns focus to the cart button by itself.
+ */
+export function CartDrawer() {
+  const { cart, subtotalCents, remove, increase, decrease, replace, showCart, setShowCart } = useCart();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    if (showCart && !el.open) el.showModal();
+    if (!showCart && el.open) el.close();
+  }, [showCart]);
+
+  // Opening the drawer brings prices and stock up to date with the shop.
+  const ids = cart.map((l) => l.product.id).join(",");
+  useEffect(() => {
+    if (!showCart || ids === "") return;
+    const controller = new AbortController();
+    setNotice(null);
+    const query = new URLSearchParams(ids.split(",").map((id) => ["id", id]));
+    fetch(`/api/cart?${query}`, { signal: controller.signal })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((data: { products: CurrentProduct[] } | null) => {
+        if (!data) return;
+        const current = new Map(data.products.map((p) => [p.id, p]));
+        replace((c) => {
+          const next = reconcileCart(c, current);
+          if (JSON.stringify(next) === JSON.stringify(c)) return c;
+          setNotice("Actualizamos tu carrito con los precios y la disponibilidad de este momento.");
+          return next;
+        });
+      })
+      .catch(() => {});
+    return () => controller.abort();
+  }, [showCart, ids, replace]);
+
+  async function pay() {
+    setSubmitting(true);
+    setError(null);
+    const result = await requestCheckout(cart);
+    setSubmitting(false);
+    if ("url" in result) window.location.assign(result.url);
+    else setError(result.error);
+  }
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click closes on the backdrop; the keyboard closes with Escape, built into <dialog>
+    <dialog
+      ref={dialog}
+      aria-labelledby="cart-title"
+      className="cart-drawer"
+      onClose={() => setShowCart(false)}
+      onClick={(event) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (event.target === event.currentTarget) setShowCart(false);
+      }}
+    >
+      <div className="flex h-full flex-col bg-cream">
+        <div className="flex items-center justify-between border-b border-sand px-5 py-4">
+          <h2 id="cart-title" className="font-serif text-xl">
+            Carrito de compras
+          </h2>
+          <button
+            type="button"
+            onClick={() => setShowCart(false)}
+            className="rounded-full p-2 text-2xl leading-none hover:bg-sand"
+            aria-label="Cerrar carrito"
+          >
+            ×
+          </button>
+        </div>
+
+        {notice && (
+          <p role="status" className="mx-5 mt-4 rounded bg-sand px-3 py-2 text-sm">
+            {notice}
+          </p>
+        )}
+
+        {cart.length === 0 ? (
+          <p className="px-5 py-10 text-center text-ink/70">Tu carrito está vacío.</p>
+        ) : (
+          <ul className="flex-1 divide-y divide-sand overflow-y-auto px-5">
+            {cart.map((line) => (
+              <li key={line.product.id} className="flex gap-3 py-4" aria-label={line.product.name}>
+                {line.product.image ? (
+                  <img
+                    src={line.product.image}
+                    alt=""
+                    width={64}
+                    height={64}
+                    className="size-16 shrink-0 rounded object-cover"
+                  />
+                ) : (
+                  <div className="size-16 shrink-0 rounded bg-sand" />
+                )}
+                <div className="min-w-0 flex-1">
+                  <p className="font-medium">{line.product.name}</p>
+                  <p className="text-sm text-ink/70" data-testid="line-total">
+                    {formatMXN(line.product.priceCents)} x {line.quantity} = {formatMXN(lineTotalCents(line))}
+                  </p>
+                  <div className="mt-2 flex items-center gap-2">
+                    <button
+                      type="button"
+                      className="size-8 rounded border border-sand"
+                      onClick={() => decrease(line.product.id)}
+                      aria-label={`Quitar uno de ${line.product.name}`}
+                    >
+                      −
+                    </button>
+                    <span className="w-6 text-center">
+                      <span className="sr-only">Cantidad: </span>
+                      {line.quantity}
+                    </span>
+                    <button
+                      type="button"
+                      className="size-8 rounded border border-sand disabled:opacity-40"
+                      onClick={() => increase(line.product.id)}
+                      disabled={line.quantity >= line.product.stock}
+                      aria-label={`Agregar uno de ${line.product.name}`}
+                    >
+                      +
+                    </button>
+                    <button
+                      type="button"
+                      className="ml-auto text-sm underline"
+                      onClick={() => remove(line.product.id)}
+                      aria-label={`Eliminar ${line.product.name} del carrito`}
+                    >
+                      Eliminar
+                    </button>
+                  </div>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+
+        {cart.length > 0 && (
+          <div className="border-t border-sand px-5 py-4">
+            {error && (
+              <p role="alert" className="mb-3 rounded bg-red-50 px-3 py-2 text-sm text-red-800">
+                {error}
+              </p>
+            )}
+            <p className="flex justify-between font-medium">
+              <span>Subtotal: $</span>
+              <span data-testid="subtotal">{formatMXN(subtotalCents).replace(/^\$/, "")}</span>
+            </p>
+            <button
+              type="button"
+              onClick={pay}
+              disabled={submitting}
+              className="mt-4 w-full rounded-full bg-ink py-3 font-medium text-cream disabled:opacity-60"
+            >
+              {submitting ? "Redirigiendo..." : "Pagar"}
+            </button>
+          </div>
+        )}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it, vi } from "vitest";
+import { requestCheckout } from "./checkout-client";
+
+const cart = [
+  {
+    product: { id: "p1", name: "Anillo", priceCents: 100, stock: 2, image: null },
+    dropId: "d1",
+    quantity: 2,
+  },
+];
+const answer = (status: number, body: unknown) => async () =>
+  new Response(typeof body === "string" ? body : JSON.stringify(body), { status });
+
+describe("requestCheckout", () => {
+  it("sends only ids and quantities, never prices", async () => {
+    const fetcher = vi.fn(async (_url: string, _init?: RequestInit) =>
+      Response.json({ url: "https://pago.example/s/1" }),
+    );
+    await requestCheckout(cart, fetcher as unknown as typeof fetch);
+    const body = JSON.parse(String(fetcher.mock.calls[0]?.[1]?.body));
+    expect(body).toEqual({ cart: [{ product: { id: "p1" }, dropId: "d1", quantity: 2 }] });
+  });
+
+  it("returns the payment page's url", async () => {
+    const result = await requestCheckout(
+      cart,
+      answer(200, { url: "https://pago.example/s/1" }) as typeof fetch,
+    );
+    expect(result).toEqual({ url: "https://pago.example/s/1" });
+  });
+
+  it("shows the server's message on a non-OK answer, or the spec's default", async () => {
+    expect(await requestCheckout(cart, answer(409, { message: "Anillo: quedan 1" }) as typeof fetch)).toEqual(
+      {
+        error: "Anillo: quedan 1",
+      },
+    );
+    expect(await requestCheckout(cart, answer(404, "<html>") as typeof fetch)).toEqual({
+      error: "Error validando stock o creando pago",
+    });
+  });
+
+  it("an OK answer without url, or a network failure, has its own message", async () => {
+    expect(await requestCheckout(cart, answer(200, {}) as typeof fetch)).toEqual({
+      error: "Error al crear sesión de pago",
+    });
+    const offline = async () => {
+      throw new TypeError("Failed to fetch");
+    };
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await requestCheckout(cart, offline as typeof fetch)).toEqual({
+      error: "Error al procesar la compra.",
+    });
+  });
+});

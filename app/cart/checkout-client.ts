@@ -1,0 +1,33 @@
+import type { Cart } from "./cart";
+
+export const CHECKOUT_ENDPOINT = "/api/checkout";
+
+export type CheckoutResult = { url: string } | { error: string };
+
+/**
+ * Asks the server for a payment page (the spec's createStripeCheckout). Only ids and quantities
+ * are sent: the server re-reads names, prices and stock. Maps every failure to the spec's message.
+ */
+export async function requestCheckout(cart: Cart, fetcher: typeof fetch = fetch): Promise<CheckoutResult> {
+  try {
+    const response = await fetcher(CHECKOUT_ENDPOINT, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({
+        cart: cart.map((l) => ({ product: { id: l.product.id }, dropId: l.dropId, quantity: l.quantity })),
+      }),
+    });
+    const data: unknown = await response.json().catch(() => null);
+    const message =
+      typeof (data as { message?: unknown })?.message === "string"
+        ? (data as { message: string }).message
+        : "";
+    if (!response.ok) return { error: message || "Error validando stock o creando pago" };
+    const url = (data as { url?: unknown })?.url;
+    if (typeof url !== "string" || url === "") return { error: "Error al crear sesión de pago" };
+    return { url };
+  } catch (error) {
+    console.error("Checkout failed", error);
+    return { error: "Error al procesar la compra." };
+  }
+}

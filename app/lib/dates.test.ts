@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { dateRangeText, yearOf } from "./dates";
+
+describe("drop dates in Spanish, on the shop's clock", () => {
+  it("writes a range within one month, and within one year", () => {
+    expect(dateRangeText(new Date("2026-11-12T18:00:00Z"), new Date("2026-11-18T18:00:00Z"))).toBe(
+      "Del 12 al 18 de noviembre de 2026",
+    );
+    expect(dateRangeText(new Date("2026-10-28T18:00:00Z"), new Date("2026-11-03T18:00:00Z"))).toBe(
+      "Del 28 de octubre al 3 de noviembre de 2026",
+    );
+  });
+
+  it("names both years when the range crosses one, in Mexico City time", () => {
+    // 2027-01-01 03:00 UTC is still 31 December 2026 in Mexico City.
+    expect(yearOf(new Date("2027-01-01T03:00:00Z"))).toBe(2026);
+    expect(dateRangeText(new Date("2026-12-20T18:00:00Z"), new Date("2027-01-05T18:00:00Z"))).toBe(
+      "Del 20 de diciembre de 2026 al 5 de enero de 2027",
+    );
+  });
+});

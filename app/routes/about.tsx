@@ -1,0 +1,317 @@
+import { useRef } from "react";
+import { Link } from "react-router";
+import {
+  BRAND,
+  HERO_IMAGE,
+  type Illustration,
+  PROCESS_VIDEO_POSTER,
+  STORY_CARDS,
+  TIMELINE,
+  WORKSHOP_BEFORE_AFTER,
+} from "~/content/brand";
+import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { pageMeta } from "~/lib/seo";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/about";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const { config } = context.get(servicesContext);
+  const origin = publicOrigin(request, config);
+  return {
+    origin,
+    shopName: config.shop.name,
+    ogImage: absoluteUrl(origin, HERO_IMAGE.src),
+    processVideoUrl: embeddableVideoUrl(config.shop.processVideoUrl),
+  };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  if (!data) return [{ title: "Nosotros" }];
+  return pageMeta({
+    title: "Nosotros",
+    description: `${data.shopName}: joyería de oro hecha a mano en Oaxaca desde 2016. Nuestra historia, el taller y cómo hacemos cada pieza.`,
+    url: `${data.origin}/nosotros`,
+    image: data.ogImage,
+    shopName: data.shopName,
+  });
+}
+
+/** Only http(s) addresses are embedded; anything else counts as "no video yet". */
+function embeddableVideoUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "https:" || protocol === "http:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+export default function About({ loaderData }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-6xl px-4">
+      <header className="mx-auto max-w-3xl py-12 text-center sm:py-16">
+        <p className="text-xs uppercase tracking-[0.2em] text-gold-600 sm:text-sm">{BRAND.origin}</p>
+        <h1 className="mt-3 font-serif text-4xl text-gold-700 sm:text-5xl">Nosotros</h1>
+        <p className="mt-4 font-serif text-xl text-ink sm:text-2xl">{BRAND.tagline}</p>
+        <p className="mt-6 text-left leading-relaxed text-ink/80 sm:text-center">{BRAND.story}</p>
+      </header>
+
+      <StoryCards />
+      <Timeline />
+      <BeforeAfter />
+      <ProcessVideo url={loaderData.processVideoUrl} />
+
+      <section aria-labelledby="colecciones-cta" className="border-t border-sand py-12 text-center">
+        <h2 id="colecciones-cta" className="font-serif text-2xl">
+          Cada colección sale una vez y en pocas piezas.
+        </h2>
+        <Link
+          to="/colecciones"
+          className="mt-6 inline-block rounded-full bg-gold-700 px-6 py-3 text-sm font-medium tracking-wide text-cream transition-colors hover:bg-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-500"
+        >
+          Ver las colecciones
+        </Link>
+      </section>
+    </main>
+  );
+}
+
+function SectionHeading({ id, eyebrow, title }: { id: string; eyebrow: string; title: string }) {
+  return (
+    <div>
+      <p className="text-xs uppercase tracking-[0.2em] text-gold-600 sm:text-sm">{eyebrow}</p>
+      <h2 id={id} className="mt-2 font-serif text-3xl sm:text-4xl">
+        {title}
+      </h2>
+    </div>
+  );
+}
+
+function Picture({
+  image,
+  eager = false,
+  className = "",
+}: {
+  image: Illustration;
+  eager?: boolean;
+  className?: string;
+}) {
+  return (
+    <img
+      src={image.src}
+      alt={image.alt}
+      width={image.width}
+      height={image.height}
+      loading={eager ? "eager" : "lazy"}
+      decoding="async"
+      className={`h-auto w-full bg-sand ${className}`}
+    />
+  );
+}
+
+function StoryCards() {
+  const scroller = useRef<HTMLDivElement>(null);
+  const scrollByPage = (direction: 1 | -1) => {
+    const el = scroller.current;
+    if (!el) return;
+    const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    el.scrollBy({ left: direction * el.clientWidth * 0.8, behavior: reduceMotion ? "auto" : "smooth" });
+  };
+  const arrowClass =
+    "grid h-10 w-10 place-items-center rounded-full border border-gold-500/60 text-gold-700 transition-colors hover:bg-sand focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-500";
+
+  return (
+    <section aria-labelledby="historia" className="border-t border-sand py-12">
+      <div className="flex items-end justify-between gap-4">
+        <SectionHeading id="historia" eyebrow="Desde 2016" title="Nuestra historia" />
+        <div className="hidden gap-2 sm:flex">
+          <button
+            type="button"
+            className={arrowClass}
+            aria-controls="historia-tarjetas"
+            aria-label="Ver etapas anteriores"
+            onClick={() => scrollByPage(-1)}
+          >
+            <span aria-hidden="true">←</span>
+          </button>
+          <button
+            type="button"
+            className={arrowClass}
+            aria-controls="historia-tarjetas"
+            aria-label="Ver etapas siguientes"
+            onClick={() => scrollByPage(1)}
+          >
+            <span aria-hidden="true">→</span>
+          </button>
+        </div>
+      </div>
+      <p className="mt-3 text-sm text-ink/75 sm:hidden">Desliza para recorrer cada etapa.</p>
+
+      {/* biome-ignore lint/a11y/useSemanticElements: the scroll container is a named region inside this section */}
+      <div
+        id="historia-tarjetas"
+        ref={scroller}
+        role="region"
+        aria-label="Tarjetas de nuestra historia, desplazables horizontalmente"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable with the keyboard (WCAG 2.1.1)
+        tabIndex={0}
+        className="-mx-4 mt-6 snap-x snap-mandatory scroll-px-4 overflow-x-auto px-4 pb-4 [scrollbar-color:var(--color-gold-500)_transparent] [scrollbar-width:thin] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-500 sm:mx-0 sm:scroll-px-0 sm:px-0"
+      >
+        <ol className="flex gap-4">
+          {STORY_CARDS.map((card, i) => (
+            <li
+              key={`${card.year}-${card.title}`}
+              className="w-[82%] max-w-[20rem] shrink-0 snap-start overflow-hidden rounded-2xl border border-sand bg-white/60 sm:w-72 lg:w-80"
+            >
+              <article aria-labelledby={`historia-${i}`}>
+                <Picture image={card.image} eager={i === 0} />
+                <div className="p-5">
+                  <p className="font-serif text-2xl text-gold-700">
+                    <time dateTime={card.year}>{card.year}</time>
+                  </p>
+                  <h3 id={`historia-${i}`} className="mt-1 font-serif text-xl">
+                    {card.title}
+                  </h3>
+                  <p className="mt-2 text-sm leading-relaxed text-ink/80">{card.text}</p>
+                </div>
+              </article>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}
+
+function Timeline() {
+  return (
+    <section aria-labelledby="linea-del-tiempo" className="border-t border-sand py-12">
+      <div className="lg:grid lg:grid-cols-[1fr_2fr] lg:gap-10">
+        <div>
+          <SectionHeading id="linea-del-tiempo" eyebrow="2016 – 2026" title="Línea del tiempo" />
+          <p className="mt-3 max-w-sm leading-relaxed text-ink/75">
+            Diez años, de una mesa en un cuarto prestado a un taller en Oaxaca y un estudio en la Ciudad de
+            México.
+          </p>
+        </div>
+        <ol className="mt-8 border-l-2 border-gold-500/30 pl-6 sm:ml-2 sm:pl-8 lg:mt-2">
+          {TIMELINE.map((item) => (
+            <li key={`${item.year}-${item.title}`} className="relative pb-8 last:pb-0">
+              <span
+                aria-hidden="true"
+                className="absolute top-1.5 -left-[calc(1.5rem+7px)] h-3 w-3 rounded-full bg-gold-500 ring-4 ring-cream sm:-left-[calc(2rem+7px)]"
+              />
+              <div className="sm:grid sm:grid-cols-[5rem_1fr] sm:gap-6">
+                <p className="font-serif text-xl text-gold-700">
+                  <time dateTime={item.year}>{item.year}</time>
+                </p>
+                <div>
+                  <h3 className="font-medium">{item.title}</h3>
+                  <p className="mt-1 text-ink/75">{item.text}</p>
+                </div>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}
+
+function BeforeAfter() {
+  return (
+    <section aria-labelledby="antes-despues" className="border-t border-sand py-12">
+      <SectionHeading id="antes-despues" eyebrow="En el taller" title="Antes y después" />
+      <div className="mt-8 space-y-12">
+        {WORKSHOP_BEFORE_AFTER.map((pair, i) => (
+          <article
+            key={pair.title}
+            aria-labelledby={`antes-despues-${i}`}
+            className="lg:grid lg:grid-cols-[1fr_2fr] lg:items-center lg:gap-10"
+          >
+            <div>
+              <h3 id={`antes-despues-${i}`} className="font-serif text-2xl">
+                {pair.title}
+              </h3>
+              <p className="mt-2 leading-relaxed text-ink/75">{pair.caption}</p>
+            </div>
+            <div className="mt-5 grid grid-cols-2 gap-2 sm:gap-4 lg:mt-0">
+              {[
+                { label: "Antes", image: pair.before },
+                { label: "Después", image: pair.after },
+              ].map(({ label, image }) => (
+                <figure key={label}>
+                  <Picture image={image} className="rounded-xl" />
+                  <figcaption className="mt-2 text-xs uppercase tracking-[0.2em] text-gold-700 sm:text-sm">
+                    {label}
+                  </figcaption>
+                </figure>
+              ))}
+            </div>
+          </article>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function ProcessVideo({ url }: { url: string | null }) {
+  return (
+    <section aria-labelledby="proceso" className="border-t border-sand py-12">
+      <SectionHeading id="proceso" eyebrow="Hecho a mano" title="Así hacemos cada pieza" />
+      <div className="mt-8 grid gap-8 lg:grid-cols-[2fr_1fr] lg:items-start">
+        {url ? (
+          <div className="aspect-video overflow-hidden rounded-2xl bg-sand">
+            <iframe
+              src={url}
+              title="Video: el proceso de una pieza en nuestro taller de Oaxaca"
+              loading="lazy"
+              allow="encrypted-media; fullscreen; picture-in-picture"
+              allowFullScreen
+              referrerPolicy="strict-origin-when-cross-origin"
+              className="h-full w-full border-0"
+            />
+          </div>
+        ) : (
+          <figure>
+            <Picture image={PROCESS_VIDEO_POSTER} className="rounded-2xl" />
+            <figcaption className="mt-3 text-sm text-ink/70">
+              Muy pronto podrás ver aquí el video de nuestro taller, de la cera al pulido.
+            </figcaption>
+          </figure>
+        )}
+        <ol className="space-y-5">
+          {BRAND.process.map((step, i) => (
+            <li key={step.title} className="flex gap-4">
+              <span
+                aria-hidden="true"
+                className="grid h-8 w-8 shrink-0 place-items-center rounded-full border border-gold-500/60 font-serif text-gold-700"
+              >
+                {i + 1}
+              </span>
+              <div>
+                <h3 className="font-medium">{step.title}</h3>
+                <p className="mt-1 text-sm leading-relaxed text-ink/75">{step.description}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="font-serif text-3xl">Algo salió mal</h1>
+      <p className="mt-4 text-ink/70">
+        No pudimos cargar nuestra historia. Intenta de nuevo en unos momentos.
+      </p>
+      <Link to="/" className="mt-8 inline-block underline">
+        Volver al inicio
+      </Link>
+    </main>
+  );
+}

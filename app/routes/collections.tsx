@@ -1,0 +1,94 @@
+import { Link } from "react-router";
+import { listDrops } from "~/catalogue/catalogue.server";
+import { groupByYear } from "~/catalogue/storefront";
+import { dropSummary } from "~/catalogue/views.server";
+import { ResponsiveImage } from "~/components/responsive-image";
+import { dateRangeText, yearOf } from "~/lib/dates";
+import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { pageMeta } from "~/lib/seo";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/collections";
+
+export function meta({ data }: Route.MetaArgs) {
+  return data ? pageMeta(data.seo) : [{ title: "Colecciones" }];
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { database, media, config } = context.get(servicesContext);
+  const now = new Date();
+  const drops = await listDrops(database.db);
+  const origin = publicOrigin(request, config);
+  const groups = groupByYear(drops, yearOf).map((g) => ({
+    year: g.year,
+    drops: g.drops.map((d) => dropSummary(media, d, now, dateRangeText(d.startAt, d.endAt))),
+  }));
+  return {
+    seo: {
+      title: "Colecciones",
+      description: "Todas nuestras colecciones de temporada de joyería de oro hecha a mano, año por año.",
+      url: `${origin}/colecciones`,
+      image: groups[0]?.drops[0]?.image ? absoluteUrl(origin, groups[0].drops[0].image.src) : null,
+      shopName: config.shop.name,
+    },
+    groups,
+  };
+}
+
+export default function Collections({ loaderData }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-12">
+      <h1 className="font-serif text-4xl">Colecciones</h1>
+      <p className="mt-2 text-ink/70">Colecciones de temporada, en piezas contadas.</p>
+      {loaderData.groups.length === 0 && <p className="mt-10">No hay colecciones en esta sección.</p>}
+      {loaderData.groups.map((group, g) => (
+        <section key={group.year} aria-labelledby={`anio-${group.year}`} className="mt-12">
+          <h2
+            id={`anio-${group.year}`}
+            className="border-b border-sand pb-2 font-serif text-2xl text-gold-700"
+          >
+            {group.year}
+          </h2>
+          <ul className="mt-6 grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
+            {group.drops.map((drop, i) => (
+              <li key={drop.id}>
+                <article aria-labelledby={`coleccion-${drop.id}`} className="flex h-full flex-col">
+                  {drop.image && (
+                    <ResponsiveImage
+                      image={drop.image}
+                      alt=""
+                      sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
+                      priority={g === 0 && i < 2}
+                      className="aspect-[16/9] h-auto w-full rounded-lg object-cover"
+                    />
+                  )}
+                  <h3 id={`coleccion-${drop.id}`} className="mt-4 font-serif text-2xl">
+                    {drop.name}
+                  </h3>
+                  <p className="text-sm text-ink/70">
+                    {drop.fechas} · {drop.state}
+                  </p>
+                  <p className="mt-2 flex-1 text-ink/80">{drop.smallDescription || drop.description}</p>
+                  <Link
+                    to={drop.href}
+                    className="mt-4 self-start underline underline-offset-4"
+                    aria-label={`Ver colección ${drop.name}`}
+                  >
+                    Ver colección
+                  </Link>
+                </article>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <p role="alert">Ocurrió un error al cargar las colecciones.</p>
+    </main>
+  );
+}

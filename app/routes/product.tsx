@@ -1,0 +1,241 @@
+import { useState } from "react";
+import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { checkAdd } from "~/cart/cart";
+import { useCart } from "~/cart/cart-context";
+import { getDrop } from "~/catalogue/catalogue.server";
+import { isDropPurchasable } from "~/catalogue/drop-time";
+import { productTileLabel } from "~/catalogue/storefront";
+import { productHref } from "~/catalogue/views.server";
+import { ResponsiveImage } from "~/components/responsive-image";
+import { formatMXN } from "~/lib/money";
+import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { pageMeta } from "~/lib/seo";
+import { imageView } from "~/media/media.server";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/product";
+
+export function meta({ data }: Route.MetaArgs) {
+  if (!data) return [{ title: "Producto no encontrado." }];
+  const { product, seo } = data;
+  return [
+    ...pageMeta({ ...seo, type: "product" }),
+    { property: "product:price:amount", content: (product.priceCents / 100).toFixed(2) },
+    { property: "product:price:currency", content: "MXN" },
+    {
+      "script:ld+json": {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        name: product.name,
+        description: product.description,
+        image: seo.images,
+        category: product.categoria,
+        material: product.material,
+        brand: { "@type": "Brand", name: seo.shopName },
+        offers: {
+          "@type": "Offer",
+          url: seo.url,
+          priceCurrency: "MXN",
+          price: (product.priceCents / 100).toFixed(2),
+          availability: `https://schema.org/${data.purchasable && product.stock > 0 ? "InStock" : "OutOfStock"}`,
+        },
+      },
+    },
+  ];
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const { database, media, config } = context.get(servicesContext);
+  const drop = await getDrop(database.db, params.dropId);
+  const product = drop?.products.find((p) => p.id === params.productId);
+  if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
+  const now = new Date();
+  const images = [product.image, ...product.extraImages]
+    .filter((m) => m !== null)
+    .map((m) => imageView(media, m));
+  const origin = publicOrigin(request, config);
+  return {
+    seo: {
+      title: product.name,
+      description:
+        product.description || `${product.categoria} de ${product.material.toLowerCase()}, hecho a mano.`,
+      url: `${origin}${productHref(drop.id, product.id)}`,
+      image: images[0] ? absoluteUrl(origin, images[0].src) : null,
+      images: images.map((i) => absoluteUrl(origin, i.src)),
+      shopName: config.shop.name,
+    },
+    drop: { id: drop.id, name: drop.name, href: `/coleccion/${drop.id}` },
+    product: {
+      id: product.id,
+      name: product.name,
+      description: product.description,
+      categoria: product.categoria,
+      material: product.material,
+      priceCents: product.priceCents,
+      price: formatMXN(product.priceCents),
+      stock: product.stock,
+      thumbnail: product.image
+        ? media.publicUrl(`${product.image.key}-${product.image.widths.split(",")[0]}.webp`)
+        : null,
+    },
+    images,
+    purchasable: isDropPurchasable(drop, now),
+    label: productTileLabel(drop, product.stock, now),
+  };
+}
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product, drop, images, purchasable, label } = loaderData;
+  const { cart, add, setShowCart } = useCart();
+  const [selected, setSelected] = useState(0);
+  const [quantity, setQuantity] = useState(1);
+  const [error, setError] = useState<string | null>(null);
+  const main = images[selected] ?? images[0];
+  const canBuy = purchasable && product.stock > 0;
+  const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), Math.max(1, product.stock));
+
+  function addToCart(event: React.FormEvent) {
+    event.preventDefault();
+    const item = {
+      id: product.id,
+      name: product.name,
+      priceCents: product.priceCents,
+      stock: product.stock,
+      image: product.thumbnail,
+    };
+    const refusal = checkAdd(cart, item, quantity);
+    if (refusal) {
+      setError(refusal);
+      return;
+    }
+    setError(null);
+    add(item, drop.id, quantity);
+    setShowCart(true);
+  }
+
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-8">
+      <Link to={drop.href} className="text-sm underline underline-offset-4">
+        ← Volver a {drop.name}
+      </Link>
+      <div className="mt-6 grid gap-10 md:grid-cols-2">
+        <div>
+          {main && (
+            <ResponsiveImage
+              image={main}
+              alt={selected === 0 ? product.name : `${product.name}, vista ${selected + 1}`}
+              sizes="(min-width: 768px) 50vw, 100vw"
+              priority
+              className="aspect-square h-auto w-full rounded-lg object-cover"
+            />
+          )}
+          {images.length > 1 && (
+            <ul className="mt-3 grid grid-cols-5 gap-2" aria-label="Galería">
+              {images.map((image, i) => (
+                <li key={image.src}>
+                  <button
+                    type="button"
+                    onClick={() => setSelected(i)}
+                    aria-pressed={i === selected}
+                    aria-label={`Ver imagen ${i + 1} de ${images.length}`}
+                    className={`block overflow-hidden rounded border-2 ${i === selected ? "border-gold-700" : "border-transparent"}`}
+                  >
+                    <img
+                      src={image.src}
+                      srcSet={image.srcSet}
+                      sizes="20vw"
+                      width={image.width}
+                      height={image.height}
+                      alt=""
+                      loading="lazy"
+                      className="aspect-square h-auto w-full object-cover"
+                    />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+
+        <div>
+          <p className="text-sm uppercase tracking-widest text-gold-700">
+            {product.categoria} · {product.material}
+          </p>
+          <h1 className="mt-1 font-serif text-4xl">{product.name}</h1>
+          <p className="mt-3 text-2xl">{product.price}</p>
+          <p className="mt-2 text-sm text-ink/70" data-testid="stock">
+            {product.stock > 0
+              ? `Stock: ${product.stock} ${product.stock === 1 ? "pieza" : "piezas"}`
+              : "Producto agotado"}
+          </p>
+          {product.description && <p className="mt-6 text-ink/80">{product.description}</p>}
+
+          {canBuy ? (
+            <form onSubmit={addToCart} className="mt-8 space-y-4">
+              <div>
+                <label htmlFor="cantidad" className="block text-sm font-medium">
+                  Cantidad
+                </label>
+                <div className="mt-2 flex items-center gap-2">
+                  <button
+                    type="button"
+                    onClick={() => setQuantity((q) => clamp(q - 1))}
+                    disabled={quantity <= 1}
+                    className="size-11 rounded border border-ink/20 disabled:opacity-40"
+                    aria-label="Uno menos"
+                  >
+                    −
+                  </button>
+                  <input
+                    id="cantidad"
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={product.stock}
+                    value={quantity}
+                    onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
+                    className="h-11 w-16 rounded border border-ink/20 bg-white text-center"
+                  />
+                  <button
+                    type="button"
+                    onClick={() => setQuantity((q) => clamp(q + 1))}
+                    disabled={quantity >= product.stock}
+                    className="size-11 rounded border border-ink/20 disabled:opacity-40"
+                    aria-label="Uno más"
+                  >
+                    +
+                  </button>
+                </div>
+              </div>
+              {error && (
+                <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
+                  {error}
+                </p>
+              )}
+              <button
+                type="submit"
+                className="w-full rounded-full bg-ink py-3 font-medium text-cream hover:bg-gold-700"
+              >
+                Agregar al carrito
+              </button>
+            </form>
+          ) : (
+            <p className="mt-8 rounded-lg bg-sand px-4 py-3 font-medium">{label ?? "Producto agotado"}</p>
+          )}
+        </div>
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="font-serif text-3xl">{notFound ? "Producto no encontrado." : "Algo salió mal"}</h1>
+      <Link to="/colecciones" className="mt-6 inline-block underline">
+        Ver colecciones
+      </Link>
+    </main>
+  );
+}

@@ -1,0 +1,27 @@
+import { listDrops } from "~/catalogue/catalogue.server";
+import { productHref } from "~/catalogue/views.server";
+import { publicOrigin } from "~/lib/origin.server";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/sitemap";
+
+const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { database, config } = context.get(servicesContext);
+  const origin = publicOrigin(request, config);
+  const drops = await listDrops(database.db);
+  const paths = [
+    "/",
+    "/colecciones",
+    "/nosotros",
+    ...drops.flatMap((d) => [`/coleccion/${d.id}`, ...d.products.map((p) => productHref(d.id, p.id))]),
+  ];
+  const body = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${paths.map((p) => `  <url><loc>${escapeXml(origin + p)}</loc></url>`).join("\n")}
+</urlset>
+`;
+  return new Response(body, {
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" },
+  });
+}

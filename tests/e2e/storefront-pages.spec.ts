@@ -1,0 +1,156 @@
+import { expect, expectAccessible, test } from "./support/fixtures";
+
+test.describe("every public page renders, in Spanish, without accessibility problems", () => {
+  test("home: hero, drops, process, brand, countdown to the running drop", async ({ page, shop }) => {
+    const drop = await shop.drop({
+      timing: "running",
+      products: [{ name: "Anillo Portada", priceCents: 250_000, stock: 3 }],
+    });
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: drop.name, exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Hecho a mano, paso a paso" })).toBeVisible();
+    const countdown = page.getByRole("link", { name: /termina en/ });
+    await expect(countdown).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("/colecciones groups collections by year", async ({ page, shop }) => {
+    const drop = await shop.drop({
+      timing: "ended",
+      products: [{ name: "Pulsera Archivo", priceCents: 150_000, stock: 1 }],
+    });
+    await page.goto("/colecciones");
+    await expect(page.getByRole("heading", { name: "Colecciones", level: 1 })).toBeVisible();
+    const year = String(new Date().getFullYear());
+    const group = page.getByRole("region", { name: year });
+    await expect(group.getByRole("heading", { name: drop.name })).toBeVisible();
+    await expect(group.getByRole("link", { name: `Ver colección ${drop.name}` })).toHaveAttribute(
+      "href",
+      drop.href,
+    );
+    await expectAccessible(page);
+  });
+
+  test("/coleccion/{id}: name, description, filters and products", async ({ page, shop }) => {
+    const drop = await shop.drop({
+      timing: "running",
+      products: [{ name: "Collar Rejilla", priceCents: 880_000, stock: 2 }],
+    });
+    await page.goto(drop.href);
+    await expect(page.getByRole("heading", { name: drop.name, level: 1 })).toBeVisible();
+    await expect(page.getByText(`Descripción de ${drop.name}`)).toBeVisible();
+    await expect(page.getByRole("group", { name: "Categoría" })).toBeVisible();
+    await expect(page.getByRole("article", { name: "Collar Rejilla" })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("/nosotros: story, timeline, before and after, process video", async ({ page }) => {
+    await page.goto("/nosotros");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByRole("region", { name: /historia/i }).first()).toBeVisible();
+    await expect(page.getByText("Antes").first()).toBeVisible();
+    await expect(page.getByText("Después").first()).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("product page: gallery, stock, price, description, quantity and back link", async ({ page, shop }) => {
+    const drop = await shop.drop({
+      timing: "running",
+      products: [
+        {
+          name: "Arracadas Brisa",
+          priceCents: 1_250_000,
+          stock: 4,
+          categoria: "Arete",
+          material: "Oro rosa",
+        },
+      ],
+    });
+    const product = drop.products[0];
+    if (!product) throw new Error("no product");
+    await page.goto(product.href);
+    await expect(page.getByRole("heading", { name: "Arracadas Brisa", level: 1 })).toBeVisible();
+    await expect(page.getByText("$12,500.00")).toBeVisible();
+    await expect(page.getByTestId("stock")).toHaveText("Stock: 4 piezas");
+    await expect(page.getByText("Pieza de prueba Arracadas Brisa")).toBeVisible();
+    await expect(page.getByLabel("Cantidad")).toHaveValue("1");
+    await expect(page.getByRole("link", { name: `← Volver a ${drop.name}` })).toHaveAttribute(
+      "href",
+      drop.href,
+    );
+    // Link previews and search engines get the product's data.
+    const jsonLd = JSON.parse(
+      (await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}",
+    );
+    expect(jsonLd).toMatchObject({
+      "@type": "Product",
+      name: "Arracadas Brisa",
+      offers: { price: "12500.00", priceCurrency: "MXN" },
+    });
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+      "href",
+      new RegExp(`${product.href}$`),
+    );
+    await expectAccessible(page);
+  });
+
+  test("/success thanks the shopper and empties the cart; /cancel says what went wrong", async ({
+    page,
+    shop,
+    cart,
+  }) => {
+    const drop = await shop.drop({
+      timing: "running",
+      products: [{ name: "Anillo Gracias", priceCents: 100_000, stock: 2 }],
+    });
+    await page.goto(drop.products[0]?.href ?? "/");
+    await page.getByRole("button", { name: "Agregar al carrito" }).click();
+    await expect(cart.count()).toHaveText("1");
+
+    await page.goto("/cancel");
+    await expect(page.getByRole("heading", { name: "Algo salió mal" })).toBeVisible();
+    await expect(page.getByText(/No pudimos procesar tu compra\.\.\./)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Volver a las colecciones" })).toHaveAttribute(
+      "href",
+      "/colecciones",
+    );
+    await expect(cart.count()).toHaveText("1");
+    await expectAccessible(page);
+
+    await page.goto("/success");
+    await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
+    await expect(page.getByText(/correo de confirmación/)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Seguir viendo colecciones" })).toHaveAttribute(
+      "href",
+      "/colecciones",
+    );
+    await expect(cart.count()).toHaveCount(0);
+    await expectAccessible(page);
+  });
+
+  test("unknown drops and products answer 404 with the spec's messages", async ({ page }) => {
+    const drop = await page.goto("/coleccion/noexiste");
+    expect(drop?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Drop no encontrado" })).toBeVisible();
+    const product = await page.goto("/drop/noexiste/product/tampoco");
+    expect(product?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Producto no encontrado." })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("sitemap.xml and robots.txt", async ({ request, shop }) => {
+    const drop = await shop.drop({
+      timing: "running",
+      products: [{ name: "Anillo Mapa", priceCents: 100_000, stock: 1 }],
+    });
+    const sitemap = await request.get("/sitemap.xml");
+    expect(sitemap.headers()["content-type"]).toContain("application/xml");
+    const xml = await sitemap.text();
+    expect(xml).toContain(`${drop.href}</loc>`);
+    expect(xml).toContain(`${drop.products[0]?.href}</loc>`);
+    const robots = await (await request.get("/robots.txt")).text();
+    expect(robots).toContain("Disallow: /admin");
+    expect(robots).toMatch(/Sitemap: http:\/\/.+\/sitemap\.xml/);
+  });
+});

@@ -1,0 +1,177 @@
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import type { Categoria, Material } from "~/catalogue/taxonomy";
+import { type Database, openDatabase } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { E2E_DATA_DIR } from "./env";
+
+const HOUR = 3_600_000;
+
+export interface TestProduct {
+  name: string;
+  priceCents: number;
+  stock: number;
+  categoria?: Categoria;
+  material?: Material;
+  description?: string;
+}
+
+export interface TestDrop {
+  id: string;
+  name: string;
+  products: { id: string; name: string; href: string }[];
+  href: string;
+}
+
+/** Creates catalogue data for one test, straight in the running shop's database. */
+export class ShopData {
+  constructor(private readonly database: Database) {}
+
+  async drop(options: {
+    timing: "running" | "upcoming" | "ended";
+    status?: "proximamente" | "activa" | "archivada";
+    products: TestProduct[];
+    name?: string;
+  }): Promise<TestDrop> {
+    const now = Date.now();
+    const windows: Record<typeof options.timing, [number, number]> = {
+      running: [now - HOUR, now + 30 * HOUR],
+      upcoming: [now + 48 * HOUR, now + 96 * HOUR],
+      ended: [now - 96 * HOUR, now - 48 * HOUR],
+    };
+    const [start, end] = windows[options.timing];
+    const name = options.name ?? `Prueba ${newId(6)}`;
+    const id = await createDrop(this.database.db, {
+      name,
+      smallDescription: `Colección de prueba ${name}`,
+      description: `Descripción de ${name}`,
+      startAt: new Date(start),
+      endAt: new Date(end),
+      status: options.status ?? "activa",
+      products: options.products.map((p) => ({
+        categoria: "Anillo",
+        material: "Oro amarillo",
+        description: `Pieza de prueba ${p.name}`,
+        imageId: null,
+        ...p,
+      })),
+    });
+    const drop = await getDrop(this.database.db, id);
+    if (!drop) throw new Error("drop vanished");
+    return {
+      id,
+      name,
+      href: `/coleccion/${id}`,
+      products: drop.products.map((p) => ({ id: p.id, name: p.name, href: `/drop/${id}/product/${p.id}` })),
+    };
+  }
+
+  async update(productId: string, change: { priceCents?: number; stock?: number }): Promise<void> {
+    await this.database.db
+      .updateTable("products")
+      .set({
+        ...(change.priceCents !== undefined ? { price_cents: change.priceCents } : {}),
+        ...(change.stock !== undefined ? { stock: change.stock } : {}),
+      })
+      .where("id", "=", productId)
+      .execute();
+  }
+
+  async stockOf(productId: string): Promise<number> {
+    const row = await this.database.db
+      .selectFrom("products")
+      .select("stock")
+      .where("id", "=", productId)
+      .executeTakeFirstOrThrow();
+    return row.stock;
+  }
+}
+
+/** The cart as a shopper handles it (the header button and the drawer). */
+export class CartUtil {
+  readonly drawer: Locator;
+  constructor(private readonly page: Page) {
+    this.drawer = page.getByRole("dialog", { name: "Carrito de compras" });
+  }
+  button(): Locator {
+    return this.page.getByRole("button", { name: /^Abrir carrito/ });
+  }
+  async open() {
+    await this.button().click();
+    await expect(this.drawer).toBeVisible();
+  }
+  line(name: string): Locator {
+    return this.drawer.getByRole("listitem", { name });
+  }
+  async plus(name: string) {
+    await this.line(name)
+      .getByRole("button", { name: `Agregar uno de ${name}` })
+      .click();
+  }
+  async minus(name: string) {
+    await this.line(name)
+      .getByRole("button", { name: `Quitar uno de ${name}` })
+      .click();
+  }
+  async remove(name: string) {
+    await this.line(name)
+      .getByRole("button", { name: `Eliminar ${name} del carrito` })
+      .click();
+  }
+  subtotal(): Locator {
+    return this.drawer.getByTestId("subtotal");
+  }
+  count(): Locator {
+    return this.page.getByTestId("cart-count");
+  }
+}
+
+/** No serious or critical accessibility violations on the page as it is now. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(bad, bad.join("\n")).toEqual([]);
+}
+
+export const test = base.extend<
+  { shop: ShopData; cart: CartUtil; pageErrors: undefined },
+  { database: Database }
+>({
+  // Every page must run without errors: no CSP violation, hydration mismatch or exception.
+  // (Failed requests are what some tests are about, so "Failed to load resource" is not one.)
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+          errors.push(`console: ${message.text()}`);
+        }
+      });
+      await use(undefined);
+      expect(errors, errors.join("\n")).toEqual([]);
+    },
+    { auto: true },
+  ],
+  database: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use) => {
+      const database = await openDatabase({ kind: "sqlite", file: path.resolve(E2E_DATA_DIR, "shop.db") });
+      await use(database);
+      await database.close();
+    },
+    { scope: "worker" },
+  ],
+  shop: async ({ database }, use) => {
+    await use(new ShopData(database));
+  },
+  cart: async ({ page }, use) => {
+    await use(new CartUtil(page));
+  },
+});
+
+export { expect };

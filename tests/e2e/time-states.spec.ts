@@ -1,0 +1,57 @@
+import { expect, test } from "./support/fixtures";
+
+test("pieces of an upcoming drop are shown but cannot be bought yet", async ({ page, shop }) => {
+  const drop = await shop.drop({
+    timing: "upcoming",
+    status: "proximamente",
+    products: [{ name: "Anillo Mañana", priceCents: 300_000, stock: 5 }],
+  });
+  await page.goto(drop.href);
+  await expect(page.getByText("Próximamente", { exact: false }).first()).toBeVisible();
+  await expect(
+    page.getByRole("article", { name: "Anillo Mañana" }).getByText("Disponible próximamente"),
+  ).toBeVisible();
+  await page.goto(drop.products[0]?.href ?? "/");
+  await expect(page.getByText("Disponible próximamente")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
+});
+
+test("pieces of an ended drop cannot be bought", async ({ page, shop }) => {
+  const drop = await shop.drop({
+    timing: "ended",
+    products: [{ name: "Anillo Ayer", priceCents: 300_000, stock: 5 }],
+  });
+  await page.goto(drop.href);
+  await expect(
+    page.getByRole("article", { name: "Anillo Ayer" }).getByText("Colección finalizada"),
+  ).toBeVisible();
+  await page.goto(drop.products[0]?.href ?? "/");
+  await expect(page.getByText("Colección finalizada")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
+});
+
+test("an archived drop is off the home page and cannot be bought, even within its dates", async ({
+  page,
+  shop,
+}) => {
+  const drop = await shop.drop({
+    timing: "running",
+    status: "archivada",
+    products: [{ name: "Anillo Guardado", priceCents: 300_000, stock: 5 }],
+  });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: drop.name, exact: true })).toHaveCount(0);
+  await page.goto(drop.products[0]?.href ?? "/");
+  await expect(page.getByText("Colección finalizada")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
+});
+
+test("a sold-out piece says so and cannot be added", async ({ page, shop }) => {
+  const drop = await shop.drop({
+    timing: "running",
+    products: [{ name: "Anillo Agotado", priceCents: 300_000, stock: 0 }],
+  });
+  await page.goto(drop.products[0]?.href ?? "/");
+  await expect(page.getByText("Producto agotado").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
+});
