@@ -9,6 +9,8 @@ export default [
   route("success", "routes/success.tsx"),
   route("cancel", "routes/cancel.tsx"),
   route("api/cart", "routes/api.cart.ts"),
+  route("api/checkout", "routes/api.checkout.ts"),
+  route("pago-demo/:orderId", "routes/demo-payment.tsx"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
   route("*", "routes/not-found.tsx"),

@@ -7,12 +7,17 @@ import { type Database, migrateToLatest, openDatabase } from "~/db/database.serv
 import { seedDemoOnFirstStart } from "~/demo/seed.server";
 import { createLocalStorage } from "~/media/local-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
+import { startSweeper } from "~/orders/sweeper.server";
+import { createDemoPayments } from "~/payments/demo-payments.server";
+import type { PaymentProvider } from "~/payments/payments.server";
 
 /** Everything a loader or action may use, created once per process. */
 export interface Services {
   config: Config;
   database: Database;
   media: MediaStorage;
+  payments: PaymentProvider;
+  stop(): Promise<void>;
 }
 
 /** How route modules reach the services: `context.get(servicesContext)`. */
@@ -50,7 +55,18 @@ export async function startServices(
       if (await seedDemoOnFirstStart(database.db, media, { onSeeding }))
         log("Catálogo de demostración listo.");
     }
-    return { config, database, media };
+    const payments = createDemoPayments(database.db);
+    const stopSweeper = startSweeper(database.db, payments, log);
+    return {
+      config,
+      database,
+      media,
+      payments,
+      async stop() {
+        stopSweeper();
+        await database.close();
+      },
+    };
   } catch (error) {
     await database.close().catch(() => {});
     throw error;
@@ -58,5 +74,5 @@ export async function startServices(
 }
 
 export async function stopServices(services: Services): Promise<void> {
-  await services.database.close();
+  await services.stop();
 }

@@ -35,6 +35,7 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DEMO_DATA: flag.optional(),
+  DEMO_PAYMENTS: flag.optional(),
   MEDIA_DIR: z.string().min(1).optional(),
 
   SHOP_NAME: z.string().min(1).default("Oro de Luna"),
@@ -63,6 +64,8 @@ export interface Config {
   databasePoolMax: number;
   /** Load the demo catalogue on the first start of an empty database. */
   demoData: boolean;
+  /** Take payments on the built-in demonstration page instead of a real provider. */
+  demoPayments: boolean;
   shop: PublicShopSettings;
 }
 
@@ -107,6 +110,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       `Configuración inválida:\n  MEDIA_DIR: no puede contener la base de datos (${database.file}); usa una carpeta aparte`,
     );
   }
+  const demoPayments = e.DEMO_PAYMENTS ?? database.kind === "sqlite";
+  if (!demoPayments) {
+    throw new StartupError(
+      "Configuración inválida:\n  DEMO_PAYMENTS: no hay otro proveedor de pagos configurado; usa DEMO_PAYMENTS=true para la página de pago de demostración",
+    );
+  }
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -120,6 +129,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: e.DATABASE_POOL_MAX,
     // Demo data is on by default only in the embedded mode: a real PostgreSQL shop starts empty.
     demoData: e.DEMO_DATA ?? database.kind === "sqlite",
+    // Likewise the demo payment page: on in the embedded mode, refused elsewhere unless asked for.
+    demoPayments,
     shop: {
       name: e.SHOP_NAME,
       email: e.SHOP_EMAIL,

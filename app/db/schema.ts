@@ -7,6 +7,7 @@ import type { Categoria, DropStatus, Material } from "~/catalogue/taxonomy";
  * exactly as PostgreSQL compares instants.
  */
 type Timestamp = ColumnType<Date | string, string, string>;
+type NullableTimestamp = ColumnType<Date | string | null, string | null | undefined, string | null>;
 
 export interface ShopMetaTable {
   key: string;
@@ -65,7 +66,46 @@ export interface ProductImagesTable {
   media_id: string;
 }
 
+export type OrderStatus = "esperando_pago" | "pendiente" | "enviado" | "archivado" | "expirado";
+
+export interface OrdersTable {
+  id: string;
+  status: OrderStatus;
+  total_cents: number;
+  currency: string;
+  customer_name: string;
+  customer_email: string;
+  payment_provider: string;
+  payment_session_id: string | null;
+  expires_at: Timestamp;
+  paid_at: NullableTimestamp;
+  tracking_number: string | null;
+  carrier: string | null;
+  shipped_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrderLinesTable {
+  order_id: string;
+  position: number;
+  product_id: string;
+  drop_id: string;
+  name: string;
+  unit_price_cents: number;
+  quantity: number;
+}
+
+export interface PaymentEventsTable {
+  id: string;
+  type: string;
+  received_at: Timestamp;
+}
+
 export interface KyselyDatabase {
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  payment_events: PaymentEventsTable;
   shop_meta: ShopMetaTable;
   media: MediaTable;
   drops: DropsTable;

@@ -1,6 +1,18 @@
 import { Link } from "react-router";
+import { cancelCheckout } from "~/orders/sweeper.server";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/cancel";
 
 export const meta = () => [{ title: "Algo salió mal" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const orderId = new URL(request.url).searchParams.get("pedido");
+  if (orderId && /^OL-[A-Z0-9]{8}$/.test(orderId)) {
+    const { database, payments } = context.get(servicesContext);
+    await cancelCheckout(database.db, payments, orderId);
+  }
+  return null;
+}
 
 export default function Cancel() {
   return (

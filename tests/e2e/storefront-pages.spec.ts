@@ -154,3 +154,27 @@ test.describe("every public page renders, in Spanish, without accessibility prob
     expect(robots).toMatch(/Sitemap: http:\/\/.+\/sitemap\.xml/);
   });
 });
+
+test("the header's background changes once the page is scrolled", async ({ page }) => {
+  await page.goto("/");
+  const header = page.getByRole("banner");
+  await expect(header).toHaveAttribute("data-scrolled", "false");
+  const before = await header.evaluate((el) => getComputedStyle(el).backgroundColor);
+  await page.mouse.wheel(0, 800);
+  await expect(header).toHaveAttribute("data-scrolled", "true");
+  await expect.poll(() => header.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(before);
+});
+
+test("the like toggle works on the page and is not stored", async ({ page, shop }) => {
+  const drop = await shop.drop({
+    timing: "running",
+    products: [{ name: "Anillo Favorito", priceCents: 100_000, stock: 1 }],
+  });
+  await page.goto(drop.href);
+  const like = page.getByRole("button", { name: "Me gusta Anillo Favorito" });
+  await expect(like).toHaveAttribute("aria-pressed", "false");
+  await like.click();
+  await expect(like).toHaveAttribute("aria-pressed", "true");
+  await page.reload();
+  await expect(like).toHaveAttribute("aria-pressed", "false");
+});

@@ -171,6 +171,7 @@ describe("start-up problems stop the server with one clear message", () => {
     const { code, stderr } = await failedStart({
       DATA_DIR: path.join(tmp, "unreachable"),
       DATABASE_URL: "postgres://shop:secreto@127.0.0.1:1/shop",
+      DEMO_PAYMENTS: "true",
     });
     expect(code).toBe(1);
     expect(stderr).toContain("No se puede conectar a PostgreSQL en 127.0.0.1:1/shop");
@@ -183,6 +184,16 @@ describe("start-up problems stop the server with one clear message", () => {
     const { code, stderr } = await failedStart({ DATA_DIR: dataDir, MEDIA_DIR: dataDir });
     expect(code).toBe(1);
     expect(stderr).toContain("MEDIA_DIR: no puede contener la base de datos");
+    expectOneClearLine(stderr);
+  });
+
+  it("PostgreSQL without a payment provider, unless the demo page is asked for", async () => {
+    const { code, stderr } = await failedStart({
+      DATA_DIR: path.join(tmp, "nopay"),
+      DATABASE_URL: "postgres://shop@127.0.0.1:1/shop",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("DEMO_PAYMENTS: no hay otro proveedor de pagos");
     expectOneClearLine(stderr);
   });
 
@@ -210,7 +221,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("on PostgreSQL (DATABASE_URL=pos
     const { postgresHarness } = await import("../support/databases");
     const harness = postgresHarness(process.env.TEST_DATABASE_URL ?? "", cleanups);
     const probe = await harness.fresh();
-    const env = { DATABASE_URL: harness.lastUrl(), DEMO_DATA: "true", MEDIA_DIR: path.join(tmp, "pg-media") };
+    const env = {
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "true",
+      DEMO_PAYMENTS: "true",
+      MEDIA_DIR: path.join(tmp, "pg-media"),
+    };
     const [a, b] = await Promise.all([
       start({ ...env, DATA_DIR: path.join(tmp, "pg-a") }),
       start({ ...env, DATA_DIR: path.join(tmp, "pg-b") }),

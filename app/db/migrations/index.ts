@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import * as m0001 from "./0001_catalogue";
+import * as m0002 from "./0002_orders";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -7,4 +8,5 @@ import * as m0001 from "./0001_catalogue";
  */
 export const migrations: Record<string, Migration> = {
   "0001_catalogue": m0001,
+  "0002_orders": m0002,
 };

@@ -128,8 +128,19 @@ export class CartUtil {
   }
 }
 
+/** The page fits the screen: nothing makes a phone scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page) {
+  const { scrollWidth, viewport } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }));
+  expect(scrollWidth, "page is wider than the screen").toBeLessThanOrEqual(viewport);
+  expect(viewport).toBe(page.viewportSize()?.width);
+}
+
 /** No serious or critical accessibility violations on the page as it is now. */
 export async function expectAccessible(page: Page) {
+  await expectNoSidewaysScroll(page);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")

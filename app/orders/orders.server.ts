@@ -1,0 +1,326 @@
+import { sql } from "kysely";
+import { isDropPurchasable } from "~/catalogue/drop-time";
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import type { OrderStatus } from "~/db/schema";
+import { newId } from "~/lib/ids";
+import { formatMXN } from "~/lib/money";
+
+/** How long a checkout holds its pieces: the life of the payment session. */
+export const HOLD_MINUTES = 30;
+
+export interface CheckoutLine {
+  productId: string;
+  dropId: string;
+  quantity: number;
+}
+
+/** A checkout the shop must refuse, with the Spanish message the shopper sees. */
+export class CheckoutRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 409,
+  ) {
+    super(message);
+  }
+}
+
+export interface HeldOrder {
+  id: string;
+  totalCents: number;
+  expiresAt: Date;
+  lines: { productId: string; dropId: string; name: string; unitPriceCents: number; quantity: number }[];
+}
+
+/** Order numbers people can read out on the phone: "OL-" and 8 unambiguous characters. */
+export function newOrderId(): string {
+  return `OL-${newId(8).toUpperCase()}`;
+}
+
+/** The same product twice in a cart is one line with both quantities. */
+function mergeLines(lines: CheckoutLine[]): CheckoutLine[] {
+  const merged = new Map<string, CheckoutLine>();
+  for (const line of lines) {
+    const seen = merged.get(line.productId);
+    merged.set(line.productId, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
+  }
+  return [...merged.values()];
+}
+
+/**
+ * Holds the pieces of a cart and creates its order (`esperando_pago`), in one transaction.
+ * Names and prices come from the database, never from the shopper. Each hold is a conditional
+ * decrement (`stock >= quantity`), so two shoppers can never both get the last piece; if any line
+ * is short, nothing is held and the refusal names every short piece and what is left.
+ */
+export async function holdCart(
+  db: Db,
+  input: { lines: CheckoutLine[]; provider: string; now?: Date },
+): Promise<HeldOrder> {
+  const now = input.now ?? new Date();
+  const lines = mergeLines(input.lines);
+  if (lines.length === 0) throw new CheckoutRefused("Tu carrito está vacío.", 400);
+
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom("products")
+      .innerJoin("drops", "drops.id", "products.drop_id")
+      .select([
+        "products.id",
+        "products.drop_id",
+        "products.name",
+        "products.price_cents",
+        "drops.status",
+        "drops.start_at",
+        "drops.end_at",
+      ])
+      .where(
+        "products.id",
+        "in",
+        lines.map((l) => l.productId),
+      )
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+
+    const unavailable: string[] = [];
+    for (const line of lines) {
+      const row = byId.get(line.productId);
+      if (!row || row.drop_id !== line.dropId)
+        throw new CheckoutRefused("Uno de los productos ya no existe.", 409);
+      const drop = { status: row.status, startAt: toDate(row.start_at), endAt: toDate(row.end_at) };
+      if (!isDropPurchasable(drop, now)) unavailable.push(row.name);
+    }
+    if (unavailable.length > 0) {
+      throw new CheckoutRefused(
+        `Ya no se puede comprar: ${unavailable.join(", ")}. Su colección no está activa.`,
+        409,
+      );
+    }
+
+    const short: string[] = [];
+    for (const line of lines) {
+      const held = await trx
+        .updateTable("products")
+        .set({ stock: sql`stock - ${line.quantity}`, updated_at: toTimestamp(now) })
+        .where("id", "=", line.productId)
+        .where("stock", ">=", line.quantity)
+        .executeTakeFirst();
+      if (Number(held.numUpdatedRows) === 0) {
+        const left = await trx
+          .selectFrom("products")
+          .select("stock")
+          .where("id", "=", line.productId)
+          .executeTakeFirst();
+        const name = byId.get(line.productId)?.name ?? "";
+        const stock = left?.stock ?? 0;
+        short.push(stock === 0 ? `${name} (agotado)` : `${name} (quedan ${stock})`);
+      }
+    }
+    if (short.length > 0) {
+      // Throwing rolls back every hold taken above.
+      throw new CheckoutRefused(`No hay piezas suficientes: ${short.join(", ")}.`, 409);
+    }
+
+    const snapshot = lines.map((line) => {
+      const row = byId.get(line.productId);
+      if (!row) throw new Error("unreachable");
+      return {
+        productId: row.id,
+        dropId: row.drop_id,
+        name: row.name,
+        unitPriceCents: row.price_cents,
+        quantity: line.quantity,
+      };
+    });
+    const order: HeldOrder = {
+      id: newOrderId(),
+      totalCents: snapshot.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
+      expiresAt: new Date(now.getTime() + HOLD_MINUTES * 60_000),
+      lines: snapshot,
+    };
+    await trx
+      .insertInto("orders")
+      .values({
+        id: order.id,
+        status: "esperando_pago",
+        total_cents: order.totalCents,
+        currency: "mxn",
+        customer_name: "",
+        customer_email: "",
+        payment_provider: input.provider,
+        payment_session_id: null,
+        tracking_number: null,
+        carrier: null,
+        expires_at: toTimestamp(order.expiresAt),
+        created_at: toTimestamp(now),
+        updated_at: toTimestamp(now),
+      })
+      .execute();
+    await trx
+      .insertInto("order_lines")
+      .values(
+        snapshot.map((l, position) => ({
+          order_id: order.id,
+          position,
+          product_id: l.productId,
+          drop_id: l.dropId,
+          name: l.name,
+          unit_price_cents: l.unitPriceCents,
+          quantity: l.quantity,
+        })),
+      )
+      .execute();
+    return order;
+  });
+}
+
+export async function setPaymentSession(db: Db, orderId: string, sessionId: string): Promise<void> {
+  await db.updateTable("orders").set({ payment_session_id: sessionId }).where("id", "=", orderId).execute();
+}
+
+/** Gives a hold's pieces back to stock. Only the first call for an order does anything. */
+export async function releaseHold(db: Db, orderId: string, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable("orders")
+      .set({ status: "expirado", updated_at: toTimestamp(now) })
+      .where("id", "=", orderId)
+      .where("status", "=", "esperando_pago")
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) return false;
+    await restock(trx, orderId, now);
+    return true;
+  });
+}
+
+async function restock(trx: Db, orderId: string, now: Date) {
+  const lines = await trx.selectFrom("order_lines").selectAll().where("order_id", "=", orderId).execute();
+  for (const line of lines) {
+    await trx
+      .updateTable("products")
+      .set({ stock: sql`stock + ${line.quantity}`, updated_at: toTimestamp(now) })
+      .where("id", "=", line.product_id)
+      .execute();
+  }
+}
+
+export type PaidOutcome =
+  | "paid"
+  | "already_paid"
+  | "paid_after_expiry"
+  | "paid_after_expiry_short"
+  | "unknown_order";
+
+/**
+ * Payment confirmed: the order becomes `pendiente` with the customer's details. Idempotent: a
+ * second confirmation changes nothing. A payment that arrives after its hold expired takes the
+ * pieces again if they are still there; if not, the order is kept (the money is real) and
+ * flagged so the shop can refund it — stock never goes below zero.
+ */
+export async function confirmPayment(
+  db: Db,
+  input: { orderId: string; customerName: string; customerEmail: string; now?: Date },
+): Promise<PaidOutcome> {
+  const now = input.now ?? new Date();
+  return db.transaction().execute(async (trx) => {
+    const order = await trx
+      .selectFrom("orders")
+      .select("status")
+      .where("id", "=", input.orderId)
+      .executeTakeFirst();
+    if (!order) return "unknown_order";
+    if (order.status !== "esperando_pago" && order.status !== "expirado") return "already_paid";
+
+    let outcome: PaidOutcome = "paid";
+    if (order.status === "expirado") {
+      const lines = await trx
+        .selectFrom("order_lines")
+        .selectAll()
+        .where("order_id", "=", input.orderId)
+        .execute();
+      let allTaken = true;
+      for (const line of lines) {
+        const taken = await trx
+          .updateTable("products")
+          .set({ stock: sql`stock - ${line.quantity}` })
+          .where("id", "=", line.product_id)
+          .where("stock", ">=", line.quantity)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) === 0) allTaken = false;
+      }
+      outcome = allTaken ? "paid_after_expiry" : "paid_after_expiry_short";
+    }
+    await trx
+      .updateTable("orders")
+      .set({
+        status: "pendiente",
+        customer_name: input.customerName,
+        customer_email: input.customerEmail,
+        paid_at: toTimestamp(now),
+        updated_at: toTimestamp(now),
+      })
+      .where("id", "=", input.orderId)
+      .execute();
+    return outcome;
+  });
+}
+
+/** Records a payment event id; false when it was already processed (a replay). */
+export async function recordPaymentEvent(
+  db: Db,
+  id: string,
+  type: string,
+  now = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .insertInto("payment_events")
+    .values({ id, type, received_at: toTimestamp(now) })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export interface OrderSummary {
+  id: string;
+  status: OrderStatus;
+  totalCents: number;
+  total: string;
+  expiresAt: Date;
+  customerName: string;
+  customerEmail: string;
+  paymentSessionId: string | null;
+  lines: { name: string; quantity: number; unitPriceCents: number }[];
+}
+
+export async function getOrder(db: Db, id: string): Promise<OrderSummary | null> {
+  const order = await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!order) return null;
+  const lines = await db
+    .selectFrom("order_lines")
+    .select(["name", "quantity", "unit_price_cents"])
+    .where("order_id", "=", id)
+    .orderBy("position")
+    .execute();
+  return {
+    id: order.id,
+    status: order.status,
+    totalCents: order.total_cents,
+    total: formatMXN(order.total_cents),
+    expiresAt: toDate(order.expires_at),
+    customerName: order.customer_name,
+    customerEmail: order.customer_email,
+    paymentSessionId: order.payment_session_id,
+    lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
+  };
+}
+
+/** Holds whose time is up, oldest first: what the sweeper must settle. */
+export async function expiredHolds(db: Db, now = new Date(), limit = 50) {
+  return db
+    .selectFrom("orders")
+    .select(["id", "payment_session_id"])
+    .where("status", "=", "esperando_pago")
+    .where("expires_at", "<", toTimestamp(now))
+    .orderBy("expires_at")
+    .limit(limit)
+    .execute();
+}

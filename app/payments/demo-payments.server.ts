@@ -1,0 +1,32 @@
+import type { Db } from "~/db/database.server";
+import { getOrder } from "~/orders/orders.server";
+import type { PaymentProvider } from "./payments.server";
+
+export const DEMO_PAYMENT_ROUTE = "/pago-demo";
+
+/**
+ * The built-in demonstration payment page: a page of the shop stands in for the hosted card page
+ * so the whole shop works on a fresh machine. The session is the order itself.
+ */
+export function createDemoPayments(db: Db): PaymentProvider {
+  const orderIdOf = (sessionId: string) => sessionId.replace(/^demo_/, "");
+  return {
+    name: "demo",
+    async createSession(order) {
+      return { id: `demo_${order.id}`, url: `${DEMO_PAYMENT_ROUTE}/${order.id}` };
+    },
+    async getSession(sessionId) {
+      const order = await getOrder(db, orderIdOf(sessionId));
+      const paid = order !== null && order.status !== "esperando_pago" && order.status !== "expirado";
+      return {
+        status: paid ? "complete" : order?.status === "esperando_pago" ? "open" : "expired",
+        paid,
+        customerName: order?.customerName ?? "",
+        customerEmail: order?.customerEmail ?? "",
+      };
+    },
+    async expireSession() {
+      // Nothing to close: the demo page refuses orders that are no longer waiting for payment.
+    },
+  };
+}

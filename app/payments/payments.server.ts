@@ -1,0 +1,28 @@
+import type { HeldOrder } from "~/orders/orders.server";
+
+/** A hosted payment page opened for one order. */
+export interface PaymentSession {
+  id: string;
+  /** Where the shopper's browser goes to pay. */
+  url: string;
+}
+
+export interface PaymentState {
+  status: "open" | "complete" | "expired";
+  paid: boolean;
+  customerName: string;
+  customerEmail: string;
+}
+
+/**
+ * The payment provider behind the checkout: Stripe Checkout in production, the built-in demo page
+ * in the embedded mode. Both end in the same fulfilment code (orders.server.ts).
+ */
+export interface PaymentProvider {
+  readonly name: "demo" | "stripe";
+  createSession(order: HeldOrder, urls: { success: string; cancel: string }): Promise<PaymentSession>;
+  /** Asks the provider how a session stands (the sweeper does, before releasing a hold). */
+  getSession(sessionId: string): Promise<PaymentState>;
+  /** Closes a session so it can no longer be paid. */
+  expireSession(sessionId: string): Promise<void>;
+}

@@ -1,0 +1,23 @@
+import { publicOrigin } from "~/lib/origin.server";
+import { startCheckout } from "~/orders/checkout.server";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/api.checkout";
+
+/** POST /api/checkout { cart: [{ product: { id }, dropId, quantity }] } -> { url } or { message }. */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return Response.json({ message: "Método no permitido." }, { status: 405 });
+  const { database, payments, config } = context.get(servicesContext);
+  const body = await request.json().catch(() => null);
+  const origin = publicOrigin(request, config);
+  const result = await startCheckout(database.db, payments, body, {
+    success: `${origin}/success`,
+    cancel: (orderId) => `${origin}/cancel?pedido=${encodeURIComponent(orderId)}`,
+  });
+  const headers = { "Cache-Control": "no-store" };
+  if (result.status === 200) return Response.json({ url: result.url }, { headers });
+  return Response.json({ message: result.message }, { status: result.status, headers });
+}
+
+export function loader() {
+  return Response.json({ message: "Usa POST para iniciar el pago." }, { status: 405 });
+}

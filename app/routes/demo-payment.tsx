@@ -1,0 +1,171 @@
+import { data, Form, isRouteErrorResponse, Link, redirect, useNavigation, useRouteError } from "react-router";
+import { z } from "zod";
+import { formatMXN } from "~/lib/money";
+import { confirmPayment, getOrder, releaseHold } from "~/orders/orders.server";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/demo-payment";
+
+export const meta = () => [{ title: "Pago de demostración" }, { name: "robots", content: "noindex" }];
+
+function demoServices(context: Route.LoaderArgs["context"]) {
+  const services = context.get(servicesContext);
+  // Only when the shop runs on the demo provider does this page exist.
+  if (services.payments.name !== "demo") throw new Response("No encontrado", { status: 404 });
+  return services;
+}
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { database } = demoServices(context);
+  const order = await getOrder(database.db, params.orderId);
+  if (!order) throw new Response("Pedido no encontrado", { status: 404 });
+  if (order.status !== "esperando_pago" && order.status !== "expirado") throw redirect("/success");
+  return {
+    id: order.id,
+    waiting: order.status === "esperando_pago",
+    total: order.total,
+    lines: order.lines.map((l) => ({ ...l, lineTotal: formatMXN(l.unitPriceCents * l.quantity) })),
+  };
+}
+
+const payment = z.object({
+  name: z.string().trim().min(2, "Escribe tu nombre completo.").max(120),
+  email: z.email("Escribe un correo válido.").max(200),
+});
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { database } = demoServices(context);
+  const form = await request.formData();
+  if (form.get("intent") === "cancel") {
+    await releaseHold(database.db, params.orderId);
+    return redirect(`/cancel?pedido=${encodeURIComponent(params.orderId)}`);
+  }
+  const parsed = payment.safeParse({ name: form.get("name"), email: form.get("email") });
+  if (!parsed.success) {
+    const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+    return data({ errors }, { status: 400 });
+  }
+  const outcome = await confirmPayment(database.db, {
+    orderId: params.orderId,
+    customerName: parsed.data.name,
+    customerEmail: parsed.data.email,
+  });
+  if (outcome === "unknown_order") throw new Response("Pedido no encontrado", { status: 404 });
+  return redirect("/success");
+}
+
+export default function DemoPayment({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const errors = actionData?.errors ?? {};
+  return (
+    <main className="mx-auto max-w-lg px-4 py-10">
+      <p
+        role="note"
+        className="rounded-lg border-2 border-dashed border-gold-700 bg-sand/60 px-4 py-3 text-sm"
+      >
+        <strong>Página de pago de demostración.</strong> No se cobra nada ni se piden datos de tarjeta: en la
+        tienda real aquí aparece la página de pago con tarjeta.
+      </p>
+      <h1 className="mt-6 font-serif text-3xl">Pedido {loaderData.id}</h1>
+      <ul className="mt-4 divide-y divide-sand">
+        {loaderData.lines.map((line) => (
+          <li key={line.name} className="flex justify-between py-2">
+            <span>
+              {line.name} × {line.quantity}
+            </span>
+            <span>{line.lineTotal}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 flex justify-between border-t border-ink/20 pt-2 font-medium">
+        <span>Total (MXN)</span>
+        <span>{loaderData.total}</span>
+      </p>
+
+      {loaderData.waiting ? (
+        <Form method="post" className="mt-8 space-y-4" noValidate>
+          <div>
+            <label htmlFor="name" className="block text-sm font-medium">
+              Nombre
+            </label>
+            <input
+              id="name"
+              name="name"
+              autoComplete="name"
+              required
+              aria-invalid={errors.name ? true : undefined}
+              aria-describedby={errors.name ? "name-error" : undefined}
+              className="mt-1 w-full rounded border border-ink/30 bg-white px-3 py-2"
+            />
+            {errors.name && (
+              <p id="name-error" className="mt-1 text-sm text-red-800">
+                {errors.name}
+              </p>
+            )}
+          </div>
+          <div>
+            <label htmlFor="email" className="block text-sm font-medium">
+              Correo electrónico
+            </label>
+            <input
+              id="email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              aria-invalid={errors.email ? true : undefined}
+              aria-describedby={errors.email ? "email-error" : undefined}
+              className="mt-1 w-full rounded border border-ink/30 bg-white px-3 py-2"
+            />
+            {errors.email && (
+              <p id="email-error" className="mt-1 text-sm text-red-800">
+                {errors.email}
+              </p>
+            )}
+          </div>
+          <div className="flex gap-3">
+            <button
+              type="submit"
+              name="intent"
+              value="pay"
+              disabled={busy}
+              className="flex-1 rounded-full bg-ink py-3 font-medium text-cream disabled:opacity-60"
+            >
+              Pagar {loaderData.total}
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="cancel"
+              formNoValidate
+              disabled={busy}
+              className="rounded-full border border-ink px-5 py-3"
+            >
+              Cancelar
+            </button>
+          </div>
+        </Form>
+      ) : (
+        <div className="mt-8">
+          <p>Este pago ya expiró y las piezas volvieron a la tienda.</p>
+          <Link to="/colecciones" className="mt-4 inline-block underline">
+            Volver a las colecciones
+          </Link>
+        </div>
+      )}
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="font-serif text-3xl">{notFound ? "Pedido no encontrado" : "Algo salió mal"}</h1>
+      <Link to="/colecciones" className="mt-6 inline-block underline">
+        Ver colecciones
+      </Link>
+    </main>
+  );
+}

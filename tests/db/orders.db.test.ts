@@ -1,0 +1,164 @@
+import { expect, it } from "vitest";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import type { Database } from "~/db/database.server";
+import {
+  CheckoutRefused,
+  confirmPayment,
+  expiredHolds,
+  getOrder,
+  HOLD_MINUTES,
+  holdCart,
+  recordPaymentEvent,
+  releaseHold,
+} from "~/orders/orders.server";
+import { describeEachDatabase } from "../support/databases";
+
+const HOUR = 3_600_000;
+
+async function shopWith(database: Database, stocks: number[], timing: "running" | "ended" = "running") {
+  const now = Date.now();
+  const id = await createDrop(database.db, {
+    name: "Mareas",
+    status: "activa",
+    startAt: new Date(now - HOUR),
+    endAt: timing === "running" ? new Date(now + HOUR) : new Date(now - HOUR / 2),
+    products: stocks.map((stock, i) => ({
+      name: `Pieza ${i + 1}`,
+      categoria: "Anillo" as const,
+      material: "Oro rosa" as const,
+      priceCents: 100_000 * (i + 1),
+      stock,
+      imageId: null,
+    })),
+  });
+  const drop = await getDrop(database.db, id);
+  const products = drop?.products ?? [];
+  const stockOf = async (i: number) => (await getDrop(database.db, id))?.products[i]?.stock;
+  const line = (i: number, quantity: number) => ({ productId: products[i]?.id ?? "", dropId: id, quantity });
+  return { dropId: id, products, stockOf, line };
+}
+
+describeEachDatabase("orders and stock holds", (harness) => {
+  it("a hold takes the pieces and records an order at database prices", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [3, 5]);
+    const order = await holdCart(database.db, {
+      lines: [shop.line(0, 2), shop.line(1, 1)],
+      provider: "demo",
+    });
+    expect(order.totalCents).toBe(2 * 100_000 + 200_000);
+    expect(await shop.stockOf(0)).toBe(1);
+    expect(await shop.stockOf(1)).toBe(4);
+    const stored = await getOrder(database.db, order.id);
+    expect(stored?.status).toBe("esperando_pago");
+    expect(stored?.lines).toEqual([
+      { name: "Pieza 1", quantity: 2, unitPriceCents: 100_000 },
+      { name: "Pieza 2", quantity: 1, unitPriceCents: 200_000 },
+    ]);
+    expect(order.expiresAt.getTime() - Date.now()).toBeGreaterThan((HOLD_MINUTES - 1) * 60_000);
+    expect(order.id).toMatch(/^OL-[A-Z0-9]{8}$/);
+  });
+
+  it("a short line refuses the whole cart, names what is left, and holds nothing", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [3, 1, 0]);
+    const attempt = holdCart(database.db, {
+      lines: [shop.line(0, 2), shop.line(1, 2), shop.line(2, 1)],
+      provider: "demo",
+    });
+    await expect(attempt).rejects.toThrow(CheckoutRefused);
+    await expect(attempt).rejects.toThrow(
+      "No hay piezas suficientes: Pieza 2 (quedan 1), Pieza 3 (agotado).",
+    );
+    expect([await shop.stockOf(0), await shop.stockOf(1)]).toEqual([3, 1]);
+    expect(await database.db.selectFrom("orders").select("id").execute()).toEqual([]);
+  });
+
+  it("the same piece twice in a cart counts as one line", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [3]);
+    await expect(
+      holdCart(database.db, { lines: [shop.line(0, 2), shop.line(0, 2)], provider: "demo" }),
+    ).rejects.toThrow("quedan 3");
+    expect(await shop.stockOf(0)).toBe(3);
+  });
+
+  it("pieces of a drop that is not running cannot be held", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [3], "ended");
+    await expect(holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" })).rejects.toThrow(
+      "Ya no se puede comprar: Pieza 1",
+    );
+    expect(await shop.stockOf(0)).toBe(3);
+  });
+
+  it("many shoppers at once for a few pieces: exactly as many holds as pieces", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [5]);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, () => holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" })),
+    );
+    const held = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(held).toHaveLength(5);
+    expect(refused.every((r) => r.status === "rejected" && r.reason instanceof CheckoutRefused)).toBe(true);
+    expect(await shop.stockOf(0)).toBe(0);
+  });
+
+  it("releasing a hold returns its pieces once, however often it is called", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [2]);
+    const order = await holdCart(database.db, { lines: [shop.line(0, 2)], provider: "demo" });
+    expect(await releaseHold(database.db, order.id)).toBe(true);
+    expect(await releaseHold(database.db, order.id)).toBe(false);
+    expect(await shop.stockOf(0)).toBe(2);
+    expect((await getOrder(database.db, order.id))?.status).toBe("expirado");
+  });
+
+  it("a payment confirmed twice makes one paid order", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [2]);
+    const order = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+    const paid = { orderId: order.id, customerName: "Ana Pérez", customerEmail: "ana@example.mx" };
+    expect(await confirmPayment(database.db, paid)).toBe("paid");
+    expect(await confirmPayment(database.db, paid)).toBe("already_paid");
+    expect(await releaseHold(database.db, order.id)).toBe(false); // a late expiry changes nothing
+    const stored = await getOrder(database.db, order.id);
+    expect(stored).toMatchObject({
+      status: "pendiente",
+      customerName: "Ana Pérez",
+      customerEmail: "ana@example.mx",
+    });
+    expect(await shop.stockOf(0)).toBe(1);
+  });
+
+  it("a payment after expiry takes the pieces again, or keeps the order without going below zero", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [1]);
+    const first = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+    await releaseHold(database.db, first.id);
+    expect(await shop.stockOf(0)).toBe(1);
+    const paid = { orderId: first.id, customerName: "Ana", customerEmail: "ana@example.mx" };
+    expect(await confirmPayment(database.db, paid)).toBe("paid_after_expiry");
+    expect(await shop.stockOf(0)).toBe(0);
+
+    const second = await shopWith(database, [1]);
+    const late = await holdCart(database.db, { lines: [second.line(0, 1)], provider: "demo" });
+    await releaseHold(database.db, late.id);
+    await holdCart(database.db, { lines: [second.line(0, 1)], provider: "demo" }); // someone else takes it
+    expect(await confirmPayment(database.db, { ...paid, orderId: late.id })).toBe("paid_after_expiry_short");
+    expect(await second.stockOf(0)).toBe(0);
+    expect((await getOrder(database.db, late.id))?.status).toBe("pendiente");
+  });
+
+  it("expired holds are found for the sweeper; payment events are recorded once", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [3]);
+    const order = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+    expect(await expiredHolds(database.db, new Date())).toEqual([]);
+    const later = new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
+    expect((await expiredHolds(database.db, later)).map((o) => o.id)).toEqual([order.id]);
+    expect(await recordPaymentEvent(database.db, "evt_1", "checkout.session.completed")).toBe(true);
+    expect(await recordPaymentEvent(database.db, "evt_1", "checkout.session.completed")).toBe(false);
+  });
+});

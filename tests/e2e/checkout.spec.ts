@@ -1,0 +1,73 @@
+import { expect, test } from "./support/fixtures";
+
+test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pay → /success with an empty cart", async ({
+  page,
+  shop,
+  cart,
+}) => {
+  const drop = await shop.drop({
+    timing: "running",
+    products: [{ name: "Collar Pago", priceCents: 980_000, stock: 3 }],
+  });
+  const product = drop.products[0];
+  if (!product) throw new Error("no product");
+  await page.goto(product.href);
+  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+
+  // Hold the checkout request a moment so the waiting state can be seen.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/api/checkout", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await cart.drawer.getByRole("button", { name: "Pagar" }).click();
+  const waiting = cart.drawer.getByRole("button", { name: "Redirigiendo..." });
+  await expect(waiting).toBeDisabled();
+  release();
+
+  await expect(page).toHaveURL(/\/pago-demo\/OL-[A-Z0-9]{8}$/);
+  await expect(page.getByText("Página de pago de demostración.")).toBeVisible();
+  await expect(page.getByText("Collar Pago × 1")).toBeVisible();
+  expect(await shop.stockOf(product.id)).toBe(2); // held while paying
+
+  // The form checks its fields before paying.
+  await page.getByRole("button", { name: /^Pagar/ }).click();
+  await expect(page.getByText("Escribe tu nombre completo.")).toBeVisible();
+  await page.getByLabel("Nombre").fill("Ana Pérez");
+  await page.getByLabel("Correo electrónico").fill("ana@example.mx");
+  await page.getByRole("button", { name: /^Pagar/ }).click();
+
+  await expect(page).toHaveURL(/\/success$/);
+  await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
+  await expect(cart.count()).toHaveCount(0);
+  expect(await shop.stockOf(product.id)).toBe(2);
+});
+
+test("cancelling on the payment page goes to /cancel and puts the pieces back", async ({
+  page,
+  shop,
+  cart,
+}) => {
+  const drop = await shop.drop({
+    timing: "running",
+    products: [{ name: "Anillo Arrepentido", priceCents: 300_000, stock: 2 }],
+  });
+  const product = drop.products[0];
+  if (!product) throw new Error("no product");
+  await page.goto(product.href);
+  await page.getByRole("button", { name: "Uno más" }).click();
+  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+  await cart.drawer.getByRole("button", { name: "Pagar" }).click();
+  await expect(page).toHaveURL(/\/pago-demo\//);
+  expect(await shop.stockOf(product.id)).toBe(0);
+
+  await page.getByRole("button", { name: "Cancelar" }).click();
+  await expect(page).toHaveURL(/\/cancel\?pedido=OL-/);
+  await expect(page.getByRole("heading", { name: "Algo salió mal" })).toBeVisible();
+  expect(await shop.stockOf(product.id)).toBe(2);
+  // The pieces are still in the cart to try again.
+  await expect(cart.count()).toHaveText("2");
+});

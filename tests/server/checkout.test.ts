@@ -1,0 +1,215 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import type { Database } from "~/db/database.server";
+import { describeEachDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server-process";
+
+vi.setConfig({ testTimeout: 120_000 });
+const HOUR = 3_600_000;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-checkout-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describeEachDatabase("checkout through HTTP", (harness) => {
+  let server: RunningServer;
+  let database: Database;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const migrated = await harness.fresh();
+    env = { DATA_DIR: path.join(tmp, harness.dialect), DEMO_DATA: "false" };
+    if (harness.dialect === "postgres")
+      Object.assign(env, { DATABASE_URL: harness.lastUrl(), DEMO_PAYMENTS: "true" });
+    else Object.assign(env, { DATABASE_URL: harness.lastUrl() });
+    server = await startServer(env);
+    database = migrated;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function product(stock: number, priceCents = 450_000) {
+    const now = Date.now();
+    const dropId = await createDrop(database.db, {
+      name: "Mareas",
+      status: "activa",
+      startAt: new Date(now - HOUR),
+      endAt: new Date(now + HOUR),
+      products: [
+        { name: "Anillo Marea", categoria: "Anillo", material: "Oro rosa", priceCents, stock, imageId: null },
+      ],
+    });
+    const drop = await getDrop(database.db, dropId);
+    const id = drop?.products[0]?.id ?? "";
+    return {
+      dropId,
+      id,
+      stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock,
+    };
+  }
+
+  const checkout = (body: unknown) =>
+    fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+
+  it("many more buyers than pieces: exactly as many holds as pieces, every refusal a clear 409", async () => {
+    const p = await product(10);
+    const buyers = 80;
+    const answers = await Promise.all(
+      Array.from({ length: buyers }, () =>
+        checkout({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { url?: string; message?: string },
+        })),
+      ),
+    );
+    const held = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 409);
+    expect(held).toHaveLength(10);
+    expect(refused).toHaveLength(buyers - 10);
+    expect(held.every((a) => a.body.url?.startsWith("/pago-demo/OL-"))).toBe(true);
+    expect(
+      refused.every((a) => a.body.message === "No hay piezas suficientes: Anillo Marea (agotado)."),
+    ).toBe(true);
+    expect(await p.stock()).toBe(0);
+    const orders = await database.db
+      .selectFrom("orders")
+      .select("id")
+      .where("status", "=", "esperando_pago")
+      .execute();
+    expect(orders.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("a price, name or total forged by the client changes nothing", async () => {
+    const p = await product(3, 1_250_000);
+    const res = await checkout({
+      cart: [
+        {
+          product: { id: p.id, price: 1, priceCents: 1, name: "Gratis" },
+          dropId: p.dropId,
+          quantity: 2,
+          price: 1,
+        },
+      ],
+      total: 1,
+    });
+    expect(res.status).toBe(200);
+    const { url } = (await res.json()) as { url: string };
+    const orderId = url.split("/").pop() ?? "";
+    const order = await database.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    expect(order?.total_cents).toBe(2_500_000);
+    const lines = await database.db
+      .selectFrom("order_lines")
+      .selectAll()
+      .where("order_id", "=", orderId)
+      .execute();
+    expect(lines.map((l) => [l.name, l.unit_price_cents, l.quantity])).toEqual([
+      ["Anillo Marea", 1_250_000, 2],
+    ]);
+  });
+
+  it("malformed bodies get a 400 in Spanish and hold nothing", async () => {
+    const p = await product(3);
+    const bad = [
+      "esto no es json",
+      "",
+      {},
+      { cart: [] },
+      { cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 0 }] },
+      { cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1.5 }] },
+      { cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: "2" }] },
+      { cart: [{ product: {}, dropId: p.dropId, quantity: 1 }] },
+      { cart: Array.from({ length: 51 }, () => ({ product: { id: p.id }, dropId: p.dropId, quantity: 1 })) },
+    ];
+    for (const body of bad) {
+      const res = await checkout(body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe(
+        "El carrito no es válido. Revisa las piezas e intenta de nuevo.",
+      );
+    }
+    const unknown = await checkout({
+      cart: [{ product: { id: "noexiste" }, dropId: p.dropId, quantity: 1 }],
+    });
+    expect(unknown.status).toBe(409);
+    expect(((await unknown.json()) as { message: string }).message).toBe(
+      "Uno de los productos ya no existe.",
+    );
+    expect(await p.stock()).toBe(3);
+    const get = await fetch(`${server.url}/api/checkout`);
+    expect(get.status).toBe(405);
+  });
+
+  it("a server killed between the hold and the payment: on restart the sweeper returns the stock", async () => {
+    const p = await product(1);
+    const res = await checkout({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] });
+    expect(res.status).toBe(200);
+    expect(await p.stock()).toBe(0);
+    server.child.kill("SIGKILL");
+    await server.stop();
+    // The shopper never paid, and the hold's half hour has passed.
+    await database.db
+      .updateTable("orders")
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where("status", "=", "esperando_pago")
+      .execute();
+    server = await startServer(env);
+    await expect.poll(() => p.stock(), { timeout: 10_000 }).toBe(1);
+  });
+
+  it("the demo page pays the order, or cancelling it puts the pieces back", async () => {
+    const p = await product(2);
+    const start = async () =>
+      (
+        (await (
+          await checkout({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] })
+        ).json()) as {
+          url: string;
+        }
+      ).url;
+    const form = (fields: Record<string, string>) => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual" as const,
+    });
+
+    const payUrl = await start();
+    expect(await p.stock()).toBe(1);
+    const invalid = await fetch(`${server.url}${payUrl}`, form({ intent: "pay", name: "", email: "no" }));
+    expect(invalid.status).toBe(400);
+    const paid = await fetch(
+      `${server.url}${payUrl}`,
+      form({ intent: "pay", name: "Ana Pérez", email: "ana@example.mx" }),
+    );
+    expect(paid.status).toBe(302);
+    expect(paid.headers.get("location")).toBe("/success");
+    const orderId = payUrl.split("/").pop() ?? "";
+    const order = await database.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    expect(order).toMatchObject({
+      status: "pendiente",
+      customer_name: "Ana Pérez",
+      customer_email: "ana@example.mx",
+    });
+
+    const cancelUrl = await start();
+    expect(await p.stock()).toBe(0);
+    const cancelled = await fetch(`${server.url}${cancelUrl}`, form({ intent: "cancel" }));
+    expect(cancelled.status).toBe(302);
+    expect(cancelled.headers.get("location")).toMatch(/^\/cancel\?pedido=OL-/);
+    expect(await p.stock()).toBe(1);
+  });
+});
