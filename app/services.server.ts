@@ -5,6 +5,7 @@ import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { seedDemoOnFirstStart } from "~/demo/seed.server";
+import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
 import { createLocalStorage } from "~/media/local-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { startSweeper } from "~/orders/sweeper.server";
@@ -17,6 +18,7 @@ export interface Services {
   database: Database;
   media: MediaStorage;
   payments: PaymentProvider;
+  mailer: Mailer;
   stop(): Promise<void>;
 }
 
@@ -56,12 +58,16 @@ export async function startServices(
         log("Catálogo de demostración listo.");
     }
     const payments = createDemoPayments(database.db);
-    const stopSweeper = startSweeper(database.db, payments, log);
+    const mailer = config.mail.smtpUrl
+      ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
+      : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
+    const stopSweeper = startSweeper({ db: database.db, payments, mailer, shop: config.shop }, log);
     return {
       config,
       database,
       media,
       payments,
+      mailer,
       async stop() {
         stopSweeper();
         await database.close();

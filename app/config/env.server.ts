@@ -36,6 +36,12 @@ const schema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DEMO_DATA: flag.optional(),
   DEMO_PAYMENTS: flag.optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "debe ser smtp://usuario:contraseña@servidor:587 o smtps://…")
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  OUTBOX_DIR: z.string().min(1).optional(),
   MEDIA_DIR: z.string().min(1).optional(),
 
   SHOP_NAME: z.string().min(1).default("Oro de Luna"),
@@ -66,6 +72,7 @@ export interface Config {
   demoData: boolean;
   /** Take payments on the built-in demonstration page instead of a real provider. */
   demoPayments: boolean;
+  mail: { smtpUrl: string | null; from: string; outboxDir: string };
   shop: PublicShopSettings;
 }
 
@@ -131,6 +138,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA ?? database.kind === "sqlite",
     // Likewise the demo payment page: on in the embedded mode, refused elsewhere unless asked for.
     demoPayments,
+    mail: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.MAIL_FROM ?? `"${e.SHOP_NAME}" <${e.SHOP_EMAIL}>`,
+      outboxDir: path.resolve(e.OUTBOX_DIR ?? path.join(dataDir, "outbox")),
+    },
     shop: {
       name: e.SHOP_NAME,
       email: e.SHOP_EMAIL,

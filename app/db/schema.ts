@@ -102,7 +102,19 @@ export interface PaymentEventsTable {
   received_at: Timestamp;
 }
 
+export interface EmailsTable {
+  id: string;
+  order_id: string;
+  kind: "confirmacion" | "envio";
+  created_at: Timestamp;
+  claimed_at: NullableTimestamp;
+  sent_at: NullableTimestamp;
+  attempts: number;
+  last_error: string | null;
+}
+
 export interface KyselyDatabase {
+  emails: EmailsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   payment_events: PaymentEventsTable;

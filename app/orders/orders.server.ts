@@ -260,6 +260,21 @@ export async function confirmPayment(
       })
       .where("id", "=", input.orderId)
       .execute();
+    // The confirmation e-mail is queued with the payment itself: exactly one per paid order.
+    await trx
+      .insertInto("emails")
+      .values({
+        id: newId(),
+        order_id: input.orderId,
+        kind: "confirmacion",
+        created_at: toTimestamp(now),
+        claimed_at: null,
+        sent_at: null,
+        attempts: 0,
+        last_error: null,
+      })
+      .onConflict((oc) => oc.columns(["order_id", "kind"]).doNothing())
+      .execute();
     return outcome;
   });
 }

@@ -1,5 +1,8 @@
+import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
+import type { Mailer } from "~/mail/mailer.server";
 import type { PaymentProvider } from "~/payments/payments.server";
+import { deliverPendingEmails } from "./emails.server";
 import { confirmPayment, expiredHolds, releaseHold } from "./orders.server";
 
 /**
@@ -34,8 +37,15 @@ export async function sweepExpiredHolds(
   return { released, paid };
 }
 
-/** Runs the sweeper now and then every minute, without keeping the process alive. */
-export function startSweeper(db: Db, payments: PaymentProvider, log: (line: string) => void): () => void {
+/**
+ * Runs now and then every minute, without keeping the process alive: settles expired holds and
+ * sends e-mails still queued (say, after a failed SMTP attempt or a crash).
+ */
+export function startSweeper(
+  deps: { db: Db; payments: PaymentProvider; mailer: Mailer; shop: PublicShopSettings },
+  log: (line: string) => void,
+): () => void {
+  const { db, payments } = deps;
   let running = false;
   const tick = async () => {
     if (running) return;
@@ -43,6 +53,8 @@ export function startSweeper(db: Db, payments: PaymentProvider, log: (line: stri
     try {
       const { released, paid } = await sweepExpiredHolds(db, payments);
       if (released + paid > 0) log(`Apartados vencidos: ${released} liberados, ${paid} pagados.`);
+      const mail = await deliverPendingEmails(db, deps.mailer, deps.shop);
+      if (mail.failed > 0) log(`Correos: ${mail.sent} enviados, ${mail.failed} fallaron (se reintentará).`);
     } catch (error) {
       console.error("El barrido de apartados falló:", error);
     } finally {

@@ -1,6 +1,7 @@
 import { data, Form, isRouteErrorResponse, Link, redirect, useNavigation, useRouteError } from "react-router";
 import { z } from "zod";
 import { formatMXN } from "~/lib/money";
+import { deliverPendingEmails } from "~/orders/emails.server";
 import { confirmPayment, getOrder, releaseHold } from "~/orders/orders.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/demo-payment";
@@ -33,7 +34,7 @@ const payment = z.object({
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { database } = demoServices(context);
+  const { database, mailer, config } = demoServices(context);
   const form = await request.formData();
   if (form.get("intent") === "cancel") {
     await releaseHold(database.db, params.orderId);
@@ -50,6 +51,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     customerEmail: parsed.data.email,
   });
   if (outcome === "unknown_order") throw new Response("Pedido no encontrado", { status: 404 });
+  // Send the confirmation now; if it fails, the sweeper retries it.
+  await deliverPendingEmails(database.db, mailer, config.shop).catch((error) => console.error(error));
   return redirect("/success");
 }
 

@@ -1,4 +1,17 @@
+import fs from "node:fs";
+import path from "node:path";
+import { E2E_DATA_DIR } from "./support/env";
 import { expect, test } from "./support/fixtures";
+
+/** The .eml files in the shop's outbox that mention a text (MIME may fold or encode the rest). */
+function outboxMessagesWith(text: string): string[] {
+  const dir = path.join(E2E_DATA_DIR, "outbox");
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+    .filter((eml) => eml.includes(text));
+}
 
 test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pay → /success with an empty cart", async ({
   page,
@@ -29,6 +42,7 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   release();
 
   await expect(page).toHaveURL(/\/pago-demo\/OL-[A-Z0-9]{8}$/);
+  const orderId = page.url().split("/").pop() ?? "";
   await expect(page.getByText("Página de pago de demostración.")).toBeVisible();
   await expect(page.getByText("Collar Pago × 1")).toBeVisible();
   expect(await shop.stockOf(product.id)).toBe(2); // held while paying
@@ -44,6 +58,11 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
   await expect(cart.count()).toHaveCount(0);
   expect(await shop.stockOf(product.id)).toBe(2);
+  // The confirmation e-mail is in the outbox (no SMTP configured), once.
+  await expect.poll(() => outboxMessagesWith(orderId).length).toBe(1);
+  const eml = outboxMessagesWith(orderId)[0] ?? "";
+  expect(eml).toContain("To: ana@example.mx");
+  expect(eml).toContain("Collar Pago");
 });
 
 test("cancelling on the payment page goes to /cancel and puts the pieces back", async ({

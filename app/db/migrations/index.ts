@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import * as m0001 from "./0001_catalogue";
 import * as m0002 from "./0002_orders";
+import * as m0003 from "./0003_emails";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -9,4 +10,5 @@ import * as m0002 from "./0002_orders";
 export const migrations: Record<string, Migration> = {
   "0001_catalogue": m0001,
   "0002_orders": m0002,
+  "0003_emails": m0003,
 };

@@ -1,0 +1,108 @@
+import type { PublicShopSettings } from "~/config/env.server";
+import { type Db, toTimestamp } from "~/db/database.server";
+import { formatMXN } from "~/lib/money";
+import type { Mailer, MailMessage } from "~/mail/mailer.server";
+import { getOrder, type OrderSummary } from "./orders.server";
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+/** The order confirmation, in Spanish, as plain text and HTML. */
+export function confirmationEmail(order: OrderSummary, shop: PublicShopSettings): MailMessage {
+  const lines = order.lines.map((l) => ({
+    ...l,
+    unit: formatMXN(l.unitPriceCents),
+    total: formatMXN(l.unitPriceCents * l.quantity),
+  }));
+  const firstName = order.customerName.split(" ")[0] || "Hola";
+  const subject = `Tu pedido ${order.id} está confirmado`;
+  const text = [
+    `${firstName}, gracias por tu compra en ${shop.name}.`,
+    "",
+    `Pedido: ${order.id}`,
+    ...lines.map((l) => `- ${l.name} × ${l.quantity}: ${l.total}`),
+    `Total: ${order.total} MXN`,
+    "",
+    "¿Qué sigue? Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la",
+    "paquetería y el número de guía para que sigas tu envío.",
+    "",
+    `¿Dudas? Escríbenos a ${shop.email} o por WhatsApp: https://wa.me/${shop.whatsapp}`,
+  ].join("\n");
+  const rows = lines
+    .map(
+      (l) =>
+        `<tr><td style="padding:6px 0">${escapeHtml(l.name)} × ${l.quantity}</td><td style="padding:6px 0;text-align:right">${l.total}</td></tr>`,
+    )
+    .join("");
+  const html = `<!doctype html><html lang="es-MX"><body style="font-family:Georgia,serif;color:#2b2520;background:#faf6ef;padding:24px">
+<div style="max-width:520px;margin:auto;background:#fff;padding:24px;border-radius:8px">
+<h1 style="font-size:22px;color:#7d5a1e">¡Gracias por tu compra, ${escapeHtml(firstName)}!</h1>
+<p>Tu pedido <strong>${escapeHtml(order.id)}</strong> está confirmado.</p>
+<table style="width:100%;border-collapse:collapse">${rows}
+<tr><td style="padding:8px 0;border-top:1px solid #ddd"><strong>Total</strong></td><td style="padding:8px 0;border-top:1px solid #ddd;text-align:right"><strong>${order.total} MXN</strong></td></tr></table>
+<h2 style="font-size:16px;margin-top:24px">¿Qué sigue?</h2>
+<p>Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la paquetería y el número de guía para que sigas tu envío.</p>
+<p style="font-size:14px;color:#6b625a">¿Dudas? Escríbenos a <a href="mailto:${escapeHtml(shop.email)}">${escapeHtml(shop.email)}</a> o por <a href="https://wa.me/${escapeHtml(shop.whatsapp)}">WhatsApp</a>.</p>
+<p style="font-size:12px;color:#6b625a">${escapeHtml(shop.name)}</p>
+</div></body></html>`;
+  return { to: order.customerEmail, subject, text, html };
+}
+
+const CLAIM_MINUTES = 5;
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Sends queued e-mails. Each is claimed first (a conditional update), so several servers never
+ * send the same one at once; a failure is recorded and retried on a later round.
+ */
+export async function deliverPendingEmails(
+  db: Db,
+  mailer: Mailer,
+  shop: PublicShopSettings,
+  now = new Date(),
+): Promise<{ sent: number; failed: number }> {
+  const stale = toTimestamp(new Date(now.getTime() - CLAIM_MINUTES * 60_000));
+  const queued = await db
+    .selectFrom("emails")
+    .select(["id", "order_id", "kind"])
+    .where("sent_at", "is", null)
+    .where("attempts", "<", MAX_ATTEMPTS)
+    .orderBy("created_at")
+    .limit(20)
+    .execute();
+  let sent = 0;
+  let failed = 0;
+  for (const email of queued) {
+    const claimed = await db
+      .updateTable("emails")
+      .set((eb) => ({ claimed_at: toTimestamp(now), attempts: eb("attempts", "+", 1) }))
+      .where("id", "=", email.id)
+      .where("sent_at", "is", null)
+      .where((eb) => eb.or([eb("claimed_at", "is", null), eb("claimed_at", "<", stale)]))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) continue;
+    try {
+      const order = await getOrder(db, email.order_id);
+      if (!order?.customerEmail) throw new Error("pedido sin correo");
+      if (email.kind !== "confirmacion") throw new Error(`tipo de correo sin plantilla: ${email.kind}`);
+      await mailer.send(confirmationEmail(order, shop));
+      await db
+        .updateTable("emails")
+        .set({ sent_at: toTimestamp(new Date()) })
+        .where("id", "=", email.id)
+        .execute();
+      sent++;
+    } catch (error) {
+      failed++;
+      await db
+        .updateTable("emails")
+        .set({ claimed_at: null, last_error: String((error as Error).message ?? error).slice(0, 500) })
+        .where("id", "=", email.id)
+        .execute();
+    }
+  }
+  return { sent, failed };
+}

@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { loadConfig } from "~/config/env.server";
+import type { Database } from "~/db/database.server";
+import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
+import { deliverPendingEmails } from "~/orders/emails.server";
+import { confirmPayment, holdCart } from "~/orders/orders.server";
+import { describeEachDatabase } from "../support/databases";
+
+const shop = loadConfig({}).shop;
+const received: { to: string[]; raw: string }[] = [];
+let smtp: SMTPServer;
+let port = 0;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (chunk: Buffer) => {
+        raw += chunk.toString();
+      });
+      stream.on("end", () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  port = (smtp.server.address() as { port: number }).port;
+});
+afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+
+/** Undoes quoted-printable (=XX bytes, UTF-8) in a body or a Q-encoded header word. */
+function unquote(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text.slice(i + 1, i + 3);
+    if (text[i] === "=" && /^[0-9A-F]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(text[i] ?? ""));
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** A raw message as a person would read it: headers' encoded words and the bodies decoded. */
+function readable(raw: string): string {
+  // Header words first: their closing "?=" must not be read as a body's soft line break.
+  const headers = raw
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, word: string) =>
+      enc.toUpperCase() === "B"
+        ? Buffer.from(word, "base64").toString("utf8")
+        : unquote(word.replace(/_/g, " ")),
+    );
+  return unquote(headers.replace(/=\r?\n/g, ""));
+}
+
+async function paidOrder(database: Database, email: string) {
+  const now = Date.now();
+  const dropId = await createDrop(database.db, {
+    name: "Mareas",
+    status: "activa",
+    startAt: new Date(now - 3_600_000),
+    endAt: new Date(now + 3_600_000),
+    products: [
+      {
+        name: "Collar Caracola",
+        categoria: "Collar",
+        material: "Oro rosa",
+        priceCents: 980_000,
+        stock: 2,
+        imageId: null,
+      },
+    ],
+  });
+  const productId = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
+  const order = await holdCart(database.db, {
+    lines: [{ productId, dropId, quantity: 2 }],
+    provider: "demo",
+  });
+  await confirmPayment(database.db, { orderId: order.id, customerName: "Ana Pérez", customerEmail: email });
+  return order;
+}
+
+describeEachDatabase("order confirmation e-mail", (harness) => {
+  it("goes out once per paid order, over real SMTP, in Spanish with pieces and total", async () => {
+    const database = await harness.fresh();
+    const to = `ana.${harness.dialect}@example.mx`;
+    const order = await paidOrder(database, to);
+    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, '"Oro de Luna" <hola@orodeluna.mx>');
+
+    expect(await deliverPendingEmails(database.db, mailer, shop)).toEqual({ sent: 1, failed: 0 });
+    // A second round, or a replayed confirmation, sends nothing more.
+    await confirmPayment(database.db, { orderId: order.id, customerName: "Ana Pérez", customerEmail: to });
+    expect(await deliverPendingEmails(database.db, mailer, shop)).toEqual({ sent: 0, failed: 0 });
+
+    const mine = received.filter((m) => m.to.includes(to));
+    expect(mine).toHaveLength(1);
+    const text = readable(mine[0]?.raw ?? "");
+    expect(text).toContain(`Subject: Tu pedido ${order.id} está confirmado`);
+    expect(text).toContain("Collar Caracola × 2");
+    expect(text).toContain("$19,600.00 MXN");
+    expect(text).toContain("¿Qué sigue?");
+    expect(text).toContain("Content-Type: text/html");
+    expect(text).toContain("Content-Type: text/plain");
+  });
+
+  it("a mail server that is down loses nothing: the e-mail is retried later", async () => {
+    const database = await harness.fresh();
+    const to = `luz.${harness.dialect}@example.mx`;
+    await paidOrder(database, to);
+    const down = createSmtpMailer("smtp://127.0.0.1:1", "tienda@example.mx");
+    expect(await deliverPendingEmails(database.db, down, shop)).toEqual({ sent: 0, failed: 1 });
+    const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
+    expect(await deliverPendingEmails(database.db, up, shop)).toEqual({ sent: 1, failed: 0 });
+    expect(received.filter((m) => m.to.includes(to))).toHaveLength(1);
+  });
+});
+
+it("without SMTP every message is written to the outbox as an .eml file and logged", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outbox-"));
+  const logs: string[] = [];
+  const mailer = createOutboxMailer(dir, '"Oro de Luna" <hola@orodeluna.mx>', (l) => logs.push(l));
+  await mailer.send({ to: "ana@example.mx", subject: "Prueba de pedido", text: "Hola", html: "<p>Hola</p>" });
+  const files = fs.readdirSync(dir);
+  expect(files).toHaveLength(1);
+  expect(files[0]).toMatch(/\.eml$/);
+  const eml = fs.readFileSync(path.join(dir, files[0] ?? ""), "utf8");
+  expect(eml).toContain("To: ana@example.mx");
+  expect(eml).toContain("Subject: Prueba de pedido");
+  expect(logs[0]).toContain("ana@example.mx");
+  fs.rmSync(dir, { recursive: true, force: true });
+});
