@@ -10,6 +10,7 @@ export default [
   route("cancel", "routes/cancel.tsx"),
   route("api/cart", "routes/api.cart.ts"),
   route("api/checkout", "routes/api.checkout.ts"),
+  route("api/stripe/webhook", "routes/api.stripe-webhook.ts"),
   route("pago-demo/:orderId", "routes/demo-payment.tsx"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),

@@ -1,16 +1,20 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createContext } from "react-router";
+import type Stripe from "stripe";
+import { getProductsWithDrops } from "~/catalogue/catalogue.server";
 import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { seedDemoOnFirstStart } from "~/demo/seed.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
+import { variantKey } from "~/media/images.server";
 import { createLocalStorage } from "~/media/local-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { startSweeper } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import type { PaymentProvider } from "~/payments/payments.server";
+import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 
 /** Everything a loader or action may use, created once per process. */
 export interface Services {
@@ -19,6 +23,8 @@ export interface Services {
   media: MediaStorage;
   payments: PaymentProvider;
   mailer: Mailer;
+  /** Present when the shop takes payments with Stripe: the webhook needs the client and secret. */
+  stripe: { client: Stripe; webhookSecret: string } | null;
   stop(): Promise<void>;
 }
 
@@ -57,7 +63,12 @@ export async function startServices(
       if (await seedDemoOnFirstStart(database.db, media, { onSeeding }))
         log("Catálogo de demostración listo.");
     }
-    const payments = createDemoPayments(database.db);
+    const stripeClient = config.stripe ? createStripeClient(config.stripe) : null;
+    const payments = stripeClient
+      ? createStripePayments(stripeClient, {
+          images: (ids) => productImageUrls(database.db, media, config.publicUrl, ids),
+        })
+      : createDemoPayments(database.db);
     const mailer = config.mail.smtpUrl
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
@@ -68,6 +79,10 @@ export async function startServices(
       media,
       payments,
       mailer,
+      stripe:
+        stripeClient && config.stripe
+          ? { client: stripeClient, webhookSecret: config.stripe.webhookSecret }
+          : null,
       async stop() {
         stopSweeper();
         await database.close();
@@ -77,6 +92,25 @@ export async function startServices(
     await database.close().catch(() => {});
     throw error;
   }
+}
+
+/** Absolute image addresses for the payment page's line items (it needs public URLs). */
+async function productImageUrls(
+  db: Database["db"],
+  media: MediaStorage,
+  publicUrl: string | undefined,
+  ids: string[],
+) {
+  const urls = new Map<string, string>();
+  if (!publicUrl) return urls;
+  for (const { product } of await getProductsWithDrops(db, ids)) {
+    if (product.image)
+      urls.set(
+        product.id,
+        new URL(media.publicUrl(variantKey(product.image.key, 960)), publicUrl).toString(),
+      );
+  }
+  return urls;
 }
 
 export async function stopServices(services: Services): Promise<void> {

@@ -36,6 +36,15 @@ const schema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DEMO_DATA: flag.optional(),
   DEMO_PAYMENTS: flag.optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, "debe ser una clave secreta de Stripe (sk_…)")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, "debe ser el secreto del webhook (whsec_…)")
+    .optional(),
+  STRIPE_API_BASE: z.url().optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "debe ser smtp://usuario:contraseña@servidor:587 o smtps://…")
@@ -73,6 +82,7 @@ export interface Config {
   /** Take payments on the built-in demonstration page instead of a real provider. */
   demoPayments: boolean;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
+  stripe: { secretKey: string; webhookSecret: string; apiBase: string | null } | null;
   shop: PublicShopSettings;
 }
 
@@ -117,8 +127,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       `Configuración inválida:\n  MEDIA_DIR: no puede contener la base de datos (${database.file}); usa una carpeta aparte`,
     );
   }
-  const demoPayments = e.DEMO_PAYMENTS ?? database.kind === "sqlite";
-  if (!demoPayments) {
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    throw new StartupError(
+      "Configuración inválida:\n  STRIPE_WEBHOOK_SECRET: hace falta junto con STRIPE_SECRET_KEY para confirmar los pagos",
+    );
+  }
+  const stripe =
+    e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          apiBase: e.STRIPE_API_BASE ?? null,
+        }
+      : null;
+  const demoPayments = !stripe && (e.DEMO_PAYMENTS ?? database.kind === "sqlite");
+  if (!stripe && !demoPayments) {
     throw new StartupError(
       "Configuración inválida:\n  DEMO_PAYMENTS: no hay otro proveedor de pagos configurado; usa DEMO_PAYMENTS=true para la página de pago de demostración",
     );
@@ -138,6 +161,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA ?? database.kind === "sqlite",
     // Likewise the demo payment page: on in the embedded mode, refused elsewhere unless asked for.
     demoPayments,
+    stripe,
     mail: {
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MAIL_FROM ?? `"${e.SHOP_NAME}" <${e.SHOP_EMAIL}>`,

@@ -1,0 +1,94 @@
+import Stripe from "stripe";
+import type { PaymentProvider } from "./payments.server";
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** Where the API lives; only tests point it elsewhere (a local HTTP server). */
+  apiBase?: string | null;
+}
+
+/** Stripe allows a session to expire 30 minutes to 24 hours after it is created. */
+const MIN_SESSION_MINUTES = 30;
+
+export function createStripeClient(settings: StripeSettings): Stripe {
+  const base = settings.apiBase ? new URL(settings.apiBase) : null;
+  return new Stripe(settings.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 15_000,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === "https:" ? 443 : 80),
+          protocol: base.protocol.replace(":", "") as "http" | "https",
+        }
+      : {}),
+  });
+}
+
+/**
+ * Stripe Checkout: the hosted card page, in MXN. Names and amounts come from the held order (the
+ * database), never from the browser. The order id travels in metadata and as the idempotency
+ * key, so a retried request cannot open two sessions for one order.
+ */
+export function createStripePayments(
+  stripe: Stripe,
+  options: { images?: (productIds: string[]) => Promise<Map<string, string>> } = {},
+): PaymentProvider {
+  return {
+    name: "stripe",
+    async createSession(order, urls) {
+      const earliest = Date.now() + (MIN_SESSION_MINUTES * 60 + 30) * 1000;
+      const expiresAt = Math.max(order.expiresAt.getTime(), earliest);
+      const images =
+        (await options.images?.(order.lines.map((l) => l.productId))) ?? new Map<string, string>();
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: "payment",
+          currency: "mxn",
+          line_items: order.lines.map((line) => {
+            const image = images.get(line.productId);
+            return {
+              quantity: line.quantity,
+              price_data: {
+                currency: "mxn",
+                unit_amount: line.unitPriceCents,
+                product_data: { name: line.name, ...(image ? { images: [image] } : {}) },
+              },
+            };
+          }),
+          name_collection: { individual: { enabled: true } },
+          client_reference_id: order.id,
+          metadata: { order_id: order.id },
+          payment_intent_data: { metadata: { order_id: order.id } },
+          expires_at: Math.floor(expiresAt / 1000),
+          success_url: urls.success,
+          cancel_url: urls.cancel,
+          locale: "es-419",
+        },
+        { idempotencyKey: `checkout-session-${order.id}` },
+      );
+      if (!session.url) throw new Error("Stripe returned a session without url");
+      return { id: session.id, url: session.url };
+    },
+    async getSession(sessionId) {
+      const session = await stripe.checkout.sessions.retrieve(sessionId);
+      return {
+        status:
+          session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
+        paid: session.payment_status === "paid",
+        customerName: session.customer_details?.name ?? "",
+        customerEmail: session.customer_details?.email ?? "",
+      };
+    },
+    async expireSession(sessionId) {
+      try {
+        await stripe.checkout.sessions.expire(sessionId);
+      } catch (error) {
+        // Already expired or completed: nothing left to close. Anything else is a real failure.
+        const state = await stripe.checkout.sessions.retrieve(sessionId).catch(() => null);
+        if (!state || state.status === "open") throw error;
+      }
+    },
+  };
+}

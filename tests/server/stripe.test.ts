@@ -1,0 +1,244 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import type { Database } from "~/db/database.server";
+import { holdCart } from "~/orders/orders.server";
+import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { describeEachDatabase, sqliteHarness } from "../support/databases";
+import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
+import { type RunningServer, startServer } from "../support/server-process";
+
+vi.setConfig({ testTimeout: 120_000 });
+const HOUR = 3_600_000;
+const WEBHOOK_SECRET = "whsec_pruebas123";
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-stripe-"));
+let fake: FakeStripe;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+});
+afterAll(async () => {
+  await fake.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function product(database: Database, stock: number, priceCents = 450_000) {
+  const now = Date.now();
+  const dropId = await createDrop(database.db, {
+    name: "Mareas",
+    status: "activa",
+    startAt: new Date(now - HOUR),
+    endAt: new Date(now + HOUR),
+    products: [
+      { name: "Anillo Marea", categoria: "Anillo", material: "Oro rosa", priceCents, stock, imageId: null },
+    ],
+  });
+  const id = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
+  return { dropId, id, stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock };
+}
+
+describe("the Stripe adapter, against a local HTTP server", () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const c of cleanups) await c();
+  });
+
+  it("sends amounts in centavos, mxn, expires_at, metadata and an idempotency key from the order", async () => {
+    const database = await sqliteHarness(cleanups).fresh();
+    const p = await product(database, 3, 1_250_000);
+    const order = await holdCart(database.db, {
+      lines: [{ productId: p.id, dropId: p.dropId, quantity: 2 }],
+      provider: "stripe",
+    });
+    const stripe = createStripePayments(
+      createStripeClient({ secretKey: "sk_test_123", webhookSecret: WEBHOOK_SECRET, apiBase: fake.url }),
+      { images: async (ids) => new Map(ids.map((id) => [id, `https://tienda.example/media/${id}.webp`])) },
+    );
+    const before = Date.now();
+    const session = await stripe.createSession(order, {
+      success: "https://tienda.example/success",
+      cancel: `https://tienda.example/cancel?pedido=${order.id}`,
+    });
+    expect(session.url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+
+    const sent = fake.requests.findLast((r) => r.path === "/v1/checkout/sessions");
+    if (!sent) throw new Error("no request");
+    expect(sent.headers.authorization).toBe("Bearer sk_test_123");
+    expect(sent.headers["idempotency-key"]).toBe(`checkout-session-${order.id}`);
+    const f = sent.form;
+    expect(f.get("mode")).toBe("payment");
+    expect(f.get("currency")).toBe("mxn");
+    expect(f.get("line_items[0][price_data][currency]")).toBe("mxn");
+    expect(f.get("line_items[0][price_data][unit_amount]")).toBe("1250000");
+    expect(f.get("line_items[0][quantity]")).toBe("2");
+    expect(f.get("line_items[0][price_data][product_data][name]")).toBe("Anillo Marea");
+    expect(f.get("line_items[0][price_data][product_data][images][0]")).toBe(
+      `https://tienda.example/media/${p.id}.webp`,
+    );
+    expect(f.get("metadata[order_id]")).toBe(order.id);
+    expect(f.get("client_reference_id")).toBe(order.id);
+    expect(f.get("name_collection[individual][enabled]")).toBe("true");
+    expect(f.get("success_url")).toBe("https://tienda.example/success");
+    expect(f.get("cancel_url")).toBe(`https://tienda.example/cancel?pedido=${order.id}`);
+    const expiresAt = Number(f.get("expires_at")) * 1000;
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 30 * 60_000);
+    expect(expiresAt).toBeLessThan(before + 32 * 60_000);
+
+    // Expiring twice is harmless: the second call finds the session already closed.
+    await stripe.expireSession(session.id);
+    await stripe.expireSession(session.id);
+    expect((await stripe.getSession(session.id)).status).toBe("expired");
+  });
+});
+
+describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harness) => {
+  let server: RunningServer;
+  let database: Database;
+  let env: Record<string, string>;
+  const signer = new Stripe("sk_test_signer");
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    env = {
+      DATA_DIR: path.join(tmp, harness.dialect),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      STRIPE_SECRET_KEY: "sk_test_123",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: fake.url,
+    };
+    server = await startServer(env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** Starts a checkout through the shop and returns its order id. */
+  async function checkout(p: { id: string; dropId: string }, quantity = 1) {
+    const res = await fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity }] }),
+    });
+    expect(res.status).toBe(200);
+    const { url } = (await res.json()) as { url: string };
+    expect(url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    const sessionId = url.split("/").pop() ?? "";
+    const order = await database.db
+      .selectFrom("orders")
+      .select(["id"])
+      .where("payment_session_id", "=", sessionId)
+      .executeTakeFirstOrThrow();
+    return { orderId: order.id, sessionId };
+  }
+
+  let eventNumber = 0;
+  function event(type: string, sessionId: string, orderId: string, paid: boolean) {
+    return {
+      id: `evt_${harness.dialect}_${++eventNumber}`,
+      object: "event",
+      type,
+      data: {
+        object: {
+          id: sessionId,
+          object: "checkout.session",
+          client_reference_id: orderId,
+          metadata: { order_id: orderId },
+          payment_status: paid ? "paid" : "unpaid",
+          status: type === "checkout.session.expired" ? "expired" : "complete",
+          customer_details: { name: "Ana Pérez", email: "ana@example.mx" },
+        },
+      },
+    };
+  }
+
+  async function deliver(evt: unknown, secret = WEBHOOK_SECRET) {
+    const payload = JSON.stringify(evt);
+    const signature = signer.webhooks.generateTestHeaderString({ payload, secret });
+    return fetch(`${server.url}/api/stripe/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": signature },
+      body: payload,
+    });
+  }
+
+  const orderRow = (id: string) =>
+    database.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const emailsFor = async (id: string) =>
+    (await database.db.selectFrom("emails").select("id").where("order_id", "=", id).execute()).length;
+
+  it("each event three times in shuffled order: one order, stock taken once, one e-mail", async () => {
+    const p = await product(database, 3);
+    const { orderId, sessionId } = await checkout(p, 2);
+    expect(await p.stock()).toBe(1);
+    const completed = event("checkout.session.completed", sessionId, orderId, true);
+    const unrelated = { ...event("customer.created", sessionId, orderId, false) };
+    const deliveries = [completed, completed, completed, unrelated, unrelated, unrelated].sort(
+      () => Math.random() - 0.5,
+    );
+    for (const evt of deliveries) expect((await deliver(evt)).status).toBe(200);
+    expect(await orderRow(orderId)).toMatchObject({ status: "pendiente", customer_email: "ana@example.mx" });
+    expect(await p.stock()).toBe(1);
+    expect(await emailsFor(orderId)).toBe(1);
+  });
+
+  it("a bad signature is refused with 400 and changes nothing", async () => {
+    const p = await product(database, 2);
+    const { orderId, sessionId } = await checkout(p);
+    const forged = await deliver(event("checkout.session.completed", sessionId, orderId, true), "whsec_otro");
+    expect(forged.status).toBe(400);
+    expect(((await forged.json()) as { message: string }).message).toBe("Firma inválida.");
+    const unsigned = await fetch(`${server.url}/api/stripe/webhook`, { method: "POST", body: "{}" });
+    expect(unsigned.status).toBe(400);
+    expect((await orderRow(orderId)).status).toBe("esperando_pago");
+    expect(await p.stock()).toBe(1);
+  });
+
+  it("expired after completed: the paid order stands and its pieces stay sold", async () => {
+    const p = await product(database, 2);
+    const { orderId, sessionId } = await checkout(p);
+    await deliver(event("checkout.session.completed", sessionId, orderId, true));
+    await deliver(event("checkout.session.expired", sessionId, orderId, false));
+    expect((await orderRow(orderId)).status).toBe("pendiente");
+    expect(await p.stock()).toBe(1);
+  });
+
+  it("completed after expired: the money is kept and the pieces are taken again", async () => {
+    const p = await product(database, 2);
+    const { orderId, sessionId } = await checkout(p);
+    await deliver(event("checkout.session.expired", sessionId, orderId, false));
+    expect(await p.stock()).toBe(2);
+    await deliver(event("checkout.session.completed", sessionId, orderId, true));
+    expect((await orderRow(orderId)).status).toBe("pendiente");
+    expect(await p.stock()).toBe(1);
+  });
+
+  it("a delayed payment: completed unpaid waits; async success pays; async failure returns the stock", async () => {
+    const p = await product(database, 3);
+    const a = await checkout(p);
+    const b = await checkout(p);
+    await deliver(event("checkout.session.completed", a.sessionId, a.orderId, false));
+    expect((await orderRow(a.orderId)).status).toBe("esperando_pago");
+    await deliver(event("checkout.session.async_payment_succeeded", a.sessionId, a.orderId, true));
+    expect((await orderRow(a.orderId)).status).toBe("pendiente");
+    await deliver(event("checkout.session.async_payment_failed", b.sessionId, b.orderId, false));
+    expect((await orderRow(b.orderId)).status).toBe("expirado");
+    expect(await p.stock()).toBe(2);
+  });
+
+  it("a payment confirmed while the server was down is fulfilled when Stripe retries the event", async () => {
+    const p = await product(database, 1);
+    const { orderId, sessionId } = await checkout(p);
+    server.child.kill("SIGKILL");
+    await server.stop();
+    const completed = event("checkout.session.completed", sessionId, orderId, true);
+    // Stripe's first attempt fails: nobody is listening.
+    await expect(deliver(completed)).rejects.toThrow();
+    server = await startServer(env);
+    expect((await deliver(completed)).status).toBe(200);
+    expect((await orderRow(orderId)).status).toBe("pendiente");
+    expect(await p.stock()).toBe(0);
+  });
+});

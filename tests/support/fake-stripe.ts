@@ -1,0 +1,68 @@
+import http from "node:http";
+
+/**
+ * A local stand-in for Stripe's API (which cannot be reached from here), spoken to by the real
+ * SDK over real HTTP. It records every request so tests can check what the SDK sent.
+ */
+export interface FakeStripe {
+  url: string;
+  requests: { method: string; path: string; headers: http.IncomingHttpHeaders; form: URLSearchParams }[];
+  sessions: Map<string, Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const requests: FakeStripe["requests"] = [];
+  const sessions = new Map<string, Record<string, unknown>>();
+  let next = 1;
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => {
+      body += c.toString();
+    });
+    req.on("end", () => {
+      const path = (req.url ?? "").split("?")[0] ?? "";
+      const form = new URLSearchParams(body);
+      requests.push({ method: req.method ?? "", path, headers: req.headers, form });
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { "content-type": "application/json", "request-id": `req_${next}` });
+        res.end(JSON.stringify(json));
+      };
+      if (req.method === "POST" && path === "/v1/checkout/sessions") {
+        const id = `cs_test_${next++}`;
+        const session = {
+          id,
+          object: "checkout.session",
+          url: `https://checkout.stripe.test/c/pay/${id}`,
+          status: "open",
+          payment_status: "unpaid",
+          client_reference_id: form.get("client_reference_id"),
+          metadata: { order_id: form.get("metadata[order_id]") },
+          expires_at: Number(form.get("expires_at")),
+          customer_details: null,
+        };
+        sessions.set(id, session);
+        return send(200, session);
+      }
+      const match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/);
+      const session = match ? sessions.get(match[1] ?? "") : undefined;
+      if (!session)
+        return send(404, { error: { type: "invalid_request_error", message: "No such session" } });
+      if (match?.[2]) {
+        if (session.status !== "open") {
+          return send(400, { error: { type: "invalid_request_error", message: "Session is not open" } });
+        }
+        session.status = "expired";
+      }
+      return send(200, session);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    sessions,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
