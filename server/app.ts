@@ -11,6 +11,8 @@ import { cspNonceContext } from "~/lib/nonce";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { type Services, servicesContext, startServices, stopServices } from "~/services.server";
 
+const MAX_BODY_BYTES = 256 * 1024;
+
 export interface ShopOptions {
   /** The built browser assets (build/client). Omitted in development, where Vite serves them. */
   clientDir?: string;
@@ -45,6 +47,15 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     app.use(morgan(":remote-addr :method :url :status :res[content-length] - :response-time ms"));
   }
   app.use(compression());
+  // No page or endpoint of the shop takes more than a small form or cart: refuse big bodies
+  // before anything reads them.
+  app.use((req, res, next) => {
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+      res.status(413).json({ message: "La solicitud es demasiado grande." });
+      return;
+    }
+    next();
+  });
   app.use(securityHeaders(config, { development: clientDir === undefined }));
 
   app.get("/healthz", async (_req, res) => {

@@ -45,13 +45,27 @@ export function CartDrawer() {
     return () => controller.abort();
   }, [showCart, ids, replace]);
 
+  // Coming back from the payment page with the browser's Back button restores this page as it
+  // was: 'Pagar' must be usable again.
+  useEffect(() => {
+    const onShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setSubmitting(false);
+    };
+    window.addEventListener("pageshow", onShow);
+    return () => window.removeEventListener("pageshow", onShow);
+  }, []);
+
   async function pay() {
     setSubmitting(true);
     setError(null);
     const result = await requestCheckout(cart);
+    if ("url" in result) {
+      // Stays 'Redirigiendo...' until the payment page loads: a second tap cannot hold twice.
+      window.location.assign(result.url);
+      return;
+    }
     setSubmitting(false);
-    if ("url" in result) window.location.assign(result.url);
-    else setError(result.error);
+    setError(result.error);
   }
 
   return (

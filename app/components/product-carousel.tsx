@@ -10,7 +10,11 @@ export function ProductCarousel({ products, label }: { products: ProductTileView
   const [start, setStart] = useState(0);
   if (products.length === 0) return null;
   const n = products.length;
-  const rotated = products.map((_, i) => products[(start + i) % n] as ProductTileView);
+  // Only the pieces on screen are rendered: four on wide screens, the first two of them on phones.
+  const visible = Array.from(
+    { length: Math.min(4, n) },
+    (_, i) => products[(start + i) % n] as ProductTileView,
+  );
   const canMove = n > 2;
   return (
     <section aria-roledescription="carrusel" aria-label={label} className="relative">
@@ -35,8 +39,8 @@ export function ProductCarousel({ products, label }: { products: ProductTileView
         </div>
       )}
       <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-live="polite">
-        {rotated.map((product, i) => (
-          <li key={product.id} className={i >= 2 ? "hidden md:block" : undefined} hidden={i >= 4}>
+        {visible.map((product, i) => (
+          <li key={product.id} className={i >= 2 ? "hidden md:block" : undefined}>
             <ProductTile product={product} sizes="(min-width: 768px) 25vw, 50vw" />
           </li>
         ))}

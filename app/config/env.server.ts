@@ -140,7 +140,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           apiBase: e.STRIPE_API_BASE ?? null,
         }
       : null;
-  const demoPayments = !stripe && (e.DEMO_PAYMENTS ?? database.kind === "sqlite");
+  if (stripe && !e.PUBLIC_URL) {
+    // Stripe sends shoppers back to our success and cancel pages: they must not depend on the
+    // Host header of whoever started the checkout.
+    throw new StartupError(
+      "Configuración inválida:\n  PUBLIC_URL: hace falta con Stripe (p. ej. https://tienda.ejemplo.mx)",
+    );
+  }
+  // A public HTTPS address means a real shop: the demo page must then be asked for explicitly.
+  const looksPublic = e.PUBLIC_URL?.startsWith("https://") ?? false;
+  const demoPayments = !stripe && (e.DEMO_PAYMENTS ?? (database.kind === "sqlite" && !looksPublic));
   if (!stripe && !demoPayments) {
     throw new StartupError(
       "Configuración inválida:\n  DEMO_PAYMENTS: no hay otro proveedor de pagos configurado; usa DEMO_PAYMENTS=true para la página de pago de demostración",

@@ -79,6 +79,7 @@ export interface OrdersTable {
   payment_session_id: string | null;
   expires_at: Timestamp;
   paid_at: NullableTimestamp;
+  stock_issue: string | null;
   tracking_number: string | null;
   carrier: string | null;
   shipped_at: NullableTimestamp;

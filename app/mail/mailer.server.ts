@@ -16,7 +16,17 @@ export interface Mailer {
 }
 
 export function createSmtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  // Timeouts well under the e-mail queue's claim time (5 min), so a slow send is never claimed
+  // and sent again by another server.
+  const withTimeouts = new URL(url);
+  for (const [key, ms] of [
+    ["connectionTimeout", 10_000],
+    ["greetingTimeout", 10_000],
+    ["socketTimeout", 60_000],
+  ] as const) {
+    if (!withTimeouts.searchParams.has(key)) withTimeouts.searchParams.set(key, String(ms));
+  }
+  const transport = nodemailer.createTransport(withTimeouts.toString());
   return {
     kind: "smtp",
     async send(message) {

@@ -3,13 +3,15 @@ import type { Db } from "~/db/database.server";
 import type { PaymentProvider } from "~/payments/payments.server";
 import { CheckoutRefused, holdCart, releaseHold, setPaymentSession } from "./orders.server";
 
+const ID = /^[a-z0-9]{1,64}$/;
+
 /** What the drawer sends: ids and quantities only. Anything else in the body is ignored. */
 export const checkoutRequest = z.object({
   cart: z
     .array(
       z.object({
-        product: z.object({ id: z.string().min(1).max(64) }),
-        dropId: z.string().min(1).max(64),
+        product: z.object({ id: z.string().regex(ID) }),
+        dropId: z.string().regex(ID),
         quantity: z.number().int().min(1).max(50),
       }),
     )
@@ -51,7 +53,7 @@ export async function startCheckout(
       success: urls.success,
       cancel: urls.cancel(order.id),
     });
-    await setPaymentSession(db, order.id, session.id);
+    await setPaymentSession(db, order.id, session);
     return { status: 200, url: session.url };
   } catch (error) {
     console.error("Payment session failed:", error);

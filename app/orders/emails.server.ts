@@ -1,5 +1,5 @@
 import type { PublicShopSettings } from "~/config/env.server";
-import { type Db, toTimestamp } from "~/db/database.server";
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
 import type { Mailer, MailMessage } from "~/mail/mailer.server";
 import { getOrder, type OrderSummary } from "./orders.server";
@@ -51,12 +51,20 @@ export function confirmationEmail(order: OrderSummary, shop: PublicShopSettings)
   return { to: order.customerEmail, subject, text, html };
 }
 
+/** A claim older than this is taken to have died with its server. */
 const CLAIM_MINUTES = 5;
-const MAX_ATTEMPTS = 10;
+/** Give up after about three days of retries (and leave last_error for the shop to see). */
+const MAX_ATTEMPTS = 30;
+
+/** Minutes to wait after the n-th failed attempt: 5, 5, 5, 8, 16, … up to 6 hours. */
+export function retryDelayMinutes(attempts: number): number {
+  return Math.max(CLAIM_MINUTES, Math.min(2 ** Math.max(0, attempts - 1), 360));
+}
 
 /**
- * Sends queued e-mails. Each is claimed first (a conditional update), so several servers never
- * send the same one at once; a failure is recorded and retried on a later round.
+ * Sends queued e-mails. Each is claimed first (a conditional update on its last claim), so
+ * several servers never send the same one at once; a failure is recorded and retried later,
+ * with growing pauses, for days.
  */
 export async function deliverPendingEmails(
   db: Db,
@@ -64,26 +72,34 @@ export async function deliverPendingEmails(
   shop: PublicShopSettings,
   now = new Date(),
 ): Promise<{ sent: number; failed: number }> {
-  const stale = toTimestamp(new Date(now.getTime() - CLAIM_MINUTES * 60_000));
   const queued = await db
     .selectFrom("emails")
-    .select(["id", "order_id", "kind"])
+    .select(["id", "order_id", "kind", "attempts", "claimed_at"])
     .where("sent_at", "is", null)
     .where("attempts", "<", MAX_ATTEMPTS)
     .orderBy("created_at")
-    .limit(20)
+    .limit(100)
     .execute();
+  const due = queued.filter(
+    (e) =>
+      e.claimed_at === null ||
+      now.getTime() - toDate(e.claimed_at).getTime() >= retryDelayMinutes(e.attempts) * 60_000,
+  );
   let sent = 0;
   let failed = 0;
-  for (const email of queued) {
+  for (const email of due.slice(0, 20)) {
     const claimed = await db
       .updateTable("emails")
       .set((eb) => ({ claimed_at: toTimestamp(now), attempts: eb("attempts", "+", 1) }))
       .where("id", "=", email.id)
       .where("sent_at", "is", null)
-      .where((eb) => eb.or([eb("claimed_at", "is", null), eb("claimed_at", "<", stale)]))
+      .where((eb) =>
+        email.claimed_at === null
+          ? eb("claimed_at", "is", null)
+          : eb("claimed_at", "=", toTimestamp(toDate(email.claimed_at))),
+      )
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) continue;
+    if (Number(claimed.numUpdatedRows) === 0) continue; // another server took it
     try {
       const order = await getOrder(db, email.order_id);
       if (!order?.customerEmail) throw new Error("pedido sin correo");
@@ -99,7 +115,7 @@ export async function deliverPendingEmails(
       failed++;
       await db
         .updateTable("emails")
-        .set({ claimed_at: null, last_error: String((error as Error).message ?? error).slice(0, 500) })
+        .set({ last_error: String((error as Error).message ?? error).slice(0, 500) })
         .where("id", "=", email.id)
         .execute();
     }

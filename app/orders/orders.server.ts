@@ -58,6 +58,11 @@ export async function holdCart(
 ): Promise<HeldOrder> {
   const now = input.now ?? new Date();
   const lines = mergeLines(input.lines);
+  // Products are always locked in id order, so two carts with the same pieces in another order
+  // cannot deadlock each other. Messages and the order keep the shopper's order.
+  const lockOrder = [...lines].sort((a, b) =>
+    a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
+  );
   if (lines.length === 0) throw new CheckoutRefused("Tu carrito está vacío.", 400);
 
   return db.transaction().execute(async (trx) => {
@@ -96,8 +101,8 @@ export async function holdCart(
       );
     }
 
-    const short: string[] = [];
-    for (const line of lines) {
+    const shortById = new Map<string, string>();
+    for (const line of lockOrder) {
       const held = await trx
         .updateTable("products")
         .set({ stock: sql`stock - ${line.quantity}`, updated_at: toTimestamp(now) })
@@ -112,9 +117,10 @@ export async function holdCart(
           .executeTakeFirst();
         const name = byId.get(line.productId)?.name ?? "";
         const stock = left?.stock ?? 0;
-        short.push(stock === 0 ? `${name} (agotado)` : `${name} (quedan ${stock})`);
+        shortById.set(line.productId, stock === 0 ? `${name} (agotado)` : `${name} (quedan ${stock})`);
       }
     }
+    const short = lines.map((l) => shortById.get(l.productId)).filter((m) => m !== undefined);
     if (short.length > 0) {
       // Throwing rolls back every hold taken above.
       throw new CheckoutRefused(`No hay piezas suficientes: ${short.join(", ")}.`, 409);
@@ -148,6 +154,7 @@ export async function holdCart(
         customer_email: "",
         payment_provider: input.provider,
         payment_session_id: null,
+        stock_issue: null,
         tracking_number: null,
         carrier: null,
         expires_at: toTimestamp(order.expiresAt),
@@ -173,8 +180,27 @@ export async function holdCart(
   });
 }
 
-export async function setPaymentSession(db: Db, orderId: string, sessionId: string): Promise<void> {
-  await db.updateTable("orders").set({ payment_session_id: sessionId }).where("id", "=", orderId).execute();
+/** Links the order to its payment session; the hold lasts as long as the session accepts payment. */
+export async function setPaymentSession(
+  db: Db,
+  orderId: string,
+  session: { id: string; expiresAt: Date },
+): Promise<void> {
+  await db
+    .updateTable("orders")
+    .set({ payment_session_id: session.id, expires_at: toTimestamp(session.expiresAt) })
+    .where("id", "=", orderId)
+    .execute();
+}
+
+/** A delayed payment (e.g. cash at a store) is still on its way: keep the hold a while longer. */
+export async function extendHold(db: Db, orderId: string, until: Date): Promise<void> {
+  await db
+    .updateTable("orders")
+    .set({ expires_at: toTimestamp(until) })
+    .where("id", "=", orderId)
+    .where("status", "=", "esperando_pago")
+    .execute();
 }
 
 /** Gives a hold's pieces back to stock. Only the first call for an order does anything. */
@@ -193,8 +219,7 @@ export async function releaseHold(db: Db, orderId: string, now = new Date()): Pr
 }
 
 async function restock(trx: Db, orderId: string, now: Date) {
-  const lines = await trx.selectFrom("order_lines").selectAll().where("order_id", "=", orderId).execute();
-  for (const line of lines) {
+  for (const line of await linesInLockOrder(trx, orderId)) {
     await trx
       .updateTable("products")
       .set({ stock: sql`stock + ${line.quantity}`, updated_at: toTimestamp(now) })
@@ -213,70 +238,98 @@ export type PaidOutcome =
 /**
  * Payment confirmed: the order becomes `pendiente` with the customer's details. Idempotent: a
  * second confirmation changes nothing. A payment that arrives after its hold expired takes the
- * pieces again if they are still there; if not, the order is kept (the money is real) and
- * flagged so the shop can refund it — stock never goes below zero.
+ * pieces again if they are still there; if not, the order is kept (the money is real) with a
+ * `stock_issue` saying what is missing, so the shop can refund it — stock never goes below zero.
  */
 export async function confirmPayment(
   db: Db,
   input: { orderId: string; customerName: string; customerEmail: string; now?: Date },
 ): Promise<PaidOutcome> {
   const now = input.now ?? new Date();
+  const paid = {
+    status: "pendiente" as const,
+    customer_name: input.customerName,
+    customer_email: input.customerEmail,
+    paid_at: toTimestamp(now),
+    updated_at: toTimestamp(now),
+  };
+  // Each branch claims its transition with a conditional update: on PostgreSQL a concurrent
+  // release or a second confirmation waits for this row and then finds the status changed.
   return db.transaction().execute(async (trx) => {
-    const order = await trx
-      .selectFrom("orders")
-      .select("status")
-      .where("id", "=", input.orderId)
-      .executeTakeFirst();
-    if (!order) return "unknown_order";
-    if (order.status !== "esperando_pago" && order.status !== "expirado") return "already_paid";
-
-    let outcome: PaidOutcome = "paid";
-    if (order.status === "expirado") {
-      const lines = await trx
-        .selectFrom("order_lines")
-        .selectAll()
-        .where("order_id", "=", input.orderId)
-        .execute();
-      let allTaken = true;
-      for (const line of lines) {
-        const taken = await trx
-          .updateTable("products")
-          .set({ stock: sql`stock - ${line.quantity}` })
-          .where("id", "=", line.product_id)
-          .where("stock", ">=", line.quantity)
-          .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) === 0) allTaken = false;
-      }
-      outcome = allTaken ? "paid_after_expiry" : "paid_after_expiry_short";
-    }
-    await trx
+    const fromWaiting = await trx
       .updateTable("orders")
-      .set({
-        status: "pendiente",
-        customer_name: input.customerName,
-        customer_email: input.customerEmail,
-        paid_at: toTimestamp(now),
-        updated_at: toTimestamp(now),
-      })
+      .set(paid)
       .where("id", "=", input.orderId)
-      .execute();
-    // The confirmation e-mail is queued with the payment itself: exactly one per paid order.
-    await trx
-      .insertInto("emails")
-      .values({
-        id: newId(),
-        order_id: input.orderId,
-        kind: "confirmacion",
-        created_at: toTimestamp(now),
-        claimed_at: null,
-        sent_at: null,
-        attempts: 0,
-        last_error: null,
-      })
-      .onConflict((oc) => oc.columns(["order_id", "kind"]).doNothing())
-      .execute();
-    return outcome;
+      .where("status", "=", "esperando_pago")
+      .executeTakeFirst();
+    if (Number(fromWaiting.numUpdatedRows) === 1) {
+      await queueEmail(trx, input.orderId, "confirmacion", now);
+      return "paid";
+    }
+
+    const fromExpired = await trx
+      .updateTable("orders")
+      .set(paid)
+      .where("id", "=", input.orderId)
+      .where("status", "=", "expirado")
+      .executeTakeFirst();
+    if (Number(fromExpired.numUpdatedRows) === 0) {
+      const exists = await trx
+        .selectFrom("orders")
+        .select("id")
+        .where("id", "=", input.orderId)
+        .executeTakeFirst();
+      return exists ? "already_paid" : "unknown_order";
+    }
+    // Its hold had been released: take the pieces again where they are still there.
+    const missing: string[] = [];
+    for (const line of await linesInLockOrder(trx, input.orderId)) {
+      const taken = await trx
+        .updateTable("products")
+        .set({ stock: sql`stock - ${line.quantity}` })
+        .where("id", "=", line.product_id)
+        .where("stock", ">=", line.quantity)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 0) missing.push(`${line.name} × ${line.quantity}`);
+    }
+    if (missing.length > 0) {
+      await trx
+        .updateTable("orders")
+        .set({ stock_issue: `Pagado después de vencer el apartado, sin stock para: ${missing.join(", ")}` })
+        .where("id", "=", input.orderId)
+        .execute();
+    }
+    await queueEmail(trx, input.orderId, "confirmacion", now);
+    return missing.length === 0 ? "paid_after_expiry" : "paid_after_expiry_short";
   });
+}
+
+/** An order's lines in product-id order: every transaction locks products in the same order. */
+async function linesInLockOrder(trx: Db, orderId: string) {
+  return trx
+    .selectFrom("order_lines")
+    .selectAll()
+    .where("order_id", "=", orderId)
+    .orderBy("product_id")
+    .execute();
+}
+
+/** Queues an e-mail about an order; one per order and kind, whatever happens. */
+async function queueEmail(trx: Db, orderId: string, kind: "confirmacion" | "envio", now: Date) {
+  await trx
+    .insertInto("emails")
+    .values({
+      id: newId(),
+      order_id: orderId,
+      kind,
+      created_at: toTimestamp(now),
+      claimed_at: null,
+      sent_at: null,
+      attempts: 0,
+      last_error: null,
+    })
+    .onConflict((oc) => oc.columns(["order_id", "kind"]).doNothing())
+    .execute();
 }
 
 /** Records a payment event id; false when it was already processed (a replay). */
@@ -303,6 +356,8 @@ export interface OrderSummary {
   customerName: string;
   customerEmail: string;
   paymentSessionId: string | null;
+  /** Why this paid order cannot be fully served from stock (refund by hand), or null. */
+  stockIssue: string | null;
   lines: { name: string; quantity: number; unitPriceCents: number }[];
 }
 
@@ -324,6 +379,7 @@ export async function getOrder(db: Db, id: string): Promise<OrderSummary | null>
     customerName: order.customer_name,
     customerEmail: order.customer_email,
     paymentSessionId: order.payment_session_id,
+    stockIssue: order.stock_issue,
     lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
   };
 }
@@ -332,7 +388,7 @@ export async function getOrder(db: Db, id: string): Promise<OrderSummary | null>
 export async function expiredHolds(db: Db, now = new Date(), limit = 50) {
   return db
     .selectFrom("orders")
-    .select(["id", "payment_session_id"])
+    .select(["id", "payment_session_id", "payment_provider"])
     .where("status", "=", "esperando_pago")
     .where("expires_at", "<", toTimestamp(now))
     .orderBy("expires_at")

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { getOrder } from "~/orders/orders.server";
-import type { PaymentProvider } from "./payments.server";
+import type { PaymentProvider, PaymentState } from "./payments.server";
 
 export const DEMO_PAYMENT_ROUTE = "/pago-demo";
 
@@ -13,20 +13,23 @@ export function createDemoPayments(db: Db): PaymentProvider {
   return {
     name: "demo",
     async createSession(order) {
-      return { id: `demo_${order.id}`, url: `${DEMO_PAYMENT_ROUTE}/${order.id}` };
+      return { id: `demo_${order.id}`, url: `${DEMO_PAYMENT_ROUTE}/${order.id}`, expiresAt: order.expiresAt };
     },
-    async getSession(sessionId) {
-      const order = await getOrder(db, orderIdOf(sessionId));
-      const paid = order !== null && order.status !== "esperando_pago" && order.status !== "expirado";
-      return {
-        status: paid ? "complete" : order?.status === "esperando_pago" ? "open" : "expired",
-        paid,
-        customerName: order?.customerName ?? "",
-        customerEmail: order?.customerEmail ?? "",
-      };
-    },
-    async expireSession() {
+    getSession,
+    async expireSession(sessionId) {
       // Nothing to close: the demo page refuses orders that are no longer waiting for payment.
+      return getSession(sessionId);
     },
   };
+
+  async function getSession(sessionId: string) {
+    const order = await getOrder(db, orderIdOf(sessionId));
+    const paid = order !== null && order.status !== "esperando_pago" && order.status !== "expirado";
+    return {
+      status: paid ? "complete" : order?.status === "esperando_pago" ? "open" : "expired",
+      paid,
+      customerName: order?.customerName ?? "",
+      customerEmail: order?.customerEmail ?? "",
+    } satisfies PaymentState;
+  }
 }

@@ -5,6 +5,8 @@ export interface PaymentSession {
   id: string;
   /** Where the shopper's browser goes to pay. */
   url: string;
+  /** When the session stops accepting payment: the hold lasts exactly as long. */
+  expiresAt: Date;
 }
 
 export interface PaymentState {
@@ -23,6 +25,9 @@ export interface PaymentProvider {
   createSession(order: HeldOrder, urls: { success: string; cancel: string }): Promise<PaymentSession>;
   /** Asks the provider how a session stands (the sweeper does, before releasing a hold). */
   getSession(sessionId: string): Promise<PaymentState>;
-  /** Closes a session so it can no longer be paid. */
-  expireSession(sessionId: string): Promise<void>;
+  /**
+   * Closes a session so it can no longer be paid, and tells how it ended: a session paid (or
+   * completed with a delayed payment method) in the meantime stays as it is.
+   */
+  expireSession(sessionId: string): Promise<PaymentState>;
 }

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { PaymentProvider } from "./payments.server";
+import type { PaymentProvider, PaymentState } from "./payments.server";
 
 export interface StripeSettings {
   secretKey: string;
@@ -69,26 +69,30 @@ export function createStripePayments(
         { idempotencyKey: `checkout-session-${order.id}` },
       );
       if (!session.url) throw new Error("Stripe returned a session without url");
-      return { id: session.id, url: session.url };
+      return { id: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
     },
     async getSession(sessionId) {
-      const session = await stripe.checkout.sessions.retrieve(sessionId);
-      return {
-        status:
-          session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
-        paid: session.payment_status === "paid",
-        customerName: session.customer_details?.name ?? "",
-        customerEmail: session.customer_details?.email ?? "",
-      };
+      return stateOf(await stripe.checkout.sessions.retrieve(sessionId));
     },
     async expireSession(sessionId) {
       try {
-        await stripe.checkout.sessions.expire(sessionId);
+        return stateOf(await stripe.checkout.sessions.expire(sessionId));
       } catch (error) {
-        // Already expired or completed: nothing left to close. Anything else is a real failure.
-        const state = await stripe.checkout.sessions.retrieve(sessionId).catch(() => null);
-        if (!state || state.status === "open") throw error;
+        // It was no longer open (paid or expired meanwhile): report how it stands. If it is still
+        // open, the failure is real.
+        const state = stateOf(await stripe.checkout.sessions.retrieve(sessionId));
+        if (state.status === "open") throw error;
+        return state;
       }
     },
+  };
+}
+
+function stateOf(session: Stripe.Checkout.Session): PaymentState {
+  return {
+    status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
+    paid: session.payment_status === "paid",
+    customerName: session.customer_details?.name ?? "",
+    customerEmail: session.customer_details?.email ?? "",
   };
 }

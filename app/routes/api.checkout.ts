@@ -7,8 +7,17 @@ import type { Route } from "./+types/api.checkout";
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ message: "Método no permitido." }, { status: 405 });
   const { database, payments, config } = context.get(servicesContext);
-  const body = await request.json().catch(() => null);
   const origin = publicOrigin(request, config);
+  // Only the shop's own pages may start a checkout: a JSON body (a cross-site form cannot send
+  // one without the browser asking first) and, when the browser says where it comes from, our origin.
+  if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) {
+    return Response.json({ message: "La solicitud debe ser JSON." }, { status: 415 });
+  }
+  const from = request.headers.get("origin");
+  if (from && from !== origin && from !== new URL(request.url).origin) {
+    return Response.json({ message: "Solicitud no permitida." }, { status: 403 });
+  }
+  const body = await request.json().catch(() => null);
   const result = await startCheckout(database.db, payments, body, {
     success: `${origin}/success`,
     cancel: (orderId) => `${origin}/cancel?pedido=${encodeURIComponent(orderId)}`,

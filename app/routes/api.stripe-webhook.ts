@@ -20,8 +20,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const outcome = await handleStripeEvent(database.db, event);
   if (outcome === "paid") {
-    // The confirmation e-mail was queued with the payment; send it now, or the sweeper will.
-    await deliverPendingEmails(database.db, mailer, config.shop).catch((error) => console.error(error));
+    // The confirmation e-mail was queued with the payment; send it after answering Stripe (which
+    // wants a quick 2xx), or the sweeper will.
+    void deliverPendingEmails(database.db, mailer, config.shop).catch((error) => console.error(error));
   }
   return Response.json({ received: true, outcome });
 }

@@ -15,8 +15,11 @@ function demoServices(context: Route.LoaderArgs["context"]) {
   return services;
 }
 
+const ORDER_ID = /^OL-[A-Z0-9]{8}$/;
+
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { database } = demoServices(context);
+  if (!ORDER_ID.test(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const order = await getOrder(database.db, params.orderId);
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   if (order.status !== "esperando_pago" && order.status !== "expirado") throw redirect("/success");
@@ -35,11 +38,21 @@ const payment = z.object({
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { database, mailer, config } = demoServices(context);
-  const form = await request.formData();
+  if (!ORDER_ID.test(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
+  const form = await request.formData().catch(() => null);
+  if (!form)
+    return data(
+      { errors: { name: "Envía el formulario de pago." } as Record<string, string> },
+      { status: 400 },
+    );
   if (form.get("intent") === "cancel") {
     await releaseHold(database.db, params.orderId);
     return redirect(`/cancel?pedido=${encodeURIComponent(params.orderId)}`);
   }
+  // Like a real card page, an expired session cannot be paid: the loader says so.
+  const order = await getOrder(database.db, params.orderId);
+  if (!order) throw new Response("Pedido no encontrado", { status: 404 });
+  if (order.status !== "esperando_pago") return redirect(`/pago-demo/${params.orderId}`);
   const parsed = payment.safeParse({ name: form.get("name"), email: form.get("email") });
   if (!parsed.success) {
     const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
@@ -51,8 +64,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     customerEmail: parsed.data.email,
   });
   if (outcome === "unknown_order") throw new Response("Pedido no encontrado", { status: 404 });
-  // Send the confirmation now; if it fails, the sweeper retries it.
-  await deliverPendingEmails(database.db, mailer, config.shop).catch((error) => console.error(error));
+  // Send the confirmation now, without making the shopper wait for the mail server; if it
+  // fails, the sweeper retries it.
+  void deliverPendingEmails(database.db, mailer, config.shop).catch((error) => console.error(error));
   return redirect("/success");
 }
 

@@ -7,7 +7,7 @@ import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
-import { deliverPendingEmails } from "~/orders/emails.server";
+import { deliverPendingEmails, retryDelayMinutes } from "~/orders/emails.server";
 import { confirmPayment, holdCart } from "~/orders/orders.server";
 import { describeEachDatabase } from "../support/databases";
 
@@ -121,9 +121,16 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
     const down = createSmtpMailer("smtp://127.0.0.1:1", "tienda@example.mx");
     expect(await deliverPendingEmails(database.db, down, shop)).toEqual({ sent: 0, failed: 1 });
     const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
-    expect(await deliverPendingEmails(database.db, up, shop)).toEqual({ sent: 1, failed: 0 });
+    // Not retried at once (the pause grows with each failure), but a few minutes later it goes.
+    expect(await deliverPendingEmails(database.db, up, shop)).toEqual({ sent: 0, failed: 0 });
+    const later = new Date(Date.now() + 6 * 60_000);
+    expect(await deliverPendingEmails(database.db, up, shop, later)).toEqual({ sent: 1, failed: 0 });
     expect(received.filter((m) => m.to.includes(to))).toHaveLength(1);
   });
+});
+
+it("retries wait longer after each failure, up to six hours", () => {
+  expect([1, 2, 3, 4, 5, 6, 9, 10, 20].map(retryDelayMinutes)).toEqual([5, 5, 5, 8, 16, 32, 256, 360, 360]);
 });
 
 it("without SMTP every message is written to the outbox as an .eml file and logged", async () => {

@@ -148,7 +148,54 @@ describeEachDatabase("orders and stock holds", (harness) => {
     await holdCart(database.db, { lines: [second.line(0, 1)], provider: "demo" }); // someone else takes it
     expect(await confirmPayment(database.db, { ...paid, orderId: late.id })).toBe("paid_after_expiry_short");
     expect(await second.stockOf(0)).toBe(0);
-    expect((await getOrder(database.db, late.id))?.status).toBe("pendiente");
+    expect(await getOrder(database.db, late.id)).toMatchObject({
+      status: "pendiente",
+      stockIssue: "Pagado después de vencer el apartado, sin stock para: Pieza 1 × 1",
+    });
+    expect((await getOrder(database.db, first.id))?.stockIssue).toBeNull();
+  });
+
+  it("a payment racing a release: the order ends paid with its piece sold, every time", async () => {
+    const database = await harness.fresh();
+    for (let round = 0; round < 15; round++) {
+      const shop = await shopWith(database, [1]);
+      const order = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+      const paid = { orderId: order.id, customerName: "Ana", customerEmail: "ana@example.mx" };
+      await Promise.all([confirmPayment(database.db, paid), releaseHold(database.db, order.id)]);
+      expect((await getOrder(database.db, order.id))?.status).toBe("pendiente");
+      expect(await shop.stockOf(0)).toBe(0);
+    }
+  });
+
+  it("two confirmations of an expired order at once take its pieces once", async () => {
+    const database = await harness.fresh();
+    for (let round = 0; round < 15; round++) {
+      const shop = await shopWith(database, [2]);
+      const order = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+      await releaseHold(database.db, order.id);
+      const paid = { orderId: order.id, customerName: "Ana", customerEmail: "ana@example.mx" };
+      const outcomes = await Promise.all([
+        confirmPayment(database.db, paid),
+        confirmPayment(database.db, paid),
+      ]);
+      expect(outcomes.sort()).toEqual(["already_paid", "paid_after_expiry"]);
+      expect(await shop.stockOf(0)).toBe(1);
+    }
+  });
+
+  it("carts with the same pieces in opposite orders never deadlock", async () => {
+    const database = await harness.fresh();
+    const shop = await shopWith(database, [100, 100]);
+    const carts = Array.from({ length: 30 }, (_, i) =>
+      i % 2 === 0 ? [shop.line(0, 1), shop.line(1, 1)] : [shop.line(1, 1), shop.line(0, 1)],
+    );
+    const results = await Promise.allSettled(
+      carts.map((lines) => holdCart(database.db, { lines, provider: "demo" })),
+    );
+    expect(
+      results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)),
+    ).toEqual([]);
+    expect([await shop.stockOf(0), await shop.stockOf(1)]).toEqual([70, 70]);
   });
 
   it("expired holds are found for the sweeper; payment events are recorded once", async () => {

@@ -1,4 +1,4 @@
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
 import { getOrder, HOLD_MINUTES, holdCart, setPaymentSession } from "~/orders/orders.server";
@@ -9,16 +9,27 @@ import { describeEachDatabase } from "../support/databases";
 const HOUR = 3_600_000;
 const later = () => new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
 
+const OPEN: PaymentState = { status: "open", paid: false, customerName: "", customerEmail: "" };
+
 /** Stands in for the payment provider's servers, which cannot run here. */
-function providerWith(states: Record<string, PaymentState>) {
+function providerWith(states: Record<string, PaymentState | "unreachable">) {
   const expired: string[] = [];
+  const stateOf = (id: string) => {
+    const state = states[id] ?? OPEN;
+    if (state === "unreachable") throw new Error("provider unreachable");
+    return state;
+  };
   const provider: PaymentProvider = {
     name: "stripe",
-    createSession: async () => ({ id: "unused", url: "unused" }),
-    getSession: async (id) =>
-      states[id] ?? { status: "open", paid: false, customerName: "", customerEmail: "" },
+    createSession: async () => ({ id: "unused", url: "unused", expiresAt: new Date() }),
+    getSession: async (id) => stateOf(id),
     expireSession: async (id) => {
+      const state = stateOf(id);
+      if (state.status !== "open") return state; // like Stripe: only an open session can be closed
       expired.push(id);
+      const closed: PaymentState = { ...state, status: "expired" };
+      states[id] = closed;
+      return closed;
     },
   };
   return { provider, expired };
@@ -47,7 +58,7 @@ async function heldOrder(database: Database, sessionId: string) {
     lines: [{ productId, dropId, quantity: 2 }],
     provider: "stripe",
   });
-  await setPaymentSession(database.db, order.id, sessionId);
+  await setPaymentSession(database.db, order.id, { id: sessionId, expiresAt: order.expiresAt });
   const stock = async () => (await getDrop(database.db, dropId))?.products[0]?.stock;
   return { order, stock };
 }
@@ -57,14 +68,15 @@ describeEachDatabase("the hold sweeper", (harness) => {
     const database = await harness.fresh();
     const { order, stock } = await heldOrder(database, "cs_unpaid");
     const { provider, expired } = providerWith({});
-    expect(await sweepExpiredHolds(database.db, provider, new Date())).toEqual({ released: 0, paid: 0 });
+    const none = { released: 0, paid: 0, waiting: 0, failed: 0 };
+    expect(await sweepExpiredHolds(database.db, provider, new Date())).toEqual(none);
     expect(await stock()).toBe(0);
-    expect(await sweepExpiredHolds(database.db, provider, later())).toEqual({ released: 1, paid: 0 });
+    expect(await sweepExpiredHolds(database.db, provider, later())).toEqual({ ...none, released: 1 });
     expect(expired).toEqual(["cs_unpaid"]);
     expect(await stock()).toBe(2);
     expect((await getOrder(database.db, order.id))?.status).toBe("expirado");
     // Several servers sweeping the same hold: only the first acts.
-    expect(await sweepExpiredHolds(database.db, provider, later())).toEqual({ released: 0, paid: 0 });
+    expect(await sweepExpiredHolds(database.db, provider, later())).toEqual(none);
     expect(await stock()).toBe(2);
   });
 
@@ -79,13 +91,48 @@ describeEachDatabase("the hold sweeper", (harness) => {
         customerEmail: "luz@example.mx",
       },
     });
-    expect(await sweepExpiredHolds(database.db, provider, later())).toEqual({ released: 0, paid: 1 });
+    expect(await sweepExpiredHolds(database.db, provider, later())).toMatchObject({ released: 0, paid: 1 });
     expect(expired).toEqual([]);
     expect(await stock()).toBe(0);
     expect(await getOrder(database.db, order.id)).toMatchObject({
       status: "pendiente",
       customerName: "Luz Ramírez",
     });
+  });
+
+  it("a delayed payment (completed, not yet paid) keeps its hold; an unreachable provider blocks nothing else", async () => {
+    const database = await harness.fresh();
+    const delayed = await heldOrder(database, "cs_oxxo");
+    const stuck = await heldOrder(database, "cs_stuck");
+    const plain = await heldOrder(database, "cs_plain");
+    const { provider } = providerWith({
+      cs_oxxo: { status: "complete", paid: false, customerName: "", customerEmail: "" },
+      cs_stuck: "unreachable",
+    });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await sweepExpiredHolds(database.db, provider, later())).toEqual({
+      released: 1,
+      paid: 0,
+      waiting: 1,
+      failed: 1,
+    });
+    expect(await delayed.stock()).toBe(0);
+    expect((await getOrder(database.db, delayed.order.id))?.status).toBe("esperando_pago");
+    expect(await stuck.stock()).toBe(0);
+    expect(await plain.stock()).toBe(2);
+  });
+
+  it("a hold from another provider (the shop switched to Stripe) is settled without asking", async () => {
+    const database = await harness.fresh();
+    const old = await heldOrder(database, "demo_OL-ANTIGUO1");
+    await database.db
+      .updateTable("orders")
+      .set({ payment_provider: "demo" })
+      .where("id", "=", old.order.id)
+      .execute();
+    const { provider } = providerWith({ "demo_OL-ANTIGUO1": "unreachable" });
+    expect(await sweepExpiredHolds(database.db, provider, later())).toMatchObject({ released: 1, failed: 0 });
+    expect(await old.stock()).toBe(2);
   });
 
   it("/cancel closes the session and returns the pieces at once, unless it was paid", async () => {

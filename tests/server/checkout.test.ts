@@ -147,6 +147,43 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     expect(await p.stock()).toBe(3);
     const get = await fetch(`${server.url}/api/checkout`);
     expect(get.status).toBe(405);
+    // Ids are checked before they reach the database (a NUL byte breaks PostgreSQL's text).
+    const nul = await checkout({ cart: [{ product: { id: "a\u0000" }, dropId: p.dropId, quantity: 1 }] });
+    expect(nul.status).toBe(400);
+    expect(await p.stock()).toBe(3);
+  });
+
+  it("only the shop's own pages can start a checkout, and bodies stay small", async () => {
+    const p = await product(3);
+    const body = JSON.stringify({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] });
+    // A cross-site form can post text/plain without asking the browser first: refused.
+    const plain = await fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body,
+    });
+    expect(plain.status).toBe(415);
+    expect(((await plain.json()) as { message: string }).message).toBe("La solicitud debe ser JSON.");
+    const crossSite = await fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://otro-sitio.example" },
+      body,
+    });
+    expect(crossSite.status).toBe(403);
+    const huge = await fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ cart: [], padding: "x".repeat(300 * 1024) }),
+    });
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { message: string }).message).toBe("La solicitud es demasiado grande.");
+    expect(await p.stock()).toBe(3);
+    const sameSite = await fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body,
+    });
+    expect(sameSite.status).toBe(200);
   });
 
   it("a server killed between the hold and the payment: on restart the sweeper returns the stock", async () => {
@@ -167,7 +204,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
   });
 
   it("the demo page pays the order, or cancelling it puts the pieces back", async () => {
-    const p = await product(2);
+    const p = await product(3);
     const start = async () =>
       (
         (await (
@@ -184,7 +221,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     });
 
     const payUrl = await start();
-    expect(await p.stock()).toBe(1);
+    expect(await p.stock()).toBe(2);
     const invalid = await fetch(`${server.url}${payUrl}`, form({ intent: "pay", name: "", email: "no" }));
     expect(invalid.status).toBe(400);
     const paid = await fetch(
@@ -205,11 +242,38 @@ describeEachDatabase("checkout through HTTP", (harness) => {
       customer_email: "ana@example.mx",
     });
 
-    const cancelUrl = await start();
+    // Coming back to /cancel from the payment page returns a waiting order's pieces at once.
+    const leftUrl = await start();
+    expect(await p.stock()).toBe(1);
+    const back = await fetch(`${server.url}/cancel?pedido=${leftUrl.split("/").pop()}`);
+    expect(back.status).toBe(200);
+    expect(await p.stock()).toBe(2);
+
+    // An empty or odd post answers 400, never 500; an unknown order 404.
+    const emptyPost = await fetch(`${server.url}${await start()}`, { method: "POST", redirect: "manual" });
+    expect(emptyPost.status).toBe(400);
+    expect((await fetch(`${server.url}/pago-demo/OL-NOEXISTE`, form({ intent: "pay" }))).status).toBe(404);
+    expect((await fetch(`${server.url}/pago-demo/%00`)).status).toBe(404);
+
+    const cancelUrl = await start(); // the empty post above still holds one piece
     expect(await p.stock()).toBe(0);
     const cancelled = await fetch(`${server.url}${cancelUrl}`, form({ intent: "cancel" }));
     expect(cancelled.status).toBe(302);
     expect(cancelled.headers.get("location")).toMatch(/^\/cancel\?pedido=OL-/);
     expect(await p.stock()).toBe(1);
+    // An expired session cannot be paid afterwards.
+    const late = await fetch(
+      `${server.url}${cancelUrl}`,
+      form({ intent: "pay", name: "Ana", email: "ana@example.mx" }),
+    );
+    expect(late.status).toBe(302);
+    expect(late.headers.get("location")).toBe(cancelUrl);
+    const cancelledId = cancelUrl.split("/").pop() ?? "";
+    const cancelledOrder = await database.db
+      .selectFrom("orders")
+      .select("status")
+      .where("id", "=", cancelledId)
+      .executeTakeFirst();
+    expect(cancelledOrder?.status).toBe("expirado");
   });
 });

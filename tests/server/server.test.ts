@@ -197,6 +197,26 @@ describe("start-up problems stop the server with one clear message", () => {
     expectOneClearLine(stderr);
   });
 
+  it("Stripe without the shop's public address (its return pages would trust the Host header)", async () => {
+    const { code, stderr } = await failedStart({
+      DATA_DIR: path.join(tmp, "stripe-no-url"),
+      STRIPE_SECRET_KEY: "sk_test_123",
+      STRIPE_WEBHOOK_SECRET: "whsec_123",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("PUBLIC_URL: hace falta con Stripe");
+    expectOneClearLine(stderr);
+  });
+
+  it("a public HTTPS shop without Stripe refuses the demo payment page unless asked for", async () => {
+    const { code, stderr } = await failedStart({
+      DATA_DIR: path.join(tmp, "public"),
+      PUBLIC_URL: "https://tienda.example",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("DEMO_PAYMENTS: no hay otro proveedor de pagos");
+  });
+
   it("a setting with a bad value", async () => {
     const { code, stderr } = await failedStart({
       DATA_DIR: path.join(tmp, "bad"),

@@ -108,6 +108,7 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
       STRIPE_SECRET_KEY: "sk_test_123",
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: fake.url,
+      PUBLIC_URL: "https://tienda.example",
     };
     server = await startServer(env);
   });

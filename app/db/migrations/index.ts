@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import * as m0001 from "./0001_catalogue";
 import * as m0002 from "./0002_orders";
 import * as m0003 from "./0003_emails";
+import * as m0004 from "./0004_order_stock_issue";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   "0001_catalogue": m0001,
   "0002_orders": m0002,
   "0003_emails": m0003,
+  "0004_order_stock_issue": m0004,
 };
