@@ -1,9 +1,9 @@
-import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { getDrop } from "~/catalogue/catalogue.server";
 import { filterProducts, parseFilters } from "~/catalogue/filters";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
+import { RouteError } from "~/components/route-error";
 import { dateRangeText } from "~/lib/dates";
 import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
@@ -68,14 +68,5 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="font-serif text-3xl">{notFound ? "Drop no encontrado" : "Algo salió mal"}</h1>
-      <Link to="/colecciones" className="mt-6 inline-block underline">
-        Ver colecciones
-      </Link>
-    </main>
-  );
+  return <RouteError notFoundTitle="Drop no encontrado" />;
 }

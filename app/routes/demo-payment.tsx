@@ -1,5 +1,6 @@
-import { data, Form, isRouteErrorResponse, Link, redirect, useNavigation, useRouteError } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { RouteError } from "~/components/route-error";
 import { formatMXN } from "~/lib/money";
 import { deliverPendingEmails } from "~/orders/emails.server";
 import { confirmPayment, getOrder, releaseHold } from "~/orders/orders.server";
@@ -175,14 +176,5 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="font-serif text-3xl">{notFound ? "Pedido no encontrado" : "Algo salió mal"}</h1>
-      <Link to="/colecciones" className="mt-6 inline-block underline">
-        Ver colecciones
-      </Link>
-    </main>
-  );
+  return <RouteError notFoundTitle="Pedido no encontrado" />;
 }

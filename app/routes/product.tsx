@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { Link } from "react-router";
 import { checkAdd } from "~/cart/cart";
 import { useCart } from "~/cart/cart-context";
 import { getDrop } from "~/catalogue/catalogue.server";
@@ -7,6 +7,7 @@ import { isDropPurchasable } from "~/catalogue/drop-time";
 import { productTileLabel } from "~/catalogue/storefront";
 import { productHref } from "~/catalogue/views.server";
 import { ResponsiveImage } from "~/components/responsive-image";
+import { RouteError } from "~/components/route-error";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
@@ -228,14 +229,5 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="font-serif text-3xl">{notFound ? "Producto no encontrado." : "Algo salió mal"}</h1>
-      <Link to="/colecciones" className="mt-6 inline-block underline">
-        Ver colecciones
-      </Link>
-    </main>
-  );
+  return <RouteError notFoundTitle="Producto no encontrado." />;
 }

@@ -1,12 +1,11 @@
 import { expect, it, vi } from "vitest";
-import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
 import { getOrder, HOLD_MINUTES, holdCart, setPaymentSession } from "~/orders/orders.server";
 import { cancelCheckout, sweepExpiredHolds } from "~/orders/sweeper.server";
 import type { PaymentProvider, PaymentState } from "~/payments/payments.server";
+import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 
-const HOUR = 3_600_000;
 const later = () => new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
 
 const OPEN: PaymentState = { status: "open", paid: false, customerName: "", customerEmail: "" };
@@ -36,31 +35,13 @@ function providerWith(states: Record<string, PaymentState | "unreachable">) {
 }
 
 async function heldOrder(database: Database, sessionId: string) {
-  const now = Date.now();
-  const dropId = await createDrop(database.db, {
-    name: "Mareas",
-    status: "activa",
-    startAt: new Date(now - HOUR),
-    endAt: new Date(now + HOUR),
-    products: [
-      {
-        name: "Anillo",
-        categoria: "Anillo",
-        material: "Oro rosa",
-        priceCents: 100_000,
-        stock: 2,
-        imageId: null,
-      },
-    ],
-  });
-  const productId = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
+  const piece = await runningPiece(database, { stock: 2, priceCents: 100_000 });
   const order = await holdCart(database.db, {
-    lines: [{ productId, dropId, quantity: 2 }],
+    lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
     provider: "stripe",
   });
   await setPaymentSession(database.db, order.id, { id: sessionId, expiresAt: order.expiresAt });
-  const stock = async () => (await getDrop(database.db, dropId))?.products[0]?.stock;
-  return { order, stock };
+  return { order, stock: piece.stock };
 }
 
 describeEachDatabase("the hold sweeper", (harness) => {

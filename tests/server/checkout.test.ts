@@ -2,13 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
+import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 
 vi.setConfig({ testTimeout: 120_000 });
-const HOUR = 3_600_000;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-checkout-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -30,25 +29,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     await server?.stop();
   });
 
-  async function product(stock: number, priceCents = 450_000) {
-    const now = Date.now();
-    const dropId = await createDrop(database.db, {
-      name: "Mareas",
-      status: "activa",
-      startAt: new Date(now - HOUR),
-      endAt: new Date(now + HOUR),
-      products: [
-        { name: "Anillo Marea", categoria: "Anillo", material: "Oro rosa", priceCents, stock, imageId: null },
-      ],
-    });
-    const drop = await getDrop(database.db, dropId);
-    const id = drop?.products[0]?.id ?? "";
-    return {
-      dropId,
-      id,
-      stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock,
-    };
-  }
+  const product = (stock: number, priceCents?: number) => runningPiece(database, { stock, priceCents });
 
   const checkout = (body: unknown) =>
     fetch(`${server.url}/api/checkout`, {

@@ -3,16 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
 import { holdCart } from "~/orders/orders.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase, sqliteHarness } from "../support/databases";
 import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
 import { type RunningServer, startServer } from "../support/server-process";
 
 vi.setConfig({ testTimeout: 120_000 });
-const HOUR = 3_600_000;
 const WEBHOOK_SECRET = "whsec_pruebas123";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-stripe-"));
 let fake: FakeStripe;
@@ -24,20 +23,8 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function product(database: Database, stock: number, priceCents = 450_000) {
-  const now = Date.now();
-  const dropId = await createDrop(database.db, {
-    name: "Mareas",
-    status: "activa",
-    startAt: new Date(now - HOUR),
-    endAt: new Date(now + HOUR),
-    products: [
-      { name: "Anillo Marea", categoria: "Anillo", material: "Oro rosa", priceCents, stock, imageId: null },
-    ],
-  });
-  const id = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
-  return { dropId, id, stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock };
-}
+const product = (database: Database, stock: number, priceCents?: number) =>
+  runningPiece(database, { stock, priceCents });
 
 describe("the Stripe adapter, against a local HTTP server", () => {
   const cleanups: (() => Promise<void>)[] = [];

@@ -1,0 +1,30 @@
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import type { Database } from "~/db/database.server";
+
+const HOUR = 3_600_000;
+
+/** A drop running now with one piece, and a way to read that piece's stock. */
+export async function runningPiece(
+  database: Database,
+  options: { stock: number; priceCents?: number; name?: string },
+): Promise<{ dropId: string; id: string; stock(): Promise<number | undefined> }> {
+  const now = Date.now();
+  const dropId = await createDrop(database.db, {
+    name: "Mareas",
+    status: "activa",
+    startAt: new Date(now - HOUR),
+    endAt: new Date(now + HOUR),
+    products: [
+      {
+        name: options.name ?? "Anillo Marea",
+        categoria: "Anillo",
+        material: "Oro rosa",
+        priceCents: options.priceCents ?? 450_000,
+        stock: options.stock,
+        imageId: null,
+      },
+    ],
+  });
+  const id = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
+  return { dropId, id, stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock };
+}
