@@ -80,6 +80,14 @@ export interface OrdersTable {
   expires_at: Timestamp;
   paid_at: NullableTimestamp;
   stock_issue: string | null;
+  ship_name: string | null;
+  ship_phone: string | null;
+  ship_line1: string | null;
+  ship_line2: string | null;
+  ship_city: string | null;
+  ship_state: string | null;
+  ship_postal_code: string | null;
+  ship_country: string | null;
   tracking_number: string | null;
   carrier: string | null;
   shipped_at: NullableTimestamp;

@@ -3,6 +3,7 @@ import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
 import type { Mailer, MailMessage } from "~/mail/mailer.server";
 import { getOrder, type OrderSummary } from "./orders.server";
+import { addressLines } from "./shipping";
 
 const escapeHtml = (s: string) =>
   s.replace(
@@ -26,6 +27,7 @@ export function confirmationEmail(order: OrderSummary, shop: PublicShopSettings)
     ...lines.map((l) => `- ${l.name} × ${l.quantity}: ${l.total}`),
     `Total: ${order.total} MXN`,
     "",
+    ...(order.shipping ? ["Lo enviaremos a:", ...addressLines(order.shipping), ""] : []),
     "¿Qué sigue? Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la",
     "paquetería y el número de guía para que sigas tu envío.",
     "",
@@ -43,6 +45,11 @@ export function confirmationEmail(order: OrderSummary, shop: PublicShopSettings)
 <p>Tu pedido <strong>${escapeHtml(order.id)}</strong> está confirmado.</p>
 <table style="width:100%;border-collapse:collapse">${rows}
 <tr><td style="padding:8px 0;border-top:1px solid #ddd"><strong>Total</strong></td><td style="padding:8px 0;border-top:1px solid #ddd;text-align:right"><strong>${order.total} MXN</strong></td></tr></table>
+${
+  order.shipping
+    ? `<h2 style="font-size:16px;margin-top:24px">Lo enviaremos a</h2><p>${addressLines(order.shipping).map(escapeHtml).join("<br>")}</p>`
+    : ""
+}
 <h2 style="font-size:16px;margin-top:24px">¿Qué sigue?</h2>
 <p>Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la paquetería y el número de guía para que sigas tu envío.</p>
 <p style="font-size:14px;color:#6b625a">¿Dudas? Escríbenos a <a href="mailto:${escapeHtml(shop.email)}">${escapeHtml(shop.email)}</a> o por <a href="https://wa.me/${escapeHtml(shop.whatsapp)}">WhatsApp</a>.</p>

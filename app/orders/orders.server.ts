@@ -4,6 +4,7 @@ import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { OrderStatus } from "~/db/schema";
 import { newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
+import type { ShippingAddress } from "./shipping";
 
 /** How long a checkout holds its pieces: the life of the payment session. */
 export const HOLD_MINUTES = 30;
@@ -155,6 +156,14 @@ export async function holdCart(
         payment_provider: input.provider,
         payment_session_id: null,
         stock_issue: null,
+        ship_name: null,
+        ship_phone: null,
+        ship_line1: null,
+        ship_line2: null,
+        ship_city: null,
+        ship_state: null,
+        ship_postal_code: null,
+        ship_country: null,
         tracking_number: null,
         carrier: null,
         expires_at: toTimestamp(order.expiresAt),
@@ -243,13 +252,32 @@ export type PaidOutcome =
  */
 export async function confirmPayment(
   db: Db,
-  input: { orderId: string; customerName: string; customerEmail: string; now?: Date },
+  input: {
+    orderId: string;
+    customerName: string;
+    customerEmail: string;
+    shipping?: ShippingAddress | null;
+    now?: Date;
+  },
 ): Promise<PaidOutcome> {
   const now = input.now ?? new Date();
+  const ship = input.shipping;
   const paid = {
     status: "pendiente" as const,
     customer_name: input.customerName,
     customer_email: input.customerEmail,
+    ...(ship
+      ? {
+          ship_name: ship.name,
+          ship_phone: ship.phone,
+          ship_line1: ship.line1,
+          ship_line2: ship.line2,
+          ship_city: ship.city,
+          ship_state: ship.state,
+          ship_postal_code: ship.postalCode,
+          ship_country: ship.country,
+        }
+      : {}),
     paid_at: toTimestamp(now),
     updated_at: toTimestamp(now),
   };
@@ -358,6 +386,7 @@ export interface OrderSummary {
   paymentSessionId: string | null;
   /** Why this paid order cannot be fully served from stock (refund by hand), or null. */
   stockIssue: string | null;
+  shipping: ShippingAddress | null;
   lines: { name: string; quantity: number; unitPriceCents: number }[];
 }
 
@@ -380,6 +409,18 @@ export async function getOrder(db: Db, id: string): Promise<OrderSummary | null>
     customerEmail: order.customer_email,
     paymentSessionId: order.payment_session_id,
     stockIssue: order.stock_issue,
+    shipping: order.ship_line1
+      ? {
+          name: order.ship_name ?? "",
+          phone: order.ship_phone ?? "",
+          line1: order.ship_line1,
+          line2: order.ship_line2 ?? "",
+          city: order.ship_city ?? "",
+          state: order.ship_state ?? "",
+          postalCode: order.ship_postal_code ?? "",
+          country: order.ship_country ?? "MX",
+        }
+      : null,
     lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
   };
 }

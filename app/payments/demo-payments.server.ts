@@ -30,6 +30,7 @@ export function createDemoPayments(db: Db): PaymentProvider {
       paid,
       customerName: order?.customerName ?? "",
       customerEmail: order?.customerEmail ?? "",
+      shipping: order?.shipping ?? null,
     } satisfies PaymentState;
   }
 }

@@ -1,4 +1,5 @@
 import type { HeldOrder } from "~/orders/orders.server";
+import type { ShippingAddress } from "~/orders/shipping";
 
 /** A hosted payment page opened for one order. */
 export interface PaymentSession {
@@ -14,6 +15,8 @@ export interface PaymentState {
   paid: boolean;
   customerName: string;
   customerEmail: string;
+  /** Where to send the order, as collected by the payment page. */
+  shipping: ShippingAddress | null;
 }
 
 /**

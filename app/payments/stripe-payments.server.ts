@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import type { ShippingAddress } from "~/orders/shipping";
 import type { PaymentProvider, PaymentState } from "./payments.server";
 
 export interface StripeSettings {
@@ -58,6 +59,8 @@ export function createStripePayments(
             };
           }),
           name_collection: { individual: { enabled: true } },
+          shipping_address_collection: { allowed_countries: ["MX"] },
+          phone_number_collection: { enabled: true },
           client_reference_id: order.id,
           metadata: { order_id: order.id },
           payment_intent_data: { metadata: { order_id: order.id } },
@@ -94,5 +97,23 @@ function stateOf(session: Stripe.Checkout.Session): PaymentState {
     paid: session.payment_status === "paid",
     customerName: session.customer_details?.name ?? "",
     customerEmail: session.customer_details?.email ?? "",
+    shipping: shippingOf(session),
+  };
+}
+
+/** The shipping address and phone the shopper gave on Stripe's page, if any. */
+export function shippingOf(session: Stripe.Checkout.Session): ShippingAddress | null {
+  const details = session.collected_information?.shipping_details;
+  const address = details?.address;
+  if (!address?.line1) return null;
+  return {
+    name: details?.name ?? session.customer_details?.name ?? "",
+    phone: session.customer_details?.phone ?? "",
+    line1: address.line1,
+    line2: address.line2 ?? "",
+    city: address.city ?? "",
+    state: address.state ?? "",
+    postalCode: address.postal_code ?? "",
+    country: address.country ?? "MX",
   };
 }

@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import type { Db } from "~/db/database.server";
 import { confirmPayment, recordPaymentEvent, releaseHold } from "~/orders/orders.server";
+import { shippingOf } from "./stripe-payments.server";
 
 export type WebhookOutcome = "duplicate" | "paid" | "awaiting_payment" | "released" | "ignored";
 
@@ -38,6 +39,7 @@ async function apply(db: Db, event: Stripe.Event, now: Date): Promise<WebhookOut
         orderId,
         customerName: session.customer_details?.name ?? "",
         customerEmail: session.customer_details?.email ?? "",
+        shipping: shippingOf(session),
         now,
       });
       return "paid";

@@ -35,7 +35,30 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 const payment = z.object({
   name: z.string().trim().min(2, "Escribe tu nombre completo.").max(120),
   email: z.email("Escribe un correo válido.").max(200),
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[\d\s-]{10,16}$/, "Escribe un teléfono de 10 dígitos."),
+  line1: z.string().trim().min(3, "Escribe la calle y el número.").max(200),
+  line2: z.string().trim().min(2, "Escribe la colonia.").max(200),
+  postalCode: z
+    .string()
+    .trim()
+    .regex(/^\d{5}$/, "El código postal tiene 5 dígitos."),
+  city: z.string().trim().min(2, "Escribe la ciudad o municipio.").max(120),
+  state: z.string().trim().min(2, "Escribe el estado.").max(60),
 });
+
+const FIELDS = [
+  { name: "name", label: "Nombre", autoComplete: "name" },
+  { name: "email", label: "Correo electrónico", autoComplete: "email", type: "email" },
+  { name: "phone", label: "Teléfono", autoComplete: "tel", type: "tel" },
+  { name: "line1", label: "Calle y número", autoComplete: "address-line1" },
+  { name: "line2", label: "Colonia", autoComplete: "address-line2" },
+  { name: "postalCode", label: "Código postal", autoComplete: "postal-code", inputMode: "numeric" },
+  { name: "city", label: "Ciudad o municipio", autoComplete: "address-level2" },
+  { name: "state", label: "Estado", autoComplete: "address-level1" },
+] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { database, mailer, config } = demoServices(context);
@@ -54,15 +77,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const order = await getOrder(database.db, params.orderId);
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   if (order.status !== "esperando_pago") return redirect(`/pago-demo/${params.orderId}`);
-  const parsed = payment.safeParse({ name: form.get("name"), email: form.get("email") });
+  const parsed = payment.safeParse(Object.fromEntries(FIELDS.map((f) => [f.name, form.get(f.name) ?? ""])));
   if (!parsed.success) {
     const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
     return data({ errors }, { status: 400 });
   }
+  const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
   const outcome = await confirmPayment(database.db, {
     orderId: params.orderId,
-    customerName: parsed.data.name,
-    customerEmail: parsed.data.email,
+    customerName: name,
+    customerEmail: email,
+    shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
   });
   if (outcome === "unknown_order") throw new Response("Pedido no encontrado", { status: 404 });
   // Send the confirmation now, without making the shopper wait for the mail server; if it
@@ -102,45 +127,32 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
 
       {loaderData.waiting ? (
         <Form method="post" className="mt-8 space-y-4" noValidate>
-          <div>
-            <label htmlFor="name" className="block text-sm font-medium">
-              Nombre
-            </label>
-            <input
-              id="name"
-              name="name"
-              autoComplete="name"
-              required
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={errors.name ? "name-error" : undefined}
-              className="mt-1 w-full rounded border border-ink/30 bg-white px-3 py-2"
-            />
-            {errors.name && (
-              <p id="name-error" className="mt-1 text-sm text-red-800">
-                {errors.name}
-              </p>
-            )}
-          </div>
-          <div>
-            <label htmlFor="email" className="block text-sm font-medium">
-              Correo electrónico
-            </label>
-            <input
-              id="email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
-              aria-invalid={errors.email ? true : undefined}
-              aria-describedby={errors.email ? "email-error" : undefined}
-              className="mt-1 w-full rounded border border-ink/30 bg-white px-3 py-2"
-            />
-            {errors.email && (
-              <p id="email-error" className="mt-1 text-sm text-red-800">
-                {errors.email}
-              </p>
-            )}
-          </div>
+          <fieldset className="space-y-4">
+            <legend className="text-sm text-ink/75">Tus datos y la dirección de envío</legend>
+            {FIELDS.map((field) => (
+              <div key={field.name}>
+                <label htmlFor={field.name} className="block text-sm font-medium">
+                  {field.label}
+                </label>
+                <input
+                  id={field.name}
+                  name={field.name}
+                  type={"type" in field ? field.type : "text"}
+                  inputMode={"inputMode" in field ? field.inputMode : undefined}
+                  autoComplete={field.autoComplete}
+                  required
+                  aria-invalid={errors[field.name] ? true : undefined}
+                  aria-describedby={errors[field.name] ? `${field.name}-error` : undefined}
+                  className="mt-1 w-full rounded border border-ink/30 bg-white px-3 py-2"
+                />
+                {errors[field.name] && (
+                  <p id={`${field.name}-error`} className="mt-1 text-sm text-red-800">
+                    {errors[field.name]}
+                  </p>
+                )}
+              </div>
+            ))}
+          </fieldset>
           <div className="flex gap-3">
             <button
               type="submit"

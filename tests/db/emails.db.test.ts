@@ -87,7 +87,21 @@ async function paidOrder(database: Database, email: string) {
     lines: [{ productId, dropId, quantity: 2 }],
     provider: "demo",
   });
-  await confirmPayment(database.db, { orderId: order.id, customerName: "Ana Pérez", customerEmail: email });
+  await confirmPayment(database.db, {
+    orderId: order.id,
+    customerName: "Ana Pérez",
+    customerEmail: email,
+    shipping: {
+      name: "Ana Pérez",
+      phone: "951 123 4567",
+      line1: "Calle Macedonio Alcalá 401",
+      line2: "Centro",
+      city: "Oaxaca de Juárez",
+      state: "Oaxaca",
+      postalCode: "68000",
+      country: "MX",
+    },
+  });
   return order;
 }
 
@@ -110,6 +124,8 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
     expect(text).toContain("Collar Caracola × 2");
     expect(text).toContain("$19,600.00 MXN");
     expect(text).toContain("¿Qué sigue?");
+    expect(text).toContain("Lo enviaremos a");
+    expect(text).toContain("68000 Oaxaca de Juárez, Oaxaca");
     expect(text).toContain("Content-Type: text/html");
     expect(text).toContain("Content-Type: text/plain");
   });

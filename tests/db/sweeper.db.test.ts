@@ -8,7 +8,13 @@ import { describeEachDatabase } from "../support/databases";
 
 const later = () => new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
 
-const OPEN: PaymentState = { status: "open", paid: false, customerName: "", customerEmail: "" };
+const OPEN: PaymentState = {
+  status: "open",
+  paid: false,
+  customerName: "",
+  customerEmail: "",
+  shipping: null,
+};
 
 /** Stands in for the payment provider's servers, which cannot run here. */
 function providerWith(states: Record<string, PaymentState | "unreachable">) {
@@ -70,6 +76,16 @@ describeEachDatabase("the hold sweeper", (harness) => {
         paid: true,
         customerName: "Luz Ramírez",
         customerEmail: "luz@example.mx",
+        shipping: {
+          name: "Luz Ramírez",
+          phone: "5512345678",
+          line1: "Calle Macedonio Alcalá 401",
+          line2: "Centro",
+          city: "Oaxaca de Juárez",
+          state: "Oaxaca",
+          postalCode: "68000",
+          country: "MX",
+        },
       },
     });
     expect(await sweepExpiredHolds(database.db, provider, later())).toMatchObject({ released: 0, paid: 1 });
@@ -87,7 +103,7 @@ describeEachDatabase("the hold sweeper", (harness) => {
     const stuck = await heldOrder(database, "cs_stuck");
     const plain = await heldOrder(database, "cs_plain");
     const { provider } = providerWith({
-      cs_oxxo: { status: "complete", paid: false, customerName: "", customerEmail: "" },
+      cs_oxxo: { status: "complete", paid: false, customerName: "", customerEmail: "", shipping: null },
       cs_stuck: "unreachable",
     });
     vi.spyOn(console, "error").mockImplementation(() => {});
@@ -121,7 +137,13 @@ describeEachDatabase("the hold sweeper", (harness) => {
     const unpaid = await heldOrder(database, "cs_a");
     const paid = await heldOrder(database, "cs_b");
     const { provider, expired } = providerWith({
-      cs_b: { status: "complete", paid: true, customerName: "X", customerEmail: "x@example.mx" },
+      cs_b: {
+        status: "complete",
+        paid: true,
+        customerName: "X",
+        customerEmail: "x@example.mx",
+        shipping: null,
+      },
     });
     await cancelCheckout(database.db, provider, unpaid.order.id);
     await cancelCheckout(database.db, provider, paid.order.id);

@@ -50,8 +50,15 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   // The form checks its fields before paying.
   await page.getByRole("button", { name: /^Pagar/ }).click();
   await expect(page.getByText("Escribe tu nombre completo.")).toBeVisible();
+  await expect(page.getByText("El código postal tiene 5 dígitos.")).toBeVisible();
   await page.getByLabel("Nombre").fill("Ana Pérez");
   await page.getByLabel("Correo electrónico").fill("ana@example.mx");
+  await page.getByLabel("Teléfono").fill("951 123 4567");
+  await page.getByLabel("Calle y número").fill("Calle Macedonio Alcalá 401");
+  await page.getByLabel("Colonia").fill("Centro");
+  await page.getByLabel("Código postal").fill("68000");
+  await page.getByLabel("Ciudad o municipio").fill("Oaxaca de Juárez");
+  await page.getByLabel("Estado").fill("Oaxaca");
   await page.getByRole("button", { name: /^Pagar/ }).click();
 
   await expect(page).toHaveURL(/\/success$/);

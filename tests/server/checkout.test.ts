@@ -203,11 +203,22 @@ describeEachDatabase("checkout through HTTP", (harness) => {
 
     const payUrl = await start();
     expect(await p.stock()).toBe(2);
-    const invalid = await fetch(`${server.url}${payUrl}`, form({ intent: "pay", name: "", email: "no" }));
+    const invalid = await fetch(
+      `${server.url}${payUrl}`,
+      form({ intent: "pay", name: "", email: "no", postalCode: "1" }),
+    );
     expect(invalid.status).toBe(400);
+    const address = {
+      phone: "951 123 4567",
+      line1: "Calle Macedonio Alcalá 401",
+      line2: "Centro",
+      postalCode: "68000",
+      city: "Oaxaca de Juárez",
+      state: "Oaxaca",
+    };
     const paid = await fetch(
       `${server.url}${payUrl}`,
-      form({ intent: "pay", name: "Ana Pérez", email: "ana@example.mx" }),
+      form({ intent: "pay", name: "Ana Pérez", email: "ana@example.mx", ...address }),
     );
     expect(paid.status).toBe(302);
     expect(paid.headers.get("location")).toBe("/success");
@@ -221,6 +232,10 @@ describeEachDatabase("checkout through HTTP", (harness) => {
       status: "pendiente",
       customer_name: "Ana Pérez",
       customer_email: "ana@example.mx",
+      ship_line1: "Calle Macedonio Alcalá 401",
+      ship_postal_code: "68000",
+      ship_phone: "951 123 4567",
+      ship_country: "MX",
     });
 
     // Coming back to /cancel from the payment page returns a waiting order's pieces at once.
@@ -245,7 +260,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     // An expired session cannot be paid afterwards.
     const late = await fetch(
       `${server.url}${cancelUrl}`,
-      form({ intent: "pay", name: "Ana", email: "ana@example.mx" }),
+      form({ intent: "pay", name: "Ana", email: "ana@example.mx", ...address }),
     );
     expect(late.status).toBe(302);
     expect(late.headers.get("location")).toBe(cancelUrl);

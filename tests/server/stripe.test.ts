@@ -67,6 +67,8 @@ describe("the Stripe adapter, against a local HTTP server", () => {
     expect(f.get("metadata[order_id]")).toBe(order.id);
     expect(f.get("client_reference_id")).toBe(order.id);
     expect(f.get("name_collection[individual][enabled]")).toBe("true");
+    expect(f.get("shipping_address_collection[allowed_countries][0]")).toBe("MX");
+    expect(f.get("phone_number_collection[enabled]")).toBe("true");
     expect(f.get("success_url")).toBe("https://tienda.example/success");
     expect(f.get("cancel_url")).toBe(`https://tienda.example/cancel?pedido=${order.id}`);
     const expiresAt = Number(f.get("expires_at")) * 1000;
@@ -136,7 +138,20 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
           metadata: { order_id: orderId },
           payment_status: paid ? "paid" : "unpaid",
           status: type === "checkout.session.expired" ? "expired" : "complete",
-          customer_details: { name: "Ana Pérez", email: "ana@example.mx" },
+          customer_details: { name: "Ana Pérez", email: "ana@example.mx", phone: "+529511234567" },
+          collected_information: {
+            shipping_details: {
+              name: "Ana Pérez",
+              address: {
+                line1: "Calle Macedonio Alcalá 401",
+                line2: "Centro",
+                city: "Oaxaca de Juárez",
+                state: "OAX",
+                postal_code: "68000",
+                country: "MX",
+              },
+            },
+          },
         },
       },
     };
@@ -167,7 +182,13 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
       () => Math.random() - 0.5,
     );
     for (const evt of deliveries) expect((await deliver(evt)).status).toBe(200);
-    expect(await orderRow(orderId)).toMatchObject({ status: "pendiente", customer_email: "ana@example.mx" });
+    expect(await orderRow(orderId)).toMatchObject({
+      status: "pendiente",
+      customer_email: "ana@example.mx",
+      ship_line1: "Calle Macedonio Alcalá 401",
+      ship_postal_code: "68000",
+      ship_phone: "+529511234567",
+    });
     expect(await p.stock()).toBe(1);
     expect(await emailsFor(orderId)).toBe(1);
   });

@@ -3,6 +3,7 @@ import * as m0001 from "./0001_catalogue";
 import * as m0002 from "./0002_orders";
 import * as m0003 from "./0003_emails";
 import * as m0004 from "./0004_order_stock_issue";
+import * as m0005 from "./0005_order_shipping";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002_orders": m0002,
   "0003_emails": m0003,
   "0004_order_stock_issue": m0004,
+  "0005_order_shipping": m0005,
 };

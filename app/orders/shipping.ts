@@ -1,0 +1,24 @@
+/** Where a paid order is sent. */
+export interface ShippingAddress {
+  name: string;
+  phone: string;
+  line1: string;
+  /** Colonia (and interior number, references). */
+  line2: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  country: string;
+}
+
+/** The address as it is written on a parcel, one line each. */
+export function addressLines(a: ShippingAddress): string[] {
+  return [
+    a.name,
+    a.line1,
+    a.line2,
+    `${a.postalCode} ${a.city}, ${a.state}`.trim(),
+    a.country === "MX" ? "México" : a.country,
+    a.phone ? `Tel. ${a.phone}` : "",
+  ].filter((line) => line.trim() !== "" && line.trim() !== ",");
+}
