@@ -8,8 +8,8 @@ import { StartupError } from "~/config/startup-error";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { seedDemoOnFirstStart } from "~/demo/seed.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
-import { variantKey } from "~/media/images.server";
 import { createLocalStorage } from "~/media/local-storage.server";
+import { variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { startSweeper } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
@@ -105,10 +105,7 @@ async function productImageUrls(
   if (!publicUrl) return urls;
   for (const { product } of await getProductsWithDrops(db, ids)) {
     if (product.image)
-      urls.set(
-        product.id,
-        new URL(media.publicUrl(variantKey(product.image.key, 960)), publicUrl).toString(),
-      );
+      urls.set(product.id, new URL(variantUrl(media, product.image, 960), publicUrl).toString());
   }
   return urls;
 }

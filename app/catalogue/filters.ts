@@ -52,7 +52,8 @@ export function filterProducts<T extends FilterableProduct>(products: T[], filte
   return products.filter((p) => matchesFilters(p, filters));
 }
 
-const SEARCH_KEYS = {
+/** The URL parameter of each filter group (the filter bar's field names). */
+export const SEARCH_KEYS = {
   categorias: "categoria",
   materiales: "material",
   precios: "precio",

@@ -13,11 +13,22 @@ export interface ImageView {
   height: number;
 }
 
-export function imageView(storage: MediaStorage, row: MediaRow): ImageView {
-  const widths = row.widths
+function widthsOf(row: MediaRow): number[] {
+  return row.widths
     .split(",")
     .map(Number)
     .filter((w) => w > 0);
+}
+
+/** The largest stored copy no wider than `maxWidth` (the smallest copy if all are wider). */
+export function variantUrl(storage: MediaStorage, row: MediaRow, maxWidth: number): string {
+  const widths = widthsOf(row);
+  const width = widths.filter((w) => w <= maxWidth).pop() ?? widths[0] ?? row.width;
+  return storage.publicUrl(variantKey(row.key, width));
+}
+
+export function imageView(storage: MediaStorage, row: MediaRow): ImageView {
+  const widths = widthsOf(row);
   const largest = widths[widths.length - 1] ?? row.width;
   const middle = widths[Math.min(1, widths.length - 1)] ?? largest;
   return {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getProductsWithDrops } from "~/catalogue/catalogue.server";
 import { isDropPurchasable } from "~/catalogue/drop-time";
+import { variantUrl } from "~/media/media.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/api.cart";
 
@@ -18,9 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     name: product.name,
     priceCents: product.priceCents,
     stock: product.stock,
-    image: product.image
-      ? media.publicUrl(`${product.image.key}-${product.image.widths.split(",")[0]}.webp`)
-      : null,
+    image: product.image ? variantUrl(media, product.image, 0) : null,
     purchasable: isDropPurchasable(drop, now),
   }));
   return Response.json({ products }, { headers: { "Cache-Control": "no-store" } });

@@ -11,7 +11,7 @@ import { RouteError } from "~/components/route-error";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
-import { imageView } from "~/media/media.server";
+import { imageView, variantUrl } from "~/media/media.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/product";
 
@@ -74,9 +74,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       priceCents: product.priceCents,
       price: formatMXN(product.priceCents),
       stock: product.stock,
-      thumbnail: product.image
-        ? media.publicUrl(`${product.image.key}-${product.image.widths.split(",")[0]}.webp`)
-        : null,
+      thumbnail: product.image ? variantUrl(media, product.image, 0) : null,
     },
     images,
     purchasable: isDropPurchasable(drop, now),

@@ -25,15 +25,9 @@ test("the drawer opens from the header and closes by its button, Escape and the 
   await expect(cart.drawer).toBeHidden();
 });
 
-test("'Pagar' shows the server's message when a piece sold out meanwhile", async ({ page, shop, cart }) => {
-  const drop = await shop.drop({
-    timing: "running",
-    products: [{ name: "Anillo Último", priceCents: 100_000, stock: 1 }],
-  });
-  const product = drop.products[0];
-  if (!product) throw new Error("no product");
-  await page.goto(product.href);
-  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+test("'Pagar' shows the server's message when a piece sold out meanwhile", async ({ shop, cart }) => {
+  const { product } = await shop.piece({ name: "Anillo Último", priceCents: 100_000, stock: 1 });
+  await cart.addFromProductPage(product.href);
   await expect(cart.drawer).toBeVisible();
   await shop.update(product.id, { stock: 0 }); // someone else bought it
   await cart.drawer.getByRole("button", { name: "Pagar" }).click();

@@ -18,14 +18,8 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   shop,
   cart,
 }) => {
-  const drop = await shop.drop({
-    timing: "running",
-    products: [{ name: "Collar Pago", priceCents: 980_000, stock: 3 }],
-  });
-  const product = drop.products[0];
-  if (!product) throw new Error("no product");
-  await page.goto(product.href);
-  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+  const { product } = await shop.piece({ name: "Collar Pago", priceCents: 980_000, stock: 3 });
+  await cart.addFromProductPage(product.href);
 
   // Hold the checkout request a moment so the waiting state can be seen.
   let release: () => void = () => {};
@@ -77,15 +71,8 @@ test("cancelling on the payment page goes to /cancel and puts the pieces back", 
   shop,
   cart,
 }) => {
-  const drop = await shop.drop({
-    timing: "running",
-    products: [{ name: "Anillo Arrepentido", priceCents: 300_000, stock: 2 }],
-  });
-  const product = drop.products[0];
-  if (!product) throw new Error("no product");
-  await page.goto(product.href);
-  await page.getByRole("button", { name: "Uno más" }).click();
-  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+  const { product } = await shop.piece({ name: "Anillo Arrepentido", priceCents: 300_000, stock: 2 });
+  await cart.addFromProductPage(product.href, 2);
   await cart.drawer.getByRole("button", { name: "Pagar" }).click();
   await expect(page).toHaveURL(/\/pago-demo\//);
   expect(await shop.stockOf(product.id)).toBe(0);

@@ -94,16 +94,8 @@ test("home → collection → filter → product → add → drawer → reload k
 });
 
 test("the drawer brings prices and stock up to date when it opens", async ({ page, shop, cart }) => {
-  const drop = await shop.drop({
-    timing: "running",
-    products: [{ name: "Anillo Vigente", priceCents: 200_000, stock: 3 }],
-  });
-  const product = drop.products[0];
-  if (!product) throw new Error("no product");
-  await page.goto(product.href);
-  await page.getByRole("button", { name: "Uno más" }).click();
-  await page.getByRole("button", { name: "Uno más" }).click();
-  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+  const { product } = await shop.piece({ name: "Anillo Vigente", priceCents: 200_000, stock: 3 });
+  await cart.addFromProductPage(product.href, 3);
   await expect(cart.line("Anillo Vigente")).toContainText("$2,000.00 x 3");
   await page.keyboard.press("Escape");
 

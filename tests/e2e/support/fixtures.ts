@@ -68,6 +68,14 @@ export class ShopData {
     };
   }
 
+  /** A running drop with a single piece: the usual start of a purchase test. */
+  async piece(product: TestProduct): Promise<{ drop: TestDrop; product: TestDrop["products"][number] }> {
+    const drop = await this.drop({ timing: "running", products: [product] });
+    const only = drop.products[0];
+    if (!only) throw new Error("the drop has no product");
+    return { drop, product: only };
+  }
+
   async update(productId: string, change: { priceCents?: number; stock?: number }): Promise<void> {
     await this.database.db
       .updateTable("products")
@@ -101,6 +109,12 @@ export class CartUtil {
   async open() {
     await this.button().click();
     await expect(this.drawer).toBeVisible();
+  }
+  /** Opens a product page and adds `quantity` pieces with its quantity selector. */
+  async addFromProductPage(href: string, quantity = 1) {
+    await this.page.goto(href);
+    for (let i = 1; i < quantity; i++) await this.page.getByRole("button", { name: "Uno más" }).click();
+    await this.page.getByRole("button", { name: "Agregar al carrito" }).click();
   }
   line(name: string): Locator {
     return this.drawer.getByRole("listitem", { name });
