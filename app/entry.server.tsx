@@ -63,3 +63,18 @@ export default function handleRequest(
     );
   });
 }
+
+/** Errors React Router reports while handling a request. */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  // The browser went away: nothing to report.
+  if (request.signal.aborted) return;
+  // React Router's own cross-site check refused a form post (answered 400): one line is enough.
+  if (error instanceof Error && error.message.includes("does not match `origin` header")) {
+    const from = request.headers.get("origin");
+    console.warn(
+      `Envío desde otro sitio rechazado: ${request.method} ${new URL(request.url).pathname} (Origin: ${from})`,
+    );
+    return;
+  }
+  console.error(error);
+}

@@ -6,10 +6,13 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useNavigation,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
+import { adminSessionContext, sessionMiddleware } from "~/auth/guards.server";
+import { ADMIN_ROLE } from "~/auth/password-policy";
 import { CartProvider } from "~/cart/cart-context";
 import { CartDrawer } from "~/cart/cart-drawer";
 import { SiteFooter } from "~/components/site-footer";
@@ -23,19 +26,38 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+
 export function loader({ context }: Route.LoaderArgs) {
-  // Only the public shop settings reach the browser.
-  return { shop: context.get(servicesContext).config.shop, year: new Date().getFullYear() };
+  const session = context.get(adminSessionContext);
+  // Only the public shop settings reach the browser, and whether an administrator is signed in.
+  return {
+    shop: context.get(servicesContext).config.shop,
+    year: new Date().getFullYear(),
+    signedIn: session?.role === ADMIN_ROLE,
+  };
 }
 
-/** While the next page's data loads, the spec's loader text shows at the top of the screen. */
+const isAdminPath = (path: string) => path === "/admin" || path.startsWith("/admin/");
+
+/**
+ * While the next page's data loads, a notice shows at the top of the screen: the spec's
+ * 'Cargando colección...', or, on the way into the admin area, 'Verificando autenticación...'
+ * (the server checks the session before any admin content is sent).
+ */
 function NavigationProgress() {
   const navigation = useNavigation();
+  const location = useLocation();
   if (navigation.state !== "loading") return null;
+  const checking = isAdminPath(navigation.location.pathname) && !isAdminPath(location.pathname);
   return (
     <div role="status" className="fixed inset-x-0 top-0 z-50 flex justify-center">
       <span className="mt-2 rounded-full bg-ink px-4 py-1 text-sm text-cream shadow">
-        Cargando colección...
+        {checking
+          ? "Verificando autenticación..."
+          : isAdminPath(location.pathname)
+            ? "Cargando..."
+            : "Cargando colección..."}
       </span>
     </div>
   );
@@ -61,7 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Saltar al contenido
         </a>
         <CartProvider>
-          <SiteHeader shopName={data?.shop.name ?? "Tienda"} />
+          <SiteHeader shopName={data?.shop.name ?? "Tienda"} signedIn={data?.signedIn ?? false} />
           <NavigationProgress />
           <div id="contenido" className="flex-1">
             {children}

@@ -1,4 +1,4 @@
-import { index, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
   index("routes/home.tsx"),
@@ -8,6 +8,20 @@ export default [
   route("nosotros", "routes/about.tsx"),
   route("success", "routes/success.tsx"),
   route("cancel", "routes/cancel.tsx"),
+  route("login", "routes/login.tsx"),
+  route("logout", "routes/logout.ts"),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/index.tsx"),
+      route("orders", "routes/admin/orders.tsx"),
+      route("drops", "routes/admin/drops.tsx"),
+      // The spec's spelling of the address is kept.
+      route("campains", "routes/admin/coming-soon.tsx", { id: "admin-campains" }),
+      route("reports", "routes/admin/coming-soon.tsx", { id: "admin-reports" }),
+      route("settings", "routes/admin/coming-soon.tsx", { id: "admin-settings" }),
+      route("sessions", "routes/admin/sessions.ts"),
+    ]),
+  ]),
   route("api/cart", "routes/api.cart.ts"),
   route("api/checkout", "routes/api.checkout.ts"),
   route("api/stripe/webhook", "routes/api.stripe-webhook.ts"),

@@ -2,6 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { createContext } from "react-router";
 import type Stripe from "stripe";
+import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
+import { ensureDemoAdmin } from "~/auth/demo-admin.server";
+import { readOrCreateSessionSecret } from "~/auth/session-secret.server";
 import { getProductsWithDrops } from "~/catalogue/catalogue.server";
 import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
@@ -23,6 +26,7 @@ export interface Services {
   media: MediaStorage;
   payments: PaymentProvider;
   mailer: Mailer;
+  auth: AdminAuth;
   /** Present when the shop takes payments with Stripe: the webhook needs the client and secret. */
   stripe: { client: Stripe; webhookSecret: string } | null;
   stop(): Promise<void>;
@@ -63,6 +67,13 @@ export async function startServices(
       if (await seedDemoOnFirstStart(database.db, media, { onSeeding }))
         log("Catálogo de demostración listo.");
     }
+    const auth = createAdminAuth(database, {
+      secret: config.admin.sessionSecret ?? readOrCreateSessionSecret(config.dataDir),
+      baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+      idleMinutes: config.admin.idleMinutes,
+      absoluteHours: config.admin.absoluteHours,
+    });
+    if (config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
     const stripeClient = config.stripe ? createStripeClient(config.stripe) : null;
     const payments = stripeClient
       ? createStripePayments(stripeClient, {
@@ -79,6 +90,7 @@ export async function startServices(
       media,
       payments,
       mailer,
+      auth,
       stripe:
         stripeClient && config.stripe
           ? { client: stripeClient, webhookSecret: config.stripe.webhookSecret }

@@ -7,6 +7,7 @@ import helmet from "helmet";
 import morgan from "morgan";
 import { RouterContextProvider } from "react-router";
 import { type Config, loadConfig } from "~/config/env.server";
+import { clientAddressContext } from "~/lib/client-address";
 import { cspNonceContext } from "~/lib/nonce";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { type Services, servicesContext, startServices, stopServices } from "~/services.server";
@@ -95,9 +96,10 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     createRequestHandler({
       build: () => import("virtual:react-router/server-build"),
       mode: config.env === "production" ? "production" : "development",
-      getLoadContext(_req, res) {
+      getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
+        context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "desconocida");
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
         return context;
       },

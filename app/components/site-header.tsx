@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { NavLink } from "react-router";
+import { Form, NavLink, useLocation } from "react-router";
 import { useCart } from "~/cart/cart-context";
 
 const LINKS = [
@@ -8,8 +8,13 @@ const LINKS = [
   { to: "/nosotros", label: "Nosotros" },
 ];
 
-export function SiteHeader({ shopName }: { shopName: string }) {
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded px-1 py-1 hover:text-gold-700 ${isActive ? "text-gold-700 underline underline-offset-4" : ""}`;
+
+/** The shop's header; a signed-in administrator also gets the Admin link and 'Cerrar sesión'. */
+export function SiteHeader({ shopName, signedIn }: { shopName: string; signedIn: boolean }) {
   const { count, setShowCart } = useCart();
+  const inAdmin = useLocation().pathname.startsWith("/admin");
   const [scrolled, setScrolled] = useState(false);
 
   useEffect(() => {
@@ -36,20 +41,25 @@ export function SiteHeader({ shopName }: { shopName: string }) {
         </NavLink>
         <nav
           aria-label="Principal"
-          className="order-3 flex w-full items-center justify-center gap-5 pb-1 text-sm sm:order-2 sm:ml-auto sm:w-auto sm:gap-4 sm:pb-0 sm:text-base"
+          className={`order-3 flex w-full flex-wrap items-center justify-center gap-y-1 pb-1 text-sm sm:order-2 sm:ml-auto sm:w-auto sm:gap-4 sm:pb-0 sm:text-base ${signedIn ? "gap-x-3" : "gap-x-5"}`}
         >
           {LINKS.map((link) => (
-            <NavLink
-              key={link.to}
-              to={link.to}
-              end={link.to === "/"}
-              className={({ isActive }) =>
-                `rounded px-1 py-1 hover:text-gold-700 ${isActive ? "text-gold-700 underline underline-offset-4" : ""}`
-              }
-            >
+            <NavLink key={link.to} to={link.to} end={link.to === "/"} className={linkClass}>
               {link.label}
             </NavLink>
           ))}
+          {signedIn && (
+            <>
+              <NavLink to="/admin/orders" className={() => linkClass({ isActive: inAdmin })}>
+                Admin
+              </NavLink>
+              <Form method="post" action="/logout" className="contents">
+                <button type="submit" className="rounded px-1 py-1 hover:text-gold-700">
+                  Cerrar sesión
+                </button>
+              </Form>
+            </>
+          )}
         </nav>
         <button
           type="button"

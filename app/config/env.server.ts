@@ -53,6 +53,23 @@ const schema = z.object({
   OUTBOX_DIR: z.string().min(1).optional(),
   MEDIA_DIR: z.string().min(1).optional(),
 
+  SESSION_SECRET: z
+    .string()
+    .min(32, "debe tener al menos 32 caracteres (p. ej. openssl rand -hex 32)")
+    .optional(),
+  ADMIN_IDLE_MINUTES: z.coerce
+    .number({ error: "debe ser un número" })
+    .int("debe ser un número entero")
+    .min(1, "debe estar entre 1 y 1440")
+    .max(1440, "debe estar entre 1 y 1440")
+    .default(120),
+  ADMIN_SESSION_HOURS: z.coerce
+    .number({ error: "debe ser un número" })
+    .int("debe ser un número entero")
+    .min(1, "debe estar entre 1 y 720")
+    .max(720, "debe estar entre 1 y 720")
+    .default(12),
+
   SHOP_NAME: z.string().min(1).default("Oro de Luna"),
   SHOP_EMAIL: z.email({ error: "debe ser un correo válido" }).default("hola@orodeluna.mx"),
   SHOP_WHATSAPP: phone.default("5215512345678"),
@@ -83,6 +100,12 @@ export interface Config {
   demoPayments: boolean;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | null } | null;
+  admin: {
+    /** Signs session cookies. Null in the try-it mode: one is generated and kept in DATA_DIR. */
+    sessionSecret: string | null;
+    idleMinutes: number;
+    absoluteHours: number;
+  };
   shop: PublicShopSettings;
 }
 
@@ -155,6 +178,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       "Configuración inválida:\n  DEMO_PAYMENTS: no hay otro proveedor de pagos configurado; usa DEMO_PAYMENTS=true para la página de pago de demostración",
     );
   }
+  if (!e.SESSION_SECRET && (database.kind === "postgres" || looksPublic)) {
+    // Several app servers, or a public shop: every server must sign cookies with the same secret.
+    throw new StartupError(
+      "Configuración inválida:\n  SESSION_SECRET: hace falta para las sesiones de administración (al menos 32 caracteres; p. ej. openssl rand -hex 32)",
+    );
+  }
+  if (e.ADMIN_IDLE_MINUTES > e.ADMIN_SESSION_HOURS * 60) {
+    throw new StartupError(
+      "Configuración inválida:\n  ADMIN_IDLE_MINUTES: no puede ser mayor que ADMIN_SESSION_HOURS",
+    );
+  }
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -171,6 +205,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     // Likewise the demo payment page: on in the embedded mode, refused elsewhere unless asked for.
     demoPayments,
     stripe,
+    admin: {
+      sessionSecret: e.SESSION_SECRET ?? null,
+      idleMinutes: e.ADMIN_IDLE_MINUTES,
+      absoluteHours: e.ADMIN_SESSION_HOURS,
+    },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MAIL_FROM ?? `"${e.SHOP_NAME}" <${e.SHOP_EMAIL}>`,

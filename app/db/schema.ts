@@ -122,7 +122,44 @@ export interface EmailsTable {
   last_error: string | null;
 }
 
+/** Written by the sign-in library (better-auth); read by our own admin queries. */
+export interface AuthUserTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: boolean | number;
+  image: string | null;
+  role: string | null;
+  banned: boolean | number | null;
+  ban_reason: string | null;
+  ban_expires: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AuthSessionTable {
+  id: string;
+  token: string;
+  user_id: string;
+  expires_at: Timestamp;
+  ip_address: string | null;
+  user_agent: string | null;
+  impersonated_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface LoginFailuresTable {
+  id: string;
+  email: string;
+  address: string;
+  failed_at: Timestamp;
+}
+
 export interface KyselyDatabase {
+  auth_user: AuthUserTable;
+  auth_session: AuthSessionTable;
+  login_failures: LoginFailuresTable;
   emails: EmailsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;

@@ -1,4 +1,4 @@
-import { publicOrigin } from "~/lib/origin.server";
+import { isSameOrigin, publicOrigin } from "~/lib/origin.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/api.checkout";
@@ -13,8 +13,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) {
     return Response.json({ message: "La solicitud debe ser JSON." }, { status: 415 });
   }
-  const from = request.headers.get("origin");
-  if (from && from !== origin && from !== new URL(request.url).origin) {
+  if (!isSameOrigin(request, config, { allowUnknown: true })) {
     return Response.json({ message: "Solicitud no permitida." }, { status: 403 });
   }
   const body = await request.json().catch(() => null);

@@ -146,7 +146,12 @@ if (!PG_URL) {
   const database = await openDatabase({ kind: "postgres", url: url.toString() });
   await migrateToLatest(database);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-drop-pg-"));
-  const env = { DATA_DIR: dataDir, DATABASE_URL: url.toString(), DEMO_PAYMENTS: "true" };
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: url.toString(),
+    DEMO_PAYMENTS: "true",
+    SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+  };
   const servers = await Promise.all([startServer(env), startServer(env)]);
   allGood = (await stampede("PostgreSQL", servers, database)) && allGood;
   await database.close();

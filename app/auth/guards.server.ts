@@ -1,0 +1,86 @@
+import { createContext, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import type { Config } from "~/config/env.server";
+import { isSameOrigin } from "~/lib/origin.server";
+import { servicesContext } from "~/services.server";
+import type { AdminSession } from "./auth.server";
+import { ADMIN_ROLE } from "./password-policy";
+
+/** The session read once per request by `sessionMiddleware`; null when signed out. */
+export const adminSessionContext = createContext<AdminSession | null>(null);
+
+/** Where the browser is: HTTPS decides the cookie's name and its Secure flag. */
+export function isSecureRequest(request: Request, config: Config): boolean {
+  return new URL(request.url).protocol === "https:" || (config.publicUrl?.startsWith("https://") ?? false);
+}
+
+/**
+ * Root middleware: reads the administrator's session (only when the request carries its cookie),
+ * hands it to loaders and actions, and passes on the refreshed or cleared cookie. Pages that
+ * depend on a session are never stored by shared caches.
+ */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { auth, config } = context.get(servicesContext);
+  const { session, setCookies } = await auth.readSession(request.headers, isSecureRequest(request, config));
+  context.set(adminSessionContext, session);
+  const response = await next();
+  // A login or logout answer sets the cookie itself; that one wins over a refresh of the old one.
+  const alreadySet = new Set(response.headers.getSetCookie().map(cookieName));
+  for (const cookie of setCookies) {
+    if (!alreadySet.has(cookieName(cookie))) response.headers.append("Set-Cookie", cookie);
+  }
+  const path = new URL(request.url).pathname;
+  if (
+    session ||
+    setCookies.length > 0 ||
+    path === "/login" ||
+    path === "/admin" ||
+    path.startsWith("/admin/")
+  ) {
+    response.headers.set("Cache-Control", "private, no-store");
+  }
+  return response;
+};
+
+const cookieName = (setCookie: string) => setCookie.slice(0, setCookie.indexOf("="));
+
+interface GuardArgs {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}
+
+function refuse(status: 401 | 403, message: string): Response {
+  return Response.json({ message }, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** State-changing requests must come from the shop's own pages (cross-site request forgery). */
+export function requireSameOrigin({ request, context }: GuardArgs): void {
+  if (!isSameOrigin(request, context.get(servicesContext).config)) {
+    throw refuse(403, "Solicitud no permitida: no viene de la tienda.");
+  }
+}
+
+/** Where /login may send someone back to: only pages of the admin area. */
+export function safeAdminPath(value: string | null | undefined): string | null {
+  if (!value) return null;
+  if (!/^\/admin(\/[\w\-/]*)?(\?[\w\-=&%.]*)?$/.test(value) || value.includes("//")) return null;
+  return value;
+}
+
+/**
+ * Every /admin loader and action starts here. Pages without a session go to /login (and come
+ * back after it); actions answer 401, a signed-in account without the admin role 403, and a
+ * state-changing request from another site 403, before anything changes.
+ */
+export function requireAdmin({ request, context }: GuardArgs): AdminSession {
+  const mutating = request.method !== "GET" && request.method !== "HEAD";
+  if (mutating) requireSameOrigin({ request, context });
+  const session = context.get(adminSessionContext);
+  if (!session) {
+    if (mutating) throw refuse(401, "Tu sesión terminó. Inicia sesión de nuevo.");
+    const url = new URL(request.url);
+    const back = safeAdminPath(`${url.pathname}${url.search}`);
+    throw redirect(back && back !== "/admin" ? `/login?redirectTo=${encodeURIComponent(back)}` : "/login");
+  }
+  if (session.role !== ADMIN_ROLE) throw refuse(403, "Tu cuenta no tiene permiso de administración.");
+  return session;
+}

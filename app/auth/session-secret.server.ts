@@ -1,0 +1,18 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The try-it mode needs no SESSION_SECRET: one is generated on the first start and kept beside
+ * the database, readable only by the shop's user, so sessions survive a restart.
+ */
+export function readOrCreateSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  try {
+    fs.writeFileSync(file, crypto.randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    // Already there (an earlier start, or another process that got there first).
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  return fs.readFileSync(file, "utf8").trim();
+}

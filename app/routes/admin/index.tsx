@@ -1,0 +1,13 @@
+import { redirect } from "react-router";
+import { requireAdmin } from "~/auth/guards.server";
+import type { Route } from "./+types/index";
+
+// /admin itself has no page of its own: orders are where the day's work is.
+export function loader(args: Route.LoaderArgs) {
+  requireAdmin(args);
+  throw redirect("/admin/orders");
+}
+
+export default function AdminIndex() {
+  return null;
+}

@@ -1,0 +1,124 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { adminSessionContext, isSecureRequest, requireSameOrigin, safeAdminPath } from "~/auth/guards.server";
+import { PASSWORD_MAX_LENGTH } from "~/auth/password-policy";
+import { RouteError } from "~/components/route-error";
+import { clientAddressContext } from "~/lib/client-address";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/login";
+
+const INVALID = "Credenciales inválidas";
+const HOME = "/admin/orders";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Iniciar sesión · ${loaderData?.shopName ?? "Tienda"}` },
+  { name: "robots", content: "noindex" },
+];
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeAdminPath(url.searchParams.get("redirectTo"));
+  // Already signed in: straight on.
+  if (context.get(adminSessionContext)) throw redirect(redirectTo ?? HOME);
+  return {
+    redirectTo,
+    signedOut: url.searchParams.get("sesion") === "cerrada",
+    shopName: context.get(servicesContext).config.shop.name,
+  };
+}
+
+const credentials = z.object({
+  email: z.email().max(320),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+});
+
+export async function action({ request, context }: Route.ActionArgs) {
+  // A login forced by another site would sign the browser into someone else's account.
+  requireSameOrigin({ request, context });
+  const form = await request.formData().catch(() => null);
+  const email = String(form?.get("email") ?? "").trim();
+  const parsed = credentials.safeParse({ email, password: form?.get("password") ?? "" });
+  if (!parsed.success) return data({ error: INVALID, email }, { status: 400 });
+
+  const { auth, config } = context.get(servicesContext);
+  const result = await auth.signIn({
+    ...parsed.data,
+    address: context.get(clientAddressContext),
+    headers: request.headers,
+    secure: isSecureRequest(request, config),
+  });
+  if (!result.ok) {
+    // Locked or wrong: the same words either way, so the form reveals nothing about the account.
+    const headers: Record<string, string> =
+      result.reason === "limited" ? { "Retry-After": String(result.retryAfterSeconds) } : {};
+    return data({ error: INVALID, email }, { status: result.reason === "limited" ? 429 : 401, headers });
+  }
+  const headers = new Headers();
+  for (const cookie of result.setCookies) headers.append("Set-Cookie", cookie);
+  throw redirect(safeAdminPath(String(form?.get("redirectTo") ?? "")) ?? HOME, { headers });
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === "/login";
+  const error = actionData?.error;
+  return (
+    <main className="mx-auto max-w-sm px-4 py-16">
+      <h1 className="text-center font-serif text-3xl">Iniciar sesión</h1>
+      <p className="mt-2 text-center text-sm text-ink/70">Acceso para la administración de la tienda.</p>
+      {loaderData.signedOut && !error && (
+        <p role="status" className="mt-6 rounded-lg bg-sand px-4 py-3 text-center text-sm">
+          Cerraste tu sesión.
+        </p>
+      )}
+      <Form method="post" className="mt-8 space-y-5" aria-describedby={error ? "login-error" : undefined}>
+        {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
+        <div>
+          <label htmlFor="email" className="block text-sm font-medium">
+            Correo electrónico
+          </label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            required
+            autoComplete="username"
+            inputMode="email"
+            defaultValue={actionData?.email ?? ""}
+            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2"
+          />
+        </div>
+        <div>
+          <label htmlFor="password" className="block text-sm font-medium">
+            Contraseña
+          </label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            required
+            autoComplete="current-password"
+            maxLength={PASSWORD_MAX_LENGTH}
+            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2"
+          />
+        </div>
+        {error && (
+          <p id="login-error" role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
+            {error}
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={busy}
+          className="w-full rounded-full bg-ink px-6 py-3 font-medium text-cream disabled:opacity-60"
+        >
+          {busy ? "Verificando..." : "Entrar"}
+        </button>
+      </Form>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Página no encontrada" />;
+}
