@@ -149,6 +149,23 @@ export interface AuthSessionTable {
   updated_at: Timestamp;
 }
 
+export interface AuthAccountTable {
+  id: string;
+  account_id: string;
+  provider_id: string;
+  user_id: string;
+  access_token: string | null;
+  refresh_token: string | null;
+  id_token: string | null;
+  access_token_expires_at: NullableTimestamp;
+  refresh_token_expires_at: NullableTimestamp;
+  scope: string | null;
+  /** scrypt: hex salt ":" hex key. */
+  password: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface LoginFailuresTable {
   id: string;
   email: string;
@@ -159,6 +176,7 @@ export interface LoginFailuresTable {
 export interface KyselyDatabase {
   auth_user: AuthUserTable;
   auth_session: AuthSessionTable;
+  auth_account: AuthAccountTable;
   login_failures: LoginFailuresTable;
   emails: EmailsTable;
   orders: OrdersTable;

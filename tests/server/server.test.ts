@@ -30,7 +30,8 @@ describe("a fresh start on the embedded defaults", () => {
   let server: RunningServer;
 
   it("creates the data folder, loads the demo catalogue and serves the home page", async () => {
-    server = await start({ DATA_DIR: dataDir });
+    // No SESSION_SECRET: the try-it mode makes one.
+    server = await start({ DATA_DIR: dataDir, SESSION_SECRET: "" });
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -38,6 +39,25 @@ describe("a fresh start on the embedded defaults", () => {
     expect(html.includes('lang="es-MX"')).toBe(true);
     expect(fs.existsSync(path.join(dataDir, "shop.db"))).toBe(true);
     expect(server.output()).toContain("catálogo de demostración");
+  });
+
+  it("creates a demo administrator and prints its password once; it can sign in", async () => {
+    const out = server.output();
+    expect(out).toContain("Administrador de demostración creado");
+    const email = out.match(/correo: +(\S+)/)?.[1] ?? "";
+    const password = out.match(/contraseña: +(\S+)/)?.[1] ?? "";
+    expect(email).toBe("admin@orodeluna.mx");
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    const res = await fetch(`${server.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email, password }),
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/admin/orders");
+    // The generated cookie-signing secret is readable by the shop's user only.
+    expect(fs.statSync(path.join(dataDir, "session-secret")).mode & 0o077).toBe(0);
   });
 
   it("sends security headers with a per-request script nonce", async () => {
@@ -130,11 +150,12 @@ describe("a fresh start on the embedded defaults", () => {
     const before = db.prepare("select count(*) as n from products").get() as { n: number };
     db.close();
 
-    const again = await start({ DATA_DIR: dataDir });
+    const again = await start({ DATA_DIR: dataDir, SESSION_SECRET: "" });
     const html = await (await fetch(`${again.url}/`)).text();
     expect(html.includes(">Colección de la dueña</h2>"), "the renamed drop is shown").toBe(true);
     expect(html.includes(`>${running}</h2>`), "the demo name is gone").toBe(false);
     expect(again.output()).not.toContain("catálogo de demostración");
+    expect(again.output(), "the demo password is printed only once").not.toContain("contraseña:");
     const reopened = new SQLite(path.join(dataDir, "shop.db"), { readonly: true });
     expect(reopened.prepare("select count(*) as n from products").get()).toEqual(before);
     reopened.close();
@@ -217,6 +238,23 @@ describe("start-up problems stop the server with one clear message", () => {
     expect(stderr).toContain("DEMO_PAYMENTS: no hay otro proveedor de pagos");
   });
 
+  it("PostgreSQL or a public HTTPS shop without a SESSION_SECRET to sign admin cookies", async () => {
+    const settings: Record<string, string>[] = [
+      { DATABASE_URL: "postgres://shop@127.0.0.1:1/shop", DEMO_PAYMENTS: "true" },
+      { PUBLIC_URL: "https://tienda.example", DEMO_PAYMENTS: "true" },
+    ];
+    for (const env of settings) {
+      const { code, stderr } = await failedStart({
+        DATA_DIR: path.join(tmp, "nosecret"),
+        SESSION_SECRET: "",
+        ...env,
+      });
+      expect(code).toBe(1);
+      expect(stderr).toContain("SESSION_SECRET: hace falta");
+      expectOneClearLine(stderr);
+    }
+  });
+
   it("a setting with a bad value", async () => {
     const { code, stderr } = await failedStart({
       DATA_DIR: path.join(tmp, "bad"),
@@ -261,6 +299,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("on PostgreSQL (DATABASE_URL=pos
     }
     const drops = await probe.db.selectFrom("drops").select("name").execute();
     expect(drops).toHaveLength(DEMO_DROPS.length);
+
+    // One demo administrator, printed by one server; its session works on both servers.
+    expect(await probe.db.selectFrom("auth_user").select("email").execute()).toHaveLength(1);
+    const printed = [a, b].filter((s) => s.output().includes("contraseña:"));
+    expect(printed).toHaveLength(1);
+    const out = printed[0]?.output() ?? "";
+    const login = await fetch(`${a.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: a.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        email: out.match(/correo: +(\S+)/)?.[1] ?? "",
+        password: out.match(/contraseña: +(\S+)/)?.[1] ?? "",
+      }),
+    });
+    expect(login.status).toBe(302);
+    const cookie = login.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    const onB = await fetch(`${b.url}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    expect(onB.status).toBe(200);
     expect(await a.stop()).toBe(0);
     expect(await b.stop()).toBe(0);
   });

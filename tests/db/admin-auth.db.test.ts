@@ -1,0 +1,329 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { type AdminAuth, createAdminAuth, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "~/auth/auth.server";
+import { LOGIN_LIMITS } from "~/auth/login-limits.server";
+import type { Database } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { describeEachDatabase } from "../support/databases";
+
+const IDLE_MINUTES = 120;
+const ABSOLUTE_HOURS = 12;
+const MINUTE = 60_000;
+const PASSWORD = "una contraseña bastante larga";
+
+/** The cookie pair a browser would send back, from a Set-Cookie answer. */
+function cookieFrom(setCookies: string[]): Headers {
+  const pair = setCookies[0]?.split(";")[0] ?? "";
+  return new Headers({ cookie: pair });
+}
+
+describeEachDatabase("administrator sign-in", (harness) => {
+  let database: Database;
+  let auth: AdminAuth;
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    auth = createAdminAuth(database, {
+      secret: "secreto-de-prueba-0123456789abcdefghij",
+      baseUrl: "http://localhost:3000",
+      idleMinutes: IDLE_MINUTES,
+      absoluteHours: ABSOLUTE_HOURS,
+    });
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function newAdmin() {
+    const email = `admin-${newId(8)}@example.com`;
+    await auth.createAdmin({ email, name: "Admin", password: PASSWORD });
+    return email;
+  }
+
+  async function signIn(
+    email: string,
+    options: { password?: string; address?: string; headers?: Headers } = {},
+  ) {
+    return auth.signIn({
+      email,
+      password: options.password ?? PASSWORD,
+      address: options.address ?? `10.0.0.${Math.floor(Math.random() * 250)}`,
+      headers: options.headers ?? new Headers(),
+      secure: false,
+    });
+  }
+
+  async function signedIn(email: string) {
+    const result = await signIn(email);
+    if (!result.ok) throw new Error(`sign-in failed: ${result.reason}`);
+    return { ...result, cookie: cookieFrom(result.setCookies) };
+  }
+
+  const sessionOf = async (cookie: Headers) => (await auth.readSession(cookie, false)).session;
+
+  it("stores the password only as a salted scrypt hash", async () => {
+    const email = await newAdmin();
+    const other = await newAdmin();
+    const hashes = await database.db
+      .selectFrom("auth_account as a")
+      .innerJoin("auth_user as u", "u.id", "a.user_id")
+      .select("a.password")
+      .where("u.email", "in", [email, other])
+      .execute();
+    expect(hashes).toHaveLength(2);
+    for (const { password } of hashes) {
+      // 16-byte salt : 64-byte scrypt key, both hex.
+      expect(password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+      expect(password).not.toContain(PASSWORD);
+    }
+    // Same password, different salt.
+    expect(hashes[0]?.password).not.toBe(hashes[1]?.password);
+    expect((await auth.listAdmins()).map((a) => a.email)).toEqual(expect.arrayContaining([email, other]));
+  });
+
+  it("refuses a second account with the same e-mail and a short password", async () => {
+    const email = await newAdmin();
+    await expect(
+      auth.createAdmin({ email: email.toUpperCase(), name: "", password: PASSWORD }),
+    ).rejects.toThrow(/Ya existe/);
+    await expect(auth.createAdmin({ email: `x-${email}`, name: "", password: "corta" })).rejects.toThrow(
+      /al menos 12/,
+    );
+  });
+
+  it("signs in with the right password only, whatever the e-mail's case", async () => {
+    const email = await newAdmin();
+    expect(await signIn(email, { password: "otra contraseña larga" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    expect(await signIn("nadie@example.com")).toEqual({ ok: false, reason: "invalid" });
+    const result = await signedIn(` ${email.toUpperCase()} `);
+    expect(result.session.email).toBe(email);
+    expect((await sessionOf(result.cookie))?.email).toBe(email);
+  });
+
+  it("gives a random token of at least 128 bits in an HttpOnly, SameSite=Lax cookie; __Host- and Secure over HTTPS", async () => {
+    const email = await newAdmin();
+    const plain = await signedIn(email);
+    const cookie = plain.setCookies[0] ?? "";
+    const token = decodeURIComponent(cookie.split(";")[0]?.split("=")[1] ?? "").split(".")[0] ?? "";
+    // 32 characters from 62 letters and digits: about 190 bits.
+    expect(token).toMatch(/^[A-Za-z0-9]{32,}$/);
+    expect(cookie.startsWith(`${SESSION_COOKIE}=`)).toBe(true);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).toContain("Path=/");
+    expect(cookie).not.toContain("Secure");
+
+    const overHttps = await auth.signIn({
+      email,
+      password: PASSWORD,
+      address: "10.1.1.1",
+      headers: new Headers(),
+      secure: true,
+    });
+    if (!overHttps.ok) throw new Error("sign-in failed");
+    const secure = overHttps.setCookies[0] ?? "";
+    expect(secure.startsWith(`${SECURE_SESSION_COOKIE}=`)).toBe(true);
+    expect(secure).toContain("Secure");
+    expect(secure).not.toContain("Domain");
+  });
+
+  it("a new token at every login; logging in again from the same browser ends the old session", async () => {
+    const email = await newAdmin();
+    const first = await signedIn(email);
+    // Another device keeps its own session.
+    const phone = await signedIn(email);
+    const again = await signIn(email, { headers: first.cookie });
+    if (!again.ok) throw new Error("sign-in failed");
+    const second = cookieFrom(again.setCookies);
+    expect(second.get("cookie")).not.toBe(first.cookie.get("cookie"));
+    expect(await sessionOf(first.cookie)).toBeNull();
+    expect((await sessionOf(second))?.email).toBe(email);
+    expect((await sessionOf(phone.cookie))?.email).toBe(email);
+  });
+
+  it("ends a session left unused for the idle timeout, and keeps an active one alive", async () => {
+    const email = await newAdmin();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { cookie, session } = await signedIn(email);
+    expect(session.expiresAt.getTime() - start).toBeGreaterThanOrEqual((IDLE_MINUTES - 1) * MINUTE);
+
+    // Used just before each idle timeout: still signed in three timeouts later.
+    for (let step = 1; step <= 3; step++) {
+      vi.setSystemTime(start + step * (IDLE_MINUTES - 10) * MINUTE);
+      expect((await sessionOf(cookie))?.email, `use ${step}`).toBe(email);
+    }
+    // Then left alone past the timeout.
+    vi.setSystemTime(start + 3 * (IDLE_MINUTES - 10) * MINUTE + (IDLE_MINUTES + 1) * MINUTE);
+    const read = await auth.readSession(cookie, false);
+    expect(read.session).toBeNull();
+    expect(read.setCookies.join()).toContain(`${SESSION_COOKIE}=;`);
+    const rows = await database.db
+      .selectFrom("auth_session")
+      .select("id")
+      .where("id", "=", session.sessionId)
+      .execute();
+    expect(rows, "the expired session is deleted").toEqual([]);
+  });
+
+  it("ends a session at its absolute lifetime however active it is", async () => {
+    const email = await newAdmin();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { cookie, session } = await signedIn(email);
+    const step = (IDLE_MINUTES / 2) * MINUTE;
+    let now = start;
+    while (now + step < start + ABSOLUTE_HOURS * 60 * MINUTE) {
+      now += step;
+      vi.setSystemTime(now);
+      expect((await sessionOf(cookie))?.email).toBe(email);
+    }
+    vi.setSystemTime(start + ABSOLUTE_HOURS * 60 * MINUTE + MINUTE);
+    const read = await auth.readSession(cookie, false);
+    expect(read.session).toBeNull();
+    expect(read.setCookies.join()).toContain(`${SESSION_COOKIE}=;`);
+    const rows = await database.db
+      .selectFrom("auth_session")
+      .select("id")
+      .where("id", "=", session.sessionId)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it("sign-out ends the session in the database; a forged or unknown cookie names no one", async () => {
+    const email = await newAdmin();
+    const { cookie } = await signedIn(email);
+    const forged = new Headers({ cookie: `${SESSION_COOKIE}=${"a".repeat(32)}.firma` });
+    expect(await sessionOf(forged)).toBeNull();
+    const cleared = await auth.signOut(cookie, false);
+    expect(cleared.join()).toContain(`${SESSION_COOKIE}=;`);
+    expect(await sessionOf(cookie)).toBeNull();
+  });
+
+  it("signing out everywhere and a password reset end every session of the account", async () => {
+    const email = await newAdmin();
+    const a = await signedIn(email);
+    const b = await signedIn(email);
+    expect(await auth.signOutEverywhere(a.session.userId)).toBe(2);
+    expect(await sessionOf(a.cookie)).toBeNull();
+    expect(await sessionOf(b.cookie)).toBeNull();
+
+    const c = await signedIn(email);
+    await auth.resetPassword(email, "la contraseña nueva y larga");
+    expect(await sessionOf(c.cookie)).toBeNull();
+    expect(await signIn(email)).toEqual({ ok: false, reason: "invalid" });
+    expect((await signIn(email, { password: "la contraseña nueva y larga" })).ok).toBe(true);
+  });
+
+  it("only administrators sign in", async () => {
+    const email = `cliente-${newId(6)}@example.com`;
+    const now = new Date().toISOString();
+    const admin = await newAdmin();
+    // An account of another role, made by hand with a real password hash.
+    const hash = await database.db
+      .selectFrom("auth_account as a")
+      .innerJoin("auth_user as u", "u.id", "a.user_id")
+      .select("a.password")
+      .where("u.email", "=", admin)
+      .executeTakeFirstOrThrow();
+    const id = newId();
+    await database.db
+      .insertInto("auth_user")
+      .values({
+        id,
+        name: "Cliente",
+        email,
+        email_verified: database.dialect === "postgres" ? false : 0,
+        role: "user",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await database.db
+      .insertInto("auth_account")
+      .values({
+        id: newId(),
+        account_id: id,
+        provider_id: "credential",
+        user_id: id,
+        password: hash.password,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    expect(await signIn(email)).toEqual({ ok: false, reason: "invalid" });
+    const left = await database.db
+      .selectFrom("auth_session")
+      .select("id")
+      .where("user_id", "=", id)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  describe("failed-login limits", () => {
+    it("per account: engage after too many failures (even for the right password) and release after the window", async () => {
+      const email = await newAdmin();
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const start = Date.now();
+      for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+        // From many addresses: the account's own limit is what engages.
+        expect(await signIn(email, { password: `incorrecta-${i}-xxxx`, address: `10.2.0.${i}` })).toEqual({
+          ok: false,
+          reason: "invalid",
+        });
+      }
+      const locked = await signIn(email, { address: "10.2.1.1" });
+      expect(locked).toMatchObject({ ok: false, reason: "limited" });
+      if (locked.ok || locked.reason !== "limited") throw new Error("not limited");
+      expect(locked.retryAfterSeconds).toBeGreaterThan(0);
+      expect(locked.retryAfterSeconds).toBeLessThanOrEqual(LOGIN_LIMITS.windowMinutes * 60);
+      // Another account is not affected.
+      expect((await signIn(await newAdmin(), { address: "10.2.1.1" })).ok).toBe(true);
+
+      vi.setSystemTime(start + (LOGIN_LIMITS.windowMinutes + 1) * MINUTE);
+      expect((await signIn(email, { address: "10.2.1.1" })).ok).toBe(true);
+    });
+
+    it("per address: engage after too many failures across accounts and release after the window", async () => {
+      const email = await newAdmin();
+      const address = `10.3.${Math.floor(Math.random() * 250)}.7`;
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const start = Date.now();
+      for (let i = 0; i < LOGIN_LIMITS.perAddress; i++) {
+        await signIn(`intento-${i}-${newId(4)}@example.com`, { address });
+      }
+      expect(await signIn(email, { address })).toMatchObject({ ok: false, reason: "limited" });
+      // The same account from elsewhere is fine.
+      expect((await signIn(email, { address: "10.3.255.1" })).ok).toBe(true);
+      vi.setSystemTime(start + (LOGIN_LIMITS.windowMinutes + 1) * MINUTE);
+      expect((await signIn(email, { address })).ok).toBe(true);
+    });
+
+    it("a successful login clears the account's earlier failures", async () => {
+      const email = await newAdmin();
+      for (let i = 0; i < LOGIN_LIMITS.perAccount - 1; i++) {
+        await signIn(email, { password: `incorrecta-${i}-xxxx` });
+      }
+      expect((await signIn(email)).ok).toBe(true);
+      for (let i = 0; i < LOGIN_LIMITS.perAccount - 1; i++) {
+        await signIn(email, { password: `incorrecta-${i}-yyyy` });
+      }
+      expect((await signIn(email)).ok).toBe(true);
+    });
+
+    it("parallel attempts cannot outrun the limit", async () => {
+      const email = await newAdmin();
+      const results = await Promise.all(
+        Array.from({ length: LOGIN_LIMITS.perAccount + 8 }, (_, i) =>
+          signIn(email, { password: `incorrecta-${i}-zzzz`, address: `10.4.0.${i}` }),
+        ),
+      );
+      const checked = results.filter((r) => !r.ok && r.reason === "invalid").length;
+      expect(checked).toBeLessThanOrEqual(LOGIN_LIMITS.perAccount);
+      expect(results.filter((r) => !r.ok && r.reason === "limited").length).toBeGreaterThanOrEqual(8);
+    });
+  });
+});

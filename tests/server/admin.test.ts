@@ -1,0 +1,304 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { LOGIN_LIMITS } from "~/auth/login-limits.server";
+import type { Database } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { describeEachDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server-process";
+
+vi.setConfig({ testTimeout: 120_000 });
+const root = path.resolve(import.meta.dirname, "../..");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-admin-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const PASSWORD = "contraseña de prueba larga";
+const ADMIN_PAGES = ["/admin/orders", "/admin/drops", "/admin/campains", "/admin/reports", "/admin/settings"];
+
+describeEachDatabase("the admin area through HTTP", (harness) => {
+  let server: RunningServer;
+  let database: Database;
+  let env: Record<string, string>;
+
+  /** The admin command-line tool, with the server's configuration. */
+  async function cli(args: string[], extraEnv: Record<string, string> = {}) {
+    const run = promisify(execFile);
+    try {
+      const { stdout, stderr } = await run(
+        path.join(root, "node_modules/.bin/tsx"),
+        ["scripts/admin.ts", ...args],
+        {
+          cwd: root,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, ENV_FILE: "", ...env, ...extraEnv },
+        },
+      );
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    env = {
+      DATA_DIR: path.join(tmp, harness.dialect),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+      TRUST_PROXY: "true",
+      SESSION_SECRET: "test-session-secret-0123456789abcdef",
+    };
+    server = await startServer(env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function newAdmin() {
+    const email = `admin-${newId(8)}@example.com`;
+    const created = await cli(["create", email, "--name", "Ana"], { ADMIN_PASSWORD: PASSWORD });
+    expect(created.stdout + created.stderr).toContain(`Administrador creado: ${email}`);
+    return email;
+  }
+
+  /** Posts the login form the way the browser does (same origin). */
+  function postLogin(fields: Record<string, string>, headers: Record<string, string> = {}) {
+    return fetch(`${server.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields),
+    });
+  }
+
+  async function login(email: string, password = PASSWORD, address = "203.0.113.1") {
+    const res = await postLogin({ email, password }, { "x-forwarded-for": address });
+    expect(res.status, await res.clone().text()).toBe(302);
+    const setCookie = res.headers.getSetCookie()[0] ?? "";
+    return setCookie.split(";")[0] ?? "";
+  }
+
+  const get = (pathname: string, cookie = "") =>
+    fetch(`${server.url}${pathname}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
+
+  const sessionCount = async () =>
+    Number(
+      (
+        await database.db
+          .selectFrom("auth_session")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("every admin page sends a signed-out visitor to /login and back to the page asked for", async () => {
+    for (const page of ADMIN_PAGES) {
+      const res = await get(page);
+      expect(res.status, page).toBe(302);
+      expect(res.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(page)}`);
+    }
+    const data = await get("/admin/orders.data");
+    expect(await data.text(), "client navigations are redirected too").toContain("/login");
+    expect((await get("/admin")).headers.get("location")).toBe("/login");
+  });
+
+  it("signs in through the form: a wrong password says 'Credenciales inválidas', the right one opens /admin", async () => {
+    const email = await newAdmin();
+    const wrong = await postLogin({ email, password: "no es la contraseña" });
+    expect(wrong.status).toBe(401);
+    const html = await wrong.text();
+    expect(html).toContain("Credenciales inválidas");
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+    const unknown = await postLogin({ email: "nadie@example.com", password: PASSWORD });
+    expect(unknown.status).toBe(401);
+    expect(await unknown.text()).toContain("Credenciales inválidas");
+    const empty = await postLogin({ email: "", password: "" });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain("Credenciales inválidas");
+
+    const right = await postLogin({ email, password: PASSWORD });
+    expect(right.status).toBe(302);
+    expect(right.headers.get("location")).toBe("/admin/orders");
+    const cookie = right.headers.getSetCookie()[0] ?? "";
+    expect(cookie).toMatch(/^sesion_admin=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
+
+    const page = await get("/admin/orders", cookie.split(";")[0]);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+    const body = await page.text();
+    expect(body).toContain("Pedidos");
+    expect(body).toContain("Cerrar sesión");
+    expect(body).toContain(">Admin<");
+    for (const placeholder of ["/admin/campains", "/admin/reports", "/admin/settings"]) {
+      expect(await (await get(placeholder, cookie.split(";")[0])).text()).toContain("Próximamente...");
+    }
+  });
+
+  it("after login goes to the admin page first asked for, never to another site", async () => {
+    const email = await newAdmin();
+    const back = await postLogin({ email, password: PASSWORD, redirectTo: "/admin/drops" });
+    expect(back.headers.get("location")).toBe("/admin/drops");
+    for (const evil of [
+      "//evil.example/admin",
+      "https://evil.example",
+      "/admin/../login",
+      "/\\evil.example",
+    ]) {
+      const res = await postLogin({ email, password: PASSWORD, redirectTo: evil });
+      expect(res.headers.get("location"), evil).toBe("/admin/orders");
+    }
+  });
+
+  it("over HTTPS the cookie is __Host- prefixed and Secure", async () => {
+    const email = await newAdmin();
+    // Behind a proxy that ends TLS: the browser's page is https://…
+    const res2 = await postLogin(
+      { email, password: PASSWORD },
+      { "x-forwarded-proto": "https", origin: server.url.replace("http:", "https:") },
+    );
+    expect(res2.status).toBe(302);
+    const cookie = res2.headers.getSetCookie()[0] ?? "";
+    expect(cookie).toMatch(
+      /^__Host-sesion_admin=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+  });
+
+  it("'Cerrar sesión' ends the session on the server: the same cookie no longer opens /admin", async () => {
+    const email = await newAdmin();
+    const cookie = await login(email);
+    expect((await get("/admin/orders", cookie)).status).toBe(200);
+    const out = await fetch(`${server.url}/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: server.url },
+    });
+    expect(out.status).toBe(302);
+    expect(out.headers.get("location")).toBe("/login?sesion=cerrada");
+    expect(out.headers.getSetCookie().join()).toContain("sesion_admin=;");
+    // A copy of the cookie kept elsewhere is worthless now.
+    expect((await get("/admin/orders", cookie)).headers.get("location")).toContain("/login");
+  });
+
+  it("an admin action without a session answers 401 and changes nothing", async () => {
+    const email = await newAdmin();
+    await login(email);
+    const before = await sessionCount();
+    const res = await fetch(`${server.url}/admin/sessions`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: server.url },
+    });
+    expect(res.status).toBe(401);
+    expect((await res.json()).message).toBe("Tu sesión terminó. Inicia sesión de nuevo.");
+    expect(await sessionCount()).toBe(before);
+  });
+
+  it("admin actions and logout from another site are refused and change nothing", async () => {
+    const email = await newAdmin();
+    const cookie = await login(email);
+    const before = await sessionCount();
+    const forged: { url: string; headers: Record<string, string> }[] = [
+      { url: "/admin/sessions", headers: { cookie, origin: "https://evil.example" } },
+      // No Origin, and the browser says the request comes from elsewhere.
+      { url: "/admin/sessions", headers: { cookie, "sec-fetch-site": "cross-site" } },
+      // Neither header: not a browser on our pages.
+      { url: "/admin/sessions", headers: { cookie } },
+      { url: "/logout", headers: { cookie, origin: "https://evil.example" } },
+    ];
+    for (const attempt of forged) {
+      const res = await fetch(`${server.url}${attempt.url}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: attempt.headers,
+      });
+      expect([400, 403], `${attempt.url} ${JSON.stringify(attempt.headers)}`).toContain(res.status);
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+    expect(await sessionCount()).toBe(before);
+    expect((await get("/admin/orders", cookie)).status).toBe(200);
+
+    // From the shop itself the same action works: every session of the account ends.
+    const ok = await fetch(`${server.url}/admin/sessions`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: server.url },
+    });
+    expect(ok.status).toBe(302);
+    expect((await get("/admin/orders", cookie)).status).toBe(302);
+  });
+
+  it("a login posted from another site is refused", async () => {
+    const email = await newAdmin();
+    const res = await postLogin({ email, password: PASSWORD }, { origin: "https://evil.example" });
+    expect([400, 403]).toContain(res.status);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("failed logins are limited per account and per address, with the same message", async () => {
+    const email = await newAdmin();
+    for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+      const res = await postLogin(
+        { email, password: `incorrecta ${i}` },
+        { "x-forwarded-for": `198.51.100.${i}` },
+      );
+      expect(res.status).toBe(401);
+    }
+    const locked = await postLogin({ email, password: PASSWORD }, { "x-forwarded-for": "198.51.100.200" });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await locked.text()).toContain("Credenciales inválidas");
+    expect(locked.headers.getSetCookie()).toEqual([]);
+
+    const address = "192.0.2.77";
+    for (let i = 0; i < LOGIN_LIMITS.perAddress; i++) {
+      await postLogin({ email: `nadie-${i}@example.com`, password: "x" }, { "x-forwarded-for": address });
+    }
+    const other = await newAdmin();
+    const fromThere = await postLogin({ email: other, password: PASSWORD }, { "x-forwarded-for": address });
+    expect(fromThere.status).toBe(429);
+    const fromElsewhere = await postLogin(
+      { email: other, password: PASSWORD },
+      { "x-forwarded-for": "192.0.2.78" },
+    );
+    expect(fromElsewhere.status).toBe(302);
+  });
+
+  it("the header shows Admin and 'Cerrar sesión' only to a signed-in administrator", async () => {
+    const anonymous = await (await get("/")).text();
+    expect(anonymous).not.toContain("Cerrar sesión");
+    expect(anonymous).not.toContain('href="/admin/orders"');
+    const cookie = await login(await newAdmin());
+    const signedIn = await get("/", cookie);
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+    const html = await signedIn.text();
+    expect(html).toContain("Cerrar sesión");
+    expect(html).toContain('href="/admin/orders"');
+  });
+
+  it("the command-line tool lists administrators and resets a password, ending the account's sessions", async () => {
+    const email = await newAdmin();
+    const cookie = await login(email);
+    const listed = await cli(["list"]);
+    expect(listed.stdout).toContain(email);
+
+    const reset = await cli(["reset-password", email], { ADMIN_PASSWORD: "la contraseña nueva muy larga" });
+    expect(reset.code).toBe(0);
+    expect((await get("/admin/orders", cookie)).status).toBe(302);
+    expect((await postLogin({ email, password: PASSWORD })).status).toBe(401);
+    expect((await postLogin({ email, password: "la contraseña nueva muy larga" })).status).toBe(302);
+
+    const inArgument = await cli(["create", `otra-${newId(4)}@example.com`, "contraseña en la línea"]);
+    expect(inArgument.code).toBe(1);
+    expect(inArgument.stderr).toContain("La contraseña nunca va en la línea de comandos");
+    const noTerminal = await cli(["create", `otra-${newId(4)}@example.com`]);
+    expect(noTerminal.code).toBe(1);
+    expect(noTerminal.stderr).toContain("ADMIN_PASSWORD");
+    const duplicate = await cli(["create", email], { ADMIN_PASSWORD: PASSWORD });
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain("Ya existe una cuenta");
+  });
+});
