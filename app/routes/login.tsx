@@ -54,6 +54,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     secure: isSecureRequest(request, config),
   });
   if (!result.ok) {
+    const why = result.reason === "limited" ? "demasiados intentos" : "credenciales";
+    console.warn(`Inicio de sesión rechazado (${why}) desde ${context.get(clientAddressContext)}`);
     // Locked or wrong: the same words either way, so the form reveals nothing about the account.
     const headers: Record<string, string> =
       result.reason === "limited" ? { "Retry-After": String(result.retryAfterSeconds) } : {};
