@@ -1,11 +1,13 @@
+import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { type AdminAuth, createAdminAuth, SESSION_COOKIE } from "~/auth/auth.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Categoria, Material } from "~/catalogue/taxonomy";
 import { type Database, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import { E2E_DATA_DIR } from "./env";
+import { E2E_DATA_DIR, E2E_PORT } from "./env";
 
 const HOUR = 3_600_000;
 
@@ -142,6 +144,66 @@ export class CartUtil {
   }
 }
 
+export interface TestAdmin {
+  id: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Administrator accounts and sessions for one test, made straight in the running shop's database:
+ * tests about signing in use the form, every other signed-in test starts with `login(page)`.
+ */
+export class AdminUtil {
+  constructor(private readonly auth: AdminAuth) {}
+
+  /** A new administrator with its own e-mail (login limits are counted per account). */
+  async create(): Promise<TestAdmin> {
+    const email = `admin-${newId(8)}@example.com`;
+    const password = `clave-de-prueba-${newId(12)}`;
+    const created = await this.auth.createAdmin({ email, name: "Administración de prueba", password });
+    return { id: created.id, email, password };
+  }
+
+  /** Signs `admin` (a new one by default) in without the form: its session cookie goes into the page's browser. */
+  async login(page: Page, admin?: TestAdmin): Promise<TestAdmin> {
+    const account = admin ?? (await this.create());
+    const result = await this.auth.signIn({
+      email: account.email,
+      password: account.password,
+      address: "e2e",
+      headers: new Headers(),
+      secure: false,
+    });
+    if (!result.ok) throw new Error(`could not sign ${account.email} in: ${result.reason}`);
+    const cookie = result.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`)) ?? "";
+    const value = cookie.slice(SESSION_COOKIE.length + 1).split(";")[0];
+    if (!value) throw new Error(`no ${SESSION_COOKIE} cookie in ${result.setCookies.join(" | ")}`);
+    await page.context().addCookies([
+      {
+        name: SESSION_COOKIE,
+        value,
+        domain: "127.0.0.1",
+        path: "/",
+        httpOnly: true,
+        secure: false,
+        sameSite: "Lax",
+      },
+    ]);
+    return account;
+  }
+
+  /** Ends every session of the account server-side, as 'Cerrar sesión en todos los dispositivos' does. */
+  async endSessions(admin: TestAdmin): Promise<number> {
+    return this.auth.signOutEverywhere(admin.id);
+  }
+
+  async activeSessions(admin: TestAdmin): Promise<number> {
+    const all = await this.auth.listAdmins();
+    return all.find((a) => a.id === admin.id)?.activeSessions ?? 0;
+  }
+}
+
 /** The page fits the screen: nothing makes a phone scroll sideways. */
 export async function expectNoSidewaysScroll(page: Page) {
   const { scrollWidth, viewport } = await page.evaluate(() => ({
@@ -162,9 +224,19 @@ export async function expectAccessible(page: Page) {
   expect(bad, bad.join("\n")).toEqual([]);
 }
 
+/**
+ * The secret the e2e shop signs session cookies with: SESSION_SECRET when the run sets one,
+ * otherwise the one the server generated into its data folder at start.
+ */
+function e2eSessionSecret(): string {
+  const fromEnv = process.env.SESSION_SECRET;
+  if (fromEnv) return fromEnv;
+  return fs.readFileSync(path.resolve(E2E_DATA_DIR, "session-secret"), "utf8").trim();
+}
+
 export const test = base.extend<
-  { shop: ShopData; cart: CartUtil; pageErrors: undefined },
-  { database: Database }
+  { shop: ShopData; cart: CartUtil; admins: AdminUtil; pageErrors: undefined },
+  { database: Database; adminAuth: AdminAuth }
 >({
   // Every page must run without errors: no CSP violation, hydration mismatch or exception.
   // (Failed requests are what some tests are about, so "Failed to load resource" is not one.)
@@ -191,6 +263,22 @@ export const test = base.extend<
     },
     { scope: "worker" },
   ],
+  adminAuth: [
+    async ({ database }, use) => {
+      await use(
+        createAdminAuth(database, {
+          secret: e2eSessionSecret(),
+          baseUrl: `http://127.0.0.1:${E2E_PORT}`,
+          idleMinutes: 120,
+          absoluteHours: 12,
+        }),
+      );
+    },
+    { scope: "worker" },
+  ],
+  admins: async ({ adminAuth }, use) => {
+    await use(new AdminUtil(adminAuth));
+  },
   shop: async ({ database }, use) => {
     await use(new ShopData(database));
   },
