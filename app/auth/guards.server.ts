@@ -18,7 +18,7 @@ export function isSecureRequest(request: Request, config: Config): boolean {
  * hands it to loaders and actions, and passes on the refreshed or cleared cookie. Pages that
  * depend on a session are never stored by shared caches.
  */
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
   const { auth, config } = context.get(servicesContext);
   const { session, setCookies } = await auth.readSession(request.headers, isSecureRequest(request, config));
   context.set(adminSessionContext, session);
@@ -28,7 +28,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   for (const cookie of setCookies) {
     if (!alreadySet.has(cookieName(cookie))) response.headers.append("Set-Cookie", cookie);
   }
-  const path = new URL(request.url).pathname;
+  // `url`, not `request.url`: a client navigation asks for /admin/orders.data.
+  const path = url.pathname;
   if (
     session ||
     setCookies.length > 0 ||
@@ -45,6 +46,8 @@ const cookieName = (setCookie: string) => setCookie.slice(0, setCookie.indexOf("
 
 interface GuardArgs {
   request: Request;
+  /** The page's address without React Router's `.data` suffix and parameters. */
+  url: URL;
   context: Readonly<RouterContextProvider>;
 }
 
@@ -53,7 +56,7 @@ function refuse(status: 401 | 403, message: string): Response {
 }
 
 /** State-changing requests must come from the shop's own pages (cross-site request forgery). */
-export function requireSameOrigin({ request, context }: GuardArgs): void {
+export function requireSameOrigin({ request, context }: Omit<GuardArgs, "url">): void {
   if (!isSameOrigin(request, context.get(servicesContext).config)) {
     throw refuse(403, "Solicitud no permitida: no viene de la tienda.");
   }
@@ -71,13 +74,12 @@ export function safeAdminPath(value: string | null | undefined): string | null {
  * back after it); actions answer 401, a signed-in account without the admin role 403, and a
  * state-changing request from another site 403, before anything changes.
  */
-export function requireAdmin({ request, context }: GuardArgs): AdminSession {
+export function requireAdmin({ request, url, context }: GuardArgs): AdminSession {
   const mutating = request.method !== "GET" && request.method !== "HEAD";
   if (mutating) requireSameOrigin({ request, context });
   const session = context.get(adminSessionContext);
   if (!session) {
     if (mutating) throw refuse(401, "Tu sesión terminó. Inicia sesión de nuevo.");
-    const url = new URL(request.url);
     const back = safeAdminPath(`${url.pathname}${url.search}`);
     throw redirect(back && back !== "/admin" ? `/login?redirectTo=${encodeURIComponent(back)}` : "/login");
   }

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { adminSessionContext, isSecureRequest, requireSameOrigin, safeAdminPath } from "~/auth/guards.server";
@@ -21,8 +22,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
   return retryAfter ? { "Retry-After": retryAfter } : new Headers();
 };
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export function loader({ url, context }: Route.LoaderArgs) {
   const redirectTo = safeAdminPath(url.searchParams.get("redirectTo"));
   // Already signed in: straight on.
   if (context.get(adminSessionContext)) throw redirect(redirectTo ?? HOME);
@@ -70,6 +70,13 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/login";
   const error = actionData?.error;
+  const password = useRef<HTMLInputElement>(null);
+  // After a refusal the e-mail stays, the password is emptied and ready to type again.
+  useEffect(() => {
+    if (!actionData?.error || !password.current) return;
+    password.current.value = "";
+    password.current.focus();
+  }, [actionData]);
   return (
     <main className="mx-auto max-w-sm px-4 py-16">
       <h1 className="text-center font-serif text-3xl">Iniciar sesión</h1>
@@ -101,6 +108,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             Contraseña
           </label>
           <input
+            ref={password}
             id="password"
             name="password"
             type="password"

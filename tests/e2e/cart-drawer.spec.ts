@@ -25,10 +25,13 @@ test("the drawer opens from the header and closes by its button, Escape and the 
   await expect(cart.drawer).toBeHidden();
 });
 
-test("'Pagar' shows the server's message when a piece sold out meanwhile", async ({ shop, cart }) => {
+test("'Pagar' shows the server's message when a piece sold out meanwhile", async ({ page, shop, cart }) => {
   const { product } = await shop.piece({ name: "Anillo Último", priceCents: 100_000, stock: 1 });
+  // The drawer re-checks stock as it opens; the sale must happen after that check, not before.
+  const checked = page.waitForResponse((response) => response.url().includes("/api/cart"));
   await cart.addFromProductPage(product.href);
   await expect(cart.drawer).toBeVisible();
+  await checked;
   await shop.update(product.id, { stock: 0 }); // someone else bought it
   await cart.drawer.getByRole("button", { name: "Pagar" }).click();
   await expect(cart.drawer.getByRole("alert")).toHaveText(

@@ -102,7 +102,9 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
       expect(res.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(page)}`);
     }
     const data = await get("/admin/orders.data");
-    expect(await data.text(), "client navigations are redirected too").toContain("/login");
+    expect(await data.text(), "client navigations are redirected too, and come back").toContain(
+      `/login?redirectTo=${encodeURIComponent("/admin/orders")}`,
+    );
     expect((await get("/admin")).headers.get("location")).toBe("/login");
   });
 

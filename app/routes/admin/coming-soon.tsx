@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 /** Campañas, Reportes and Configuración: sections still to come. */
 export function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
-  return { title: TITLES[new URL(args.request.url).pathname.replace(/\/+$/, "")] ?? "Administración" };
+  return { title: TITLES[args.url.pathname.replace(/\/+$/, "")] ?? "Administración" };
 }
 
 export default function ComingSoon({ loaderData }: Route.ComponentProps) {

@@ -28,7 +28,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 md:grid-cols-[14rem_minmax(0,1fr)] md:grid-rows-[auto_1fr] md:py-10">
       <nav aria-label="Administración" className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
-        <p className="hidden pb-3 text-xs uppercase tracking-wider text-ink/60 md:block">Administración</p>
+        <p className="hidden pb-3 text-xs uppercase tracking-wider text-ink/75 md:block">Administración</p>
         <ul className="flex gap-2 md:flex-col md:gap-1">
           {SECTIONS.map((section) => (
             <li key={section.to}>
