@@ -84,6 +84,11 @@ export async function startServices(
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
     const stopSweeper = startSweeper({ db: database.db, payments, mailer, shop: config.shop }, log);
+    // Sessions whose cookie never comes back are deleted here, not left in the table.
+    const sessionSweep = setInterval(() => {
+      auth.deleteEndedSessions().catch((error) => log(`Limpieza de sesiones: ${(error as Error).message}`));
+    }, 15 * 60_000);
+    sessionSweep.unref();
     return {
       config,
       database,
@@ -97,6 +102,7 @@ export async function startServices(
           : null,
       async stop() {
         stopSweeper();
+        clearInterval(sessionSweep);
         await database.close();
       },
     };

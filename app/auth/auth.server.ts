@@ -1,5 +1,5 @@
 import { betterAuth } from "better-auth";
-import { isAPIError } from "better-auth/api";
+import { isAPIError as isLibraryError } from "better-auth/api";
 import { admin as adminPlugin } from "better-auth/plugins";
 import type { Database } from "~/db/database.server";
 import { toDate } from "~/db/database.server";
@@ -113,7 +113,8 @@ function createLibrary(database: Database, settings: AuthSettings, secure: boole
     },
     plugins: [
       adminPlugin({
-        defaultRole: ADMIN_ROLE,
+        // Only createAdmin makes administrators, and it says so explicitly.
+        defaultRole: "user",
         adminRoles: [ADMIN_ROLE],
         schema: {
           user: { fields: { banReason: "ban_reason", banExpires: "ban_expires" } },
@@ -125,6 +126,11 @@ function createLibrary(database: Database, settings: AuthSettings, secure: boole
 }
 
 type Library = ReturnType<typeof createLibrary>;
+
+/** A refusal (bad cookie, wrong password, malformed input); its server errors are not. */
+function isRefusal(error: unknown): boolean {
+  return isLibraryError(error) && error.statusCode < 500;
+}
 type SignInResponse = { headers: Headers; response: { token: string; user: unknown } };
 
 export interface AdminAuth {
@@ -144,6 +150,8 @@ export interface AdminAuth {
   signOut(headers: Headers, secure: boolean): Promise<string[]>;
   /** Ends every session of one account (lost phone, password reset). */
   signOutEverywhere(userId: string): Promise<number>;
+  /** Deletes sessions past either lifetime whose cookie never came back. */
+  deleteEndedSessions(): Promise<number>;
   createAdmin(input: { email: string; name: string; password: string }): Promise<AdminSummary>;
   resetPassword(email: string, password: string): Promise<void>;
   listAdmins(): Promise<AdminSummary[]>;
@@ -165,17 +173,33 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
     return cookie?.includes(`${isSecure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=`) ?? false;
   }
 
-  async function signOut(headers: Headers, isSecure: boolean): Promise<string[]> {
-    if (!hasSessionCookie(headers, isSecure)) return [];
+  /** The cookie-clearing headers; the library's own delete only logs a database failure. */
+  async function clearCookies(headers: Headers, isSecure: boolean): Promise<string[]> {
     try {
       const result = await library(isSecure).api.signOut({ headers, returnHeaders: true });
       return result.headers.getSetCookie();
     } catch (error) {
       // A cookie that does not verify names no session: nothing to end.
-      if (isAPIError(error)) return [];
+      if (isRefusal(error)) return [];
       throw error;
     }
   }
+
+  async function signOut(headers: Headers, isSecure: boolean): Promise<string[]> {
+    if (!hasSessionCookie(headers, isSecure)) return [];
+    const found = await library(isSecure)
+      .api.getSession({ headers, query: { disableRefresh: true } })
+      .catch((error: unknown) => {
+        if (isRefusal(error)) return null;
+        throw error;
+      });
+    // Deleted here so that a database failure is an error, not a sign-out that did not happen.
+    if (found) await db.deleteFrom("auth_session").where("id", "=", found.session.id).execute();
+    return clearCookies(headers, isSecure);
+  }
+
+  /** Sessions that signed in before this are past their absolute lifetime. */
+  const oldestLiveStart = () => new Date(Date.now() - settings.absoluteHours * 3_600_000).toISOString();
 
   async function summary(id: string): Promise<AdminSummary> {
     const [admin] = await listAdmins(id);
@@ -187,7 +211,10 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
     let query = db
       .selectFrom("auth_user as u")
       .leftJoin("auth_session as s", (join) =>
-        join.onRef("s.user_id", "=", "u.id").on("s.expires_at", ">", new Date().toISOString()),
+        join
+          .onRef("s.user_id", "=", "u.id")
+          .on("s.expires_at", ">", new Date().toISOString())
+          .on("s.created_at", ">", oldestLiveStart()),
       )
       .select((eb) => ["u.id", "u.email", "u.name", "u.created_at", eb.fn.count<number>("s.id").as("active")])
       .where("u.role", "=", ADMIN_ROLE)
@@ -218,14 +245,26 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
         found = result.response;
         setCookies = result.headers.getSetCookie();
       } catch (error) {
-        if (isAPIError(error)) return { session: null, setCookies: [] };
+        if (isRefusal(error)) return { session: null, setCookies: [] };
         throw error;
       }
       if (!found) return { session: null, setCookies };
       const createdAt = new Date(found.session.createdAt);
-      if (Date.now() - createdAt.getTime() >= settings.absoluteHours * 3_600_000) {
+      const endsAt = createdAt.getTime() + settings.absoluteHours * 3_600_000;
+      if (Date.now() >= endsAt) {
         // Past its absolute lifetime: end it, however recently it was used.
-        return { session: null, setCookies: await signOut(headers, isSecure) };
+        await db.deleteFrom("auth_session").where("id", "=", found.session.id).execute();
+        return { session: null, setCookies: await clearCookies(headers, isSecure) };
+      }
+      let expiresAt = new Date(found.session.expiresAt);
+      if (expiresAt.getTime() > endsAt) {
+        // The idle refresh never reaches past the absolute end (so the row tells the truth).
+        expiresAt = new Date(endsAt);
+        await db
+          .updateTable("auth_session")
+          .set({ expires_at: expiresAt.toISOString() })
+          .where("id", "=", found.session.id)
+          .execute();
       }
       return {
         session: {
@@ -235,7 +274,7 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
           role: found.user.role ?? null,
           sessionId: found.session.id,
           createdAt,
-          expiresAt: new Date(found.session.expiresAt),
+          expiresAt,
         },
         setCookies,
       };
@@ -257,7 +296,7 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
         });
       } catch (error) {
         // Unknown e-mail, wrong password, malformed input: all the same to the person typing.
-        if (isAPIError(error)) return { ok: false, reason: "invalid" };
+        if (isRefusal(error)) return { ok: false, reason: "invalid" };
         throw error;
       }
       const user = result.response.user as { id: string; email: string; name: string; role?: string | null };
@@ -269,7 +308,7 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
       }
       await decision.attempt.succeeded();
       // A new token at every login: the one this browser held before (if any) stops working.
-      await signOut(headers, isSecure);
+      if (hasSessionCookie(headers, isSecure)) await signOut(headers, isSecure);
       const session = await db
         .selectFrom("auth_session")
         .select(["id", "created_at", "expires_at"])
@@ -292,6 +331,19 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
 
     signOut,
 
+    async deleteEndedSessions() {
+      const result = await db
+        .deleteFrom("auth_session")
+        .where((eb) =>
+          eb.or([
+            eb("expires_at", "<=", new Date().toISOString()),
+            eb("created_at", "<=", oldestLiveStart()),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async signOutEverywhere(userId) {
       const result = await db.deleteFrom("auth_session").where("user_id", "=", userId).executeTakeFirst();
       return Number(result.numDeletedRows);
@@ -313,7 +365,8 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
         });
         return await summary(created.user.id);
       } catch (error) {
-        if (isAPIError(error)) throw new AdminAccountError(`No se pudo crear la cuenta: ${error.message}`);
+        if (isRefusal(error))
+          throw new AdminAccountError(`No se pudo crear la cuenta: ${(error as Error).message}`);
         throw error;
       }
     },

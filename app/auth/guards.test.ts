@@ -64,3 +64,16 @@ describe("password policy", () => {
     expect(checkPassword("x".repeat(129))).toMatch(/más de 128/);
   });
 });
+
+describe("what the per-address login limit counts by", () => {
+  it("IPv4 as it is, IPv6 by its /64", async () => {
+    const { addressKey } = await import("./login-limits.server");
+    expect(addressKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:DB8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("2001:db8:1:2:aaaa::1")).toBe(addressKey("2001:db8:1:2:ffff::2"));
+  });
+});

@@ -1,3 +1,4 @@
+import net from "node:net";
 import type { Db } from "~/db/database.server";
 import { toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
@@ -28,6 +29,26 @@ export function normalizeEmail(email: string): string {
 }
 
 /**
+ * What the per-address limit counts by: an IPv4 address as it is, an IPv6 one by its /64 (one
+ * home or server connection usually gets a whole /64, so single addresses are free to change).
+ */
+export function addressKey(address: string): string {
+  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i);
+  if (mapped?.[1]) return mapped[1];
+  if (!net.isIPv6(address)) return address.slice(0, 100);
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = address.includes("::") ? (tail ? tail.split(":") : []) : [];
+  const groups = address.includes("::")
+    ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}
+
+/**
  * Counts this attempt as a failure first and then checks the limits, so that parallel attempts
  * all see one another: the limit cannot be outrun by sending many at once.
  */
@@ -37,7 +58,7 @@ export async function beginLoginAttempt(
   now = new Date(),
 ): Promise<AttemptDecision> {
   const email = normalizeEmail(input.email).slice(0, 320);
-  const address = input.address.slice(0, 100);
+  const address = addressKey(input.address);
   const since = toTimestamp(new Date(now.getTime() - LOGIN_LIMITS.windowMinutes * 60_000));
   // Old rows are of no further use.
   await db.deleteFrom("login_failures").where("failed_at", "<", since).execute();
@@ -52,32 +73,63 @@ export async function beginLoginAttempt(
     .select((eb) => [
       eb.fn.countAll<number | string>().filterWhere("email", "=", email).as("account"),
       eb.fn.countAll<number | string>().filterWhere("address", "=", address).as("address"),
-      eb.fn.min("failed_at").as("oldest"),
     ])
     .where("failed_at", ">=", since)
     .where((eb) => eb.or([eb("email", "=", email), eb("address", "=", address)]))
     .executeTakeFirstOrThrow();
 
-  if (Number(counts.account) > LOGIN_LIMITS.perAccount || Number(counts.address) > LOGIN_LIMITS.perAddress) {
+  const overAccount = Number(counts.account) > LOGIN_LIMITS.perAccount;
+  const overAddress = Number(counts.address) > LOGIN_LIMITS.perAddress;
+  if (overAccount || overAddress) {
     await db.deleteFrom("login_failures").where("id", "=", id).execute();
-    const oldest = counts.oldest ? new Date(counts.oldest) : now;
-    const freeAt = oldest.getTime() + LOGIN_LIMITS.windowMinutes * 60_000;
+    // Free again when enough failures of each exceeded limit have left the window.
+    const releases = await Promise.all([
+      overAccount ? releaseTime(db, "email", email, LOGIN_LIMITS.perAccount, since) : 0,
+      overAddress ? releaseTime(db, "address", address, LOGIN_LIMITS.perAddress, since) : 0,
+    ]);
+    const freeAt = Math.max(...releases);
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)) };
   }
   return {
     allowed: true,
     attempt: {
       async succeeded() {
-        await db
-          .deleteFrom("login_failures")
-          .where((eb) => eb.or([eb("id", "=", id), eb("email", "=", email)]))
-          .execute();
+        await db.deleteFrom("login_failures").where("id", "=", id).execute();
+        // The account's earlier failures stop counting against the account, but still count
+        // against the addresses they came from: an owner's login does not refill a guesser's quota.
+        await db.updateTable("login_failures").set({ email: "" }).where("email", "=", email).execute();
       },
     },
   };
 }
 
-/** After a password reset the account starts with a clean slate. */
+/** When the oldest failure that keeps a key over its limit leaves the window. */
+async function releaseTime(
+  db: Db,
+  column: "email" | "address",
+  value: string,
+  limit: number,
+  since: string,
+): Promise<number> {
+  const rows = await db
+    .selectFrom("login_failures")
+    .select("failed_at")
+    .where(column, "=", value)
+    .where("failed_at", ">=", since)
+    .orderBy("failed_at", "desc")
+    .limit(limit)
+    .execute();
+  // With `limit` failures still in the window the next attempt is refused: the limit-th newest
+  // must leave it first.
+  const blocking = rows[limit - 1] ?? rows[rows.length - 1];
+  return blocking ? new Date(blocking.failed_at).getTime() + LOGIN_LIMITS.windowMinutes * 60_000 : 0;
+}
+
+/** After a password reset the account starts with a clean slate (addresses keep their count). */
 export async function clearLoginFailures(db: Db, email: string): Promise<void> {
-  await db.deleteFrom("login_failures").where("email", "=", normalizeEmail(email)).execute();
+  await db
+    .updateTable("login_failures")
+    .set({ email: "" })
+    .where("email", "=", normalizeEmail(email))
+    .execute();
 }

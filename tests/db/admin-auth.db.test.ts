@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type AdminAuth, createAdminAuth, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "~/auth/auth.server";
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
@@ -78,6 +79,15 @@ describeEachDatabase("administrator sign-in", (harness) => {
     }
     // Same password, different salt.
     expect(hashes[0]?.password).not.toBe(hashes[1]?.password);
+    // The parameters documented in decision 7: scrypt N=16384, r=16, p=1, 64-byte key.
+    const [salt = "", key = ""] = hashes[0]?.password?.split(":") ?? [];
+    const derived = crypto.scryptSync(PASSWORD.normalize("NFKC"), salt, 64, {
+      N: 16384,
+      r: 16,
+      p: 1,
+      maxmem: 64 * 1024 * 1024,
+    });
+    expect(derived.toString("hex")).toBe(key);
     expect((await auth.listAdmins()).map((a) => a.email)).toEqual(expect.arrayContaining([email, other]));
   });
 
@@ -193,6 +203,36 @@ describeEachDatabase("administrator sign-in", (harness) => {
     expect(rows).toEqual([]);
   });
 
+  it("a session never outlives its absolute end, and ended sessions are swept from the table", async () => {
+    const email = await newAdmin();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { cookie, session } = await signedIn(email);
+    // Used every hour into the last idle period before the absolute end: the refresh stops there.
+    for (let hour = 1; hour < ABSOLUTE_HOURS; hour++) {
+      vi.setSystemTime(start + hour * 60 * MINUTE);
+      expect(await sessionOf(cookie)).not.toBeNull();
+    }
+    vi.setSystemTime(start + ABSOLUTE_HOURS * 60 * MINUTE - 30 * MINUTE);
+    const late = await sessionOf(cookie);
+    expect(late?.expiresAt.getTime()).toBeLessThanOrEqual(
+      session.createdAt.getTime() + ABSOLUTE_HOURS * 60 * MINUTE,
+    );
+    const admin = (await auth.listAdmins()).find((a) => a.email === email);
+    expect(admin?.activeSessions).toBe(1);
+
+    // A browser that never comes back: its session still leaves the table.
+    vi.setSystemTime(start + ABSOLUTE_HOURS * 60 * MINUTE + MINUTE);
+    expect((await auth.listAdmins()).find((a) => a.email === email)?.activeSessions).toBe(0);
+    expect(await auth.deleteEndedSessions()).toBeGreaterThanOrEqual(1);
+    const rows = await database.db
+      .selectFrom("auth_session")
+      .select("id")
+      .where("id", "=", session.sessionId)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
   it("sign-out ends the session in the database; a forged or unknown cookie names no one", async () => {
     const email = await newAdmin();
     const { cookie } = await signedIn(email);
@@ -300,6 +340,30 @@ describeEachDatabase("administrator sign-in", (harness) => {
       expect((await signIn(email, { address: "10.3.255.1" })).ok).toBe(true);
       vi.setSystemTime(start + (LOGIN_LIMITS.windowMinutes + 1) * MINUTE);
       expect((await signIn(email, { address })).ok).toBe(true);
+    });
+
+    it("counts the same e-mail however it is typed", async () => {
+      const email = await newAdmin();
+      const variants = [email.toUpperCase(), ` ${email}`, `${email}  `, email.replace("admin", "ADMIN")];
+      for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+        await signIn(variants[i % variants.length] ?? email, { password: `incorrecta-${i}-wwww` });
+      }
+      expect(await signIn(email)).toMatchObject({ ok: false, reason: "limited" });
+    });
+
+    it("an owner's login does not give a guesser's address its failures back", async () => {
+      const email = await newAdmin();
+      const guesser = `10.5.${Math.floor(Math.random() * 250)}.9`;
+      for (let i = 0; i < LOGIN_LIMITS.perAccount - 1; i++) {
+        await signIn(email, { password: `incorrecta-${i}-vvvv`, address: guesser });
+      }
+      expect((await signIn(email, { address: "10.5.255.255" })).ok).toBe(true);
+      // The account is free again, but the guesser's address still carries its failures.
+      const remaining = LOGIN_LIMITS.perAddress - (LOGIN_LIMITS.perAccount - 1);
+      for (let i = 0; i < remaining; i++) {
+        await signIn(`otra-${i}-${newId(4)}@example.com`, { address: guesser });
+      }
+      expect(await signIn(email, { address: guesser })).toMatchObject({ ok: false, reason: "limited" });
     });
 
     it("a successful login clears the account's earlier failures", async () => {

@@ -15,6 +15,16 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex, nofollow" },
 ];
 
+/**
+ * Runs before every loader and action under /admin, so a page or action added later is guarded
+ * even if it forgets its own `requireAdmin` call (which it still makes, for the session's data).
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  (args) => {
+    requireAdmin(args);
+  },
+];
+
 export function loader(args: Route.LoaderArgs) {
   const admin = requireAdmin(args);
   return { email: admin.email };
