@@ -4,7 +4,7 @@ import { createContext } from "react-router";
 import type Stripe from "stripe";
 import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
 import { ensureDemoAdmin } from "~/auth/demo-admin.server";
-import { readOrCreateSessionSecret } from "~/auth/session-secret.server";
+import { authSettings } from "~/auth/settings.server";
 import { getProductsWithDrops } from "~/catalogue/catalogue.server";
 import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
@@ -67,12 +67,7 @@ export async function startServices(
       if (await seedDemoOnFirstStart(database.db, media, { onSeeding }))
         log("Catálogo de demostración listo.");
     }
-    const auth = createAdminAuth(database, {
-      secret: config.admin.sessionSecret ?? readOrCreateSessionSecret(config.dataDir),
-      baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
-      idleMinutes: config.admin.idleMinutes,
-      absoluteHours: config.admin.absoluteHours,
-    });
+    const auth = createAdminAuth(database, authSettings(config));
     if (config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
     const stripeClient = config.stripe ? createStripeClient(config.stripe) : null;
     const payments = stripeClient

@@ -8,7 +8,7 @@ import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { AdminAccountError, createAdminAuth } from "~/auth/auth.server";
 import { checkPassword } from "~/auth/password-policy";
-import { readOrCreateSessionSecret } from "~/auth/session-secret.server";
+import { authSettings } from "~/auth/settings.server";
 import { runCli } from "./cli";
 
 const USAGE = `Uso:
@@ -75,12 +75,7 @@ await runCli(async ({ config, database }) => {
     console.error(`Argumentos de más. La contraseña nunca va en la línea de comandos.\n${USAGE}`);
     return 1;
   }
-  const auth = createAdminAuth(database, {
-    secret: config.admin.sessionSecret ?? readOrCreateSessionSecret(config.dataDir),
-    baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
-    idleMinutes: config.admin.idleMinutes,
-    absoluteHours: config.admin.absoluteHours,
-  });
+  const auth = createAdminAuth(database, authSettings(config));
   try {
     switch (command) {
       case "list": {

@@ -61,6 +61,9 @@ describeEachDatabase("administrator sign-in", (harness) => {
   }
 
   const sessionOf = async (cookie: Headers) => (await auth.readSession(cookie, false)).session;
+  const sessionRowExists = async (id: string) =>
+    (await database.db.selectFrom("auth_session").select("id").where("id", "=", id).executeTakeFirst()) !==
+    undefined;
 
   it("stores the password only as a salted scrypt hash", async () => {
     const email = await newAdmin();
@@ -171,12 +174,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
     const read = await auth.readSession(cookie, false);
     expect(read.session).toBeNull();
     expect(read.setCookies.join()).toContain(`${SESSION_COOKIE}=;`);
-    const rows = await database.db
-      .selectFrom("auth_session")
-      .select("id")
-      .where("id", "=", session.sessionId)
-      .execute();
-    expect(rows, "the expired session is deleted").toEqual([]);
+    expect(await sessionRowExists(session.sessionId), "the expired session is deleted").toBe(false);
   });
 
   it("ends a session at its absolute lifetime however active it is", async () => {
@@ -195,12 +193,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
     const read = await auth.readSession(cookie, false);
     expect(read.session).toBeNull();
     expect(read.setCookies.join()).toContain(`${SESSION_COOKIE}=;`);
-    const rows = await database.db
-      .selectFrom("auth_session")
-      .select("id")
-      .where("id", "=", session.sessionId)
-      .execute();
-    expect(rows).toEqual([]);
+    expect(await sessionRowExists(session.sessionId), "the ended session is deleted").toBe(false);
   });
 
   it("a session never outlives its absolute end, and ended sessions are swept from the table", async () => {
@@ -225,12 +218,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
     vi.setSystemTime(start + ABSOLUTE_HOURS * 60 * MINUTE + MINUTE);
     expect((await auth.listAdmins()).find((a) => a.email === email)?.activeSessions).toBe(0);
     expect(await auth.deleteEndedSessions()).toBeGreaterThanOrEqual(1);
-    const rows = await database.db
-      .selectFrom("auth_session")
-      .select("id")
-      .where("id", "=", session.sessionId)
-      .execute();
-    expect(rows).toEqual([]);
+    expect(await sessionRowExists(session.sessionId), "the ended session is deleted").toBe(false);
   });
 
   it("sign-out ends the session in the database; a forged or unknown cookie names no one", async () => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, type TestAdmin, test } from "./support/fixtures";
+import { type AdminUtil, expect, expectAccessible, type TestAdmin, test } from "./support/fixtures";
 
 // Every wrong password counts against 127.0.0.1 for 15 minutes (20 allowed, shared by the whole
 // suite): only the two tests that need the error message type one.
@@ -38,6 +38,14 @@ async function failLogin(page: Page, admin: TestAdmin) {
   await fillLogin(page, admin.email, `${admin.password}-mal`);
   await expect(page.getByRole("alert")).toHaveText("Credenciales inválidas");
   await expect(page).toHaveURL(/\/login$/);
+}
+
+/** Signs a new administrator in (straight through the database) and opens Pedidos. */
+async function signedInAtOrders(page: Page, admins: AdminUtil) {
+  const admin = await admins.login(page);
+  await page.goto("/admin/orders");
+  await expect(page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
+  return admin;
 }
 
 test.describe("administrator sign-in", () => {
@@ -79,9 +87,7 @@ test.describe("administrator sign-in", () => {
     page,
     admins,
   }) => {
-    const admin = await admins.login(page);
-    await page.goto("/admin/orders");
-    await expect(page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
+    const admin = await signedInAtOrders(page, admins);
 
     await header(page).signOut.click();
     await expect(page).toHaveURL(/\/login\?sesion=cerrada$/);
@@ -149,9 +155,7 @@ test.describe("administrator sign-in", () => {
     page,
     admins,
   }) => {
-    const admin = await admins.login(page);
-    await page.goto("/admin/orders");
-    await expect(page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
+    const admin = await signedInAtOrders(page, admins);
     await admins.endSessions(admin);
 
     await page
@@ -249,9 +253,7 @@ test.describe("the sign-in pages are accessible and fit the screen", () => {
   });
 
   test("/admin/orders signed in", async ({ page, admins }) => {
-    await admins.login(page);
-    await page.goto("/admin/orders");
-    await expect(page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
+    await signedInAtOrders(page, admins);
     await expect(page.getByRole("navigation", { name: "Administración" })).toBeVisible();
     await expectAccessible(page);
   });

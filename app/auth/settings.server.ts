@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { Config } from "~/config/env.server";
+import type { AuthSettings } from "./auth.server";
 
 /**
  * The try-it mode needs no SESSION_SECRET: one is generated on the first start and kept beside
@@ -15,4 +17,14 @@ export function readOrCreateSessionSecret(dataDir: string): string {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   return fs.readFileSync(file, "utf8").trim();
+}
+
+/** The sign-in settings from the shop's configuration: the same for the server and the CLI. */
+export function authSettings(config: Config): AuthSettings {
+  return {
+    secret: config.admin.sessionSecret ?? readOrCreateSessionSecret(config.dataDir),
+    baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    idleMinutes: config.admin.idleMinutes,
+    absoluteHours: config.admin.absoluteHours,
+  };
 }
