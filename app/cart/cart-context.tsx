@@ -41,21 +41,30 @@ export function CartProvider({ children }: { children: ReactNode }) {
   const cart = useSyncExternalStore(cartStore.subscribe, cartStore.getSnapshot, cartStore.getServerSnapshot);
   const [showCart, setShowCart] = useState(false);
   const replace = useCallback((change: (c: Cart) => Cart) => cartStore.update(change), []);
+  // The actions keep their identity while the cart changes: an effect that depends on one (the
+  // /success page's clear) runs once, not again whenever another tab edits the cart.
+  const actions = useMemo(
+    () => ({
+      add: (product: CartProduct, dropId: string, quantity?: number) =>
+        replace((c) => addToCart(c, product, dropId, quantity)),
+      remove: (id: string) => replace((c) => removeFromCart(c, id)),
+      increase: (id: string) => replace((c) => increaseLine(c, id)),
+      decrease: (id: string) => replace((c) => decreaseLine(c, id)),
+      clear: () => replace(() => EMPTY_CART),
+      replace,
+    }),
+    [replace],
+  );
   const value = useMemo<CartContextValue>(
     () => ({
       cart,
       count: itemCount(cart),
       subtotalCents: subtotalCents(cart),
-      add: (product, dropId, quantity) => replace((c) => addToCart(c, product, dropId, quantity)),
-      remove: (id) => replace((c) => removeFromCart(c, id)),
-      increase: (id) => replace((c) => increaseLine(c, id)),
-      decrease: (id) => replace((c) => decreaseLine(c, id)),
-      clear: () => replace(() => EMPTY_CART),
-      replace,
+      ...actions,
       showCart,
       setShowCart,
     }),
-    [cart, showCart, replace],
+    [cart, showCart, actions],
   );
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;
 }

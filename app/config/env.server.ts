@@ -15,6 +15,10 @@ const phone = z
   .string()
   .regex(/^\d{10,15}$/, "debe ser el número con lada internacional, solo dígitos (p. ej. 5215512345678)");
 
+/** A web address: only http(s), since these end up in links, frames and redirects. */
+const webUrl = (example = "") =>
+  z.url({ protocol: /^https?$/, error: `debe ser una dirección completa http(s)${example}` });
+
 /** Every setting the server reads. `.env.example` documents each one. */
 const schema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
@@ -25,9 +29,7 @@ const schema = z.object({
     .min(0, "debe estar entre 0 y 65535")
     .max(65535, "debe estar entre 0 y 65535")
     .default(3000),
-  PUBLIC_URL: z
-    .url({ error: "debe ser una dirección completa, p. ej. https://tienda.ejemplo.mx" })
-    .optional(),
+  PUBLIC_URL: webUrl(", p. ej. https://tienda.ejemplo.mx").optional(),
   TRUST_PROXY: flag.default(false),
   LOG_REQUESTS: flag.default(true),
 
@@ -44,7 +46,7 @@ const schema = z.object({
     .string()
     .regex(/^whsec_\w+$/, "debe ser el secreto del webhook (whsec_…)")
     .optional(),
-  STRIPE_API_BASE: z.url().optional(),
+  STRIPE_API_BASE: webUrl().optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "debe ser smtp://usuario:contraseña@servidor:587 o smtps://…")
@@ -73,12 +75,10 @@ const schema = z.object({
   SHOP_NAME: z.string().min(1).default("Oro de Luna"),
   SHOP_EMAIL: z.email({ error: "debe ser un correo válido" }).default("hola@orodeluna.mx"),
   SHOP_WHATSAPP: phone.default("5215512345678"),
-  SHOP_INSTAGRAM: z
-    .url({ error: "debe ser una dirección completa" })
-    .default("https://www.instagram.com/orodeluna.mx"),
+  SHOP_INSTAGRAM: webUrl().default("https://www.instagram.com/orodeluna.mx"),
   SHOP_AGENCY_NAME: z.string().min(1).default("Taller Digital"),
-  SHOP_AGENCY_URL: z.url({ error: "debe ser una dirección completa" }).default("https://example.com"),
-  PROCESS_VIDEO_URL: z.url({ error: "debe ser una dirección completa" }).optional(),
+  SHOP_AGENCY_URL: webUrl().default("https://example.com"),
+  PROCESS_VIDEO_URL: webUrl().optional(),
 });
 
 export type DatabaseTarget = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };

@@ -82,7 +82,7 @@ async function prepareDemoCatalogue(storage: MediaStorage, now: Date): Promise<P
 }
 
 async function writeCatalogue(trx: Db, prepared: PreparedCatalogue, now: Date): Promise<string[]> {
-  for (const row of prepared.media) await trx.insertInto("media").values(row).execute();
+  if (prepared.media.length > 0) await trx.insertInto("media").values(prepared.media).execute();
   const ids: string[] = [];
   for (const drop of prepared.drops) ids.push(await insertDrop(trx, drop, now));
   return ids;
@@ -90,6 +90,14 @@ async function writeCatalogue(trx: Db, prepared: PreparedCatalogue, now: Date): 
 
 async function discardFiles(storage: MediaStorage, prepared: PreparedCatalogue) {
   for (const drop of prepared.drops) await storage.deletePrefix(`drops/${drop.id}/`);
+}
+
+/** A write that failed leaves no prepared images behind, then fails as it would have. */
+function discardOnFailure(storage: MediaStorage, prepared: PreparedCatalogue) {
+  return async (error: unknown): Promise<never> => {
+    await discardFiles(storage, prepared);
+    throw error;
+  };
 }
 
 /**
@@ -112,16 +120,19 @@ export async function seedDemoOnFirstStart(
   if (marker || (await countDrops(db)) > 0) return false;
   options.onSeeding?.();
   const prepared = await prepareDemoCatalogue(storage, now);
-  const seeded = await db.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .insertInto("shop_meta")
-      .values({ key: SEEDED_KEY, value: now.toISOString() })
-      .onConflict((oc) => oc.column("key").doNothing())
-      .executeTakeFirst();
-    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-    await writeCatalogue(trx, prepared, now);
-    return true;
-  });
+  const seeded = await db
+    .transaction()
+    .execute(async (trx) => {
+      const claimed = await trx
+        .insertInto("shop_meta")
+        .values({ key: SEEDED_KEY, value: now.toISOString() })
+        .onConflict((oc) => oc.column("key").doNothing())
+        .executeTakeFirst();
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      await writeCatalogue(trx, prepared, now);
+      return true;
+    })
+    .catch(discardOnFailure(storage, prepared));
   if (!seeded) await discardFiles(storage, prepared); // another server got there first
   return seeded;
 }
@@ -134,16 +145,19 @@ export async function replaceWithDemoCatalogue(
 ): Promise<string[]> {
   const prepared = await prepareDemoCatalogue(storage, now);
   const old = await db.selectFrom("drops").select("id").execute();
-  const ids = await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("drops").execute();
-    await trx.deleteFrom("media").where("drop_id", "is not", null).execute();
-    await trx
-      .insertInto("shop_meta")
-      .values({ key: SEEDED_KEY, value: now.toISOString() })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ value: now.toISOString() }))
-      .execute();
-    return writeCatalogue(trx, prepared, now);
-  });
+  const ids = await db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom("drops").execute();
+      await trx.deleteFrom("media").where("drop_id", "is not", null).execute();
+      await trx
+        .insertInto("shop_meta")
+        .values({ key: SEEDED_KEY, value: now.toISOString() })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value: now.toISOString() }))
+        .execute();
+      return writeCatalogue(trx, prepared, now);
+    })
+    .catch(discardOnFailure(storage, prepared));
   for (const drop of old) await storage.deletePrefix(`drops/${drop.id}/`);
   return ids;
 }

@@ -54,6 +54,7 @@ async function settleHold(
         orderId: hold.id,
         customerName: state.customerName,
         customerEmail: state.customerEmail,
+        shipping: state.shipping,
         now,
       });
       return "paid";

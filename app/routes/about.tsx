@@ -21,7 +21,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
     origin,
     shopName: config.shop.name,
     ogImage: absoluteUrl(origin, HERO_IMAGE.src),
-    processVideoUrl: embeddableVideoUrl(config.shop.processVideoUrl),
+    // Only http(s): the setting is checked at start-up.
+    processVideoUrl: config.shop.processVideoUrl,
   };
 }
 
@@ -34,17 +35,6 @@ export function meta({ data }: Route.MetaArgs) {
     image: data.ogImage,
     shopName: data.shopName,
   });
-}
-
-/** Only http(s) addresses are embedded; anything else counts as "no video yet". */
-function embeddableVideoUrl(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const { protocol } = new URL(url);
-    return protocol === "https:" || protocol === "http:" ? url : null;
-  } catch {
-    return null;
-  }
 }
 
 export default function About({ loaderData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { expect, test } from "./support/fixtures";
+import { CartUtil, expect, test } from "./support/fixtures";
 
 test("the drawer opens from the header and closes by its button, Escape and the backdrop", async ({
   page,
@@ -63,4 +63,22 @@ test("the countdown ticks every second toward the end of the running drop", asyn
   await expect(countdown).toBeVisible();
   const before = await countdown.textContent();
   await expect.poll(() => countdown.textContent(), { timeout: 3000 }).not.toBe(before);
+});
+
+test("a /success page left open in one tab does not empty the cart filled in another", async ({
+  page,
+  context,
+  shop,
+  cart,
+}) => {
+  const { product } = await shop.piece({ name: "Arete Pestaña", priceCents: 120_000, stock: 3 });
+  await page.goto("/success");
+  const other = await context.newPage();
+  const otherCart = new CartUtil(other);
+  await otherCart.addFromProductPage(product.href);
+  await expect(otherCart.count()).toHaveText("1");
+  // The thank-you tab hears of the new cart and keeps it.
+  await expect(cart.count()).toHaveText("1");
+  await other.reload();
+  await expect(otherCart.count()).toHaveText("1");
 });

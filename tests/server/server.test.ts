@@ -260,11 +260,13 @@ describe("start-up problems stop the server with one clear message", () => {
       DATA_DIR: path.join(tmp, "bad"),
       PORT: "tres mil",
       SHOP_EMAIL: "no",
+      PROCESS_VIDEO_URL: "javascript:alert(1)",
     });
     expect(code).toBe(1);
     expect(stderr).toContain("Configuración inválida");
     expect(stderr).toContain("PORT: debe ser un número");
     expect(stderr).toContain("SHOP_EMAIL: debe ser un correo válido");
+    expect(stderr).toContain("PROCESS_VIDEO_URL: debe ser una dirección completa http(s)");
     expect(stderr).not.toMatch(/^\s+at /m);
   });
 });

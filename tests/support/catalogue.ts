@@ -1,5 +1,6 @@
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
+import type { ShippingAddress } from "~/orders/shipping";
 
 const HOUR = 3_600_000;
 
@@ -27,4 +28,18 @@ export async function runningPiece(
   });
   const id = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
   return { dropId, id, stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock };
+}
+
+/** Where test orders are shipped: a real-looking Mexican address for the given person. */
+export function oaxacaAddress(name: string, phone: string): ShippingAddress {
+  return {
+    name,
+    phone,
+    line1: "Calle Macedonio Alcalá 401",
+    line2: "Centro",
+    city: "Oaxaca de Juárez",
+    state: "Oaxaca",
+    postalCode: "68000",
+    country: "MX",
+  };
 }
