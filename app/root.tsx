@@ -1,6 +1,4 @@
 import {
-  isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -8,15 +6,15 @@ import {
   ScrollRestoration,
   useLocation,
   useNavigation,
-  useRouteError,
   useRouteLoaderData,
 } from "react-router";
-import { adminSessionContext, sessionMiddleware } from "~/auth/guards.server";
-import { ADMIN_ROLE } from "~/auth/password-policy";
-import { CartProvider } from "~/cart/cart-context";
-import { CartDrawer } from "~/cart/cart-drawer";
+import { CartProvider } from "~/components/cart/cart-context";
+import { CartDrawer } from "~/components/cart/cart-drawer";
+import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { adminSessionContext, sessionMiddleware } from "~/lib/admin-guards.server";
+import { isAdminPath } from "~/lib/admin-path";
 import { useNonce } from "~/lib/nonce";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/root";
@@ -34,11 +32,9 @@ export function loader({ context }: Route.LoaderArgs) {
   return {
     shop: context.get(servicesContext).config.shop,
     year: new Date().getFullYear(),
-    signedIn: session?.role === ADMIN_ROLE,
+    signedIn: session !== null,
   };
 }
-
-const isAdminPath = (path: string) => path === "/admin" || path.startsWith("/admin/");
 
 /**
  * While the next page's data loads, a notice shows at the top of the screen: the spec's
@@ -103,20 +99,11 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
   return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="font-serif text-3xl">{notFound ? "Página no encontrada" : "Algo salió mal"}</h1>
-      <p className="mt-4 text-ink/70">
-        {notFound
-          ? "La página que buscas no existe o ya no está disponible."
-          : "Ocurrió un error inesperado. Intenta de nuevo en unos momentos."}
-      </p>
-      <Link to="/colecciones" className="mt-8 inline-block underline">
-        Ver colecciones
-      </Link>
-    </main>
+    <RouteError
+      notFoundTitle="Página no encontrada"
+      notFoundMessage="La página que buscas no existe o ya no está disponible."
+      message="Ocurrió un error inesperado. Intenta de nuevo en unos momentos."
+    />
   );
 }

@@ -5,14 +5,13 @@ import type Stripe from "stripe";
 import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
 import { ensureDemoAdmin } from "~/auth/demo-admin.server";
 import { authSettings } from "~/auth/settings.server";
-import { getProductsWithDrops } from "~/catalogue/catalogue.server";
+import { productImageUrls } from "~/catalogue/views.server";
 import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { seedDemoOnFirstStart } from "~/demo/seed.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
 import { createLocalStorage } from "~/media/local-storage.server";
-import { variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { startSweeper } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
@@ -69,12 +68,24 @@ export async function startServices(
     }
     const auth = createAdminAuth(database, authSettings(config));
     if (config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
-    const stripeClient = config.stripe ? createStripeClient(config.stripe) : null;
-    const payments = stripeClient
-      ? createStripePayments(stripeClient, {
-          images: (ids) => productImageUrls(database.db, media, config.publicUrl, ids),
-        })
-      : createDemoPayments(database.db);
+    let stripe: Services["stripe"] = null;
+    let payments: PaymentProvider;
+    if (config.stripe) {
+      // loadConfig refuses Stripe without PUBLIC_URL: the payment page needs absolute image addresses.
+      const origin = config.publicUrl;
+      if (!origin) {
+        throw new StartupError(
+          "Configuración inválida:\n  PUBLIC_URL: hace falta con Stripe (p. ej. https://tienda.ejemplo.mx)",
+        );
+      }
+      const client = createStripeClient(config.stripe);
+      payments = createStripePayments(client, {
+        images: (ids) => productImageUrls(database.db, media, origin, ids),
+      });
+      stripe = { client, webhookSecret: config.stripe.webhookSecret };
+    } else {
+      payments = createDemoPayments(database.db);
+    }
     const mailer = config.mail.smtpUrl
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
@@ -91,10 +102,7 @@ export async function startServices(
       payments,
       mailer,
       auth,
-      stripe:
-        stripeClient && config.stripe
-          ? { client: stripeClient, webhookSecret: config.stripe.webhookSecret }
-          : null,
+      stripe,
       async stop() {
         stopSweeper();
         clearInterval(sessionSweep);
@@ -105,24 +113,4 @@ export async function startServices(
     await database.close().catch(() => {});
     throw error;
   }
-}
-
-/** Absolute image addresses for the payment page's line items (it needs public URLs). */
-async function productImageUrls(
-  db: Database["db"],
-  media: MediaStorage,
-  publicUrl: string | undefined,
-  ids: string[],
-) {
-  const urls = new Map<string, string>();
-  if (!publicUrl) return urls;
-  for (const { product } of await getProductsWithDrops(db, ids)) {
-    if (product.image)
-      urls.set(product.id, new URL(variantUrl(media, product.image, 960), publicUrl).toString());
-  }
-  return urls;
-}
-
-export async function stopServices(services: Services): Promise<void> {
-  await services.stop();
 }

@@ -7,6 +7,7 @@
 import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { AdminAccountError, createAdminAuth } from "~/auth/auth.server";
+import { normalizeEmail } from "~/auth/login-limits.server";
 import { checkPassword } from "~/auth/password-policy";
 import { authSettings } from "~/auth/settings.server";
 import { runCli } from "./cli";
@@ -104,7 +105,7 @@ await runCli(async ({ config, database }) => {
         } else {
           await auth.resetPassword(email, password);
           console.log(
-            `Contraseña cambiada para ${email.trim().toLowerCase()}; sus sesiones abiertas se cerraron.`,
+            `Contraseña cambiada para ${normalizeEmail(email)}; sus sesiones abiertas se cerraron.`,
           );
         }
         return 0;

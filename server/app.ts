@@ -10,7 +10,7 @@ import { type Config, loadConfig } from "~/config/env.server";
 import { clientAddressContext } from "~/lib/client-address";
 import { cspNonceContext } from "~/lib/nonce";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
-import { type Services, servicesContext, startServices, stopServices } from "~/services.server";
+import { type Services, servicesContext, startServices } from "~/services.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -33,7 +33,7 @@ export async function createShop(options: ShopOptions = {}): Promise<Shop> {
   const config = loadConfig(options.env);
   const services = await startServices(config, options.log);
   const app = buildApp(services, options.clientDir);
-  return { app, config, services, close: () => stopServices(services) };
+  return { app, config, services, close: () => services.stop() };
 }
 
 function buildApp(services: Services, clientDir: string | undefined): Express {

@@ -3,7 +3,12 @@ import { isAPIError as isLibraryError } from "better-auth/api";
 import { admin as adminPlugin } from "better-auth/plugins";
 import type { Database } from "~/db/database.server";
 import { toDate } from "~/db/database.server";
-import { beginLoginAttempt, clearLoginFailures, normalizeEmail } from "./login-limits.server";
+import {
+  beginLoginAttempt,
+  clearLoginFailures,
+  deleteOldLoginFailures,
+  normalizeEmail,
+} from "./login-limits.server";
 import { ADMIN_ROLE, checkPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-policy";
 
 /**
@@ -37,7 +42,6 @@ export interface AdminSession {
   userId: string;
   email: string;
   name: string;
-  role: string | null;
   sessionId: string;
   /** When this session signed in. */
   createdAt: Date;
@@ -134,7 +138,7 @@ function isRefusal(error: unknown): boolean {
 type SignInResponse = { headers: Headers; response: { token: string; user: unknown } };
 
 export interface AdminAuth {
-  /** The session whose cookie these request headers carry, refreshing its idle expiry. */
+  /** The administrator's session these request headers carry, refreshing its idle expiry. */
   readSession(
     headers: Headers,
     secure: boolean,
@@ -145,12 +149,14 @@ export interface AdminAuth {
     address: string;
     headers: Headers;
     secure: boolean;
+    /** The session this browser held until now (it ends: a new token at every login). */
+    previousSessionId?: string | null;
   }): Promise<SignInResult>;
-  /** Ends the session these headers carry; returns the cookie that clears it. */
-  signOut(headers: Headers, secure: boolean): Promise<string[]>;
+  /** Ends a session (if any) and returns the cookie that clears it from the browser. */
+  signOut(sessionId: string | null, secure: boolean): Promise<string[]>;
   /** Ends every session of one account (lost phone, password reset). */
   signOutEverywhere(userId: string): Promise<number>;
-  /** Deletes sessions past either lifetime whose cookie never came back. */
+  /** Deletes sessions past either lifetime whose cookie never came back, and old failed logins. */
   deleteEndedSessions(): Promise<number>;
   createAdmin(input: { email: string; name: string; password: string }): Promise<AdminSummary>;
   resetPassword(email: string, password: string): Promise<void>;
@@ -173,29 +179,12 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
     return cookie?.includes(`${isSecure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=`) ?? false;
   }
 
-  /** The cookie-clearing headers; the library's own delete only logs a database failure. */
-  async function clearCookies(headers: Headers, isSecure: boolean): Promise<string[]> {
-    try {
-      const result = await library(isSecure).api.signOut({ headers, returnHeaders: true });
-      return result.headers.getSetCookie();
-    } catch (error) {
-      // A cookie that does not verify names no session: nothing to end.
-      if (isRefusal(error)) return [];
-      throw error;
-    }
-  }
-
-  async function signOut(headers: Headers, isSecure: boolean): Promise<string[]> {
-    if (!hasSessionCookie(headers, isSecure)) return [];
-    const found = await library(isSecure)
-      .api.getSession({ headers, query: { disableRefresh: true } })
-      .catch((error: unknown) => {
-        if (isRefusal(error)) return null;
-        throw error;
-      });
-    // Deleted here so that a database failure is an error, not a sign-out that did not happen.
-    if (found) await db.deleteFrom("auth_session").where("id", "=", found.session.id).execute();
-    return clearCookies(headers, isSecure);
+  /** Deleted here, not through the library (which only logs a failed delete), so a database failure is an error. */
+  async function signOut(sessionId: string | null, isSecure: boolean): Promise<string[]> {
+    if (sessionId) await db.deleteFrom("auth_session").where("id", "=", sessionId).execute();
+    // The same name and attributes the library gives the cookie, expired.
+    const name = isSecure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+    return [`${name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${isSecure ? "; Secure" : ""}`];
   }
 
   /** Sessions that signed in before this are past their absolute lifetime. */
@@ -249,12 +238,14 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
         throw error;
       }
       if (!found) return { session: null, setCookies };
+      // Only administrators sign in; any other account's session counts as none.
+      if ((found.user as { role?: string | null }).role !== ADMIN_ROLE)
+        return { session: null, setCookies: [] };
       const createdAt = new Date(found.session.createdAt);
       const endsAt = createdAt.getTime() + settings.absoluteHours * 3_600_000;
       if (Date.now() >= endsAt) {
         // Past its absolute lifetime: end it, however recently it was used.
-        await db.deleteFrom("auth_session").where("id", "=", found.session.id).execute();
-        return { session: null, setCookies: await clearCookies(headers, isSecure) };
+        return { session: null, setCookies: await signOut(found.session.id, isSecure) };
       }
       let expiresAt = new Date(found.session.expiresAt);
       if (expiresAt.getTime() > endsAt) {
@@ -271,7 +262,6 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
           userId: found.user.id,
           email: found.user.email,
           name: found.user.name,
-          role: found.user.role ?? null,
           sessionId: found.session.id,
           createdAt,
           expiresAt,
@@ -280,7 +270,7 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
       };
     },
 
-    async signIn({ email, password, address, headers, secure: isSecure }) {
+    async signIn({ email, password, address, headers, secure: isSecure, previousSessionId }) {
       const decision = await beginLoginAttempt(db, { email, address });
       if (!decision.allowed)
         return { ok: false, reason: "limited", retryAfterSeconds: decision.retryAfterSeconds };
@@ -308,7 +298,7 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
       }
       await decision.attempt.succeeded();
       // A new token at every login: the one this browser held before (if any) stops working.
-      if (hasSessionCookie(headers, isSecure)) await signOut(headers, isSecure);
+      if (previousSessionId) await signOut(previousSessionId, isSecure);
       const session = await db
         .selectFrom("auth_session")
         .select(["id", "created_at", "expires_at"])
@@ -321,7 +311,6 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
           userId: user.id,
           email: user.email,
           name: user.name,
-          role: user.role,
           sessionId: session.id,
           createdAt: toDate(session.created_at),
           expiresAt: toDate(session.expires_at),
@@ -332,6 +321,7 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
     signOut,
 
     async deleteEndedSessions() {
+      await deleteOldLoginFailures(db);
       const result = await db
         .deleteFrom("auth_session")
         .where((eb) =>

@@ -60,8 +60,6 @@ export async function beginLoginAttempt(
   const email = normalizeEmail(input.email).slice(0, 320);
   const address = addressKey(input.address);
   const since = toTimestamp(new Date(now.getTime() - LOGIN_LIMITS.windowMinutes * 60_000));
-  // Old rows are of no further use.
-  await db.deleteFrom("login_failures").where("failed_at", "<", since).execute();
   const id = newId(20);
   await db
     .insertInto("login_failures")
@@ -95,9 +93,7 @@ export async function beginLoginAttempt(
     attempt: {
       async succeeded() {
         await db.deleteFrom("login_failures").where("id", "=", id).execute();
-        // The account's earlier failures stop counting against the account, but still count
-        // against the addresses they came from: an owner's login does not refill a guesser's quota.
-        await db.updateTable("login_failures").set({ email: "" }).where("email", "=", email).execute();
+        await clearLoginFailures(db, email);
       },
     },
   };
@@ -125,11 +121,21 @@ async function releaseTime(
   return blocking ? new Date(blocking.failed_at).getTime() + LOGIN_LIMITS.windowMinutes * 60_000 : 0;
 }
 
-/** After a password reset the account starts with a clean slate (addresses keep their count). */
+/**
+ * After a successful login or a password reset the account starts with a clean slate; its earlier
+ * failures still count against the addresses they came from (an owner's login does not refill a
+ * guesser's quota).
+ */
 export async function clearLoginFailures(db: Db, email: string): Promise<void> {
   await db
     .updateTable("login_failures")
     .set({ email: "" })
     .where("email", "=", normalizeEmail(email))
     .execute();
+}
+
+/** Failures out of the window count for nothing: the periodic sweep removes them. */
+export async function deleteOldLoginFailures(db: Db, now = new Date()): Promise<void> {
+  const since = toTimestamp(new Date(now.getTime() - LOGIN_LIMITS.windowMinutes * 60_000));
+  await db.deleteFrom("login_failures").where("failed_at", "<", since).execute();
 }

@@ -1,6 +1,6 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { DropRow, MediaRow, ProductRow } from "~/db/schema";
-import { newId } from "~/lib/ids";
+import { isId, newId } from "~/lib/ids";
 import { loadMedia } from "~/media/media.server";
 import { normalizeDropStatus } from "./drop-status";
 import { type Categoria, type DropStatus, MAX_EXTRA_IMAGES, type Material } from "./taxonomy";
@@ -15,10 +15,15 @@ export interface Product {
   priceCents: number;
   stock: number;
   image: MediaRow | null;
+}
+
+/** A product with its gallery, as the product page shows it. */
+export interface ProductWithImages extends Product {
   extraImages: MediaRow[];
 }
 
-export interface Drop {
+/** A drop without its products (the /colecciones listing). */
+export interface DropInfo {
   id: string;
   name: string;
   smallDescription: string;
@@ -31,25 +36,49 @@ export interface Drop {
   createdAt: Date;
   image: MediaRow | null;
   video: MediaRow | null;
-  products: Product[];
 }
 
-/** Every drop with its products, newest first. */
-export async function listDrops(db: Db): Promise<Drop[]> {
+export interface Drop<P extends Product = Product> extends DropInfo {
+  products: P[];
+}
+
+/** Every drop with its products (main image only), newest first; `{ products: false }` skips the products. */
+export function listDrops(db: Db): Promise<Drop[]>;
+export function listDrops(db: Db, options: { products: false }): Promise<DropInfo[]>;
+export async function listDrops(db: Db, options: { products?: boolean } = {}): Promise<DropInfo[]> {
   const drops = await db
     .selectFrom("drops")
     .selectAll()
     .orderBy("created_at", "desc")
     .orderBy("id")
     .execute();
+  if (options.products === false) {
+    const media = await loadMedia(
+      db,
+      drops.flatMap((d) => [d.image_id, d.video_id]),
+    );
+    return drops.map((d) => toDropInfo(d, media));
+  }
   return assemble(db, drops);
 }
 
-export async function getDrop(db: Db, id: string): Promise<Drop | null> {
+/** One drop with its products; `{ extraImages: true }` also loads each product's gallery. */
+export function getDrop(db: Db, id: string): Promise<Drop | null>;
+export function getDrop(
+  db: Db,
+  id: string,
+  options: { extraImages: true },
+): Promise<Drop<ProductWithImages> | null>;
+export async function getDrop(
+  db: Db,
+  id: string,
+  options: { extraImages?: boolean } = {},
+): Promise<Drop | null> {
   const row = await db.selectFrom("drops").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return null;
   const [drop] = await assemble(db, [row]);
-  return drop ?? null;
+  if (!drop) return null;
+  return options.extraImages ? withExtraImages(db, drop) : drop;
 }
 
 export async function countDrops(db: Db): Promise<number> {
@@ -71,41 +100,51 @@ async function assemble(db: Db, drops: DropRow[]): Promise<Drop[]> {
     .orderBy("position")
     .orderBy("id")
     .execute();
-  const extras =
-    products.length === 0
-      ? []
-      : await db
-          .selectFrom("product_images")
-          .selectAll()
-          .where(
-            "product_id",
-            "in",
-            products.map((p) => p.id),
-          )
-          .orderBy("position")
-          .execute();
   const media = await loadMedia(db, [
     ...drops.flatMap((d) => [d.image_id, d.video_id]),
     ...products.map((p) => p.image_id),
-    ...extras.map((e) => e.media_id),
   ]);
-  const pick = (id: string | null) => (id ? (media.get(id) ?? null) : null);
-
-  const extrasByProduct = new Map<string, MediaRow[]>();
-  for (const e of extras) {
-    const row = media.get(e.media_id);
-    if (!row) continue;
-    const list = extrasByProduct.get(e.product_id) ?? [];
-    list.push(row);
-    extrasByProduct.set(e.product_id, list);
-  }
   const productsByDrop = new Map<string, Product[]>();
   for (const p of products) {
     const list = productsByDrop.get(p.drop_id) ?? [];
-    list.push(toProduct(p, pick(p.image_id), extrasByProduct.get(p.id) ?? []));
+    list.push(toProduct(p, p.image_id ? (media.get(p.image_id) ?? null) : null));
     productsByDrop.set(p.drop_id, list);
   }
-  return drops.map((d) => ({
+  return drops.map((d) => ({ ...toDropInfo(d, media), products: productsByDrop.get(d.id) ?? [] }));
+}
+
+/** Adds each product's extra images, in their order, in one query. */
+async function withExtraImages(db: Db, drop: Drop): Promise<Drop<ProductWithImages>> {
+  const rows =
+    drop.products.length === 0
+      ? []
+      : await db
+          .selectFrom("product_images")
+          .innerJoin("media", "media.id", "product_images.media_id")
+          .selectAll("media")
+          .select("product_images.product_id")
+          .where(
+            "product_images.product_id",
+            "in",
+            drop.products.map((p) => p.id),
+          )
+          .orderBy("product_images.position")
+          .execute();
+  const extrasByProduct = new Map<string, MediaRow[]>();
+  for (const { product_id, ...media } of rows) {
+    const list = extrasByProduct.get(product_id) ?? [];
+    list.push(media);
+    extrasByProduct.set(product_id, list);
+  }
+  return {
+    ...drop,
+    products: drop.products.map((p) => ({ ...p, extraImages: extrasByProduct.get(p.id) ?? [] })),
+  };
+}
+
+function toDropInfo(d: DropRow, media: Map<string, MediaRow>): DropInfo {
+  const pick = (id: string | null) => (id ? (media.get(id) ?? null) : null);
+  return {
     id: d.id,
     name: d.name,
     smallDescription: d.small_description,
@@ -118,11 +157,10 @@ async function assemble(db: Db, drops: DropRow[]): Promise<Drop[]> {
     createdAt: toDate(d.created_at),
     image: pick(d.image_id),
     video: pick(d.video_id),
-    products: productsByDrop.get(d.id) ?? [],
-  }));
+  };
 }
 
-function toProduct(p: ProductRow, image: MediaRow | null, extraImages: MediaRow[]): Product {
+function toProduct(p: ProductRow, image: MediaRow | null): Product {
   return {
     id: p.id,
     dropId: p.drop_id,
@@ -133,7 +171,6 @@ function toProduct(p: ProductRow, image: MediaRow | null, extraImages: MediaRow[
     priceCents: p.price_cents,
     stock: p.stock,
     image,
-    extraImages,
   };
 }
 
@@ -185,8 +222,7 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
       throw new InvalidDrop(`Un producto admite hasta ${MAX_EXTRA_IMAGES} imágenes extra.`);
     }
   }
-  if (input.id !== undefined && !/^[a-z0-9]{16}$/.test(input.id))
-    throw new InvalidDrop("Identificador inválido.");
+  if (input.id !== undefined && !isId(input.id)) throw new InvalidDrop("Identificador inválido.");
   const id = input.id ?? newId();
   const stamp = toTimestamp(input.createdAt ?? now);
   await trx
@@ -238,7 +274,7 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
 }
 
 export interface ProductWithDrop {
-  product: Omit<Product, "extraImages">;
+  product: Product;
   drop: { id: string; status: DropStatus; startAt: Date; endAt: Date };
 }
 
@@ -257,7 +293,7 @@ export async function getProductsWithDrops(db: Db, ids: string[]): Promise<Produ
     rows.map((r) => r.image_id),
   );
   return rows.map((r) => ({
-    product: toProduct(r, r.image_id ? (media.get(r.image_id) ?? null) : null, []),
+    product: toProduct(r, r.image_id ? (media.get(r.image_id) ?? null) : null),
     drop: {
       id: r.drop_id,
       status: r.drop_status,

@@ -1,7 +1,11 @@
+import type { CurrentProduct } from "~/cart/cart";
+import type { Db } from "~/db/database.server";
+import { dateRangeText } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
-import { type ImageView, imageView } from "~/media/media.server";
+import { absoluteUrl } from "~/lib/origin.server";
+import { type ImageView, imageView, variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
-import type { Drop, Product } from "./catalogue.server";
+import { type DropInfo, getProductsWithDrops, type Product } from "./catalogue.server";
 import { DROP_TIME_LABELS, dropTimeState, isDropPurchasable } from "./drop-time";
 import { productTileLabel } from "./storefront";
 
@@ -16,11 +20,20 @@ export interface ProductTileView {
   href: string;
 }
 
+export function dropHref(dropId: string): string {
+  return `/coleccion/${dropId}`;
+}
+
 export function productHref(dropId: string, productId: string): string {
   return `/drop/${dropId}/product/${productId}`;
 }
 
-export function productTile(storage: MediaStorage, drop: Drop, product: Product, now: Date): ProductTileView {
+export function productTile(
+  storage: MediaStorage,
+  drop: DropInfo,
+  product: Product,
+  now: Date,
+): ProductTileView {
   return {
     id: product.id,
     dropId: drop.id,
@@ -40,31 +53,60 @@ export interface DropSummaryView {
   description: string;
   fechas: string;
   state: string;
-  running: boolean;
   endsAt: string;
   image: ImageView | null;
   video: string | null;
   href: string;
 }
 
-export function dropSummary(
-  storage: MediaStorage,
-  drop: Drop,
-  now: Date,
-  datesText: string,
-): DropSummaryView {
+/** `fechas` is the text the owner wrote, or else the drop's date range. */
+export function dropSummary(storage: MediaStorage, drop: DropInfo, now: Date): DropSummaryView {
   return {
     id: drop.id,
     name: drop.name,
     smallDescription: drop.smallDescription,
     fullDescription: drop.fullDescription,
     description: drop.description,
-    fechas: drop.fechas || datesText,
+    fechas: drop.fechas || dateRangeText(drop.startAt, drop.endAt),
     state: DROP_TIME_LABELS[dropTimeState(drop, now)],
-    running: isDropPurchasable(drop, now),
     endsAt: drop.endAt.toISOString(),
     image: drop.image ? imageView(storage, drop.image) : null,
     video: drop.video ? storage.publicUrl(drop.video.key) : null,
-    href: `/coleccion/${drop.id}`,
+    href: dropHref(drop.id),
   };
+}
+
+/**
+ * What the cart drawer revalidates: each known product's current name, price, small image and
+ * stock, and whether its drop sells now. Unknown ids are skipped.
+ */
+export async function cartProducts(
+  db: Db,
+  storage: MediaStorage,
+  ids: string[],
+  now: Date,
+): Promise<CurrentProduct[]> {
+  const rows = await getProductsWithDrops(db, ids);
+  return rows.map(({ product, drop }) => ({
+    id: product.id,
+    name: product.name,
+    priceCents: product.priceCents,
+    stock: product.stock,
+    image: product.image ? variantUrl(storage, product.image, 0) : null,
+    purchasable: isDropPurchasable(drop, now),
+  }));
+}
+
+/** Absolute addresses of the products' main images, for the payment page's line items. */
+export async function productImageUrls(
+  db: Db,
+  storage: MediaStorage,
+  origin: string,
+  ids: string[],
+): Promise<Map<string, string>> {
+  const urls = new Map<string, string>();
+  for (const { product } of await getProductsWithDrops(db, ids)) {
+    if (product.image) urls.set(product.id, absoluteUrl(origin, variantUrl(storage, product.image, 960)));
+  }
+  return urls;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Form, NavLink, useLocation } from "react-router";
-import { useCart } from "~/cart/cart-context";
+import { useCart } from "~/components/cart/cart-context";
+import { isAdminPath } from "~/lib/admin-path";
 
 const LINKS = [
   { to: "/", label: "Inicio" },
@@ -14,7 +15,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 /** The shop's header; a signed-in administrator also gets the Admin link and 'Cerrar sesión'. */
 export function SiteHeader({ shopName, signedIn }: { shopName: string; signedIn: boolean }) {
   const { count, setShowCart } = useCart();
-  const inAdmin = useLocation().pathname.startsWith("/admin");
+  const inAdmin = isAdminPath(useLocation().pathname);
   const [scrolled, setScrolled] = useState(false);
 
   useEffect(() => {

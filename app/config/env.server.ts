@@ -96,8 +96,6 @@ export interface Config {
   databasePoolMax: number;
   /** Load the demo catalogue on the first start of an empty database. */
   demoData: boolean;
-  /** Take payments on the built-in demonstration page instead of a real provider. */
-  demoPayments: boolean;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | null } | null;
   admin: {
@@ -170,10 +168,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       "Configuración inválida:\n  PUBLIC_URL: hace falta con Stripe (p. ej. https://tienda.ejemplo.mx)",
     );
   }
-  // A public HTTPS address means a real shop: the demo page must then be asked for explicitly.
+  // Without Stripe the shop takes payments on the built-in demo page (services pick it whenever
+  // `stripe` is null): on by default in the embedded mode, but a public HTTPS address means a real
+  // shop, so there and on PostgreSQL the demo page must be asked for explicitly.
   const looksPublic = e.PUBLIC_URL?.startsWith("https://") ?? false;
-  const demoPayments = !stripe && (e.DEMO_PAYMENTS ?? (database.kind === "sqlite" && !looksPublic));
-  if (!stripe && !demoPayments) {
+  const demoPaymentsAllowed = e.DEMO_PAYMENTS ?? (database.kind === "sqlite" && !looksPublic);
+  if (!stripe && !demoPaymentsAllowed) {
     throw new StartupError(
       "Configuración inválida:\n  DEMO_PAYMENTS: no hay otro proveedor de pagos configurado; usa DEMO_PAYMENTS=true para la página de pago de demostración",
     );
@@ -202,8 +202,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: e.DATABASE_POOL_MAX,
     // Demo data is on by default only in the embedded mode: a real PostgreSQL shop starts empty.
     demoData: e.DEMO_DATA ?? database.kind === "sqlite",
-    // Likewise the demo payment page: on in the embedded mode, refused elsewhere unless asked for.
-    demoPayments,
     stripe,
     admin: {
       sessionSecret: e.SESSION_SECRET ?? null,

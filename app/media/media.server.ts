@@ -66,22 +66,6 @@ export async function storeImage(
   };
 }
 
-/** Stores an image and records it. If recording fails, its files are removed again. */
-export async function saveImage(
-  db: Db,
-  storage: MediaStorage,
-  input: { dropId: string; body: Buffer; now?: Date },
-): Promise<NewMediaRow> {
-  const row = await storeImage(storage, input);
-  try {
-    await db.insertInto("media").values(row).execute();
-  } catch (error) {
-    await storage.deletePrefix(row.key);
-    throw error;
-  }
-  return row;
-}
-
 export async function loadMedia(db: Db, ids: (string | null)[]): Promise<Map<string, MediaRow>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   if (wanted.length === 0) return new Map();

@@ -1,17 +1,16 @@
 import { z } from "zod";
 import type { Db } from "~/db/database.server";
+import { isClientId } from "~/lib/ids";
 import type { PaymentProvider } from "~/payments/payments.server";
 import { CheckoutRefused, holdCart, releaseHold, setPaymentSession } from "./orders.server";
-
-const ID = /^[a-z0-9]{1,64}$/;
 
 /** What the drawer sends: ids and quantities only. Anything else in the body is ignored. */
 export const checkoutRequest = z.object({
   cart: z
     .array(
       z.object({
-        product: z.object({ id: z.string().regex(ID) }),
-        dropId: z.string().regex(ID),
+        product: z.object({ id: z.string().refine(isClientId) }),
+        dropId: z.string().refine(isClientId),
         quantity: z.number().int().min(1).max(50),
       }),
     )

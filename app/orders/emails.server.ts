@@ -1,15 +1,10 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { escapeMarkup } from "~/lib/escape";
 import { formatMXN } from "~/lib/money";
 import type { Mailer, MailMessage } from "~/mail/mailer.server";
 import { getOrder, type OrderSummary } from "./orders.server";
 import { addressLines } from "./shipping";
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
 
 /** The order confirmation, in Spanish, as plain text and HTML. */
 export function confirmationEmail(order: OrderSummary, shop: PublicShopSettings): MailMessage {
@@ -36,24 +31,24 @@ export function confirmationEmail(order: OrderSummary, shop: PublicShopSettings)
   const rows = lines
     .map(
       (l) =>
-        `<tr><td style="padding:6px 0">${escapeHtml(l.name)} × ${l.quantity}</td><td style="padding:6px 0;text-align:right">${l.total}</td></tr>`,
+        `<tr><td style="padding:6px 0">${escapeMarkup(l.name)} × ${l.quantity}</td><td style="padding:6px 0;text-align:right">${l.total}</td></tr>`,
     )
     .join("");
   const html = `<!doctype html><html lang="es-MX"><body style="font-family:Georgia,serif;color:#2b2520;background:#faf6ef;padding:24px">
 <div style="max-width:520px;margin:auto;background:#fff;padding:24px;border-radius:8px">
-<h1 style="font-size:22px;color:#7d5a1e">¡Gracias por tu compra, ${escapeHtml(firstName)}!</h1>
-<p>Tu pedido <strong>${escapeHtml(order.id)}</strong> está confirmado.</p>
+<h1 style="font-size:22px;color:#7d5a1e">¡Gracias por tu compra, ${escapeMarkup(firstName)}!</h1>
+<p>Tu pedido <strong>${escapeMarkup(order.id)}</strong> está confirmado.</p>
 <table style="width:100%;border-collapse:collapse">${rows}
 <tr><td style="padding:8px 0;border-top:1px solid #ddd"><strong>Total</strong></td><td style="padding:8px 0;border-top:1px solid #ddd;text-align:right"><strong>${order.total} MXN</strong></td></tr></table>
 ${
   order.shipping
-    ? `<h2 style="font-size:16px;margin-top:24px">Lo enviaremos a</h2><p>${addressLines(order.shipping).map(escapeHtml).join("<br>")}</p>`
+    ? `<h2 style="font-size:16px;margin-top:24px">Lo enviaremos a</h2><p>${addressLines(order.shipping).map(escapeMarkup).join("<br>")}</p>`
     : ""
 }
 <h2 style="font-size:16px;margin-top:24px">¿Qué sigue?</h2>
 <p>Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la paquetería y el número de guía para que sigas tu envío.</p>
-<p style="font-size:14px;color:#6b625a">¿Dudas? Escríbenos a <a href="mailto:${escapeHtml(shop.email)}">${escapeHtml(shop.email)}</a> o por <a href="https://wa.me/${escapeHtml(shop.whatsapp)}">WhatsApp</a>.</p>
-<p style="font-size:12px;color:#6b625a">${escapeHtml(shop.name)}</p>
+<p style="font-size:14px;color:#6b625a">¿Dudas? Escríbenos a <a href="mailto:${escapeMarkup(shop.email)}">${escapeMarkup(shop.email)}</a> o por <a href="https://wa.me/${escapeMarkup(shop.whatsapp)}">WhatsApp</a>.</p>
+<p style="font-size:12px;color:#6b625a">${escapeMarkup(shop.name)}</p>
 </div></body></html>`;
   return { to: order.customerEmail, subject, text, html };
 }

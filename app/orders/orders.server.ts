@@ -37,6 +37,11 @@ export function newOrderId(): string {
   return `OL-${newId(8).toUpperCase()}`;
 }
 
+/** Whether `value` has the shape of an order number from `newOrderId`: checked before any query. */
+export function isOrderId(value: string): boolean {
+  return /^OL-[A-Z0-9]{8}$/.test(value);
+}
+
 /** The same product twice in a cart is one line with both quantities. */
 function mergeLines(lines: CheckoutLine[]): CheckoutLine[] {
   const merged = new Map<string, CheckoutLine>();
@@ -87,11 +92,15 @@ export async function holdCart(
       .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
 
-    const unavailable: string[] = [];
-    for (const line of lines) {
+    // Each line with its product's row: the names and prices of the order come from here.
+    const found = lines.map((line) => {
       const row = byId.get(line.productId);
       if (!row || row.drop_id !== line.dropId)
         throw new CheckoutRefused("Uno de los productos ya no existe.", 409);
+      return { line, row };
+    });
+    const unavailable: string[] = [];
+    for (const { row } of found) {
       const drop = { status: row.status, startAt: toDate(row.start_at), endAt: toDate(row.end_at) };
       if (!isDropPurchasable(drop, now)) unavailable.push(row.name);
     }
@@ -127,17 +136,13 @@ export async function holdCart(
       throw new CheckoutRefused(`No hay piezas suficientes: ${short.join(", ")}.`, 409);
     }
 
-    const snapshot = lines.map((line) => {
-      const row = byId.get(line.productId);
-      if (!row) throw new Error("unreachable");
-      return {
-        productId: row.id,
-        dropId: row.drop_id,
-        name: row.name,
-        unitPriceCents: row.price_cents,
-        quantity: line.quantity,
-      };
-    });
+    const snapshot = found.map(({ line, row }) => ({
+      productId: row.id,
+      dropId: row.drop_id,
+      name: row.name,
+      unitPriceCents: row.price_cents,
+      quantity: line.quantity,
+    }));
     const order: HeldOrder = {
       id: newOrderId(),
       totalCents: snapshot.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
@@ -154,18 +159,7 @@ export async function holdCart(
         customer_name: "",
         customer_email: "",
         payment_provider: input.provider,
-        payment_session_id: null,
-        stock_issue: null,
-        ship_name: null,
-        ship_phone: null,
-        ship_line1: null,
-        ship_line2: null,
-        ship_city: null,
-        ship_state: null,
-        ship_postal_code: null,
-        ship_country: null,
-        tracking_number: null,
-        carrier: null,
+        // The session, shipping address and tracking columns stay null until they are known.
         expires_at: toTimestamp(order.expiresAt),
         created_at: toTimestamp(now),
         updated_at: toTimestamp(now),

@@ -35,7 +35,7 @@ export async function sweepExpiredHolds(
       }
     }
   }
-  return { released: counts.released, paid: counts.paid, waiting: counts.waiting, failed: counts.failed };
+  return counts;
 }
 
 async function settleHold(

@@ -1,9 +1,9 @@
 import { useRef } from "react";
 import { Link } from "react-router";
+import { Picture } from "~/components/picture";
 import {
   BRAND,
   HERO_IMAGE,
-  type Illustration,
   PROCESS_VIDEO_POSTER,
   STORY_CARDS,
   TIMELINE,
@@ -75,28 +75,6 @@ function SectionHeading({ id, eyebrow, title }: { id: string; eyebrow: string; t
         {title}
       </h2>
     </div>
-  );
-}
-
-function Picture({
-  image,
-  eager = false,
-  className = "",
-}: {
-  image: Illustration;
-  eager?: boolean;
-  className?: string;
-}) {
-  return (
-    <img
-      src={image.src}
-      alt={image.alt}
-      width={image.width}
-      height={image.height}
-      loading={eager ? "eager" : "lazy"}
-      decoding="async"
-      className={`h-auto w-full bg-sand ${className}`}
-    />
   );
 }
 

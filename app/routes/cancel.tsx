@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { isOrderId } from "~/orders/orders.server";
 import { cancelCheckout } from "~/orders/sweeper.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/cancel";
@@ -7,7 +8,7 @@ export const meta = () => [{ title: "Algo salió mal" }, { name: "robots", conte
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const orderId = new URL(request.url).searchParams.get("pedido");
-  if (orderId && /^OL-[A-Z0-9]{8}$/.test(orderId)) {
+  if (orderId && isOrderId(orderId)) {
     const { database, payments } = context.get(servicesContext);
     await cancelCheckout(database.db, payments, orderId);
   }

@@ -4,7 +4,6 @@ import { dropSummary, productTile } from "~/catalogue/views.server";
 import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
-import { dateRangeText } from "~/lib/dates";
 import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
@@ -22,13 +21,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const filters = parseFilters(new URL(request.url).searchParams);
   const products = filterProducts(drop.products, filters).map((p) => productTile(media, drop, p, now));
   const origin = publicOrigin(request, config);
-  const summary = dropSummary(media, drop, now, dateRangeText(drop.startAt, drop.endAt));
+  const summary = dropSummary(media, drop, now);
   return {
     seo: {
       title: drop.name,
       description: drop.smallDescription || drop.description || `Colección ${drop.name}`,
       // Filtered views are the same page for search engines.
-      url: `${origin}/coleccion/${drop.id}`,
+      url: `${origin}${summary.href}`,
       image: summary.image ? absoluteUrl(origin, summary.image.src) : null,
       shopName: config.shop.name,
     },

@@ -3,7 +3,8 @@ import { listDrops } from "~/catalogue/catalogue.server";
 import { groupByYear } from "~/catalogue/storefront";
 import { dropSummary } from "~/catalogue/views.server";
 import { ResponsiveImage } from "~/components/responsive-image";
-import { dateRangeText, yearOf } from "~/lib/dates";
+import { RouteError } from "~/components/route-error";
+import { yearOf } from "~/lib/dates";
 import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
@@ -16,11 +17,11 @@ export function meta({ data }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
   const now = new Date();
-  const drops = await listDrops(database.db);
+  const drops = await listDrops(database.db, { products: false });
   const origin = publicOrigin(request, config);
   const groups = groupByYear(drops, yearOf).map((g) => ({
     year: g.year,
-    drops: g.drops.map((d) => dropSummary(media, d, now, dateRangeText(d.startAt, d.endAt))),
+    drops: g.drops.map((d) => dropSummary(media, d, now)),
   }));
   return {
     seo: {
@@ -87,8 +88,6 @@ export default function Collections({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary() {
   return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <p role="alert">Ocurrió un error al cargar las colecciones.</p>
-    </main>
+    <RouteError notFoundTitle="Página no encontrada" message="Ocurrió un error al cargar las colecciones." />
   );
 }

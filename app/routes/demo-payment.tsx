@@ -3,7 +3,8 @@ import { z } from "zod";
 import { RouteError } from "~/components/route-error";
 import { formatMXN } from "~/lib/money";
 import { deliverPendingEmails } from "~/orders/emails.server";
-import { confirmPayment, getOrder, releaseHold } from "~/orders/orders.server";
+import { confirmPayment, getOrder, isOrderId, releaseHold } from "~/orders/orders.server";
+import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/demo-payment";
 
@@ -16,11 +17,9 @@ function demoServices(context: Route.LoaderArgs["context"]) {
   return services;
 }
 
-const ORDER_ID = /^OL-[A-Z0-9]{8}$/;
-
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { database } = demoServices(context);
-  if (!ORDER_ID.test(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
+  if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const order = await getOrder(database.db, params.orderId);
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   if (order.status !== "esperando_pago" && order.status !== "expirado") throw redirect("/success");
@@ -62,7 +61,7 @@ const FIELDS = [
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { database, mailer, config } = demoServices(context);
-  if (!ORDER_ID.test(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
+  if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const form = await request.formData().catch(() => null);
   if (!form)
     return data(
@@ -76,20 +75,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Like a real card page, an expired session cannot be paid: the loader says so.
   const order = await getOrder(database.db, params.orderId);
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
-  if (order.status !== "esperando_pago") return redirect(`/pago-demo/${params.orderId}`);
+  if (order.status !== "esperando_pago") return redirect(`${DEMO_PAYMENT_ROUTE}/${params.orderId}`);
   const parsed = payment.safeParse(Object.fromEntries(FIELDS.map((f) => [f.name, form.get(f.name) ?? ""])));
   if (!parsed.success) {
     const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
     return data({ errors }, { status: 400 });
   }
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
-  const outcome = await confirmPayment(database.db, {
+  // The order exists (checked above) and orders are never deleted, so this cannot be "unknown_order".
+  await confirmPayment(database.db, {
     orderId: params.orderId,
     customerName: name,
     customerEmail: email,
     shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
   });
-  if (outcome === "unknown_order") throw new Response("Pedido no encontrado", { status: 404 });
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the sweeper retries it.
   void deliverPendingEmails(database.db, mailer, config.shop).catch((error) => console.error(error));

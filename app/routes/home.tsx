@@ -4,10 +4,11 @@ import { currentRunningDrop } from "~/catalogue/drop-time";
 import { dropsForHome } from "~/catalogue/storefront";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { DropCountdown, WhatsAppButton } from "~/components/drop-countdown";
+import { Picture } from "~/components/picture";
 import { ProductCarousel } from "~/components/product-carousel";
 import { ResponsiveImage } from "~/components/responsive-image";
+import { RouteError } from "~/components/route-error";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
-import { dateRangeText } from "~/lib/dates";
 import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
@@ -25,7 +26,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const running = currentRunningDrop(drops, now);
   const origin = publicOrigin(request, config);
   const views = drops.map((d) => ({
-    ...dropSummary(media, d, now, dateRangeText(d.startAt, d.endAt)),
+    ...dropSummary(media, d, now),
     products: d.products.map((p) => productTile(media, d, p, now)),
   }));
   return {
@@ -138,14 +139,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               ))}
             </ol>
           </div>
-          <img
-            src={PROCESS_IMAGE.src}
-            alt={PROCESS_IMAGE.alt}
-            width={PROCESS_IMAGE.width}
-            height={PROCESS_IMAGE.height}
-            loading="lazy"
-            className="h-auto w-full rounded-lg"
-          />
+          <Picture image={PROCESS_IMAGE} className="rounded-lg" />
         </div>
       </section>
 
@@ -173,10 +167,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary() {
   return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <p role="alert" className="text-lg">
-        Ocurrió un error al cargar las colecciones.
-      </p>
-    </main>
+    <RouteError notFoundTitle="Página no encontrada" message="Ocurrió un error al cargar las colecciones." />
   );
 }

@@ -1,9 +1,14 @@
 import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { adminSessionContext, isSecureRequest, requireSameOrigin, safeAdminPath } from "~/auth/guards.server";
 import { PASSWORD_MAX_LENGTH } from "~/auth/password-policy";
 import { RouteError } from "~/components/route-error";
+import {
+  adminSessionContext,
+  isSecureRequest,
+  requireSameOrigin,
+  safeAdminPath,
+} from "~/lib/admin-guards.server";
 import { clientAddressContext } from "~/lib/client-address";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/login";
@@ -52,6 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     address: context.get(clientAddressContext),
     headers: request.headers,
     secure: isSecureRequest(request, config),
+    previousSessionId: context.get(adminSessionContext)?.sessionId,
   });
   if (!result.ok) {
     const why = result.reason === "limited" ? "demasiados intentos" : "credenciales";

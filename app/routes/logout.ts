@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { isSecureRequest, requireSameOrigin } from "~/auth/guards.server";
+import { adminSessionContext, isSecureRequest, requireSameOrigin } from "~/lib/admin-guards.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/logout";
 
@@ -7,7 +7,8 @@ import type { Route } from "./+types/logout";
 export async function action({ request, context }: Route.ActionArgs) {
   requireSameOrigin({ request, context });
   const { auth, config } = context.get(servicesContext);
-  const cookies = await auth.signOut(request.headers, isSecureRequest(request, config));
+  const session = context.get(adminSessionContext);
+  const cookies = await auth.signOut(session?.sessionId ?? null, isSecureRequest(request, config));
   const headers = new Headers({ "Cache-Control": "no-store" });
   for (const cookie of cookies) headers.append("Set-Cookie", cookie);
   throw redirect("/login?sesion=cerrada", { headers });

@@ -1,11 +1,10 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { checkAdd } from "~/cart/cart";
-import { useCart } from "~/cart/cart-context";
 import { getDrop } from "~/catalogue/catalogue.server";
-import { isDropPurchasable } from "~/catalogue/drop-time";
 import { productTileLabel } from "~/catalogue/storefront";
-import { productHref } from "~/catalogue/views.server";
+import { dropHref, productHref } from "~/catalogue/views.server";
+import { useCart } from "~/components/cart/cart-context";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { formatMXN } from "~/lib/money";
@@ -37,7 +36,7 @@ export function meta({ data }: Route.MetaArgs) {
           url: seo.url,
           priceCurrency: "MXN",
           price: (product.priceCents / 100).toFixed(2),
-          availability: `https://schema.org/${data.purchasable && product.stock > 0 ? "InStock" : "OutOfStock"}`,
+          availability: `https://schema.org/${data.label === null ? "InStock" : "OutOfStock"}`,
         },
       },
     },
@@ -46,7 +45,7 @@ export function meta({ data }: Route.MetaArgs) {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
-  const drop = await getDrop(database.db, params.dropId);
+  const drop = await getDrop(database.db, params.dropId, { extraImages: true });
   const product = drop?.products.find((p) => p.id === params.productId);
   if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
   const now = new Date();
@@ -64,7 +63,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       images: images.map((i) => absoluteUrl(origin, i.src)),
       shopName: config.shop.name,
     },
-    drop: { id: drop.id, name: drop.name, href: `/coleccion/${drop.id}` },
+    drop: { id: drop.id, name: drop.name, href: dropHref(drop.id) },
     product: {
       id: product.id,
       name: product.name,
@@ -77,19 +76,18 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       thumbnail: product.image ? variantUrl(media, product.image, 0) : null,
     },
     images,
-    purchasable: isDropPurchasable(drop, now),
+    /** Null exactly when the piece can be bought: its drop runs and it is in stock. */
     label: productTileLabel(drop, product.stock, now),
   };
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, drop, images, purchasable, label } = loaderData;
+  const { product, drop, images, label } = loaderData;
   const { cart, add, setShowCart } = useCart();
   const [selected, setSelected] = useState(0);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
   const main = images[selected] ?? images[0];
-  const canBuy = purchasable && product.stock > 0;
   const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), Math.max(1, product.stock));
 
   function addToCart(event: React.FormEvent) {
@@ -168,7 +166,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           </p>
           {product.description && <p className="mt-6 text-ink/80">{product.description}</p>}
 
-          {canBuy ? (
+          {label === null ? (
             <form onSubmit={addToCart} className="mt-8 space-y-4">
               <div>
                 <label htmlFor="cantidad" className="block text-sm font-medium">
@@ -218,7 +216,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               </button>
             </form>
           ) : (
-            <p className="mt-8 rounded-lg bg-sand px-4 py-3 font-medium">{label ?? "Producto agotado"}</p>
+            <p className="mt-8 rounded-lg bg-sand px-4 py-3 font-medium">{label}</p>
           )}
         </div>
       </div>

@@ -1,10 +1,9 @@
 import { listDrops } from "~/catalogue/catalogue.server";
-import { productHref } from "~/catalogue/views.server";
+import { dropHref, productHref } from "~/catalogue/views.server";
+import { escapeMarkup } from "~/lib/escape";
 import { publicOrigin } from "~/lib/origin.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/sitemap";
-
-const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { database, config } = context.get(servicesContext);
@@ -14,11 +13,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     "/",
     "/colecciones",
     "/nosotros",
-    ...drops.flatMap((d) => [`/coleccion/${d.id}`, ...d.products.map((p) => productHref(d.id, p.id))]),
+    ...drops.flatMap((d) => [dropHref(d.id), ...d.products.map((p) => productHref(d.id, p.id))]),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-${paths.map((p) => `  <url><loc>${escapeXml(origin + p)}</loc></url>`).join("\n")}
+${paths.map((p) => `  <url><loc>${escapeMarkup(origin + p)}</loc></url>`).join("\n")}
 </urlset>
 `;
   return new Response(body, {

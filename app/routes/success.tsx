@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
-import { useCart } from "~/cart/cart-context";
+import { useCart } from "~/components/cart/cart-context";
 
 export const meta = () => [{ title: "¡Gracias por tu compra!" }, { name: "robots", content: "noindex" }];
 

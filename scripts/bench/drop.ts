@@ -3,81 +3,50 @@
 // Prints successes, refusals, oversold count and latency: on SQLite (one app server) and on
 // PostgreSQL with two app servers (BENCH_DATABASE_URL or TEST_DATABASE_URL: a role that may
 // create databases; skipped without it).
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+// The same one-piece running drop and the same server start-up the tests use.
+import { runningPiece } from "../../tests/support/catalogue";
+import { assertBuilt, type RunningServer, startServer } from "../../tests/support/server-process";
 
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 500);
 const UNITS = Number(process.env.BENCH_UNITS ?? 10);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
-if (!fs.existsSync("build/server/index.js")) {
+try {
+  assertBuilt();
+} catch {
   console.error("No build: run `npm run build` first (npm run bench:drop does).");
   process.exit(1);
 }
 
-const children: ChildProcess[] = [];
+const appServers: RunningServer[] = [];
 process.on("exit", () => {
-  for (const c of children) c.kill("SIGTERM");
+  for (const s of appServers) s.child.kill("SIGTERM");
 });
 
-function startServer(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, ["server.js"], {
-    env: {
-      PATH: process.env.PATH,
-      ENV_FILE: "",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_REQUESTS: "false",
-      DEMO_DATA: "false",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk) => {
-      out += chunk;
-      const match = out.match(/Tienda lista en (http:\/\/\S+)/);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("exit", () => reject(new Error(`server exited:\n${out}`)));
-  });
+/** Starts an app server without demo data; its errors still reach this terminal. */
+async function startAppServer(env: Record<string, string>): Promise<string> {
+  const server = await startServer({ DEMO_DATA: "false", ...env });
+  server.child.stderr?.pipe(process.stderr);
+  appServers.push(server);
+  return server.url;
 }
 
-async function aPiece(database: Database) {
-  const now = Date.now();
-  const dropId = await createDrop(database.db, {
-    name: "Drop de prueba",
-    status: "activa",
-    startAt: new Date(now - 60_000),
-    endAt: new Date(now + 3_600_000),
-    products: [
-      {
-        name: "Anillo del día",
-        categoria: "Anillo",
-        material: "Oro amarillo",
-        priceCents: 450_000,
-        stock: UNITS,
-        imageId: null,
-      },
-    ],
-  });
-  const productId = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
-  return { dropId, productId };
+async function stopAppServers() {
+  await Promise.all(appServers.splice(0).map((s) => s.stop()));
 }
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function stampede(label: string, servers: string[], database: Database) {
-  const { dropId, productId } = await aPiece(database);
+  const piece = await runningPiece(database, { name: "Anillo del día", priceCents: 450_000, stock: UNITS });
+  const { dropId, id: productId } = piece;
   const body = JSON.stringify({ cart: [{ product: { id: productId }, dropId, quantity: 1 }] });
   const started = performance.now();
   const results = await Promise.all(
@@ -100,7 +69,7 @@ async function stampede(label: string, servers: string[], database: Database) {
   const ok = results.filter((r) => r.status === 200).length;
   const refused = results.filter((r) => r.status === 409).length;
   const other = results.length - ok - refused;
-  const stock = (await getDrop(database.db, dropId))?.products[0]?.stock ?? Number.NaN;
+  const stock = (await piece.stock()) ?? Number.NaN;
   const holds = await database.db
     .selectFrom("order_lines")
     .select((eb) => eb.fn.sum<number>("quantity").as("n"))
@@ -126,10 +95,10 @@ let allGood = true;
   const file = path.join(dataDir, "shop.db");
   const database = await openDatabase({ kind: "sqlite", file });
   await migrateToLatest(database);
-  const url = await startServer({ DATA_DIR: dataDir });
+  const url = await startAppServer({ DATA_DIR: dataDir });
   allGood = (await stampede("SQLite", [url], database)) && allGood;
   await database.close();
-  for (const c of children.splice(0)) c.kill("SIGTERM");
+  await stopAppServers();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -146,17 +115,12 @@ if (!PG_URL) {
   const database = await openDatabase({ kind: "postgres", url: url.toString() });
   await migrateToLatest(database);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-drop-pg-"));
-  const env = {
-    DATA_DIR: dataDir,
-    DATABASE_URL: url.toString(),
-    DEMO_PAYMENTS: "true",
-    SESSION_SECRET: "bench-session-secret-0123456789abcdef",
-  };
-  const servers = await Promise.all([startServer(env), startServer(env)]);
-  allGood = (await stampede("PostgreSQL", servers, database)) && allGood;
+  // SESSION_SECRET, which PostgreSQL requires, comes with the tests' environment.
+  const env = { DATA_DIR: dataDir, DATABASE_URL: url.toString(), DEMO_PAYMENTS: "true" };
+  const urls = await Promise.all([startAppServer(env), startAppServer(env)]);
+  allGood = (await stampede("PostgreSQL", urls, database)) && allGood;
   await database.close();
-  for (const c of children.splice(0)) c.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 500));
+  await stopAppServers();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { countDrops, createDrop, getDrop, InvalidDrop, listDrops } from "~/catalogue/catalogue.server";
+import { cartProducts, productImageUrls } from "~/catalogue/views.server";
 import { type Database, toTimestamp } from "~/db/database.server";
+import { createLocalStorage } from "~/media/local-storage.server";
 import { describeEachDatabase } from "../support/databases";
 
 const HOUR = 3_600_000;
@@ -15,6 +17,25 @@ const ring = {
   stock: 3,
   imageId: null,
 };
+
+async function someMedia(database: Database, ids: string[]) {
+  await database.db
+    .insertInto("media")
+    .values(
+      ids.map((id) => ({
+        id,
+        drop_id: null,
+        kind: "image" as const,
+        key: `drops/x/${id}`,
+        width: 960,
+        height: 960,
+        widths: "320,960",
+        mime: "image/webp",
+        created_at: toTimestamp(now),
+      })),
+    )
+    .execute();
+}
 
 async function aDrop(database: Database, over: Partial<Parameters<typeof createDrop>[1]> = {}) {
   return createDrop(
@@ -60,6 +81,73 @@ describeEachDatabase("catalogue storage", (harness) => {
     await aDrop(database, { name: "Nueva" });
     expect((await listDrops(database.db)).map((d) => d.name)).toEqual(["Nueva", "Vieja"]);
     expect(await countDrops(database.db)).toBe(2);
+  });
+
+  it("only getDrop with extraImages loads the galleries; the listing can leave products out", async () => {
+    const database = await harness.fresh();
+    await someMedia(database, ["cover", "main", "extra1", "extra2"]);
+    const id = await aDrop(database, {
+      imageId: "cover",
+      products: [{ ...ring, imageId: "main", extraImageIds: ["extra2", "extra1"] }, ring],
+    });
+
+    const detail = await getDrop(database.db, id, { extraImages: true });
+    expect(detail?.products.map((p) => p.extraImages.map((m) => m.id))).toEqual([["extra2", "extra1"], []]);
+    expect(detail?.products[0]?.image?.id).toBe("main");
+
+    const plain = await getDrop(database.db, id);
+    expect(plain?.products[0]?.image?.id).toBe("main");
+    expect(plain?.products[0]).not.toHaveProperty("extraImages");
+    const [listed] = await listDrops(database.db);
+    expect(listed?.products.map((p) => p.name)).toEqual(["Anillo Marea", "Anillo Marea"]);
+    expect(listed?.products[0]).not.toHaveProperty("extraImages");
+
+    const [info] = await listDrops(database.db, { products: false });
+    expect(info?.name).toBe("Mareas");
+    expect(info?.image?.id).toBe("cover");
+    expect(info).not.toHaveProperty("products");
+  });
+
+  it("the cart's view of its products: current data and whether the drop sells now", async () => {
+    const database = await harness.fresh();
+    await someMedia(database, ["main"]);
+    const running = await getDrop(
+      database.db,
+      await aDrop(database, { name: "Abierta", products: [{ ...ring, imageId: "main" }] }),
+    );
+    const ended = await getDrop(
+      database.db,
+      await aDrop(database, {
+        name: "Cerrada",
+        startAt: new Date(now.getTime() - 3 * HOUR),
+        endAt: new Date(now.getTime() - 2 * HOUR),
+      }),
+    );
+    const open = running?.products[0]?.id ?? "";
+    const closed = ended?.products[0]?.id ?? "";
+    const storage = createLocalStorage("/nonexistent-media-root");
+
+    const products = await cartProducts(database.db, storage, [open, closed, "noexiste"], now);
+    expect(products).toHaveLength(2);
+    expect(products.find((p) => p.id === open)).toEqual({
+      id: open,
+      name: "Anillo Marea",
+      priceCents: 185_000,
+      stock: 3,
+      image: "/media/drops/x/main-320.webp",
+      purchasable: true,
+    });
+    expect(products.find((p) => p.id === closed)).toEqual({
+      id: closed,
+      name: "Anillo Marea",
+      priceCents: 185_000,
+      stock: 3,
+      image: null,
+      purchasable: false,
+    });
+
+    const urls = await productImageUrls(database.db, storage, "https://tienda.mx", [open, closed]);
+    expect([...urls]).toEqual([[open, "https://tienda.mx/media/drops/x/main-960.webp"]]);
   });
 
   it("an unknown drop is null, not an error", async () => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it, vi } from "vitest";
-import { countDrops, listDrops } from "~/catalogue/catalogue.server";
+import { countDrops, getDrop, listDrops } from "~/catalogue/catalogue.server";
 import { dropTimeState } from "~/catalogue/drop-time";
 import { PRICE_RANGES } from "~/catalogue/filters";
 import { CATEGORIAS, MATERIALES } from "~/catalogue/taxonomy";
@@ -39,17 +39,26 @@ describeEachDatabase("demo catalogue", (harness) => {
     expect(products.some((p) => p.stock === 0)).toBe(true);
     expect(products.every((p) => Number.isInteger(p.priceCents) && p.priceCents > 0)).toBe(true);
 
-    // Every product has a main image stored as WebP files under its drop's folder.
+    // Every product has a main image stored as WebP files under its drop's folder, and up to four
+    // extra images (the product page's gallery).
+    const extraCounts: number[] = [];
     for (const drop of drops) {
       expect(drop.image).not.toBeNull();
-      for (const p of drop.products) {
+      const detail = await getDrop(database.db, drop.id, { extraImages: true });
+      expect(detail?.products.map((p) => p.id)).toEqual(drop.products.map((p) => p.id));
+      for (const p of detail?.products ?? []) {
         expect(p.image?.key.startsWith(`drops/${drop.id}/`)).toBe(true);
         expect(p.extraImages.length).toBeLessThanOrEqual(4);
+        extraCounts.push(p.extraImages.length);
+        for (const extra of p.extraImages) expect(extra.key.startsWith(`drops/${drop.id}/`)).toBe(true);
         const smallest = `${p.image?.key}-${p.image?.widths.split(",")[0]}.webp`;
         const file = fs.readFileSync(path.join(mediaRoot, harness.dialect, smallest));
         expect(file.subarray(8, 12).toString()).toBe("WEBP");
       }
     }
+    // Galleries are really loaded: some pieces reach the limit of four, some have none.
+    expect(extraCounts).toContain(4);
+    expect(extraCounts).toContain(0);
 
     // A second start keeps what is there, even after the owner deleted every drop.
     expect(await seedDemoOnFirstStart(database.db, storage)).toBe(false);

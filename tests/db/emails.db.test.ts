@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
 import { deliverPendingEmails, retryDelayMinutes } from "~/orders/emails.server";
 import { confirmPayment, holdCart } from "~/orders/orders.server";
+import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 
 const shop = loadConfig({}).shop;
@@ -65,42 +65,16 @@ function readable(raw: string): string {
 }
 
 async function paidOrder(database: Database, email: string) {
-  const now = Date.now();
-  const dropId = await createDrop(database.db, {
-    name: "Mareas",
-    status: "activa",
-    startAt: new Date(now - 3_600_000),
-    endAt: new Date(now + 3_600_000),
-    products: [
-      {
-        name: "Collar Caracola",
-        categoria: "Collar",
-        material: "Oro rosa",
-        priceCents: 980_000,
-        stock: 2,
-        imageId: null,
-      },
-    ],
-  });
-  const productId = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
+  const piece = await runningPiece(database, { name: "Collar Caracola", priceCents: 980_000, stock: 2 });
   const order = await holdCart(database.db, {
-    lines: [{ productId, dropId, quantity: 2 }],
+    lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
     provider: "demo",
   });
   await confirmPayment(database.db, {
     orderId: order.id,
     customerName: "Ana Pérez",
     customerEmail: email,
-    shipping: {
-      name: "Ana Pérez",
-      phone: "951 123 4567",
-      line1: "Calle Macedonio Alcalá 401",
-      line2: "Centro",
-      city: "Oaxaca de Juárez",
-      state: "Oaxaca",
-      postalCode: "68000",
-      country: "MX",
-    },
+    shipping: oaxacaAddress("Ana Pérez", "951 123 4567"),
   });
   return order;
 }

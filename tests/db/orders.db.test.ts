@@ -8,6 +8,7 @@ import {
   getOrder,
   HOLD_MINUTES,
   holdCart,
+  isOrderId,
   recordPaymentEvent,
   releaseHold,
 } from "~/orders/orders.server";
@@ -51,12 +52,18 @@ describeEachDatabase("orders and stock holds", (harness) => {
     expect(await shop.stockOf(1)).toBe(4);
     const stored = await getOrder(database.db, order.id);
     expect(stored?.status).toBe("esperando_pago");
+    // Nothing known yet about the payment session, the address or stock problems.
+    expect(stored).toMatchObject({ paymentSessionId: null, stockIssue: null, shipping: null });
     expect(stored?.lines).toEqual([
       { name: "Pieza 1", quantity: 2, unitPriceCents: 100_000 },
       { name: "Pieza 2", quantity: 1, unitPriceCents: 200_000 },
     ]);
     expect(order.expiresAt.getTime() - Date.now()).toBeGreaterThan((HOLD_MINUTES - 1) * 60_000);
     expect(order.id).toMatch(/^OL-[A-Z0-9]{8}$/);
+    expect(isOrderId(order.id)).toBe(true);
+    for (const bad of ["OL-ABC", "ol-abcd1234", "OL-ABCD12345", "OL-ABCD1234\n", "xOL-ABCD1234"]) {
+      expect(isOrderId(bad), bad).toBe(false);
+    }
   });
 
   it("a short line refuses the whole cart, names what is left, and holds nothing", async () => {

@@ -1,3 +1,4 @@
+import { BRAND } from "~/content/brand";
 import { expect, expectAccessible, test } from "./support/fixtures";
 
 test.describe("every public page renders, in Spanish, without accessibility problems", () => {
@@ -49,8 +50,13 @@ test.describe("every public page renders, in Spanish, without accessibility prob
     await page.goto("/nosotros");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(page.getByRole("region", { name: /historia/i }).first()).toBeVisible();
-    await expect(page.getByText("Antes").first()).toBeVisible();
-    await expect(page.getByText("Después").first()).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Antes y después", level: 2 })).toBeVisible();
+    // The captions under each pair of photos, not the section heading that contains both words.
+    await expect(page.getByText("Antes", { exact: true }).first()).toBeVisible();
+    await expect(page.getByText("Después", { exact: true }).first()).toBeVisible();
+    const process = page.getByRole("region", { name: "Así hacemos cada pieza" });
+    await expect(process.getByRole("heading", { name: "Así hacemos cada pieza", level: 2 })).toBeVisible();
+    await expect(process.getByRole("listitem")).toHaveCount(BRAND.process.length);
     await expectAccessible(page);
   });
 

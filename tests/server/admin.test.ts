@@ -8,7 +8,7 @@ import { LOGIN_LIMITS } from "~/auth/login-limits.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { describeEachDatabase } from "../support/databases";
-import { type RunningServer, startServer } from "../support/server-process";
+import { baseEnv, type RunningServer, startServer } from "../support/server-process";
 
 vi.setConfig({ testTimeout: 120_000 });
 const root = path.resolve(import.meta.dirname, "../..");
@@ -68,7 +68,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
         ["scripts/admin.ts", ...args],
         {
           cwd: root,
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, ENV_FILE: "", ...env, ...extraEnv },
+          env: baseEnv({ ...env, ...extraEnv }),
         },
       );
       return { code: 0, stdout, stderr };
@@ -86,7 +86,6 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
       DEMO_DATA: "false",
       DEMO_PAYMENTS: "true",
       TRUST_PROXY: "true",
-      SESSION_SECRET: "test-session-secret-0123456789abcdef",
     };
     server = await startServer(env);
   });
@@ -219,6 +218,22 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     expect(out.headers.getSetCookie().join()).toContain("sesion_admin=;");
     // A copy of the cookie kept elsewhere is worthless now.
     expect((await get("/admin/orders", cookie)).headers.get("location")).toContain("/login");
+  });
+
+  it("signing in again from the same browser ends the session its old cookie named", async () => {
+    const email = await newAdmin();
+    const old = await login(email);
+    const again = await fetch(`${server.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: old, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email, password: PASSWORD }),
+    });
+    expect(again.status).toBe(302);
+    const fresh = again.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    expect(fresh).not.toBe(old);
+    expect((await get("/admin/orders", old)).status).toBe(302);
+    expect((await get("/admin/orders", fresh)).status).toBe(200);
   });
 
   it("an admin action without a session answers 401 and changes nothing", async () => {

@@ -18,7 +18,7 @@ export function assertBuilt(): void {
   }
 }
 
-function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   // Only what a fresh machine would have, plus the test's settings.
   return {
     PATH: process.env.PATH,

@@ -1,4 +1,4 @@
-import { requireAdmin } from "~/auth/guards.server";
+import { requireAdmin } from "~/lib/admin-guards.server";
 import type { Route } from "./+types/drops";
 
 export const meta: Route.MetaFunction = () => [{ title: "Colecciones · Administración" }];

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { requireAdmin } from "~/auth/guards.server";
+import { requireAdmin } from "~/lib/admin-guards.server";
 import type { Route } from "./+types/index";
 
 // /admin itself has no page of its own: orders are where the day's work is.

@@ -1,5 +1,5 @@
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useRouteError } from "react-router";
-import { requireAdmin } from "~/auth/guards.server";
+import { requireAdmin } from "~/lib/admin-guards.server";
 import type { Route } from "./+types/layout";
 
 const SECTIONS = [

@@ -1,4 +1,4 @@
-import { requireAdmin } from "~/auth/guards.server";
+import { requireAdmin } from "~/lib/admin-guards.server";
 import type { Route } from "./+types/orders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Pedidos · Administración" }];

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { requireAdmin } from "~/auth/guards.server";
+import { requireAdmin } from "~/lib/admin-guards.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/sessions";
 

@@ -1,10 +1,11 @@
-import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { type AdminAuth, createAdminAuth, SESSION_COOKIE } from "~/auth/auth.server";
+import { authSettings } from "~/auth/settings.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Categoria, Material } from "~/catalogue/taxonomy";
+import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { E2E_DATA_DIR, E2E_PORT } from "./env";
@@ -224,16 +225,6 @@ export async function expectAccessible(page: Page) {
   expect(bad, bad.join("\n")).toEqual([]);
 }
 
-/**
- * The secret the e2e shop signs session cookies with: SESSION_SECRET when the run sets one,
- * otherwise the one the server generated into its data folder at start.
- */
-function e2eSessionSecret(): string {
-  const fromEnv = process.env.SESSION_SECRET;
-  if (fromEnv) return fromEnv;
-  return fs.readFileSync(path.resolve(E2E_DATA_DIR, "session-secret"), "utf8").trim();
-}
-
 export const test = base.extend<
   { shop: ShopData; cart: CartUtil; admins: AdminUtil; pageErrors: undefined },
   { database: Database; adminAuth: AdminAuth }
@@ -265,14 +256,13 @@ export const test = base.extend<
   ],
   adminAuth: [
     async ({ database }, use) => {
-      await use(
-        createAdminAuth(database, {
-          secret: e2eSessionSecret(),
-          baseUrl: `http://127.0.0.1:${E2E_PORT}`,
-          idleMinutes: 120,
-          absoluteHours: 12,
-        }),
-      );
+      // The running shop's own settings (playwright.config.ts): same secret file, same lifetimes.
+      const config = loadConfig({
+        DATA_DIR: E2E_DATA_DIR,
+        PORT: String(E2E_PORT),
+        SESSION_SECRET: process.env.SESSION_SECRET,
+      });
+      await use(createAdminAuth(database, authSettings(config)));
     },
     { scope: "worker" },
   ],

@@ -17,8 +17,8 @@ import {
   itemCount,
   removeFromCart,
   subtotalCents,
-} from "./cart";
-import { cartStore } from "./cart-store";
+} from "~/cart/cart";
+import { cartStore } from "~/cart/cart-store";
 
 interface CartContextValue {
   cart: Cart;

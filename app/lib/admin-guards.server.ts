@@ -1,11 +1,16 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import type { AdminSession } from "~/auth/auth.server";
 import type { Config } from "~/config/env.server";
-import { isSameOrigin } from "~/lib/origin.server";
 import { servicesContext } from "~/services.server";
-import type { AdminSession } from "./auth.server";
-import { ADMIN_ROLE } from "./password-policy";
+import { isAdminPath } from "./admin-path";
+import { isSameOrigin } from "./origin.server";
 
-/** The session read once per request by `sessionMiddleware`; null when signed out. */
+/*
+ * The HTTP side of administrator sign-in (app/auth has the rules and knows nothing of requests):
+ * the session middleware, `requireAdmin` and the same-origin guard.
+ */
+
+/** The administrator's session, read once per request by `sessionMiddleware`; null when signed out. */
 export const adminSessionContext = createContext<AdminSession | null>(null);
 
 /** Where the browser is: HTTPS decides the cookie's name and its Secure flag. */
@@ -29,14 +34,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     if (!alreadySet.has(cookieName(cookie))) response.headers.append("Set-Cookie", cookie);
   }
   // `url`, not `request.url`: a client navigation asks for /admin/orders.data.
-  const path = url.pathname;
-  if (
-    session ||
-    setCookies.length > 0 ||
-    path === "/login" ||
-    path === "/admin" ||
-    path.startsWith("/admin/")
-  ) {
+  if (session || setCookies.length > 0 || url.pathname === "/login" || isAdminPath(url.pathname)) {
     response.headers.set("Cache-Control", "private, no-store");
   }
   return response;
@@ -71,8 +69,8 @@ export function safeAdminPath(value: string | null | undefined): string | null {
 
 /**
  * Every /admin loader and action starts here. Pages without a session go to /login (and come
- * back after it); actions answer 401, a signed-in account without the admin role 403, and a
- * state-changing request from another site 403, before anything changes.
+ * back after it), actions answer 401, and a state-changing request from another site 403, before
+ * anything changes. (Only administrators have sessions: see `readSession`.)
  */
 export function requireAdmin({ request, url, context }: GuardArgs): AdminSession {
   const mutating = request.method !== "GET" && request.method !== "HEAD";
@@ -83,6 +81,5 @@ export function requireAdmin({ request, url, context }: GuardArgs): AdminSession
     const back = safeAdminPath(`${url.pathname}${url.search}`);
     throw redirect(back && back !== "/admin" ? `/login?redirectTo=${encodeURIComponent(back)}` : "/login");
   }
-  if (session.role !== ADMIN_ROLE) throw refuse(403, "Tu cuenta no tiene permiso de administración.");
   return session;
 }

@@ -1,4 +1,4 @@
-import type { Cart } from "./cart";
+import type { Cart } from "~/cart/cart";
 
 export const CHECKOUT_ENDPOINT = "/api/checkout";
 

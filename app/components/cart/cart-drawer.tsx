@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
+import { type CurrentProduct, lineTotalCents, reconcileCart } from "~/cart/cart";
 import { formatMXN } from "~/lib/money";
-import { type CurrentProduct, lineTotalCents, reconcileCart } from "./cart";
 import { useCart } from "./cart-context";
 import { requestCheckout } from "./checkout-client";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/config/env.server";
-import { isSameOrigin } from "~/lib/origin.server";
-import { safeAdminPath } from "./guards.server";
-import { checkPassword } from "./password-policy";
+import { safeAdminPath } from "./admin-guards.server";
+import { isAdminPath } from "./admin-path";
+import { isSameOrigin } from "./origin.server";
 
 describe("where /login may send the administrator back to", () => {
   it("admin pages, with their query", () => {
@@ -57,23 +57,11 @@ describe("same-origin check for state-changing requests", () => {
   });
 });
 
-describe("password policy", () => {
-  it("asks for length, not composition", () => {
-    expect(checkPassword("corta")).toMatch(/al menos 12/);
-    expect(checkPassword("frase larga sin números")).toBeNull();
-    expect(checkPassword("x".repeat(129))).toMatch(/más de 128/);
-  });
-});
-
-describe("what the per-address login limit counts by", () => {
-  it("IPv4 as it is, IPv6 by its /64", async () => {
-    const { addressKey } = await import("./login-limits.server");
-    expect(addressKey("203.0.113.7")).toBe("203.0.113.7");
-    expect(addressKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
-    expect(addressKey("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
-    expect(addressKey("2001:DB8:1:2::1")).toBe("2001:db8:1:2::/64");
-    expect(addressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
-    expect(addressKey("::1")).toBe("0:0:0:0::/64");
-    expect(addressKey("2001:db8:1:2:aaaa::1")).toBe(addressKey("2001:db8:1:2:ffff::2"));
+describe("the admin area's paths", () => {
+  it("are /admin and what is below it", () => {
+    expect(isAdminPath("/admin")).toBe(true);
+    expect(isAdminPath("/admin/orders")).toBe(true);
+    expect(isAdminPath("/administrador")).toBe(false);
+    expect(isAdminPath("/")).toBe(false);
   });
 });
