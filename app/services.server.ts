@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createContext } from "react-router";
-import type Stripe from "stripe";
 import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
 import { ensureDemoAdmin } from "~/auth/demo-admin.server";
 import { authSettings } from "~/auth/settings.server";
@@ -10,12 +9,15 @@ import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { seedDemoOnFirstStart } from "~/demo/seed.server";
+import { startJobs } from "~/jobs/scheduler.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
+import { createMailQueue, type MailQueue } from "~/mail/queue.server";
 import { createLocalStorage } from "~/media/local-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
-import { startSweeper } from "~/orders/sweeper.server";
+import { orderEmailTemplates } from "~/orders/emails/templates.server";
+import type { PaymentProvider } from "~/orders/payment-port";
+import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
-import type { PaymentProvider } from "~/payments/payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 
 /** Everything a loader or action may use, created once per process. */
@@ -25,9 +27,9 @@ export interface Services {
   media: MediaStorage;
   payments: PaymentProvider;
   mailer: Mailer;
+  /** Queued e-mails: `mail.sendSoon()` after queueing one. */
+  mail: MailQueue;
   auth: AdminAuth;
-  /** Present when the shop takes payments with Stripe: the webhook needs the client and secret. */
-  stripe: { client: Stripe; webhookSecret: string } | null;
   stop(): Promise<void>;
 }
 
@@ -68,7 +70,6 @@ export async function startServices(
     }
     const auth = createAdminAuth(database, authSettings(config));
     if (config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
-    let stripe: Services["stripe"] = null;
     let payments: PaymentProvider;
     if (config.stripe) {
       // loadConfig refuses Stripe without PUBLIC_URL: the payment page needs absolute image addresses.
@@ -80,32 +81,64 @@ export async function startServices(
       }
       const client = createStripeClient(config.stripe);
       payments = createStripePayments(client, {
+        webhookSecret: config.stripe.webhookSecret,
         images: (ids) => productImageUrls(database.db, media, origin, ids),
       });
-      stripe = { client, webhookSecret: config.stripe.webhookSecret };
     } else {
       payments = createDemoPayments(database.db);
     }
     const mailer = config.mail.smtpUrl
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
-    const stopSweeper = startSweeper({ db: database.db, payments, mailer, shop: config.shop }, log);
-    // Sessions whose cookie never comes back are deleted here, not left in the table.
-    const sessionSweep = setInterval(() => {
-      auth.deleteEndedSessions().catch((error) => log(`Limpieza de sesiones: ${(error as Error).message}`));
-    }, 15 * 60_000);
-    sessionSweep.unref();
+    const mail = createMailQueue(
+      database.db,
+      mailer,
+      orderEmailTemplates(database.db, () => config.shop),
+      log,
+    );
+    const stopJobs = startJobs(
+      [
+        {
+          name: "Apartados vencidos",
+          everyMs: 60_000,
+          runAtStart: true,
+          async run() {
+            const { released, paid } = await sweepExpiredHolds(database.db, payments);
+            return released + paid > 0 ? `Apartados vencidos: ${released} liberados, ${paid} pagados.` : null;
+          },
+        },
+        {
+          // Whatever `sendSoon` could not send (a failed SMTP attempt, a crash) goes out here.
+          name: "Correos",
+          everyMs: 60_000,
+          runAtStart: true,
+          async run() {
+            const { sent, failed } = await mail.deliver();
+            return failed > 0 ? `Correos: ${sent} enviados, ${failed} fallaron (se reintentará).` : null;
+          },
+        },
+        {
+          // Sessions whose cookie never comes back are deleted here, not left in the table.
+          name: "Limpieza de sesiones",
+          everyMs: 15 * 60_000,
+          async run() {
+            await auth.deleteEndedSessions();
+            return null;
+          },
+        },
+      ],
+      log,
+    );
     return {
       config,
       database,
       media,
       payments,
       mailer,
+      mail,
       auth,
-      stripe,
       async stop() {
-        stopSweeper();
-        clearInterval(sessionSweep);
+        stopJobs();
         await database.close();
       },
     };

@@ -91,6 +91,8 @@ export interface OrdersTable {
   tracking_number: string | null;
   carrier: string | null;
   shipped_at: NullableTimestamp;
+  /** Order number and customer name, folded for search (see orders/search.ts). */
+  search_text: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -103,6 +105,16 @@ export interface OrderLinesTable {
   name: string;
   unit_price_cents: number;
   quantity: number;
+  /** Pieces a payment that came after its hold expired could not take from stock. */
+  missing: ColumnType<number, number | undefined, number>;
+}
+
+export interface OrderEventsTable {
+  id: string;
+  order_id: string;
+  kind: "enviado" | "guia_corregida" | "archivado" | "correo_reenviado";
+  detail: string;
+  created_at: Timestamp;
 }
 
 export interface PaymentEventsTable {
@@ -113,8 +125,14 @@ export interface PaymentEventsTable {
 
 export interface EmailsTable {
   id: string;
-  order_id: string;
-  kind: "confirmacion" | "envio";
+  /** Which template renders it (see the templates handed to the mail queue). */
+  kind: string;
+  recipient: string;
+  order_id: string | null;
+  /** Keeps one message from being queued twice (e.g. `confirmacion:<order>`); null when repeats are fine. */
+  dedupe_key: string | null;
+  /** JSON data for the template. */
+  payload: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   claimed_at: NullableTimestamp;
   sent_at: NullableTimestamp;
@@ -180,6 +198,7 @@ export interface KyselyDatabase {
   login_failures: LoginFailuresTable;
   emails: EmailsTable;
   orders: OrdersTable;
+  order_events: OrderEventsTable;
   order_lines: OrderLinesTable;
   payment_events: PaymentEventsTable;
   shop_meta: ShopMetaTable;

@@ -31,3 +31,70 @@ export function dateRangeText(start: Date, end: Date): string {
   const from = sameMonth ? day.format(start) : sameYear ? dayMonth.format(start) : dayMonthYear.format(start);
   return `Del ${from} al ${dayMonthYear.format(end)}`;
 }
+
+const shopParts = new Intl.DateTimeFormat("en-US", {
+  timeZone: SHOP_TIME_ZONE,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "numeric",
+  second: "numeric",
+});
+
+/** How far the shop's clock is ahead of UTC at `instant`, in minutes (negative in Mexico). */
+function shopOffsetMinutes(instant: number): number {
+  const parts = Object.fromEntries(
+    shopParts.formatToParts(new Date(instant)).map((p) => [p.type, Number(p.value)]),
+  ) as Record<string, number>;
+  const wall = Date.UTC(
+    parts.year ?? 0,
+    (parts.month ?? 1) - 1,
+    parts.day ?? 1,
+    parts.hour ?? 0,
+    parts.minute ?? 0,
+    parts.second ?? 0,
+  );
+  return Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant a wall-clock time in Mexico City stands for: `shopTimeToInstant("2026-11-23", "14:05")`.
+ * Null when the date or time is not a real one.
+ */
+export function shopTimeToInstant(date: string, time = "00:00"): Date | null {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const t = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(time);
+  if (!d || !t) return null;
+  const [y, mo, da, h, mi, s] = [d[1], d[2], d[3], t[1], t[2], t[3] ?? "0"].map(Number) as number[];
+  const wall = Date.UTC(y ?? 0, (mo ?? 1) - 1, da ?? 1, h ?? 0, mi ?? 0, s ?? 0);
+  const check = new Date(wall);
+  if (check.getUTCMonth() !== (mo ?? 1) - 1 || check.getUTCDate() !== da || (h ?? 0) > 23) return null;
+  // Twice, so a guess on the other side of a clock change settles on the right offset.
+  let instant = wall - shopOffsetMinutes(wall) * 60_000;
+  instant = wall - shopOffsetMinutes(instant) * 60_000;
+  return new Date(instant);
+}
+
+const dateTime = new Intl.DateTimeFormat("es-MX", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: SHOP_TIME_ZONE,
+});
+
+/** "23 nov 2026, 14:05" in Mexico City time. */
+export function formatShopDateTime(date: Date): string {
+  return dateTime.format(date);
+}
+
+/** "2026-11-23 14:05", Mexico City time: sorts as text (CSV files). */
+export function shopDateTimeStamp(date: Date): string {
+  const p = Object.fromEntries(shopParts.formatToParts(date).map((x) => [x.type, x.value]));
+  const two = (v: string | undefined) => (v ?? "").padStart(2, "0");
+  return `${p.year}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}`;
+}

@@ -1,9 +1,7 @@
-import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
-import type { Mailer } from "~/mail/mailer.server";
-import type { PaymentProvider } from "~/payments/payments.server";
-import { deliverPendingEmails } from "./emails.server";
-import { confirmPayment, expiredHolds, extendHold, releaseHold } from "./orders.server";
+import { expiredHolds, extendHold, releaseHold } from "./holds.server";
+import { confirmPayment } from "./payment.server";
+import type { PaymentProvider } from "./payment-port";
 
 /** How much longer a hold waits for a delayed payment method (cash at a store can take days). */
 const DELAYED_PAYMENT_RECHECK_MS = 60 * 60_000;
@@ -66,36 +64,6 @@ async function settleHold(
   }
   await releaseHold(db, hold.id, now);
   return "released";
-}
-
-/**
- * Runs now and then every minute, without keeping the process alive: settles expired holds and
- * sends e-mails still queued (say, after a failed SMTP attempt or a crash).
- */
-export function startSweeper(
-  deps: { db: Db; payments: PaymentProvider; mailer: Mailer; shop: PublicShopSettings },
-  log: (line: string) => void,
-): () => void {
-  const { db, payments } = deps;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const { released, paid } = await sweepExpiredHolds(db, payments);
-      if (released + paid > 0) log(`Apartados vencidos: ${released} liberados, ${paid} pagados.`);
-      const mail = await deliverPendingEmails(db, deps.mailer, deps.shop);
-      if (mail.failed > 0) log(`Correos: ${mail.sent} enviados, ${mail.failed} fallaron (se reintentará).`);
-    } catch (error) {
-      console.error("El barrido de apartados falló:", error);
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(tick, 60_000);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/database.server";
-import { getOrder } from "~/orders/orders.server";
-import type { PaymentProvider, PaymentState } from "./payments.server";
+import type { PaymentProvider, PaymentState } from "~/orders/payment-port";
+import { getOrder } from "~/orders/queries.server";
 
 export const DEMO_PAYMENT_ROUTE = "/pago-demo";
 

@@ -1,6 +1,11 @@
 import Stripe from "stripe";
+import {
+  InvalidWebhook,
+  type PaymentEvent,
+  type PaymentProvider,
+  type PaymentState,
+} from "~/orders/payment-port";
 import type { ShippingAddress } from "~/orders/shipping";
-import type { PaymentProvider, PaymentState } from "./payments.server";
 
 export interface StripeSettings {
   secretKey: string;
@@ -30,11 +35,12 @@ export function createStripeClient(settings: StripeSettings): Stripe {
 /**
  * Stripe Checkout: the hosted card page, in MXN. Names and amounts come from the held order (the
  * database), never from the browser. The order id travels in metadata and as the idempotency
- * key, so a retried request cannot open two sessions for one order.
+ * key, so a retried request cannot open two sessions for one order. Webhooks are verified here
+ * and handed to the orders domain as neutral `PaymentEvent`s.
  */
 export function createStripePayments(
   stripe: Stripe,
-  options: { images?: (productIds: string[]) => Promise<Map<string, string>> } = {},
+  options: { webhookSecret: string; images?: (productIds: string[]) => Promise<Map<string, string>> },
 ): PaymentProvider {
   return {
     name: "stripe",
@@ -88,7 +94,47 @@ export function createStripePayments(
         return state;
       }
     },
+    parseWebhook(payload, signature) {
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(payload, signature, options.webhookSecret);
+      } catch (error) {
+        throw new InvalidWebhook((error as Error).message);
+      }
+      return eventOf(event);
+    },
   };
+}
+
+/** A Stripe event as the orders domain understands it. */
+function eventOf(event: Stripe.Event): PaymentEvent {
+  const base = { id: event.id, type: event.type };
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+    case "checkout.session.async_payment_failed":
+    case "checkout.session.expired": {
+      const session = event.data.object;
+      const orderId = session.metadata?.order_id ?? session.client_reference_id;
+      if (!orderId) return { ...base, kind: "ignored" };
+      const ids = { ...base, orderId, sessionId: session.id };
+      if (event.type === "checkout.session.async_payment_failed") return { ...ids, kind: "failed" };
+      if (event.type === "checkout.session.expired") return { ...ids, kind: "expired" };
+      // Delayed payment methods complete the session unpaid; async_payment_succeeded follows.
+      if (session.payment_status !== "paid") return { ...ids, kind: "awaiting_payment" };
+      return {
+        ...ids,
+        kind: "paid",
+        amountCents: session.amount_total,
+        currency: session.currency,
+        customerName: session.customer_details?.name ?? "",
+        customerEmail: session.customer_details?.email ?? "",
+        shipping: shippingOf(session),
+      };
+    }
+    default:
+      return { ...base, kind: "ignored" };
+  }
 }
 
 function stateOf(session: Stripe.Checkout.Session): PaymentState {
@@ -102,7 +148,7 @@ function stateOf(session: Stripe.Checkout.Session): PaymentState {
 }
 
 /** The shipping address and phone the shopper gave on Stripe's page, if any. */
-export function shippingOf(session: Stripe.Checkout.Session): ShippingAddress | null {
+function shippingOf(session: Stripe.Checkout.Session): ShippingAddress | null {
   const details = session.collected_information?.shipping_details;
   const address = details?.address;
   if (!address?.line1) return null;

@@ -1,7 +1,31 @@
+import { z } from "zod";
+import { isClientId } from "~/lib/ids";
 import { isSameOrigin, publicOrigin } from "~/lib/origin.server";
-import { startCheckout } from "~/orders/checkout.server";
+import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/api.checkout";
+
+/** What the drawer sends: ids and quantities only. Anything else in the body is ignored. */
+const checkoutRequest = z.object({
+  cart: z
+    .array(
+      z.object({
+        product: z.object({ id: z.string().refine(isClientId) }),
+        dropId: z.string().refine(isClientId),
+        quantity: z.number().int().min(1).max(50),
+      }),
+    )
+    .min(1)
+    .max(50),
+});
+
+const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = {
+  carrito_vacio: 400,
+  no_existe: 409,
+  coleccion_cerrada: 409,
+  sin_stock: 409,
+  pago_no_disponible: 502,
+};
 
 /** POST /api/checkout { cart: [{ product: { id }, dropId, quantity }] } -> { url } or { message }. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -16,14 +40,25 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isSameOrigin(request, config, { allowUnknown: true })) {
     return Response.json({ message: "Solicitud no permitida." }, { status: 403 });
   }
-  const body = await request.json().catch(() => null);
-  const result = await startCheckout(database.db, payments, body, {
+  const headers = { "Cache-Control": "no-store" };
+  const parsed = checkoutRequest.safeParse(await request.json().catch(() => null));
+  if (!parsed.success) {
+    return Response.json(
+      { message: "El carrito no es válido. Revisa las piezas e intenta de nuevo." },
+      { status: 400, headers },
+    );
+  }
+  const lines = parsed.data.cart.map((l) => ({
+    productId: l.product.id,
+    dropId: l.dropId,
+    quantity: l.quantity,
+  }));
+  const result = await startCheckout(database.db, payments, lines, {
     success: `${origin}/success`,
     cancel: (orderId) => `${origin}/cancel?pedido=${encodeURIComponent(orderId)}`,
   });
-  const headers = { "Cache-Control": "no-store" };
-  if (result.status === 200) return Response.json({ url: result.url }, { headers });
-  return Response.json({ message: result.message }, { status: result.status, headers });
+  if (result.ok) return Response.json({ url: result.url }, { headers });
+  return Response.json({ message: result.message }, { status: STATUS[result.reason], headers });
 }
 
 export function loader() {

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { isOrderId } from "~/orders/orders.server";
+import { isOrderId } from "~/orders/ids";
 import { cancelCheckout } from "~/orders/sweeper.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/cancel";

@@ -2,8 +2,10 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { RouteError } from "~/components/route-error";
 import { formatMXN } from "~/lib/money";
-import { deliverPendingEmails } from "~/orders/emails.server";
-import { confirmPayment, getOrder, isOrderId, releaseHold } from "~/orders/orders.server";
+import { releaseHold } from "~/orders/holds.server";
+import { isOrderId } from "~/orders/ids";
+import { confirmPayment } from "~/orders/payment.server";
+import { getOrder } from "~/orders/queries.server";
 import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/demo-payment";
@@ -60,7 +62,7 @@ const FIELDS = [
 ] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { database, mailer, config } = demoServices(context);
+  const { database, mail } = demoServices(context);
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const form = await request.formData().catch(() => null);
   if (!form)
@@ -82,7 +84,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data({ errors }, { status: 400 });
   }
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
-  // The order exists (checked above) and orders are never deleted, so this cannot be "unknown_order".
+  // The order exists (checked above) and unpaid orders are never deleted: not "unknown_order".
   await confirmPayment(database.db, {
     orderId: params.orderId,
     customerName: name,
@@ -90,8 +92,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
   });
   // Send the confirmation now, without making the shopper wait for the mail server; if it
-  // fails, the sweeper retries it.
-  void deliverPendingEmails(database.db, mailer, config.shop).catch((error) => console.error(error));
+  // fails, the scheduler retries it.
+  mail.sendSoon();
   return redirect("/success");
 }
 

@@ -6,10 +6,12 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
-import { deliverPendingEmails, retryDelayMinutes } from "~/orders/emails.server";
-import { confirmPayment, holdCart } from "~/orders/orders.server";
+import { deliverPendingEmails, retryDelayMinutes } from "~/mail/queue.server";
+import { orderEmailTemplates } from "~/orders/emails/templates.server";
+import { confirmPayment } from "~/orders/payment.server";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
 
 const shop = loadConfig({}).shop;
 const received: { to: string[]; raw: string }[] = [];
@@ -64,9 +66,11 @@ function readable(raw: string): string {
   return unquote(headers.replace(/=\r?\n/g, ""));
 }
 
+const templates = (database: Database) => orderEmailTemplates(database.db, () => shop);
+
 async function paidOrder(database: Database, email: string) {
   const piece = await runningPiece(database, { name: "Collar Caracola", priceCents: 980_000, stock: 2 });
-  const order = await holdCart(database.db, {
+  const order = await hold(database.db, {
     lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
     provider: "demo",
   });
@@ -86,10 +90,16 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
     const order = await paidOrder(database, to);
     const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, '"Oro de Luna" <hola@orodeluna.mx>');
 
-    expect(await deliverPendingEmails(database.db, mailer, shop)).toEqual({ sent: 1, failed: 0 });
+    expect(await deliverPendingEmails(database.db, mailer, templates(database))).toEqual({
+      sent: 1,
+      failed: 0,
+    });
     // A second round, or a replayed confirmation, sends nothing more.
     await confirmPayment(database.db, { orderId: order.id, customerName: "Ana Pérez", customerEmail: to });
-    expect(await deliverPendingEmails(database.db, mailer, shop)).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverPendingEmails(database.db, mailer, templates(database))).toEqual({
+      sent: 0,
+      failed: 0,
+    });
 
     const mine = received.filter((m) => m.to.includes(to));
     expect(mine).toHaveLength(1);
@@ -109,12 +119,18 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
     const to = `luz.${harness.dialect}@example.mx`;
     await paidOrder(database, to);
     const down = createSmtpMailer("smtp://127.0.0.1:1", "tienda@example.mx");
-    expect(await deliverPendingEmails(database.db, down, shop)).toEqual({ sent: 0, failed: 1 });
+    expect(await deliverPendingEmails(database.db, down, templates(database))).toEqual({
+      sent: 0,
+      failed: 1,
+    });
     const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
     // Not retried at once (the pause grows with each failure), but a few minutes later it goes.
-    expect(await deliverPendingEmails(database.db, up, shop)).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverPendingEmails(database.db, up, templates(database))).toEqual({ sent: 0, failed: 0 });
     const later = new Date(Date.now() + 6 * 60_000);
-    expect(await deliverPendingEmails(database.db, up, shop, later)).toEqual({ sent: 1, failed: 0 });
+    expect(await deliverPendingEmails(database.db, up, templates(database), later)).toEqual({
+      sent: 1,
+      failed: 0,
+    });
     expect(received.filter((m) => m.to.includes(to))).toHaveLength(1);
   });
 });

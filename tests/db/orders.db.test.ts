@@ -1,18 +1,12 @@
 import { expect, it } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
-import {
-  CheckoutRefused,
-  confirmPayment,
-  expiredHolds,
-  getOrder,
-  HOLD_MINUTES,
-  holdCart,
-  isOrderId,
-  recordPaymentEvent,
-  releaseHold,
-} from "~/orders/orders.server";
+import { expiredHolds, HOLD_MINUTES, holdCart, releaseHold } from "~/orders/holds.server";
+import { isOrderId } from "~/orders/ids";
+import { confirmPayment, recordPaymentEvent } from "~/orders/payment.server";
+import { getOrder } from "~/orders/queries.server";
 import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
 
 const HOUR = 3_600_000;
 
@@ -43,7 +37,7 @@ describeEachDatabase("orders and stock holds", (harness) => {
   it("a hold takes the pieces and records an order at database prices", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [3, 5]);
-    const order = await holdCart(database.db, {
+    const order = await hold(database.db, {
       lines: [shop.line(0, 2), shop.line(1, 1)],
       provider: "demo",
     });
@@ -69,14 +63,15 @@ describeEachDatabase("orders and stock holds", (harness) => {
   it("a short line refuses the whole cart, names what is left, and holds nothing", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [3, 1, 0]);
-    const attempt = holdCart(database.db, {
+    const attempt = await holdCart(database.db, {
       lines: [shop.line(0, 2), shop.line(1, 2), shop.line(2, 1)],
       provider: "demo",
     });
-    await expect(attempt).rejects.toThrow(CheckoutRefused);
-    await expect(attempt).rejects.toThrow(
-      "No hay piezas suficientes: Pieza 2 (quedan 1), Pieza 3 (agotado).",
-    );
+    expect(attempt).toEqual({
+      ok: false,
+      reason: "sin_stock",
+      message: "No hay piezas suficientes: Pieza 2 (quedan 1), Pieza 3 (agotado).",
+    });
     expect([await shop.stockOf(0), await shop.stockOf(1)]).toEqual([3, 1]);
     expect(await database.db.selectFrom("orders").select("id").execute()).toEqual([]);
   });
@@ -84,38 +79,38 @@ describeEachDatabase("orders and stock holds", (harness) => {
   it("the same piece twice in a cart counts as one line", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [3]);
-    await expect(
-      holdCart(database.db, { lines: [shop.line(0, 2), shop.line(0, 2)], provider: "demo" }),
-    ).rejects.toThrow("quedan 3");
+    const attempt = await holdCart(database.db, {
+      lines: [shop.line(0, 2), shop.line(0, 2)],
+      provider: "demo",
+    });
+    expect(attempt.ok ? "" : attempt.message).toContain("quedan 3");
     expect(await shop.stockOf(0)).toBe(3);
   });
 
   it("pieces of a drop that is not running cannot be held", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [3], "ended");
-    await expect(holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" })).rejects.toThrow(
-      "Ya no se puede comprar: Pieza 1",
-    );
+    const attempt = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+    expect(attempt).toMatchObject({ ok: false, reason: "coleccion_cerrada" });
+    expect(attempt.ok ? "" : attempt.message).toContain("Ya no se puede comprar: Pieza 1");
     expect(await shop.stockOf(0)).toBe(3);
   });
 
   it("many shoppers at once for a few pieces: exactly as many holds as pieces", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [5]);
-    const results = await Promise.allSettled(
+    const results = await Promise.all(
       Array.from({ length: 40 }, () => holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" })),
     );
-    const held = results.filter((r) => r.status === "fulfilled");
-    const refused = results.filter((r) => r.status === "rejected");
-    expect(held).toHaveLength(5);
-    expect(refused.every((r) => r.status === "rejected" && r.reason instanceof CheckoutRefused)).toBe(true);
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
+    expect(results.filter((r) => !r.ok && r.reason === "sin_stock")).toHaveLength(35);
     expect(await shop.stockOf(0)).toBe(0);
   });
 
   it("releasing a hold returns its pieces once, however often it is called", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [2]);
-    const order = await holdCart(database.db, { lines: [shop.line(0, 2)], provider: "demo" });
+    const order = await hold(database.db, { lines: [shop.line(0, 2)], provider: "demo" });
     expect(await releaseHold(database.db, order.id)).toBe(true);
     expect(await releaseHold(database.db, order.id)).toBe(false);
     expect(await shop.stockOf(0)).toBe(2);
@@ -125,7 +120,7 @@ describeEachDatabase("orders and stock holds", (harness) => {
   it("a payment confirmed twice makes one paid order", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [2]);
-    const order = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+    const order = await hold(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
     const paid = { orderId: order.id, customerName: "Ana Pérez", customerEmail: "ana@example.mx" };
     expect(await confirmPayment(database.db, paid)).toBe("paid");
     expect(await confirmPayment(database.db, paid)).toBe("already_paid");
@@ -142,7 +137,7 @@ describeEachDatabase("orders and stock holds", (harness) => {
   it("a payment after expiry takes the pieces again, or keeps the order without going below zero", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [1]);
-    const first = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+    const first = await hold(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
     await releaseHold(database.db, first.id);
     expect(await shop.stockOf(0)).toBe(1);
     const paid = { orderId: first.id, customerName: "Ana", customerEmail: "ana@example.mx" };
@@ -150,9 +145,9 @@ describeEachDatabase("orders and stock holds", (harness) => {
     expect(await shop.stockOf(0)).toBe(0);
 
     const second = await shopWith(database, [1]);
-    const late = await holdCart(database.db, { lines: [second.line(0, 1)], provider: "demo" });
+    const late = await hold(database.db, { lines: [second.line(0, 1)], provider: "demo" });
     await releaseHold(database.db, late.id);
-    await holdCart(database.db, { lines: [second.line(0, 1)], provider: "demo" }); // someone else takes it
+    await hold(database.db, { lines: [second.line(0, 1)], provider: "demo" }); // someone else takes it
     expect(await confirmPayment(database.db, { ...paid, orderId: late.id })).toBe("paid_after_expiry_short");
     expect(await second.stockOf(0)).toBe(0);
     expect(await getOrder(database.db, late.id)).toMatchObject({
@@ -166,7 +161,7 @@ describeEachDatabase("orders and stock holds", (harness) => {
     const database = await harness.fresh();
     for (let round = 0; round < 15; round++) {
       const shop = await shopWith(database, [1]);
-      const order = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+      const order = await hold(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
       const paid = { orderId: order.id, customerName: "Ana", customerEmail: "ana@example.mx" };
       await Promise.all([confirmPayment(database.db, paid), releaseHold(database.db, order.id)]);
       expect((await getOrder(database.db, order.id))?.status).toBe("pendiente");
@@ -178,7 +173,7 @@ describeEachDatabase("orders and stock holds", (harness) => {
     const database = await harness.fresh();
     for (let round = 0; round < 15; round++) {
       const shop = await shopWith(database, [2]);
-      const order = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+      const order = await hold(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
       await releaseHold(database.db, order.id);
       const paid = { orderId: order.id, customerName: "Ana", customerEmail: "ana@example.mx" };
       const outcomes = await Promise.all([
@@ -197,7 +192,7 @@ describeEachDatabase("orders and stock holds", (harness) => {
       i % 2 === 0 ? [shop.line(0, 1), shop.line(1, 1)] : [shop.line(1, 1), shop.line(0, 1)],
     );
     const results = await Promise.allSettled(
-      carts.map((lines) => holdCart(database.db, { lines, provider: "demo" })),
+      carts.map((lines) => hold(database.db, { lines, provider: "demo" })),
     );
     expect(
       results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)),
@@ -208,7 +203,7 @@ describeEachDatabase("orders and stock holds", (harness) => {
   it("expired holds are found for the sweeper; payment events are recorded once", async () => {
     const database = await harness.fresh();
     const shop = await shopWith(database, [3]);
-    const order = await holdCart(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
+    const order = await hold(database.db, { lines: [shop.line(0, 1)], provider: "demo" });
     expect(await expiredHolds(database.db, new Date())).toEqual([]);
     const later = new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
     expect((await expiredHolds(database.db, later)).map((o) => o.id)).toEqual([order.id]);

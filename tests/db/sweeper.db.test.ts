@@ -1,10 +1,12 @@
 import { expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
-import { getOrder, HOLD_MINUTES, holdCart, setPaymentSession } from "~/orders/orders.server";
+import { HOLD_MINUTES, setPaymentSession } from "~/orders/holds.server";
+import type { PaymentProvider, PaymentState } from "~/orders/payment-port";
+import { getOrder } from "~/orders/queries.server";
 import { cancelCheckout, sweepExpiredHolds } from "~/orders/sweeper.server";
-import type { PaymentProvider, PaymentState } from "~/payments/payments.server";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
 
 const later = () => new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
 
@@ -42,7 +44,7 @@ function providerWith(states: Record<string, PaymentState | "unreachable">) {
 
 async function heldOrder(database: Database, sessionId: string) {
   const piece = await runningPiece(database, { stock: 2, priceCents: 100_000 });
-  const order = await holdCart(database.db, {
+  const order = await hold(database.db, {
     lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
     provider: "stripe",
   });

@@ -4,11 +4,11 @@ import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
-import { holdCart } from "~/orders/orders.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase, sqliteHarness } from "../support/databases";
 import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
+import { hold } from "../support/orders";
 import { type RunningServer, startServer } from "../support/server-process";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -35,13 +35,16 @@ describe("the Stripe adapter, against a local HTTP server", () => {
   it("sends amounts in centavos, mxn, expires_at, metadata and an idempotency key from the order", async () => {
     const database = await sqliteHarness(cleanups).fresh();
     const p = await product(database, 3, 1_250_000);
-    const order = await holdCart(database.db, {
+    const order = await hold(database.db, {
       lines: [{ productId: p.id, dropId: p.dropId, quantity: 2 }],
       provider: "stripe",
     });
     const stripe = createStripePayments(
       createStripeClient({ secretKey: "sk_test_123", webhookSecret: WEBHOOK_SECRET, apiBase: fake.url }),
-      { images: async (ids) => new Map(ids.map((id) => [id, `https://tienda.example/media/${id}.webp`])) },
+      {
+        webhookSecret: WEBHOOK_SECRET,
+        images: async (ids) => new Map(ids.map((id) => [id, `https://tienda.example/media/${id}.webp`])),
+      },
     );
     const before = Date.now();
     const session = await stripe.createSession(order, {

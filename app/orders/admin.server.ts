@@ -1,0 +1,320 @@
+import { sql } from "kysely";
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import type { OrderEventsTable, OrderStatus } from "~/db/schema";
+import { shopDateTimeStamp } from "~/lib/dates";
+import { newId } from "~/lib/ids";
+import { MAX_ATTEMPTS, queueEmail, requeueEmail } from "~/mail/queue.server";
+import { toCsv } from "./csv";
+import type { DeskQuery } from "./desk-query";
+import type { Order } from "./order";
+import { SHIPMENT_EMAIL } from "./payment.server";
+import { withLines } from "./queries.server";
+import { containsPattern } from "./search";
+import type { ShipmentInput } from "./shipment-input";
+import { canMove, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
+import { heldByOrder, restock } from "./stock.server";
+
+/*
+ * The orders desk: what the owner sees and does with paid orders. Orders waiting for payment or
+ * whose payment expired never appear here. Every change is a move of status.ts applied with a
+ * conditional update, so a second tab or a second app server cannot apply it twice.
+ */
+
+export const PAGE_SIZE = 20;
+/** A CSV export holds at most this many orders (a year of a busy small shop). */
+export const EXPORT_LIMIT = 50_000;
+
+function filtered(db: Db, query: DeskQuery) {
+  let q = db.selectFrom("orders").where("status", "=", query.tab);
+  const term = query.search?.trim();
+  if (term) q = q.where(sql<boolean>`search_text like ${containsPattern(term)} escape '\\'`);
+  if (query.from) q = q.where("created_at", ">=", toTimestamp(query.from));
+  if (query.until) q = q.where("created_at", "<", toTimestamp(query.until));
+  return q;
+}
+
+/** One page of a tab, newest first, with how many there are in all. */
+export async function listOrders(
+  db: Db,
+  query: DeskQuery,
+): Promise<{ orders: Order[]; total: number; page: number; pages: number }> {
+  const counted = await filtered(db, query)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const total = Number(counted.n);
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.min(Math.max(1, Math.floor(query.page ?? 1)), pages);
+  const rows = await filtered(db, query)
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(PAGE_SIZE)
+    .offset((page - 1) * PAGE_SIZE)
+    .execute();
+  return { orders: await withLines(db, rows), total, page, pages };
+}
+
+/** Paid orders still to ship: the number beside 'Pedidos' in the admin menu. */
+export async function countPending(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("orders")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "pendiente")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The orders of a tab and search (every page), as a spreadsheet opens them. */
+export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): Promise<string> {
+  const rows = await filtered(db, query)
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(EXPORT_LIMIT)
+    .execute();
+  const orders = await withLines(db, rows);
+  return toCsv([
+    [
+      "Pedido",
+      "Fecha",
+      "Estatus",
+      "Cliente",
+      "Correo",
+      "Teléfono",
+      "Calle y número",
+      "Colonia",
+      "Ciudad",
+      "Estado",
+      "Código postal",
+      "País",
+      "Piezas",
+      "Total (MXN)",
+      "Paquetería",
+      "Guía",
+      "Problema de stock",
+    ],
+    ...orders.map((o) => [
+      o.id,
+      shopDateTimeStamp(o.createdAt),
+      STATUS_LABELS[o.status],
+      o.customerName,
+      o.customerEmail,
+      o.shipping?.phone ?? "",
+      o.shipping?.line1 ?? "",
+      o.shipping?.line2 ?? "",
+      o.shipping?.city ?? "",
+      o.shipping?.state ?? "",
+      o.shipping?.postalCode ?? "",
+      o.shipping?.country ?? "",
+      o.lines.map((l) => `${l.name} x ${l.quantity}`).join("; "),
+      (o.totalCents / 100).toFixed(2),
+      o.carrier,
+      o.trackingNumber,
+      o.stockIssue,
+    ]),
+  ]);
+}
+
+/** Why a desk action did not happen; the route turns it into a status and a message. */
+export type DeskRefusal = { ok: false; reason: "no_encontrado" | "conflicto"; status: OrderStatus | null };
+export type DeskResult<T = object> = ({ ok: true } & T) | DeskRefusal;
+
+async function refusal(trx: Db, orderId: string): Promise<DeskRefusal> {
+  const row = await trx.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirst();
+  // Unpaid orders do not exist for the desk.
+  if (!row || row.status === "esperando_pago" || row.status === "expirado") {
+    return { ok: false, reason: "no_encontrado", status: null };
+  }
+  return { ok: false, reason: "conflicto", status: row.status };
+}
+
+async function recordEvent(
+  trx: Db,
+  orderId: string,
+  kind: OrderEventsTable["kind"],
+  detail: string,
+  now: Date,
+): Promise<void> {
+  await trx
+    .insertInto("order_events")
+    .values({ id: newId(), order_id: orderId, kind, detail, created_at: toTimestamp(now) })
+    .execute();
+}
+
+async function queueShipmentEmail(trx: Db, orderId: string, now: Date): Promise<void> {
+  const order = await trx
+    .selectFrom("orders")
+    .select("customer_email")
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
+  await queueEmail(trx, { kind: SHIPMENT_EMAIL, recipient: order.customer_email, orderId, now });
+}
+
+/** Applies a move whose update is a plain change of columns, with its event, in one transaction. */
+async function move(
+  db: Db,
+  orderId: string,
+  name: OrderMove & ("ship" | "correctTracking" | "archive"),
+  changes: { carrier?: string; tracking_number?: string; shipped_at?: string },
+  event: { kind: OrderEventsTable["kind"]; detail: string },
+  options: { notify: boolean; now: Date },
+): Promise<DeskResult> {
+  const { now } = options;
+  return db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable("orders")
+      .set({ ...changes, status: ORDER_MOVES[name].to, updated_at: toTimestamp(now) })
+      .where("id", "=", orderId)
+      .where("status", "in", movableFrom(name))
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) return refusal(trx, orderId);
+    await recordEvent(trx, orderId, event.kind, event.detail, now);
+    if (options.notify) await queueShipmentEmail(trx, orderId, now);
+    return { ok: true };
+  });
+}
+
+/** 'Atender pedido': pendiente -> enviado with carrier and tracking number; the notice is queued with it. */
+export function shipOrder(db: Db, orderId: string, shipment: ShipmentInput, now = new Date()) {
+  return move(
+    db,
+    orderId,
+    "ship",
+    { carrier: shipment.carrier, tracking_number: shipment.trackingNumber, shipped_at: toTimestamp(now) },
+    { kind: "enviado", detail: `${shipment.carrier} · guía ${shipment.trackingNumber}` },
+    { notify: true, now },
+  );
+}
+
+/** A shipped order's tracking, corrected; the customer gets the notice again when `notify`. */
+export function correctTracking(
+  db: Db,
+  orderId: string,
+  shipment: ShipmentInput,
+  options: { notify: boolean; now?: Date },
+) {
+  return move(
+    db,
+    orderId,
+    "correctTracking",
+    { carrier: shipment.carrier, tracking_number: shipment.trackingNumber },
+    { kind: "guia_corregida", detail: `${shipment.carrier} · guía ${shipment.trackingNumber}` },
+    { notify: options.notify, now: options.now ?? new Date() },
+  );
+}
+
+/** 'Archivar': enviado -> archivado. */
+export function archiveOrder(db: Db, orderId: string, now = new Date()) {
+  return move(db, orderId, "archive", {}, { kind: "archivado", detail: "" }, { notify: false, now });
+}
+
+/**
+ * 'Eliminar pedido' / 'Borrar del historial': the order is gone for good. A pending order was never
+ * shipped, so its pieces go back to stock; one deleted from history does not touch stock.
+ */
+export async function deleteOrder(
+  db: Db,
+  orderId: string,
+  now = new Date(),
+): Promise<DeskResult<{ restocked: boolean }>> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirst();
+    if (!row || !canMove(row.status, "delete")) return refusal(trx, orderId);
+    // Read before the delete: the lines go with the order.
+    const held = row.status === "pendiente" ? await heldByOrder(trx, orderId) : [];
+    const deleted = await trx
+      .deleteFrom("orders")
+      .where("id", "=", orderId)
+      .where("status", "=", row.status)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) return refusal(trx, orderId);
+    await restock(trx, held, now);
+    return { ok: true, restocked: held.length > 0 };
+  });
+}
+
+/** 'Reenviar' an e-mail of this order (a failed one is tried again; a sent one is sent once more). */
+export async function resendOrderEmail(
+  db: Db,
+  orderId: string,
+  emailId: string,
+  now = new Date(),
+): Promise<DeskResult> {
+  const email = await db
+    .selectFrom("emails")
+    .select(["id", "kind"])
+    .where("id", "=", emailId)
+    .where("order_id", "=", orderId)
+    .executeTakeFirst();
+  if (!email) return { ok: false, reason: "no_encontrado", status: null };
+  return db.transaction().execute(async (trx) => {
+    if (!(await requeueEmail(trx, emailId, now))) return { ok: false, reason: "no_encontrado", status: null };
+    await recordEvent(trx, orderId, "correo_reenviado", EMAIL_LABELS[email.kind] ?? email.kind, now);
+    return { ok: true };
+  });
+}
+
+const EMAIL_LABELS: Record<string, string> = {
+  confirmacion: "Correo de confirmación",
+  envio: "Aviso de envío",
+};
+
+export interface TimelineEntry {
+  at: Date;
+  title: string;
+  detail: string;
+  /** For e-mails: which one, how it stands, and whether 'Reenviar' applies. */
+  email?: { id: string; state: "en_cola" | "enviado" | "fallo" | "reintentando" };
+}
+
+/** What happened to a paid order, oldest first: created, paid, e-mails, shipped, archived. */
+export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry[]> {
+  const [events, emails] = await Promise.all([
+    db.selectFrom("order_events").selectAll().where("order_id", "=", order.id).execute(),
+    db.selectFrom("emails").selectAll().where("order_id", "=", order.id).execute(),
+  ]);
+  const entries: TimelineEntry[] = [{ at: order.createdAt, title: "Pedido creado", detail: order.total }];
+  if (order.paidAt) entries.push({ at: order.paidAt, title: "Pago confirmado", detail: order.customerEmail });
+  const titles: Record<OrderEventsTable["kind"], string> = {
+    enviado: "Enviado",
+    guia_corregida: "Guía corregida",
+    archivado: "Archivado",
+    correo_reenviado: "Correo reenviado",
+  };
+  for (const e of events) entries.push({ at: toDate(e.created_at), title: titles[e.kind], detail: e.detail });
+  for (const e of emails) {
+    const label = EMAIL_LABELS[e.kind] ?? e.kind;
+    const state = e.sent_at
+      ? "enviado"
+      : e.last_error
+        ? e.attempts >= MAX_ATTEMPTS
+          ? "fallo"
+          : "reintentando"
+        : "en_cola";
+    const detail =
+      state === "enviado"
+        ? `Enviado a ${e.recipient}`
+        : state === "en_cola"
+          ? `En cola para ${e.recipient}`
+          : `${state === "fallo" ? "Falló" : "Falló, se reintentará"}: ${e.last_error}`;
+    entries.push({
+      at: toDate(e.sent_at ?? e.created_at),
+      title: label,
+      detail,
+      email: { id: e.id, state },
+    });
+  }
+  return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+/** A paid order for the desk; null for unknown and unpaid orders alike. */
+export async function getDeskOrder(db: Db, orderId: string): Promise<Order | null> {
+  const row = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("id", "=", orderId)
+    .where("status", "in", ["pendiente", "enviado", "archivado"])
+    .executeTakeFirst();
+  if (!row) return null;
+  return (await withLines(db, [row]))[0] ?? null;
+}

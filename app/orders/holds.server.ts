@@ -1,0 +1,219 @@
+import { isDropPurchasable } from "~/catalogue/drop-time";
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { newOrderId } from "./ids";
+import { movableFrom } from "./status";
+import { heldByOrder, restock, takeStock } from "./stock.server";
+
+/** How long a checkout holds its pieces: the life of the payment session. */
+export const HOLD_MINUTES = 30;
+
+export interface CheckoutLine {
+  productId: string;
+  dropId: string;
+  quantity: number;
+}
+
+export interface HeldOrder {
+  id: string;
+  totalCents: number;
+  expiresAt: Date;
+  lines: { productId: string; dropId: string; name: string; unitPriceCents: number; quantity: number }[];
+}
+
+/** Why a cart cannot be held, with the Spanish message the shopper reads. */
+export type HoldRefusal = {
+  reason: "carrito_vacio" | "no_existe" | "coleccion_cerrada" | "sin_stock";
+  message: string;
+};
+
+export type HoldResult = ({ ok: true } & HeldOrder) | ({ ok: false } & HoldRefusal);
+
+/** Thrown inside the transaction to roll back what it took; never leaves this module. */
+class Refused extends Error {
+  constructor(readonly refusal: HoldRefusal) {
+    super(refusal.message);
+  }
+}
+
+/** The same product twice in a cart is one line with both quantities. */
+function mergeLines(lines: CheckoutLine[]): CheckoutLine[] {
+  const merged = new Map<string, CheckoutLine>();
+  for (const line of lines) {
+    const seen = merged.get(line.productId);
+    merged.set(line.productId, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
+  }
+  return [...merged.values()];
+}
+
+/**
+ * Holds the pieces of a cart and creates its order (`esperando_pago`), in one transaction.
+ * Names and prices come from the database, never from the shopper. If any line is short, nothing
+ * is held and the refusal names every short piece and what is left.
+ */
+export async function holdCart(
+  db: Db,
+  input: { lines: CheckoutLine[]; provider: string; now?: Date },
+): Promise<HoldResult> {
+  const now = input.now ?? new Date();
+  const lines = mergeLines(input.lines);
+  if (lines.length === 0) return { ok: false, reason: "carrito_vacio", message: "Tu carrito está vacío." };
+  try {
+    const order = await db.transaction().execute((trx) => holdInTransaction(trx, lines, input.provider, now));
+    return { ok: true, ...order };
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, ...error.refusal };
+    throw error;
+  }
+}
+
+async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: string, now: Date) {
+  const rows = await trx
+    .selectFrom("products")
+    .innerJoin("drops", "drops.id", "products.drop_id")
+    .select([
+      "products.id",
+      "products.drop_id",
+      "products.name",
+      "products.price_cents",
+      "drops.status",
+      "drops.start_at",
+      "drops.end_at",
+    ])
+    .where(
+      "products.id",
+      "in",
+      lines.map((l) => l.productId),
+    )
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+
+  // Each line with its product's row: the names and prices of the order come from here.
+  const found = lines.map((line) => {
+    const row = byId.get(line.productId);
+    if (!row || row.drop_id !== line.dropId)
+      throw new Refused({ reason: "no_existe", message: "Uno de los productos ya no existe." });
+    return { line, row };
+  });
+  const unavailable = found
+    .filter(
+      ({ row }) =>
+        !isDropPurchasable(
+          { status: row.status, startAt: toDate(row.start_at), endAt: toDate(row.end_at) },
+          now,
+        ),
+    )
+    .map(({ row }) => row.name);
+  if (unavailable.length > 0) {
+    throw new Refused({
+      reason: "coleccion_cerrada",
+      message: `Ya no se puede comprar: ${unavailable.join(", ")}. Su colección no está activa.`,
+    });
+  }
+
+  const short = new Map(
+    (await takeStock(trx, lines, now)).map(({ line, left }) => {
+      const name = byId.get(line.productId)?.name ?? "";
+      return [line.productId, left === 0 ? `${name} (agotado)` : `${name} (quedan ${left})`];
+    }),
+  );
+  if (short.size > 0) {
+    // Throwing rolls back every hold taken above; the message keeps the shopper's order.
+    const names = lines.map((l) => short.get(l.productId)).filter((m) => m !== undefined);
+    throw new Refused({ reason: "sin_stock", message: `No hay piezas suficientes: ${names.join(", ")}.` });
+  }
+
+  const snapshot = found.map(({ line, row }) => ({
+    productId: row.id,
+    dropId: row.drop_id,
+    name: row.name,
+    unitPriceCents: row.price_cents,
+    quantity: line.quantity,
+  }));
+  const order: HeldOrder = {
+    id: newOrderId(),
+    totalCents: snapshot.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
+    expiresAt: new Date(now.getTime() + HOLD_MINUTES * 60_000),
+    lines: snapshot,
+  };
+  await trx
+    .insertInto("orders")
+    .values({
+      id: order.id,
+      status: "esperando_pago",
+      total_cents: order.totalCents,
+      currency: "mxn",
+      customer_name: "",
+      customer_email: "",
+      payment_provider: provider,
+      // The session, shipping address and tracking columns stay null until they are known.
+      expires_at: toTimestamp(order.expiresAt),
+      created_at: toTimestamp(now),
+      updated_at: toTimestamp(now),
+    })
+    .execute();
+  await trx
+    .insertInto("order_lines")
+    .values(
+      snapshot.map((l, position) => ({
+        order_id: order.id,
+        position,
+        product_id: l.productId,
+        drop_id: l.dropId,
+        name: l.name,
+        unit_price_cents: l.unitPriceCents,
+        quantity: l.quantity,
+      })),
+    )
+    .execute();
+  return order;
+}
+
+/** Links the order to its payment session; the hold lasts as long as the session accepts payment. */
+export async function setPaymentSession(
+  db: Db,
+  orderId: string,
+  session: { id: string; expiresAt: Date },
+): Promise<void> {
+  await db
+    .updateTable("orders")
+    .set({ payment_session_id: session.id, expires_at: toTimestamp(session.expiresAt) })
+    .where("id", "=", orderId)
+    .execute();
+}
+
+/** A delayed payment (e.g. cash at a store) is still on its way: keep the hold a while longer. */
+export async function extendHold(db: Db, orderId: string, until: Date): Promise<void> {
+  await db
+    .updateTable("orders")
+    .set({ expires_at: toTimestamp(until) })
+    .where("id", "=", orderId)
+    .where("status", "=", "esperando_pago")
+    .execute();
+}
+
+/** Gives a hold's pieces back to stock. Only the first call for an order does anything. */
+export async function releaseHold(db: Db, orderId: string, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable("orders")
+      .set({ status: "expirado", updated_at: toTimestamp(now) })
+      .where("id", "=", orderId)
+      .where("status", "in", movableFrom("release"))
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) return false;
+    await restock(trx, await heldByOrder(trx, orderId), now);
+    return true;
+  });
+}
+
+/** Holds whose time is up, oldest first: what the sweeper must settle. */
+export async function expiredHolds(db: Db, now = new Date(), limit = 50) {
+  return db
+    .selectFrom("orders")
+    .select(["id", "payment_session_id", "payment_provider"])
+    .where("status", "=", "esperando_pago")
+    .where("expires_at", "<", toTimestamp(now))
+    .orderBy("expires_at")
+    .limit(limit)
+    .execute();
+}

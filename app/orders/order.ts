@@ -1,0 +1,26 @@
+import type { OrderStatus } from "~/db/schema";
+import type { ShippingAddress } from "./shipping";
+
+/** An order as pages and e-mails show it (a plain type: components import it too). */
+export interface Order {
+  id: string;
+  status: OrderStatus;
+  totalCents: number;
+  /** `$12,500.00` */
+  total: string;
+  createdAt: Date;
+  paidAt: Date | null;
+  shippedAt: Date | null;
+  expiresAt: Date;
+  customerName: string;
+  customerEmail: string;
+  paymentSessionId: string | null;
+  /** Why this paid order cannot be fully served from stock (refund by hand), or null. */
+  stockIssue: string | null;
+  shipping: ShippingAddress | null;
+  carrier: string | null;
+  trackingNumber: string | null;
+  /** The carrier's tracking page for this shipment, when the carrier is a known one. */
+  trackingUrl: string | null;
+  lines: { name: string; quantity: number; unitPriceCents: number }[];
+}

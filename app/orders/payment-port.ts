@@ -1,0 +1,81 @@
+import type { ShippingAddress } from "./shipping";
+
+/*
+ * The port through which orders take payments. The orders domain owns it; each provider
+ * (app/payments: Stripe Checkout, the built-in demo page) implements it and never hands the
+ * domain an object of its own SDK.
+ */
+
+/** What a payment page is opened for: an order held in the database. */
+export interface PaymentRequest {
+  id: string;
+  totalCents: number;
+  expiresAt: Date;
+  lines: { productId: string; name: string; unitPriceCents: number; quantity: number }[];
+}
+
+/** A hosted payment page opened for one order. */
+export interface PaymentSession {
+  id: string;
+  /** Where the shopper's browser goes to pay. */
+  url: string;
+  /** When the session stops accepting payment: the hold lasts exactly as long. */
+  expiresAt: Date;
+}
+
+export interface PaymentState {
+  status: "open" | "complete" | "expired";
+  paid: boolean;
+  customerName: string;
+  customerEmail: string;
+  /** Where to send the order, as collected by the payment page. */
+  shipping: ShippingAddress | null;
+}
+
+/**
+ * A provider's notice about a payment session, already verified and translated by its adapter.
+ * `paid`: the money is in; `awaiting_payment`: completed with a delayed method (cash at a store);
+ * `failed`/`expired`: it will not be paid; `ignored`: nothing for the shop.
+ */
+export type PaymentEvent =
+  | {
+      id: string;
+      type: string;
+      kind: "paid";
+      orderId: string;
+      sessionId: string;
+      amountCents: number | null;
+      currency: string | null;
+      customerName: string;
+      customerEmail: string;
+      shipping: ShippingAddress | null;
+    }
+  | {
+      id: string;
+      type: string;
+      kind: "awaiting_payment" | "failed" | "expired";
+      orderId: string;
+      sessionId: string;
+    }
+  | { id: string; type: string; kind: "ignored" };
+
+/** A webhook whose signature does not verify, or whose body is not an event. */
+export class InvalidWebhook extends Error {}
+
+/**
+ * The payment provider behind the checkout: Stripe Checkout in production, the built-in demo page
+ * in the embedded mode. Both end in the same fulfilment code (payment.server.ts).
+ */
+export interface PaymentProvider {
+  readonly name: "demo" | "stripe";
+  createSession(order: PaymentRequest, urls: { success: string; cancel: string }): Promise<PaymentSession>;
+  /** Asks the provider how a session stands (the sweeper does, before releasing a hold). */
+  getSession(sessionId: string): Promise<PaymentState>;
+  /**
+   * Closes a session so it can no longer be paid, and tells how it ended: a session paid (or
+   * completed with a delayed payment method) in the meantime stays as it is.
+   */
+  expireSession(sessionId: string): Promise<PaymentState>;
+  /** Providers that notify by webhook: verifies the signature and reads the event (throws InvalidWebhook). */
+  parseWebhook?(payload: string, signature: string): PaymentEvent;
+}

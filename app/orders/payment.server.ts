@@ -1,0 +1,138 @@
+import { type Db, toTimestamp } from "~/db/database.server";
+import { queueEmail } from "~/mail/queue.server";
+import { orderSearchKey } from "./search";
+import type { ShippingAddress } from "./shipping";
+import { takeStock } from "./stock.server";
+
+export type PaidOutcome =
+  | "paid"
+  | "already_paid"
+  | "paid_after_expiry"
+  | "paid_after_expiry_short"
+  | "unknown_order";
+
+/** The e-mail kinds about orders; their templates are in ./emails. */
+export const CONFIRMATION_EMAIL = "confirmacion";
+export const SHIPMENT_EMAIL = "envio";
+
+/**
+ * Payment confirmed: the order becomes `pendiente` with the customer's details, and its
+ * confirmation e-mail is queued in the same transaction. Idempotent: a second confirmation changes
+ * nothing. A payment that arrives after its hold expired takes the pieces again if they are still
+ * there; if not, the order is kept (the money is real) with a `stock_issue` saying what is missing,
+ * so the shop can refund it — stock never goes below zero.
+ */
+export async function confirmPayment(
+  db: Db,
+  input: {
+    orderId: string;
+    customerName: string;
+    customerEmail: string;
+    shipping?: ShippingAddress | null;
+    now?: Date;
+  },
+): Promise<PaidOutcome> {
+  const now = input.now ?? new Date();
+  const ship = input.shipping;
+  const paid = {
+    status: "pendiente" as const,
+    customer_name: input.customerName,
+    customer_email: input.customerEmail,
+    search_text: orderSearchKey(input.orderId, input.customerName),
+    ...(ship
+      ? {
+          ship_name: ship.name,
+          ship_phone: ship.phone,
+          ship_line1: ship.line1,
+          ship_line2: ship.line2,
+          ship_city: ship.city,
+          ship_state: ship.state,
+          ship_postal_code: ship.postalCode,
+          ship_country: ship.country,
+        }
+      : {}),
+    paid_at: toTimestamp(now),
+    updated_at: toTimestamp(now),
+  };
+  const queueConfirmation = (trx: Db) =>
+    queueEmail(trx, {
+      kind: CONFIRMATION_EMAIL,
+      recipient: input.customerEmail,
+      orderId: input.orderId,
+      dedupeKey: `${CONFIRMATION_EMAIL}:${input.orderId}`,
+      now,
+    });
+  // Each branch claims its transition with a conditional update: on PostgreSQL a concurrent
+  // release or a second confirmation waits for this row and then finds the status changed.
+  return db.transaction().execute(async (trx) => {
+    const fromWaiting = await trx
+      .updateTable("orders")
+      .set(paid)
+      .where("id", "=", input.orderId)
+      .where("status", "=", "esperando_pago")
+      .executeTakeFirst();
+    if (Number(fromWaiting.numUpdatedRows) === 1) {
+      await queueConfirmation(trx);
+      return "paid";
+    }
+
+    const fromExpired = await trx
+      .updateTable("orders")
+      .set(paid)
+      .where("id", "=", input.orderId)
+      .where("status", "=", "expirado")
+      .executeTakeFirst();
+    if (Number(fromExpired.numUpdatedRows) === 0) {
+      const exists = await trx
+        .selectFrom("orders")
+        .select("id")
+        .where("id", "=", input.orderId)
+        .executeTakeFirst();
+      return exists ? "already_paid" : "unknown_order";
+    }
+    // Its hold had been released: take the pieces again where they are still there.
+    const lines = await trx
+      .selectFrom("order_lines")
+      .select(["position", "product_id", "name", "quantity"])
+      .where("order_id", "=", input.orderId)
+      .execute();
+    const short = await takeStock(
+      trx,
+      lines.map((l) => ({ ...l, productId: l.product_id })),
+      now,
+    );
+    for (const { line } of short) {
+      await trx
+        .updateTable("order_lines")
+        .set({ missing: line.quantity })
+        .where("order_id", "=", input.orderId)
+        .where("position", "=", line.position)
+        .execute();
+    }
+    if (short.length > 0) {
+      const missing = short.map(({ line }) => `${line.name} × ${line.quantity}`);
+      await trx
+        .updateTable("orders")
+        .set({ stock_issue: `Pagado después de vencer el apartado, sin stock para: ${missing.join(", ")}` })
+        .where("id", "=", input.orderId)
+        .execute();
+    }
+    await queueConfirmation(trx);
+    return short.length === 0 ? "paid_after_expiry" : "paid_after_expiry_short";
+  });
+}
+
+/** Records a payment event id; false when it was already processed (a replay). */
+export async function recordPaymentEvent(
+  db: Db,
+  id: string,
+  type: string,
+  now = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .insertInto("payment_events")
+    .values({ id, type, received_at: toTimestamp(now) })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}

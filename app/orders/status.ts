@@ -1,0 +1,68 @@
+import type { OrderStatus } from "~/db/schema";
+
+/*
+ * An order's life, as one table of allowed moves. Every change of status in the shop is one of
+ * these moves, applied with a conditional update (`where status in from`), so two tabs or two app
+ * servers racing on one order cannot both win, and a move from the wrong status changes nothing.
+ *
+ *   esperando_pago --pay--> pendiente --ship--> enviado --archive--> archivado
+ *        |   ^                                   (correct tracking: enviado -> enviado)
+ *   release  pay (paid after its hold expired)
+ *        v   |
+ *      expirado
+ *
+ * `delete` removes a paid order for good; from pendiente it returns the pieces to stock.
+ */
+export const ORDER_MOVES = {
+  pay: { from: ["esperando_pago", "expirado"], to: "pendiente" },
+  release: { from: ["esperando_pago"], to: "expirado" },
+  ship: { from: ["pendiente"], to: "enviado" },
+  correctTracking: { from: ["enviado"], to: "enviado" },
+  archive: { from: ["enviado"], to: "archivado" },
+  delete: { from: ["pendiente", "enviado", "archivado"], to: null },
+} as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus | null }>;
+
+export type OrderMove = keyof typeof ORDER_MOVES;
+
+export const ORDER_STATUSES: readonly OrderStatus[] = [
+  "esperando_pago",
+  "pendiente",
+  "enviado",
+  "archivado",
+  "expirado",
+];
+
+export function canMove(status: OrderStatus, move: OrderMove): boolean {
+  return (ORDER_MOVES[move].from as readonly OrderStatus[]).includes(status);
+}
+
+/** The statuses a move starts from, for its conditional update. */
+export function movableFrom(move: OrderMove): OrderStatus[] {
+  return [...ORDER_MOVES[move].from];
+}
+
+/** Paid orders, the ones the owner works with: the three tabs of the orders desk. */
+export const DESK_TABS = ["pendiente", "enviado", "archivado"] as const;
+export type DeskTab = (typeof DESK_TABS)[number];
+
+export function isDeskTab(value: string | null | undefined): value is DeskTab {
+  return (DESK_TABS as readonly string[]).includes(value ?? "");
+}
+
+export const STATUS_LABELS: Record<OrderStatus, string> = {
+  esperando_pago: "Esperando pago",
+  pendiente: "Pendiente",
+  enviado: "Enviado",
+  archivado: "Archivado",
+  expirado: "Pago vencido",
+};
+
+/** The actions the spec gives each tab, in its words. */
+export type DeskAction = "atender" | "eliminar" | "archivar" | "borrar";
+
+export function deskActions(status: OrderStatus): DeskAction[] {
+  if (status === "pendiente") return ["atender", "eliminar"];
+  if (status === "enviado") return ["archivar", "borrar"];
+  if (status === "archivado") return ["borrar"];
+  return [];
+}
