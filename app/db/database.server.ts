@@ -1,7 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
@@ -54,7 +63,7 @@ function openSqlite(file: string): Database {
   } catch (error) {
     throw new StartupError(`No se puede abrir la base de datos SQLite ${file}: ${(error as Error).message}`);
   }
-  const db = new Kysely<KyselyDatabase>({ dialect: new SqliteDialect({ database: handle }) });
+  const db = new Kysely<KyselyDatabase>({ dialect: new ImmediateSqliteDialect({ database: handle }) });
   return {
     db,
     dialect: "sqlite",
@@ -66,6 +75,22 @@ function openSqlite(file: string): Database {
       await db.destroy();
     },
   };
+}
+
+/**
+ * SQLite transactions here always write, so they take the write lock when they begin
+ * (BEGIN IMMEDIATE) and wait for it up to busy_timeout. A plain BEGIN reads first and then fails at
+ * once with "database is locked" when another process (a second app server, the admin command,
+ * a test) wrote in between, because SQLite cannot upgrade a stale read to a write.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    };
+    return driver;
+  }
 }
 
 async function openPostgres(url: string, poolMax: number): Promise<Database> {
