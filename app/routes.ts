@@ -13,7 +13,10 @@ export default [
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/index.tsx"),
-      route("orders", "routes/admin/orders.tsx"),
+      route("orders", "routes/admin/orders/index.tsx"),
+      route("orders/exportar.csv", "routes/admin/orders/export.ts"),
+      route("orders/:orderId", "routes/admin/orders/detail.tsx"),
+      route("orders/:orderId/imprimir", "routes/admin/orders/print.tsx"),
       route("drops", "routes/admin/drops.tsx"),
       // The spec's spelling of the address is kept.
       route("campains", "routes/admin/coming-soon.tsx", { id: "admin-campains" }),

@@ -69,6 +69,26 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     }
   });
 
+  // A form posted to the admin area or the sign-in pages from another site is refused here with a
+  // Spanish 403, before React Router's own origin check (a bare 400). The route guards
+  // (requireAdmin, requireSameOrigin) still check what comes through, e.g. a request with no Origin.
+  app.use(["/admin", "/login", "/logout"], (req, res, next) => {
+    const origin = req.headers.origin;
+    if (req.method === "GET" || req.method === "HEAD" || !origin || origin === "null") return next();
+    if (origin === config.publicUrl || origin === `${req.protocol}://${req.headers.host}`) return next();
+    const message = "Solicitud no permitida: no viene de la tienda.";
+    res.status(403).set("Cache-Control", "no-store");
+    if (req.accepts(["json", "html"]) === "html") {
+      res
+        .type("html")
+        .send(
+          `<!doctype html><html lang="es-MX"><meta charset="utf-8"><title>Acción no permitida</title><h1>Acción no permitida</h1><p>${message}</p><p><a href="/">Ir a la tienda</a></p></html>`,
+        );
+    } else {
+      res.json({ message });
+    }
+  });
+
   const notFound: express.RequestHandler = (_req, res) => {
     res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
   };

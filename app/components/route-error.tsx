@@ -1,32 +1,47 @@
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 
 /**
- * A route's error boundary: the route's own "not found" title (and `notFoundMessage`) for a 404, a
- * calm message otherwise. `message` says what failed (announced to screen readers).
+ * A route's error boundary: the route's own "not found" title (and `notFoundMessage`) for a 404,
+ * "your session ended" for a 401 and "not allowed" for a 403 (an admin action refused before any
+ * admin page could load), a calm message otherwise. `message` says what failed (announced to
+ * screen readers); `home` is where the way out leads.
  */
 export function RouteError({
   notFoundTitle,
   notFoundMessage,
   message,
+  home = { to: "/colecciones", label: "Ver colecciones" },
 }: {
   notFoundTitle: string;
   notFoundMessage?: string;
   message?: string;
+  home?: { to: string; label: string };
 }) {
   const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status >= 500) console.error(error);
+  const [title, text, way] =
+    status === 401
+      ? [
+          "Tu sesión terminó",
+          "Inicia sesión de nuevo para continuar.",
+          { to: "/login", label: "Iniciar sesión" },
+        ]
+      : status === 403
+        ? ["Acción no permitida", "Esta solicitud no se aceptó. Vuelve a intentarlo desde la tienda.", home]
+        : status === 404
+          ? [notFoundTitle, notFoundMessage, home]
+          : ["Algo salió mal", message, home];
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="font-serif text-3xl">{notFound ? notFoundTitle : "Algo salió mal"}</h1>
-      {message && !notFound && (
-        <p role="alert" className="mt-4 text-lg text-ink/70">
-          {message}
+      <h1 className="font-serif text-3xl">{title}</h1>
+      {text && (
+        <p role={status >= 500 ? "alert" : undefined} className="mt-4 text-lg text-ink/70">
+          {text}
         </p>
       )}
-      {notFoundMessage && notFound && <p className="mt-4 text-ink/70">{notFoundMessage}</p>}
-      <Link to="/colecciones" className="mt-6 inline-block underline">
-        Ver colecciones
+      <Link to={way.to} className="mt-6 inline-block underline">
+        {way.label}
       </Link>
     </main>
   );

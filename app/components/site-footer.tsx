@@ -36,7 +36,7 @@ export function SiteFooter({ shop, year }: { shop: PublicShopSettings; year: num
     },
   ];
   return (
-    <footer className="mt-20 border-t border-sand bg-sand/40">
+    <footer className="mt-20 border-t border-sand bg-sand/40 print:hidden">
       <div className="mx-auto flex max-w-6xl flex-col items-center gap-4 px-4 py-10 text-center text-sm text-ink/80">
         <ul className="flex gap-5" aria-label="Contacto">
           {contacts.map((contact) => (

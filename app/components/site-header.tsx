@@ -28,7 +28,7 @@ export function SiteHeader({ shopName, signedIn }: { shopName: string; signedIn:
   return (
     <header
       data-scrolled={scrolled}
-      className={`sticky top-0 z-30 transition-colors duration-300 ${
+      className={`sticky top-0 z-30 transition-colors duration-300 print:hidden ${
         scrolled ? "bg-cream/95 shadow-sm backdrop-blur" : "bg-transparent"
       }`}
     >

@@ -63,7 +63,8 @@ export function requireSameOrigin({ request, context }: Omit<GuardArgs, "url">):
 /** Where /login may send someone back to: only pages of the admin area. */
 export function safeAdminPath(value: string | null | undefined): string | null {
   if (!value) return null;
-  if (!/^\/admin(\/[\w\-/]*)?(\?[\w\-=&%.]*)?$/.test(value) || value.includes("//")) return null;
+  if (!/^\/admin(\/[\w\-/.]*)?(\?[\w\-=&%.+]*)?$/.test(value)) return null;
+  if (value.includes("//") || value.includes("..")) return null;
   return value;
 }
 

@@ -9,6 +9,11 @@ describe("where /login may send the administrator back to", () => {
     expect(safeAdminPath("/admin/drops")).toBe("/admin/drops");
     expect(safeAdminPath("/admin/orders?estado=enviado")).toBe("/admin/orders?estado=enviado");
     expect(safeAdminPath("/admin")).toBe("/admin");
+    // The orders desk's export and a search with spaces.
+    expect(safeAdminPath("/admin/orders/exportar.csv?estado=enviado")).toBe(
+      "/admin/orders/exportar.csv?estado=enviado",
+    );
+    expect(safeAdminPath("/admin/orders?q=renata+quiroga")).toBe("/admin/orders?q=renata+quiroga");
   });
 
   it("nothing outside the admin area or off the site", () => {
@@ -20,6 +25,7 @@ describe("where /login may send the administrator back to", () => {
       "//evil.example/admin",
       "https://evil.example/admin",
       "/admin//evil.example",
+      "/admin/../colecciones",
       "/\\evil.example",
       "/administrador",
       "/admin/../login",

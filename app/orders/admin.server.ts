@@ -11,7 +11,7 @@ import { SHIPMENT_EMAIL } from "./payment.server";
 import { withLines } from "./queries.server";
 import { containsPattern } from "./search";
 import type { ShipmentInput } from "./shipment-input";
-import { canMove, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
+import { movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
 import { heldByOrder, restock } from "./stock.server";
 
 /*
@@ -209,23 +209,23 @@ export function archiveOrder(db: Db, orderId: string, now = new Date()) {
 }
 
 /**
- * 'Eliminar pedido' / 'Borrar del historial': the order is gone for good. A pending order was never
- * shipped, so its pieces go back to stock; one deleted from history does not touch stock.
+ * 'Eliminar pedido' (`deletePending`) / 'Borrar del historial' (`deleteFromHistory`): the order is
+ * gone for good. A pending order was never shipped, so its pieces go back to stock; one deleted
+ * from history does not touch stock. Each applies only from the statuses the owner saw.
  */
 export async function deleteOrder(
   db: Db,
   orderId: string,
+  which: "deletePending" | "deleteFromHistory",
   now = new Date(),
 ): Promise<DeskResult<{ restocked: boolean }>> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirst();
-    if (!row || !canMove(row.status, "delete")) return refusal(trx, orderId);
     // Read before the delete: the lines go with the order.
-    const held = row.status === "pendiente" ? await heldByOrder(trx, orderId) : [];
+    const held = which === "deletePending" ? await heldByOrder(trx, orderId) : [];
     const deleted = await trx
       .deleteFrom("orders")
       .where("id", "=", orderId)
-      .where("status", "=", row.status)
+      .where("status", "in", movableFrom(which))
       .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) return refusal(trx, orderId);
     await restock(trx, held, now);

@@ -11,7 +11,7 @@ import type { OrderStatus } from "~/db/schema";
  *        v   |
  *      expirado
  *
- * `delete` removes a paid order for good; from pendiente it returns the pieces to stock.
+ * The deletes remove a paid order for good; from pendiente they return the pieces to stock.
  */
 export const ORDER_MOVES = {
   pay: { from: ["esperando_pago", "expirado"], to: "pendiente" },
@@ -19,7 +19,10 @@ export const ORDER_MOVES = {
   ship: { from: ["pendiente"], to: "enviado" },
   correctTracking: { from: ["enviado"], to: "enviado" },
   archive: { from: ["enviado"], to: "archivado" },
-  delete: { from: ["pendiente", "enviado", "archivado"], to: null },
+  // 'Eliminar pedido' (never shipped: its pieces go back) and 'Borrar del historial' are two moves,
+  // so a delete confirmed for a pending order cannot remove one that another tab just shipped.
+  deletePending: { from: ["pendiente"], to: null },
+  deleteFromHistory: { from: ["enviado", "archivado"], to: null },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus | null }>;
 
 export type OrderMove = keyof typeof ORDER_MOVES;

@@ -7,8 +7,11 @@ import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
 import { deliverPendingEmails, retryDelayMinutes } from "~/mail/queue.server";
+import { shipOrder } from "~/orders/admin.server";
+import { trackingLink } from "~/orders/carriers";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { shipmentInput } from "~/orders/shipment-input";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -132,6 +135,64 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
       failed: 0,
     });
     expect(received.filter((m) => m.to.includes(to))).toHaveLength(1);
+  });
+});
+
+describeEachDatabase("shipment e-mail", (harness) => {
+  /** Ships the order as the 'Atender pedido' form would, sends the queue, and returns the notice as read. */
+  async function shipAndRead(database: Database, to: string, form: Record<string, string>) {
+    const order = await paidOrder(database, to);
+    const result = await shipOrder(database.db, order.id, shipmentInput.parse(form));
+    expect(result).toEqual({ ok: true });
+    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, '"Oro de Luna" <hola@orodeluna.mx>');
+    // The confirmation and the shipment notice.
+    expect(await deliverPendingEmails(database.db, mailer, templates(database))).toEqual({
+      sent: 2,
+      failed: 0,
+    });
+    const notices = received
+      .filter((m) => m.to.includes(to))
+      .map((m) => readable(m.raw))
+      .filter((text) => text.includes(`Subject: Tu pedido ${order.id} va en camino`));
+    expect(notices).toHaveLength(1);
+    return { order, text: notices[0] ?? "" };
+  }
+
+  it("tells the customer the carrier, the tracking number and where to follow it, over real SMTP", async () => {
+    const to = `renata.${harness.dialect}@example.mx`;
+    const database = await harness.fresh();
+    const { text } = await shipAndRead(database, to, {
+      carrier: "Estafeta",
+      trackingNumber: "805212345678MX",
+    });
+    const link = "https://www.estafeta.com/rastrear-envio?guias=805212345678MX";
+    expect(trackingLink("Estafeta", "805212345678MX")).toBe(link);
+    expect(text).toContain("Paquetería: Estafeta");
+    expect(text).toContain("Número de guía: 805212345678MX");
+    expect(text).toContain(`Sigue tu envío: ${link}`);
+    expect(text).toContain(`href="${link}"`);
+    expect(text).toContain("Collar Caracola × 2");
+    expect(text).toContain("$19,600.00 MXN");
+    expect(text).toContain("68000 Oaxaca de Juárez, Oaxaca");
+    expect(text).toContain("Content-Type: text/plain");
+    expect(text).toContain("Content-Type: text/html");
+  });
+
+  it("a carrier named by hand ('Otra') is named, with no tracking link", async () => {
+    const to = `jose.${harness.dialect}@example.mx`;
+    const database = await harness.fresh();
+    const { text } = await shipAndRead(database, to, {
+      carrier: "Otra",
+      otherCarrier: "Mensajería Oaxaqueña",
+      trackingNumber: "MO-4471",
+    });
+    expect(text).toContain("Paquetería: Mensajería Oaxaqueña");
+    expect(text).toContain("Número de guía: MO-4471");
+    expect(text).toContain("Collar Caracola × 2");
+    expect(text).not.toContain("Sigue tu envío");
+    expect(text).not.toMatch(/rastre|track/i);
+    expect(text).toContain("Content-Type: text/plain");
+    expect(text).toContain("Content-Type: text/html");
   });
 });
 

@@ -302,9 +302,9 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
 
   it("a login posted from another site is refused", async () => {
     const email = await newAdmin();
-    // React Router refuses a foreign Origin on a page's action itself (400)…
+    // The server refuses a foreign Origin before any page runs…
     const foreign = await postLogin({ email, password: PASSWORD }, { origin: "https://evil.example" });
-    expect(foreign.status).toBe(400);
+    expect(foreign.status).toBe(403);
     expect(foreign.headers.getSetCookie()).toEqual([]);
     // …and ours refuses what it lets through: no Origin, or one the browser marks cross-site.
     const unsure: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, {}];

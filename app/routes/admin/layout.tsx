@@ -1,5 +1,8 @@
-import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useRouteError } from "react-router";
+import { Form, NavLink, Outlet } from "react-router";
+import { RouteError } from "~/components/route-error";
 import { requireAdmin } from "~/lib/admin-guards.server";
+import { countPending } from "~/orders/admin.server";
+import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/layout";
 
 const SECTIONS = [
@@ -25,9 +28,10 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
-export function loader(args: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
   const admin = requireAdmin(args);
-  return { email: admin.email };
+  const { database } = args.context.get(servicesContext);
+  return { email: admin.email, pending: await countPending(database.db) };
 }
 
 /**
@@ -36,14 +40,17 @@ export function loader(args: Route.LoaderArgs) {
  */
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 md:grid-cols-[14rem_minmax(0,1fr)] md:grid-rows-[auto_1fr] md:py-10">
-      <nav aria-label="Administración" className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
+    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 md:grid-cols-[14rem_minmax(0,1fr)] md:grid-rows-[auto_1fr] md:py-10 print:block print:p-0">
+      <nav aria-label="Administración" className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0 print:hidden">
         <p className="hidden pb-3 text-xs uppercase tracking-wider text-ink/75 md:block">Administración</p>
         <ul className="flex gap-2 md:flex-col md:gap-1">
           {SECTIONS.map((section) => (
             <li key={section.to}>
               <NavLink
                 to={section.to}
+                aria-describedby={
+                  section.to === "/admin/orders" && loaderData.pending > 0 ? "pending-orders" : undefined
+                }
                 className={({ isActive }) =>
                   `block whitespace-nowrap rounded-full px-4 py-2 text-sm md:rounded-lg ${
                     isActive ? "bg-ink text-cream" : "bg-sand/60 hover:bg-sand md:bg-transparent"
@@ -51,15 +58,30 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
                 }
               >
                 {section.label}
+                {section.to === "/admin/orders" && loaderData.pending > 0 && (
+                  // The count is the link's description, not part of its name ("Pedidos").
+                  <span
+                    aria-hidden="true"
+                    data-testid="pending-count"
+                    className="ml-2 rounded-full bg-gold-300 px-2 py-0.5 text-xs font-semibold text-ink"
+                  >
+                    {loaderData.pending}
+                  </span>
+                )}
               </NavLink>
             </li>
           ))}
         </ul>
+        {loaderData.pending > 0 && (
+          <span id="pending-orders" className="sr-only">
+            {loaderData.pending === 1 ? "1 pedido por enviar" : `${loaderData.pending} pedidos por enviar`}
+          </span>
+        )}
       </nav>
       <div className="min-w-0 md:col-start-2 md:row-span-2 md:row-start-1">
         <Outlet />
       </div>
-      <div className="self-start border-t border-ink/10 pt-4 text-xs text-ink/70 md:col-start-1 md:row-start-2">
+      <div className="self-start border-t border-ink/10 pt-4 text-xs text-ink/70 md:col-start-1 md:row-start-2 print:hidden">
         <p className="break-all">Sesión iniciada como {loaderData.email}</p>
         <Form method="post" action="/admin/sessions" className="mt-2">
           <button type="submit" className="py-1 text-left underline hover:text-gold-700">
@@ -72,24 +94,12 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (status >= 500) console.error(error);
-  const [title, text] =
-    status === 401
-      ? ["Tu sesión terminó", "Inicia sesión de nuevo para continuar."]
-      : status === 403
-        ? ["Acción no permitida", "Esta solicitud no se aceptó. Vuelve a intentarlo desde la tienda."]
-        : status === 404
-          ? ["Página no encontrada", "Esta sección de la administración no existe."]
-          : ["Algo salió mal", "Ocurrió un error inesperado. Intenta de nuevo en unos momentos."];
   return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="font-serif text-3xl">{title}</h1>
-      <p className="mt-4 text-ink/70">{text}</p>
-      <Link to={status === 401 ? "/login" : "/admin/orders"} className="mt-8 inline-block underline">
-        {status === 401 ? "Iniciar sesión" : "Volver a la administración"}
-      </Link>
-    </main>
+    <RouteError
+      notFoundTitle="Página no encontrada"
+      notFoundMessage="Esta sección de la administración no existe."
+      message="Ocurrió un error inesperado. Intenta de nuevo en unos momentos."
+      home={{ to: "/admin/orders", label: "Volver a la administración" }}
+    />
   );
 }

@@ -8,6 +8,8 @@ import type { Categoria, Material } from "~/catalogue/taxonomy";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { holdCart } from "~/orders/holds.server";
+import { confirmPayment } from "~/orders/payment.server";
 import { E2E_DATA_DIR, E2E_PORT } from "./env";
 
 const HOUR = 3_600_000;
@@ -90,6 +92,50 @@ export class ShopData {
       .execute();
   }
 
+  /** A paid order (as if the shopper paid on the payment page) for a new running piece. */
+  async paidOrder(options: {
+    customerName: string;
+    product?: Partial<TestProduct>;
+    quantity?: number;
+  }): Promise<{ orderId: string; product: TestDrop["products"][number] }> {
+    const { drop, product } = await this.piece({
+      name: `Anillo ${newId(5)}`,
+      priceCents: 450_000,
+      stock: 5,
+      ...options.product,
+    });
+    const held = await holdCart(this.database.db, {
+      lines: [{ productId: product.id, dropId: drop.id, quantity: options.quantity ?? 1 }],
+      provider: "demo",
+    });
+    if (!held.ok) throw new Error(held.message);
+    await confirmPayment(this.database.db, {
+      orderId: held.id,
+      customerName: options.customerName,
+      customerEmail: `cliente-${newId(6)}@example.mx`,
+      shipping: {
+        name: options.customerName,
+        phone: "951 123 4567",
+        line1: "Calle Macedonio Alcalá 401",
+        line2: "Centro",
+        city: "Oaxaca de Juárez",
+        state: "Oaxaca",
+        postalCode: "68000",
+        country: "MX",
+      },
+    });
+    return { orderId: held.id, product };
+  }
+
+  async orderStatus(orderId: string): Promise<string | null> {
+    const row = await this.database.db
+      .selectFrom("orders")
+      .select("status")
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    return row?.status ?? null;
+  }
+
   async stockOf(productId: string): Promise<number> {
     const row = await this.database.db
       .selectFrom("products")
@@ -142,6 +188,50 @@ export class CartUtil {
   }
   count(): Locator {
     return this.page.getByTestId("cart-count");
+  }
+}
+
+/** The orders desk (/admin/orders) as the owner uses it. */
+export class OrdersDesk {
+  constructor(private readonly page: Page) {}
+  async open(tab: "pendiente" | "enviado" | "archivado" = "pendiente", search = "") {
+    const params = new URLSearchParams({ estado: tab, ...(search ? { q: search } : {}) });
+    await this.page.goto(`/admin/orders?${params}`);
+    await expect(this.page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
+  }
+  tab(label: "Pendiente" | "Enviado" | "Archivado"): Locator {
+    return this.page
+      .getByRole("navigation", { name: "Estado de los pedidos" })
+      .getByRole("link", { name: label });
+  }
+  async search(term: string) {
+    await this.page.getByLabel("Buscar por número de pedido o nombre").fill(term);
+    await this.page.getByRole("button", { name: "Buscar" }).click();
+  }
+  order(orderId: string): Locator {
+    return this.page.getByRole("article", { name: `Pedido ${orderId}` });
+  }
+  orders(): Locator {
+    return this.page.getByRole("article");
+  }
+  shipDialog(orderId: string): Locator {
+    return this.page.getByRole("dialog", { name: `Atender pedido ${orderId}` });
+  }
+  /** 'Atender pedido' with these values ('' leaves a field empty). */
+  async ship(orderId: string, carrier: string, trackingNumber: string) {
+    await this.order(orderId).getByRole("button", { name: "Atender pedido" }).click();
+    const dialog = this.shipDialog(orderId);
+    await expect(dialog).toBeVisible();
+    if (carrier) await dialog.getByLabel("Paquetería").selectOption(carrier);
+    await dialog.getByLabel("Número de guía").fill(trackingNumber);
+    await dialog.getByRole("button", { name: "Marcar como enviado" }).click();
+  }
+  /** A delete button, then the confirmation dialog's own button. */
+  async remove(orderId: string, label: "Eliminar pedido" | "Borrar del historial") {
+    await this.order(orderId).getByRole("button", { name: label }).click();
+    const confirm = this.page.getByRole("dialog", { name: new RegExp(orderId) });
+    await expect(confirm).toContainText("no se puede deshacer");
+    await confirm.getByRole("button", { name: label }).click();
   }
 }
 
@@ -226,7 +316,7 @@ export async function expectAccessible(page: Page) {
 }
 
 export const test = base.extend<
-  { shop: ShopData; cart: CartUtil; admins: AdminUtil; pageErrors: undefined },
+  { shop: ShopData; cart: CartUtil; admins: AdminUtil; desk: OrdersDesk; pageErrors: undefined },
   { database: Database; adminAuth: AdminAuth }
 >({
   // Every page must run without errors: no CSP violation, hydration mismatch or exception.
@@ -274,6 +364,9 @@ export const test = base.extend<
   },
   cart: async ({ page }, use) => {
     await use(new CartUtil(page));
+  },
+  desk: async ({ page }, use) => {
+    await use(new OrdersDesk(page));
   },
 });
 

@@ -1,0 +1,118 @@
+import { Link } from "react-router";
+import { formatShopDateTime } from "~/lib/dates";
+import { formatMXN } from "~/lib/money";
+import type { Order } from "~/orders/order";
+import { addressLines } from "~/orders/shipping";
+import { STATUS_LABELS } from "~/orders/status";
+
+const STATUS_STYLE: Record<string, string> = {
+  pendiente: "bg-gold-300/60 text-ink",
+  enviado: "bg-emerald-100 text-emerald-900",
+  archivado: "bg-sand text-ink",
+};
+
+export function StatusBadge({ status }: { status: Order["status"] }) {
+  return (
+    <span className={`rounded-full px-3 py-1 text-xs font-medium ${STATUS_STYLE[status] ?? "bg-sand"}`}>
+      {STATUS_LABELS[status]}
+    </span>
+  );
+}
+
+/**
+ * What the owner needs to prepare and send an order: who, where, what, how much, and how it
+ * travels. `link`: the order number links to its page (in lists).
+ */
+export function OrderView({ order, link }: { order: Order; link?: boolean }) {
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="font-mono text-lg font-semibold">
+          {link ? (
+            <Link
+              to={`/admin/orders/${order.id}`}
+              className="underline decoration-gold-500 underline-offset-4"
+            >
+              {order.id}
+            </Link>
+          ) : (
+            order.id
+          )}
+        </h2>
+        <StatusBadge status={order.status} />
+      </div>
+      <p className="text-sm text-ink/75">
+        <time dateTime={order.createdAt.toISOString()}>{formatShopDateTime(order.createdAt)}</time>
+      </p>
+      {order.stockIssue && (
+        <p className="rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900">
+          <strong>Reembolsar a mano:</strong> {order.stockIssue}
+        </p>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <h3 className="text-xs uppercase tracking-wider text-ink/70">Cliente</h3>
+          <p className="mt-1 font-medium">{order.customerName || "Sin nombre"}</p>
+          <p className="break-all text-sm">
+            <a href={`mailto:${order.customerEmail}`} className="underline">
+              {order.customerEmail}
+            </a>
+          </p>
+          {order.shipping?.phone && (
+            <p className="text-sm">
+              <a href={`tel:${order.shipping.phone.replace(/[^\d+]/g, "")}`} className="underline">
+                {order.shipping.phone}
+              </a>
+            </p>
+          )}
+        </div>
+        <div>
+          <h3 className="text-xs uppercase tracking-wider text-ink/70">Enviar a</h3>
+          {order.shipping ? (
+            <address className="mt-1 text-sm not-italic">
+              {addressLines({ ...order.shipping, phone: "" }).map((line) => (
+                <span key={line} className="block">
+                  {line}
+                </span>
+              ))}
+            </address>
+          ) : (
+            <p className="mt-1 text-sm text-ink/70">Sin dirección de envío.</p>
+          )}
+        </div>
+      </div>
+      <div>
+        <h3 className="text-xs uppercase tracking-wider text-ink/70">Piezas</h3>
+        <ul className="mt-1 divide-y divide-sand text-sm">
+          {order.lines.map((line) => (
+            <li key={`${line.name}-${line.unitPriceCents}`} className="flex justify-between gap-3 py-1">
+              <span>
+                {line.name} × {line.quantity}
+              </span>
+              <span className="whitespace-nowrap text-ink/75">{formatMXN(line.unitPriceCents)} c/u</span>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-1 flex justify-between border-t border-ink/20 pt-1 font-medium">
+          <span>Total</span>
+          <span>{order.total} MXN</span>
+        </p>
+      </div>
+      {order.carrier && (
+        <p className="text-sm">
+          <span className="text-ink/75">Enviado con</span> <strong>{order.carrier}</strong>
+          <span className="text-ink/75">, guía</span>{" "}
+          <strong className="font-mono">{order.trackingNumber}</strong>
+          {order.trackingUrl && (
+            <>
+              {" · "}
+              <a href={order.trackingUrl} target="_blank" rel="noreferrer" className="underline">
+                Rastrear envío
+              </a>
+            </>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}

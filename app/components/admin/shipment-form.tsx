@@ -1,0 +1,71 @@
+import { useState } from "react";
+import { DEFAULT_CARRIERS, OTHER_CARRIER } from "~/orders/carriers";
+
+/**
+ * Carrier (from the list, or 'Otra' with its name) and tracking number. The fields are not marked
+ * required for the browser: the server answers the spec's 'Por favor completa todos los campos.'.
+ */
+export function ShipmentFields({
+  idPrefix,
+  carrier,
+  trackingNumber,
+}: {
+  idPrefix: string;
+  carrier?: string | null;
+  trackingNumber?: string | null;
+}) {
+  const known = DEFAULT_CARRIERS.some((c) => c.name === carrier);
+  const [choice, setChoice] = useState(carrier ? (known ? carrier : OTHER_CARRIER) : "");
+  const field = "mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3";
+  return (
+    <div className="space-y-4">
+      <div>
+        <label htmlFor={`${idPrefix}-carrier`} className="block text-sm font-medium">
+          Paquetería
+        </label>
+        <select
+          id={`${idPrefix}-carrier`}
+          name="carrier"
+          value={choice}
+          onChange={(e) => setChoice(e.target.value)}
+          className={field}
+        >
+          <option value="">Elige una paquetería</option>
+          {DEFAULT_CARRIERS.map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.name}
+            </option>
+          ))}
+          <option value={OTHER_CARRIER}>{OTHER_CARRIER}</option>
+        </select>
+      </div>
+      {choice === OTHER_CARRIER && (
+        <div>
+          <label htmlFor={`${idPrefix}-other`} className="block text-sm font-medium">
+            Nombre de la paquetería
+          </label>
+          <input
+            id={`${idPrefix}-other`}
+            name="otherCarrier"
+            defaultValue={known ? "" : (carrier ?? "")}
+            maxLength={60}
+            className={field}
+          />
+        </div>
+      )}
+      <div>
+        <label htmlFor={`${idPrefix}-tracking`} className="block text-sm font-medium">
+          Número de guía
+        </label>
+        <input
+          id={`${idPrefix}-tracking`}
+          name="trackingNumber"
+          defaultValue={trackingNumber ?? ""}
+          autoComplete="off"
+          maxLength={60}
+          className={field}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,216 @@
+import { data, Link, redirect } from "react-router";
+import type { DeskActionData } from "~/components/admin/desk-fetcher";
+import { orderAction, useDeskFetcher } from "~/components/admin/desk-fetcher";
+import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
+import { OrderView } from "~/components/admin/order-view";
+import { ShipmentFields } from "~/components/admin/shipment-form";
+import { RouteError } from "~/components/route-error";
+import { requireAdmin, safeAdminPath } from "~/lib/admin-guards.server";
+import { formatShopDateTime } from "~/lib/dates";
+import {
+  archiveOrder,
+  correctTracking,
+  type DeskRefusal,
+  deleteOrder,
+  getDeskOrder,
+  orderTimeline,
+  resendOrderEmail,
+  shipOrder,
+} from "~/orders/admin.server";
+import { isOrderId } from "~/orders/ids";
+import { shipmentInput } from "~/orders/shipment-input";
+import { STATUS_LABELS } from "~/orders/status";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/detail";
+
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: `Pedido ${params.orderId} · Administración` },
+];
+
+export async function loader(args: Route.LoaderArgs) {
+  requireAdmin(args);
+  const { database } = args.context.get(servicesContext);
+  const order = isOrderId(args.params.orderId) ? await getDeskOrder(database.db, args.params.orderId) : null;
+  if (!order) throw new Response("Pedido no encontrado", { status: 404 });
+  return { order, timeline: await orderTimeline(database.db, order) };
+}
+
+function answer(status: number, body: DeskActionData) {
+  return data(body, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** A desk refusal in Spanish: the spec's message first, then what happened. */
+function refused(base: Omit<DeskActionData, "ok" | "message">, refusal: DeskRefusal, message: string) {
+  if (refusal.reason === "no_encontrado") {
+    return answer(404, { ...base, ok: false, message: `${message}: el pedido no existe.` });
+  }
+  const now = refusal.status ? STATUS_LABELS[refusal.status].toLowerCase() : "otro";
+  return answer(409, {
+    ...base,
+    ok: false,
+    message: `${message}: el pedido ahora está «${now}». Recarga la página para ver su estado.`,
+  });
+}
+
+/**
+ * Every action on one order: atender (ship), corregir (tracking), archivar, eliminar (pending),
+ * borrar (from history), reenviar (an e-mail). Each answers { ok, message } with its status.
+ */
+export async function action(args: Route.ActionArgs) {
+  requireAdmin(args);
+  const { database, mail } = args.context.get(servicesContext);
+  const db = database.db;
+  const orderId = args.params.orderId;
+  const form = await args.request.formData().catch(() => null);
+  const intent = String(form?.get("intent") ?? "");
+  const base = { intent, orderId };
+  if (!form) return answer(400, { ...base, ok: false, message: "Envía el formulario." });
+  if (!isOrderId(orderId)) return answer(404, { ...base, ok: false, message: "Pedido no encontrado." });
+  const text = (name: string) => String(form.get(name) ?? "");
+  const shipment = () =>
+    shipmentInput.safeParse({
+      carrier: text("carrier"),
+      otherCarrier: text("otherCarrier"),
+      trackingNumber: text("trackingNumber"),
+    });
+
+  switch (intent) {
+    case "atender": {
+      const parsed = shipment();
+      if (!parsed.success) {
+        return answer(400, { ...base, ok: false, message: parsed.error.issues[0]?.message ?? "" });
+      }
+      const result = await shipOrder(db, orderId, parsed.data);
+      if (!result.ok) return refused(base, result, "Error al marcar como enviado");
+      mail.sendSoon();
+      return answer(200, { ...base, ok: true, message: "Pedido marcado como enviado" });
+    }
+    case "corregir": {
+      const parsed = shipment();
+      if (!parsed.success) {
+        return answer(400, { ...base, ok: false, message: parsed.error.issues[0]?.message ?? "" });
+      }
+      const notify = form.get("notify") === "on";
+      const result = await correctTracking(db, orderId, parsed.data, { notify });
+      if (!result.ok) return refused(base, result, "Error al corregir la guía");
+      if (notify) mail.sendSoon();
+      const message = notify ? "Guía corregida; el aviso de envío se mandó de nuevo" : "Guía corregida";
+      return answer(200, { ...base, ok: true, message });
+    }
+    case "archivar": {
+      const result = await archiveOrder(db, orderId);
+      if (!result.ok) return refused(base, result, "Error al archivar el pedido");
+      return answer(200, { ...base, ok: true, message: "Pedido archivado" });
+    }
+    case "eliminar":
+    case "borrar": {
+      const result = await deleteOrder(
+        db,
+        orderId,
+        intent === "eliminar" ? "deletePending" : "deleteFromHistory",
+      );
+      if (!result.ok) return refused(base, result, "Error al eliminar el pedido");
+      const back = safeAdminPath(text("volver"));
+      if (back) throw redirect(back);
+      const message = result.restocked
+        ? "Pedido eliminado; sus piezas volvieron al inventario"
+        : "Pedido borrado del historial";
+      return answer(200, { ...base, ok: true, message });
+    }
+    case "reenviar": {
+      const emailId = text("email");
+      const result = /^[a-z0-9]{16}$/.test(emailId)
+        ? await resendOrderEmail(db, orderId, emailId)
+        : ({ ok: false, reason: "no_encontrado", status: null } as const);
+      if (!result.ok) return answer(404, { ...base, ok: false, message: "Ese correo no existe." });
+      mail.sendSoon();
+      return answer(200, { ...base, ok: true, message: "Correo en camino de nuevo" });
+    }
+    default:
+      return answer(400, { ...base, ok: false, message: "Acción desconocida." });
+  }
+}
+
+export default function AdminOrder({ loaderData }: Route.ComponentProps) {
+  const { order, timeline } = loaderData;
+  const fetcher = useDeskFetcher();
+  const back = `/admin/orders?estado=${order.status}`;
+  return (
+    <section aria-labelledby="order-title">
+      <p className="text-sm">
+        <Link to={back} className="underline">
+          ← Pedidos
+        </Link>
+      </p>
+      <h1 id="order-title" className="mt-2 font-serif text-3xl">
+        Pedido {order.id}
+      </h1>
+      <DeskNotice />
+      <div className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
+        <OrderView order={order} />
+        <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-sand pt-4">
+          <OrderActions orderId={order.id} status={order.status} returnTo={back} />
+          <Link
+            to={`/admin/orders/${order.id}/imprimir`}
+            className="min-h-11 content-center rounded-full border border-ink px-5 text-sm"
+          >
+            Hoja de empaque
+          </Link>
+        </div>
+      </div>
+
+      {order.status === "enviado" && (
+        <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
+          <summary className="cursor-pointer font-medium">Corregir la guía</summary>
+          <fetcher.Form method="post" action={orderAction(order.id)} noValidate className="mt-4 max-w-md">
+            <input type="hidden" name="intent" value="corregir" />
+            <ShipmentFields idPrefix="fix" carrier={order.carrier} trackingNumber={order.trackingNumber} />
+            <label className="mt-4 flex min-h-11 items-center gap-2 text-sm">
+              <input type="checkbox" name="notify" defaultChecked className="size-5" />
+              Mandar de nuevo el aviso de envío al cliente
+            </label>
+            <button
+              type="submit"
+              className="mt-4 min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream"
+            >
+              Guardar guía
+            </button>
+          </fetcher.Form>
+        </details>
+      )}
+
+      <h2 className="mt-10 font-serif text-2xl">Historial</h2>
+      <ol className="mt-4 space-y-3 border-l-2 border-sand pl-4">
+        {timeline.map((entry) => (
+          <li key={`${entry.title}-${entry.at.toISOString()}-${entry.email?.id ?? ""}`}>
+            <p className="text-sm text-ink/70">
+              <time dateTime={entry.at.toISOString()}>{formatShopDateTime(entry.at)}</time>
+            </p>
+            <p className="font-medium">{entry.title}</p>
+            {entry.detail && <p className="break-words text-sm text-ink/80">{entry.detail}</p>}
+            {/* A message still in the queue goes out on its own: nothing to resend yet. */}
+            {entry.email && entry.email.state !== "en_cola" && (
+              <fetcher.Form method="post" action={orderAction(order.id)} className="mt-1">
+                <input type="hidden" name="intent" value="reenviar" />
+                <input type="hidden" name="email" value={entry.email.id} />
+                <button
+                  type="submit"
+                  aria-label={`Reenviar: ${entry.title}`}
+                  className="min-h-11 text-sm underline"
+                >
+                  Reenviar
+                </button>
+              </fetcher.Form>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <RouteError notFoundTitle="Pedido no encontrado" notFoundMessage="Este pedido no existe o ya se borró." />
+  );
+}

@@ -1,0 +1,21 @@
+import { requireAdmin } from "~/lib/admin-guards.server";
+import { exportOrdersCsv } from "~/orders/admin.server";
+import { parseDeskQuery } from "~/orders/desk-query";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/export";
+
+/** /admin/orders/exportar.csv?estado=…&q=…&desde=…&hasta=…: the tab and search as a spreadsheet. */
+export async function loader(args: Route.LoaderArgs) {
+  requireAdmin(args);
+  const { database } = args.context.get(servicesContext);
+  const { query, values } = parseDeskQuery(args.url.searchParams);
+  const csv = await exportOrdersCsv(database.db, query);
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="pedidos-${values.tab}-${day}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,167 @@
+import { Form, Link } from "react-router";
+import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
+import { OrderView } from "~/components/admin/order-view";
+import { RouteError } from "~/components/route-error";
+import { requireAdmin } from "~/lib/admin-guards.server";
+import { listOrders } from "~/orders/admin.server";
+import { DESK_PARAMS, deskSearch, parseDeskQuery } from "~/orders/desk-query";
+import { DESK_TABS, STATUS_LABELS } from "~/orders/status";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/index";
+
+export const meta: Route.MetaFunction = () => [{ title: "Pedidos · Administración" }];
+
+/** /admin/orders?estado=pendiente&q=…&desde=…&hasta=…&pagina=2 */
+export async function loader(args: Route.LoaderArgs) {
+  requireAdmin(args);
+  const { database } = args.context.get(servicesContext);
+  const parsed = parseDeskQuery(args.url.searchParams);
+  const result = await listOrders(database.db, parsed.query);
+  return { ...result, values: parsed.values, errors: parsed.errors };
+}
+
+export default function AdminOrders({ loaderData }: Route.ComponentProps) {
+  const { orders, values, page, pages, total, errors } = loaderData;
+  const here = `/admin/orders${deskSearch({ ...values, page })}`;
+  const filtered = Boolean(values.search || values.from || values.until);
+  return (
+    <section aria-labelledby="orders-title">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h1 id="orders-title" className="font-serif text-3xl">
+          Pedidos
+        </h1>
+        <a
+          href={`/admin/orders/exportar.csv${deskSearch(values)}`}
+          download
+          className="min-h-11 content-center rounded-full border border-ink px-4 text-sm"
+        >
+          Exportar CSV
+        </a>
+      </div>
+
+      <nav aria-label="Estado de los pedidos" className="mt-6 flex gap-2 overflow-x-auto">
+        {DESK_TABS.map((tab) => (
+          <Link
+            key={tab}
+            to={`/admin/orders${deskSearch({ ...values, tab })}`}
+            aria-current={tab === values.tab ? "page" : undefined}
+            className={`min-h-11 content-center whitespace-nowrap rounded-full px-4 text-sm ${
+              tab === values.tab ? "bg-ink text-cream" : "bg-sand/60 hover:bg-sand"
+            }`}
+          >
+            {STATUS_LABELS[tab]}
+          </Link>
+        ))}
+      </nav>
+
+      <Form
+        method="get"
+        role="search"
+        className="mt-4 grid grid-cols-2 items-end gap-3 sm:grid-cols-[1fr_auto_auto_auto]"
+      >
+        <input type="hidden" name={DESK_PARAMS.tab} value={values.tab} />
+        <div className="col-span-2 sm:col-span-1">
+          <label htmlFor="orders-search" className="block text-sm font-medium">
+            Buscar por número de pedido o nombre
+          </label>
+          <input
+            id="orders-search"
+            type="search"
+            name={DESK_PARAMS.search}
+            defaultValue={values.search}
+            maxLength={100}
+            className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
+          />
+        </div>
+        <div>
+          <label htmlFor="orders-from" className="block text-sm font-medium">
+            Desde
+          </label>
+          <input
+            id="orders-from"
+            type="date"
+            name={DESK_PARAMS.from}
+            defaultValue={values.from}
+            className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
+          />
+        </div>
+        <div>
+          <label htmlFor="orders-until" className="block text-sm font-medium">
+            Hasta
+          </label>
+          <input
+            id="orders-until"
+            type="date"
+            name={DESK_PARAMS.until}
+            defaultValue={values.until}
+            className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
+          />
+        </div>
+        <button
+          type="submit"
+          className="col-span-2 min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream sm:col-span-1"
+        >
+          Buscar
+        </button>
+      </Form>
+      {errors.map((error) => (
+        <p key={error} role="alert" className="mt-2 text-sm text-red-800">
+          {error}
+        </p>
+      ))}
+      {filtered && (
+        <p className="mt-2 text-sm text-ink/75">
+          {total === 1 ? "1 pedido" : `${total} pedidos`} ·{" "}
+          <Link to={`/admin/orders${deskSearch({ tab: values.tab })}`} className="underline">
+            Quitar filtros
+          </Link>
+        </p>
+      )}
+
+      <DeskNotice />
+
+      {orders.length === 0 ? (
+        <p className="mt-8 text-ink/75">No hay pedidos en esta sección.</p>
+      ) : (
+        <ol className="mt-6 space-y-4" aria-label={`Pedidos: ${STATUS_LABELS[values.tab]}`}>
+          {orders.map((order) => (
+            <li key={order.id}>
+              <article aria-label={`Pedido ${order.id}`} className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
+                <OrderView order={order} link />
+                <div className="mt-4 border-t border-sand pt-4">
+                  <OrderActions orderId={order.id} status={order.status} returnTo={here} />
+                </div>
+              </article>
+            </li>
+          ))}
+        </ol>
+      )}
+
+      {pages > 1 && (
+        <nav aria-label="Páginas" className="mt-6 flex items-center justify-between gap-3 text-sm">
+          {page > 1 ? (
+            <Link to={`/admin/orders${deskSearch({ ...values, page: page - 1 })}`} className="underline">
+              Anterior
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span>
+            Página {page} de {pages}
+          </span>
+          {page < pages ? (
+            <Link to={`/admin/orders${deskSearch({ ...values, page: page + 1 })}`} className="underline">
+              Siguiente
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Pedidos" message="No se pudieron cargar los pedidos." />;
+}

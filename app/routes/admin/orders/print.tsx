@@ -1,0 +1,112 @@
+import { Link } from "react-router";
+import { RouteError } from "~/components/route-error";
+import { requireAdmin } from "~/lib/admin-guards.server";
+import { formatShopDateTime } from "~/lib/dates";
+import { getDeskOrder } from "~/orders/admin.server";
+import { isOrderId } from "~/orders/ids";
+import { addressLines } from "~/orders/shipping";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/print";
+
+export const meta: Route.MetaFunction = ({ params }) => [{ title: `Hoja de empaque ${params.orderId}` }];
+
+export async function loader(args: Route.LoaderArgs) {
+  requireAdmin(args);
+  const { database, config } = args.context.get(servicesContext);
+  const order = isOrderId(args.params.orderId) ? await getDeskOrder(database.db, args.params.orderId) : null;
+  if (!order) throw new Response("Pedido no encontrado", { status: 404 });
+  return {
+    order,
+    shop: { name: config.shop.name, email: config.shop.email, whatsapp: config.shop.whatsapp },
+  };
+}
+
+/** The packing slip: what goes in the parcel and where it goes, on one A4 or Letter page. */
+export default function PackingSlip({ loaderData }: Route.ComponentProps) {
+  const { order, shop } = loaderData;
+  return (
+    <article
+      aria-labelledby="slip-title"
+      className="mx-auto max-w-2xl bg-white p-6 print:max-w-none print:p-0"
+    >
+      <div className="flex flex-wrap gap-3 print:hidden">
+        <Link to={`/admin/orders/${order.id}`} className="min-h-11 content-center underline">
+          ← Volver al pedido
+        </Link>
+        <button
+          type="button"
+          onClick={() => window.print()}
+          className="min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream"
+        >
+          Imprimir
+        </button>
+      </div>
+      <header className="mt-6 flex items-start justify-between gap-4 border-b border-ink pb-4 print:mt-0">
+        <div>
+          <p className="font-serif text-2xl">{shop.name}</p>
+          <p className="text-sm">{shop.email}</p>
+        </div>
+        <div className="text-right">
+          <h1 id="slip-title" className="font-mono text-xl font-semibold">
+            {order.id}
+          </h1>
+          <p className="text-sm">{formatShopDateTime(order.createdAt)}</p>
+        </div>
+      </header>
+      <section className="mt-6" aria-label="Enviar a">
+        <h2 className="text-xs uppercase tracking-wider">Enviar a</h2>
+        {order.shipping ? (
+          <address className="mt-1 text-lg not-italic leading-snug">
+            {addressLines(order.shipping).map((line) => (
+              <span key={line} className="block">
+                {line}
+              </span>
+            ))}
+          </address>
+        ) : (
+          <p className="mt-1">{order.customerName}</p>
+        )}
+      </section>
+      <table className="mt-6 w-full border-collapse text-left">
+        <caption className="sr-only">Piezas del pedido</caption>
+        <thead>
+          <tr className="border-b border-ink">
+            <th scope="col" className="py-2">
+              Pieza
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Cantidad
+            </th>
+            <th scope="col" className="w-16 py-2 text-center">
+              Listo
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.lines.map((line) => (
+            <tr
+              key={`${line.name}-${line.unitPriceCents}`}
+              className="border-b border-ink/30 break-inside-avoid"
+            >
+              <td className="py-2">{line.name}</td>
+              <td className="py-2 text-right">{line.quantity}</td>
+              <td className="py-2 text-center">☐</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {order.carrier && (
+        <p className="mt-6 text-sm">
+          Paquetería: <strong>{order.carrier}</strong> · Guía: <strong>{order.trackingNumber}</strong>
+        </p>
+      )}
+      <p className="mt-10 text-sm">
+        Gracias por tu compra. ¿Dudas? {shop.email} · WhatsApp {shop.whatsapp}
+      </p>
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Pedido no encontrado" />;
+}
