@@ -10,6 +10,7 @@ import { type Database, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { holdCart } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { oaxacaAddress } from "../../support/catalogue";
 import { E2E_DATA_DIR, E2E_PORT } from "./env";
 
 const HOUR = 3_600_000;
@@ -113,16 +114,7 @@ export class ShopData {
       orderId: held.id,
       customerName: options.customerName,
       customerEmail: `cliente-${newId(6)}@example.mx`,
-      shipping: {
-        name: options.customerName,
-        phone: "951 123 4567",
-        line1: "Calle Macedonio Alcalá 401",
-        line2: "Centro",
-        city: "Oaxaca de Juárez",
-        state: "Oaxaca",
-        postalCode: "68000",
-        country: "MX",
-      },
+      shipping: oaxacaAddress(options.customerName, "951 123 4567"),
     });
     return { orderId: held.id, product };
   }

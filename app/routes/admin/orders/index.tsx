@@ -60,43 +60,22 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         className="mt-4 grid grid-cols-2 items-end gap-3 sm:grid-cols-[1fr_auto_auto_auto]"
       >
         <input type="hidden" name={DESK_PARAMS.tab} value={values.tab} />
-        <div className="col-span-2 sm:col-span-1">
-          <label htmlFor="orders-search" className="block text-sm font-medium">
-            Buscar por número de pedido o nombre
-          </label>
-          <input
-            id="orders-search"
-            type="search"
-            name={DESK_PARAMS.search}
-            defaultValue={values.search}
-            maxLength={100}
-            className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
-          />
-        </div>
-        <div>
-          <label htmlFor="orders-from" className="block text-sm font-medium">
-            Desde
-          </label>
-          <input
-            id="orders-from"
-            type="date"
-            name={DESK_PARAMS.from}
-            defaultValue={values.from}
-            className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
-          />
-        </div>
-        <div>
-          <label htmlFor="orders-until" className="block text-sm font-medium">
-            Hasta
-          </label>
-          <input
-            id="orders-until"
-            type="date"
-            name={DESK_PARAMS.until}
-            defaultValue={values.until}
-            className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
-          />
-        </div>
+        <FilterField
+          id="orders-search"
+          label="Buscar por número de pedido o nombre"
+          type="search"
+          name={DESK_PARAMS.search}
+          value={values.search}
+          wide
+        />
+        <FilterField id="orders-from" label="Desde" type="date" name={DESK_PARAMS.from} value={values.from} />
+        <FilterField
+          id="orders-until"
+          label="Hasta"
+          type="date"
+          name={DESK_PARAMS.until}
+          value={values.until}
+        />
         <button
           type="submit"
           className="col-span-2 min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream sm:col-span-1"
@@ -159,6 +138,31 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         </nav>
       )}
     </section>
+  );
+}
+
+function FilterField(props: {
+  id: string;
+  label: string;
+  type: "search" | "date";
+  name: string;
+  value: string;
+  wide?: boolean;
+}) {
+  return (
+    <div className={props.wide ? "col-span-2 sm:col-span-1" : undefined}>
+      <label htmlFor={props.id} className="block text-sm font-medium">
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        type={props.type}
+        name={props.name}
+        defaultValue={props.value}
+        maxLength={props.type === "search" ? 100 : undefined}
+        className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
+      />
+    </div>
   );
 }
 
