@@ -138,7 +138,9 @@ export async function startServices(
       mail,
       auth,
       async stop() {
-        stopJobs();
+        // Rounds under way finish first: a message sent must be recorded as sent.
+        await stopJobs();
+        await mail.drain();
         await database.close();
       },
     };

@@ -72,7 +72,7 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   // A form posted to the admin area or the sign-in pages from another site is refused here with a
   // Spanish 403, before React Router's own origin check (a bare 400). The route guards
   // (requireAdmin, requireSameOrigin) still check what comes through, e.g. a request with no Origin.
-  app.use(["/admin", "/login", "/logout"], (req, res, next) => {
+  app.use(["/admin", "/login", "/login.data", "/logout", "/logout.data"], (req, res, next) => {
     const origin = req.headers.origin;
     if (req.method === "GET" || req.method === "HEAD" || !origin || origin === "null") return next();
     if (origin === config.publicUrl || origin === `${req.protocol}://${req.headers.host}`) return next();

@@ -135,6 +135,8 @@ export interface EmailsTable {
   payload: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   claimed_at: NullableTimestamp;
+  /** Null: due now. Each claim sets when a failed or abandoned attempt may be retried. */
+  next_attempt_at: NullableTimestamp;
   sent_at: NullableTimestamp;
   attempts: number;
   last_error: string | null;

@@ -13,27 +13,34 @@ export interface Job {
   run(): Promise<string | null | undefined>;
 }
 
-export function startJobs(jobs: Job[], log: (line: string) => void): () => void {
+/** Starts the jobs; the function it returns stops them and waits for rounds under way. */
+export function startJobs(jobs: Job[], log: (line: string) => void): () => Promise<void> {
+  const running = new Set<Promise<void>>();
   const timers = jobs.map((job) => {
-    let running = false;
-    const tick = async () => {
-      if (running) return; // a slow round is never overlapped by the next one
-      running = true;
-      try {
-        const said = await job.run();
-        if (said) log(said);
-      } catch (error) {
-        log(`${job.name} falló: ${(error as Error).message ?? String(error)}`);
-      } finally {
-        running = false;
-      }
+    let busy = false;
+    const tick = () => {
+      if (busy) return; // a slow round is never overlapped by the next one
+      busy = true;
+      const round = (async () => {
+        try {
+          const said = await job.run();
+          if (said) log(said);
+        } catch (error) {
+          log(`${job.name} falló: ${(error as Error).message ?? String(error)}`);
+        } finally {
+          busy = false;
+        }
+      })();
+      running.add(round);
+      void round.finally(() => running.delete(round));
     };
-    if (job.runAtStart) void tick();
+    if (job.runAtStart) tick();
     const timer = setInterval(tick, job.everyMs);
     timer.unref();
     return timer;
   });
-  return () => {
+  return async () => {
     for (const timer of timers) clearInterval(timer);
+    await Promise.allSettled([...running]);
   };
 }

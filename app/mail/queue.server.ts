@@ -5,8 +5,10 @@ import type { Mailer, MailMessage } from "./mailer.server";
 /*
  * The e-mail queue. A message is queued as a row in the same transaction as what it announces
  * (a payment, a shipment), so a crash between the two loses nothing; it is rendered and sent
- * afterwards, by `sendSoon()` right away or by the scheduler every minute. Rows are claimed before
- * sending, so several app servers never send the same message at once.
+ * afterwards, by `sendSoon()` right away or by the scheduler every minute. A row is claimed before
+ * it is sent (a conditional update that moves its next attempt into the future), so several app
+ * servers never send the same message at once, and a server that dies while sending leaves it to
+ * be tried again later.
  */
 
 export interface QueuedEmail {
@@ -17,18 +19,18 @@ export interface QueuedEmail {
   payload: Record<string, unknown>;
 }
 
-/** Renders one kind of message; null when it no longer makes sense (e.g. its order is gone). */
+/** Renders one kind of message; null when it no longer makes sense. */
 export type EmailTemplate = (email: QueuedEmail) => Promise<Omit<MailMessage, "to"> | null>;
 export type EmailTemplates = Readonly<Record<string, EmailTemplate>>;
 
-/** A claim older than this is taken to have died with its server. */
-const CLAIM_MINUTES = 5;
 /** Give up after about three days of retries (and leave last_error for the shop to see). */
 export const MAX_ATTEMPTS = 30;
+/** How many messages one round sends at most. */
+const BATCH = 20;
 
-/** Minutes to wait after the n-th failed attempt: 5, 5, 5, 8, 16, … up to 6 hours. */
+/** Minutes to wait after the n-th attempt before the next: 5, 5, 5, 8, 16, … up to 6 hours. */
 export function retryDelayMinutes(attempts: number): number {
-  return Math.max(CLAIM_MINUTES, Math.min(2 ** Math.max(0, attempts - 1), 360));
+  return Math.max(5, Math.min(2 ** Math.max(0, attempts - 1), 360));
 }
 
 /**
@@ -58,6 +60,7 @@ export async function queueEmail(
       payload: JSON.stringify(input.payload ?? {}),
       created_at: toTimestamp(input.now ?? new Date()),
       claimed_at: null,
+      next_attempt_at: null,
       sent_at: null,
       attempts: 0,
       last_error: null,
@@ -68,20 +71,22 @@ export async function queueEmail(
 }
 
 /**
- * 'Reenviar': a message that failed is tried again at once (its retries start over); one that was
- * sent is queued again as a new message. Returns false when there is no such message.
+ * 'Reenviar': a message whose last attempt failed is due again at once, its retries starting over;
+ * one that was sent is queued again as a new message. A message still waiting for its first attempt,
+ * or being sent right now, is left alone (it goes out anyway). Returns whether anything was queued.
  */
 export async function requeueEmail(db: Db, id: string, now = new Date()): Promise<boolean> {
   const row = await db.selectFrom("emails").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return false;
   if (row.sent_at === null) {
-    await db
+    const reset = await db
       .updateTable("emails")
-      .set({ attempts: 0, claimed_at: null, last_error: null })
+      .set({ attempts: 0, next_attempt_at: null, last_error: null })
       .where("id", "=", id)
       .where("sent_at", "is", null)
-      .execute();
-    return true;
+      .where("last_error", "is not", null)
+      .executeTakeFirst();
+    return Number(reset.numUpdatedRows) > 0;
   }
   await queueEmail(db, {
     kind: row.kind,
@@ -93,9 +98,41 @@ export async function requeueEmail(db: Db, id: string, now = new Date()): Promis
   return true;
 }
 
+export type EmailState = "en_cola" | "enviado" | "reintentando" | "fallo";
+
+export interface EmailRecord {
+  id: string;
+  kind: string;
+  recipient: string;
+  state: EmailState;
+  lastError: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+/** The messages about one order, with how each stands. */
+export async function emailsOfOrder(db: Db, orderId: string): Promise<EmailRecord[]> {
+  const rows = await db.selectFrom("emails").selectAll().where("order_id", "=", orderId).execute();
+  return rows.map((e) => ({
+    id: e.id,
+    kind: e.kind,
+    recipient: e.recipient,
+    state: e.sent_at
+      ? "enviado"
+      : e.last_error
+        ? e.attempts >= MAX_ATTEMPTS
+          ? "fallo"
+          : "reintentando"
+        : "en_cola",
+    lastError: e.last_error,
+    createdAt: toDate(e.created_at),
+    sentAt: e.sent_at ? toDate(e.sent_at) : null,
+  }));
+}
+
 /**
- * Sends queued e-mails that are due. A failure is recorded and retried later, with growing pauses,
- * for days; a kind without a template is a failure too (recorded, never silently dropped).
+ * Sends the messages that are due, oldest first. A failure is recorded and retried later, with
+ * growing pauses, for days; a kind without a template is a failure too (recorded, never dropped).
  */
 export async function deliverPendingEmails(
   db: Db,
@@ -103,32 +140,32 @@ export async function deliverPendingEmails(
   templates: EmailTemplates,
   now = new Date(),
 ): Promise<{ sent: number; failed: number }> {
-  const queued = await db
+  const stamp = toTimestamp(now);
+  // Only rows that are due: old messages that keep failing never hold up new ones.
+  const due = await db
     .selectFrom("emails")
     .selectAll()
     .where("sent_at", "is", null)
     .where("attempts", "<", MAX_ATTEMPTS)
+    .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", stamp)]))
     .orderBy("created_at")
-    .limit(100)
+    .limit(BATCH)
     .execute();
-  const due = queued.filter(
-    (e) =>
-      e.claimed_at === null ||
-      now.getTime() - toDate(e.claimed_at).getTime() >= retryDelayMinutes(e.attempts) * 60_000,
-  );
   let sent = 0;
   let failed = 0;
-  for (const email of due.slice(0, 20)) {
+  for (const email of due) {
+    const retryAt = new Date(now.getTime() + retryDelayMinutes(email.attempts + 1) * 60_000);
     const claimed = await db
       .updateTable("emails")
-      .set((eb) => ({ claimed_at: toTimestamp(now), attempts: eb("attempts", "+", 1) }))
+      .set((eb) => ({
+        claimed_at: stamp,
+        next_attempt_at: toTimestamp(retryAt),
+        attempts: eb("attempts", "+", 1),
+        last_error: null,
+      }))
       .where("id", "=", email.id)
       .where("sent_at", "is", null)
-      .where((eb) =>
-        email.claimed_at === null
-          ? eb("claimed_at", "is", null)
-          : eb("claimed_at", "=", toTimestamp(toDate(email.claimed_at))),
-      )
+      .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", stamp)]))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) continue; // another server took it
     try {
@@ -141,12 +178,12 @@ export async function deliverPendingEmails(
         orderId: email.order_id,
         payload: JSON.parse(email.payload) as Record<string, unknown>,
       });
-      if (!message) throw new Error("el correo ya no tiene de qué hablar (¿pedido borrado?)");
+      if (!message) throw new Error("la plantilla no pudo armar el correo");
       if (!email.recipient) throw new Error("correo sin destinatario");
       await mailer.send({ to: email.recipient, ...message });
       await db
         .updateTable("emails")
-        .set({ sent_at: toTimestamp(new Date()), last_error: null })
+        .set({ sent_at: toTimestamp(new Date()) })
         .where("id", "=", email.id)
         .execute();
       sent++;
@@ -167,6 +204,8 @@ export interface MailQueue {
   deliver(now?: Date): Promise<{ sent: number; failed: number }>;
   /** After queueing a message: send it now without making the caller wait; failures are retried later. */
   sendSoon(): void;
+  /** Waits for the sends under way (before the database closes at shutdown). */
+  drain(): Promise<void>;
 }
 
 export function createMailQueue(
@@ -175,11 +214,20 @@ export function createMailQueue(
   templates: EmailTemplates,
   log: (line: string) => void,
 ): MailQueue {
-  const deliver = (now?: Date) => deliverPendingEmails(db, mailer, templates, now);
+  const running = new Set<Promise<unknown>>();
+  const deliver = (now?: Date) => {
+    const round = deliverPendingEmails(db, mailer, templates, now);
+    running.add(round);
+    void round.catch(() => {}).finally(() => running.delete(round));
+    return round;
+  };
   return {
     deliver,
     sendSoon() {
       void deliver().catch((error) => log(`Correos: ${(error as Error).message}`));
+    },
+    async drain() {
+      await Promise.allSettled([...running]);
     },
   };
 }

@@ -3,15 +3,15 @@ import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { OrderEventsTable, OrderStatus } from "~/db/schema";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
-import { MAX_ATTEMPTS, queueEmail, requeueEmail } from "~/mail/queue.server";
+import { type EmailState, emailsOfOrder, queueEmail, requeueEmail } from "~/mail/queue.server";
 import { toCsv } from "./csv";
 import type { DeskQuery } from "./desk-query";
+import { EMAIL_LABELS, SHIPMENT_EMAIL } from "./emails/kinds";
 import type { Order } from "./order";
-import { SHIPMENT_EMAIL } from "./payment.server";
 import { withLines } from "./queries.server";
 import { containsPattern } from "./search";
 import type { ShipmentInput } from "./shipment-input";
-import { movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
+import { DESK_TABS, isDeskTab, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
 import { heldByOrder, restock } from "./stock.server";
 
 /*
@@ -115,14 +115,21 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
   ]);
 }
 
-/** Why a desk action did not happen; the route turns it into a status and a message. */
-export type DeskRefusal = { ok: false; reason: "no_encontrado" | "conflicto"; status: OrderStatus | null };
+/**
+ * Why a desk action did not happen; the route turns it into a status and a message.
+ * `correo_pendiente`: the order's shipment notice has not gone out yet (deleting it would lose it).
+ */
+export type DeskRefusal = {
+  ok: false;
+  reason: "no_encontrado" | "conflicto" | "correo_pendiente";
+  status: OrderStatus | null;
+};
 export type DeskResult<T = object> = ({ ok: true } & T) | DeskRefusal;
 
 async function refusal(trx: Db, orderId: string): Promise<DeskRefusal> {
   const row = await trx.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirst();
   // Unpaid orders do not exist for the desk.
-  if (!row || row.status === "esperando_pago" || row.status === "expirado") {
+  if (!row || !isDeskTab(row.status)) {
     return { ok: false, reason: "no_encontrado", status: null };
   }
   return { ok: false, reason: "conflicto", status: row.status };
@@ -141,13 +148,28 @@ async function recordEvent(
     .execute();
 }
 
-async function queueShipmentEmail(trx: Db, orderId: string, now: Date): Promise<void> {
+/** An unsent shipment notice of the order, if any: it will carry whatever tracking is current. */
+async function unsentShipmentEmail(trx: Db, orderId: string) {
+  return trx
+    .selectFrom("emails")
+    .select("id")
+    .where("order_id", "=", orderId)
+    .where("kind", "=", SHIPMENT_EMAIL)
+    .where("sent_at", "is", null)
+    .executeTakeFirst();
+}
+
+/** Queues the shipment notice; false when one is still waiting (it will carry the current tracking). */
+async function queueShipmentEmail(trx: Db, orderId: string, now: Date): Promise<boolean> {
+  // Not twice: a notice still waiting is rendered when it is sent, with the corrected tracking.
+  if (await unsentShipmentEmail(trx, orderId)) return false;
   const order = await trx
     .selectFrom("orders")
     .select("customer_email")
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
   await queueEmail(trx, { kind: SHIPMENT_EMAIL, recipient: order.customer_email, orderId, now });
+  return true;
 }
 
 /** Applies a move whose update is a plain change of columns, with its event, in one transaction. */
@@ -158,7 +180,7 @@ async function move(
   changes: { carrier?: string; tracking_number?: string; shipped_at?: string },
   event: { kind: OrderEventsTable["kind"]; detail: string },
   options: { notify: boolean; now: Date },
-): Promise<DeskResult> {
+): Promise<DeskResult<{ queued: boolean }>> {
   const { now } = options;
   return db.transaction().execute(async (trx) => {
     const changed = await trx
@@ -169,24 +191,32 @@ async function move(
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) return refusal(trx, orderId);
     await recordEvent(trx, orderId, event.kind, event.detail, now);
-    if (options.notify) await queueShipmentEmail(trx, orderId, now);
-    return { ok: true };
+    const queued = options.notify ? await queueShipmentEmail(trx, orderId, now) : false;
+    return { ok: true, queued };
   });
 }
 
+/** Just whether it happened: shipping always queues its notice, archiving never does. */
+const plain = (result: DeskResult<{ queued: boolean }>): DeskResult => (result.ok ? { ok: true } : result);
+
 /** 'Atender pedido': pendiente -> enviado with carrier and tracking number; the notice is queued with it. */
-export function shipOrder(db: Db, orderId: string, shipment: ShipmentInput, now = new Date()) {
-  return move(
-    db,
-    orderId,
-    "ship",
-    { carrier: shipment.carrier, tracking_number: shipment.trackingNumber, shipped_at: toTimestamp(now) },
-    { kind: "enviado", detail: `${shipment.carrier} · guía ${shipment.trackingNumber}` },
-    { notify: true, now },
+export async function shipOrder(db: Db, orderId: string, shipment: ShipmentInput, now = new Date()) {
+  return plain(
+    await move(
+      db,
+      orderId,
+      "ship",
+      { carrier: shipment.carrier, tracking_number: shipment.trackingNumber, shipped_at: toTimestamp(now) },
+      { kind: "enviado", detail: `${shipment.carrier} · guía ${shipment.trackingNumber}` },
+      { notify: true, now },
+    ),
   );
 }
 
-/** A shipped order's tracking, corrected; the customer gets the notice again when `notify`. */
+/**
+ * A shipped order's tracking, corrected; with `notify` the customer gets the notice again
+ * (`queued`), unless the first one has not gone out yet (it will carry the new number).
+ */
 export function correctTracking(
   db: Db,
   orderId: string,
@@ -204,8 +234,10 @@ export function correctTracking(
 }
 
 /** 'Archivar': enviado -> archivado. */
-export function archiveOrder(db: Db, orderId: string, now = new Date()) {
-  return move(db, orderId, "archive", {}, { kind: "archivado", detail: "" }, { notify: false, now });
+export async function archiveOrder(db: Db, orderId: string, now = new Date()) {
+  return plain(
+    await move(db, orderId, "archive", {}, { kind: "archivado", detail: "" }, { notify: false, now }),
+  );
 }
 
 /**
@@ -220,14 +252,22 @@ export async function deleteOrder(
   now = new Date(),
 ): Promise<DeskResult<{ restocked: boolean }>> {
   return db.transaction().execute(async (trx) => {
-    // Read before the delete: the lines go with the order.
-    const held = which === "deletePending" ? await heldByOrder(trx, orderId) : [];
-    const deleted = await trx
-      .deleteFrom("orders")
+    // The shipment notice goes with the order: never delete one the customer has not received.
+    if (which === "deleteFromHistory" && (await unsentShipmentEmail(trx, orderId))) {
+      return { ok: false, reason: "correo_pendiente", status: null };
+    }
+    // Claim the row (on PostgreSQL this locks it), so what is read below cannot change before
+    // the delete.
+    const claimed = await trx
+      .updateTable("orders")
+      .set({ updated_at: toTimestamp(now) })
       .where("id", "=", orderId)
       .where("status", "in", movableFrom(which))
       .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) return refusal(trx, orderId);
+    if (Number(claimed.numUpdatedRows) === 0) return refusal(trx, orderId);
+    // Read before the delete: the lines go with the order.
+    const held = which === "deletePending" ? await heldByOrder(trx, orderId) : [];
+    await trx.deleteFrom("orders").where("id", "=", orderId).execute();
     await restock(trx, held, now);
     return { ok: true, restocked: held.length > 0 };
   });
@@ -239,7 +279,7 @@ export async function resendOrderEmail(
   orderId: string,
   emailId: string,
   now = new Date(),
-): Promise<DeskResult> {
+): Promise<DeskResult<{ queued: boolean }>> {
   const email = await db
     .selectFrom("emails")
     .select(["id", "kind"])
@@ -248,30 +288,26 @@ export async function resendOrderEmail(
     .executeTakeFirst();
   if (!email) return { ok: false, reason: "no_encontrado", status: null };
   return db.transaction().execute(async (trx) => {
-    if (!(await requeueEmail(trx, emailId, now))) return { ok: false, reason: "no_encontrado", status: null };
+    // A message waiting for its first try, or being sent now, goes out anyway: nothing to do.
+    if (!(await requeueEmail(trx, emailId, now))) return { ok: true, queued: false };
     await recordEvent(trx, orderId, "correo_reenviado", EMAIL_LABELS[email.kind] ?? email.kind, now);
-    return { ok: true };
+    return { ok: true, queued: true };
   });
 }
-
-const EMAIL_LABELS: Record<string, string> = {
-  confirmacion: "Correo de confirmación",
-  envio: "Aviso de envío",
-};
 
 export interface TimelineEntry {
   at: Date;
   title: string;
   detail: string;
   /** For e-mails: which one, how it stands, and whether 'Reenviar' applies. */
-  email?: { id: string; state: "en_cola" | "enviado" | "fallo" | "reintentando" };
+  email?: { id: string; state: EmailState };
 }
 
 /** What happened to a paid order, oldest first: created, paid, e-mails, shipped, archived. */
 export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry[]> {
   const [events, emails] = await Promise.all([
     db.selectFrom("order_events").selectAll().where("order_id", "=", order.id).execute(),
-    db.selectFrom("emails").selectAll().where("order_id", "=", order.id).execute(),
+    emailsOfOrder(db, order.id),
   ]);
   const entries: TimelineEntry[] = [{ at: order.createdAt, title: "Pedido creado", detail: order.total }];
   if (order.paidAt) entries.push({ at: order.paidAt, title: "Pago confirmado", detail: order.customerEmail });
@@ -283,25 +319,17 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
   };
   for (const e of events) entries.push({ at: toDate(e.created_at), title: titles[e.kind], detail: e.detail });
   for (const e of emails) {
-    const label = EMAIL_LABELS[e.kind] ?? e.kind;
-    const state = e.sent_at
-      ? "enviado"
-      : e.last_error
-        ? e.attempts >= MAX_ATTEMPTS
-          ? "fallo"
-          : "reintentando"
-        : "en_cola";
-    const detail =
-      state === "enviado"
-        ? `Enviado a ${e.recipient}`
-        : state === "en_cola"
-          ? `En cola para ${e.recipient}`
-          : `${state === "fallo" ? "Falló" : "Falló, se reintentará"}: ${e.last_error}`;
+    const detail = {
+      enviado: `Enviado a ${e.recipient}`,
+      en_cola: `En cola para ${e.recipient}`,
+      reintentando: `Falló, se reintentará: ${e.lastError}`,
+      fallo: `Falló: ${e.lastError}`,
+    }[e.state];
     entries.push({
-      at: toDate(e.sent_at ?? e.created_at),
-      title: label,
+      at: e.sentAt ?? e.createdAt,
+      title: EMAIL_LABELS[e.kind] ?? e.kind,
       detail,
-      email: { id: e.id, state },
+      email: { id: e.id, state: e.state },
     });
   }
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
@@ -313,7 +341,7 @@ export async function getDeskOrder(db: Db, orderId: string): Promise<Order | nul
     .selectFrom("orders")
     .selectAll()
     .where("id", "=", orderId)
-    .where("status", "in", ["pendiente", "enviado", "archivado"])
+    .where("status", "in", [...DESK_TABS])
     .executeTakeFirst();
   if (!row) return null;
   return (await withLines(db, [row]))[0] ?? null;

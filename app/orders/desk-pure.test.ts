@@ -221,7 +221,15 @@ describe("the desk's address parameters", () => {
       query: { tab: "pendiente", search: "", from: null, until: null, page: 1 },
       values: { tab: "pendiente", search: "", from: "", until: "" },
       errors: [],
+      notice: null,
     });
+  });
+
+  it("says a known notice named in the address, and nothing else", () => {
+    expect(parse("aviso=eliminado").notice).toBe("Pedido eliminado; sus piezas volvieron al inventario");
+    expect(parse("aviso=borrado").notice).toBe("Pedido borrado del historial");
+    expect(parse("aviso=%3Cscript%3E").notice).toBeNull();
+    expect(parse("aviso=toString").notice).toBeNull();
   });
 
   it("reads the tab, falling back to pendiente for anything else", () => {

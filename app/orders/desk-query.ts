@@ -21,6 +21,17 @@ export const DESK_PARAMS = {
   page: "pagina",
 } as const;
 
+/** What the list says after an order was deleted from its own page (carried in the address). */
+export const DESK_NOTICE_PARAM = "aviso";
+export const DESK_NOTICES = {
+  eliminado: "Pedido eliminado; sus piezas volvieron al inventario",
+  borrado: "Pedido borrado del historial",
+} as const;
+
+function noticeOf(code: string | null): string | null {
+  return code && Object.hasOwn(DESK_NOTICES, code) ? DESK_NOTICES[code as keyof typeof DESK_NOTICES] : null;
+}
+
 /** The day after a YYYY-MM-DD date, as YYYY-MM-DD. */
 function nextDay(date: string): string {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
@@ -33,6 +44,8 @@ export interface ParsedDeskQuery {
   values: { tab: DeskTab; search: string; from: string; until: string };
   /** Spanish messages for parameters that were not understood (and were left out). */
   errors: string[];
+  /** A known notice named in the address, e.g. after a delete. */
+  notice: string | null;
 }
 
 /** Reads the desk's parameters from an address; anything not understood is left out and said. */
@@ -65,6 +78,7 @@ export function parseDeskQuery(params: URLSearchParams): ParsedDeskQuery {
     },
     values: { tab, search, from: from.value, until: until.value },
     errors,
+    notice: noticeOf(params.get(DESK_NOTICE_PARAM)),
   };
 }
 

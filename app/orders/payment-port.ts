@@ -44,8 +44,6 @@ export type PaymentEvent =
       kind: "paid";
       orderId: string;
       sessionId: string;
-      amountCents: number | null;
-      currency: string | null;
       customerName: string;
       customerEmail: string;
       shipping: ShippingAddress | null;

@@ -1,5 +1,6 @@
 import { type Db, toTimestamp } from "~/db/database.server";
 import { queueEmail } from "~/mail/queue.server";
+import { CONFIRMATION_EMAIL } from "./emails/kinds";
 import { orderSearchKey } from "./search";
 import type { ShippingAddress } from "./shipping";
 import { takeStock } from "./stock.server";
@@ -10,10 +11,6 @@ export type PaidOutcome =
   | "paid_after_expiry"
   | "paid_after_expiry_short"
   | "unknown_order";
-
-/** The e-mail kinds about orders; their templates are in ./emails. */
-export const CONFIRMATION_EMAIL = "confirmacion";
-export const SHIPMENT_EMAIL = "envio";
 
 /**
  * Payment confirmed: the order becomes `pendiente` with the customer's details, and its

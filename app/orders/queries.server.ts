@@ -8,7 +8,7 @@ import type { Order } from "./order";
 type OrderRow = Selectable<OrdersTable>;
 type LineRow = { order_id: string; name: string; quantity: number; unit_price_cents: number };
 
-/** The one mapping from stored rows to an `Order`. */
+/** The one mapping from stored rows to an `Order` (`lines`: this order's, in their order). */
 export function toOrder(row: OrderRow, lines: LineRow[]): Order {
   return {
     id: row.id,
@@ -38,27 +38,35 @@ export function toOrder(row: OrderRow, lines: LineRow[]): Order {
     carrier: row.carrier,
     trackingNumber: row.tracking_number,
     trackingUrl: trackingLink(row.carrier, row.tracking_number),
-    lines: lines
-      .filter((l) => l.order_id === row.id)
-      .map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
+    lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
   };
 }
 
-/** Several orders with their lines, in the order of `rows`, in two queries. */
+/** SQLite takes at most 32,766 parameters in a statement; lines are read this many orders at a time. */
+const IDS_PER_QUERY = 1_000;
+
+/** Several orders with their lines, in the order of `rows`. */
 export async function withLines(db: Db, rows: OrderRow[]): Promise<Order[]> {
-  if (rows.length === 0) return [];
-  const lines = await db
-    .selectFrom("order_lines")
-    .select(["order_id", "name", "quantity", "unit_price_cents"])
-    .where(
-      "order_id",
-      "in",
-      rows.map((r) => r.id),
-    )
-    .orderBy("order_id")
-    .orderBy("position")
-    .execute();
-  return rows.map((row) => toOrder(row, lines));
+  const byOrder = new Map<string, LineRow[]>();
+  for (let i = 0; i < rows.length; i += IDS_PER_QUERY) {
+    const lines = await db
+      .selectFrom("order_lines")
+      .select(["order_id", "name", "quantity", "unit_price_cents"])
+      .where(
+        "order_id",
+        "in",
+        rows.slice(i, i + IDS_PER_QUERY).map((r) => r.id),
+      )
+      .orderBy("order_id")
+      .orderBy("position")
+      .execute();
+    for (const line of lines) {
+      const list = byOrder.get(line.order_id);
+      if (list) list.push(line);
+      else byOrder.set(line.order_id, [line]);
+    }
+  }
+  return rows.map((row) => toOrder(row, byOrder.get(row.id) ?? []));
 }
 
 export async function getOrder(db: Db, id: string): Promise<Order | null> {

@@ -27,14 +27,6 @@ export const ORDER_MOVES = {
 
 export type OrderMove = keyof typeof ORDER_MOVES;
 
-export const ORDER_STATUSES: readonly OrderStatus[] = [
-  "esperando_pago",
-  "pendiente",
-  "enviado",
-  "archivado",
-  "expirado",
-];
-
 export function canMove(status: OrderStatus, move: OrderMove): boolean {
   return (ORDER_MOVES[move].from as readonly OrderStatus[]).includes(status);
 }
@@ -60,12 +52,22 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   expirado: "Pago vencido",
 };
 
-/** The actions the spec gives each tab, in its words. */
-export type DeskAction = "atender" | "eliminar" | "archivar" | "borrar";
+/**
+ * The desk's buttons, in the spec's words, and the move each makes; a status shows the buttons
+ * whose move it allows: pendiente 'Atender pedido', 'Eliminar pedido'; enviado 'Archivar',
+ * 'Borrar del historial'; archivado 'Borrar del historial'.
+ */
+export const DESK_ACTIONS = {
+  atender: "ship",
+  archivar: "archive",
+  eliminar: "deletePending",
+  borrar: "deleteFromHistory",
+} as const satisfies Record<string, OrderMove>;
+
+export type DeskAction = keyof typeof DESK_ACTIONS;
 
 export function deskActions(status: OrderStatus): DeskAction[] {
-  if (status === "pendiente") return ["atender", "eliminar"];
-  if (status === "enviado") return ["archivar", "borrar"];
-  if (status === "archivado") return ["borrar"];
-  return [];
+  return (Object.keys(DESK_ACTIONS) as DeskAction[]).filter((action) =>
+    canMove(status, DESK_ACTIONS[action]),
+  );
 }

@@ -125,8 +125,6 @@ function eventOf(event: Stripe.Event): PaymentEvent {
       return {
         ...ids,
         kind: "paid",
-        amountCents: session.amount_total,
-        currency: session.currency,
         customerName: session.customer_details?.name ?? "",
         customerEmail: session.customer_details?.email ?? "",
         shipping: shippingOf(session),

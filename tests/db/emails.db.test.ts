@@ -196,6 +196,22 @@ describeEachDatabase("shipment e-mail", (harness) => {
   });
 });
 
+describeEachDatabase("the e-mail queue", (harness) => {
+  it("messages that keep failing never hold up new ones", async () => {
+    const database = await harness.fresh();
+    const down = createSmtpMailer("smtp://127.0.0.1:1", "tienda@example.mx");
+    // More failing messages than one round sends.
+    for (let i = 0; i < 25; i++) await paidOrder(database, `rebota.${i}.${harness.dialect}@example.invalid`);
+    for (let round = 0; round < 2; round++)
+      await deliverPendingEmails(database.db, down, templates(database));
+    const fresh = `nueva.${harness.dialect}@example.mx`;
+    await paidOrder(database, fresh);
+    const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
+    expect(await deliverPendingEmails(database.db, up, templates(database))).toEqual({ sent: 1, failed: 0 });
+    expect(received.filter((m) => m.to.includes(fresh))).toHaveLength(1);
+  });
+});
+
 it("retries wait longer after each failure, up to six hours", () => {
   expect([1, 2, 3, 4, 5, 6, 9, 10, 20].map(retryDelayMinutes)).toEqual([5, 5, 5, 8, 16, 32, 256, 360, 360]);
 });

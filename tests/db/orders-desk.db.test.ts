@@ -94,6 +94,7 @@ async function orderIn(db: Db, shop: Workshop, status: OrderStatus, customer = "
   const id = await paidOrder(db, shop, customer);
   if (status === "pendiente") return id;
   expect(await shipOrder(db, id, ESTAFETA)).toEqual({ ok: true });
+  await emailsDelivered(db, id);
   if (status === "enviado") return id;
   expect(await archiveOrder(db, id)).toEqual({ ok: true });
   return id;
@@ -108,6 +109,16 @@ async function stateOf(db: Db, orderId: string) {
     events: await db.selectFrom("order_events").selectAll().orderBy("id").execute(),
     emails: await db.selectFrom("emails").selectAll().orderBy("id").execute(),
   };
+}
+
+/** The customer has received every message about the order (as if the mail queue had sent them). */
+async function emailsDelivered(db: Db, orderId: string): Promise<void> {
+  await db
+    .updateTable("emails")
+    .set({ sent_at: new Date().toISOString() })
+    .where("order_id", "=", orderId)
+    .where("sent_at", "is", null)
+    .execute();
 }
 
 async function statusOf(db: Db, orderId: string): Promise<OrderStatus | undefined> {
@@ -289,7 +300,7 @@ describeEachDatabase("orders desk: moves of an order", (harness) => {
 
     expect(
       await correctTracking(db, id, DHL, { notify: false, now: new Date(Date.now() - DAY / 2) }),
-    ).toEqual({ ok: true });
+    ).toEqual({ ok: true, queued: false });
     expect(await getDeskOrder(db, id)).toMatchObject({
       status: "enviado",
       carrier: "DHL Express",
@@ -298,11 +309,18 @@ describeEachDatabase("orders desk: moves of an order", (harness) => {
       shippedAt,
     });
     expect(await shipmentEmails(db, id)).toHaveLength(1);
+    // While the first notice has not gone out, a correction does not queue a second one: the
+    // waiting notice is written when it is sent, with the tracking then current.
+    expect(await correctTracking(db, id, DHL, { notify: true, now: new Date(Date.now() - DAY / 3) })).toEqual(
+      { ok: true, queued: false },
+    );
+    expect(await shipmentEmails(db, id)).toHaveLength(1);
+    await emailsDelivered(db, id);
 
     const fixed: ShipmentInput = { carrier: "FedEx", trackingNumber: "7777 8888" };
     expect(
       await correctTracking(db, id, fixed, { notify: true, now: new Date(Date.now() - DAY / 4) }),
-    ).toEqual({ ok: true });
+    ).toEqual({ ok: true, queued: true });
     const notices = await shipmentEmails(db, id);
     expect(notices).toHaveLength(2);
     expect(notices.map((n) => n.recipient)).toEqual(["renata@example.mx", "renata@example.mx"]);
@@ -317,6 +335,7 @@ describeEachDatabase("orders desk: moves of an order", (harness) => {
       .execute();
     expect(events).toEqual([
       { kind: "enviado", detail: "Estafeta · guía 8052 1234 5678" },
+      { kind: "guia_corregida", detail: "DHL Express · guía JD014600006281" },
       { kind: "guia_corregida", detail: "DHL Express · guía JD014600006281" },
       { kind: "guia_corregida", detail: "FedEx · guía 7777 8888" },
     ]);
@@ -421,6 +440,16 @@ describeEachDatabase("orders desk: deleting and stock", (harness) => {
     await shipOrder(db, archived, DHL);
     await archiveOrder(db, archived);
     expect([await shop.stockOf(0), await shop.stockOf(1)]).toEqual([9, 8]);
+    // A shipment notice that has not reached the customer would be lost with the order: refused.
+    const before = await stateOf(db, shipped);
+    expect(await deleteOrder(db, shipped, "deleteFromHistory")).toEqual({
+      ok: false,
+      reason: "correo_pendiente",
+      status: null,
+    });
+    expect(await stateOf(db, shipped)).toEqual(before);
+    await emailsDelivered(db, shipped);
+    await emailsDelivered(db, archived);
     expect(await deleteOrder(db, shipped, "deleteFromHistory")).toEqual({ ok: true, restocked: false });
     expect(await deleteOrder(db, archived, "deleteFromHistory")).toEqual({ ok: true, restocked: false });
     expect([await shop.stockOf(0), await shop.stockOf(1)]).toEqual([9, 8]);
@@ -683,9 +712,9 @@ describeEachDatabase("orders desk: timeline and e-mails", (harness) => {
     });
     const emailId = failed?.email?.id ?? "";
 
-    expect(await resendOrderEmail(db, id, emailId)).toEqual({ ok: true });
+    expect(await resendOrderEmail(db, id, emailId)).toEqual({ ok: true, queued: true });
     const row = await db.selectFrom("emails").selectAll().where("id", "=", emailId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ attempts: 0, last_error: null, claimed_at: null, sent_at: null });
+    expect(row).toMatchObject({ attempts: 0, last_error: null, next_attempt_at: null, sent_at: null });
     expect(await db.selectFrom("emails").select("id").where("order_id", "=", id).execute()).toHaveLength(1);
 
     const sent: string[] = [];
@@ -698,6 +727,16 @@ describeEachDatabase("orders desk: timeline and e-mails", (harness) => {
     expect(timeline.find((e) => e.email)?.email?.state).toBe("enviado");
   });
 
+  it("'Reenviar' a message still waiting for its first try queues nothing more", async () => {
+    const { database, db } = await fresh(harness);
+    const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 625_000, stock: 5 }]);
+    const id = await paidOrder(db, shop, "Renata Quiroga");
+    const [waiting] = await db.selectFrom("emails").selectAll().where("order_id", "=", id).execute();
+    expect(await resendOrderEmail(db, id, waiting?.id ?? "")).toEqual({ ok: true, queued: false });
+    expect(await db.selectFrom("emails").selectAll().where("order_id", "=", id).execute()).toEqual([waiting]);
+    expect(await db.selectFrom("order_events").select("id").where("order_id", "=", id).execute()).toEqual([]);
+  });
+
   it("'Reenviar' a sent e-mail sends a copy and keeps the original as sent", async () => {
     const { database, db } = await fresh(harness);
     const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 625_000, stock: 5 }]);
@@ -708,7 +747,7 @@ describeEachDatabase("orders desk: timeline and e-mails", (harness) => {
     const [notice] = await shipmentEmails(db, id);
     if (!notice) throw new Error("no shipment notice");
 
-    expect(await resendOrderEmail(db, id, notice.id)).toEqual({ ok: true });
+    expect(await resendOrderEmail(db, id, notice.id)).toEqual({ ok: true, queued: true });
     const notices = await shipmentEmails(db, id);
     expect(notices).toHaveLength(2);
     expect(notices.find((n) => n.id === notice.id)?.sent_at).not.toBeNull();

@@ -146,15 +146,24 @@ test.describe("the orders desk", () => {
     await desk.tab("Archivado").click();
     await expect(desk.order(orderId)).toBeVisible();
     await expect(desk.order(orderId).getByRole("button")).toHaveText(["Borrar del historial"]);
-    // Cancelling the confirmation keeps the order.
+    // Its shipment notice has reached the customer (an order is not deleted before that).
+    await expect.poll(() => outboxMessagesWith(`DHL${tag}99`).length, { timeout: 10_000 }).toBe(1);
+    // Cancelling the confirmation sends nothing and keeps the order.
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
     await desk.order(orderId).getByRole("button", { name: "Borrar del historial" }).click();
-    await page
-      .getByRole("dialog", { name: new RegExp(orderId) })
-      .getByRole("button", { name: "Cancelar" })
-      .click();
+    const confirm = page.getByRole("alertdialog", { name: new RegExp(orderId) });
+    await confirm.getByRole("button", { name: "Cancelar" }).click();
+    await expect(confirm).toBeHidden();
+    await page.reload();
+    await expect(desk.order(orderId)).toBeVisible();
+    expect(posts).toEqual([]);
     expect(await shop.orderStatus(orderId)).toBe("archivado");
 
     await desk.remove(orderId, "Borrar del historial");
+    await expect(page.getByRole("status")).toHaveText("Pedido borrado del historial");
     await expect(desk.order(orderId)).toHaveCount(0);
     await expect(page.getByText("No hay pedidos en esta sección.")).toBeVisible();
     expect(await shop.orderStatus(orderId)).toBeNull();
@@ -173,6 +182,7 @@ test.describe("the orders desk", () => {
     await admins.login(page);
     await desk.open("pendiente", tag);
     await desk.remove(orderId, "Eliminar pedido");
+    await expect(page.getByRole("status")).toHaveText("Pedido eliminado; sus piezas volvieron al inventario");
     await expect(desk.order(orderId)).toHaveCount(0);
     expect(await shop.orderStatus(orderId)).toBeNull();
     expect(await shop.stockOf(product.id)).toBe(5);

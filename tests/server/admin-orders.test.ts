@@ -132,6 +132,17 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     return order;
   }
 
+  /** The customer has received every message about the order (as the server's mail job would). */
+  async function delivered(order: TestOrder): Promise<TestOrder> {
+    await database.db
+      .updateTable("emails")
+      .set({ sent_at: new Date().toISOString() })
+      .where("order_id", "=", order.id)
+      .where("sent_at", "is", null)
+      .execute();
+    return order;
+  }
+
   async function archivedOrder(name?: string): Promise<TestOrder> {
     const order = await shippedOrder(name);
     expect((await archiveOrder(database.db, order.id)).ok).toBe(true);
@@ -392,6 +403,18 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     });
     expect(await emailsOf(order.id, "envio")).toHaveLength(1);
 
+    // The first notice has not gone out: it will carry the new number, no second one is queued.
+    const waiting = await desk(order.id, {
+      intent: "corregir",
+      carrier: "FedEx",
+      trackingNumber: "FDX-1001",
+      notify: "on",
+    });
+    expect(waiting.status).toBe(200);
+    expect(waiting.message).toBe("Guía corregida; el aviso de envío que aún no sale llevará la guía nueva");
+    expect(await emailsOf(order.id, "envio")).toHaveLength(1);
+    await delivered(order);
+
     const told = await desk(order.id, {
       intent: "corregir",
       carrier: "Otra",
@@ -403,7 +426,7 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     expect(told.message).toBe("Guía corregida; el aviso de envío se mandó de nuevo");
     const after = await state(order);
     expect(after.order?.carrier).toBe("Mensajería del Valle");
-    expect(after.events).toEqual(["enviado", "guia_corregida", "guia_corregida"]);
+    expect(after.events).toEqual(["enviado", "guia_corregida", "guia_corregida", "guia_corregida"]);
     expect(await emailsOf(order.id, "envio")).toHaveLength(2);
 
     const empty = await desk(order.id, { intent: "corregir", carrier: "FedEx", trackingNumber: "" });
@@ -451,32 +474,43 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     expect(again.message).toBe("Error al eliminar el pedido: el pedido no existe.");
     expect(await pending.stock()).toBe(5);
 
-    const archived = await archivedOrder();
+    const archived = await delivered(await archivedOrder());
     const erased = await desk(archived.id, { intent: "borrar" });
     expect(erased.status).toBe(200);
     expect(erased.message).toBe("Pedido borrado del historial");
     expect((await state(archived)).order).toBeNull();
     expect(await archived.stock()).toBe(3);
 
-    // From the list, the page asks to come back to the tab it was on.
-    const shipped = await shippedOrder();
+    // A shipped order whose notice has not reached the customer yet is kept: the notice would be lost.
+    const unsent = await shippedOrder();
+    const kept = await desk(unsent.id, { intent: "borrar" });
+    expect(kept.status).toBe(409);
+    expect(kept.message).toContain(
+      "Error al eliminar el pedido: su aviso de envío todavía no le llega al cliente",
+    );
+    expect((await state(unsent)).order).not.toBeNull();
+
+    // From the order's own page, back to the tab it was on, which says what happened.
+    const shipped = await delivered(await shippedOrder());
     const back = await desk(shipped.id, {
       intent: "borrar",
       volver: "/admin/orders?estado=enviado&q=renata",
     });
     expect(back.status).toBe(302);
-    expect(back.location).toBe("/admin/orders?estado=enviado&q=renata");
+    expect(back.location).toBe("/admin/orders?estado=enviado&q=renata&aviso=borrado");
     expect((await state(shipped)).order).toBeNull();
     expect(await shipped.stock()).toBe(3);
+    const list = await get(back.location ?? "", cookie);
+    expect(visibleText(await list.text())).toContain("Pedido borrado del historial");
     // Only pages of the admin area: anywhere else is ignored.
-    const other = await shippedOrder();
+    const other = await delivered(await shippedOrder());
     const elsewhere = await desk(other.id, { intent: "borrar", volver: "https://evil.example/admin" });
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.location).toBeNull();
   });
 
   it("'Reenviar' queues an e-mail of the order again; one that is not the order's is 404", async () => {
-    const order = await paidOrder();
+    const order = await delivered(await paidOrder());
     const [confirmation] = await emailsOf(order.id, "confirmacion");
     expect(confirmation).toBeDefined();
     const res = await desk(order.id, { intent: "reenviar", email: confirmation?.id ?? "" });

@@ -1,38 +1,38 @@
 import { useEffect, useId, useRef, useState } from "react";
-import type { OrderStatus } from "~/db/schema";
+import type { Order } from "~/orders/order";
 import { deskActions } from "~/orders/status";
-import { ConfirmDialog } from "./confirm-dialog";
 import { orderAction, useDeskFetcher } from "./desk-fetcher";
+import { ConfirmDialog, Modal } from "./modal";
 import { ShipmentFields } from "./shipment-form";
 
 const button = "min-h-11 rounded-full px-5 text-sm font-medium";
 
 /**
  * The spec's actions for an order, by its status: pendiente 'Atender pedido' and 'Eliminar pedido';
- * enviado 'Archivar' and 'Borrar del historial'; archivado 'Borrar del historial'. `returnTo`: where
- * to go after the order is deleted (the detail page has nothing left to show).
+ * enviado 'Archivar' and 'Borrar del historial'; archivado 'Borrar del historial'. `afterDelete`:
+ * where to go once the order is deleted (its own page has nothing left to show); lists stay put.
  */
 export function OrderActions({
   orderId,
   status,
-  returnTo,
+  afterDelete,
 }: {
   orderId: string;
-  status: OrderStatus;
-  returnTo?: string;
+  status: Order["status"];
+  afterDelete?: string;
 }) {
   const fetcher = useDeskFetcher();
   const [confirming, setConfirming] = useState(false);
   const busy = fetcher.state !== "idle";
   const actions = deskActions(status);
-  const remove = (intent: "eliminar" | "borrar") => {
-    void fetcher.submit(
-      { intent, ...(returnTo ? { volver: returnTo } : {}) },
-      { method: "post", action: orderAction(orderId) },
-    );
-    setConfirming(false);
-  };
   const deleting = actions.includes("eliminar") ? "eliminar" : actions.includes("borrar") ? "borrar" : null;
+  const remove = (intent: "eliminar" | "borrar") => {
+    setConfirming(false);
+    void fetcher.submit(
+      { intent, ...(afterDelete ? { volver: afterDelete } : {}) },
+      { method: "post", action: orderAction(orderId), preventScrollReset: true },
+    );
+  };
   return (
     <div className="flex flex-wrap gap-2">
       {actions.includes("atender") && <ShipDialog orderId={orderId} />}
@@ -43,7 +43,7 @@ export function OrderActions({
           onClick={() =>
             fetcher.submit({ intent: "archivar" }, { method: "post", action: orderAction(orderId) })
           }
-          className={`${button} border border-ink`}
+          className={`${button} border border-ink disabled:opacity-60`}
         >
           Archivar
         </button>
@@ -52,8 +52,9 @@ export function OrderActions({
         <>
           <button
             type="button"
+            disabled={busy}
             onClick={() => setConfirming(true)}
-            className={`${button} border border-red-800 text-red-800`}
+            className={`${button} border border-red-800 text-red-800 disabled:opacity-60`}
           >
             {deleting === "eliminar" ? "Eliminar pedido" : "Borrar del historial"}
           </button>
@@ -65,7 +66,6 @@ export function OrderActions({
                 : `¿Borrar ${orderId} del historial?`
             }
             confirmLabel={deleting === "eliminar" ? "Eliminar pedido" : "Borrar del historial"}
-            busy={busy}
             onClose={() => setConfirming(false)}
             onConfirm={() => remove(deleting)}
           >
@@ -85,78 +85,100 @@ export function OrderActions({
 /** 'Atender pedido': a dialog asking carrier and tracking number. */
 function ShipDialog({ orderId }: { orderId: string }) {
   const fetcher = useDeskFetcher();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const answer = fetcher.data;
-  const mine = answer?.intent === "atender" && answer.orderId === orderId;
-  const error = mine && !answer.ok && fetcher.state === "idle" ? answer.message : null;
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const errorId = useId();
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  // Each answer about this order is read once: a refusal shows in the dialog, a success closes it.
   useEffect(() => {
-    if (mine && answer.ok) ref.current?.close();
-  }, [mine, answer]);
+    if (answer?.intent !== "atender" || answer.orderId !== orderId) return;
+    if (answer.ok) setOpen(false);
+    else setError(answer.message);
+  }, [answer, orderId]);
   return (
     <>
       <button
         type="button"
-        onClick={() => ref.current?.showModal()}
+        onClick={() => {
+          setError(null);
+          setOpen(true);
+        }}
         className={`${button} bg-ink text-cream`}
       >
         Atender pedido
       </button>
-      <dialog
-        ref={ref}
-        aria-labelledby={titleId}
-        className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl bg-cream p-6 text-ink shadow-xl backdrop:bg-black/50"
-      >
-        <h2 id={titleId} className="font-serif text-2xl">
-          Atender pedido {orderId}
-        </h2>
-        <p className="mt-2 text-sm text-ink/75">
-          Al confirmar, el pedido pasa a «enviado» y el cliente recibe un correo con la guía.
-        </p>
-        <fetcher.Form method="post" action={orderAction(orderId)} noValidate className="mt-4">
-          <input type="hidden" name="intent" value="atender" />
-          <ShipmentFields idPrefix={`ship-${orderId}`} />
-          {error && (
-            <p role="alert" className="mt-4 rounded bg-red-50 px-3 py-2 text-sm text-red-800">
-              {error}
+      <Modal open={open} title={`Atender pedido ${orderId}`} onClose={() => setOpen(false)}>
+        {({ descriptionId }) => (
+          <>
+            <p id={descriptionId} className="mt-2 text-sm text-ink/75">
+              Al confirmar, el pedido pasa a «enviado» y el cliente recibe un correo con la guía.
             </p>
-          )}
-          <div className="mt-6 flex flex-wrap justify-end gap-3">
-            <button
-              type="button"
-              onClick={() => ref.current?.close()}
-              className={`${button} border border-ink`}
-            >
-              Cancelar
-            </button>
-            <button
-              type="submit"
-              disabled={fetcher.state !== "idle"}
-              className={`${button} bg-ink text-cream disabled:opacity-60`}
-            >
-              Marcar como enviado
-            </button>
-          </div>
-        </fetcher.Form>
-      </dialog>
+            <fetcher.Form method="post" action={orderAction(orderId)} noValidate className="mt-4">
+              <input type="hidden" name="intent" value="atender" />
+              <ShipmentFields idPrefix={`ship-${orderId}`} errorId={error ? errorId : undefined} />
+              {error && (
+                <p
+                  id={errorId}
+                  role="alert"
+                  className="mt-4 rounded bg-red-50 px-3 py-2 text-sm text-red-800"
+                >
+                  {error}
+                </p>
+              )}
+              <div className="mt-6 flex flex-wrap justify-end gap-3">
+                <button
+                  type="button"
+                  onClick={() => setOpen(false)}
+                  className={`${button} border border-ink`}
+                >
+                  Cancelar
+                </button>
+                <button
+                  type="submit"
+                  disabled={fetcher.state !== "idle"}
+                  className={`${button} bg-ink text-cream disabled:opacity-60`}
+                >
+                  Marcar como enviado
+                </button>
+              </div>
+            </fetcher.Form>
+          </>
+        )}
+      </Modal>
     </>
   );
 }
 
-/** The answer of the last desk action, as a notice at the top of the page. */
-export function DeskNotice() {
+/**
+ * The answer of the last desk action. The two live regions are always in the page (screen readers
+ * announce changes to a region they already know); a success takes the focus, since the order's
+ * card may just have left the list. `initial`: a message carried in the address (after a redirect).
+ */
+export function DeskNotice({ initial }: { initial?: string | null }) {
   const fetcher = useDeskFetcher();
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  const statusRef = useRef<HTMLParagraphElement>(null);
   // A refused shipment is told in its dialog, which stays open.
-  if (!answer || (answer.intent === "atender" && !answer.ok)) {
-    return <div role="status" className="sr-only" />;
-  }
+  const shown = answer && !(answer.intent === "atender" && !answer.ok) ? answer : undefined;
+  const ok = shown?.ok ? shown.message : shown ? "" : (initial ?? "");
+  const failed = shown && !shown.ok ? shown.message : "";
+  useEffect(() => {
+    if (shown?.ok) statusRef.current?.focus();
+  }, [shown]);
+  const box = "mt-4 rounded-lg px-4 py-3 text-sm";
   return (
-    <p
-      role={answer.ok ? "status" : "alert"}
-      className={`mt-4 rounded-lg px-4 py-3 text-sm ${answer.ok ? "bg-emerald-50 text-emerald-900" : "bg-red-50 text-red-800"}`}
-    >
-      {answer.message}
-    </p>
+    <>
+      <p
+        ref={statusRef}
+        role="status"
+        tabIndex={-1}
+        className={ok ? `${box} bg-emerald-50 text-emerald-900` : ""}
+      >
+        {ok}
+      </p>
+      <p role="alert" className={failed ? `${box} bg-red-50 text-red-800` : ""}>
+        {failed}
+      </p>
+    </>
   );
 }

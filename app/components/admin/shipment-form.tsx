@@ -9,11 +9,15 @@ export function ShipmentFields({
   idPrefix,
   carrier,
   trackingNumber,
+  errorId,
 }: {
   idPrefix: string;
   carrier?: string | null;
   trackingNumber?: string | null;
+  /** The id of the form's error message, while there is one. */
+  errorId?: string;
 }) {
+  const invalid = errorId ? { "aria-invalid": true, "aria-describedby": errorId } : {};
   const known = DEFAULT_CARRIERS.some((c) => c.name === carrier);
   const [choice, setChoice] = useState(carrier ? (known ? carrier : OTHER_CARRIER) : "");
   const field = "mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3";
@@ -29,6 +33,7 @@ export function ShipmentFields({
           value={choice}
           onChange={(e) => setChoice(e.target.value)}
           className={field}
+          {...invalid}
         >
           <option value="">Elige una paquetería</option>
           {DEFAULT_CARRIERS.map((c) => (
@@ -50,6 +55,7 @@ export function ShipmentFields({
             defaultValue={known ? "" : (carrier ?? "")}
             maxLength={60}
             className={field}
+            {...invalid}
           />
         </div>
       )}
@@ -64,6 +70,7 @@ export function ShipmentFields({
           autoComplete="off"
           maxLength={60}
           className={field}
+          {...invalid}
         />
       </div>
     </div>

@@ -1,9 +1,9 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
 import type { EmailTemplates } from "~/mail/queue.server";
-import { CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "../payment.server";
 import { getOrder } from "../queries.server";
 import { confirmationEmail } from "./confirmation";
+import { CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "./kinds";
 import { shipmentEmail } from "./shipment";
 
 /**

@@ -221,7 +221,7 @@ export class OrdersDesk {
   /** A delete button, then the confirmation dialog's own button. */
   async remove(orderId: string, label: "Eliminar pedido" | "Borrar del historial") {
     await this.order(orderId).getByRole("button", { name: label }).click();
-    const confirm = this.page.getByRole("dialog", { name: new RegExp(orderId) });
+    const confirm = this.page.getByRole("alertdialog", { name: new RegExp(orderId) });
     await expect(confirm).toContainText("no se puede deshacer");
     await confirm.getByRole("button", { name: label }).click();
   }

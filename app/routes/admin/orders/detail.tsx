@@ -7,6 +7,7 @@ import { ShipmentFields } from "~/components/admin/shipment-form";
 import { RouteError } from "~/components/route-error";
 import { requireAdmin, safeAdminPath } from "~/lib/admin-guards.server";
 import { formatShopDateTime } from "~/lib/dates";
+import { isId } from "~/lib/ids";
 import {
   archiveOrder,
   correctTracking,
@@ -17,9 +18,10 @@ import {
   resendOrderEmail,
   shipOrder,
 } from "~/orders/admin.server";
+import { DESK_NOTICE_PARAM, DESK_NOTICES } from "~/orders/desk-query";
 import { isOrderId } from "~/orders/ids";
 import { shipmentInput } from "~/orders/shipment-input";
-import { STATUS_LABELS } from "~/orders/status";
+import { DESK_ACTIONS, STATUS_LABELS } from "~/orders/status";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/detail";
 
@@ -43,6 +45,13 @@ function answer(status: number, body: DeskActionData) {
 function refused(base: Omit<DeskActionData, "ok" | "message">, refusal: DeskRefusal, message: string) {
   if (refusal.reason === "no_encontrado") {
     return answer(404, { ...base, ok: false, message: `${message}: el pedido no existe.` });
+  }
+  if (refusal.reason === "correo_pendiente") {
+    return answer(409, {
+      ...base,
+      ok: false,
+      message: `${message}: su aviso de envío todavía no le llega al cliente. Intenta de nuevo en unos minutos.`,
+    });
   }
   const now = refusal.status ? STATUS_LABELS[refusal.status].toLowerCase() : "otro";
   return answer(409, {
@@ -93,8 +102,12 @@ export async function action(args: Route.ActionArgs) {
       const notify = form.get("notify") === "on";
       const result = await correctTracking(db, orderId, parsed.data, { notify });
       if (!result.ok) return refused(base, result, "Error al corregir la guía");
-      if (notify) mail.sendSoon();
-      const message = notify ? "Guía corregida; el aviso de envío se mandó de nuevo" : "Guía corregida";
+      if (result.queued) mail.sendSoon();
+      const message = !notify
+        ? "Guía corregida"
+        : result.queued
+          ? "Guía corregida; el aviso de envío se mandó de nuevo"
+          : "Guía corregida; el aviso de envío que aún no sale llevará la guía nueva";
       return answer(200, { ...base, ok: true, message });
     }
     case "archivar": {
@@ -104,25 +117,21 @@ export async function action(args: Route.ActionArgs) {
     }
     case "eliminar":
     case "borrar": {
-      const result = await deleteOrder(
-        db,
-        orderId,
-        intent === "eliminar" ? "deletePending" : "deleteFromHistory",
-      );
+      const result = await deleteOrder(db, orderId, DESK_ACTIONS[intent]);
       if (!result.ok) return refused(base, result, "Error al eliminar el pedido");
+      const notice = result.restocked ? "eliminado" : "borrado";
+      // From the order's own page: back to the list, which says what happened.
       const back = safeAdminPath(text("volver"));
-      if (back) throw redirect(back);
-      const message = result.restocked
-        ? "Pedido eliminado; sus piezas volvieron al inventario"
-        : "Pedido borrado del historial";
-      return answer(200, { ...base, ok: true, message });
+      if (back) throw redirect(`${back}${back.includes("?") ? "&" : "?"}${DESK_NOTICE_PARAM}=${notice}`);
+      return answer(200, { ...base, ok: true, message: DESK_NOTICES[notice] });
     }
     case "reenviar": {
       const emailId = text("email");
-      const result = /^[a-z0-9]{16}$/.test(emailId)
+      const result = isId(emailId)
         ? await resendOrderEmail(db, orderId, emailId)
         : ({ ok: false, reason: "no_encontrado", status: null } as const);
       if (!result.ok) return answer(404, { ...base, ok: false, message: "Ese correo no existe." });
+      if (!result.queued) return answer(200, { ...base, ok: true, message: "Ese correo ya va en camino." });
       mail.sendSoon();
       return answer(200, { ...base, ok: true, message: "Correo en camino de nuevo" });
     }
@@ -149,7 +158,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <OrderView order={order} />
         <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-sand pt-4">
-          <OrderActions orderId={order.id} status={order.status} returnTo={back} />
+          <OrderActions orderId={order.id} status={order.status} afterDelete={back} />
           <Link
             to={`/admin/orders/${order.id}/imprimir`}
             className="min-h-11 content-center rounded-full border border-ink px-5 text-sm"
@@ -195,8 +204,9 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                 <input type="hidden" name="email" value={entry.email.id} />
                 <button
                   type="submit"
+                  disabled={fetcher.state !== "idle"}
                   aria-label={`Reenviar: ${entry.title}`}
-                  className="min-h-11 text-sm underline"
+                  className="min-h-11 text-sm underline disabled:opacity-60"
                 >
                   Reenviar
                 </button>

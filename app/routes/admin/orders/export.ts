@@ -1,4 +1,5 @@
 import { requireAdmin } from "~/lib/admin-guards.server";
+import { shopDateTimeStamp } from "~/lib/dates";
 import { exportOrdersCsv } from "~/orders/admin.server";
 import { parseDeskQuery } from "~/orders/desk-query";
 import { servicesContext } from "~/services.server";
@@ -10,7 +11,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { database } = args.context.get(servicesContext);
   const { query, values } = parseDeskQuery(args.url.searchParams);
   const csv = await exportOrdersCsv(database.db, query);
-  const day = new Date().toISOString().slice(0, 10);
+  const day = shopDateTimeStamp(new Date()).slice(0, 10);
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

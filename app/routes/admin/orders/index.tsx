@@ -17,12 +17,11 @@ export async function loader(args: Route.LoaderArgs) {
   const { database } = args.context.get(servicesContext);
   const parsed = parseDeskQuery(args.url.searchParams);
   const result = await listOrders(database.db, parsed.query);
-  return { ...result, values: parsed.values, errors: parsed.errors };
+  return { ...result, values: parsed.values, errors: parsed.errors, notice: parsed.notice };
 }
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, values, page, pages, total, errors } = loaderData;
-  const here = `/admin/orders${deskSearch({ ...values, page })}`;
+  const { orders, values, page, pages, total, errors, notice } = loaderData;
   const filtered = Boolean(values.search || values.from || values.until);
   return (
     <section aria-labelledby="orders-title">
@@ -97,7 +96,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         </p>
       )}
 
-      <DeskNotice />
+      <DeskNotice initial={notice} />
 
       {orders.length === 0 ? (
         <p className="mt-8 text-ink/75">No hay pedidos en esta sección.</p>
@@ -108,7 +107,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               <article aria-label={`Pedido ${order.id}`} className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
                 <OrderView order={order} link />
                 <div className="mt-4 border-t border-sand pt-4">
-                  <OrderActions orderId={order.id} status={order.status} returnTo={here} />
+                  <OrderActions orderId={order.id} status={order.status} />
                 </div>
               </article>
             </li>
