@@ -12,7 +12,7 @@ import { seedDemoOnFirstStart } from "~/demo/seed.server";
 import { startJobs } from "~/jobs/scheduler.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
 import { createMailQueue, type MailQueue } from "~/mail/queue.server";
-import { createLocalStorage } from "~/media/local-storage.server";
+import { openMediaStorage } from "~/media/open-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import type { PaymentProvider } from "~/orders/payment-port";
@@ -56,12 +56,12 @@ export async function startServices(
   log: (line: string) => void = console.log,
 ): Promise<Services> {
   ensureWritableDir(config.dataDir, "de datos (DATA_DIR)");
-  ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
+  if (config.media.kind === "local") ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
   const database = await openDatabase(config.database, { poolMax: config.databasePoolMax });
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) log(`Migraciones aplicadas: ${applied.join(", ")}`);
-    const media = createLocalStorage(config.mediaDir);
+    const media = openMediaStorage(config);
     if (config.demoData) {
       const onSeeding = () =>
         log("Base de datos vacía: cargando el catálogo de demostración (unos segundos)…");

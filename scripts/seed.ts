@@ -2,7 +2,7 @@
 // npm run seed -- --replace: deletes every drop (and its media) first.
 import { countDrops } from "~/catalogue/catalogue.server";
 import { replaceWithDemoCatalogue } from "~/demo/seed.server";
-import { createLocalStorage } from "~/media/local-storage.server";
+import { openMediaStorage } from "~/media/open-storage.server";
 import { ensureWritableDir } from "~/services.server";
 import { runCli } from "./cli";
 
@@ -14,8 +14,8 @@ await runCli(async ({ config, database }) => {
     );
     return 1;
   }
-  ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
-  const ids = await replaceWithDemoCatalogue(database.db, createLocalStorage(config.mediaDir));
+  if (config.media.kind === "local") ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
+  const ids = await replaceWithDemoCatalogue(database.db, openMediaStorage(config));
   console.log(`Catálogo de demostración cargado: ${ids.length} colecciones.`);
   return 0;
 });

@@ -89,17 +89,8 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     }
   });
 
-  const notFound: express.RequestHandler = (_req, res) => {
-    res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
-  };
-  // Only the drops' media folder is public. Keys are unique per upload, so a stored file never
-  // changes: cache it for a year.
-  app.use(
-    `${LOCAL_MEDIA_ROUTE}/drops`,
-    express.static(path.join(config.mediaDir, "drops"), { immutable: true, maxAge: "1y", index: false }),
-    notFound,
-  );
-  app.use(LOCAL_MEDIA_ROUTE, notFound);
+  if (services.media.kind === "local") app.use(LOCAL_MEDIA_ROUTE, localMedia(config.mediaDir));
+  else app.use(LOCAL_MEDIA_ROUTE, notFound);
 
   if (clientDir) {
     // Vite puts a content hash in every file name under /assets.
@@ -128,8 +119,29 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   return app;
 }
 
+const notFound: express.RequestHandler = (_req, res) => {
+  res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
+};
+
+/**
+ * Local media under /media: only the drops' folder is public. Keys are unique per upload, so a
+ * stored file never changes: cache it for a year.
+ */
+export function localMedia(mediaDir: string): express.Router {
+  const router = express.Router();
+  router.use(
+    "/drops",
+    express.static(path.join(mediaDir, "drops"), { immutable: true, maxAge: "1y", index: false }),
+    notFound,
+  );
+  router.use(notFound);
+  return router;
+}
+
 function securityHeaders(config: Config, { development }: { development: boolean }): express.RequestHandler {
   const frameSources = config.shop.processVideoUrl ? [new URL(config.shop.processVideoUrl).origin] : [];
+  // Media in S3-compatible storage are fetched from its public address.
+  const mediaSources = config.media.kind === "s3" ? [new URL(config.media.publicUrl).origin] : [];
   const withHelmet = helmet({
     // Development: Vite injects inline scripts and a websocket for hot reload.
     contentSecurityPolicy: development
@@ -140,8 +152,8 @@ function securityHeaders(config: Config, { development }: { development: boolean
             defaultSrc: ["'self'"],
             scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
             styleSrc: ["'self'", "'unsafe-inline'"],
-            imgSrc: ["'self'", "data:", "blob:"],
-            mediaSrc: ["'self'", "blob:"],
+            imgSrc: ["'self'", "data:", "blob:", ...mediaSources],
+            mediaSrc: ["'self'", "blob:", ...mediaSources],
             fontSrc: ["'self'"],
             connectSrc: ["'self'"],
             frameSrc: ["'self'", ...frameSources],

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import type { S3Settings } from "~/media/s3-storage.server";
 import { StartupError } from "./startup-error";
 
 // Validation messages people read are in Spanish.
@@ -54,6 +55,20 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).optional(),
   OUTBOX_DIR: z.string().min(1).optional(),
   MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_STORAGE: z.enum(["local", "s3"], { error: "debe ser local o s3" }).optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      "debe ser un nombre de bucket válido (minúsculas, números, - y .)",
+    )
+    .optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ENDPOINT: webUrl(", p. ej. https://s3.us-east-1.amazonaws.com").optional(),
+  S3_PUBLIC_URL: webUrl(", p. ej. https://medios.tienda.mx").optional(),
+  S3_FORCE_PATH_STYLE: flag.default(false),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 
   SESSION_SECRET: z
     .string()
@@ -91,7 +106,10 @@ export interface Config {
   trustProxy: boolean;
   logRequests: boolean;
   dataDir: string;
+  /** Local media (the embedded default). Unused when media live in S3-compatible storage. */
   mediaDir: string;
+  /** Where media are stored: local disk under mediaDir, or S3-compatible object storage. */
+  media: { kind: "local" } | ({ kind: "s3" } & S3Settings);
   database: DatabaseTarget;
   databasePoolMax: number;
   /** Load the demo catalogue on the first start of an empty database. */
@@ -129,6 +147,32 @@ export function parseDatabaseTarget(url: string | undefined, dataDir: string): D
   return { kind: "sqlite", file: path.resolve(url.replace(/^(sqlite|file):/, "")) };
 }
 
+/** S3-compatible storage when asked for (MEDIA_STORAGE=s3, or a bucket named); local disk otherwise. */
+function mediaTarget(e: z.output<typeof schema>): Config["media"] {
+  const kind = e.MEDIA_STORAGE ?? (e.S3_BUCKET ? "s3" : "local");
+  if (kind === "local") return { kind };
+  const missing = [
+    !e.S3_BUCKET && "  S3_BUCKET: hace falta para guardar los medios en S3",
+    !e.S3_PUBLIC_URL &&
+      "  S3_PUBLIC_URL: hace falta con S3: la dirección pública desde donde se ven los archivos (el bucket o una CDN)",
+    Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY) &&
+      "  S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: van juntas (o ninguna, para usar las credenciales del entorno)",
+  ].filter((line): line is string => typeof line === "string");
+  if (missing.length > 0) throw new StartupError(`Configuración inválida:\n${missing.join("\n")}`);
+  return {
+    kind,
+    bucket: e.S3_BUCKET ?? "",
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT ?? null,
+    publicUrl: (e.S3_PUBLIC_URL ?? "").replace(/\/+$/, ""),
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : null,
+  };
+}
+
 /** Parses the environment once at start-up; a bad value throws a StartupError naming it. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings (e.g. `PUBLIC_URL=` in a .env file) mean "not set".
@@ -148,6 +192,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       `Configuración inválida:\n  MEDIA_DIR: no puede contener la base de datos (${database.file}); usa una carpeta aparte`,
     );
   }
+  const media = mediaTarget(e);
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     throw new StartupError(
       "Configuración inválida:\n  STRIPE_WEBHOOK_SECRET: hace falta junto con STRIPE_SECRET_KEY para confirmar los pagos",
@@ -198,6 +243,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logRequests: e.LOG_REQUESTS,
     dataDir,
     mediaDir,
+    media,
     database,
     databasePoolMax: e.DATABASE_POOL_MAX,
     // Demo data is on by default only in the embedded mode: a real PostgreSQL shop starts empty.

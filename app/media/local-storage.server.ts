@@ -1,6 +1,9 @@
-import fs from "node:fs/promises";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
 import path from "node:path";
-import { assertSafeKey, type MediaStorage } from "./storage.server";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { assertSafeKey, MediaKeyTaken, type MediaStorage } from "./storage.server";
 
 export const LOCAL_MEDIA_ROUTE = "/media";
 
@@ -10,28 +13,46 @@ export function createLocalStorage(root: string): MediaStorage {
     return path.join(root, key);
   };
   return {
+    kind: "local",
     async put(key, body) {
       const file = resolve(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      // Write then rename, so a reader never sees half a file.
-      const tmp = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(tmp, body);
-      await fs.rename(tmp, file);
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      // Written aside, then linked into place: a reader never sees half a file, and the link
+      // fails if the key exists (objects are never overwritten).
+      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      try {
+        await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, fs.createWriteStream(tmp));
+        await fsp.link(tmp, file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new MediaKeyTaken(key);
+        throw error;
+      } finally {
+        await fsp.rm(tmp, { force: true });
+      }
     },
     async deletePrefix(prefix) {
       assertSafeKey(prefix);
       if (prefix.endsWith("/")) {
-        await fs.rm(path.join(root, prefix), { recursive: true, force: true });
+        await fsp.rm(path.join(root, prefix), { recursive: true, force: true });
         return;
       }
       const dir = path.join(root, path.dirname(prefix));
       const base = path.basename(prefix);
-      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+      const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
       await Promise.all(
         entries
           .filter((e) => e.name.startsWith(base))
-          .map((e) => fs.rm(path.join(dir, e.name), { recursive: true, force: true })),
+          .map((e) => fsp.rm(path.join(dir, e.name), { recursive: true, force: true })),
       );
+    },
+    async list(folder) {
+      assertSafeKey(folder);
+      const base = path.join(root, folder);
+      const entries = await fsp.readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
+      return entries
+        .filter((e) => e.isFile() && !e.name.endsWith(".tmp"))
+        .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+        .sort();
     },
     publicUrl(key) {
       assertSafeKey(key);

@@ -208,6 +208,19 @@ describe("start-up problems stop the server with one clear message", () => {
     expectOneClearLine(stderr);
   });
 
+  it("S3 media storage without its bucket or the public address media are served from", async () => {
+    const { code, stderr } = await failedStart({
+      DATA_DIR: path.join(tmp, "s3"),
+      MEDIA_STORAGE: "s3",
+      S3_ACCESS_KEY_ID: "clave",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("S3_BUCKET: hace falta");
+    expect(stderr).toContain("S3_PUBLIC_URL: hace falta con S3");
+    expect(stderr).toContain("S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: van juntas");
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+
   it("PostgreSQL without a payment provider, unless the demo page is asked for", async () => {
     const { code, stderr } = await failedStart({
       DATA_DIR: path.join(tmp, "nopay"),

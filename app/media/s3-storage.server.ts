@@ -1,0 +1,119 @@
+import type { Readable } from "node:stream";
+import {
+  DeleteObjectsCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { assertSafeKey, MediaKeyTaken, type MediaStorage } from "./storage.server";
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** An S3-compatible service other than AWS (MinIO, R2, Spaces…); null for AWS itself. */
+  endpoint: string | null;
+  /** Where browsers fetch objects: the bucket's public address or a CDN in front of it. */
+  publicUrl: string;
+  /** Address buckets by path (`endpoint/bucket/key`), which most S3-compatible services need. */
+  forcePathStyle: boolean;
+  /** Null: the SDK's usual sources (AWS_ACCESS_KEY_ID…, an instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+}
+
+/** Objects are immutable (keys are never reused): browsers and CDNs may keep them for a year. */
+const CACHE_CONTROL = "public, max-age=31536000, immutable";
+/** A streamed upload is sent in parts of this size, a few at a time: memory stays bounded. */
+const PART_BYTES = 8 * 1024 * 1024;
+
+function notFound(error: unknown): boolean {
+  return (
+    error instanceof S3ServiceException &&
+    (error.$metadata.httpStatusCode === 404 || error.name === "NotFound" || error.name === "NoSuchKey")
+  );
+}
+
+export function createS3Storage(settings: S3Settings): MediaStorage {
+  const client = new S3Client({
+    region: settings.region,
+    forcePathStyle: settings.forcePathStyle,
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    ...(settings.credentials ? { credentials: settings.credentials } : {}),
+  });
+  const Bucket = settings.bucket;
+  const base = settings.publicUrl.replace(/\/+$/, "");
+
+  async function exists(Key: string): Promise<boolean> {
+    try {
+      await client.send(new HeadObjectCommand({ Bucket, Key }));
+      return true;
+    } catch (error) {
+      if (notFound(error)) return false;
+      throw error;
+    }
+  }
+
+  async function keysUnder(Prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+    return keys;
+  }
+
+  return {
+    kind: "s3",
+    async put(key, body, contentType) {
+      assertSafeKey(key);
+      // S3 refuses an existing key itself (If-None-Match: *); the check first covers services
+      // that ignore that header.
+      if (await exists(key)) throw new MediaKeyTaken(key);
+      const params = {
+        Bucket,
+        Key: key,
+        ContentType: contentType,
+        CacheControl: CACHE_CONTROL,
+        IfNoneMatch: "*",
+      };
+      try {
+        if (Buffer.isBuffer(body)) {
+          await client.send(new PutObjectCommand({ ...params, Body: body }));
+        } else {
+          await new Upload({
+            client,
+            params: { ...params, Body: body as Readable },
+            partSize: PART_BYTES,
+            queueSize: 2,
+          }).done();
+        }
+      } catch (error) {
+        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) {
+          throw new MediaKeyTaken(key);
+        }
+        throw error;
+      }
+    },
+    async deletePrefix(prefix) {
+      assertSafeKey(prefix);
+      const keys = await keysUnder(prefix);
+      // A folder prefix ends in "/"; an item prefix matches its variants (`<id>-480.webp`…).
+      for (let i = 0; i < keys.length; i += 1000) {
+        const Objects = keys.slice(i, i + 1000).map((Key) => ({ Key }));
+        await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+      }
+    },
+    async list(folder) {
+      assertSafeKey(folder);
+      return (await keysUnder(folder)).sort();
+    },
+    publicUrl(key) {
+      assertSafeKey(key);
+      return `${base}/${key}`;
+    },
+  };
+}
