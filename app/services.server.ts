@@ -8,7 +8,7 @@ import { productImageUrls } from "~/catalogue/views.server";
 import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
-import { seedDemoOnFirstStart } from "~/demo/seed.server";
+import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
 import { startJobs } from "~/jobs/scheduler.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
 import { createMailQueue, type MailQueue } from "~/mail/queue.server";
@@ -65,7 +65,7 @@ export async function startServices(
     if (config.demoData) {
       const onSeeding = () =>
         log("Base de datos vacía: cargando el catálogo de demostración (unos segundos)…");
-      if (await seedDemoOnFirstStart(database.db, media, { onSeeding }))
+      if (await seedDemoOnFirstStart(database.db, media, { onSeeding, onProgress: progressLines(log) }))
         log("Catálogo de demostración listo.");
     }
     const auth = createAdminAuth(database, authSettings(config));

@@ -1,7 +1,7 @@
 // npm run seed: loads the demo catalogue into an empty shop.
 // npm run seed -- --replace: deletes every drop (and its media) first.
 import { countDrops } from "~/catalogue/catalogue.server";
-import { replaceWithDemoCatalogue } from "~/demo/seed.server";
+import { progressLines, replaceWithDemoCatalogue } from "~/demo/seed.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import { ensureWritableDir } from "~/services.server";
 import { runCli } from "./cli";
@@ -15,7 +15,9 @@ await runCli(async ({ config, database }) => {
     return 1;
   }
   if (config.media.kind === "local") ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
-  const ids = await replaceWithDemoCatalogue(database.db, openMediaStorage(config));
+  const ids = await replaceWithDemoCatalogue(database.db, openMediaStorage(config), {
+    onProgress: progressLines(console.log),
+  });
   console.log(`Catálogo de demostración cargado: ${ids.length} colecciones.`);
   return 0;
 });

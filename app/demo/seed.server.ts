@@ -17,25 +17,36 @@ interface PreparedCatalogue {
   drops: NewDrop[];
 }
 
-/** Renders an SVG and stores its WebP variants like an upload; returns the row to record. */
-async function storeArt(storage: MediaStorage, dropId: string, svg: string, now: Date, media: NewMediaRow[]) {
-  const row = await storeImage(storage, { dropId, body: Buffer.from(svg), now });
-  media.push(row);
+/** How far drawing the catalogue has come: images done of the total. */
+export type SeedProgress = (done: number, total: number) => void;
+
+/** Every image the demo catalogue draws: a cover per drop and each product's views. */
+export const DEMO_IMAGE_COUNT = DEMO_DROPS.reduce(
+  (sum, drop) => sum + 1 + drop.products.reduce((n, p) => n + p.extraViews + 1, 0),
+  0,
+);
+
+interface Drawing {
+  storage: MediaStorage;
+  now: Date;
+  media: NewMediaRow[];
+  progress: () => void;
+}
+
+/** Renders an SVG and stores its WebP variants through the upload pipeline; returns the row's id. */
+async function storeArt(drawing: Drawing, dropId: string, svg: string) {
+  const row = await storeImage(drawing.storage, { dropId, body: Buffer.from(svg), now: drawing.now });
+  drawing.media.push(row);
+  drawing.progress();
   return row.id;
 }
 
-async function prepareProduct(
-  storage: MediaStorage,
-  dropId: string,
-  p: DemoProduct,
-  now: Date,
-  media: NewMediaRow[],
-): Promise<NewProduct> {
+async function prepareProduct(drawing: Drawing, dropId: string, p: DemoProduct): Promise<NewProduct> {
   const art = { categoria: p.categoria, material: p.material, variant: p.artVariant };
   const views = Array.from({ length: p.extraViews + 1 }, (_, view) => view);
   const [main, ...extras] = await Promise.all(
     views.map((view) =>
-      storeArt(storage, dropId, jewelSvg({ ...art, view }, PRODUCT_ART_SIZE, PRODUCT_ART_SIZE), now, media),
+      storeArt(drawing, dropId, jewelSvg({ ...art, view }, PRODUCT_ART_SIZE, PRODUCT_ART_SIZE)),
     ),
   );
   return {
@@ -54,15 +65,25 @@ async function prepareProduct(
  * Draws and stores every image of the demo catalogue (the slow part) and returns what to write to
  * the database. Dates are relative to `now`.
  */
-async function prepareDemoCatalogue(storage: MediaStorage, now: Date): Promise<PreparedCatalogue> {
-  const media: NewMediaRow[] = [];
+async function prepareDemoCatalogue(
+  storage: MediaStorage,
+  now: Date,
+  onProgress?: SeedProgress,
+): Promise<PreparedCatalogue> {
+  let done = 0;
+  const drawing: Drawing = {
+    storage,
+    now,
+    media: [],
+    progress: () => onProgress?.(++done, DEMO_IMAGE_COUNT),
+  };
   const drops: NewDrop[] = [];
   for (const drop of DEMO_DROPS) {
     const id = newId();
-    // Images of one drop are rendered together: sharp spreads the work over every core.
+    // Images of one drop are rendered together: sharp's thread pool spreads them over every core.
     const [imageId, products] = await Promise.all([
-      storeArt(storage, id, dropCoverSvg(drop.cover, 1600, 900), now, media),
-      Promise.all(drop.products.map((p) => prepareProduct(storage, id, p, now, media))),
+      storeArt(drawing, id, dropCoverSvg(drop.cover, 1600, 900)),
+      Promise.all(drop.products.map((p) => prepareProduct(drawing, id, p))),
     ]);
     drops.push({
       id,
@@ -78,7 +99,7 @@ async function prepareDemoCatalogue(storage: MediaStorage, now: Date): Promise<P
       products,
     });
   }
-  return { media, drops };
+  return { media: drawing.media, drops };
 }
 
 async function writeCatalogue(trx: Db, prepared: PreparedCatalogue, now: Date): Promise<string[]> {
@@ -109,7 +130,7 @@ function discardOnFailure(storage: MediaStorage, prepared: PreparedCatalogue) {
 export async function seedDemoOnFirstStart(
   db: Db,
   storage: MediaStorage,
-  options: { now?: Date; onSeeding?: () => void } = {},
+  options: { now?: Date; onSeeding?: () => void; onProgress?: SeedProgress } = {},
 ): Promise<boolean> {
   const now = options.now ?? new Date();
   const marker = await db
@@ -119,7 +140,7 @@ export async function seedDemoOnFirstStart(
     .executeTakeFirst();
   if (marker || (await countDrops(db)) > 0) return false;
   options.onSeeding?.();
-  const prepared = await prepareDemoCatalogue(storage, now);
+  const prepared = await prepareDemoCatalogue(storage, now, options.onProgress);
   const seeded = await db
     .transaction()
     .execute(async (trx) => {
@@ -141,9 +162,10 @@ export async function seedDemoOnFirstStart(
 export async function replaceWithDemoCatalogue(
   db: Db,
   storage: MediaStorage,
-  now = new Date(),
+  options: { now?: Date; onProgress?: SeedProgress } = {},
 ): Promise<string[]> {
-  const prepared = await prepareDemoCatalogue(storage, now);
+  const now = options.now ?? new Date();
+  const prepared = await prepareDemoCatalogue(storage, now, options.onProgress);
   const old = await db.selectFrom("drops").select("id").execute();
   const ids = await db
     .transaction()
@@ -160,4 +182,18 @@ export async function replaceWithDemoCatalogue(
     .catch(discardOnFailure(storage, prepared));
   for (const drop of old) await storage.deletePrefix(`drops/${drop.id}/`);
   return ids;
+}
+
+/**
+ * Progress as log lines: one each fifth of the way and one at the end, so a terminal (or a log
+ * collector) shows the first start moving without a line per image.
+ */
+export function progressLines(log: (line: string) => void): SeedProgress {
+  let lastStep = 0;
+  return (done, total) => {
+    const step = Math.floor((done / total) * 5);
+    if (step === lastStep && done !== total) return;
+    lastStep = step;
+    log(`Catálogo de demostración: ${done} de ${total} imágenes dibujadas.`);
+  };
 }

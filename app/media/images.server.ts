@@ -34,11 +34,19 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   const fitting: number[] = IMAGE_WIDTHS.filter((w) => w <= width);
   const widths = fitting.length > 0 ? fitting : [width];
 
+  // Decoded, turned upright and scaled to the largest width once; every width is encoded from
+  // those pixels (an SVG or a 12-megapixel photo is not decoded again for each). Raw pixels carry
+  // no metadata, so EXIF and GPS are gone.
+  const largest = widths[widths.length - 1] ?? width;
+  const base = await sharp(input)
+    .rotate()
+    .resize({ width: largest, withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const variants = await Promise.all(
     widths.map(async (w) => ({
       width: w,
-      body: await sharp(input)
-        .rotate()
+      body: await sharp(base.data, { raw: base.info })
         .resize({ width: w, withoutEnlargement: true })
         .webp({ quality: 80 })
         .toBuffer(),

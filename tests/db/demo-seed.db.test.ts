@@ -6,7 +6,7 @@ import { countDrops, getDrop, listDrops } from "~/catalogue/catalogue.server";
 import { dropTimeState } from "~/catalogue/drop-time";
 import { PRICE_RANGES } from "~/catalogue/filters";
 import { CATEGORIAS, MATERIALES } from "~/catalogue/taxonomy";
-import { seedDemoOnFirstStart } from "~/demo/seed.server";
+import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
 import { createLocalStorage } from "~/media/local-storage.server";
 import { describeEachDatabase } from "../support/databases";
 
@@ -22,9 +22,24 @@ describeEachDatabase("demo catalogue", (harness) => {
     const storage = createLocalStorage(path.join(mediaRoot, harness.dialect));
     const now = new Date();
 
-    expect(await seedDemoOnFirstStart(database.db, storage, { now })).toBe(true);
+    const progress: [number, number][] = [];
+    const lines: string[] = [];
+    const printed = progressLines((line) => lines.push(line));
+    const onProgress = (done: number, total: number) => {
+      progress.push([done, total]);
+      printed(done, total);
+    };
+    expect(await seedDemoOnFirstStart(database.db, storage, { now, onProgress })).toBe(true);
     const drops = await listDrops(database.db);
     expect(drops).toHaveLength(4);
+    // Progress counts every image once, up to the number stored; the log says it in a few lines.
+    const stored = await database.db.selectFrom("media").select("id").execute();
+    expect(progress.map(([done]) => done)).toEqual(stored.map((_, i) => i + 1));
+    expect(progress.every(([, total]) => total === stored.length)).toBe(true);
+    expect(lines.length).toBeLessThanOrEqual(6);
+    expect(lines.at(-1)).toBe(
+      `Catálogo de demostración: ${stored.length} de ${stored.length} imágenes dibujadas.`,
+    );
 
     const states = drops.map((d) => (d.status === "archivada" ? "archivada" : dropTimeState(d, now)));
     expect(new Set(states)).toEqual(new Set(["running", "pending", "ended", "archivada"]));
