@@ -17,12 +17,22 @@ export default [
       route("orders/exportar.csv", "routes/admin/orders/export.ts"),
       route("orders/:orderId", "routes/admin/orders/detail.tsx"),
       route("orders/:orderId/imprimir", "routes/admin/orders/print.tsx"),
-      route("drops", "routes/admin/drops.tsx"),
+      ...prefix("drops", [
+        layout("routes/admin/drops/layout.tsx", [
+          index("routes/admin/drops/list.tsx", { id: "admin-drops-index" }),
+          route("show-active-drops", "routes/admin/drops/list.tsx", { id: "admin-drops-active" }),
+          route("show-upcoming-drops", "routes/admin/drops/list.tsx", { id: "admin-drops-upcoming" }),
+          route("show-archive-drops", "routes/admin/drops/list.tsx", { id: "admin-drops-archive" }),
+          route("new-drop", "routes/admin/drops/new.tsx"),
+          route("edit-drop/:dropId", "routes/admin/drops/edit.tsx"),
+        ]),
+      ]),
       // The spec's spelling of the address is kept.
       route("campains", "routes/admin/coming-soon.tsx", { id: "admin-campains" }),
       route("reports", "routes/admin/coming-soon.tsx", { id: "admin-reports" }),
       route("settings", "routes/admin/coming-soon.tsx", { id: "admin-settings" }),
       route("sessions", "routes/admin/sessions.ts"),
+      route("media", "routes/admin/media.ts"),
     ]),
   ]),
   route("api/cart", "routes/api.cart.ts"),

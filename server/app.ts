@@ -10,9 +10,15 @@ import { type Config, loadConfig } from "~/config/env.server";
 import { clientAddressContext } from "~/lib/client-address";
 import { cspNonceContext } from "~/lib/nonce";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
+import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
 import { type Services, servicesContext, startServices } from "~/services.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
+/** The endpoint that takes files (route `routes/admin/media.ts`). */
+const UPLOAD_PATH = "/admin/media";
+/** How much of an upload answered before its end is still read (and thrown away): see drainUnreadBody. */
+const DRAIN_BYTES = 32 * 1024 * 1024;
+const DRAIN_MS = 5_000;
 
 export interface ShopOptions {
   /** The built browser assets (build/client). Omitted in development, where Vite serves them. */
@@ -49,9 +55,24 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   }
   app.use(compression());
   // No page or endpoint of the shop takes more than a small form or cart: refuse big bodies
-  // before anything reads them.
+  // before anything reads them. The media upload is the exception: it streams its body and counts
+  // the bytes against each kind's limit itself (app/media/uploads.server.ts), so here only a
+  // declared length past the largest allowed (a video's) is refused unread.
   app.use((req, res, next) => {
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (req.method === "POST" && req.path === UPLOAD_PATH) {
+      drainUnreadBody(req, res);
+      if (declared > MAX_UPLOAD_BODY_BYTES) {
+        res
+          .status(413)
+          .set("Cache-Control", "no-store")
+          .json({ message: tooLargeMessage(null) });
+        return;
+      }
+      next();
+      return;
+    }
+    if (declared > MAX_BODY_BYTES) {
       res.status(413).json({ message: "La solicitud es demasiado grande." });
       return;
     }
@@ -117,6 +138,33 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     }),
   );
   return app;
+}
+
+/**
+ * An upload answered before its body has all arrived (no session, another site, too large, not a
+ * photo…) still has the rest of the body coming. Closing the connection at once would make most
+ * clients report a reset instead of the answer, so once the answer is sent the rest is read and
+ * thrown away (never kept) for up to DRAIN_MS or DRAIN_BYTES, then the connection is closed. A
+ * body that ends within that leaves the connection open for the next request.
+ */
+function drainUnreadBody(req: express.Request, res: express.Response): void {
+  res.once("finish", () => {
+    if (req.complete) return;
+    // Whoever read the body (React Router's request stream) has stopped: its listener would
+    // otherwise queue what comes next.
+    req.removeAllListeners("data");
+    let drained = 0;
+    const close = () => req.socket.destroy();
+    const timer = setTimeout(close, DRAIN_MS);
+    timer.unref();
+    req.on("data", (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_BYTES) close();
+    });
+    req.once("end", () => clearTimeout(timer));
+    req.once("close", () => clearTimeout(timer));
+    req.resume();
+  });
 }
 
 const notFound: express.RequestHandler = (_req, res) => {

@@ -27,6 +27,10 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   if (!meta.format || !ACCEPTED_FORMATS.has(meta.format) || !meta.width || !meta.height) {
     throw new ImageRejected("El archivo no es una imagen válida.");
   }
+  // HEIF holds AVIF (AV1, decoded) and iPhone HEIC photos (HEVC, which sharp cannot decode here).
+  if (meta.format === "heif" && meta.compression === "hevc") {
+    throw new ImageRejected("Las fotos HEIC no se pueden usar: guárdala como JPG o PNG.");
+  }
   const rotated = meta.orientation && meta.orientation >= 5; // EXIF 5-8 swap width and height
   const width = rotated ? meta.height : meta.width;
   const height = rotated ? meta.width : meta.height;

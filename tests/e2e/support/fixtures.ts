@@ -128,6 +128,17 @@ export class ShopData {
     return row?.status ?? null;
   }
 
+  /** The ids of a drop's products, in their order. */
+  async productsOf(dropId: string): Promise<string[]> {
+    const rows = await this.database.db
+      .selectFrom("products")
+      .select("id")
+      .where("drop_id", "=", dropId)
+      .orderBy("position")
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   async stockOf(productId: string): Promise<number> {
     const row = await this.database.db
       .selectFrom("products")

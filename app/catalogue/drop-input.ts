@@ -1,0 +1,289 @@
+import { z } from "zod";
+import { shopTimeToInstant } from "~/lib/dates";
+import { isId } from "~/lib/ids";
+import { normalizeDropStatus } from "./drop-status";
+import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "./taxonomy";
+
+/*
+ * The drop form (create and edit), one schema for the page and the server. Dates and times are
+ * typed in Mexico City time; money as pesos with centavos ("12,500.00"); every message is the one
+ * the owner reads next to the field.
+ */
+
+/** At most this many pieces in one drop (a limited collection). */
+export const MAX_PRODUCTS = 60;
+/** A price above this is a typo, and keeps order totals far from any column's limit. */
+export const MAX_PRICE_CENTS = 100_000_000; // $1,000,000.00
+export const MAX_STOCK = 10_000;
+
+const noControl = (s: string) => !/\p{Cc}/u.test(s.replace(/[\n\r\t]/g, ""));
+const text = (max: number, label: string, missing = `${label}: falta este campo.`) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .max(max, `${label}: máximo ${max} caracteres.`)
+    .refine(noControl, `${label}: hay caracteres que no se pueden guardar.`);
+const mediaId = z
+  .string()
+  .trim()
+  .refine((v) => v === "" || isId(v), "Esa imagen no es válida; súbela de nuevo.");
+
+/** Said of a product without its main image; `fieldErrors` names the product ('Producto 2 …'). */
+const NO_MAIN_IMAGE = "no tiene imagen principal";
+
+/** "12,500.00", "12500", "12500.5" or "$12,500" -> 1250000 centavos; null when it is not money. */
+export function parsePesos(input: string): number | null {
+  const cleaned = input.trim().replace(/^\$/, "").replace(/,/g, "");
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(cleaned)) return null;
+  const [whole, cents = ""] = cleaned.split(".");
+  return Number(whole) * 100 + Number(cents.padEnd(2, "0"));
+}
+
+/** 1250000 -> "12500.00", what the price field shows when a drop is edited. */
+export function pesosText(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+export const productInput = z.object({
+  /** An existing product (edit); absent for a new one. */
+  id: z
+    .string()
+    .trim()
+    .refine((v) => v === "" || isId(v), "Producto desconocido.")
+    .optional()
+    .default(""),
+  name: text(120, "Nombre", "Escribe el nombre del producto.").min(1, "Escribe el nombre del producto."),
+  price: z
+    .string({ error: "Escribe el precio." })
+    .trim()
+    .min(1, "Escribe el precio.")
+    .transform((value, ctx) => {
+      const cents = parsePesos(value);
+      if (cents === null) {
+        ctx.addIssue({ code: "custom", message: "Escribe el precio en pesos, p. ej. 12500.00." });
+        return z.NEVER;
+      }
+      if (cents <= 0 || cents > MAX_PRICE_CENTS) {
+        ctx.addIssue({ code: "custom", message: "El precio debe ser mayor a $0 y de hasta $1,000,000.00." });
+        return z.NEVER;
+      }
+      return cents;
+    }),
+  stock: z
+    .string({ error: "Escribe cuántas piezas hay." })
+    .trim()
+    .min(1, "Escribe cuántas piezas hay.")
+    .regex(/^\d+$/, "El stock es un número entero de piezas.")
+    .transform(Number)
+    .refine((n) => n <= MAX_STOCK, `El stock puede ser de hasta ${MAX_STOCK} piezas.`),
+  /** Edit: the stock the form showed when it was loaded; the change is applied as a difference. */
+  stockLoaded: z
+    .string()
+    .trim()
+    .regex(/^\d*$/)
+    .optional()
+    .transform((v) => (v ? Number(v) : null)),
+  categoria: z.enum(CATEGORIAS, { error: "Elige la categoría." }),
+  material: z.enum(MATERIALES, { error: "Elige el material." }),
+  description: text(2000, "Descripción").optional().default(""),
+  imageId: mediaId
+    .optional()
+    .default("")
+    .refine((v) => v !== "", NO_MAIN_IMAGE),
+  extraImageIds: z
+    .array(z.string().trim().refine(isId, "Esa imagen no es válida; súbela de nuevo."))
+    .max(MAX_EXTRA_IMAGES, `Hasta ${MAX_EXTRA_IMAGES} imágenes extra por producto.`)
+    .optional()
+    .default([]),
+});
+
+export const dropInput = z
+  .object({
+    /** Chosen when the form opens, so photos can be stored under the drop's folder before it exists. */
+    id: z
+      .string({ error: "Formulario inválido: recarga la página." })
+      .trim()
+      .refine(isId, "Formulario inválido: recarga la página."),
+    /** Edit: the version of the drop the form opened (a save from an older one is refused). */
+    version: z.string().trim().optional().default(""),
+    name: text(120, "Nombre", "Escribe el nombre de la colección.").min(
+      1,
+      "Escribe el nombre de la colección.",
+    ),
+    startDate: z
+      .string({ error: "Escribe la fecha de inicio." })
+      .trim()
+      .min(1, "Escribe la fecha de inicio."),
+    startTime: z.string().trim().optional().default("00:00"),
+    endDate: z.string({ error: "Escribe la fecha de fin." }).trim().min(1, "Escribe la fecha de fin."),
+    endTime: z.string().trim().optional().default("23:59"),
+    smallDescription: text(300, "Descripción corta").optional().default(""),
+    fullDescription: text(5000, "Descripción completa").optional().default(""),
+    /** Edit only; new drops start as proximamente. `archivado` is read as `archivada`. */
+    status: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || v === "") return null;
+        const status = normalizeDropStatus(v);
+        if (!status) ctx.addIssue({ code: "custom", message: "Elige un estado de la lista." });
+        return status;
+      }),
+    imageId: mediaId.optional().default(""),
+    videoId: mediaId.optional().default(""),
+    products: z.array(productInput).max(MAX_PRODUCTS, `Hasta ${MAX_PRODUCTS} productos por colección.`),
+  })
+  .transform((value, ctx) => {
+    const startAt = shopTimeToInstant(value.startDate, value.startTime || "00:00");
+    const endAt = shopTimeToInstant(value.endDate, value.endTime || "23:59");
+    if (!startAt)
+      ctx.addIssue({ code: "custom", path: ["startDate"], message: "La fecha de inicio no es válida." });
+    if (!endAt) ctx.addIssue({ code: "custom", path: ["endDate"], message: "La fecha de fin no es válida." });
+    if (startAt && endAt && endAt.getTime() <= startAt.getTime()) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["endDate"],
+        message: "La fecha de fin debe ser posterior a la de inicio.",
+      });
+    }
+    // One product twice would apply its stock change twice.
+    const ids = value.products.map((p) => p.id).filter((id) => id !== "");
+    if (new Set(ids).size !== ids.length) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["products"],
+        message: "Un producto aparece dos veces: recarga la página.",
+      });
+    }
+    if (!startAt || !endAt) return z.NEVER;
+    return { ...value, startAt, endAt };
+  });
+
+export type DropInput = z.output<typeof dropInput>;
+export type ProductInput = DropInput["products"][number];
+
+/** Field errors by path ("name", "products.1.imageId") and the first one, for the form's alert. */
+export function fieldErrors(error: z.ZodError): { fields: Record<string, string>; first: string } {
+  const fields: Record<string, string> = {};
+  const messages = error.issues.map((issue) => {
+    const [list, index, field] = issue.path;
+    // The spec's alert: 'Producto {n} no tiene imagen principal'.
+    if (
+      list === "products" &&
+      typeof index === "number" &&
+      field === "imageId" &&
+      issue.message === NO_MAIN_IMAGE
+    ) {
+      return { key: issue.path.join("."), message: `Producto ${index + 1} ${NO_MAIN_IMAGE}` };
+    }
+    return { key: issue.path.join(".") || "form", message: issue.message };
+  });
+  for (const { key, message } of messages) fields[key] ??= message;
+  return { fields, first: messages[0]?.message ?? "Revisa el formulario." };
+}
+
+/**
+ * A submitted form as the schema reads it: `name`, `products[0].name`, `products[0].extraImageIds`
+ * (repeated) … into nested objects. Unknown fields are ignored by the schema.
+ */
+export function formToDropInput(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const products: Record<string, unknown>[] = [];
+  for (const [key, raw] of form.entries()) {
+    if (typeof raw !== "string") continue;
+    const match = /^products\[(\d{1,3})\]\.(\w+)$/.exec(key);
+    if (!match) {
+      if (!(key in out)) out[key] = raw;
+      continue;
+    }
+    const index = Number(match[1]);
+    const field = match[2] ?? "";
+    if (index >= MAX_PRODUCTS + 1) continue;
+    const product = products[index] ?? {};
+    products[index] = product;
+    if (field === "extraImageIds") {
+      const extras = (product.extraImageIds as string[] | undefined) ?? [];
+      if (raw) extras.push(raw);
+      product.extraImageIds = extras;
+    } else if (!(field in product)) {
+      product[field] = raw;
+    }
+  }
+  out.products = products.filter((p) => p !== undefined);
+  return out;
+}
+
+/** A photo or video already uploaded, as the form shows it. */
+export interface MediaValue {
+  id: string;
+  url: string;
+}
+
+/** One product on the form, as typed (strings), with what the page shows beside it. */
+export interface ProductFormValues {
+  id: string;
+  name: string;
+  price: string;
+  stock: string;
+  /** The stock the form showed when it opened (edit): the save applies the difference. */
+  stockLoaded: string;
+  /** Pieces held by checkouts waiting for payment when the form opened. */
+  held: number;
+  categoria: string;
+  material: string;
+  description: string;
+  image: MediaValue | null;
+  extras: MediaValue[];
+}
+
+export interface DropFormValues {
+  id: string;
+  /** Changes with every save: a form opened on an older version must be opened again. */
+  version: string;
+  name: string;
+  startDate: string;
+  startTime: string;
+  endDate: string;
+  endTime: string;
+  smallDescription: string;
+  fullDescription: string;
+  status: string;
+  image: MediaValue | null;
+  video: MediaValue | null;
+  products: ProductFormValues[];
+}
+
+export function emptyProduct(): ProductFormValues {
+  return {
+    id: "",
+    name: "",
+    price: "",
+    stock: "",
+    stockLoaded: "",
+    held: 0,
+    categoria: "",
+    material: "",
+    description: "",
+    image: null,
+    extras: [],
+  };
+}
+
+/** The create form: a new drop's id (its photos' folder) and nothing typed yet. */
+export function emptyDrop(id: string): DropFormValues {
+  return {
+    id,
+    version: "",
+    name: "",
+    startDate: "",
+    startTime: "10:00",
+    endDate: "",
+    endTime: "22:00",
+    smallDescription: "",
+    fullDescription: "",
+    status: "proximamente",
+    image: null,
+    video: null,
+    products: [emptyProduct()],
+  };
+}

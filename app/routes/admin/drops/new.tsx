@@ -1,0 +1,51 @@
+import { data, redirect, useNavigation } from "react-router";
+import { createDropFromInput } from "~/catalogue/admin.server";
+import { dropInput, emptyDrop, fieldErrors, formToDropInput } from "~/catalogue/drop-input";
+import { DropForm } from "~/components/admin/drop-form";
+import { RouteError } from "~/components/route-error";
+import { requireAdmin } from "~/lib/admin-guards.server";
+import { newId } from "~/lib/ids";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/new";
+
+export const meta: Route.MetaFunction = () => [{ title: "Crear colección · Administración" }];
+
+/** A new form gets the new drop's id at once: its photos are stored in the drop's folder as they upload. */
+export function loader(args: Route.LoaderArgs) {
+  requireAdmin(args);
+  return { initial: emptyDrop(newId()) };
+}
+
+export async function action(args: Route.ActionArgs) {
+  requireAdmin(args);
+  const { database, media } = args.context.get(servicesContext);
+  const form = await args.request.formData().catch(() => null);
+  if (!form) return data({ errors: { fields: {}, first: "Envía el formulario." } }, { status: 400 });
+  const parsed = dropInput.safeParse(formToDropInput(form));
+  if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
+  const created = await createDropFromInput(database.db, media, parsed.data);
+  if (!created.ok) return data({ errors: { fields: {}, first: created.message } }, { status: 409 });
+  // New drops start as Próximas; the list says it was created.
+  throw redirect("/admin/drops/show-upcoming-drops?aviso=creado");
+}
+
+export default function NewDrop({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  return (
+    <DropForm
+      initial={loaderData.initial}
+      mode="create"
+      errors={actionData?.errors}
+      busy={navigation.state === "submitting"}
+    />
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <RouteError
+      notFoundTitle="Crear colección"
+      home={{ to: "/admin/drops", label: "Volver a las colecciones" }}
+    />
+  );
+}
