@@ -14,6 +14,7 @@ import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer
 import { createMailQueue, type MailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
+import { sweepUnusedMedia } from "~/media/sweep.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
@@ -115,6 +116,17 @@ export async function startServices(
           async run() {
             const { sent, failed } = await mail.deliver();
             return failed > 0 ? `Correos: ${sent} enviados, ${failed} fallaron (se reintentará).` : null;
+          },
+        },
+        {
+          // Photos uploaded on forms that were never saved, and files left by cut-off uploads.
+          name: "Limpieza de medios",
+          everyMs: 60 * 60_000,
+          async run() {
+            const { rows, files } = await sweepUnusedMedia(database.db, media);
+            return rows + files > 0
+              ? `Medios sin usar borrados: ${rows} registros, ${files} archivos.`
+              : null;
           },
         },
         {

@@ -12,6 +12,22 @@ export function createLocalStorage(root: string): MediaStorage {
     assertSafeKey(key);
     return path.join(root, key);
   };
+  async function listWithDates(folder: string) {
+    assertSafeKey(folder);
+    const base = path.join(root, folder);
+    const entries = await fsp.readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
+    const files = entries.filter((e) => e.isFile() && !e.name.endsWith(".tmp"));
+    const listed = await Promise.all(
+      files.map(async (e) => {
+        const file = path.join(e.parentPath, e.name);
+        const stat = await fsp.stat(file).catch(() => null);
+        return stat
+          ? { key: path.relative(root, file).split(path.sep).join("/"), modifiedAt: stat.mtime }
+          : null;
+      }),
+    );
+    return listed.filter((e) => e !== null).sort((a, b) => (a.key < b.key ? -1 : 1));
+  }
   return {
     kind: "local",
     async put(key, body) {
@@ -45,15 +61,8 @@ export function createLocalStorage(root: string): MediaStorage {
           .map((e) => fsp.rm(path.join(dir, e.name), { recursive: true, force: true })),
       );
     },
-    async list(folder) {
-      assertSafeKey(folder);
-      const base = path.join(root, folder);
-      const entries = await fsp.readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
-      return entries
-        .filter((e) => e.isFile() && !e.name.endsWith(".tmp"))
-        .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
-        .sort();
-    },
+    list: async (folder) => (await listWithDates(folder)).map((e) => e.key),
+    listWithDates,
     publicUrl(key) {
       assertSafeKey(key);
       return `${LOCAL_MEDIA_ROUTE}/${key}`;

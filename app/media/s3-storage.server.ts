@@ -55,16 +55,19 @@ export function createS3Storage(settings: S3Settings): MediaStorage {
     }
   }
 
-  async function keysUnder(Prefix: string): Promise<string[]> {
-    const keys: string[] = [];
+  async function objectsUnder(Prefix: string): Promise<{ key: string; modifiedAt: Date }[]> {
+    const objects: { key: string; modifiedAt: Date }[] = [];
     let ContinuationToken: string | undefined;
     do {
       const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
-      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+      for (const object of page.Contents ?? []) {
+        if (object.Key) objects.push({ key: object.Key, modifiedAt: object.LastModified ?? new Date(0) });
+      }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
-    return keys;
+    return objects.sort((a, b) => (a.key < b.key ? -1 : 1));
   }
+  const keysUnder = async (prefix: string) => (await objectsUnder(prefix)).map((o) => o.key);
 
   return {
     kind: "s3",
@@ -109,7 +112,11 @@ export function createS3Storage(settings: S3Settings): MediaStorage {
     },
     async list(folder) {
       assertSafeKey(folder);
-      return (await keysUnder(folder)).sort();
+      return keysUnder(folder);
+    },
+    async listWithDates(folder) {
+      assertSafeKey(folder);
+      return objectsUnder(folder);
     },
     publicUrl(key) {
       assertSafeKey(key);

@@ -19,6 +19,8 @@ export interface MediaStorage {
   deletePrefix(prefix: string): Promise<void>;
   /** Every key under a folder (`drops/`), for the sweep of files no row uses. */
   list(folder: string): Promise<string[]>;
+  /** The same, with when each object was written (the sweep leaves recent uploads alone). */
+  listWithDates(folder: string): Promise<{ key: string; modifiedAt: Date }[]>;
   /** The address a browser fetches the object from. */
   publicUrl(key: string): string;
 }

@@ -131,6 +131,10 @@ describe.each([
     await storage.put("drops/d5/a-480.webp", body("a"), "image/webp");
     await storage.put("drops/d5/b.mp4", body("b"), "video/mp4");
     expect(await storage.list("drops/d5/")).toEqual(["drops/d5/a-480.webp", "drops/d5/b.mp4"]);
+    const dated = await storage.listWithDates("drops/d5/");
+    expect(dated.map((e) => e.key)).toEqual(["drops/d5/a-480.webp", "drops/d5/b.mp4"]);
+    // When each was written, to the second, for the sweep's grace period.
+    for (const e of dated) expect(Math.abs(e.modifiedAt.getTime() - Date.now())).toBeLessThan(60_000);
   });
 
   it("refuses keys that could leave its folder or touch hidden files", async () => {

@@ -1,0 +1,52 @@
+import { type Db, toDate } from "~/db/database.server";
+import type { MediaStorage } from "./storage.server";
+
+/** Uploads younger than this are left alone: the form that made them may still be open. */
+export const SWEEP_GRACE_HOURS = 24;
+
+/** A stored file's media key: images are `<key>-<width>.webp`, a video is its key itself. */
+function mediaKeyOf(fileKey: string): string {
+  return fileKey.replace(/-\d+\.webp$/, "");
+}
+
+/**
+ * Removes media nothing uses, once they are older than the grace period: rows (and their files)
+ * that no drop, product or gallery names — photos uploaded on a form that was never saved — and
+ * files under drops/ that no row names (an upload cut off between storing and recording). Safe on
+ * several app servers at once: deleting what is already gone does nothing.
+ */
+export async function sweepUnusedMedia(
+  db: Db,
+  storage: MediaStorage,
+  now = new Date(),
+): Promise<{ rows: number; files: number }> {
+  const cutoff = now.getTime() - SWEEP_GRACE_HOURS * 3_600_000;
+  const [rows, drops, products, extras] = await Promise.all([
+    db.selectFrom("media").select(["id", "key", "drop_id", "created_at"]).execute(),
+    db.selectFrom("drops").select(["image_id", "video_id"]).execute(),
+    db.selectFrom("products").select("image_id").execute(),
+    db.selectFrom("product_images").select("media_id").execute(),
+  ]);
+  const used = new Set<string | null>([
+    ...drops.flatMap((d) => [d.image_id, d.video_id]),
+    ...products.map((p) => p.image_id),
+    ...extras.map((e) => e.media_id),
+  ]);
+  const stale = rows.filter(
+    (r) => r.drop_id !== null && !used.has(r.id) && toDate(r.created_at).getTime() < cutoff,
+  );
+  for (const row of stale) {
+    // The row first: a form saved meanwhile that names it fails cleanly instead of losing a file.
+    await db.deleteFrom("media").where("id", "=", row.id).execute();
+    await storage.deletePrefix(row.key);
+  }
+
+  const named = new Set(rows.filter((r) => !stale.includes(r)).map((r) => r.key));
+  let files = 0;
+  for (const file of await storage.listWithDates("drops/")) {
+    if (named.has(mediaKeyOf(file.key)) || file.modifiedAt.getTime() >= cutoff) continue;
+    await storage.deletePrefix(file.key);
+    files++;
+  }
+  return { rows: stale.length, files };
+}

@@ -1,0 +1,71 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, expect, it } from "vitest";
+import { createDrop } from "~/catalogue/catalogue.server";
+import { newId } from "~/lib/ids";
+import { createLocalStorage } from "~/media/local-storage.server";
+import { storeImage } from "~/media/media.server";
+import { SWEEP_GRACE_HOURS, sweepUnusedMedia } from "~/media/sweep.server";
+import { describeEachDatabase } from "../support/databases";
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "media-sweep-"));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const HOUR = 3_600_000;
+const png = () =>
+  sharp({ create: { width: 600, height: 600, channels: 3, background: "#b8893b" } })
+    .png()
+    .toBuffer();
+
+describeEachDatabase("the sweep of unused media", (harness) => {
+  it("removes photos no drop uses and files no row names once they are old; keeps what is used or recent", async () => {
+    const database = await harness.fresh();
+    const mediaRoot = path.join(root, harness.dialect);
+    const storage = createLocalStorage(mediaRoot);
+    const db = database.db;
+    const long = new Date(Date.now() - (SWEEP_GRACE_HOURS + 1) * HOUR);
+    const dropId = newId();
+    const stored = async (when: Date) => {
+      const row = await storeImage(storage, { dropId, body: await png(), now: when });
+      await db.insertInto("media").values(row).execute();
+      return row;
+    };
+    const cover = await stored(long);
+    const abandoned = await stored(long); // uploaded on a form that was never saved
+    const fresh = await stored(new Date()); // a form that may still be open
+    await createDrop(db, {
+      id: dropId,
+      name: "Mareas",
+      startAt: new Date(Date.now() + HOUR),
+      endAt: new Date(Date.now() + 2 * HOUR),
+      imageId: cover.id,
+      products: [],
+    });
+    // A cut-off upload: files without a row, one old, one just written.
+    const oldOrphan = `drops/${dropId}/${newId()}-480.webp`;
+    const newOrphan = `drops/${dropId}/${newId()}-480.webp`;
+    await storage.put(oldOrphan, await png(), "image/webp");
+    await storage.put(newOrphan, await png(), "image/webp");
+    fs.utimesSync(path.join(mediaRoot, oldOrphan), long, long);
+    for (const row of [cover, abandoned]) {
+      for (const file of await storage.list(`drops/${dropId}/`)) {
+        if (file.startsWith(row.key)) fs.utimesSync(path.join(mediaRoot, file), long, long);
+      }
+    }
+
+    expect(await sweepUnusedMedia(db, storage)).toEqual({ rows: 1, files: 1 });
+
+    const rows = (await db.selectFrom("media").select("id").execute()).map((r) => r.id).sort();
+    expect(rows).toEqual([cover.id, fresh.id].sort());
+    const files = await storage.list(`drops/${dropId}/`);
+    expect(files.some((f) => f.startsWith(cover.key))).toBe(true);
+    expect(files.some((f) => f.startsWith(fresh.key))).toBe(true);
+    expect(files.some((f) => f.startsWith(abandoned.key))).toBe(false);
+    expect(files).toContain(newOrphan);
+    expect(files).not.toContain(oldOrphan);
+    // A second sweep (or another server's) finds nothing more.
+    expect(await sweepUnusedMedia(db, storage)).toEqual({ rows: 0, files: 0 });
+  });
+});
