@@ -39,6 +39,8 @@ export async function action(args: Route.ActionArgs) {
         { status: deleted.reason === "no_encontrado" ? 404 : 409 },
       );
     }
+    // A form posted without JavaScript (not the list's own request) goes back to the list.
+    if (!new URL(args.request.url).pathname.endsWith(".data")) throw redirect("/admin/drops?aviso=eliminado");
     return data({ ok: true, message: "Colección eliminada" });
   }
   if (!form) return data({ errors: { fields: {}, first: "Envía el formulario." } }, { status: 400 });

@@ -26,6 +26,7 @@ const TITLES: Record<DropStatus, string> = {
 /** What the list says after a redirect (carried in the address as `aviso`). */
 const NOTICES: Record<string, { text: string; alert?: boolean }> = {
   creado: { text: "Drop creado exitosamente" },
+  eliminado: { text: "Colección eliminada" },
   "no-encontrado": { text: "Drop no encontrado.", alert: true },
 };
 
