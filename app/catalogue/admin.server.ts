@@ -119,6 +119,19 @@ async function checkMedia(trx: Db, dropId: string, input: DropInput): Promise<Dr
     : null;
 }
 
+/** The descriptions typed for the form's photos, on their media rows. */
+async function writeAlts(trx: Db, input: DropInput) {
+  const alts: [string, string][] = [];
+  if (input.imageId) alts.push([input.imageId, input.imageAlt]);
+  for (const p of input.products) {
+    if (p.imageId) alts.push([p.imageId, p.imageAlt]);
+    p.extraImageIds.forEach((id, i) => {
+      alts.push([id, p.extraImageAlts[i] ?? ""]);
+    });
+  }
+  for (const [id, alt] of alts) await trx.updateTable("media").set({ alt }).where("id", "=", id).execute();
+}
+
 async function writeProductImages(trx: Db, productId: string, extras: string[]) {
   await trx.deleteFrom("product_images").where("product_id", "=", productId).execute();
   if (extras.length > 0) {
@@ -220,6 +233,7 @@ export async function createDropFromInput(
           .execute();
         await writeProductImages(trx, id, p.extraImageIds);
       }
+      await writeAlts(trx, input);
       const unused = await unusedMedia(trx, input.id);
       await deleteMediaRows(trx, unused);
       return { ok: true, id: input.id, unused };
@@ -392,6 +406,7 @@ export async function updateDropFromInput(
           )
           .execute();
       }
+      await writeAlts(trx, input);
       const unused = await unusedMedia(trx, dropId);
       await deleteMediaRows(trx, unused);
       return { ok: true, unused };
@@ -473,7 +488,7 @@ export async function dropForEdit(
     drop.products.map((p) => p.id),
   );
   const image = (row: Parameters<typeof variantUrl>[1] | null) =>
-    row ? { id: row.id, url: variantUrl(storage, row, 480) } : null;
+    row ? { id: row.id, url: variantUrl(storage, row, 480), alt: row.alt } : null;
   const [startDate = "", startTime = ""] = shopDateTimeStamp(drop.startAt).split(" ");
   const [endDate = "", endTime = ""] = shopDateTimeStamp(drop.endAt).split(" ");
   const { updated_at } = await db
@@ -493,7 +508,7 @@ export async function dropForEdit(
     fullDescription: drop.fullDescription,
     status: drop.status,
     image: image(drop.image),
-    video: drop.video ? { id: drop.video.id, url: storage.publicUrl(drop.video.key) } : null,
+    video: drop.video ? { id: drop.video.id, url: storage.publicUrl(drop.video.key), alt: "" } : null,
     products: drop.products.map((p) => ({
       id: p.id,
       name: p.name,
@@ -505,7 +520,7 @@ export async function dropForEdit(
       material: p.material,
       description: p.description,
       image: image(p.image),
-      extras: p.extraImages.map((m) => ({ id: m.id, url: variantUrl(storage, m, 480) })),
+      extras: p.extraImages.map((m) => ({ id: m.id, url: variantUrl(storage, m, 480), alt: m.alt })),
     })),
   };
 }

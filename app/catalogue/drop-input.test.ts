@@ -82,7 +82,9 @@ describe("dropInput: the collection's own fields", () => {
         material: "Oro rosa",
         description: "",
         imageId: id("main"),
+        imageAlt: "",
         extraImageIds: [],
+        extraImageAlts: [],
       },
       expect.objectContaining({ name: "Collar Ola", extraImageIds: [id("x")] }),
     ]);

@@ -90,11 +90,15 @@ export const productInput = z.object({
     .optional()
     .default("")
     .refine((v) => v !== "", NO_MAIN_IMAGE),
+  /** What the main photo shows (prefilled with the product's name). */
+  imageAlt: text(200, "Descripción de la imagen").optional().default(""),
   extraImageIds: z
     .array(z.string().trim().refine(isId, "Esa imagen no es válida; súbela de nuevo."))
     .max(MAX_EXTRA_IMAGES, `Hasta ${MAX_EXTRA_IMAGES} imágenes extra por producto.`)
     .optional()
     .default([]),
+  /** What each extra photo shows, in the same order as their ids. */
+  extraImageAlts: z.array(text(200, "Descripción de la imagen")).max(MAX_EXTRA_IMAGES).optional().default([]),
 });
 
 export const dropInput = z
@@ -130,6 +134,7 @@ export const dropInput = z
         return status;
       }),
     imageId: mediaId.optional().default(""),
+    imageAlt: text(200, "Descripción de la imagen").optional().default(""),
     videoId: mediaId.optional().default(""),
     products: z.array(productInput).max(MAX_PRODUCTS, `Hasta ${MAX_PRODUCTS} productos por colección.`),
   })
@@ -201,10 +206,11 @@ export function formToDropInput(form: FormData): Record<string, unknown> {
     if (index >= MAX_PRODUCTS + 1) continue;
     const product = products[index] ?? {};
     products[index] = product;
-    if (field === "extraImageIds") {
-      const extras = (product.extraImageIds as string[] | undefined) ?? [];
-      if (raw) extras.push(raw);
-      product.extraImageIds = extras;
+    if (field === "extraImageIds" || field === "extraImageAlts") {
+      const list = (product[field] as string[] | undefined) ?? [];
+      // Ids: an empty one is no photo. Descriptions keep their places, even empty.
+      if (raw || field === "extraImageAlts") list.push(raw);
+      product[field] = list;
     } else if (!(field in product)) {
       product[field] = raw;
     }
@@ -217,6 +223,8 @@ export function formToDropInput(form: FormData): Record<string, unknown> {
 export interface MediaValue {
   id: string;
   url: string;
+  /** What the photo shows (for screen readers); empty for a video. */
+  alt: string;
 }
 
 /** One product on the form, as typed (strings), with what the page shows beside it. */

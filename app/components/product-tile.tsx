@@ -13,7 +13,7 @@ export function ProductTile({ product, sizes }: { product: ProductTileView; size
           {product.image && (
             <ResponsiveImage
               image={product.image}
-              alt={product.name}
+              alt={product.image.alt || product.name}
               sizes={sizes}
               className="aspect-square h-auto w-full object-cover transition-transform duration-500 group-hover:scale-105"
             />

@@ -25,6 +25,8 @@ export interface MediaTable {
   /** Widths stored as `<key>-<width>.webp`, comma separated, ascending. Empty for videos. */
   widths: string;
   mime: string;
+  /** What the photo shows, for screen readers; empty: the page uses the product's or drop's name. */
+  alt: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
 }
 

@@ -8,6 +8,8 @@ import type { MediaStorage } from "./storage.server";
 /** An image as the pages need it: what to put in src, srcset, width and height. */
 export interface ImageView {
   src: string;
+  /** The owner's description of the photo; empty when there is none. */
+  alt: string;
   srcSet: string;
   width: number;
   height: number;
@@ -33,6 +35,7 @@ export function imageView(storage: MediaStorage, row: MediaRow): ImageView {
   const middle = widths[Math.min(1, widths.length - 1)] ?? largest;
   return {
     src: storage.publicUrl(variantKey(row.key, middle)),
+    alt: row.alt,
     srcSet: widths.map((w) => `${storage.publicUrl(variantKey(row.key, w))} ${w}w`).join(", "),
     width: row.width,
     height: row.height,

@@ -90,7 +90,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 drop.image && (
                   <ResponsiveImage
                     image={drop.image}
-                    alt={`Colección ${drop.name}`}
+                    alt={drop.image.alt || `Colección ${drop.name}`}
                     sizes="(min-width: 768px) 50vw, 100vw"
                     priority={i === 0}
                     className="h-auto w-full rounded-lg"

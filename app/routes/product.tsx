@@ -119,7 +119,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           {main && (
             <ResponsiveImage
               image={main}
-              alt={selected === 0 ? product.name : `${product.name}, vista ${selected + 1}`}
+              alt={main.alt || (selected === 0 ? product.name : `${product.name}, vista ${selected + 1}`)}
               sizes="(min-width: 768px) 50vw, 100vw"
               priority
               className="aspect-square h-auto w-full rounded-lg object-cover"

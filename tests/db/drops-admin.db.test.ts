@@ -7,6 +7,7 @@ import { afterAll, expect, it } from "vitest";
 import {
   createDropFromInput,
   deleteDrop,
+  dropForEdit,
   heldPieces,
   listAdminDrops,
   updateDropFromInput,
@@ -122,7 +123,9 @@ type RawProduct = {
   material?: string;
   description?: string;
   imageId?: string;
+  imageAlt?: string;
   extraImageIds?: string[];
+  extraImageAlts?: string[];
 };
 
 /** The create form as the owner fills it in (Mexico City dates), parsed as the server parses it. */
@@ -847,6 +850,38 @@ describeEachDatabase("drops desk", (harness) => {
     expect((await getDrop(shop.db, theirs.dropId))?.products.map((p) => [p.name, p.stock])).toEqual([
       ["Pulsera Brisa", 2],
     ]);
+  });
+
+  it("what each photo shows is saved with it and comes back on the edit form", async () => {
+    const shop = await open(harness);
+    const dropId = newId();
+    const [cover = "", main = "", extraA = "", extraB = ""] = await uploads(shop, dropId, 4);
+    const created = await createDropFromInput(
+      shop.db,
+      shop.storage,
+      newForm(dropId, { imageId: cover, imageAlt: "Mesa del taller con piezas de oro" }, [
+        {
+          imageId: main,
+          imageAlt: "Anillo de oro rosa visto de frente",
+          extraImageIds: [extraA, extraB],
+          extraImageAlts: ["El anillo en la mano", ""],
+        },
+      ]),
+    );
+    expect(created).toEqual({ ok: true, id: dropId });
+    const alts = Object.fromEntries(
+      (await shop.db.selectFrom("media").select(["id", "alt"]).execute()).map((m) => [m.id, m.alt]),
+    );
+    expect(alts).toEqual({
+      [cover]: "Mesa del taller con piezas de oro",
+      [main]: "Anillo de oro rosa visto de frente",
+      [extraA]: "El anillo en la mano",
+      [extraB]: "",
+    });
+    const form = await dropForEdit(shop.db, shop.storage, dropId);
+    expect(form?.image?.alt).toBe("Mesa del taller con piezas de oro");
+    expect(form?.products[0]?.image?.alt).toBe("Anillo de oro rosa visto de frente");
+    expect(form?.products[0]?.extras.map((e) => e.alt)).toEqual(["El anillo en la mano", ""]);
   });
 
   it("an edit naming the same product twice is refused, so its stock change is not applied twice", async () => {

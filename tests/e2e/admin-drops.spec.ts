@@ -85,6 +85,8 @@ test.describe("the drops desk", () => {
     await expect(form.section().getByRole("img", { name: "Imagen de la colección" })).toBeVisible();
     await form.fillProduct(1, { name: `Anillo ${name}`, price: "4,500.00", stock: "3" });
     await form.productImage(1, await photo("anillo.jpg", "#b07a4a"));
+    // What the photo shows starts as the product's name.
+    await expect(form.product(1).getByLabel(/^Qué muestra la foto/)).toHaveValue(`Anillo ${name}`);
     await page.getByRole("button", { name: "Agregar producto" }).click();
     await form.fillProduct(2, { name: `Arete ${name}`, price: "2500", stock: "2" });
 
@@ -138,6 +140,10 @@ test.describe("the drops desk", () => {
       .getAttribute("src");
     const oldFiles = fs.readdirSync(path.join(E2E_DATA_DIR, "media", "drops", dropId));
 
+    await form
+      .product(1)
+      .getByLabel(/^Qué muestra la foto/)
+      .fill("Collar de oro rosa con dije de ola");
     await form.section().getByLabel("Inicio (fecha)").fill(inDays(-1));
     await form.section().getByLabel("Estado").selectOption("activa");
     await form.dropImage(await photo("portada-2.jpg", "#5b3a1e"));
@@ -159,6 +165,7 @@ test.describe("the drops desk", () => {
     const productId = (await shop.productsOf(dropId))[0] ?? "";
     await page.goto(`/drop/${dropId}/product/${productId}`);
     await expect(page.getByRole("button", { name: "Agregar al carrito" })).toBeEnabled();
+    await expect(page.getByRole("img", { name: "Collar de oro rosa con dije de ola" })).toBeVisible();
   });
 
   test("a text file named like a photo is refused with 'Error al subir la imagen' and nothing is stored", async ({

@@ -258,6 +258,8 @@ export function DropForm({
             dropId={drop.id}
             kind="image"
             name="imageId"
+            altName="imageAlt"
+            defaultAlt={drop.name}
             label="Imagen de la colección"
             value={drop.image}
             onChange={set("image")}
@@ -351,6 +353,8 @@ export function DropForm({
                 dropId={drop.id}
                 kind="image"
                 name={at("imageId")}
+                altName={at("imageAlt")}
+                defaultAlt={p.name}
                 label={`Imagen principal del producto ${n}`}
                 value={p.image}
                 onChange={(m) => setProduct(i, { image: m })}
@@ -359,6 +363,8 @@ export function DropForm({
               <ExtraImages
                 dropId={drop.id}
                 name={at("extraImageIds")}
+                altName={at("extraImageAlts")}
+                defaultAlt={p.name}
                 label={`Imágenes extra del producto ${n}`}
                 values={p.extras}
                 onChange={(extras) => setProduct(i, { extras })}

@@ -42,7 +42,7 @@ export function uploadMedia(
     xhr.onload = () => {
       const answer = (xhr.response ?? {}) as { id?: string; url?: string; message?: string };
       if (xhr.status === 201 && answer.id && answer.url)
-        resolve({ ok: true, media: { id: answer.id, url: answer.url } });
+        resolve({ ok: true, media: { id: answer.id, url: answer.url, alt: "" } });
       else {
         const detail = answer.message ?? "";
         resolve({
@@ -74,6 +74,8 @@ export function MediaSlot({
   dropId,
   kind,
   name,
+  altName,
+  defaultAlt = "",
   label,
   value,
   onChange,
@@ -82,11 +84,15 @@ export function MediaSlot({
   dropId: string;
   kind: Kind;
   name: string;
+  /** Photos: the field with what the photo shows, prefilled with `defaultAlt` when it uploads. */
+  altName?: string;
+  defaultAlt?: string;
   label: string;
   value: MediaValue | null;
   onChange: (media: MediaValue | null) => void;
   error?: string;
 }) {
+  const altId = useId();
   const inputId = useId();
   const errorId = useId();
   const [progress, setProgress] = useState<number | null>(null);
@@ -98,12 +104,27 @@ export function MediaSlot({
     setProgress(0);
     const result = await uploadMedia(dropId, kind, file, setProgress);
     setProgress(null);
-    if (result.ok) onChange(result.media);
+    if (result.ok) onChange({ ...result.media, alt: defaultAlt });
     else setFailed(result.message);
   }
   return (
     <div>
       <input type="hidden" name={name} value={value?.id ?? ""} />
+      {altName && value && (
+        <div className="mb-2">
+          <label htmlFor={altId} className="block text-xs text-ink/75">
+            Qué muestra la foto ({label.toLowerCase()})
+          </label>
+          <input
+            id={altId}
+            name={altName}
+            value={value.alt}
+            maxLength={200}
+            onChange={(e) => onChange({ ...value, alt: e.target.value })}
+            className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3 text-sm"
+          />
+        </div>
+      )}
       <p className="text-sm font-medium">{label}</p>
       {value &&
         (kind === "image" ? (
@@ -159,6 +180,8 @@ export function MediaSlot({
 export function ExtraImages({
   dropId,
   name,
+  altName,
+  defaultAlt,
   label,
   values,
   onChange,
@@ -166,6 +189,9 @@ export function ExtraImages({
 }: {
   dropId: string;
   name: string;
+  /** The repeated field with what each photo shows, in the photos' order. */
+  altName: string;
+  defaultAlt: string;
   label: string;
   values: MediaValue[];
   onChange: (values: MediaValue[]) => void;
@@ -190,7 +216,7 @@ export function ExtraImages({
         );
         setUploads((u) => u.filter((x) => x.key !== key));
         if (result.ok) {
-          latest.current = [...latest.current, result.media];
+          latest.current = [...latest.current, { ...result.media, alt: defaultAlt }];
           onChange(latest.current);
         } else setFailed((f) => [...f, `${file.name}: ${result.message}`]);
       }),
@@ -213,6 +239,16 @@ export function ExtraImages({
           {values.map((v, i) => (
             <li key={v.id} className="flex flex-col items-center gap-1">
               <img src={v.url} alt={`${label} ${i + 1}`} className="h-20 w-20 rounded object-cover" />
+              <input
+                name={altName}
+                value={v.alt}
+                maxLength={200}
+                aria-label={`Qué muestra la imagen extra ${i + 1}`}
+                onChange={(e) =>
+                  onChange(values.map((x) => (x.id === v.id ? { ...x, alt: e.target.value } : x)))
+                }
+                className="min-h-11 w-32 rounded border border-ink/30 bg-white px-2 text-xs"
+              />
               <div className="flex">
                 <button
                   type="button"
