@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { createAdminAuth } from "~/auth/auth.server";
 import type { Database } from "~/db/database.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
+import { signInAdmin } from "../support/admin-http";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 
@@ -14,7 +14,6 @@ vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-admin-drops-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const PASSWORD = "contraseña de prueba larga";
 const EVIL = "https://evil.example";
 const DAY = 86_400_000;
 const CREATED = "/admin/drops/show-upcoming-drops?aviso=creado";
@@ -176,24 +175,7 @@ describeEachDatabase("the drops desk through HTTP", (harness) => {
       DEMO_DATA: "false",
       DEMO_PAYMENTS: "true",
     });
-    // The call `npm run admin -- create` makes (scripts/admin.ts), without spawning the CLI.
-    const email = `admin-${newId(8)}@example.com`;
-    const auth = createAdminAuth(database, {
-      secret: "secreto-de-prueba-0123456789abcdefghij",
-      baseUrl: server.url,
-      idleMinutes: 60,
-      absoluteHours: 12,
-    });
-    await auth.createAdmin({ email, name: "Ana", password: PASSWORD });
-    const login = await fetch(`${server.url}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email, password: PASSWORD }),
-    });
-    expect(login.status, await login.clone().text()).toBe(302);
-    cookie = login.headers.getSetCookie()[0]?.split(";")[0] ?? "";
-    expect(cookie).toMatch(/^sesion_admin=/);
+    cookie = await signInAdmin(server, database);
   });
   afterAll(async () => {
     await server?.stop();

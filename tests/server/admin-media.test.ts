@@ -5,9 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAdminAuth } from "~/auth/auth.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { signInAdmin } from "../support/admin-http";
 import { describeEachDatabase, sqliteHarness } from "../support/databases";
 import { startS3Server } from "../support/s3-server";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -16,7 +16,6 @@ vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-admin-media-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const PASSWORD = "contraseña de prueba larga";
 const EVIL = "https://evil.example";
 const MB = 1024 * 1024;
 const NOT_IMAGE = "Error al subir la imagen: el archivo no es una imagen válida.";
@@ -174,28 +173,6 @@ function multipartLength(boundary: string, fields: Record<string, string>, fileB
   return total + fileBytes;
 }
 
-/** Creates an administrator (as `npm run admin -- create` does) and signs in over HTTP: the cookie. */
-async function signIn(server: RunningServer, database: Database): Promise<string> {
-  const email = `admin-${newId(8)}@example.com`;
-  const auth = createAdminAuth(database, {
-    secret: "secreto-de-prueba-0123456789abcdefghij",
-    baseUrl: server.url,
-    idleMinutes: 60,
-    absoluteHours: 12,
-  });
-  await auth.createAdmin({ email, name: "Ana", password: PASSWORD });
-  const login = await fetch(`${server.url}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password: PASSWORD }),
-  });
-  expect(login.status, await login.clone().text()).toBe(302);
-  const cookie = login.headers.getSetCookie()[0]?.split(";")[0] ?? "";
-  expect(cookie).toMatch(/^sesion_admin=/);
-  return cookie;
-}
-
 describeEachDatabase("media uploads through HTTP", (harness) => {
   let server: RunningServer;
   let database: Database;
@@ -216,7 +193,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
       DEMO_PAYMENTS: "true",
       TMPDIR: serverTmp,
     });
-    cookie = await signIn(server, database);
+    cookie = await signInAdmin(server, database);
   });
   afterAll(async () => {
     await server?.stop();
@@ -599,7 +576,7 @@ describe("media uploads to S3-compatible storage", () => {
       S3_ACCESS_KEY_ID: credentials?.accessKeyId ?? "",
       S3_SECRET_ACCESS_KEY: credentials?.secretAccessKey ?? "",
     });
-    cookie = await signIn(server, database);
+    cookie = await signInAdmin(server, database);
   });
   afterAll(async () => {
     await server?.stop();

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { createAdminAuth } from "~/auth/auth.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { archiveOrder, shipOrder } from "~/orders/admin.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { signInAdmin } from "../support/admin-http";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -16,7 +16,6 @@ vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-admin-orders-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const PASSWORD = "contraseña de prueba larga";
 const INCOMPLETE = "Por favor completa todos los campos.";
 const EVIL = "https://evil.example";
 
@@ -81,24 +80,7 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
       DEMO_DATA: "false",
       DEMO_PAYMENTS: "true",
     });
-    // The call `npm run admin -- create` makes (scripts/admin.ts), without spawning the CLI.
-    const email = `admin-${newId(8)}@example.com`;
-    const auth = createAdminAuth(database, {
-      secret: "secreto-de-prueba-0123456789abcdefghij",
-      baseUrl: server.url,
-      idleMinutes: 60,
-      absoluteHours: 12,
-    });
-    await auth.createAdmin({ email, name: "Ana", password: PASSWORD });
-    const login = await fetch(`${server.url}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email, password: PASSWORD }),
-    });
-    expect(login.status, await login.clone().text()).toBe(302);
-    cookie = login.headers.getSetCookie()[0]?.split(";")[0] ?? "";
-    expect(cookie).toMatch(/^sesion_admin=/);
+    cookie = await signInAdmin(server, database);
   });
   afterAll(async () => {
     await server?.stop();
