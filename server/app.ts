@@ -84,9 +84,10 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     res.set("Cache-Control", "no-store");
     try {
       await services.database.ping();
-      res.json({ status: "ok", database: services.database.dialect });
+      // Nothing beyond ok/error: which database runs where is nobody else's business.
+      res.json({ status: "ok" });
     } catch {
-      res.status(503).json({ status: "error", database: "sin conexión" });
+      res.status(503).json({ status: "error" });
     }
   });
 
@@ -186,6 +187,16 @@ export function localMedia(mediaDir: string): express.Router {
   return router;
 }
 
+const PERMISSIONS_POLICY = [
+  "camera=()",
+  "microphone=()",
+  "geolocation=()",
+  "payment=()",
+  "usb=()",
+  "interest-cohort=()",
+  "browsing-topics=()",
+].join(", ");
+
 function securityHeaders(config: Config, { development }: { development: boolean }): express.RequestHandler {
   const frameSources = config.shop.processVideoUrl ? [new URL(config.shop.processVideoUrl).origin] : [];
   // Media in S3-compatible storage are fetched from its public address.
@@ -219,6 +230,8 @@ function securityHeaders(config: Config, { development }: { development: boolean
   });
   return (req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+    // The shop needs no camera, microphone, location, payment or USB access from the browser.
+    res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
     if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     withHelmet(req, res, next);
   };

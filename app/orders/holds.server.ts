@@ -191,15 +191,25 @@ export async function extendHold(db: Db, orderId: string, until: Date): Promise<
     .execute();
 }
 
-/** Gives a hold's pieces back to stock. Only the first call for an order does anything. */
-export async function releaseHold(db: Db, orderId: string, now = new Date()): Promise<boolean> {
+/**
+ * Gives a hold's pieces back to stock. Only the first call for an order does anything. With
+ * `onlyIfExpired`, only a hold whose time is up is released (a payment page checks before taking
+ * money, without waiting for the sweeper).
+ */
+export async function releaseHold(
+  db: Db,
+  orderId: string,
+  now = new Date(),
+  options: { onlyIfExpired?: boolean } = {},
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const changed = await trx
+    let release = trx
       .updateTable("orders")
       .set({ status: "expirado", updated_at: toTimestamp(now) })
       .where("id", "=", orderId)
-      .where("status", "in", movableFrom("release"))
-      .executeTakeFirst();
+      .where("status", "in", movableFrom("release"));
+    if (options.onlyIfExpired) release = release.where("expires_at", "<=", toTimestamp(now));
+    const changed = await release.executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) return false;
     await restock(trx, await heldByOrder(trx, orderId), now);
     return true;

@@ -22,6 +22,8 @@ function demoServices(context: Route.LoaderArgs["context"]) {
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { database } = demoServices(context);
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
+  // A hold whose time is up is released here and now, even if the sweeper has not run yet.
+  await releaseHold(database.db, params.orderId, new Date(), { onlyIfExpired: true });
   const order = await getOrder(database.db, params.orderId);
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   if (order.status !== "esperando_pago" && order.status !== "expirado") throw redirect("/success");
@@ -74,7 +76,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await releaseHold(database.db, params.orderId);
     return redirect(`/cancel?pedido=${encodeURIComponent(params.orderId)}`);
   }
-  // Like a real card page, an expired session cannot be paid: the loader says so.
+  // Like a real card page, an expired session cannot be paid (even before the sweeper ran): the
+  // loader says so.
+  await releaseHold(database.db, params.orderId, new Date(), { onlyIfExpired: true });
   const order = await getOrder(database.db, params.orderId);
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   if (order.status !== "esperando_pago") return redirect(`${DEMO_PAYMENT_ROUTE}/${params.orderId}`);

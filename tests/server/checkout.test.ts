@@ -278,5 +278,29 @@ describeEachDatabase("checkout through HTTP", (harness) => {
       .where("id", "=", cancelledId)
       .executeTakeFirst();
     expect(cancelledOrder?.status).toBe("expirado");
+
+    // A hold whose time is up cannot be paid even before the sweeper has run: the pieces go back.
+    const overdueUrl = await start();
+    const overdueId = overdueUrl.split("/").pop() ?? "";
+    const stockWhileHeld = await p.stock();
+    await database.db
+      .updateTable("orders")
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where("id", "=", overdueId)
+      .execute();
+    const overdue = await fetch(
+      `${server.url}${overdueUrl}`,
+      form({ intent: "pay", name: "Ana", email: "ana@example.mx", ...address }),
+    );
+    expect(overdue.status).toBe(302);
+    expect(overdue.headers.get("location")).toBe(overdueUrl);
+    const overdueOrder = await database.db
+      .selectFrom("orders")
+      .select("status")
+      .where("id", "=", overdueId)
+      .executeTakeFirst();
+    expect(overdueOrder?.status).toBe("expirado");
+    expect(await p.stock()).toBe((stockWhileHeld ?? 0) + 1);
+    expect(await (await fetch(`${server.url}${overdueUrl}`)).text()).toContain("Este pago ya expiró");
   });
 });
