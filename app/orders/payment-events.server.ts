@@ -26,7 +26,36 @@ export async function applyPaymentEvent(
   return outcome;
 }
 
+/**
+ * Why an event must not touch its order: it names an order we do not have, a session that is not
+ * the one the order opened, or (paid) an amount or currency other than the order's. Null when it
+ * may be applied.
+ */
+async function mismatch(db: Db, event: Exclude<PaymentEvent, { kind: "ignored" }>): Promise<string | null> {
+  const order = await db
+    .selectFrom("orders")
+    .select(["payment_session_id", "total_cents", "currency"])
+    .where("id", "=", event.orderId)
+    .executeTakeFirst();
+  if (!order) return "pedido desconocido";
+  if (order.payment_session_id !== event.sessionId) return `sesión ${event.sessionId} no es la del pedido`;
+  if (event.kind === "paid") {
+    if (event.amountCents !== order.total_cents) return `monto ${event.amountCents} ≠ ${order.total_cents}`;
+    if (event.currency?.toLowerCase() !== order.currency)
+      return `moneda ${event.currency} ≠ ${order.currency}`;
+  }
+  return null;
+}
+
 async function apply(db: Db, event: PaymentEvent, now: Date): Promise<PaymentEventOutcome> {
+  if (event.kind !== "ignored") {
+    const wrong = await mismatch(db, event);
+    if (wrong) {
+      // Signed, so it came from the provider; still, it changes nothing (one line for the owner's logs).
+      console.warn(`Evento de pago ${event.id} (${event.type}) ignorado para ${event.orderId}: ${wrong}.`);
+      return "ignored";
+    }
+  }
   switch (event.kind) {
     case "paid":
       await confirmPayment(db, {

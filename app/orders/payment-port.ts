@@ -44,6 +44,9 @@ export type PaymentEvent =
       kind: "paid";
       orderId: string;
       sessionId: string;
+      /** What the provider charged: it must be the order's total, in its currency. */
+      amountCents: number | null;
+      currency: string | null;
       customerName: string;
       customerEmail: string;
       shipping: ShippingAddress | null;
@@ -57,8 +60,15 @@ export type PaymentEvent =
     }
   | { id: string; type: string; kind: "ignored" };
 
-/** A webhook whose signature does not verify, or whose body is not an event. */
-export class InvalidWebhook extends Error {}
+/** A webhook whose signature does not verify (`firma`), or a signed body that is not an event we can read (`evento`). */
+export class InvalidWebhook extends Error {
+  constructor(
+    message: string,
+    readonly reason: "firma" | "evento" = "firma",
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The payment provider behind the checkout: Stripe Checkout in production, the built-in demo page

@@ -101,7 +101,13 @@ export function createStripePayments(
       } catch (error) {
         throw new InvalidWebhook((error as Error).message);
       }
-      return eventOf(event);
+      // A signed event that is not what we expect is refused like a bad signature (400), never a
+      // 5xx: Stripe would retry a 5xx for days.
+      try {
+        return eventOf(event);
+      } catch (error) {
+        throw new InvalidWebhook(`evento ilegible: ${(error as Error).message}`, "evento");
+      }
     },
   };
 }
@@ -125,6 +131,8 @@ function eventOf(event: Stripe.Event): PaymentEvent {
       return {
         ...ids,
         kind: "paid",
+        amountCents: session.amount_total,
+        currency: session.currency,
         customerName: session.customer_details?.name ?? "",
         customerEmail: session.customer_details?.email ?? "",
         shipping: shippingOf(session),

@@ -12,8 +12,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     event = payments.parseWebhook(payload, request.headers.get("stripe-signature") ?? "");
   } catch (error) {
-    if (error instanceof InvalidWebhook)
-      return Response.json({ message: "Firma inválida." }, { status: 400 });
+    if (error instanceof InvalidWebhook) {
+      if (error.reason === "evento") console.warn(`Webhook de pago ilegible: ${error.message}`);
+      const message = error.reason === "firma" ? "Firma inválida." : "Evento inválido.";
+      return Response.json({ message }, { status: 400 });
+    }
     throw error;
   }
   const outcome = await applyPaymentEvent(database.db, event);

@@ -121,11 +121,15 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     const sessionId = url.split("/").pop() ?? "";
     const order = await database.db
       .selectFrom("orders")
-      .select(["id"])
+      .select(["id", "total_cents"])
       .where("payment_session_id", "=", sessionId)
       .executeTakeFirstOrThrow();
+    totals.set(sessionId, order.total_cents);
     return { orderId: order.id, sessionId };
   }
+
+  /** What each session charges, as Stripe reports it in its events (amount_total). */
+  const totals = new Map<string, number>();
 
   let eventNumber = 0;
   function event(type: string, sessionId: string, orderId: string, paid: boolean) {
@@ -140,6 +144,8 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
           client_reference_id: orderId,
           metadata: { order_id: orderId },
           payment_status: paid ? "paid" : "unpaid",
+          amount_total: totals.get(sessionId) ?? 0,
+          currency: "mxn",
           status: type === "checkout.session.expired" ? "expired" : "complete",
           customer_details: { name: "Ana Pérez", email: "ana@example.mx", phone: "+529511234567" },
           collected_information: {
@@ -194,6 +200,44 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     });
     expect(await p.stock()).toBe(1);
     expect(await emailsFor(orderId)).toBe(1);
+  });
+
+  it("a signed event for another session, amount or currency changes nothing; a signed malformed one is a 400", async () => {
+    const p = await product(database, 3);
+    const { orderId, sessionId } = await checkout(p);
+    const genuine = event("checkout.session.completed", sessionId, orderId, true);
+    const session = genuine.data.object;
+    const forgeries = [
+      // Someone else's (cheaper) session naming this order in its metadata.
+      { ...genuine, id: `${genuine.id}-otra`, data: { object: { ...session, id: "cs_test_otra_sesion" } } },
+      { ...genuine, id: `${genuine.id}-monto`, data: { object: { ...session, amount_total: 100 } } },
+      { ...genuine, id: `${genuine.id}-moneda`, data: { object: { ...session, currency: "usd" } } },
+    ];
+    for (const forged of forgeries) {
+      const res = await deliver(forged);
+      expect(res.status, forged.id).toBe(200);
+      expect(((await res.json()) as { outcome: string }).outcome, forged.id).toBe("ignored");
+    }
+    expect((await orderRow(orderId)).status).toBe("esperando_pago");
+    expect(await emailsFor(orderId)).toBe(0);
+    // An expiry for another session does not release this one's hold either.
+    await deliver({
+      ...event("checkout.session.expired", sessionId, orderId, false),
+      data: { object: { ...session, id: "cs_test_otra_sesion", status: "expired" } },
+    });
+    expect((await orderRow(orderId)).status).toBe("esperando_pago");
+
+    for (const malformed of [
+      { id: "evt_roto_1", object: "event", type: "checkout.session.completed" },
+      { id: "evt_roto_2", object: "event", type: "checkout.session.completed", data: { object: null } },
+    ]) {
+      const res = await deliver(malformed);
+      expect(res.status, malformed.id).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe("Evento inválido.");
+    }
+    // The genuine event still fulfils the order.
+    expect((await deliver(genuine)).status).toBe(200);
+    expect((await orderRow(orderId)).status).toBe("pendiente");
   });
 
   it("a bad signature is refused with 400 and changes nothing", async () => {
