@@ -218,7 +218,18 @@ export async function createDropFromInput(
           created_at: stamp,
           updated_at: stamp,
         })
-        .execute();
+        // Two submits of one form at once: the second finds the id taken and says so.
+        .onConflict((oc) => oc.column("id").doNothing())
+        .executeTakeFirst()
+        .then((r) => {
+          if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) {
+            throw new Refused({
+              ok: false,
+              reason: "ya_existe",
+              message: "Esta colección ya se guardó: recarga la página.",
+            });
+          }
+        });
       for (const [position, p] of input.products.entries()) {
         const id = newId();
         await trx
@@ -237,6 +248,10 @@ export async function createDropFromInput(
       const unused = await unusedMedia(trx, input.id);
       await deleteMediaRows(trx, unused);
       return { ok: true, id: input.id, unused };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof Refused) return error.refusal;
+      throw error;
     });
   if (!result.ok) return result;
   await deleteFiles(storage, result.unused);
@@ -285,14 +300,15 @@ export async function updateDropFromInput(
     .transaction()
     .execute(async (trx): Promise<DropResult<{ unused: { key: string }[] }>> => {
       const stamp = toTimestamp(now);
-      const current = await trx
-        .selectFrom("drops")
-        .select("updated_at")
-        .where("id", "=", dropId)
-        .executeTakeFirst();
-      if (!current) return { ok: false, reason: "no_encontrado", message: "Drop no encontrado." };
-      // Stock is safe either way (differences); the rest would silently undo another tab's save.
-      if (input.version && toDate(current.updated_at).toISOString() !== input.version) {
+      // Claims the drop (a row lock on PostgreSQL, taken before any product's, like a delete) and
+      // refuses a form opened on an older version: stock is safe either way (differences), the rest
+      // would silently undo another tab's save.
+      let claim = trx.updateTable("drops").set({ updated_at: stamp }).where("id", "=", dropId);
+      if (input.version) claim = claim.where("updated_at", "=", toTimestamp(new Date(input.version)));
+      const claimed = await claim.executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) {
+        const exists = await trx.selectFrom("drops").select("id").where("id", "=", dropId).executeTakeFirst();
+        if (!exists) return { ok: false, reason: "no_encontrado", message: "Drop no encontrado." };
         refuse("version", "La colección se guardó desde otra pestaña mientras editabas: recarga la página.");
       }
       // Before the drop names them: a photo that is gone is refused, not a database error.

@@ -57,7 +57,12 @@ export function createLocalStorage(root: string): MediaStorage {
       const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
       await Promise.all(
         entries
-          .filter((e) => e.name.startsWith(base))
+          // Its variants (`<id>-480.webp`) or the file itself (`<id>.mp4`), never a look-alike id.
+          .filter(
+            (e) =>
+              e.isFile() &&
+              (e.name === base || e.name.startsWith(`${base}-`) || e.name.startsWith(`${base}.`)),
+          )
           .map((e) => fsp.rm(path.join(dir, e.name), { recursive: true, force: true })),
       );
     },

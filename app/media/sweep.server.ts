@@ -35,18 +35,37 @@ export async function sweepUnusedMedia(
   const stale = rows.filter(
     (r) => r.drop_id !== null && !used.has(r.id) && toDate(r.created_at).getTime() < cutoff,
   );
+  const removed: typeof stale = [];
   for (const row of stale) {
-    // The row first: a form saved meanwhile that names it fails cleanly instead of losing a file.
-    await db.deleteFrom("media").where("id", "=", row.id).execute();
+    // Deleted only if still unused at this moment (a save may have just named it); its files only then.
+    const deleted = await db
+      .deleteFrom("media")
+      .where("id", "=", row.id)
+      .where(({ not, exists, selectFrom, or }) =>
+        not(
+          or([
+            exists(
+              selectFrom("drops")
+                .select("id")
+                .where((eb) => eb.or([eb("image_id", "=", row.id), eb("video_id", "=", row.id)])),
+            ),
+            exists(selectFrom("products").select("id").where("image_id", "=", row.id)),
+            exists(selectFrom("product_images").select("media_id").where("media_id", "=", row.id)),
+          ]),
+        ),
+      )
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) continue;
+    removed.push(row);
     await storage.deletePrefix(row.key);
   }
 
-  const named = new Set(rows.filter((r) => !stale.includes(r)).map((r) => r.key));
+  const named = new Set(rows.filter((r) => !removed.includes(r)).map((r) => r.key));
   let files = 0;
   for (const file of await storage.listWithDates("drops/")) {
     if (named.has(mediaKeyOf(file.key)) || file.modifiedAt.getTime() >= cutoff) continue;
     await storage.deletePrefix(file.key);
     files++;
   }
-  return { rows: stale.length, files };
+  return { rows: removed.length, files };
 }

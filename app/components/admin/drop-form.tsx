@@ -159,8 +159,12 @@ export function DropForm({
     <K extends keyof DropFormValues>(key: K) =>
     (value: DropFormValues[K]) =>
       setDrop((d) => ({ ...d, [key]: value }));
-  const setProduct = (index: number, change: Partial<ProductFormValues>) =>
-    setProducts((list) => list.map((p, i) => (i === index ? { ...p, ...change } : p)));
+  // By key, not position: an upload that finishes after products were moved still lands on its own.
+  const setProduct = (key: string, change: Partial<ProductFormValues>) =>
+    setProducts((list) => list.map((p) => (p.key === key ? { ...p, ...change } : p)));
+  // Uploads under way: saving meanwhile would save without the photo being sent.
+  const [uploading, setUploading] = useState(0);
+  const onBusy = (delta: number) => setUploading((n) => n + delta);
   const moveProduct = (from: number, to: number) =>
     setProducts((list) => {
       const next = [...list];
@@ -255,6 +259,7 @@ export function DropForm({
         )}
         <div className="grid gap-4 sm:grid-cols-2">
           <MediaSlot
+            onBusy={onBusy}
             dropId={drop.id}
             kind="image"
             name="imageId"
@@ -266,6 +271,7 @@ export function DropForm({
             error={err("imageId")}
           />
           <MediaSlot
+            onBusy={onBusy}
             dropId={drop.id}
             kind="video"
             name="videoId"
@@ -298,7 +304,7 @@ export function DropForm({
                 label="Nombre"
                 name={at("name")}
                 value={p.name}
-                onChange={(v) => setProduct(i, { name: v })}
+                onChange={(v) => setProduct(p.key, { name: v })}
                 error={perr("name")}
               />
               <div className="grid grid-cols-2 gap-3">
@@ -307,7 +313,7 @@ export function DropForm({
                   name={at("price")}
                   inputMode="decimal"
                   value={p.price}
-                  onChange={(v) => setProduct(i, { price: v })}
+                  onChange={(v) => setProduct(p.key, { price: v })}
                   error={perr("price")}
                 />
                 <Field
@@ -315,14 +321,14 @@ export function DropForm({
                   name={at("stock")}
                   inputMode="numeric"
                   value={p.stock}
-                  onChange={(v) => setProduct(i, { stock: v })}
+                  onChange={(v) => setProduct(p.key, { stock: v })}
                   error={perr("stock")}
                 />
                 <Select
                   label="Categoría"
                   name={at("categoria")}
                   value={p.categoria}
-                  onChange={(v) => setProduct(i, { categoria: v })}
+                  onChange={(v) => setProduct(p.key, { categoria: v })}
                   options={CATEGORIAS.map((c) => ({ value: c, label: c }))}
                   error={perr("categoria")}
                 />
@@ -330,7 +336,7 @@ export function DropForm({
                   label="Material"
                   name={at("material")}
                   value={p.material}
-                  onChange={(v) => setProduct(i, { material: v })}
+                  onChange={(v) => setProduct(p.key, { material: v })}
                   options={MATERIALES.map((m) => ({ value: m, label: m }))}
                   error={perr("material")}
                 />
@@ -345,11 +351,12 @@ export function DropForm({
                 label="Descripción"
                 name={at("description")}
                 value={p.description}
-                onChange={(v) => setProduct(i, { description: v })}
+                onChange={(v) => setProduct(p.key, { description: v })}
                 error={perr("description")}
                 multiline
               />
               <MediaSlot
+                onBusy={onBusy}
                 dropId={drop.id}
                 kind="image"
                 name={at("imageId")}
@@ -357,17 +364,18 @@ export function DropForm({
                 defaultAlt={p.name}
                 label={`Imagen principal del producto ${n}`}
                 value={p.image}
-                onChange={(m) => setProduct(i, { image: m })}
+                onChange={(m) => setProduct(p.key, { image: m })}
                 error={perr("imageId")}
               />
               <ExtraImages
+                onBusy={onBusy}
                 dropId={drop.id}
                 name={at("extraImageIds")}
                 altName={at("extraImageAlts")}
                 defaultAlt={p.name}
                 label={`Imágenes extra del producto ${n}`}
                 values={p.extras}
-                onChange={(extras) => setProduct(i, { extras })}
+                onChange={(extras) => setProduct(p.key, { extras })}
                 max={MAX_EXTRA_IMAGES}
               />
               <div className="flex flex-wrap gap-2 border-t border-sand pt-4">
@@ -411,11 +419,16 @@ export function DropForm({
 
       <button
         type="submit"
-        disabled={busy}
+        disabled={busy || uploading > 0}
         className="min-h-11 rounded-full bg-ink px-6 font-medium text-cream disabled:opacity-60"
       >
         {busy ? "Guardando..." : mode === "create" ? "Crear colección" : "Guardar cambios"}
       </button>
+      {uploading > 0 && (
+        <p role="status" className="text-sm text-ink/75">
+          Espera a que terminen de subir las fotos.
+        </p>
+      )}
     </Form>
   );
 }

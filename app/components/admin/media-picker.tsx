@@ -71,6 +71,7 @@ function Progress({ fraction, label }: { fraction: number; label: string }) {
  * 'Quitar'. The chosen media id travels in a hidden field named `name`.
  */
 export function MediaSlot({
+  onBusy,
   dropId,
   kind,
   name,
@@ -91,6 +92,8 @@ export function MediaSlot({
   value: MediaValue | null;
   onChange: (media: MediaValue | null) => void;
   error?: string;
+  /** Told +1 when an upload starts and −1 when it ends (the form waits before saving). */
+  onBusy?: (delta: number) => void;
 }) {
   const altId = useId();
   const inputId = useId();
@@ -102,7 +105,8 @@ export function MediaSlot({
     if (!file) return;
     setFailed(null);
     setProgress(0);
-    const result = await uploadMedia(dropId, kind, file, setProgress);
+    onBusy?.(1);
+    const result = await uploadMedia(dropId, kind, file, setProgress).finally(() => onBusy?.(-1));
     setProgress(null);
     if (result.ok) onChange({ ...result.media, alt: defaultAlt });
     else setFailed(result.message);
@@ -178,6 +182,7 @@ export function MediaSlot({
  * with its own progress; they can be moved and removed. Ids travel as repeated hidden fields.
  */
 export function ExtraImages({
+  onBusy,
   dropId,
   name,
   altName,
@@ -196,6 +201,7 @@ export function ExtraImages({
   values: MediaValue[];
   onChange: (values: MediaValue[]) => void;
   max: number;
+  onBusy?: (delta: number) => void;
 }) {
   const inputId = useId();
   const [uploads, setUploads] = useState<{ key: string; name: string; fraction: number }[]>([]);
@@ -211,9 +217,10 @@ export function ExtraImages({
       chosen.map(async (file, i) => {
         const key = `${Date.now()}-${i}-${file.name}`;
         setUploads((u) => [...u, { key, name: file.name, fraction: 0 }]);
+        onBusy?.(1);
         const result = await uploadMedia(dropId, "image", file, (fraction) =>
           setUploads((u) => u.map((x) => (x.key === key ? { ...x, fraction } : x))),
-        );
+        ).finally(() => onBusy?.(-1));
         setUploads((u) => u.filter((x) => x.key !== key));
         if (result.ok) {
           latest.current = [...latest.current, { ...result.media, alt: defaultAlt }];
