@@ -11,6 +11,9 @@ export interface ProcessedImage {
 
 export class ImageRejected extends Error {}
 
+/** What the owner reads about an iPhone HEIC photo (the pipeline and the upload route say it alike). */
+export const HEIC_REFUSED = "Las fotos HEIC no se pueden usar: guárdala como JPG o PNG.";
+
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "heif", "tiff", "svg"]);
 
 /**
@@ -29,7 +32,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   }
   // HEIF holds AVIF (AV1, decoded) and iPhone HEIC photos (HEVC, which sharp cannot decode here).
   if (meta.format === "heif" && meta.compression === "hevc") {
-    throw new ImageRejected("Las fotos HEIC no se pueden usar: guárdala como JPG o PNG.");
+    throw new ImageRejected(HEIC_REFUSED);
   }
   const rotated = meta.orientation && meta.orientation >= 5; // EXIF 5-8 swap width and height
   const width = rotated ? meta.height : meta.width;

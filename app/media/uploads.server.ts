@@ -13,7 +13,7 @@ import sharp from "sharp";
 import { type Db, toTimestamp } from "~/db/database.server";
 import type { NewMediaRow } from "~/db/schema";
 import { isId, newId } from "~/lib/ids";
-import { type ProcessedImage, processImage, variantKey } from "./images.server";
+import { HEIC_REFUSED, type ProcessedImage, processImage, variantKey } from "./images.server";
 import type { MediaStorage } from "./storage.server";
 import { MB, UPLOAD_LIMITS, type UploadKind } from "./upload-limits";
 
@@ -85,7 +85,7 @@ export function uploadFailure(reason: UploadReason, kind: UploadKind | null, det
     "no-file": `${failed}: no llegó ningún archivo.`,
     "too-large": tooLargeMessage(kind),
     "not-image": `${FAILED.image}: el archivo no es una imagen válida.`,
-    heic: "Las fotos HEIC no se pueden usar: guárdala como JPG o PNG.",
+    heic: HEIC_REFUSED,
     "not-video": `${FAILED.video}: solo se aceptan videos MP4 o WebM.`,
   };
   return { ok: false, reason, message: messages[reason] };
