@@ -1,6 +1,7 @@
 // Starts the shop: `node server.js` serves the production build, `node server.js --dev` runs
 // Vite in middleware mode for development. Everything else lives in server/app.ts.
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 
 // Settings come from the environment, or from a .env file beside this one (ENV_FILE= to skip it).
@@ -72,7 +73,10 @@ if (vite) root.use(vite.middlewares);
 root.use(shop.app);
 
 const { host, port } = shop.config;
-server = root.listen(port, host, () => {
+// A request without a Host header is answered by the shop itself (a Spanish 400), not by Node.
+server = createServer({ requireHostHeader: false }, root);
+shopModule.answerParserErrors(server);
+server.listen(port, host, () => {
   const address = server.address();
   const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
   console.log(`Tienda lista en http://${shown}:${address.port}`);

@@ -1,24 +1,33 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Express } from "express";
 import helmet from "helmet";
 import morgan from "morgan";
-import { RouterContextProvider } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import { type Config, loadConfig } from "~/config/env.server";
 import { clientAddressContext } from "~/lib/client-address";
 import { cspNonceContext } from "~/lib/nonce";
+import { shopOriginContext } from "~/lib/origin.server";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
 import { type Services, servicesContext, startServices } from "~/services.server";
+import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
+import { createRequestHandler } from "./request-handler";
+
+export { answerParserErrors } from "./edge";
 
 const MAX_BODY_BYTES = 256 * 1024;
 /** The endpoint that takes files (route `routes/admin/media.ts`). */
 const UPLOAD_PATH = "/admin/media";
-/** How much of an upload answered before its end is still read (and thrown away): see drainUnreadBody. */
-const DRAIN_BYTES = 32 * 1024 * 1024;
-const DRAIN_MS = 5_000;
+/**
+ * How much of a body answered before its end is still read and thrown away (drainAfterAnswer):
+ * more for uploads, where a browser is mid-way through a large file and must see the answer.
+ */
+const DRAIN_BYTES = 1024 * 1024;
+const DRAIN_MS = 2_000;
+const UPLOAD_DRAIN_BYTES = 32 * 1024 * 1024;
+const UPLOAD_DRAIN_MS = 5_000;
 
 export interface ShopOptions {
   /** The built browser assets (build/client). Omitted in development, where Vite serves them. */
@@ -46,6 +55,7 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   const { config } = services;
   const app = express();
   app.disable("x-powered-by");
+  app.locals.shopName = config.shop.name;
   // Behind one load balancer that terminates TLS: X-Forwarded-Proto tells us the request was HTTPS,
   // and only the last X-Forwarded-For hop (the one it added) is believed.
   if (config.trustProxy) app.set("trust proxy", 1);
@@ -54,26 +64,29 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     app.use(morgan(":remote-addr :method :url :status :res[content-length] - :response-time ms"));
   }
   app.use(compression());
-  // No page or endpoint of the shop takes more than a small form or cart: refuse big bodies
-  // before anything reads them. The media upload is the exception: it streams its body and counts
-  // the bytes against each kind's limit itself (app/media/uploads.server.ts), so here only a
-  // declared length past the largest allowed (a video's) is refused unread.
+  app.use(
+    drainAfterAnswer((req) =>
+      req.path === UPLOAD_PATH
+        ? { bytes: UPLOAD_DRAIN_BYTES, ms: UPLOAD_DRAIN_MS }
+        : { bytes: DRAIN_BYTES, ms: DRAIN_MS },
+    ),
+  );
+  app.use(edgeGuards(config));
+  // A body is refused unread when its declared length is past its cap; one sent without a length
+  // (chunked) is counted as it arrives (server/request-handler.ts). The media upload streams its
+  // body and counts each kind's limit itself (app/media/uploads.server.ts).
   app.use((req, res, next) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (req.method === "POST" && req.path === UPLOAD_PATH) {
-      drainUnreadBody(req, res);
       if (declared > MAX_UPLOAD_BODY_BYTES) {
-        res
-          .status(413)
-          .set("Cache-Control", "no-store")
-          .json({ message: tooLargeMessage(null) });
+        refuse(req, res, 413, tooLargeMessage(null));
         return;
       }
       next();
       return;
     }
     if (declared > MAX_BODY_BYTES) {
-      res.status(413).json({ message: "La solicitud es demasiado grande." });
+      refuse(req, res, 413, "La solicitud es demasiado grande.");
       return;
     }
     next();
@@ -88,26 +101,6 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
       res.json({ status: "ok" });
     } catch {
       res.status(503).json({ status: "error" });
-    }
-  });
-
-  // A form posted to the admin area or the sign-in pages from another site is refused here with a
-  // Spanish 403, before React Router's own origin check (a bare 400). The route guards
-  // (requireAdmin, requireSameOrigin) still check what comes through, e.g. a request with no Origin.
-  app.use(["/admin", "/login", "/login.data", "/logout", "/logout.data"], (req, res, next) => {
-    const origin = req.headers.origin;
-    if (req.method === "GET" || req.method === "HEAD" || !origin || origin === "null") return next();
-    if (origin === config.publicUrl || origin === `${req.protocol}://${req.headers.host}`) return next();
-    const message = "Solicitud no permitida: no viene de la tienda.";
-    res.status(403).set("Cache-Control", "no-store");
-    if (req.accepts(["json", "html"]) === "html") {
-      res
-        .type("html")
-        .send(
-          `<!doctype html><html lang="es-MX"><meta charset="utf-8"><title>Acción no permitida</title><h1>Acción no permitida</h1><p>${message}</p><p><a href="/">Ir a la tienda</a></p></html>`,
-        );
-    } else {
-      res.json({ message });
     }
   });
 
@@ -127,50 +120,38 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   app.all(
     "/{*splat}",
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build"),
+      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
       mode: config.env === "production" ? "production" : "development",
+      maxBodyBytes: MAX_BODY_BYTES,
+      streamedPaths: [UPLOAD_PATH],
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
         context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "desconocida");
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
+        context.set(shopOriginContext, config.publicUrl ?? listeningOrigin(req, config.host));
         return context;
       },
     }),
   );
+  app.use(errorHandler);
   return app;
 }
 
 /**
- * An upload answered before its body has all arrived (no session, another site, too large, not a
- * photo…) still has the rest of the body coming. Closing the connection at once would make most
- * clients report a reset instead of the answer, so once the answer is sent the rest is read and
- * thrown away (never kept) for up to DRAIN_MS or DRAIN_BYTES, then the connection is closed. A
- * body that ends within that leaves the connection open for the next request.
+ * The shop's own address when PUBLIC_URL is not set: the one it listens on (what it prints at
+ * start), never the request's Host header, which anyone can set (absolute links in pages,
+ * previews, the sitemap and e-mails are built from it, and pages may be cached).
  */
-function drainUnreadBody(req: express.Request, res: express.Response): void {
-  res.once("finish", () => {
-    if (req.complete) return;
-    // Whoever read the body (React Router's request stream) has stopped: its listener would
-    // otherwise queue what comes next.
-    req.removeAllListeners("data");
-    let drained = 0;
-    const close = () => req.socket.destroy();
-    const timer = setTimeout(close, DRAIN_MS);
-    timer.unref();
-    req.on("data", (chunk: Buffer) => {
-      drained += chunk.length;
-      if (drained > DRAIN_BYTES) close();
-    });
-    req.once("end", () => clearTimeout(timer));
-    req.once("close", () => clearTimeout(timer));
-    req.resume();
-  });
+export function listeningOrigin(req: express.Request, host: string): string {
+  const wildcard = host === "0.0.0.0" || host === "::" || host === "";
+  const name = wildcard ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `${req.protocol}://${name}:${req.socket.localPort}`;
 }
 
-const notFound: express.RequestHandler = (_req, res) => {
-  res.status(404).type("text/plain; charset=utf-8").send("Archivo no encontrado");
-};
+// A missing file is no one's attack: answered in Spanish, not logged.
+const notFound: express.RequestHandler = (req, res) =>
+  refuse(req, res, 404, "Archivo no encontrado.", { quiet: true });
 
 /**
  * Local media under /media: only the drops' folder is public. Keys are unique per upload, so a

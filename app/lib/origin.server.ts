@@ -1,8 +1,14 @@
+import { createContext, type RouterContextProvider } from "react-router";
 import type { Config } from "~/config/env.server";
 
-/** The shop's public origin: PUBLIC_URL when set, otherwise the address the request came to. */
-export function publicOrigin(request: Request, config: Config): string {
-  return config.publicUrl ?? new URL(request.url).origin;
+/**
+ * The shop's public origin, set by the server for each request: PUBLIC_URL when set, otherwise
+ * the address the shop listens on. Never the request's Host header, which anyone can set.
+ */
+export const shopOriginContext = createContext<string>();
+
+export function shopOrigin(context: Readonly<RouterContextProvider>): string {
+  return context.get(shopOriginContext);
 }
 
 /** Makes a path (e.g. a /media URL) absolute, for canonical links, previews and the sitemap. */
@@ -19,7 +25,8 @@ export function absoluteUrl(origin: string, pathOrUrl: string): string {
 export function isSameOrigin(request: Request, config: Config, { allowUnknown = false } = {}): boolean {
   const from = request.headers.get("origin");
   if (from && from !== "null") {
-    return from === publicOrigin(request, config) || from === new URL(request.url).origin;
+    // The page's own address (the Host it was asked under) counts too: a browser cannot lie about it.
+    return from === config.publicUrl || from === new URL(request.url).origin;
   }
   const site = request.headers.get("sec-fetch-site");
   if (site) return site === "same-origin";

@@ -9,14 +9,14 @@ import {
   TIMELINE,
   WORKSHOP_BEFORE_AFTER,
 } from "~/content/brand";
-import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/about";
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   const { config } = context.get(servicesContext);
-  const origin = publicOrigin(request, config);
+  const origin = shopOrigin(context);
   return {
     origin,
     shopName: config.shop.name,

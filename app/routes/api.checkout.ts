@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isClientId } from "~/lib/ids";
-import { isSameOrigin, publicOrigin } from "~/lib/origin.server";
+import { isSameOrigin, shopOrigin } from "~/lib/origin.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/api.checkout";
@@ -31,7 +31,7 @@ const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ message: "Método no permitido." }, { status: 405 });
   const { database, payments, config } = context.get(servicesContext);
-  const origin = publicOrigin(request, config);
+  const origin = shopOrigin(context);
   // Only the shop's own pages may start a checkout: a JSON body (a cross-site form cannot send
   // one without the browser asking first) and, when the browser says where it comes from, our origin.
   if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) {

@@ -4,7 +4,7 @@ import { dropSummary, productTile } from "~/catalogue/views.server";
 import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
-import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/collection";
@@ -20,7 +20,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const now = new Date();
   const filters = parseFilters(new URL(request.url).searchParams);
   const products = filterProducts(drop.products, filters).map((p) => productTile(media, drop, p, now));
-  const origin = publicOrigin(request, config);
+  const origin = shopOrigin(context);
   const summary = dropSummary(media, drop, now);
   return {
     seo: {

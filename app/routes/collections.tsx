@@ -5,7 +5,7 @@ import { dropSummary } from "~/catalogue/views.server";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { yearOf } from "~/lib/dates";
-import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/collections";
@@ -14,11 +14,11 @@ export function meta({ data }: Route.MetaArgs) {
   return data ? pageMeta(data.seo) : [{ title: "Colecciones" }];
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
   const now = new Date();
   const drops = await listDrops(database.db, { products: false });
-  const origin = publicOrigin(request, config);
+  const origin = shopOrigin(context);
   const groups = groupByYear(drops, yearOf).map((g) => ({
     year: g.year,
     drops: g.drops.map((d) => dropSummary(media, d, now)),

@@ -9,7 +9,7 @@ import { ProductCarousel } from "~/components/product-carousel";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
-import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/home";
@@ -19,12 +19,12 @@ export function meta({ data }: Route.MetaArgs) {
   return pageMeta({ ...data.seo, title: data.seo.shopName, type: "website" });
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
   const now = new Date();
   const drops = dropsForHome(await listDrops(database.db), now);
   const running = currentRunningDrop(drops, now);
-  const origin = publicOrigin(request, config);
+  const origin = shopOrigin(context);
   const views = drops.map((d) => ({
     ...dropSummary(media, d, now),
     products: d.products.map((p) => productTile(media, d, p, now)),

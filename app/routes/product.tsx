@@ -8,7 +8,7 @@ import { useCart } from "~/components/cart/cart-context";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { formatMXN } from "~/lib/money";
-import { absoluteUrl, publicOrigin } from "~/lib/origin.server";
+import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { imageView, variantUrl } from "~/media/media.server";
 import { servicesContext } from "~/services.server";
@@ -43,7 +43,7 @@ export function meta({ data }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
+export async function loader({ context, params }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
   const drop = await getDrop(database.db, params.dropId, { extraImages: true });
   const product = drop?.products.find((p) => p.id === params.productId);
@@ -52,7 +52,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const images = [product.image, ...product.extraImages]
     .filter((m) => m !== null)
     .map((m) => imageView(media, m));
-  const origin = publicOrigin(request, config);
+  const origin = shopOrigin(context);
   return {
     seo: {
       title: product.name,

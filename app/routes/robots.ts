@@ -1,9 +1,8 @@
-import { publicOrigin } from "~/lib/origin.server";
-import { servicesContext } from "~/services.server";
+import { shopOrigin } from "~/lib/origin.server";
 import type { Route } from "./+types/robots";
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  const origin = publicOrigin(request, context.get(servicesContext).config);
+export function loader({ context }: Route.LoaderArgs) {
+  const origin = shopOrigin(context);
   const body = [
     "User-agent: *",
     "Disallow: /admin",

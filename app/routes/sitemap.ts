@@ -1,13 +1,13 @@
 import { listDrops } from "~/catalogue/catalogue.server";
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { escapeMarkup } from "~/lib/escape";
-import { publicOrigin } from "~/lib/origin.server";
+import { shopOrigin } from "~/lib/origin.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/sitemap";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { database, config } = context.get(servicesContext);
-  const origin = publicOrigin(request, config);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { database } = context.get(servicesContext);
+  const origin = shopOrigin(context);
   const drops = await listDrops(database.db);
   const paths = [
     "/",

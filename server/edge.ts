@@ -1,0 +1,249 @@
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import type express from "express";
+import type { Config } from "~/config/env.server";
+
+/**
+ * The shop's edge: what every request passes before any route sees it. Malformed requests (an
+ * unknown method, a broken Host header, an address that does not decode, a form from another
+ * site) are refused here with a Spanish page or JSON and a 4xx, and one log line each.
+ */
+
+const TITLES: Record<number, string> = {
+  400: "Solicitud no válida",
+  403: "Acción no permitida",
+  404: "Página no encontrada",
+  405: "Método no permitido",
+  413: "Solicitud demasiado grande",
+  500: "Algo salió mal",
+};
+
+/** Methods the shop answers; anything else is a 405 before routing. */
+const METHODS = new Set(["GET", "HEAD", "POST"]);
+
+/**
+ * A Host header as a browser sends it: a name or IPv4 address, or an IPv6 address in brackets,
+ * and an optional port. Anything else would build a broken (or someone else's) address.
+ */
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/;
+
+export function isValidHost(host: string): boolean {
+  const match = HOST.exec(host);
+  if (!match || host.length > 255) return false;
+  const port = match[1];
+  return port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
+}
+
+/** Whether the client asked for data (the API, React Router's .data requests) rather than a page. */
+function wantsJson(req: express.Request): boolean {
+  const path = req.path;
+  if (path.startsWith("/api/") || path.endsWith(".data")) return true;
+  // A browser asks for text/html; a script (Accept: */* or none) gets JSON.
+  return req.accepts(["json", "html"]) === "json";
+}
+
+function logLine(req: express.Request, status: number, message: string, detail?: string): void {
+  // One line per refusal, with the address cut short and control characters shown escaped.
+  const address = JSON.stringify(req.originalUrl.slice(0, 200)).slice(1, -1);
+  console.warn(
+    `Solicitud rechazada (${status}): ${req.method} ${address}: ${message}${detail ? ` [${detail}]` : ""}`,
+  );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A small page of its own: a refusal must not depend on the app (or the database) working. */
+export function refusalPage(status: number, message: string, shopName = ""): string {
+  const title = TITLES[status] ?? TITLES[400];
+  const suffix = shopName ? ` · ${escapeHtml(shopName)}` : "";
+  return `<!doctype html><html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}${suffix}</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1.25rem;color:#2b2118"><h1 style="font-family:Georgia,serif;font-weight:400">${title}</h1><p>${escapeHtml(message)}</p><p><a href="/" style="color:#7a5a1d">Ir a la tienda</a></p></body></html>`;
+}
+
+/**
+ * Answers a refusal in Spanish: JSON `{ message }` to the API and data requests, a small page to
+ * browsers. A body still arriving is dealt with by drainAfterAnswer: asking Node to close the
+ * connection here would reset it under the client before it read the answer.
+ */
+export function refuse(
+  req: express.Request,
+  res: express.Response,
+  status: number,
+  message: string,
+  options: { detail?: string; headers?: Record<string, string>; quiet?: boolean } = {},
+): void {
+  if (!options.quiet) logLine(req, status, message, options.detail);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).set("Cache-Control", "no-store");
+  for (const [name, value] of Object.entries(options.headers ?? {})) res.set(name, value);
+  if (req.method === "HEAD") {
+    res.end();
+  } else if (wantsJson(req)) {
+    res.json({ message });
+  } else {
+    res.type("html").send(refusalPage(status, message, res.app.locals.shopName));
+  }
+}
+
+/**
+ * A body the shop stopped reading (refused, or a GET that carried one) still has the rest coming.
+ * Closing at once would make most clients report a reset instead of the answer, so once the answer
+ * is sent the rest is read and thrown away (never kept) up to `bytes`; past that, reading stops
+ * (the sender is held up by TCP itself). After `ms` the connection is closed, by which time the
+ * client has read the answer. A body that ends within that leaves the connection open.
+ */
+export function drainAfterAnswer(
+  limits: (req: express.Request) => { bytes: number; ms: number },
+): express.RequestHandler {
+  return (req, res, next) => {
+    lingerOnClose(req);
+    res.once("finish", () => {
+      if (req.complete) return;
+      const { bytes, ms } = limits(req);
+      const socket = req.socket;
+      // Whoever read the body has stopped: its listener would otherwise queue what comes next.
+      req.removeAllListeners("data");
+      let drained = 0;
+      const timer = setTimeout(() => socket.destroy(), ms);
+      timer.unref();
+      req.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > bytes) req.pause();
+      });
+      req.once("end", () => {
+        clearTimeout(timer);
+        // Half-closed by lingerOnClose: everything is read now, so closing cannot reset.
+        if (socket.writableEnded) socket.destroy();
+      });
+      req.once("close", () => clearTimeout(timer));
+      req.resume();
+    });
+    next();
+  };
+}
+
+const nativeDestroySoon = Symbol("destroySoon");
+type LingeringSocket = Socket & { destroySoon?: () => void; [nativeDestroySoon]?: () => void };
+
+/**
+ * When the client asked for `Connection: close`, Node closes the connection the moment the answer
+ * is out. With a body still arriving, that close is a reset, and a reset can wipe the answer from
+ * the client before it reads it. Instead the connection is half-closed (the answer is complete) and
+ * the rest of the body is read by drainAfterAnswer, which closes it: a "lingering close", as nginx does.
+ */
+function lingerOnClose(req: express.Request): void {
+  const socket = req.socket as LingeringSocket;
+  if (typeof socket.destroySoon !== "function") return;
+  socket[nativeDestroySoon] ??= socket.destroySoon;
+  const native = socket[nativeDestroySoon];
+  socket.destroySoon = function (this: LingeringSocket) {
+    if (req.complete || this.destroyed) native.call(this);
+    else this.end();
+  };
+}
+
+/** Paths that take posts from outside the shop's pages: the card provider's notifications. */
+const OPEN_TO_OTHER_SITES = new Set(["/api/stripe/webhook"]);
+
+export function edgeGuards(config: Config): express.RequestHandler {
+  return (req, res, next) => {
+    if (!METHODS.has(req.method)) {
+      refuse(req, res, 405, "Método no permitido.", { headers: { Allow: "GET, HEAD, POST" } });
+      return;
+    }
+    const host = req.headers.host;
+    // HTTP/1.0 clients may send none (the request then stands for the shop's own address).
+    if (host === undefined ? req.httpVersionMajor > 1 || req.httpVersionMinor > 0 : !isValidHost(host)) {
+      refuse(req, res, 400, "La dirección del servidor (encabezado Host) no es válida.", {
+        detail: `Host: ${JSON.stringify(host ?? null)}`,
+      });
+      return;
+    }
+    // (A control character that decodes is the routes' to judge: an id with one is simply not found.)
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      refuse(req, res, 400, "La dirección no es válida.");
+      return;
+    }
+    if (req.method === "POST" && !OPEN_TO_OTHER_SITES.has(req.path)) {
+      // A form or script posted from another site. Requests that say nothing (no Origin, or
+      // "null") go on to the routes' own checks (requireAdmin, requireSameOrigin).
+      const origin = req.headers.origin;
+      const ours = [config.publicUrl, `${req.protocol}://${host}`];
+      if (origin && origin !== "null" && !ours.includes(origin)) {
+        refuse(req, res, 403, "Solicitud no permitida: no viene de la tienda.", {
+          detail: `Origin: ${origin.slice(0, 100)}`,
+        });
+        return;
+      }
+    }
+    next();
+  };
+}
+
+/**
+ * The last error handler: what a route or middleware threw. A client's mistake that a library
+ * reports (a 4xx `status`, e.g. a body that is not valid JSON) keeps its status with a Spanish
+ * message; anything else is the shop's fault: logged whole, answered 500 in Spanish.
+ */
+export const errorHandler: express.ErrorRequestHandler = (error, req, res, _next) => {
+  const status = Number(
+    (error as { status?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode,
+  );
+  if (status >= 400 && status < 500) {
+    refuse(
+      req,
+      res,
+      status,
+      status === 413 ? "La solicitud es demasiado grande." : "La solicitud no es válida.",
+      {
+        detail: String((error as Error)?.message ?? "").slice(0, 120),
+      },
+    );
+    return;
+  }
+  console.error(error);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(500).set("Cache-Control", "no-store");
+  if (wantsJson(req)) res.json({ message: "Algo salió mal. Intenta de nuevo en un momento." });
+  else
+    res
+      .type("html")
+      .send(refusalPage(500, "Algo salió mal. Intenta de nuevo en un momento.", res.app.locals.shopName));
+};
+
+/**
+ * Requests Node's own parser refuses before Express sees them (an unknown method, a malformed
+ * request line or header) get a Spanish 400 too, and one log line, instead of a bare answer.
+ */
+export function answerParserErrors(server: Server): void {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify({
+      message: tooLarge
+        ? "Los encabezados de la solicitud son demasiado grandes."
+        : "La solicitud no es válida.",
+    });
+    console.warn(`Solicitud rechazada (${status}) por el analizador HTTP: ${error.code ?? error.message}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+        "Content-Type: application/json; charset=utf-8\r\n" +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        "Cache-Control: no-store\r\nConnection: close\r\n\r\n" +
+        body,
+    );
+  });
+}

@@ -1,0 +1,134 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import type express from "express";
+import {
+  createRequestHandler as createReactRouterHandler,
+  type RouterContextProvider,
+  type ServerBuild,
+} from "react-router";
+import { refuse } from "./edge";
+
+/**
+ * The bridge from Express to React Router. It replaces @react-router/express (decision 10) for
+ * two reasons: the request body is counted as it arrives, so a body past its cap is refused with
+ * a Spanish 413 however it is sent (with or without Content-Length) and never buffered; and the
+ * Request's address is built from a Host header already checked (server/edge.ts), so a broken one
+ * cannot make the adapter throw.
+ */
+export interface HandlerOptions {
+  build: () => Promise<ServerBuild>;
+  mode: "production" | "development";
+  getLoadContext(req: express.Request, res: express.Response): RouterContextProvider;
+  /** Bodies of every route are read whole, up to this many bytes. */
+  maxBodyBytes: number;
+  /** Routes that stream their body and count its bytes themselves (the media upload). */
+  streamedPaths: string[];
+}
+
+export function createRequestHandler(options: HandlerOptions): express.RequestHandler {
+  let handle: ReturnType<typeof createReactRouterHandler> | undefined;
+  return async (req, res, next) => {
+    try {
+      handle ??= createReactRouterHandler(await options.build(), options.mode);
+      const controller = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      let body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | undefined;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        if (options.streamedPaths.includes(req.path)) {
+          body = createReadableStreamFromReadable(req);
+        } else {
+          const read = await readBody(req, options.maxBodyBytes);
+          if (read === "too-large") {
+            refuse(req, res, 413, "La solicitud es demasiado grande.");
+            return;
+          }
+          if (read === "aborted") return;
+          body = new Uint8Array(read);
+        }
+      }
+      const request = new Request(requestUrl(req), {
+        method: req.method,
+        headers: toHeaders(req.headers),
+        body,
+        signal: controller.signal,
+        // Required by Node's fetch for a streamed body.
+        ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+      } as RequestInit);
+      const response = await handle(request, options.getLoadContext(req, res));
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** Reads a body into memory up to `max` bytes; past that it stops reading (the rest is drained by the edge). */
+function readBody(req: express.Request, max: number): Promise<Buffer | "too-large" | "aborted"> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (result: Buffer | "too-large" | "aborted") => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onAbort);
+      req.off("close", onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        done("too-large");
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done(Buffer.concat(chunks));
+    const onAbort = () => done("aborted");
+    const onClose = () => {
+      if (!req.complete) done("aborted");
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onAbort);
+    req.on("close", onClose);
+  });
+}
+
+function requestUrl(req: express.Request): string {
+  // The Host header was checked at the edge; an HTTP/1.0 request may have none.
+  const host = req.headers.host || `${req.socket.localAddress ?? "localhost"}:${req.socket.localPort ?? ""}`;
+  return `${req.protocol}://${host}${req.originalUrl}`;
+}
+
+function toHeaders(raw: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else headers.set(key, value);
+  }
+  return headers;
+}
+
+async function sendResponse(res: express.Response, response: Response): Promise<void> {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}

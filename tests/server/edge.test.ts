@@ -1,0 +1,323 @@
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { signInAdmin } from "../support/admin-http";
+import { type RunningServer, startServer } from "../support/server-process";
+
+// What reaches the shop before any route: malformed requests, bodies past their cap however they
+// are sent, and a Host header nobody should believe.
+vi.setConfig({ testTimeout: 180_000 });
+
+const MB = 1024 * 1024;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-edge-"));
+let server: RunningServer;
+let port: number;
+
+beforeAll(async () => {
+  server = await startServer({ DATA_DIR: path.join(tmp, "data"), DEMO_PAYMENTS: "true" });
+  port = Number(new URL(server.url).port);
+});
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+interface RawAnswer {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/** Sends bytes exactly as given (no client library tidies them up) and reads the whole answer. */
+function raw(request: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    // Written, not ended: a half-closed connection may be dropped before it is answered.
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(request));
+    let out = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      out += chunk;
+    });
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", ...rest] = out.split("\r\n\r\n");
+      resolve({ status: Number(head.split(" ")[1]), headers: head, body: rest.join("\r\n\r\n") });
+    });
+  });
+}
+
+/** A Spanish answer: a JSON message or a page in es-MX, never a framework's English page. */
+function expectSpanish(body: string) {
+  expect(body).not.toMatch(/Bad Request|Internal Server Error|Unexpected Server Error|Cannot (GET|POST)/);
+  if (body.startsWith("{")) expect(JSON.parse(body).message).toMatch(/[áéíóúñ]|solicitud|no /i);
+  else expect(body).toContain('lang="es-MX"');
+}
+
+describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
+  const cases: [string, string, number][] = [
+    ["bad percent-encoding in the path", "GET /coleccion/%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1\r\n", 400],
+    ["a lone % in the path", "GET /% HTTP/1.1\r\nHost: 127.0.0.1\r\n", 400],
+    ["bad percent-encoding under /assets", "GET /assets/%ZZ.js HTTP/1.1\r\nHost: 127.0.0.1\r\n", 400],
+    ["a NUL byte encoded in the path", "GET /drop/a%00b/product/c HTTP/1.1\r\nHost: 127.0.0.1\r\n", 404],
+    ["a NUL byte encoded under /assets", "GET /assets/a%00.js HTTP/1.1\r\nHost: 127.0.0.1\r\n", 404],
+    ["a NUL byte encoded under /media", "GET /media/drops/a%00/b.webp HTTP/1.1\r\nHost: 127.0.0.1\r\n", 404],
+    ["a method nobody knows", "FROB / HTTP/1.1\r\nHost: 127.0.0.1\r\n", 400],
+    [
+      "a method the shop does not take (PUT)",
+      "PUT / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n",
+      405,
+    ],
+    ["TRACE", "TRACE / HTTP/1.1\r\nHost: 127.0.0.1\r\n", 405],
+    ["DELETE on the API", "DELETE /api/cart HTTP/1.1\r\nHost: 127.0.0.1\r\n", 405],
+    ["no Host header (HTTP/1.1)", "GET / HTTP/1.1\r\n", 400],
+    ["an empty Host header", "GET / HTTP/1.1\r\nHost: \r\n", 400],
+    ["a Host with a space", "GET / HTTP/1.1\r\nHost: a b\r\n", 400],
+    ["a Host with a path", "GET / HTTP/1.1\r\nHost: evil.example/x\r\n", 400],
+    ["a Host with a port out of range", "GET / HTTP/1.1\r\nHost: evil.example:99999\r\n", 400],
+    ["an unclosed IPv6 Host", "GET / HTTP/1.1\r\nHost: [::1\r\n", 400],
+    ["a control character in the request line", "GET /\u0001 HTTP/1.1\r\nHost: 127.0.0.1\r\n", 400],
+  ];
+  for (const [name, head, status] of cases) {
+    it(name, async () => {
+      const answer = await raw(`${head}Connection: close\r\n\r\n`);
+      expect(answer.status, answer.headers).toBe(status);
+      expectSpanish(answer.body);
+      if (status === 405) expect(answer.headers).toMatch(/Allow: GET, HEAD, POST/i);
+    });
+  }
+
+  it("an HTTP/1.0 request without Host is served", async () => {
+    const answer = await raw("GET /nosotros HTTP/1.0\r\n\r\n");
+    expectSpanish(answer.body);
+    expect(answer.status).toBe(200);
+  });
+
+  it("a form posted from another site is refused with a Spanish 403 on every route, and logged in one line", async () => {
+    const before = server.output().split("\n").length;
+    for (const route of [
+      "/",
+      "/api/cart",
+      "/api/checkout",
+      "/_root.data",
+      "/login",
+      "/cancel",
+      "/admin/orders",
+    ]) {
+      const res = await fetch(`${server.url}${route}`, {
+        method: "POST",
+        headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+        body: "a=b",
+        redirect: "manual",
+      });
+      expect(res.status, route).toBe(403);
+      const body = await res.text();
+      expectSpanish(body);
+      expect(body).toContain("no viene de la tienda");
+    }
+    await vi.waitFor(() =>
+      expect(server.output()).toContain("Solicitud rechazada (403): POST /admin/orders"),
+    );
+    const lines = server
+      .output()
+      .split("\n")
+      .slice(before - 1);
+    const refusals = lines.filter((l) => l.includes("Solicitud rechazada (403)"));
+    expect(refusals).toHaveLength(7);
+    // One line each: nothing else (no stack, no object) was printed with them.
+    expect(lines.filter((l) => l.trim() !== "" && !l.includes("Solicitud rechazada"))).toEqual([]);
+  });
+
+  it("a malformed query string does not break a page", async () => {
+    const res = await fetch(`${server.url}/colecciones?tipo=%E0%A4%A&material=%ZZ`);
+    expect(res.status).toBeLessThan(500);
+  });
+});
+
+describe("absolute addresses never come from the Host header", () => {
+  it("pages, previews, the sitemap and robots.txt use the address the shop listens on", async () => {
+    const own = `http://127.0.0.1:${port}`;
+    for (const route of ["/", "/nosotros", "/colecciones", "/sitemap.xml", "/robots.txt"]) {
+      const answer = await raw(`GET ${route} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
+      expect(answer.status, route).toBe(200);
+      expect(answer.body, route).not.toContain("evil.example");
+      expect(answer.body, route).toContain(own);
+    }
+  });
+});
+
+/** A client that sends a body without Content-Length (chunked), as fast as the server reads it. */
+function sendChunked(
+  route: string,
+  totalBytes: number,
+  headers: Record<string, string> = {},
+  prefix = Buffer.alloc(0),
+): Promise<{ status: number | null; body: string; sentBytes: number }> {
+  return new Promise((resolve) => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let sent = 0;
+    let status: number | null = null;
+    let body = "";
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, body, sentBytes: sent });
+    };
+    const req = http.request({
+      // A connection of its own: one whose body was cut short cannot carry the next request.
+      agent: false,
+      host: "127.0.0.1",
+      port,
+      path: route,
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, ...headers },
+    });
+    req.on("response", (res) => {
+      status = res.statusCode ?? null;
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => {
+        body += c;
+      });
+      res.on("end", finish);
+      res.on("error", finish);
+    });
+    req.on("error", finish);
+    req.on("close", () => setTimeout(finish, 50));
+    // Keeps sending after the answer, like a client that does not listen: the server must end it.
+    const pump = () => {
+      while (sent < totalBytes && !req.destroyed) {
+        const piece = sent === 0 && prefix.length > 0 ? prefix : chunk;
+        sent += piece.length;
+        if (!req.write(piece)) {
+          req.once("drain", pump);
+          return;
+        }
+      }
+      if (!req.destroyed) req.end();
+    };
+    pump();
+  });
+}
+
+/** VmRSS of a process, in bytes. */
+function rss(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+  return Number(line?.[1] ?? 0) * 1024;
+}
+
+describe("request bodies are capped however they are sent", () => {
+  for (const route of [
+    "/login",
+    "/",
+    "/api/checkout",
+    "/api/cart",
+    "/api/stripe/webhook",
+    "/cancel",
+    "/admin/orders",
+  ]) {
+    it(`a chunked body past 256 KB to ${route} gets a Spanish 413`, async () => {
+      const answer = await sendChunked(route, 2 * MB, { "content-type": "application/json" });
+      expect(answer.status).toBe(413);
+      expectSpanish(answer.body);
+      expect(answer.body).toContain("demasiado grande");
+    });
+  }
+
+  it("a declared length past the cap is refused before the body is read", async () => {
+    const answer = await raw(
+      "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 999999999\r\n\r\nemail=a",
+    );
+    expect(answer.status).toBe(413);
+    expectSpanish(answer.body);
+  });
+
+  it("a chunked body within the cap is read as usual", async () => {
+    const res = await fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      // A stream makes fetch send it chunked, without Content-Length.
+      body: new Blob([JSON.stringify({ cart: [] })]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toContain("carrito");
+  });
+
+  it("8 clients sending 400 MB bodies at once: memory stays within 100 MB and /healthz keeps answering", async () => {
+    // An administrator's upload is the one route that streams a large body: two of the eight
+    // clients send an endless "video" with a valid session.
+    const database = await openDatabase({ kind: "sqlite", file: path.join(tmp, "data", "shop.db") });
+    const cookie = await signInAdmin(server, database);
+    await database.close();
+    const boundary = "limite";
+    const dropId = newId();
+    const videoStart = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="dropId"\r\n\r\n${dropId}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nvideo\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="v.mp4"\r\nContent-Type: video/mp4\r\n\r\n` +
+        "\u0000\u0000\u0000\u0018ftypisom\u0000\u0000\u0002\u0000isomiso2",
+      "latin1",
+    );
+    const pid = server.child.pid ?? 0;
+    for (let i = 0; i < 5; i++) await fetch(`${server.url}/`).then((r) => r.text());
+    const start = rss(pid);
+    let peak = start;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rss(pid));
+    }, 20);
+
+    const healthTimes: number[] = [];
+    let sending = true;
+    const probe = (async () => {
+      while (sending) {
+        const t0 = performance.now();
+        const res = await fetch(`${server.url}/healthz`);
+        expect(res.status).toBe(200);
+        expect(await res.json()).toEqual({ status: "ok" });
+        healthTimes.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+
+    const big = 400 * MB;
+    const routes = ["/login", "/", "/api/checkout", "/api/stripe/webhook", "/_root.data", "/cancel"];
+    const answers = await Promise.all([
+      ...routes.map((route) => sendChunked(route, big)),
+      ...[1, 2].map(() =>
+        sendChunked(
+          "/admin/media",
+          big,
+          { "content-type": `multipart/form-data; boundary=${boundary}`, cookie },
+          videoStart,
+        ),
+      ),
+    ]);
+    sending = false;
+    await probe;
+    clearInterval(sampler);
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(413);
+      // The server stopped the sender long before 400 MB.
+      expect(answer.sentBytes).toBeLessThan(big);
+    }
+    expect(healthTimes.length).toBeGreaterThan(0);
+    const growth = (peak - start) / MB;
+    console.log(
+      `memoria: +${growth.toFixed(1)} MB; /healthz: ${healthTimes.length} respuestas, la más lenta ${Math.max(...healthTimes).toFixed(1)} ms`,
+    );
+    expect(growth).toBeLessThan(100);
+    // Under 100 ms; the slowest few may meet a busy test machine.
+    const sorted = [...healthTimes].sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length * 0.9)]).toBeLessThan(100);
+    expect(sorted[sorted.length - 1]).toBeLessThan(500);
+    // Nothing half-received was kept.
+    const folder = path.join(tmp, "data", "media", "drops", dropId);
+    expect(fs.existsSync(folder) ? fs.readdirSync(folder) : []).toEqual([]);
+  });
+});
