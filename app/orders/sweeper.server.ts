@@ -12,7 +12,8 @@ const PAGE_SIZE = 100;
 /**
  * Settles holds whose time is up. The provider is asked first: a session that was paid (say,
  * while this server was down) is fulfilled; one completed with a delayed payment method keeps
- * its hold until that payment succeeds or fails; any other is closed and its pieces go back.
+ * its hold until that payment succeeds or fails; any other (including one the provider does not
+ * know) is closed and its pieces go back.
  *
  * A hold that cannot be settled now (the provider does not answer) keeps waiting for the next
  * sweep, and the sweep pages past it: however many fail, every other hold is reached. Safe when
@@ -71,27 +72,61 @@ async function settleHold(
       const extended = await extendHold(db, hold.id, new Date(now.getTime() + DELAYED_PAYMENT_RECHECK_MS));
       return extended ? "waiting" : null;
     }
+    // Expired, or missing at the provider: it can no longer be paid.
   }
   return (await releaseHold(db, hold.id, now)) ? "released" : null;
 }
 
+/** What /cancel did with the shopper's hold. */
+export type CancelOutcome =
+  /** The session is closed and the pieces are back in stock. */
+  | "liberado"
+  /** Paid, or completed with a delayed method: its confirmation (or the sweeper) settles it. */
+  | "pagado"
+  /** Nothing to do: no such order, or it no longer waits for payment. */
+  | "sin_apartado"
+  /** The provider did not answer: the hold stays until a retry or the sweep after its expiry. */
+  | "sin_respuesta";
+
 /**
- * The shopper left the payment page (/cancel): close the session so it cannot be paid later and
- * give the pieces back now, unless it was paid after all.
+ * The shopper left the payment page: close the session so it cannot be paid later and give the
+ * pieces back now, unless it was paid after all. Throws when the provider does not answer: the
+ * session may have been paid, so nothing is released (callers decide what to tell).
  */
-export async function cancelCheckout(db: Db, payments: PaymentProvider, orderId: string): Promise<void> {
+export async function cancelCheckout(
+  db: Db,
+  payments: PaymentProvider,
+  orderId: string,
+): Promise<Exclude<CancelOutcome, "sin_respuesta">> {
   const order = await db
     .selectFrom("orders")
     .select(["status", "payment_session_id", "payment_provider"])
     .where("id", "=", orderId)
     .executeTakeFirst();
-  if (order?.status !== "esperando_pago") return;
+  if (order?.status !== "esperando_pago") return "sin_apartado";
   if (order.payment_session_id && order.payment_provider === payments.name) {
     const state = await payments.expireSession(order.payment_session_id);
-    // Paid, or completed with a delayed method: its confirmation (or the sweeper) settles it.
-    if (state.paid || state.status === "complete") return;
+    if (state.paid || state.status === "complete") return "pagado";
   }
-  await releaseHold(db, orderId);
+  return (await releaseHold(db, orderId)) ? "liberado" : "sin_apartado";
+}
+
+/**
+ * /cancel: like cancelCheckout, but a provider that does not answer is an outcome the page
+ * explains, never an error page. The hold is not lost: the sweep after its expiry (or the
+ * shopper reloading /cancel) settles it once the provider is back.
+ */
+export async function cancelFromPaymentPage(
+  db: Db,
+  payments: PaymentProvider,
+  orderId: string,
+): Promise<CancelOutcome> {
+  try {
+    return await cancelCheckout(db, payments, orderId);
+  } catch (error) {
+    console.error(`No se pudo cancelar el pago del pedido ${orderId}: ${oneLine(error)}`);
+    return "sin_respuesta";
+  }
 }
 
 /** An error as one line of the log: its message, without the stack or an object dump. */
