@@ -181,14 +181,18 @@ export async function setPaymentSession(
     .execute();
 }
 
-/** A delayed payment (e.g. cash at a store) is still on its way: keep the hold a while longer. */
-export async function extendHold(db: Db, orderId: string, until: Date): Promise<void> {
-  await db
+/**
+ * A delayed payment (e.g. cash at a store) is still on its way: keep the hold a while longer.
+ * False when the order no longer waits (another server or the webhook settled it first).
+ */
+export async function extendHold(db: Db, orderId: string, until: Date): Promise<boolean> {
+  const changed = await db
     .updateTable("orders")
     .set({ expires_at: toTimestamp(until) })
     .where("id", "=", orderId)
     .where("status", "=", "esperando_pago")
-    .execute();
+    .executeTakeFirst();
+  return Number(changed.numUpdatedRows) === 1;
 }
 
 /**
@@ -216,14 +220,39 @@ export async function releaseHold(
   });
 }
 
-/** Holds whose time is up, oldest first: what the sweeper must settle. */
-export async function expiredHolds(db: Db, now = new Date(), limit = 50) {
-  return db
+/** Where a page of expired holds ended: the next page starts after this hold. */
+export interface HoldCursor {
+  expiresAt: string;
+  id: string;
+}
+
+/**
+ * Holds whose time is up, oldest first (then by id, so that pages never overlap): what the
+ * sweeper must settle. With `after`, the page starts past that hold, so holds that could not be
+ * settled (and still wait) do not fill every page.
+ */
+export async function expiredHolds(
+  db: Db,
+  now = new Date(),
+  page: { limit?: number; after?: HoldCursor } = {},
+) {
+  const { limit = 50, after } = page;
+  let query = db
     .selectFrom("orders")
-    .select(["id", "payment_session_id", "payment_provider"])
+    .select(["id", "payment_session_id", "payment_provider", "expires_at"])
     .where("status", "=", "esperando_pago")
-    .where("expires_at", "<", toTimestamp(now))
-    .orderBy("expires_at")
-    .limit(limit)
-    .execute();
+    .where("expires_at", "<", toTimestamp(now));
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb("expires_at", ">", after.expiresAt),
+        eb.and([eb("expires_at", "=", after.expiresAt), eb("id", ">", after.id)]),
+      ]),
+    );
+  }
+  const rows = await query.orderBy("expires_at").orderBy("id").limit(limit).execute();
+  return rows.map(({ expires_at, ...hold }) => ({
+    ...hold,
+    cursor: { expiresAt: toTimestamp(toDate(expires_at)), id: hold.id } satisfies HoldCursor,
+  }));
 }

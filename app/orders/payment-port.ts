@@ -24,7 +24,11 @@ export interface PaymentSession {
 }
 
 export interface PaymentState {
-  status: "open" | "complete" | "expired";
+  /**
+   * `missing`: the provider does not know the session (made with another account or key, or
+   * deleted): it can never be paid, so it counts as unpaid.
+   */
+  status: "open" | "complete" | "expired" | "missing";
   paid: boolean;
   customerName: string;
   customerEmail: string;
@@ -77,11 +81,15 @@ export class InvalidWebhook extends Error {
 export interface PaymentProvider {
   readonly name: "demo" | "stripe";
   createSession(order: PaymentRequest, urls: { success: string; cancel: string }): Promise<PaymentSession>;
-  /** Asks the provider how a session stands (the sweeper does, before releasing a hold). */
+  /**
+   * Asks the provider how a session stands (the sweeper does, before releasing a hold). A session
+   * it does not know is `missing`, not an error; it throws only when it gets no answer it can trust
+   * (network, the provider's own failures).
+   */
   getSession(sessionId: string): Promise<PaymentState>;
   /**
    * Closes a session so it can no longer be paid, and tells how it ended: a session paid (or
-   * completed with a delayed payment method) in the meantime stays as it is.
+   * completed with a delayed payment method) in the meantime stays as it is. Throws like getSession.
    */
   expireSession(sessionId: string): Promise<PaymentState>;
   /** Providers that notify by webhook: verifies the signature and reads the event (throws InvalidWebhook). */

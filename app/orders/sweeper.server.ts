@@ -1,17 +1,24 @@
 import type { Db } from "~/db/database.server";
-import { expiredHolds, extendHold, releaseHold } from "./holds.server";
+import { expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
 import { confirmPayment } from "./payment.server";
 import type { PaymentProvider } from "./payment-port";
 
 /** How much longer a hold waits for a delayed payment method (cash at a store can take days). */
 const DELAYED_PAYMENT_RECHECK_MS = 60 * 60_000;
 
+/** Holds read at a time; the sweep goes on page after page until none is left. */
+const PAGE_SIZE = 100;
+
 /**
  * Settles holds whose time is up. The provider is asked first: a session that was paid (say,
  * while this server was down) is fulfilled; one completed with a delayed payment method keeps
- * its hold until that payment succeeds or fails; any other is closed and its pieces go back.
- * Safe when several servers sweep at once: each step only acts on an order still waiting. One
- * hold that cannot be settled now (the provider is unreachable) does not hold up the others.
+ * its hold until that payment succeeds or fails; any other (including one the provider does not
+ * know) is closed and its pieces go back.
+ *
+ * A hold that cannot be settled now (the provider does not answer) keeps waiting for the next
+ * sweep, and the sweep pages past it: however many fail, every other hold is reached. Safe when
+ * several servers sweep at once: each step only acts on an order still waiting, and a hold is
+ * counted only by the server whose step changed it.
  */
 export async function sweepExpiredHolds(
   db: Db,
@@ -19,68 +26,111 @@ export async function sweepExpiredHolds(
   now = new Date(),
 ): Promise<{ released: number; paid: number; waiting: number; failed: number }> {
   const counts = { released: 0, paid: 0, waiting: 0, failed: 0 };
-  const skip = new Set<string>();
-  for (let batch = 0; batch < 20; batch++) {
-    const holds = (await expiredHolds(db, now, 100)).filter((h) => !skip.has(h.id));
-    if (holds.length === 0) break;
+  let after: HoldCursor | undefined;
+  for (;;) {
+    const holds = await expiredHolds(db, now, { limit: PAGE_SIZE, after });
+    const last = holds.at(-1)?.cursor;
     for (const hold of holds) {
       try {
-        counts[await settleHold(db, payments, hold, now)]++;
+        const outcome = await settleHold(db, payments, hold, now);
+        if (outcome) counts[outcome]++;
       } catch (error) {
         counts.failed++;
-        skip.add(hold.id);
-        console.error(`No se pudo resolver el apartado ${hold.id}:`, (error as Error).message);
+        console.error(`No se pudo resolver el apartado ${hold.id}: ${oneLine(error)}`);
       }
     }
+    // The next page starts past this one, failed holds included; a short page was the last.
+    if (!last || holds.length < PAGE_SIZE) break;
+    after = last;
   }
   return counts;
 }
 
+/** What one step did; null when another server (or the webhook) had already settled the hold. */
 async function settleHold(
   db: Db,
   payments: PaymentProvider,
   hold: { id: string; payment_session_id: string | null; payment_provider: string },
   now: Date,
-): Promise<"released" | "paid" | "waiting"> {
+): Promise<"released" | "paid" | "waiting" | null> {
   // A hold from another provider (the shop switched from the demo page to Stripe) has no
   // session to ask about here: it was never paid through this provider.
   if (hold.payment_session_id && hold.payment_provider === payments.name) {
     let state = await payments.getSession(hold.payment_session_id);
     if (state.status === "open") state = await payments.expireSession(hold.payment_session_id);
     if (state.paid) {
-      await confirmPayment(db, {
+      const outcome = await confirmPayment(db, {
         orderId: hold.id,
         customerName: state.customerName,
         customerEmail: state.customerEmail,
         shipping: state.shipping,
         now,
       });
-      return "paid";
+      return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";
     }
     if (state.status === "complete") {
-      await extendHold(db, hold.id, new Date(now.getTime() + DELAYED_PAYMENT_RECHECK_MS));
-      return "waiting";
+      const extended = await extendHold(db, hold.id, new Date(now.getTime() + DELAYED_PAYMENT_RECHECK_MS));
+      return extended ? "waiting" : null;
     }
+    // Expired, or missing at the provider: it can no longer be paid.
   }
-  await releaseHold(db, hold.id, now);
-  return "released";
+  return (await releaseHold(db, hold.id, now)) ? "released" : null;
 }
 
+/** What /cancel did with the shopper's hold. */
+export type CancelOutcome =
+  /** The session is closed and the pieces are back in stock. */
+  | "liberado"
+  /** Paid, or completed with a delayed method: its confirmation (or the sweeper) settles it. */
+  | "pagado"
+  /** Nothing to do: no such order, or it no longer waits for payment. */
+  | "sin_apartado"
+  /** The provider did not answer: the hold stays until a retry or the sweep after its expiry. */
+  | "sin_respuesta";
+
 /**
- * The shopper left the payment page (/cancel): close the session so it cannot be paid later and
- * give the pieces back now, unless it was paid after all.
+ * The shopper left the payment page: close the session so it cannot be paid later and give the
+ * pieces back now, unless it was paid after all. Throws when the provider does not answer: the
+ * session may have been paid, so nothing is released (callers decide what to tell).
  */
-export async function cancelCheckout(db: Db, payments: PaymentProvider, orderId: string): Promise<void> {
+export async function cancelCheckout(
+  db: Db,
+  payments: PaymentProvider,
+  orderId: string,
+): Promise<Exclude<CancelOutcome, "sin_respuesta">> {
   const order = await db
     .selectFrom("orders")
     .select(["status", "payment_session_id", "payment_provider"])
     .where("id", "=", orderId)
     .executeTakeFirst();
-  if (order?.status !== "esperando_pago") return;
+  if (order?.status !== "esperando_pago") return "sin_apartado";
   if (order.payment_session_id && order.payment_provider === payments.name) {
     const state = await payments.expireSession(order.payment_session_id);
-    // Paid, or completed with a delayed method: its confirmation (or the sweeper) settles it.
-    if (state.paid || state.status === "complete") return;
+    if (state.paid || state.status === "complete") return "pagado";
   }
-  await releaseHold(db, orderId);
+  return (await releaseHold(db, orderId)) ? "liberado" : "sin_apartado";
+}
+
+/**
+ * /cancel: like cancelCheckout, but a provider that does not answer is an outcome the page
+ * explains, never an error page. The hold is not lost: the sweep after its expiry (or the
+ * shopper reloading /cancel) settles it once the provider is back.
+ */
+export async function cancelFromPaymentPage(
+  db: Db,
+  payments: PaymentProvider,
+  orderId: string,
+): Promise<CancelOutcome> {
+  try {
+    return await cancelCheckout(db, payments, orderId);
+  } catch (error) {
+    console.error(`No se pudo cancelar el pago del pedido ${orderId}: ${oneLine(error)}`);
+    return "sin_respuesta";
+  }
+}
+
+/** An error as one line of the log: its message, without the stack or an object dump. */
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, " ").trim();
 }

@@ -42,6 +42,15 @@ export function createStripePayments(
   stripe: Stripe,
   options: { webhookSecret: string; images?: (productIds: string[]) => Promise<Map<string, string>> },
 ): PaymentProvider {
+  async function getSession(sessionId: string): Promise<PaymentState> {
+    try {
+      return stateOf(await stripe.checkout.sessions.retrieve(sessionId));
+    } catch (error) {
+      if (isMissing(error)) return MISSING;
+      throw error;
+    }
+  }
+
   return {
     name: "stripe",
     async createSession(order, urls) {
@@ -80,16 +89,15 @@ export function createStripePayments(
       if (!session.url) throw new Error("Stripe returned a session without url");
       return { id: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
     },
-    async getSession(sessionId) {
-      return stateOf(await stripe.checkout.sessions.retrieve(sessionId));
-    },
+    getSession,
     async expireSession(sessionId) {
       try {
         return stateOf(await stripe.checkout.sessions.expire(sessionId));
       } catch (error) {
+        if (isMissing(error)) return MISSING;
         // It was no longer open (paid or expired meanwhile): report how it stands. If it is still
         // open, the failure is real.
-        const state = stateOf(await stripe.checkout.sessions.retrieve(sessionId));
+        const state = await getSession(sessionId);
         if (state.status === "open") throw error;
         return state;
       }
@@ -141,6 +149,24 @@ function eventOf(event: Stripe.Event): PaymentEvent {
     default:
       return { ...base, kind: "ignored" };
   }
+}
+
+/** A session Stripe does not know can never be paid: an answer, not a failure. */
+const MISSING: PaymentState = {
+  status: "missing",
+  paid: false,
+  customerName: "",
+  customerEmail: "",
+  shipping: null,
+};
+
+/**
+ * Stripe's answer for an id it does not know: 404 `resource_missing` (a session made with another
+ * account or key). Any other failure (network, 5xx, rate limit) says nothing about the payment.
+ */
+function isMissing(error: unknown): boolean {
+  const e = error as Partial<Pick<Stripe.errors.StripeError, "statusCode" | "code">> | null;
+  return e?.statusCode === 404 && e.code === "resource_missing";
 }
 
 function stateOf(session: Stripe.Checkout.Session): PaymentState {

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { isOrderId } from "~/orders/ids";
-import { cancelCheckout } from "~/orders/sweeper.server";
+import { cancelFromPaymentPage } from "~/orders/sweeper.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/cancel";
 
@@ -10,17 +10,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const orderId = new URL(request.url).searchParams.get("pedido");
   if (orderId && isOrderId(orderId)) {
     const { database, payments } = context.get(servicesContext);
-    await cancelCheckout(database.db, payments, orderId);
+    const outcome = await cancelFromPaymentPage(database.db, payments, orderId);
+    // The provider did not answer: the hold stays until it does, and the page says so.
+    return { holdPending: outcome === "sin_respuesta" };
   }
-  return null;
+  return { holdPending: false };
 }
 
-export default function Cancel() {
+export default function Cancel({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="font-serif text-4xl">Algo salió mal</h1>
       <p className="mt-4 text-ink/80">
-        No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito.
+        {loaderData.holdPending
+          ? "No pudimos procesar tu compra... El pago no se completó. Tus piezas siguen en tu carrito; el apartado se liberará en unos minutos, así que si alguna no está disponible, intenta de nuevo un poco más tarde."
+          : "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito."}
       </p>
       <Link
         to="/colecciones"

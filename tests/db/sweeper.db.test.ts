@@ -1,4 +1,4 @@
-import { expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { HOLD_MINUTES, setPaymentSession } from "~/orders/holds.server";
 import type { PaymentProvider, PaymentState } from "~/orders/payment-port";
@@ -7,6 +7,10 @@ import { cancelCheckout, sweepExpiredHolds } from "~/orders/sweeper.server";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const later = () => new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
 
@@ -23,7 +27,8 @@ function providerWith(states: Record<string, PaymentState | "unreachable">) {
   const expired: string[] = [];
   const stateOf = (id: string) => {
     const state = states[id] ?? OPEN;
-    if (state === "unreachable") throw new Error("provider unreachable");
+    // Like an SDK error: a message of several lines.
+    if (state === "unreachable") throw new Error("provider unreachable\n    at request (sdk.js:1:1)");
     return state;
   };
   const provider: PaymentProvider = {
@@ -51,6 +56,31 @@ async function heldOrder(database: Database, sessionId: string) {
   await setPaymentSession(database.db, order.id, { id: sessionId, expiresAt: order.expiresAt });
   return { order, stock: piece.stock };
 }
+
+/**
+ * Many holds on one piece, each with its own session and expiry (a hold each, taken in order).
+ * Returns their order ids in the same order.
+ */
+async function manyHolds(database: Database, sessions: { id: string; expiresAt: Date }[]) {
+  const piece = await runningPiece(database, { stock: sessions.length, priceCents: 100_000 });
+  const ids: string[] = [];
+  for (const session of sessions) {
+    const order = await hold(database.db, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      provider: "stripe",
+    });
+    await setPaymentSession(database.db, order.id, session);
+    ids.push(order.id);
+  }
+  return { ids, stock: piece.stock };
+}
+
+const statusOf = async (database: Database, ids: string[]) =>
+  new Set(
+    (await database.db.selectFrom("orders").select("status").where("id", "in", ids).execute()).map(
+      (o) => o.status,
+    ),
+  );
 
 describeEachDatabase("the hold sweeper", (harness) => {
   it("returns the pieces of unpaid holds past their expiry, after closing the session", async () => {
@@ -145,5 +175,73 @@ describeEachDatabase("the hold sweeper", (harness) => {
     expect(expired).toEqual(["cs_a"]);
     expect(await unpaid.stock()).toBe(2);
     expect(await paid.stock()).toBe(0);
+  });
+
+  it("however many holds the provider fails on, the others are still released", async () => {
+    const database = await harness.fresh();
+    const now = Date.now();
+    // More failures than a page of the sweeper, all expired before the good ones and sharing one
+    // expiry (a page may end in the middle of equal expiries).
+    const failing = Array.from({ length: 150 }, (_, i) => ({
+      id: `cs_down_${i}`,
+      expiresAt: new Date(now + 60_000),
+    }));
+    const good = Array.from({ length: 5 }, (_, i) => ({
+      id: `cs_ok_${i}`,
+      expiresAt: new Date(now + 120_000),
+    }));
+    const down = await manyHolds(database, failing);
+    const ok = await manyHolds(database, good);
+    const { provider, expired } = providerWith(
+      Object.fromEntries(failing.map((s) => [s.id, "unreachable" as const])),
+    );
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await sweepExpiredHolds(database.db, provider, later())).toEqual({
+      released: 5,
+      paid: 0,
+      waiting: 0,
+      failed: 150,
+    });
+    expect(expired.sort()).toEqual(good.map((s) => s.id).sort());
+    expect(await ok.stock()).toBe(5);
+    expect(await statusOf(database, ok.ids)).toEqual(new Set(["expirado"]));
+    expect(await down.stock()).toBe(0);
+    expect(await statusOf(database, down.ids)).toEqual(new Set(["esperando_pago"]));
+  });
+
+  it("several servers sweeping at once: every hold is settled once and counted once", async () => {
+    const database = await harness.fresh();
+    const now = Date.now();
+    const failing = Array.from({ length: 3 }, (_, i) => ({ id: `cs_down_${i}`, expiresAt: new Date(now) }));
+    const good = Array.from({ length: 12 }, (_, i) => ({ id: `cs_ok_${i}`, expiresAt: new Date(now + i) }));
+    const down = await manyHolds(database, failing);
+    const ok = await manyHolds(database, good);
+    const { provider } = providerWith(Object.fromEntries(failing.map((s) => [s.id, "unreachable" as const])));
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const rounds = await Promise.all([
+      sweepExpiredHolds(database.db, provider, later()),
+      sweepExpiredHolds(database.db, provider, later()),
+      sweepExpiredHolds(database.db, provider, later()),
+    ]);
+    // A hold another server released first is not counted again; each server tried the failing ones.
+    expect(rounds.reduce((sum, r) => sum + r.released, 0)).toBe(12);
+    expect(rounds.map((r) => r.failed)).toEqual([3, 3, 3]);
+    expect(await ok.stock()).toBe(12);
+    expect(await down.stock()).toBe(0);
+  });
+
+  it("a hold that cannot be settled is logged in one line that names it", async () => {
+    const database = await harness.fresh();
+    const stuck = await heldOrder(database, "cs_stuck");
+    const { provider } = providerWith({ cs_stuck: "unreachable" });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await sweepExpiredHolds(database.db, provider, later())).toMatchObject({ failed: 1 });
+    expect(logged).toHaveBeenCalledTimes(1);
+    const args = logged.mock.calls[0] ?? [];
+    expect(args).toHaveLength(1);
+    expect(args[0]).toBeTypeOf("string");
+    expect(args[0]).toContain(stuck.order.id);
+    expect(args[0]).toContain("provider unreachable");
+    expect(args[0]).not.toContain("\n");
   });
 });

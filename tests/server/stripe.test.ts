@@ -284,6 +284,55 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     expect(await p.stock()).toBe(2);
   });
 
+  /** The shopper comes back from Stripe's page without paying. */
+  async function cancel(orderId: string) {
+    const res = await fetch(`${server.url}/cancel?pedido=${orderId}`);
+    return { status: res.status, text: await res.text() };
+  }
+
+  it("/cancel while Stripe is down: the Spanish page, never a 5xx; the hold stays and a retry frees it once Stripe is back", async () => {
+    const p = await product(database, 2);
+    const { orderId } = await checkout(p, 2);
+    try {
+      for (const outage of ["error", "hangup"] as const) {
+        fake.outage = outage;
+        const page = await cancel(orderId);
+        expect(page.status, outage).toBe(200);
+        expect(page.text).toContain("Algo salió mal");
+        expect(page.text).toContain("El pago no se completó.");
+        expect(page.text).toContain("el apartado se liberará en unos minutos");
+        // It may have been paid a moment before: only Stripe can tell, so the pieces stay held.
+        expect((await orderRow(orderId)).status).toBe("esperando_pago");
+        expect(await p.stock()).toBe(0);
+      }
+    } finally {
+      fake.outage = null;
+    }
+    // Each failure is one line of the server's log.
+    expect(
+      server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes(orderId)),
+    ).toHaveLength(2);
+    const page = await cancel(orderId);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("No se hizo ningún cargo");
+    expect((await orderRow(orderId)).status).toBe("expirado");
+    expect(await p.stock()).toBe(2);
+  });
+
+  it("/cancel for a session Stripe no longer knows (404) returns the pieces at once", async () => {
+    const p = await product(database, 2);
+    const { orderId, sessionId } = await checkout(p, 2);
+    fake.sessions.delete(sessionId);
+    const page = await cancel(orderId);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("No se hizo ningún cargo");
+    expect((await orderRow(orderId)).status).toBe("expirado");
+    expect(await p.stock()).toBe(2);
+  });
+
   it("a payment confirmed while the server was down is fulfilled when Stripe retries the event", async () => {
     const p = await product(database, 1);
     const { orderId, sessionId } = await checkout(p);

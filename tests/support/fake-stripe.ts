@@ -8,6 +8,11 @@ export interface FakeStripe {
   url: string;
   requests: { method: string; path: string; headers: http.IncomingHttpHeaders; form: URLSearchParams }[];
   sessions: Map<string, Record<string, unknown>>;
+  /**
+   * Stripe is down while this is set: `error` answers every request with a 500, `hangup` closes
+   * the connection without an answer. The SDK retries both before it gives up.
+   */
+  outage: "error" | "hangup" | null;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         res.writeHead(status, { "content-type": "application/json", "request-id": `req_${next}` });
         res.end(JSON.stringify(json));
       };
+      if (fake.outage === "hangup") return req.socket.destroy();
+      if (fake.outage === "error") {
+        return send(500, { error: { type: "api_error", message: "An unknown error occurred" } });
+      }
       if (req.method === "POST" && path === "/v1/checkout/sessions") {
         const id = `cs_test_${next++}`;
         const session = {
@@ -46,8 +55,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
       const match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/);
       const session = match ? sessions.get(match[1] ?? "") : undefined;
-      if (!session)
-        return send(404, { error: { type: "invalid_request_error", message: "No such session" } });
+      if (!session) {
+        // What Stripe answers for an id it does not know (another account, test vs live keys).
+        return send(404, {
+          error: {
+            type: "invalid_request_error",
+            code: "resource_missing",
+            param: "session",
+            message: `No such checkout.session: '${match?.[1] ?? path}'`,
+          },
+        });
+      }
       if (match?.[2]) {
         if (session.status !== "open") {
           return send(400, { error: { type: "invalid_request_error", message: "Session is not open" } });
@@ -59,10 +77,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return {
+  const fake: FakeStripe = {
     url: `http://127.0.0.1:${port}`,
     requests,
     sessions,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    outage: null,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+  return fake;
 }

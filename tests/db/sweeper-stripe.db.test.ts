@@ -1,0 +1,126 @@
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import type { Database } from "~/db/database.server";
+import { HOLD_MINUTES, setPaymentSession } from "~/orders/holds.server";
+import { getOrder } from "~/orders/queries.server";
+import { cancelFromPaymentPage, sweepExpiredHolds } from "~/orders/sweeper.server";
+import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
+import { hold } from "../support/orders";
+
+/*
+ * The sweeper and /cancel with the real Stripe adapter and SDK, against a local stand-in for
+ * Stripe's API: what they do when Stripe does not know a session, or does not answer.
+ */
+
+vi.setConfig({ testTimeout: 60_000 });
+let fake: FakeStripe;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+});
+afterAll(async () => {
+  await fake.close();
+});
+afterEach(() => {
+  fake.outage = null;
+  vi.restoreAllMocks();
+});
+
+const later = () => new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
+
+function stripePayments() {
+  const secret = "whsec_pruebas123";
+  return createStripePayments(
+    createStripeClient({ secretKey: "sk_test_123", webhookSecret: secret, apiBase: fake.url }),
+    { webhookSecret: secret },
+  );
+}
+
+/** A held piece whose order has a session: a real one at the fake Stripe, or an id it never saw. */
+async function heldAtStripe(database: Database, session: "real" | string) {
+  const payments = stripePayments();
+  const piece = await runningPiece(database, { stock: 2 });
+  const order = await hold(database.db, {
+    lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
+    provider: "stripe",
+  });
+  const opened =
+    session === "real"
+      ? await payments.createSession(order, { success: "https://t.example/s", cancel: "https://t.example/c" })
+      : { id: session, expiresAt: order.expiresAt };
+  await setPaymentSession(database.db, order.id, opened);
+  const status = async () => (await getOrder(database.db, order.id))?.status;
+  return { orderId: order.id, sessionId: opened.id, stock: piece.stock, status, payments };
+}
+
+describeEachDatabase("holds against Stripe's API", (harness) => {
+  it("a session Stripe no longer knows (404 resource_missing) is unpaid: the sweeper releases its hold", async () => {
+    const database = await harness.fresh();
+    const gone = await heldAtStripe(database, "cs_test_de_otra_cuenta");
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await sweepExpiredHolds(database.db, gone.payments, later())).toEqual({
+      released: 1,
+      paid: 0,
+      waiting: 0,
+      failed: 0,
+    });
+    expect(errors).not.toHaveBeenCalled();
+    expect(await gone.stock()).toBe(2);
+    expect(await gone.status()).toBe("expirado");
+  });
+
+  it("a session Stripe no longer knows: /cancel releases its hold at once", async () => {
+    const database = await harness.fresh();
+    const gone = await heldAtStripe(database, "cs_test_borrada");
+    expect(await cancelFromPaymentPage(database.db, gone.payments, gone.orderId)).toBe("liberado");
+    expect(await gone.stock()).toBe(2);
+    expect(await gone.status()).toBe("expirado");
+  });
+
+  it("Stripe down (500s): the sweeper keeps the hold and releases it in the first sweep after Stripe is back", async () => {
+    const database = await harness.fresh();
+    const held = await heldAtStripe(database, "real");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    fake.outage = "error";
+    expect(await sweepExpiredHolds(database.db, held.payments, later())).toMatchObject({
+      released: 0,
+      failed: 1,
+    });
+    expect(await held.stock()).toBe(0);
+    expect(await held.status()).toBe("esperando_pago");
+    fake.outage = null;
+    expect(await sweepExpiredHolds(database.db, held.payments, later())).toMatchObject({
+      released: 1,
+      failed: 0,
+    });
+    expect(fake.sessions.get(held.sessionId)?.status).toBe("expired");
+    expect(await held.stock()).toBe(2);
+  });
+
+  it("Stripe unreachable at /cancel: the hold stays (it may have been paid); a retry once Stripe is back releases it", async () => {
+    const database = await harness.fresh();
+    const held = await heldAtStripe(database, "real");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    for (const outage of ["hangup", "error"] as const) {
+      fake.outage = outage;
+      expect(await cancelFromPaymentPage(database.db, held.payments, held.orderId)).toBe("sin_respuesta");
+      expect(await held.stock()).toBe(0);
+      expect(await held.status()).toBe("esperando_pago");
+    }
+    // One line per failure, naming the order.
+    expect(logged).toHaveBeenCalledTimes(2);
+    for (const args of logged.mock.calls) {
+      expect(args).toHaveLength(1);
+      expect(String(args[0])).toContain(held.orderId);
+      expect(String(args[0])).not.toContain("\n");
+    }
+    fake.outage = null;
+    expect(await cancelFromPaymentPage(database.db, held.payments, held.orderId)).toBe("liberado");
+    expect(await held.stock()).toBe(2);
+    expect(await held.status()).toBe("expirado");
+    // Again (a reload of /cancel): nothing left to release.
+    expect(await cancelFromPaymentPage(database.db, held.payments, held.orderId)).toBe("sin_apartado");
+    expect(await held.stock()).toBe(2);
+  });
+});
