@@ -7,7 +7,7 @@ import type { MediaStorage } from "~/media/storage.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { cancelCheckout } from "~/orders/sweeper.server";
 import { getDrop } from "./catalogue.server";
-import { type DropFormValues, type DropInput, type ProductInput, pesosText } from "./drop-input";
+import { type DropFormValues, type DropInput, MAX_STOCK, type ProductInput, pesosText } from "./drop-input";
 import { type DropTimeState, dropTimeState } from "./drop-time";
 import type { DropStatus } from "./taxonomy";
 
@@ -25,6 +25,7 @@ export type DropRefusal = {
     | "version"
     | "medios_invalidos"
     | "stock_cambio"
+    | "stock_maximo"
     | "producto_ajeno"
     | "producto_apartado"
     | "pago_pendiente";
@@ -340,11 +341,14 @@ export async function updateDropFromInput(
       // pieces can never wait on each other (PostgreSQL would end one with a deadlock).
       for (const p of [...kept].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
         const delta = p.stock - (p.stockLoaded ?? p.stock);
+        // A raise may not take stock past MAX_STOCK (a forged `stockLoaded` could otherwise grow it
+        // save after save until the column overflows); a cut or no change always goes through.
         const changed = await trx
           .updateTable("products")
           .set({ stock: sql`stock + ${delta}`, updated_at: stamp })
           .where("id", "=", p.id)
           .where(sql<boolean>`stock + ${delta} >= 0`)
+          .where(sql<boolean>`(${delta} <= 0 or stock + ${delta} <= ${MAX_STOCK})`)
           .executeTakeFirst();
         if (Number(changed.numUpdatedRows) === 0) {
           const left = await trx
@@ -352,6 +356,12 @@ export async function updateDropFromInput(
             .select("stock")
             .where("id", "=", p.id)
             .executeTakeFirst();
+          if (delta > 0 && (left?.stock ?? 0) + delta > MAX_STOCK) {
+            refuse(
+              "stock_maximo",
+              `El stock de ${p.name} puede ser de hasta ${MAX_STOCK} piezas (ahora hay ${left?.stock ?? 0}).`,
+            );
+          }
           refuse(
             "stock_cambio",
             `El stock de ${p.name} cambió mientras editabas (ahora hay ${left?.stock ?? 0}): recarga la página y vuelve a escribirlo.`,

@@ -1,7 +1,9 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { DropRow, MediaRow, ProductRow } from "~/db/schema";
 import { isId, newId } from "~/lib/ids";
+import { formatMXN } from "~/lib/money";
 import { loadMedia } from "~/media/media.server";
+import { MAX_PRICE_CENTS, MAX_STOCK } from "./drop-input";
 import { normalizeDropStatus } from "./drop-status";
 import { type Categoria, type DropStatus, MAX_EXTRA_IMAGES, type Material } from "./taxonomy";
 
@@ -220,6 +222,13 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
   for (const p of input.products) {
     if ((p.extraImageIds?.length ?? 0) > MAX_EXTRA_IMAGES) {
       throw new InvalidDrop(`Un producto admite hasta ${MAX_EXTRA_IMAGES} imágenes extra.`);
+    }
+    // The drop form's caps hold for every writer (seed, scripts), so order sums stay in range.
+    if (!Number.isSafeInteger(p.priceCents) || p.priceCents < 0 || p.priceCents > MAX_PRICE_CENTS) {
+      throw new InvalidDrop(`El precio de ${p.name} debe ser de $0 a ${formatMXN(MAX_PRICE_CENTS)}.`);
+    }
+    if (!Number.isSafeInteger(p.stock) || p.stock < 0 || p.stock > MAX_STOCK) {
+      throw new InvalidDrop(`El stock de ${p.name} debe ser de 0 a ${MAX_STOCK} piezas.`);
     }
   }
   if (input.id !== undefined && !isId(input.id)) throw new InvalidDrop("Identificador inválido.");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DB_INTEGER_MAX, MAX_CHARGE_CENTS } from "~/lib/money";
 import {
   dropInput,
   fieldErrors,
@@ -112,8 +113,12 @@ describe("dropInput: the collection's own fields", () => {
     ["escape", "Mare\u001bas"],
     ["delete", "Mare\u007fas"],
     ["C1 next line", "Mare\u0085as"],
+    // A name is one line: tabs and line breaks only in the descriptions.
+    ["line break", "Mare\nas"],
+    ["CRLF", "Mare\r\nas"],
+    ["tab", "Mare\tas"],
   ])("refuses a name with a control character (%s)", (_, name) => {
-    expect(errorsOf(form({ name }))).toEqual({ name: "Nombre: hay caracteres que no se pueden guardar." });
+    expect(errorsOf(form({ name }))).toEqual({ name: "Nombre: contiene caracteres no permitidos." });
   });
 
   it("keeps accents, ñ and emoji in names", () => {
@@ -125,7 +130,7 @@ describe("dropInput: the collection's own fields", () => {
     expect(drop.smallDescription).toBe("Olas\nde oro");
     expect(drop.fullDescription).toBe("Uno\r\n\tDos");
     expect(errorsOf(form({ fullDescription: "Uno\u0000Dos" }))).toEqual({
-      fullDescription: "Descripción completa: hay caracteres que no se pueden guardar.",
+      fullDescription: "Descripción completa: contiene caracteres no permitidos.",
     });
   });
 
@@ -258,7 +263,7 @@ describe("dropInput: products", () => {
       "products.0.name": "Nombre: máximo 120 caracteres.",
     });
     expect(productErrors({ name: "Anillo\u0000" })).toEqual({
-      "products.0.name": "Nombre: hay caracteres que no se pueden guardar.",
+      "products.0.name": "Nombre: contiene caracteres no permitidos.",
     });
   });
 
@@ -269,7 +274,7 @@ describe("dropInput: products", () => {
     ["12500.5", 1_250_050],
     [" 450 ", 45_000],
     ["0.01", 1],
-    ["1,000,000.00", MAX_PRICE_CENTS],
+    ["999,999.99", MAX_PRICE_CENTS],
   ])("reads the price %s as %i centavos", (price, cents) => {
     expect(parsed(form({ products: [product({ price })] })).products[0]?.price).toBe(cents);
   });
@@ -283,10 +288,19 @@ describe("dropInput: products", () => {
     },
   );
 
-  it.each(["0", "0.00", "1000000.01", "999999999"])("refuses the price %s as out of range", (price) => {
-    expect(productErrors({ price })).toEqual({
-      "products.0.price": "El precio debe ser mayor a $0 y de hasta $1,000,000.00.",
-    });
+  it.each(["0", "0.00", "1000000.00", "1,000,000", "999999999"])(
+    "refuses the price %s as out of range",
+    (price) => {
+      expect(productErrors({ price })).toEqual({
+        "products.0.price": "El precio debe ser mayor a $0 y de hasta $999,999.99.",
+      });
+    },
+  );
+
+  it("caps the price at what one payment can take, far below a 32-bit column", () => {
+    expect(MAX_PRICE_CENTS).toBe(99_999_999);
+    expect(MAX_PRICE_CENTS).toBeLessThanOrEqual(MAX_CHARGE_CENTS);
+    expect(MAX_STOCK).toBeLessThan(DB_INTEGER_MAX);
   });
 
   it("requires the price", () => {
@@ -319,6 +333,26 @@ describe("dropInput: products", () => {
     expect(loaded("0")).toBe(0);
     expect(loaded("10")).toBe(10);
     expect(productErrors({ stockLoaded: "-1" })).toHaveProperty(["products.0.stockLoaded"]);
+    // Nine digits at most: the difference it makes stays a 32-bit integer on PostgreSQL.
+    expect(loaded("999999999")).toBe(999_999_999);
+    expect(productErrors({ stockLoaded: "1000000000" })).toEqual({
+      "products.0.stockLoaded": "Formulario inválido: recarga la página.",
+    });
+  });
+
+  it("takes the version the edit form carries (the instant of the last save), or none", () => {
+    expect(parsed(form({ version: "2026-11-23T06:00:00.123Z" })).version).toBe("2026-11-23T06:00:00.123Z");
+    expect(parsed(form({ version: "" })).version).toBe("");
+    for (const version of [
+      "ayer",
+      "2026-11-23",
+      "2026-13-45T99:99:99.999Z",
+      "2026-11-23T06:00:00.123Z\u0000",
+    ]) {
+      expect(errorsOf(form({ version })), version).toEqual({
+        version: "Formulario inválido: recarga la página.",
+      });
+    }
   });
 
   it("takes only the spec's categorias and materiales, spelled as listed", () => {
@@ -404,7 +438,7 @@ describe("parsePesos and pesosText", () => {
     expect(pesosText(1_250_000)).toBe("12500.00");
     expect(pesosText(1_250_050)).toBe("12500.50");
     expect(pesosText(5)).toBe("0.05");
-    expect(pesosText(MAX_PRICE_CENTS)).toBe("1000000.00");
+    expect(pesosText(MAX_PRICE_CENTS)).toBe("999999.99");
   });
 
   it("what pesosText shows reads back to the same centavos, for every price up to $2,000 and the largest ones", () => {

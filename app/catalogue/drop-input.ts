@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
+import { formatMXN, MAX_CHARGE_CENTS } from "~/lib/money";
+import { safeText } from "~/lib/text";
 import { normalizeDropStatus } from "./drop-status";
 import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "./taxonomy";
 
@@ -12,21 +14,30 @@ import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "./taxonomy";
 
 /** At most this many pieces in one drop (a limited collection). */
 export const MAX_PRODUCTS = 60;
-/** A price above this is a typo, and keeps order totals far from any column's limit. */
-export const MAX_PRICE_CENTS = 100_000_000; // $1,000,000.00
+/**
+ * A price above this is a typo. It is also the most one payment can be, so a piece at the cap can
+ * still be bought, and far below PostgreSQL's 32-bit `integer` (see orders/limits.ts).
+ */
+export const MAX_PRICE_CENTS = MAX_CHARGE_CENTS; // $999,999.99
+/** Pieces of one product: also what a save may raise its stock to (see catalogue/admin.server.ts). */
 export const MAX_STOCK = 10_000;
 
-const noControl = (s: string) => !/\p{Cc}/u.test(s.replace(/[\n\r\t]/g, ""));
-const text = (max: number, label: string, missing = `${label}: falta este campo.`) =>
-  z
-    .string({ error: missing })
-    .trim()
-    .max(max, `${label}: máximo ${max} caracteres.`)
-    .refine(noControl, `${label}: hay caracteres que no se pueden guardar.`);
+/** One-line text, or `multiline` (the descriptions' textareas keep tabs and line breaks). */
+const text = (max: number, label: string, options: { missing?: string; multiline?: boolean } = {}) =>
+  safeText({
+    label,
+    multiline: options.multiline,
+    error: options.missing ?? `${label}: falta este campo.`,
+  }).max(max, `${label}: máximo ${max} caracteres.`);
 const mediaId = z
   .string()
   .trim()
   .refine((v) => v === "" || isId(v), "Esa imagen no es válida; súbela de nuevo.");
+
+/** A drop's version as the edit form carries it: the instant of its last save, in ISO-8601 UTC. */
+function isVersion(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) && !Number.isNaN(Date.parse(value));
+}
 
 /** Said of a product without its main image; `fieldErrors` names the product ('Producto 2 …'). */
 const NO_MAIN_IMAGE = "no tiene imagen principal";
@@ -52,7 +63,10 @@ export const productInput = z.object({
     .refine((v) => v === "" || isId(v), "Producto desconocido.")
     .optional()
     .default(""),
-  name: text(120, "Nombre", "Escribe el nombre del producto.").min(1, "Escribe el nombre del producto."),
+  name: text(120, "Nombre", { missing: "Escribe el nombre del producto." }).min(
+    1,
+    "Escribe el nombre del producto.",
+  ),
   price: z
     .string({ error: "Escribe el precio." })
     .trim()
@@ -64,7 +78,10 @@ export const productInput = z.object({
         return z.NEVER;
       }
       if (cents <= 0 || cents > MAX_PRICE_CENTS) {
-        ctx.addIssue({ code: "custom", message: "El precio debe ser mayor a $0 y de hasta $1,000,000.00." });
+        ctx.addIssue({
+          code: "custom",
+          message: `El precio debe ser mayor a $0 y de hasta ${formatMXN(MAX_PRICE_CENTS)}.`,
+        });
         return z.NEVER;
       }
       return cents;
@@ -80,12 +97,13 @@ export const productInput = z.object({
   stockLoaded: z
     .string()
     .trim()
-    .regex(/^\d*$/)
+    // Up to 9 digits: the difference it makes stays a 32-bit integer on PostgreSQL.
+    .regex(/^\d{0,9}$/, "Formulario inválido: recarga la página.")
     .optional()
     .transform((v) => (v ? Number(v) : null)),
   categoria: z.enum(CATEGORIAS, { error: "Elige la categoría." }),
   material: z.enum(MATERIALES, { error: "Elige el material." }),
-  description: text(2000, "Descripción").optional().default(""),
+  description: text(2000, "Descripción", { multiline: true }).optional().default(""),
   imageId: mediaId
     .optional()
     .default("")
@@ -109,8 +127,13 @@ export const dropInput = z
       .trim()
       .refine(isId, "Formulario inválido: recarga la página."),
     /** Edit: the version of the drop the form opened (a save from an older one is refused). */
-    version: z.string().trim().optional().default(""),
-    name: text(120, "Nombre", "Escribe el nombre de la colección.").min(
+    version: z
+      .string()
+      .trim()
+      .refine((v) => v === "" || isVersion(v), "Formulario inválido: recarga la página.")
+      .optional()
+      .default(""),
+    name: text(120, "Nombre", { missing: "Escribe el nombre de la colección." }).min(
       1,
       "Escribe el nombre de la colección.",
     ),
@@ -121,8 +144,8 @@ export const dropInput = z
     startTime: z.string().trim().optional().default("00:00"),
     endDate: z.string({ error: "Escribe la fecha de fin." }).trim().min(1, "Escribe la fecha de fin."),
     endTime: z.string().trim().optional().default("23:59"),
-    smallDescription: text(300, "Descripción corta").optional().default(""),
-    fullDescription: text(5000, "Descripción completa").optional().default(""),
+    smallDescription: text(300, "Descripción corta", { multiline: true }).optional().default(""),
+    fullDescription: text(5000, "Descripción completa", { multiline: true }).optional().default(""),
     /** Edit only; new drops start as proximamente. `archivado` is read as `archivada`. */
     status: z
       .string()

@@ -8,15 +8,10 @@ export function newId(length = 16): string {
   return id;
 }
 
-/** The shape of a `newId()` id (lowercase letters and digits, 16 of them), for ids chosen by a caller. */
+/**
+ * The shape of a `newId()` id (lowercase letters and digits, 16 of them): every drop, product,
+ * media and e-mail id. Ids from a request are checked with it before any query.
+ */
 export function isId(value: string): boolean {
   return /^[a-z0-9]{16}$/.test(value);
-}
-
-/**
- * A product or drop id as the browser sends it (cart, checkout): checked before it reaches the
- * database. Looser than `isId`; an id that passes but does not exist is simply not found.
- */
-export function isClientId(value: string): boolean {
-  return /^[a-z0-9]{1,64}$/.test(value);
 }

@@ -177,15 +177,19 @@ describe("the 'Atender pedido' form", () => {
     ).toBe(true);
   });
 
-  it("control characters and NUL are refused in the carrier's name and the tracking number", () => {
-    expect(
-      messages({ carrier: "Otra", otherCarrier: "Mensa\u0000jería", trackingNumber: "123456" }),
-    ).toHaveLength(1);
-    expect(
-      messages({ carrier: "Otra", otherCarrier: "Mensa\u001bjería", trackingNumber: "123456" }),
-    ).toHaveLength(1);
-    expect(messages({ carrier: "Estafeta", trackingNumber: "123\u0000456" })).toHaveLength(1);
-    expect(messages({ carrier: "Estafeta", trackingNumber: "123\n456" })).toHaveLength(1);
+  it("control characters and NUL are refused in the carrier's name and the tracking number, saying so", () => {
+    const carrier = "Paquetería: contiene caracteres no permitidos.";
+    const tracking = "Número de guía: contiene caracteres no permitidos.";
+    expect(messages({ carrier: "Otra", otherCarrier: "Mensa\u0000jería", trackingNumber: "123456" })).toEqual(
+      [carrier],
+    );
+    expect(messages({ carrier: "Otra", otherCarrier: "Mensa\u001bjería", trackingNumber: "123456" })).toEqual(
+      [carrier],
+    );
+    expect(messages({ carrier: "Estafeta\u0000", trackingNumber: "123456" })).toEqual([carrier]);
+    expect(messages({ carrier: "Estafeta", trackingNumber: "123\u0000456" })).toEqual([tracking]);
+    expect(messages({ carrier: "Estafeta", trackingNumber: "123\n456" })).toEqual([tracking]);
+    expect(messages({ carrier: "Estafeta", trackingNumber: "123\u007f456" })).toEqual([tracking]);
   });
 
   it("a tracking number must be 3 to 60 letters, digits or - . / #", () => {
@@ -222,6 +226,7 @@ describe("the desk's address parameters", () => {
       values: { tab: "pendiente", search: "", from: "", until: "" },
       errors: [],
       notice: null,
+      refused: false,
     });
   });
 
@@ -240,11 +245,22 @@ describe("the desk's address parameters", () => {
     expect(parse("estado=ENVIADO").query.tab).toBe("pendiente");
   });
 
-  it("trims the search, drops control characters and cuts very long ones", () => {
+  it("trims the search and cuts very long ones", () => {
     expect(parse("q=%20%20Renata%20%20").query.search).toBe("Renata");
-    expect(parse("q=Ana%00P%C3%A9rez").query.search).toBe("Ana Pérez");
     expect(parse(`q=${"a".repeat(300)}`).query.search).toHaveLength(100);
+    expect(parse("q=Renata").refused).toBe(false);
   });
+
+  it.each(["Ana%00P%C3%A9rez", "Ana%07", "%1B%5B31m", "Ana%0APérez", "Ana%09Pérez", "Ana%7F"])(
+    "refuses a search with a control character (%s): said in Spanish, searched for nothing",
+    (q) => {
+      const { query, values, errors, refused } = parse(`estado=enviado&q=${q}`);
+      expect(refused).toBe(true);
+      expect(errors).toEqual(["Búsqueda: contiene caracteres no permitidos."]);
+      expect(query.search).toBe("");
+      expect(values.search).toBe("");
+    },
+  );
 
   it("'desde' starts at midnight in Mexico City, 'hasta' includes its whole day", () => {
     const { query, values, errors } = parse("desde=2026-11-23&hasta=2026-11-24");

@@ -1,4 +1,5 @@
 import { shopTimeToInstant } from "~/lib/dates";
+import { safeText } from "~/lib/text";
 import { type DeskTab, isDeskTab } from "./status";
 
 export interface DeskQuery {
@@ -46,18 +47,21 @@ export interface ParsedDeskQuery {
   errors: string[];
   /** A known notice named in the address, e.g. after a delete. */
   notice: string | null;
+  /** A parameter that must not reach the database (said in `errors`): nothing is listed, 400. */
+  refused: boolean;
 }
+
+const searchText = safeText({ label: "Búsqueda" });
 
 /** Reads the desk's parameters from an address; anything not understood is left out and said. */
 export function parseDeskQuery(params: URLSearchParams): ParsedDeskQuery {
   const errors: string[] = [];
   const rawTab = params.get(DESK_PARAMS.tab);
   const tab: DeskTab = isDeskTab(rawTab) ? rawTab : "pendiente";
-  // Control characters never reach the database; long searches are cut.
-  const search = (params.get(DESK_PARAMS.search) ?? "")
-    .replace(/\p{Cc}/gu, " ")
-    .trim()
-    .slice(0, 100);
+  // A search with control characters is refused, never sent to the database; long ones are cut.
+  const typed = searchText.safeParse(params.get(DESK_PARAMS.search) ?? "");
+  if (!typed.success) errors.push(typed.error.issues[0]?.message ?? "");
+  const search = typed.success ? typed.data.slice(0, 100) : "";
   const day = (name: string) => {
     const value = (params.get(name) ?? "").trim();
     if (!value) return { value, date: null };
@@ -79,6 +83,7 @@ export function parseDeskQuery(params: URLSearchParams): ParsedDeskQuery {
     values: { tab, search, from: from.value, until: until.value },
     errors,
     notice: noticeOf(params.get(DESK_NOTICE_PARAM)),
+    refused: !typed.success,
   };
 }
 

@@ -1,6 +1,7 @@
 import { isDropPurchasable } from "~/catalogue/drop-time";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { newOrderId } from "./ids";
+import { type LimitRefusal, piecesRefusal, totalRefusal } from "./limits";
 import { movableFrom } from "./status";
 import { heldByOrder, restock, takeStock } from "./stock.server";
 
@@ -21,10 +22,12 @@ export interface HeldOrder {
 }
 
 /** Why a cart cannot be held, with the Spanish message the shopper reads. */
-export type HoldRefusal = {
-  reason: "carrito_vacio" | "no_existe" | "coleccion_cerrada" | "sin_stock";
-  message: string;
-};
+export type HoldRefusal =
+  | {
+      reason: "carrito_vacio" | "no_existe" | "coleccion_cerrada" | "sin_stock";
+      message: string;
+    }
+  | LimitRefusal;
 
 export type HoldResult = ({ ok: true } & HeldOrder) | ({ ok: false } & HoldRefusal);
 
@@ -57,6 +60,9 @@ export async function holdCart(
   const now = input.now ?? new Date();
   const lines = mergeLines(input.lines);
   if (lines.length === 0) return { ok: false, reason: "carrito_vacio", message: "Tu carrito está vacío." };
+  // Too many pieces is refused before the database is asked anything.
+  const tooMany = piecesRefusal(lines);
+  if (tooMany) return { ok: false, ...tooMany };
   try {
     const order = await db.transaction().execute((trx) => holdInTransaction(trx, lines, input.provider, now));
     return { ok: true, ...order };
@@ -109,6 +115,13 @@ async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: strin
       message: `Ya no se puede comprar: ${unavailable.join(", ")}. Su colección no está activa.`,
     });
   }
+
+  // Before any stock is taken: a total one payment cannot take would not fit the order's column
+  // on PostgreSQL either.
+  const tooMuch = totalRefusal(
+    found.map(({ line, row }) => ({ unitPriceCents: row.price_cents, quantity: line.quantity })),
+  );
+  if (tooMuch) throw new Refused(tooMuch);
 
   const short = new Map(
     (await takeStock(trx, lines, now)).map(({ line, left }) => {

@@ -1,11 +1,9 @@
 import { z } from "zod";
+import { safeText } from "~/lib/text";
 import { DEFAULT_CARRIERS, OTHER_CARRIER } from "./carriers";
 
 /** The spec's message when carrier or tracking number is missing. */
 export const INCOMPLETE_SHIPMENT = "Por favor completa todos los campos.";
-
-// No control characters (NUL included) in anything typed by the owner.
-const printable = /^[^\p{Cc}]*$/u;
 
 /**
  * The 'Atender pedido' form (and the tracking correction): a carrier from the list, or 'Otra' with
@@ -13,9 +11,10 @@ const printable = /^[^\p{Cc}]*$/u;
  */
 export const shipmentInput = z
   .object({
-    carrier: z.string().trim(),
-    otherCarrier: z.string().trim().optional().default(""),
-    trackingNumber: z.string().trim(),
+    // No control characters (NUL included) in anything typed by the owner.
+    carrier: safeText({ label: "Paquetería" }),
+    otherCarrier: safeText({ label: "Paquetería" }).optional().default(""),
+    trackingNumber: safeText({ label: "Número de guía" }),
   })
   .superRefine((value, ctx) => {
     const carrier = value.carrier === OTHER_CARRIER ? value.otherCarrier : value.carrier;
@@ -26,7 +25,7 @@ export const shipmentInput = z
     if (value.carrier !== OTHER_CARRIER && !DEFAULT_CARRIERS.some((c) => c.name === value.carrier)) {
       ctx.addIssue({ code: "custom", message: "Elige una paquetería de la lista, u 'Otra'." });
     }
-    if (carrier.length > 60 || !printable.test(carrier)) {
+    if (carrier.length > 60) {
       ctx.addIssue({
         code: "custom",
         message: "El nombre de la paquetería no es válido (máximo 60 caracteres).",

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { cartProducts } from "~/catalogue/views.server";
-import { isClientId } from "~/lib/ids";
+import { isId } from "~/lib/ids";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/api.cart";
 
-const query = z.array(z.string().refine(isClientId)).max(50);
+// Ids are checked for their shape before any query.
+const query = z.array(z.string().refine(isId)).max(50);
 
 /** GET /api/cart?id=…: current name, price, image, stock and availability of the cart's products. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,22 +1,27 @@
 import { z } from "zod";
-import { isClientId } from "~/lib/ids";
+import { isId } from "~/lib/ids";
 import { isSameOrigin, shopOrigin } from "~/lib/origin.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
+import { MAX_ORDER_LINES } from "~/orders/limits";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/api.checkout";
 
-/** What the drawer sends: ids and quantities only. Anything else in the body is ignored. */
+/**
+ * What the drawer sends: ids (checked for their shape before any query) and whole quantities.
+ * Anything else in the body is ignored; how many pieces one order may have is the domain's rule
+ * (orders/limits.ts), said in its own words.
+ */
 const checkoutRequest = z.object({
   cart: z
     .array(
       z.object({
-        product: z.object({ id: z.string().refine(isClientId) }),
-        dropId: z.string().refine(isClientId),
-        quantity: z.number().int().min(1).max(50),
+        product: z.object({ id: z.string().refine(isId) }),
+        dropId: z.string().refine(isId),
+        quantity: z.int().min(1),
       }),
     )
     .min(1)
-    .max(50),
+    .max(MAX_ORDER_LINES),
 });
 
 const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = {
@@ -24,6 +29,8 @@ const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = 
   no_existe: 409,
   coleccion_cerrada: 409,
   sin_stock: 409,
+  limite_piezas: 400,
+  limite_total: 400,
   pago_no_disponible: 502,
 };
 

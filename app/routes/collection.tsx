@@ -4,6 +4,7 @@ import { dropSummary, productTile } from "~/catalogue/views.server";
 import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
+import { isId } from "~/lib/ids";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
@@ -15,7 +16,8 @@ export function meta({ data }: Route.MetaArgs) {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
-  const drop = await getDrop(database.db, params.dropId);
+  // An address that cannot name a drop is not looked up.
+  const drop = isId(params.dropId) ? await getDrop(database.db, params.dropId) : null;
   if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const now = new Date();
   const filters = parseFilters(new URL(request.url).searchParams);

@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { RouteError } from "~/components/route-error";
 import { formatMXN } from "~/lib/money";
+import { safeText } from "~/lib/text";
 import { releaseHold } from "~/orders/holds.server";
 import { isOrderId } from "~/orders/ids";
 import { confirmPayment } from "~/orders/payment.server";
@@ -35,21 +36,18 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
+// Every field is one line of text: no control characters (NUL breaks PostgreSQL's text).
 const payment = z.object({
-  name: z.string().trim().min(2, "Escribe tu nombre completo.").max(120),
-  email: z.email("Escribe un correo válido.").max(200),
-  phone: z
-    .string()
-    .trim()
-    .regex(/^\+?[\d\s-]{10,16}$/, "Escribe un teléfono de 10 dígitos."),
-  line1: z.string().trim().min(3, "Escribe la calle y el número.").max(200),
-  line2: z.string().trim().min(2, "Escribe la colonia.").max(200),
-  postalCode: z
-    .string()
-    .trim()
-    .regex(/^\d{5}$/, "El código postal tiene 5 dígitos."),
-  city: z.string().trim().min(2, "Escribe la ciudad o municipio.").max(120),
-  state: z.string().trim().min(2, "Escribe el estado.").max(60),
+  name: safeText().min(2, "Escribe tu nombre completo.").max(120, "Nombre: máximo 120 caracteres."),
+  email: safeText().max(200, "Escribe un correo válido.").pipe(z.email("Escribe un correo válido.")),
+  phone: safeText().regex(/^\+?[\d -]{10,16}$/, "Escribe un teléfono de 10 dígitos."),
+  line1: safeText()
+    .min(3, "Escribe la calle y el número.")
+    .max(200, "Calle y número: máximo 200 caracteres."),
+  line2: safeText().min(2, "Escribe la colonia.").max(200, "Colonia: máximo 200 caracteres."),
+  postalCode: safeText().regex(/^\d{5}$/, "El código postal tiene 5 dígitos."),
+  city: safeText().min(2, "Escribe la ciudad o municipio.").max(120, "Ciudad: máximo 120 caracteres."),
+  state: safeText().min(2, "Escribe el estado.").max(60, "Estado: máximo 60 caracteres."),
 });
 
 const FIELDS = [
@@ -84,7 +82,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (order.status !== "esperando_pago") return redirect(`${DEMO_PAYMENT_ROUTE}/${params.orderId}`);
   const parsed = payment.safeParse(Object.fromEntries(FIELDS.map((f) => [f.name, form.get(f.name) ?? ""])));
   if (!parsed.success) {
-    const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+    // The first problem of each field is the one it shows.
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
     return data({ errors }, { status: 400 });
   }
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;

@@ -7,6 +7,7 @@ import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
+import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
@@ -45,7 +46,11 @@ export function meta({ data }: Route.MetaArgs) {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
-  const drop = await getDrop(database.db, params.dropId, { extraImages: true });
+  // An address that cannot name a product is not looked up.
+  const drop =
+    isId(params.dropId) && isId(params.productId)
+      ? await getDrop(database.db, params.dropId, { extraImages: true })
+      : null;
   const product = drop?.products.find((p) => p.id === params.productId);
   if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
   const now = new Date();

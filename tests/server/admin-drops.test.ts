@@ -416,12 +416,22 @@ describeEachDatabase("the drops desk through HTTP", (harness) => {
       {
         label: "NUL in the name",
         drop: { name: "Mareas\u0000de Oro" },
-        message: "Nombre: hay caracteres que no se pueden guardar.",
+        message: "Nombre: contiene caracteres no permitidos.",
+      },
+      {
+        label: "line break in the name (one line)",
+        drop: { name: "Mareas\nde Oro" },
+        message: "Nombre: contiene caracteres no permitidos.",
+      },
+      {
+        label: "DEL in the photo's description",
+        drop: { imageAlt: "Anillo\u007f" },
+        message: "Descripción de la imagen: contiene caracteres no permitidos.",
       },
       {
         label: "escape in the short description",
         drop: { smallDescription: "Piezas \u001b[31m rojas" },
-        message: "Descripción corta: hay caracteres que no se pueden guardar.",
+        message: "Descripción corta: contiene caracteres no permitidos.",
       },
       {
         label: "short description of 301",
@@ -431,7 +441,7 @@ describeEachDatabase("the drops desk through HTTP", (harness) => {
       {
         label: "bell in the full description",
         drop: { fullDescription: "Oro\u0007" },
-        message: "Descripción completa: hay caracteres que no se pueden guardar.",
+        message: "Descripción completa: contiene caracteres no permitidos.",
       },
       {
         label: "full description of 5001",
@@ -485,12 +495,17 @@ describeEachDatabase("the drops desk through HTTP", (harness) => {
       {
         label: "NUL in the product name",
         products: [piece(imageId, { name: "Anillo\u0000" })],
-        message: "Nombre: hay caracteres que no se pueden guardar.",
+        message: "Nombre: contiene caracteres no permitidos.",
+      },
+      {
+        label: "tab in the product name (one line)",
+        products: [piece(imageId, { name: "Anillo\tMarea" })],
+        message: "Nombre: contiene caracteres no permitidos.",
       },
       {
         label: "NUL in the product description",
         products: [piece(imageId, { description: "Oro \u0000 rosa" })],
-        message: "Descripción: hay caracteres que no se pueden guardar.",
+        message: "Descripción: contiene caracteres no permitidos.",
       },
       { label: "price missing", products: [piece(imageId, { price: "" })], message: "Escribe el precio." },
       ...["abc", "-5", "12.345", "1e3", "$-1"].map((price) => ({
@@ -498,10 +513,10 @@ describeEachDatabase("the drops desk through HTTP", (harness) => {
         products: [piece(imageId, { price })],
         message: "Escribe el precio en pesos, p. ej. 12500.00.",
       })),
-      ...["0", "0.00", "1000000.01", "2,000,000"].map((price) => ({
+      ...["0", "0.00", "1000000.00", "2,000,000"].map((price) => ({
         label: `price ${price}`,
         products: [piece(imageId, { price })],
-        message: "El precio debe ser mayor a $0 y de hasta $1,000,000.00.",
+        message: "El precio debe ser mayor a $0 y de hasta $999,999.99.",
       })),
       {
         label: "stock missing",
@@ -601,6 +616,78 @@ describeEachDatabase("the drops desk through HTTP", (harness) => {
     expect(scripted.html).toContain("Escribe el precio en pesos, p. ej. 12500.00.");
     expect(await everything()).toEqual(before);
     expect(await dropRow(id)).toBeNull();
+  });
+
+  it("money and stock at their caps: $999,999.99 and 10000 pieces are saved, one more is a 400 that writes nothing", async () => {
+    const id = await freshDropId();
+    const imageId = await upload(id);
+    const before = await everything();
+    const over = [
+      {
+        changes: { price: "1,000,000.00" },
+        message: "El precio debe ser mayor a $0 y de hasta $999,999.99.",
+      },
+      { changes: { price: "999999.991" }, message: "Escribe el precio en pesos, p. ej. 12500.00." },
+      { changes: { stock: "10001" }, message: "El stock puede ser de hasta 10000 piezas." },
+    ];
+    for (const { changes, message } of over) {
+      const res = await create(dropBody(newDrop(id, { imageId }), [piece(imageId, changes)]));
+      expect.soft(res.status, message).toBe(400);
+      expect.soft(res.said, message).toContain(message);
+    }
+    expect(await everything()).toEqual(before);
+
+    // Descriptions keep their line breaks and tabs (a textarea sends CRLF).
+    const created = await create(
+      dropBody(newDrop(id, { imageId, fullDescription: "Oro de 14 k.\r\n\tHecho a mano." }), [
+        piece(imageId, { price: "$999,999.99", stock: "10000", description: "Uno\r\nDos" }),
+      ]),
+    );
+    expect(created.status, created.said.join(" | ")).toBe(302);
+    const [product] = await productRows(id);
+    expect(product).toMatchObject({ price_cents: 99_999_999, stock: 10_000 });
+    const drop = await database.db
+      .selectFrom("drops")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(drop.full_description).toBe("Oro de 14 k.\r\n\tHecho a mano.");
+
+    // Editing: the stock is a difference from what the form loaded. A forged `stockLoaded` may
+    // not raise it past the cap (save after save it would overflow the column); a cut still works.
+    const productId = product?.id ?? "";
+    await database.db.updateTable("products").set({ stock: 9_990 }).where("id", "=", productId).execute();
+    const form = formFields(await (await get(`/admin/drops/edit-drop/${id}`)).text());
+    const saveWith = (changes: Record<string, string>) => save(id, changed(form, changes));
+    const stock = async () =>
+      (
+        await database.db
+          .selectFrom("products")
+          .select("stock")
+          .where("id", "=", productId)
+          .executeTakeFirstOrThrow()
+      ).stock;
+    const unchanged = await everything();
+    const raised = await saveWith({ "products[0].stock": "10000", "products[0].stockLoaded": "9989" });
+    expect(raised.status).toBe(400);
+    expect(raised.said).toContain(
+      "Hubo un error al actualizar el drop. El stock de Anillo Marea puede ser de hasta 10000 piezas (ahora hay 9990).",
+    );
+    expect(await everything()).toEqual(unchanged);
+    // Ten digits of loaded stock would be a 32-bit overflow on PostgreSQL: refused as a bad form.
+    const huge = await saveWith({ "products[0].stockLoaded": "9999999999" });
+    expect(huge.status).toBe(400);
+    expect(huge.said).toContain("Formulario inválido: recarga la página.");
+    // A version that is not one the form could carry is a bad form, not a server error.
+    for (const version of ["ayer", "2026-13-45T99:99:99.999Z", "\u0000"]) {
+      const stale = await saveWith({ version });
+      expect.soft(stale.status, version).toBe(400);
+      expect.soft(stale.said, version).toContain("Formulario inválido: recarga la página.");
+    }
+    expect(await everything()).toEqual(unchanged);
+    const capped = await saveWith({ "products[0].stock": "10000", "products[0].stockLoaded": "9990" });
+    expect(capped.status, capped.said.join(" | ")).toBe(200);
+    expect(await stock()).toBe(10_000);
   });
 
   it("the create and edit actions answer 400 to a body that is not a form, never a server error", async () => {

@@ -319,6 +319,53 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     expect(await state(order)).toEqual(before);
   });
 
+  it("control characters in the shipment form or the search box: a 400 that says so, nothing stored or searched", async () => {
+    const order = await paidOrder("Renata Quiroga");
+    const before = await state(order);
+    const cases: { fields: Record<string, string>; message: string }[] = [
+      {
+        fields: { carrier: "Otra", otherCarrier: "Mensajería\u0000Oaxaca", trackingNumber: "GUIA-12345" },
+        message: "Paquetería: contiene caracteres no permitidos.",
+      },
+      {
+        fields: { carrier: "Otra", otherCarrier: "Mensajería\u001b[2J", trackingNumber: "GUIA-12345" },
+        message: "Paquetería: contiene caracteres no permitidos.",
+      },
+      {
+        fields: { carrier: "Estafeta", trackingNumber: "GUIA\u000012345" },
+        message: "Número de guía: contiene caracteres no permitidos.",
+      },
+      {
+        fields: { carrier: "Estafeta", trackingNumber: "GUIA\n12345" },
+        message: "Número de guía: contiene caracteres no permitidos.",
+      },
+    ];
+    for (const { fields, message } of cases) {
+      for (const intent of ["atender", "corregir"]) {
+        const res = await desk(order.id, { intent, ...fields });
+        expect.soft(res.status, `${intent} ${JSON.stringify(fields)}`).toBe(400);
+        expect.soft(res.message, `${intent} ${JSON.stringify(fields)}`).toBe(message);
+      }
+    }
+    expect(await state(order)).toEqual(before);
+
+    // The search box: refused (PostgreSQL would choke on a NUL), said on the page, nothing listed.
+    for (const q of ["Renata%00", "Rena%07ta", "Renata%0AQuiroga", "%1B%5B2J"]) {
+      const page = await get(`/admin/orders?estado=pendiente&q=${q}`);
+      expect.soft(page.status, q).toBe(400);
+      const html = await page.text();
+      expect.soft(visibleText(html), q).toContain("Búsqueda: contiene caracteres no permitidos.");
+      expect.soft(html, q).not.toContain(`href="/admin/orders/${order.id}"`);
+      const csv = await get(`/admin/orders/exportar.csv?estado=pendiente&q=${q}`);
+      expect.soft(csv.status, q).toBe(400);
+      expect.soft(await csv.text(), q).toBe("Búsqueda: contiene caracteres no permitidos.");
+    }
+    // The same search without them finds the order.
+    expect(await (await get("/admin/orders?estado=pendiente&q=Renata")).text()).toContain(
+      `href="/admin/orders/${order.id}"`,
+    );
+  });
+
   it("'Atender pedido': 200 'Pedido marcado como enviado', the customer's notice goes out with the tracking number; a second time 409", async () => {
     const order = await paidOrder();
     const tracking = `EST${newId(10).toUpperCase()}`;

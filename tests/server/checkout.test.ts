@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
+import { newId } from "~/lib/ids";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -125,8 +126,9 @@ describeEachDatabase("checkout through HTTP", (harness) => {
         "El carrito no es válido. Revisa las piezas e intenta de nuevo.",
       );
     }
+    // A well-formed id of no product: looked up, and not found.
     const unknown = await checkout({
-      cart: [{ product: { id: "noexiste" }, dropId: p.dropId, quantity: 1 }],
+      cart: [{ product: { id: newId() }, dropId: p.dropId, quantity: 1 }],
     });
     expect(unknown.status).toBe(409);
     expect(((await unknown.json()) as { message: string }).message).toBe(
@@ -139,6 +141,124 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     const nul = await checkout({ cart: [{ product: { id: "a\u0000" }, dropId: p.dropId, quantity: 1 }] });
     expect(nul.status).toBe(400);
     expect(await p.stock()).toBe(3);
+  });
+
+  /** Every order and its lines, to show that a refusal wrote nothing. */
+  const allOrders = async () => ({
+    orders: await database.db.selectFrom("orders").selectAll().orderBy("id").execute(),
+    lines: await database.db
+      .selectFrom("order_lines")
+      .selectAll()
+      .orderBy("order_id")
+      .orderBy("position")
+      .execute(),
+  });
+
+  it("an id of the wrong shape is refused before any query: the storefront's pages 404, the cart and checkout 400", async () => {
+    const p = await product(3);
+    // NUL would be an error on PostgreSQL if it reached a query; the others are simply not ids.
+    const bad = ["%00", "a%00", "noexiste", "ABCDEFGHJKMNPQRS", `${p.id}x`, "x".repeat(300), "%27%3B--"];
+    for (const id of bad) {
+      for (const page of [
+        `/coleccion/${id}`,
+        `/drop/${id}/product/${p.id}`,
+        `/drop/${p.dropId}/product/${id}`,
+      ]) {
+        const res = await fetch(`${server.url}${page}`);
+        expect.soft(res.status, page.slice(0, 60)).toBe(404);
+      }
+    }
+    // Well-formed ids that name nothing are looked up and not found; the real ones are there.
+    expect((await fetch(`${server.url}/coleccion/${newId()}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/drop/${p.dropId}/product/${newId()}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/coleccion/${p.dropId}`)).status).toBe(200);
+    expect((await fetch(`${server.url}/drop/${p.dropId}/product/${p.id}`)).status).toBe(200);
+
+    for (const id of ["a\u0000", "noexiste", "ABCDEFGHJKMNPQRS", `${p.id}\n`, "x".repeat(300)]) {
+      const cart = await fetch(
+        `${server.url}/api/cart?${new URLSearchParams([
+          ["id", p.id],
+          ["id", id],
+        ])}`,
+      );
+      expect.soft(cart.status, JSON.stringify(id)).toBe(400);
+      expect.soft(await cart.json(), JSON.stringify(id)).toEqual({ message: "Solicitud inválida." });
+      for (const line of [
+        { product: { id }, dropId: p.dropId, quantity: 1 },
+        { product: { id: p.id }, dropId: id, quantity: 1 },
+      ]) {
+        const res = await checkout({ cart: [line] });
+        expect.soft(res.status, JSON.stringify(line)).toBe(400);
+        expect
+          .soft(((await res.json()) as { message: string }).message)
+          .toBe("El carrito no es válido. Revisa las piezas e intenta de nuevo.");
+      }
+    }
+    const known = await fetch(`${server.url}/api/cart?id=${p.id}&id=${newId()}`);
+    expect(known.status).toBe(200);
+    expect(((await known.json()) as { products: { id: string }[] }).products.map((x) => x.id)).toEqual([
+      p.id,
+    ]);
+    expect(await p.stock()).toBe(3);
+  });
+
+  it("one order has at most 50 pieces of a product, 100 pieces and $999,999.99: the caps are taken, one more is a 400 that holds nothing", async () => {
+    const line = (piece: { id: string; dropId: string }, quantity: number) => ({
+      product: { id: piece.id },
+      dropId: piece.dropId,
+      quantity,
+    });
+    const refused = async (cart: unknown[], message: string) => {
+      const before = await allOrders();
+      const res = await checkout({ cart });
+      expect(res.status, JSON.stringify(cart)).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe(message);
+      expect(await allOrders()).toEqual(before);
+    };
+    const held = async (cart: unknown[]) => {
+      const res = await checkout({ cart });
+      const body = (await res.json()) as { url?: string; message?: string };
+      expect(res.status, body.message).toBe(200);
+      const orderId = body.url?.split("/").pop() ?? "";
+      return database.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
+    };
+    const PER_PRODUCT = "Puedes comprar hasta 50 piezas de un mismo producto por pedido.";
+    const PER_ORDER = "Un pedido puede tener hasta 100 piezas: quita algunas del carrito.";
+    const TOTAL = "El total de un pedido puede ser de hasta $999,999.99: quita algunas piezas del carrito.";
+
+    // Pieces of one product: 50, not 51, also when the cart names it twice.
+    const ring = await product(200, 1_000);
+    await refused([line(ring, 51)], PER_PRODUCT);
+    await refused([line(ring, 25), line(ring, 26)], PER_PRODUCT);
+    expect(await ring.stock()).toBe(200);
+    expect((await held([line(ring, 50)])).total_cents).toBe(50_000);
+    expect(await ring.stock()).toBe(150);
+
+    // Pieces in one order: 100, not 101.
+    const a = await product(60, 1_000);
+    const b = await product(60, 1_000);
+    const c = await product(60, 1_000);
+    await refused([line(a, 50), line(b, 50), line(c, 1)], PER_ORDER);
+    expect([await a.stock(), await b.stock(), await c.stock()]).toEqual([60, 60, 60]);
+    expect((await held([line(a, 50), line(b, 49), line(c, 1)])).total_cents).toBe(100_000);
+
+    // The total: exactly one payment's worth is taken, one centavo more is refused.
+    const top = await product(5, 99_999_999);
+    const cent = await product(5, 1);
+    await refused([line(top, 1), line(cent, 1)], TOTAL);
+    // Before these caps, 22 pieces at the top price overflowed PostgreSQL's integer (a 500) while
+    // SQLite stored the sum: now both refuse it alike.
+    await refused([line(top, 22)], TOTAL);
+    expect([await top.stock(), await cent.stock()]).toEqual([5, 5]);
+    const order = await held([line(top, 1)]);
+    expect(order.total_cents).toBe(99_999_999);
+    expect(await top.stock()).toBe(4);
+    const lines = await database.db
+      .selectFrom("order_lines")
+      .selectAll()
+      .where("order_id", "=", order.id)
+      .execute();
+    expect(lines.map((l) => [l.unit_price_cents, l.quantity])).toEqual([[99_999_999, 1]]);
   });
 
   it("only the shop's own pages can start a checkout, and bodies stay small", async () => {
@@ -189,6 +309,62 @@ describeEachDatabase("checkout through HTTP", (harness) => {
       .execute();
     server = await startServer(env);
     await expect.poll(() => p.stock(), { timeout: 10_000 }).toBe(1);
+  });
+
+  it("the demo payment page refuses control characters in the shopper's details with a 400, storing nothing", async () => {
+    const p = await product(3);
+    const res = await checkout({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] });
+    const { url } = (await res.json()) as { url: string };
+    const orderId = url.split("/").pop() ?? "";
+    const good = {
+      intent: "pay",
+      name: "Ana Pérez",
+      email: "ana@example.mx",
+      phone: "951 123 4567",
+      line1: "Calle Macedonio Alcalá 401",
+      line2: "Centro",
+      postalCode: "68000",
+      city: "Oaxaca de Juárez",
+      state: "Oaxaca",
+    };
+    const row = () =>
+      database.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
+    const before = await row();
+    // PostgreSQL refuses NUL in text: before this check the payment answered 500 there.
+    const bad: Record<string, string>[] = [
+      { name: "Ana\u0000Pérez" },
+      { name: "Ana Pérez\u0000" },
+      { email: "ana\u0000@example.mx" },
+      { line1: "Calle\u001b[31m 401" },
+      { line2: "Cen\u0007tro" },
+      { city: "Oaxaca\nde Juárez" },
+      { state: "Oax\taca" },
+      { phone: "951\n123 4567" },
+      { state: "Oaxaca\u007f" },
+    ];
+    for (const change of bad) {
+      const answer = await fetch(`${server.url}${url}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        body: new URLSearchParams({ ...good, ...change }),
+      });
+      const label = JSON.stringify(change);
+      expect.soft(answer.status, label).toBe(400);
+      expect.soft(await answer.text(), label).toContain("El texto contiene caracteres no permitidos.");
+    }
+    expect(await row()).toEqual(before);
+    expect(before).toMatchObject({ status: "esperando_pago", customer_name: "", ship_line1: null });
+    expect(await p.stock()).toBe(2);
+    // The same details without them pay the order.
+    const paid = await fetch(`${server.url}${url}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      body: new URLSearchParams(good),
+    });
+    expect(paid.status).toBe(302);
+    expect(await row()).toMatchObject({ status: "pendiente", customer_name: "Ana Pérez" });
   });
 
   it("the demo page pays the order, or cancelling it puts the pieces back", async () => {

@@ -52,7 +52,8 @@ export async function action(args: Route.ActionArgs) {
     if (saved.reason === "no_encontrado") throw redirect(NOT_FOUND);
     return data(
       { errors: { fields: {}, first: `Hubo un error al actualizar el drop. ${saved.message}` } },
-      { status: 409 },
+      // A stock past the cap is the owner's input; anything else is the drop changing meanwhile.
+      { status: saved.reason === "stock_maximo" ? 400 : 409 },
     );
   }
   return data({ notice: "Drop actualizado correctamente" });

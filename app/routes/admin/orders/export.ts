@@ -9,7 +9,13 @@ import type { Route } from "./+types/export";
 export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
   const { database } = args.context.get(servicesContext);
-  const { query, values } = parseDeskQuery(args.url.searchParams);
+  const { query, values, refused, errors } = parseDeskQuery(args.url.searchParams);
+  if (refused) {
+    return new Response(errors.join("\n"), {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
+    });
+  }
   const csv = await exportOrdersCsv(database.db, query);
   const day = shopDateTimeStamp(new Date()).slice(0, 10);
   return new Response(csv, {

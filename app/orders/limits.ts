@@ -1,0 +1,51 @@
+import { formatMXN, MAX_CHARGE_CENTS } from "~/lib/money";
+
+/*
+ * The size of one order, the same on SQLite and PostgreSQL. Money and quantities are `integer`
+ * columns, 32-bit on PostgreSQL: with a line's pieces, an order's pieces and its total capped here
+ * (and a piece's price capped by the drop form), no sum the shop computes can overflow a column.
+ */
+
+/** Pieces of one product in one order (two cart lines of the same product count together). */
+export const MAX_LINE_QUANTITY = 50;
+/** Pieces in one order, all products together. */
+export const MAX_ORDER_PIECES = 100;
+/** Different products in one order. */
+export const MAX_ORDER_LINES = 50;
+/** One order is one payment. */
+export const MAX_ORDER_TOTAL_CENTS = MAX_CHARGE_CENTS;
+
+export const LINE_QUANTITY_MESSAGE = `Puedes comprar hasta ${MAX_LINE_QUANTITY} piezas de un mismo producto por pedido.`;
+export const ORDER_PIECES_MESSAGE = `Un pedido puede tener hasta ${MAX_ORDER_PIECES} piezas: quita algunas del carrito.`;
+export const ORDER_TOTAL_MESSAGE = `El total de un pedido puede ser de hasta ${formatMXN(MAX_ORDER_TOTAL_CENTS)}: quita algunas piezas del carrito.`;
+
+export type LimitRefusal = { reason: "limite_piezas" | "limite_total"; message: string };
+
+/**
+ * Checks the pieces of a cart whose lines are already merged by product, before anything is read
+ * or held. Null when the order may go on.
+ */
+export function piecesRefusal(lines: readonly { quantity: number }[]): LimitRefusal | null {
+  if (lines.length > MAX_ORDER_LINES) {
+    return {
+      reason: "limite_piezas",
+      message: `Un pedido puede tener hasta ${MAX_ORDER_LINES} productos distintos.`,
+    };
+  }
+  if (lines.some((l) => l.quantity > MAX_LINE_QUANTITY)) {
+    return { reason: "limite_piezas", message: LINE_QUANTITY_MESSAGE };
+  }
+  if (lines.reduce((sum, l) => sum + l.quantity, 0) > MAX_ORDER_PIECES) {
+    return { reason: "limite_piezas", message: ORDER_PIECES_MESSAGE };
+  }
+  return null;
+}
+
+/** Checks an order's total from the prices read now. Null when one payment can take it. */
+export function totalRefusal(
+  lines: readonly { unitPriceCents: number; quantity: number }[],
+): LimitRefusal | null {
+  // At most 100 pieces of at most $999,999.99: the sum is exact in a double, then checked.
+  const total = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
+  return total > MAX_ORDER_TOTAL_CENTS ? { reason: "limite_total", message: ORDER_TOTAL_MESSAGE } : null;
+}
