@@ -104,8 +104,11 @@ export async function startServices(
           everyMs: 60_000,
           runAtStart: true,
           async run() {
-            const { released, paid } = await sweepExpiredHolds(database.db, payments);
-            return released + paid > 0 ? `Apartados vencidos: ${released} liberados, ${paid} pagados.` : null;
+            const { released, paid, failed } = await sweepExpiredHolds(database.db, payments);
+            if (released + paid + failed === 0) return null;
+            // Failures were logged one by one; the count says how many wait for the next round.
+            const pending = failed > 0 ? `, ${failed} sin resolver (se reintentan)` : "";
+            return `Apartados vencidos: ${released} liberados, ${paid} pagados${pending}.`;
           },
         },
         {

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { shopDateTimeStamp } from "~/lib/dates";
+import { errorLine } from "~/lib/errors";
 import { newId } from "~/lib/ids";
 import { variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
@@ -275,7 +276,7 @@ async function deleteFiles(storage: MediaStorage, rows: { key: string }[]) {
   for (const row of rows) {
     await storage.deletePrefix(row.key).catch((error) => {
       // The sweep of unused files retries later; the save itself succeeded.
-      console.error(`No se pudo borrar ${row.key}: ${(error as Error).message}`);
+      console.error(`No se pudo borrar ${row.key}: ${errorLine(error)}`);
     });
   }
 }
@@ -485,7 +486,7 @@ export async function deleteDrop(
   } catch (error) {
     // The payment provider did not answer: one of them may still be paid. The drop stays archived
     // (nobody can buy from it) and the owner tries again.
-    console.error(`No se pudo cerrar un pago pendiente de ${dropId}: ${(error as Error).message}`);
+    console.error(`No se pudo cerrar un pago pendiente de ${dropId}: ${errorLine(error)}`);
     return {
       ok: false,
       reason: "pago_pendiente",

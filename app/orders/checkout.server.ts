@@ -1,4 +1,5 @@
 import type { Db } from "~/db/database.server";
+import { errorLine } from "~/lib/errors";
 import {
   type CheckoutLine,
   type HoldRefusal,
@@ -32,7 +33,7 @@ export async function startCheckout(
     await setPaymentSession(db, order.id, session);
     return { ok: true, url: session.url, orderId: order.id };
   } catch (error) {
-    console.error("Payment session failed:", error);
+    console.error(`No se pudo crear la sesión de pago del pedido ${order.id}: ${errorLine(error)}`);
     await releaseHold(db, order.id);
     return {
       ok: false,

@@ -1,4 +1,5 @@
 import type { Db } from "~/db/database.server";
+import { errorLine } from "~/lib/errors";
 import { expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
 import { confirmPayment } from "./payment.server";
 import type { PaymentProvider } from "./payment-port";
@@ -36,7 +37,7 @@ export async function sweepExpiredHolds(
         if (outcome) counts[outcome]++;
       } catch (error) {
         counts.failed++;
-        console.error(`No se pudo resolver el apartado ${hold.id}: ${oneLine(error)}`);
+        console.error(`No se pudo resolver el apartado ${hold.id}: ${errorLine(error)}`);
       }
     }
     // The next page starts past this one, failed holds included; a short page was the last.
@@ -124,13 +125,7 @@ export async function cancelFromPaymentPage(
   try {
     return await cancelCheckout(db, payments, orderId);
   } catch (error) {
-    console.error(`No se pudo cancelar el pago del pedido ${orderId}: ${oneLine(error)}`);
+    console.error(`No se pudo cancelar el pago del pedido ${orderId}: ${errorLine(error)}`);
     return "sin_respuesta";
   }
-}
-
-/** An error as one line of the log: its message, without the stack or an object dump. */
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s+/g, " ").trim();
 }

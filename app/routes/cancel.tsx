@@ -11,21 +11,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (orderId && isOrderId(orderId)) {
     const { database, payments } = context.get(servicesContext);
     const outcome = await cancelFromPaymentPage(database.db, payments, orderId);
-    // The provider did not answer: the hold stays until it does, and the page says so.
-    return { holdPending: outcome === "sin_respuesta" };
+    // The provider did not answer: the hold stays until it does, and the page says so. A payment
+    // that went through after all (or waits for a cash payment) must not read "no charge".
+    return { outcome };
   }
-  return { holdPending: false };
+  return { outcome: "sin_apartado" as const };
 }
+
+const EXPLANATION = {
+  sin_respuesta:
+    "No pudimos procesar tu compra... El pago no se completó. Tus piezas siguen en tu carrito; el apartado se liberará en unos minutos, así que si alguna no está disponible, intenta de nuevo un poco más tarde.",
+  pagado:
+    "No pudimos procesar tu compra... Si completaste el pago, no te preocupes: te enviaremos la confirmación por correo en cuanto se acredite.",
+  liberado: "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito.",
+  sin_apartado: "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito.",
+} as const;
 
 export default function Cancel({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="font-serif text-4xl">Algo salió mal</h1>
-      <p className="mt-4 text-ink/80">
-        {loaderData.holdPending
-          ? "No pudimos procesar tu compra... El pago no se completó. Tus piezas siguen en tu carrito; el apartado se liberará en unos minutos, así que si alguna no está disponible, intenta de nuevo un poco más tarde."
-          : "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito."}
-      </p>
+      <p className="mt-4 text-ink/80">{EXPLANATION[loaderData.outcome]}</p>
       <Link
         to="/colecciones"
         className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream"

@@ -333,6 +333,19 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     expect(await p.stock()).toBe(2);
   });
 
+  it("/cancel for a session that was paid after all never says 'no charge', and the pieces stay taken", async () => {
+    const p = await product(database, 2);
+    const { orderId, sessionId } = await checkout(p);
+    const session = fake.sessions.get(sessionId) ?? {};
+    Object.assign(session, { status: "complete", payment_status: "paid" });
+    const page = await cancel(orderId);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain("No se hizo ningún cargo");
+    expect(page.text).toContain("te enviaremos la confirmación por correo");
+    expect((await orderRow(orderId)).status).toBe("esperando_pago");
+    expect(await p.stock()).toBe(1);
+  });
+
   it("a payment confirmed while the server was down is fulfilled when Stripe retries the event", async () => {
     const p = await product(database, 1);
     const { orderId, sessionId } = await checkout(p);
