@@ -9,13 +9,20 @@ import {
   deleteOldLoginFailures,
   normalizeEmail,
 } from "./login-limits.server";
+import {
+  createPasswordHasher,
+  HASHING_BUSY_RETRY_SECONDS,
+  HashingBusy,
+  type PasswordHasher,
+} from "./password-hashing.server";
 import { ADMIN_ROLE, checkPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-policy";
 
 /**
- * Administrator sign-in. better-auth does the security core (scrypt password hashes, random
- * session tokens stored in the database, signed HttpOnly cookies); this module adds what the shop
- * needs on top: an absolute session lifetime, the previous session revoked at each login,
- * failed-login limits per account and per address, and the admin role check.
+ * Administrator sign-in. better-auth does the security core (random session tokens stored in the
+ * database, signed HttpOnly cookies; password hashes in its own format, made by
+ * password-hashing.server.ts); this module adds what the shop needs on top: an absolute session
+ * lifetime, the previous session revoked at each login, failed-login limits per account, per
+ * address and shop-wide, a bounded line for password hashing, and the admin role check.
  * docs/decisions/0007-admin-sign-in.md explains the choices.
  */
 
@@ -51,7 +58,10 @@ export interface AdminSession {
 export type SignInResult =
   | { ok: true; session: AdminSession; setCookies: string[] }
   | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "limited"; retryAfterSeconds: number };
+  /** Too many failures for this account or from this address. */
+  | { ok: false; reason: "limited"; retryAfterSeconds: number }
+  /** Too many sign-ins across the shop (its ceiling, or the hashing line is full): nothing was checked. */
+  | { ok: false; reason: "busy"; retryAfterSeconds: number };
 
 export interface AdminSummary {
   id: string;
@@ -61,7 +71,7 @@ export interface AdminSummary {
   activeSessions: number;
 }
 
-function createLibrary(database: Database, settings: AuthSettings, secure: boolean) {
+function createLibrary(database: Database, settings: AuthSettings, secure: boolean, hasher: PasswordHasher) {
   const timestamps = { createdAt: "created_at", updatedAt: "updated_at" };
   return betterAuth({
     appName: "Tienda",
@@ -78,6 +88,8 @@ function createLibrary(database: Database, settings: AuthSettings, secure: boole
       disableSignUp: true,
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
+      // The library's format and parameters, through our line (an unknown e-mail costs one hash too).
+      password: { hash: hasher.hash, verify: hasher.verify },
     },
     session: {
       modelName: "auth_session",
@@ -152,6 +164,12 @@ export interface AdminAuth {
     /** The session this browser held until now (it ends: a new token at every login). */
     previousSessionId?: string | null;
   }): Promise<SignInResult>;
+  /**
+   * Seconds to wait when this server already knows a sign-in would be refused as busy (the
+   * hashing line is full, or the shop-wide ceiling was reached and has not lifted yet); null when
+   * it does not. Reads nothing from the database: cheap enough to run before anything else.
+   */
+  busyFor(): number | null;
   /** Ends a session (if any) and returns the cookie that clears it from the browser. */
   signOut(sessionId: string | null, secure: boolean): Promise<string[]>;
   /** Ends every session of one account (lost phone, password reset). */
@@ -168,9 +186,27 @@ export class AdminAccountError extends Error {
   override name = "AdminAccountError";
 }
 
-export function createAdminAuth(database: Database, settings: AuthSettings): AdminAuth {
-  const plain = createLibrary(database, settings, false);
-  const secure = createLibrary(database, settings, true);
+export interface AdminAuthOptions {
+  /** The line password hashes wait in; one per process is what bounds the hashing. */
+  hasher?: PasswordHasher;
+}
+
+export function createAdminAuth(
+  database: Database,
+  settings: AuthSettings,
+  options: AdminAuthOptions = {},
+): AdminAuth {
+  const hasher = options.hasher ?? createPasswordHasher();
+  /** Until when the shop-wide ceiling is known to hold (refused attempts do not move it). */
+  let closedUntil = 0;
+
+  function busyFor(): number | null {
+    if (hasher.isFull()) return HASHING_BUSY_RETRY_SECONDS;
+    const left = closedUntil - Date.now();
+    return left > 0 ? Math.ceil(left / 1000) : null;
+  }
+  const plain = createLibrary(database, settings, false, hasher);
+  const secure = createLibrary(database, settings, true, hasher);
   const library = (isSecure: boolean): Library => (isSecure ? secure : plain);
   const { db } = database;
 
@@ -271,9 +307,16 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
     },
 
     async signIn({ email, password, address, headers, secure: isSecure, previousSessionId }) {
+      // Known to be busy: refused before anything is read or written, so a flood costs next to nothing.
+      const wait = busyFor();
+      if (wait !== null) return { ok: false, reason: "busy", retryAfterSeconds: wait };
       const decision = await beginLoginAttempt(db, { email, address });
-      if (!decision.allowed)
-        return { ok: false, reason: "limited", retryAfterSeconds: decision.retryAfterSeconds };
+      if (!decision.allowed) {
+        if (!decision.everywhere)
+          return { ok: false, reason: "limited", retryAfterSeconds: decision.retryAfterSeconds };
+        closedUntil = Math.max(closedUntil, decision.freeAt);
+        return { ok: false, reason: "busy", retryAfterSeconds: decision.retryAfterSeconds };
+      }
       const lib = library(isSecure);
       const withAddress = new Headers(headers);
       withAddress.set(ADDRESS_HEADER, address);
@@ -285,6 +328,11 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
           returnHeaders: true,
         });
       } catch (error) {
+        if (error instanceof HashingBusy) {
+          // The line filled up meanwhile (known and unknown e-mails both hash): nothing was checked.
+          await decision.attempt.withdrawn();
+          return { ok: false, reason: "busy", retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS };
+        }
         // Unknown e-mail, wrong password, malformed input: all the same to the person typing.
         if (isRefusal(error)) return { ok: false, reason: "invalid" };
         throw error;
@@ -317,6 +365,8 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
         },
       };
     },
+
+    busyFor,
 
     signOut,
 
@@ -373,7 +423,7 @@ export function createAdminAuth(database: Database, settings: AuthSettings): Adm
         .executeTakeFirst();
       if (!user) throw new AdminAccountError(`No hay un administrador con el correo ${normalized}.`);
       const context = await plain.$context;
-      await context.internalAdapter.updatePassword(user.id, await context.password.hash(password));
+      await context.internalAdapter.updatePassword(user.id, await hasher.hash(password));
       // Whoever knew the old password is signed out everywhere.
       await db.deleteFrom("auth_session").where("user_id", "=", user.id).execute();
       await clearLoginFailures(db, normalized);

@@ -1,7 +1,18 @@
 import crypto from "node:crypto";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { type AdminAuth, createAdminAuth, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "~/auth/auth.server";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  type AdminAuth,
+  type AuthSettings,
+  createAdminAuth,
+  SECURE_SESSION_COOKIE,
+  SESSION_COOKIE,
+} from "~/auth/auth.server";
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
+import {
+  createPasswordHasher,
+  HASHING_BUSY_RETRY_SECONDS,
+  type PasswordHasher,
+} from "~/auth/password-hashing.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { describeEachDatabase } from "../support/databases";
@@ -17,18 +28,25 @@ function cookieFrom(setCookies: string[]): Headers {
   return new Headers({ cookie: pair });
 }
 
+const SETTINGS: AuthSettings = {
+  secret: "secreto-de-prueba-0123456789abcdefghij",
+  baseUrl: "http://localhost:3000",
+  idleMinutes: IDLE_MINUTES,
+  absoluteHours: ABSOLUTE_HOURS,
+};
+
 describeEachDatabase("administrator sign-in", (harness) => {
   let database: Database;
   let auth: AdminAuth;
 
   beforeAll(async () => {
     database = await harness.fresh();
-    auth = createAdminAuth(database, {
-      secret: "secreto-de-prueba-0123456789abcdefghij",
-      baseUrl: "http://localhost:3000",
-      idleMinutes: IDLE_MINUTES,
-      absoluteHours: ABSOLUTE_HOURS,
-    });
+    auth = createAdminAuth(database, SETTINGS);
+  });
+
+  beforeEach(async () => {
+    // The shop-wide ceiling counts every failure: each test starts with none.
+    await database.db.deleteFrom("login_failures").execute();
   });
 
   afterEach(() => {
@@ -43,9 +61,9 @@ describeEachDatabase("administrator sign-in", (harness) => {
 
   async function signIn(
     email: string,
-    options: { password?: string; address?: string; previousSessionId?: string } = {},
+    options: { password?: string; address?: string; previousSessionId?: string; using?: AdminAuth } = {},
   ) {
-    return auth.signIn({
+    return (options.using ?? auth).signIn({
       email,
       password: options.password ?? PASSWORD,
       address: options.address ?? `10.0.0.${Math.floor(Math.random() * 250)}`,
@@ -368,6 +386,82 @@ describeEachDatabase("administrator sign-in", (harness) => {
       expect((await signIn(email)).ok).toBe(true);
     });
 
+    it("shop-wide: however many addresses the failures come from, past the ceiling nobody is checked until the window moves on", async () => {
+      const email = await newAdmin();
+      // A service of its own: it remembers the ceiling it met, and the other tests' service must not.
+      const using = createAdminAuth(database, SETTINGS);
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const start = Date.now();
+      // Every failure from a different address and for a different e-mail: no other limit engages.
+      for (let i = 0; i < LOGIN_LIMITS.everywhere; i++) {
+        expect(await signIn(`nadie-${i}-${newId(4)}@example.com`, { address: `10.9.${i}.1`, using })).toEqual(
+          { ok: false, reason: "invalid" },
+        );
+      }
+      expect(using.busyFor(), "not yet: the ceiling is met by the next failure").toBeNull();
+      // Even the right password from a fresh address waits: the shop as a whole is busy.
+      const refused = await signIn(email, { address: "10.9.250.1", using });
+      expect(refused).toMatchObject({ ok: false, reason: "busy" });
+      if (refused.ok || refused.reason !== "busy") throw new Error("not refused");
+      expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+      expect(refused.retryAfterSeconds).toBeLessThanOrEqual(LOGIN_LIMITS.everywhereWindowSeconds);
+      // From now on this server knows without asking the database (the route refuses before rendering).
+      expect(using.busyFor()).toBe(refused.retryAfterSeconds);
+      const failures = async () =>
+        Number(
+          (
+            await database.db
+              .selectFrom("login_failures")
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await failures();
+      expect(await signIn(`otro-${newId(4)}@example.com`, { address: "10.9.251.1", using })).toMatchObject({
+        reason: "busy",
+      });
+      expect(await failures(), "a refusal while busy writes nothing").toBe(before);
+      const sessions = await database.db
+        .selectFrom("auth_session as s")
+        .innerJoin("auth_user as u", "u.id", "s.user_id")
+        .select("s.id")
+        .where("u.email", "=", email)
+        .execute();
+      expect(sessions).toEqual([]);
+      // Refused attempts are not counted: once the window has moved on the shop is open again.
+      vi.setSystemTime(start + (LOGIN_LIMITS.everywhereWindowSeconds + 1) * 1000);
+      expect(using.busyFor()).toBeNull();
+      expect((await signIn(email, { address: "10.9.250.1", using })).ok).toBe(true);
+    });
+
+    it("shop-wide: met together with an address's limit, the shop still opens again after its own window", async () => {
+      const email = await newAdmin();
+      const using = createAdminAuth(database, SETTINGS);
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const start = Date.now();
+      const guesser = "10.10.0.1";
+      for (let i = 0; i < LOGIN_LIMITS.perAddress; i++) {
+        await signIn(`nadie-${i}-${newId(4)}@example.com`, { address: guesser, using });
+      }
+      for (let i = LOGIN_LIMITS.perAddress; i < LOGIN_LIMITS.everywhere; i++) {
+        await signIn(`nadie-${i}-${newId(4)}@example.com`, { address: `10.10.${i}.1`, using });
+      }
+      const both = await signIn(email, { address: guesser, using });
+      expect(both).toMatchObject({ ok: false, reason: "busy" });
+      if (both.ok || both.reason !== "busy") throw new Error("not refused");
+      expect(both.retryAfterSeconds).toBeLessThanOrEqual(LOGIN_LIMITS.everywhereWindowSeconds);
+      expect(using.busyFor()).toBeLessThanOrEqual(LOGIN_LIMITS.everywhereWindowSeconds);
+
+      vi.setSystemTime(start + (LOGIN_LIMITS.everywhereWindowSeconds + 1) * 1000);
+      expect(using.busyFor()).toBeNull();
+      // The guesser's address is still limited on its own; everyone else may sign in.
+      expect(await signIn(email, { address: guesser, using })).toMatchObject({
+        ok: false,
+        reason: "limited",
+      });
+      expect((await signIn(email, { address: "10.10.255.1", using })).ok).toBe(true);
+    });
+
     it("parallel attempts cannot outrun the limit", async () => {
       const email = await newAdmin();
       const results = await Promise.all(
@@ -378,6 +472,108 @@ describeEachDatabase("administrator sign-in", (harness) => {
       const checked = results.filter((r) => !r.ok && r.reason === "invalid").length;
       expect(checked).toBeLessThanOrEqual(LOGIN_LIMITS.perAccount);
       expect(results.filter((r) => !r.ok && r.reason === "limited").length).toBeGreaterThanOrEqual(8);
+    });
+  });
+  describe("the line in front of password hashing", () => {
+    /** A sign-in service whose hashes go through `hasher`, on the same database. */
+    const withHasher = (hasher: PasswordHasher) => createAdminAuth(database, SETTINGS, { hasher });
+    const failuresFor = async (email: string) =>
+      (await database.db.selectFrom("login_failures").select("id").where("email", "=", email).execute())
+        .length;
+    /** Holds the only place of a one-place line until released. */
+    function occupy(hasher: PasswordHasher) {
+      let release = () => {};
+      const held = hasher.run(() => new Promise<void>((resolve) => (release = resolve)));
+      return async () => {
+        release();
+        await held;
+      };
+    }
+
+    it("when it is full, sign-in is refused at once as busy: nothing hashed, nothing counted, known and unknown e-mails alike", async () => {
+      const hasher = createPasswordHasher({ running: 1, waiting: 0, spacingMs: 0 });
+      const lined = withHasher(hasher);
+      const email = await newAdmin();
+      const release = occupy(hasher);
+      const busy = { ok: false, reason: "busy", retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS };
+      for (const who of [email, `nadie-${newId(4)}@example.com`]) {
+        const started = performance.now();
+        const result = await lined.signIn({
+          email: who,
+          password: PASSWORD,
+          address: "10.8.0.1",
+          headers: new Headers(),
+          secure: false,
+        });
+        expect(result, who).toEqual(busy);
+        // No scrypt ran: far less than the tens of milliseconds one hash takes.
+        expect(performance.now() - started).toBeLessThan(20);
+        expect(await failuresFor(who)).toBe(0);
+      }
+      await release();
+      const after = await lined.signIn({
+        email,
+        password: PASSWORD,
+        address: "10.8.0.1",
+        headers: new Headers(),
+        secure: false,
+      });
+      expect(after.ok).toBe(true);
+    });
+
+    it("a line that fills between the limits and the hash refuses the same way, and withdraws the attempt", async () => {
+      const full = createPasswordHasher({ running: 1, waiting: 0, spacingMs: 0 });
+      const release = occupy(full);
+      // Free when asked first, full by the time the password is hashed.
+      const lined = withHasher({ ...full, isFull: () => false });
+      for (const who of [await newAdmin(), `nadie-${newId(4)}@example.com`]) {
+        const result = await lined.signIn({
+          email: who,
+          password: PASSWORD,
+          address: "10.8.0.2",
+          headers: new Headers(),
+          secure: false,
+        });
+        expect(result, who).toEqual({
+          ok: false,
+          reason: "busy",
+          retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS,
+        });
+        expect(await failuresFor(who), "the attempt is not counted").toBe(0);
+      }
+      await release();
+    });
+
+    it("an unknown e-mail costs one hash, like a wrong password for a real account (no timing hint)", async () => {
+      const base = createPasswordHasher();
+      const calls: string[] = [];
+      const counted: PasswordHasher = {
+        ...base,
+        hash: (password) => {
+          calls.push("hash");
+          return base.hash(password);
+        },
+        verify: (input) => {
+          calls.push("verify");
+          return base.verify(input);
+        },
+      };
+      const lined = withHasher(counted);
+      const email = await newAdmin();
+      const attempt = (who: string) =>
+        lined.signIn({
+          email: who,
+          password: "no es la contraseña",
+          address: "10.8.0.3",
+          headers: new Headers(),
+          secure: false,
+        });
+      calls.length = 0;
+      expect(await attempt(email)).toEqual({ ok: false, reason: "invalid" });
+      expect(calls).toEqual(["verify"]);
+      calls.length = 0;
+      expect(await attempt(`nadie-${newId(4)}@example.com`)).toEqual({ ok: false, reason: "invalid" });
+      expect(calls).toEqual(["hash"]);
     });
   });
 });
