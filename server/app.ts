@@ -5,6 +5,8 @@ import express, { type Express } from "express";
 import helmet from "helmet";
 import morgan from "morgan";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import { busyPage } from "~/auth/login-busy";
+import { logLoginRefusal } from "~/auth/login-log.server";
 import { type Config, loadConfig } from "~/config/env.server";
 import { clientAddressContext } from "~/lib/client-address";
 import { cspNonceContext } from "~/lib/nonce";
@@ -116,6 +118,24 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     );
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
+
+  // While the server already knows the sign-in line is full (no database read), a login form
+  // posted without JavaScript is refused here, before React Router renders anything: under a
+  // password-guessing flood, that render is what the other pages would wait behind. With
+  // JavaScript the form asks for /login.data and the action answers, so the message shows in it.
+  app.post("/login", (req, res, next) => {
+    const wait = services.auth.busyFor();
+    if (wait === null) {
+      next();
+      return;
+    }
+    logLoginRefusal("busy", req.ip ?? "desconocida");
+    res
+      .status(429)
+      .set({ "Retry-After": String(wait), "Cache-Control": "private, no-store" })
+      .type("html")
+      .send(busyPage(wait));
+  });
 
   app.all(
     "/{*splat}",

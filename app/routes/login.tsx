@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { busyMessage, busyPage } from "~/auth/login-busy";
+import { busyMessage } from "~/auth/login-busy";
+import { logLoginRefusal } from "~/auth/login-log.server";
 import { PASSWORD_MAX_LENGTH } from "~/auth/password-policy";
 import { RouteError } from "~/components/route-error";
 import {
@@ -16,67 +17,6 @@ import type { Route } from "./+types/login";
 
 const INVALID = "Credenciales inválidas";
 const HOME = "/admin/orders";
-
-type Refusal = "invalid" | "limited" | "busy";
-const REFUSAL_WORDS: Record<Refusal, string> = {
-  invalid: "credenciales",
-  limited: "demasiados intentos",
-  busy: "tienda ocupada",
-};
-
-/** Busy refusals come in floods: the first is logged, then one line each BUSY_LOG_MS says how many more. */
-const BUSY_LOG_MS = 10_000;
-let busyUnlogged = 0;
-let busyTimer: ReturnType<typeof setTimeout> | null = null;
-
-function flushBusyCount(): void {
-  if (busyUnlogged === 0) {
-    busyTimer = null;
-    return;
-  }
-  console.warn(
-    `Inicio de sesión rechazado (${REFUSAL_WORDS.busy}): ${busyUnlogged} más en los últimos ${BUSY_LOG_MS / 1000} s`,
-  );
-  busyUnlogged = 0;
-  busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
-  busyTimer.unref();
-}
-
-/**
- * One line per refused login, with the client's address (never the e-mail or password typed);
- * busy refusals after the first are only counted, so a flood cannot flood the log.
- */
-function logRefusal(reason: Refusal, address: string): void {
-  if (reason === "busy" && busyTimer) {
-    busyUnlogged++;
-    return;
-  }
-  console.warn(`Inicio de sesión rechazado (${REFUSAL_WORDS[reason]}) desde ${address}`);
-  if (reason === "busy") {
-    busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
-    busyTimer.unref();
-  }
-}
-
-/**
- * While the server already knows the shop is too busy for a sign-in (no database read), a login
- * form posted without JavaScript gets a small page at once instead of the whole login page: each
- * guess of a flood then costs about a third of the work. With JavaScript the form asks for
- * `/login.data` and the action answers (also without reading the database), so the message shows
- * in the form.
- */
-const refuseWhileBusy: Route.MiddlewareFunction = async ({ request, context }, next) => {
-  if (request.method !== "POST" || new URL(request.url).pathname.endsWith(".data")) return next();
-  const wait = context.get(servicesContext).auth.busyFor();
-  if (wait === null) return next();
-  logRefusal("busy", context.get(clientAddressContext));
-  return new Response(busyPage(wait), {
-    status: 429,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(wait) },
-  });
-};
-
-export const middleware: Route.MiddlewareFunction[] = [refuseWhileBusy];
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Iniciar sesión · ${loaderData?.shopName ?? "Tienda"}` },
@@ -122,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     previousSessionId: context.get(adminSessionContext)?.sessionId,
   });
   if (!result.ok) {
-    logRefusal(result.reason, context.get(clientAddressContext));
+    logLoginRefusal(result.reason, context.get(clientAddressContext));
     if (result.reason === "invalid") return data({ error: INVALID, email }, { status: 401 });
     const headers = { "Retry-After": String(result.retryAfterSeconds) };
     // The shop as a whole is busy: says so, since it tells nothing about any account or address.

@@ -471,7 +471,10 @@ describeEachDatabase("administrator sign-in", (harness) => {
       );
       const checked = results.filter((r) => !r.ok && r.reason === "invalid").length;
       expect(checked).toBeLessThanOrEqual(LOGIN_LIMITS.perAccount);
-      expect(results.filter((r) => !r.ok && r.reason === "limited").length).toBeGreaterThanOrEqual(8);
+      // The rest are refused unhashed: by the account's limit, or (the line in front of hashing
+      // being full on a busy machine) as busy.
+      const refused = results.filter((r) => !r.ok && (r.reason === "limited" || r.reason === "busy"));
+      expect(refused.length).toBeGreaterThanOrEqual(8);
     });
   });
   describe("the line in front of password hashing", () => {

@@ -1,0 +1,40 @@
+export type LoginRefusal = "invalid" | "limited" | "busy";
+const REFUSAL_WORDS: Record<LoginRefusal, string> = {
+  invalid: "credenciales",
+  limited: "demasiados intentos",
+  busy: "tienda ocupada",
+};
+
+/** Busy refusals come in floods: the first is logged, then one line each BUSY_LOG_MS says how many more. */
+const BUSY_LOG_MS = 10_000;
+let busyUnlogged = 0;
+let busyTimer: ReturnType<typeof setTimeout> | null = null;
+
+function flushBusyCount(): void {
+  if (busyUnlogged === 0) {
+    busyTimer = null;
+    return;
+  }
+  console.warn(
+    `Inicio de sesión rechazado (${REFUSAL_WORDS.busy}): ${busyUnlogged} más en los últimos ${BUSY_LOG_MS / 1000} s`,
+  );
+  busyUnlogged = 0;
+  busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
+  busyTimer.unref();
+}
+
+/**
+ * One line per refused login, with the client's address (never the e-mail or password typed);
+ * busy refusals after the first are only counted, so a flood cannot flood the log.
+ */
+export function logLoginRefusal(reason: LoginRefusal, address: string): void {
+  if (reason === "busy" && busyTimer) {
+    busyUnlogged++;
+    return;
+  }
+  console.warn(`Inicio de sesión rechazado (${REFUSAL_WORDS[reason]}) desde ${address}`);
+  if (reason === "busy") {
+    busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
+    busyTimer.unref();
+  }
+}
