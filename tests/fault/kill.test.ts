@@ -269,7 +269,7 @@ describeEachDatabase("a server killed with SIGKILL", (harness) => {
       ).toBe("paid");
     }
     // Many holds past their expiry, as if the shop had been down through a busy drop.
-    const overdue = harness.dialect === "sqlite" ? 600 : 400;
+    const overdue = 400;
     const expired = await insertOverdueHolds(db, earring, overdue);
     const start = await totals(db, ids);
     expect(start).toEqual({ [earring.id]: 2_000, [pendant.id]: 10 });
