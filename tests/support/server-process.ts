@@ -10,6 +10,18 @@ export interface RunningServer {
   output(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** Kills the process with SIGKILL (no shutdown, nothing finished) and resolves once it is gone. */
+  kill(): Promise<void>;
+}
+
+/** A server process that may still be starting: for tests that kill it during its start-up work. */
+export interface LaunchedServer {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves once the server prints its address; rejects if it exits first or takes too long. */
+  ready: Promise<RunningServer>;
+  /** Kills the process with SIGKILL, started or not, and resolves once it is gone. */
+  kill(): Promise<void>;
 }
 
 export function assertBuilt(): void {
@@ -35,6 +47,11 @@ export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Starts `node server.js` and waits for it to print its address. */
 export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<RunningServer> {
+  return launchServer(env, timeoutMs).ready;
+}
+
+/** Spawns `node server.js` without waiting: `ready` says when it listens. */
+export function launchServer(env: Record<string, string>, timeoutMs = 90_000): LaunchedServer {
   assertBuilt();
   const child = spawn(process.execPath, ["server.js"], { cwd: root, env: baseEnv(env) });
   let out = "";
@@ -44,8 +61,12 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  };
 
-  const url = await new Promise<string>((resolve, reject) => {
+  const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), timeoutMs);
     const check = () => {
       const match = out.match(/Tienda lista en (http:\/\/\S+)/);
@@ -59,16 +80,21 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
       clearTimeout(timer);
       reject(new Error(`server exited before starting:\n${out}`));
     });
-  });
-  return {
-    url,
-    child,
-    output: () => out,
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      return exited;
-    },
-  };
+  }).then(
+    (url): RunningServer => ({
+      url,
+      child,
+      output: () => out,
+      async stop() {
+        if (child.exitCode === null) child.kill("SIGTERM");
+        return exited;
+      },
+      kill,
+    }),
+  );
+  // A test that kills the server before it listens does not wait for `ready`.
+  ready.catch(() => {});
+  return { child, output: () => out, ready, kill };
 }
 
 /** Runs `node server.js` expecting it to refuse to start; returns its exit code and output. */
