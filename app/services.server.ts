@@ -10,6 +10,7 @@ import { StartupError } from "~/config/startup-error";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
 import { startJobs } from "~/jobs/scheduler.server";
+import { createRequestLimits, noRequestLimits, type RequestLimits } from "~/limits/limits.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
 import { createMailQueue, type MailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
@@ -31,6 +32,8 @@ export interface Services {
   /** Queued e-mails: `mail.sendSoon()` after queueing one. */
   mail: MailQueue;
   auth: AdminAuth;
+  /** How often a browser and an address may start a checkout, leave the payment page, sign in. */
+  limits: RequestLimits;
   stop(): Promise<void>;
 }
 
@@ -144,6 +147,7 @@ export async function startServices(
       ],
       log,
     );
+    const limits = config.requestLimits ? createRequestLimits(config.database) : noRequestLimits;
     return {
       config,
       database,
@@ -152,10 +156,12 @@ export async function startServices(
       mailer,
       mail,
       auth,
+      limits,
       async stop() {
         // Rounds under way finish first: a message sent must be recorded as sent.
         await stopJobs();
         await mail.drain();
+        await limits.close();
         await database.close();
       },
     };

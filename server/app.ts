@@ -16,6 +16,7 @@ import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
 import { type Services, servicesContext, startServices } from "~/services.server";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { createRequestHandler } from "./request-handler";
+import { issueBrowserCookie, limitRequests } from "./request-limits";
 
 export { answerParserErrors } from "./edge";
 
@@ -118,6 +119,12 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     );
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
+
+  // Drop-day limits, per browser first and per address second (app/limits).
+  app.use("/api", issueBrowserCookie);
+  app.post("/api/checkout", limitRequests(services.limits, "checkout"));
+  app.get(["/cancel", "/cancel.data"], limitRequests(services.limits, "cancel"));
+  app.post(["/login", "/login.data"], limitRequests(services.limits, "login"));
 
   // While the server already knows the sign-in line is full (no database read), a login form
   // posted without JavaScript is refused here, before React Router renders anything: under a

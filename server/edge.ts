@@ -16,6 +16,7 @@ const TITLES: Record<number, string> = {
   404: "Página no encontrada",
   405: "Método no permitido",
   413: "Solicitud demasiado grande",
+  429: "Demasiados intentos",
   500: "Algo salió mal",
 };
 

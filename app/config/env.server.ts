@@ -33,6 +33,7 @@ const schema = z.object({
   PUBLIC_URL: webUrl(", p. ej. https://tienda.ejemplo.mx").optional(),
   TRUST_PROXY: flag.default(false),
   LOG_REQUESTS: flag.default(true),
+  REQUEST_LIMITS: flag.default(true),
 
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().optional(),
@@ -112,6 +113,8 @@ export interface Config {
   media: { kind: "local" } | ({ kind: "s3" } & S3Settings);
   database: DatabaseTarget;
   databasePoolMax: number;
+  /** Drop-day request limits (app/limits); off only for tests that are not about them. */
+  requestLimits: boolean;
   /** Load the demo catalogue on the first start of an empty database. */
   demoData: boolean;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
@@ -241,6 +244,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
     trustProxy: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
+    requestLimits: e.REQUEST_LIMITS,
     dataDir,
     mediaDir,
     media,

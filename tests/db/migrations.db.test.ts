@@ -83,7 +83,11 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       ])
       .execute();
 
-    expect(await migrateToLatest(database)).toEqual(["0007_orders_desk", "0008_media_alt"]);
+    expect(await migrateToLatest(database)).toEqual([
+      "0007_orders_desk",
+      "0008_media_alt",
+      "0009_rate_limits",
+    ]);
 
     const db = database.db;
     const emails = await db
@@ -162,6 +166,10 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       { id: "mail0000000000a1", order_id: "OL-AAAAAAAA", kind: "confirmacion" },
       { id: "mail0000000000b1", order_id: "OL-BBBBBBBB", kind: "confirmacion" },
     ]);
-    expect(await migrateToLatest(database)).toEqual(["0007_orders_desk", "0008_media_alt"]);
+    expect(await migrateToLatest(database)).toEqual([
+      "0007_orders_desk",
+      "0008_media_alt",
+      "0009_rate_limits",
+    ]);
   });
 });

@@ -39,6 +39,8 @@ export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     HOST: "127.0.0.1",
     PORT: "0",
     LOG_REQUESTS: "false",
+    // Tests send many requests from one address; the limits have their own tests.
+    REQUEST_LIMITS: "false",
     // PostgreSQL and HTTPS shops require one; tests that check the refusal set it to "".
     SESSION_SECRET: "test-session-secret-0123456789abcdef",
     ...env,

@@ -40,6 +40,11 @@ describe("requestCheckout", () => {
     });
   });
 
+  it("a refusal by the drop-day limits (429) shows its Spanish message", async () => {
+    const message = "Demasiados intentos seguidos. Intenta de nuevo en 42 segundos.";
+    expect(await requestCheckout(cart, answer(429, { message }) as typeof fetch)).toEqual({ error: message });
+  });
+
   it("an OK answer without url, or a network failure, has its own message", async () => {
     expect(await requestCheckout(cart, answer(200, {}) as typeof fetch)).toEqual({
       error: "Error al crear sesión de pago",

@@ -7,6 +7,7 @@ import * as m0005 from "./0005_order_shipping";
 import * as m0006 from "./0006_admin_accounts";
 import * as m0007 from "./0007_orders_desk";
 import * as m0008 from "./0008_media_alt";
+import * as m0009 from "./0009_rate_limits";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "0006_admin_accounts": m0006,
   "0007_orders_desk": m0007,
   "0008_media_alt": m0008,
+  "0009_rate_limits": m0009,
 };

@@ -1,0 +1,151 @@
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  RateLimiterSQLite,
+} from "rate-limiter-flexible";
+import type { DatabaseTarget } from "~/config/env.server";
+
+/**
+ * Request limits on drop day: how often one browser, and one address, may start a checkout,
+ * leave the payment page or try to sign in. Counted by rate-limiter-flexible in the shop's own
+ * database (table `rate_limits`), so a limit holds across app servers and processes.
+ *
+ * Browser first, address second: Mexican mobile carriers put hundreds of people behind one
+ * address, so per-address ceilings are high (a crowd can still buy) and per-browser ones tight.
+ * A request without the browser cookie (a script, or a first visit) counts against a smaller
+ * per-address allowance of its own, so dropping the cookie does not buy more attempts.
+ */
+export type LimitedAction = "checkout" | "cancel" | "login";
+
+interface Rule {
+  /** How many per window. */
+  points: number;
+  windowSeconds: number;
+}
+
+export const LIMIT_RULES: Record<LimitedAction, { browser: Rule; cookieless: Rule; address: Rule }> = {
+  // 200 checkouts from one browser in a minute is a script; a person starts a handful.
+  checkout: {
+    browser: { points: 10, windowSeconds: 60 },
+    cookieless: { points: 20, windowSeconds: 60 },
+    address: { points: 600, windowSeconds: 60 },
+  },
+  cancel: {
+    browser: { points: 30, windowSeconds: 60 },
+    cookieless: { points: 60, windowSeconds: 60 },
+    address: { points: 1200, windowSeconds: 60 },
+  },
+  // On top of the sign-in's own failure limits (app/auth/login-limits.server.ts): this one counts
+  // every attempt, so a flood is turned away before it reaches the password line.
+  login: {
+    browser: { points: 20, windowSeconds: 600 },
+    cookieless: { points: 40, windowSeconds: 600 },
+    address: { points: 200, windowSeconds: 600 },
+  },
+};
+
+export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export interface RequestLimits {
+  /** Counts one request of `action` for this browser (null: no cookie) and address. */
+  consume(action: LimitedAction, who: { browser: string | null; address: string }): Promise<LimitDecision>;
+  close(): Promise<void>;
+}
+
+const TABLE = "rate_limits";
+
+/** Limits stored in the shop's database: SQLite through its own connection, PostgreSQL through a small pool. */
+export function createRequestLimits(target: DatabaseTarget | "memory"): RequestLimits {
+  let close = async () => {};
+  let store: (keyPrefix: string, rule: Rule) => RateLimiterAbstract;
+  if (target === "memory") {
+    store = (keyPrefix, rule) =>
+      new RateLimiterMemory({ keyPrefix, points: rule.points, duration: rule.windowSeconds });
+  } else if (target.kind === "sqlite") {
+    // A connection of its own: the shop's connection runs Kysely's transactions, and a limit
+    // written on it between two of their statements would join (and roll back with) them.
+    const handle = new SQLite(target.file);
+    handle.pragma("journal_mode = WAL");
+    handle.pragma("busy_timeout = 5000");
+    close = async () => {
+      handle.close();
+    };
+    store = (keyPrefix, rule) =>
+      new RateLimiterSQLite({
+        storeClient: handle,
+        storeType: "better-sqlite3",
+        tableName: TABLE,
+        tableCreated: true,
+        keyPrefix,
+        points: rule.points,
+        duration: rule.windowSeconds,
+      });
+  } else {
+    const pool = new pg.Pool({ connectionString: target.url, max: 3, connectionTimeoutMillis: 5000 });
+    pool.on("error", () => {});
+    close = () => pool.end();
+    store = (keyPrefix, rule) =>
+      new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: "pool",
+        tableName: TABLE,
+        tableCreated: true,
+        keyPrefix,
+        points: rule.points,
+        duration: rule.windowSeconds,
+      });
+  }
+
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const limiter = (action: LimitedAction, kind: "browser" | "cookieless" | "address") => {
+    const name = `${action}_${kind}`;
+    let found = limiters.get(name);
+    if (!found) {
+      found = store(name, LIMIT_RULES[action][kind]);
+      limiters.set(name, found);
+    }
+    return found;
+  };
+
+  return {
+    async consume(action, who) {
+      const first = who.browser
+        ? limiter(action, "browser").consume(who.browser)
+        : limiter(action, "cookieless").consume(who.address);
+      try {
+        await Promise.all([first, limiter(action, "address").consume(who.address)]);
+        return { ok: true };
+      } catch (refusal) {
+        // The library rejects with a RateLimiterRes when a limit is reached, with an Error when
+        // its store fails: a store that cannot be reached must not turn shoppers away.
+        if (refusal instanceof RateLimiterRes) {
+          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+        }
+        console.error(
+          `Límites de solicitudes: no se pudo contar (${(refusal as Error)?.message ?? refusal})`,
+        );
+        return { ok: true };
+      }
+    },
+    close,
+  };
+}
+
+/** REQUEST_LIMITS=false: every request passes (tests that are not about limits). */
+export const noRequestLimits: RequestLimits = {
+  consume: async () => ({ ok: true }),
+  close: async () => {},
+};
+
+/** What a refused request is told, in the shopper's words. */
+export function limitMessage(retryAfterSeconds: number): string {
+  const wait =
+    retryAfterSeconds < 60
+      ? `${retryAfterSeconds} ${retryAfterSeconds === 1 ? "segundo" : "segundos"}`
+      : `${Math.ceil(retryAfterSeconds / 60)} ${Math.ceil(retryAfterSeconds / 60) === 1 ? "minuto" : "minutos"}`;
+  return `Demasiados intentos seguidos. Intenta de nuevo en ${wait}.`;
+}

@@ -1,0 +1,56 @@
+import crypto from "node:crypto";
+import type express from "express";
+import { type LimitedAction, limitMessage, type RequestLimits } from "~/limits/limits.server";
+import { refuse } from "./edge";
+
+/**
+ * The browser cookie: a random id that lets limits count per browser rather than per address
+ * (many shoppers share one mobile carrier's address). It says nothing about the shopper and is
+ * set only on /api answers (the cart drawer asks /api/cart before a checkout), never on cached
+ * pages.
+ */
+export const BROWSER_COOKIE = "navegador";
+const BROWSER_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export function browserId(req: express.Request): string | null {
+  const header = req.headers.cookie ?? "";
+  for (const part of header.split(";")) {
+    const [name, value] = part.trim().split("=", 2);
+    if (name === BROWSER_COOKIE && value && BROWSER_ID.test(value)) return value;
+  }
+  return null;
+}
+
+export const issueBrowserCookie: express.RequestHandler = (req, res, next) => {
+  if (!browserId(req)) {
+    res.cookie(BROWSER_COOKIE, crypto.randomBytes(16).toString("base64url"), {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: req.secure,
+      path: "/",
+      maxAge: 365 * 24 * 3_600_000,
+    });
+  }
+  next();
+};
+
+/** Counts the request against `action`'s limits; past one, a Spanish 429 with Retry-After. */
+export function limitRequests(limits: RequestLimits, action: LimitedAction): express.RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const decision = await limits.consume(action, {
+        browser: browserId(req),
+        address: req.ip ?? req.socket.remoteAddress ?? "desconocida",
+      });
+      if (decision.ok) {
+        next();
+        return;
+      }
+      refuse(req, res, 429, limitMessage(decision.retryAfterSeconds), {
+        headers: { "Retry-After": String(decision.retryAfterSeconds) },
+      });
+    } catch (error) {
+      next(error);
+    }
+  };
+}
