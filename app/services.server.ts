@@ -11,6 +11,7 @@ import { type Database, migrateToLatest, openDatabase } from "~/db/database.serv
 import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
 import { startJobs } from "~/jobs/scheduler.server";
 import { createRequestLimits, noRequestLimits, type RequestLimits } from "~/limits/limits.server";
+import { createProofOfWork, type ProofOfWork } from "~/limits/proof-of-work.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
 import { createMailQueue, type MailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
@@ -34,6 +35,8 @@ export interface Services {
   auth: AdminAuth;
   /** How often a browser and an address may start a checkout, leave the payment page, sign in. */
   limits: RequestLimits;
+  /** The proof of work a checkout needs; null when CHECKOUT_CHALLENGE is off. */
+  proofOfWork: ProofOfWork | null;
   stop(): Promise<void>;
 }
 
@@ -157,6 +160,9 @@ export async function startServices(
       mail,
       auth,
       limits,
+      proofOfWork: config.checkoutChallenge
+        ? createProofOfWork(authSettings(config).secret, (key, seconds) => limits.once(key, seconds))
+        : null,
       async stop() {
         // Rounds under way finish first: a message sent must be recorded as sent.
         await stopJobs();

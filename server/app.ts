@@ -16,7 +16,7 @@ import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
 import { type Services, servicesContext, startServices } from "~/services.server";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { createRequestHandler } from "./request-handler";
-import { issueBrowserCookie, limitRequests } from "./request-limits";
+import { issueBrowserCookie, limitRequests, requireProofOfWork, serveChallenge } from "./request-limits";
 
 export { answerParserErrors } from "./edge";
 
@@ -122,7 +122,12 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
 
   // Drop-day limits, per browser first and per address second (app/limits).
   app.use("/api", issueBrowserCookie);
-  app.post("/api/checkout", limitRequests(services.limits, "checkout"));
+  app.post(
+    "/api/checkout",
+    limitRequests(services.limits, "checkout"),
+    requireProofOfWork(services.proofOfWork),
+  );
+  app.get("/api/reto", serveChallenge(services.proofOfWork));
   app.get(["/cancel", "/cancel.data"], limitRequests(services.limits, "cancel"));
   app.post(["/login", "/login.data"], limitRequests(services.limits, "login"));
 

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type express from "express";
 import { type LimitedAction, limitMessage, type RequestLimits } from "~/limits/limits.server";
+import { PROOF_MESSAGES, type ProofOfWork } from "~/limits/proof-of-work.server";
 import { refuse } from "./edge";
 
 /**
@@ -49,6 +50,41 @@ export function limitRequests(limits: RequestLimits, action: LimitedAction): exp
       refuse(req, res, 429, limitMessage(decision.retryAfterSeconds), {
         headers: { "Retry-After": String(decision.retryAfterSeconds) },
       });
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** GET /api/reto: a new challenge for the browser to solve in the background. */
+export function serveChallenge(proofOfWork: ProofOfWork | null): express.RequestHandler {
+  return async (req, res, next) => {
+    if (!proofOfWork) {
+      refuse(req, res, 404, "No se requiere verificación.", { quiet: true });
+      return;
+    }
+    try {
+      res.set("Cache-Control", "no-store").json(await proofOfWork.challenge());
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** A checkout must carry a solved, unused challenge (header `X-Altcha`). */
+export function requireProofOfWork(proofOfWork: ProofOfWork | null): express.RequestHandler {
+  return async (req, res, next) => {
+    if (!proofOfWork) {
+      next();
+      return;
+    }
+    try {
+      const checked = await proofOfWork.verify(req.get("x-altcha"));
+      if (checked.ok) {
+        next();
+        return;
+      }
+      refuse(req, res, 400, PROOF_MESSAGES[checked.reason], { detail: `reto ${checked.reason}` });
     } catch (error) {
       next(error);
     }

@@ -34,6 +34,7 @@ const schema = z.object({
   TRUST_PROXY: flag.default(false),
   LOG_REQUESTS: flag.default(true),
   REQUEST_LIMITS: flag.default(true),
+  CHECKOUT_CHALLENGE: flag.default(true),
 
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().optional(),
@@ -115,6 +116,8 @@ export interface Config {
   databasePoolMax: number;
   /** Drop-day request limits (app/limits); off only for tests that are not about them. */
   requestLimits: boolean;
+  /** A proof of work (ALTCHA) to start a checkout (app/limits/proof-of-work.server.ts). */
+  checkoutChallenge: boolean;
   /** Load the demo catalogue on the first start of an empty database. */
   demoData: boolean;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
@@ -245,6 +248,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
     requestLimits: e.REQUEST_LIMITS,
+    checkoutChallenge: e.CHECKOUT_CHALLENGE,
     dataDir,
     mediaDir,
     media,

@@ -53,6 +53,8 @@ export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: numbe
 export interface RequestLimits {
   /** Counts one request of `action` for this browser (null: no cookie) and address. */
   consume(action: LimitedAction, who: { browser: string | null; address: string }): Promise<LimitDecision>;
+  /** True the first time `key` is seen within `seconds`, on any app server (single-use tokens). */
+  once(key: string, seconds: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -131,6 +133,21 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
         return { ok: true };
       }
     },
+    async once(key, seconds) {
+      const name = `once_${seconds}`;
+      let single = limiters.get(name);
+      if (!single) {
+        single = store(name, { points: 1, windowSeconds: seconds });
+        limiters.set(name, single);
+      }
+      try {
+        await single.consume(key);
+        return true;
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes) return false;
+        throw refusal;
+      }
+    },
     close,
   };
 }
@@ -138,6 +155,7 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
 /** REQUEST_LIMITS=false: every request passes (tests that are not about limits). */
 export const noRequestLimits: RequestLimits = {
   consume: async () => ({ ok: true }),
+  once: async () => true,
   close: async () => {},
 };
 

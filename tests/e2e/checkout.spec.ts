@@ -26,7 +26,10 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
+  // The browser solved the proof of work in the background and sends it with the checkout.
+  let proof: string | null = null;
   await page.route("**/api/checkout", async (route) => {
+    proof = route.request().headers()["x-altcha"] ?? null;
     await held;
     await route.continue();
   });
@@ -36,6 +39,7 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   release();
 
   await expect(page).toHaveURL(/\/pago-demo\/OL-[A-Z0-9]{8}$/);
+  expect(proof).toMatch(/^[A-Za-z0-9+/]+=*$/);
   const orderId = page.url().split("/").pop() ?? "";
   await expect(page.getByText("Página de pago de demostración.")).toBeVisible();
   await expect(page.getByText("Collar Pago × 1")).toBeVisible();

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type Challenge, solveChallenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { LIMIT_RULES } from "~/limits/limits.server";
 import { describeEachDatabase } from "../support/databases";
@@ -30,6 +32,7 @@ describeEachDatabase("request limits", (harness) => {
       DEMO_DATA: "false",
       DEMO_PAYMENTS: "true",
       REQUEST_LIMITS: "true",
+      CHECKOUT_CHALLENGE: "true",
     });
     first = await startServer(env("a"));
     servers.push(first);
@@ -41,14 +44,18 @@ describeEachDatabase("request limits", (harness) => {
     for (const server of servers) await server.stop();
   });
 
-  /** A checkout of an empty cart: refused by the route (400), but counted by the limits first. */
-  async function checkout(server: RunningServer, cookie: string | null) {
+  /**
+   * A checkout of an empty cart: refused (400) for want of a proof of work, or by the route when
+   * it has one, but counted by the limits first.
+   */
+  async function checkout(server: RunningServer, cookie: string | null, proof?: string) {
     const res = await fetch(`${server.url}/api/checkout`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         origin: server.url,
         ...(cookie ? { cookie } : {}),
+        ...(proof ? { "x-altcha": proof } : {}),
       },
       body: JSON.stringify({ cart: [] }),
     });
@@ -93,6 +100,24 @@ describeEachDatabase("request limits", (harness) => {
       /^navegador=[A-Za-z0-9_-]{22}; Max-Age=\d+; Path=\/; Expires=.*; HttpOnly; SameSite=Lax$/,
     );
     expect((await checkout(first, cookie?.split(";")[0] ?? "")).status).toBe(400);
+  });
+
+  it("a checkout needs a solved proof of work, good once on any server", async () => {
+    const browser = newBrowser();
+    const missing = await checkout(first, browser);
+    expect(missing.status).toBe(400);
+    expect(missing.message).toBe("No pudimos verificar tu navegador. Recarga la página e intenta de nuevo.");
+
+    // What the shopper's browser does in the background: ask for a challenge and solve it.
+    const challenge = (await (await fetch(`${first.url}/api/reto`)).json()) as Challenge;
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const proof = Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+    const passed = await checkout(second, browser, proof);
+    expect(passed.status).toBe(400);
+    expect(passed.message).toContain("carrito"); // past the guard: the route judged the (empty) cart
+    const replayed = await checkout(first, browser, proof);
+    expect(replayed.status).toBe(400);
+    expect(replayed.message).toBe("La verificación de tu navegador ya se usó. Intenta de nuevo.");
   });
 
   it("/cancel past a browser's allowance: a Spanish 429 page", async () => {

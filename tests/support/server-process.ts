@@ -41,6 +41,7 @@ export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     LOG_REQUESTS: "false",
     // Tests send many requests from one address; the limits have their own tests.
     REQUEST_LIMITS: "false",
+    CHECKOUT_CHALLENGE: "false",
     // PostgreSQL and HTTPS shops require one; tests that check the refusal set it to "".
     SESSION_SECRET: "test-session-secret-0123456789abcdef",
     ...env,

@@ -3,6 +3,7 @@ import {
   type ReactNode,
   useCallback,
   useContext,
+  useEffect,
   useMemo,
   useState,
   useSyncExternalStore,
@@ -19,6 +20,7 @@ import {
   subtotalCents,
 } from "~/cart/cart";
 import { cartStore } from "~/cart/cart-store";
+import { prepareProofOfWork } from "~/cart/proof-of-work";
 
 interface CartContextValue {
   cart: Cart;
@@ -66,6 +68,11 @@ export function CartProvider({ children }: { children: ReactNode }) {
     }),
     [cart, showCart, actions],
   );
+  // A cart with something in it may soon check out: the proof of work starts solving now.
+  const hasItems = cart.length > 0;
+  useEffect(() => {
+    if (hasItems) prepareProofOfWork();
+  }, [hasItems]);
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;
 }
 

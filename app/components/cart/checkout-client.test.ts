@@ -10,50 +10,63 @@ const cart = [
 ];
 const answer = (status: number, body: unknown) => async () =>
   new Response(typeof body === "string" ? body : JSON.stringify(body), { status });
+// The proof of work is its own module (tested with the server's checks); here it is a given.
+const noProof = async () => null;
 
 describe("requestCheckout", () => {
   it("sends only ids and quantities, never prices", async () => {
     const fetcher = vi.fn(async (_url: string, _init?: RequestInit) =>
       Response.json({ url: "https://pago.example/s/1" }),
     );
-    await requestCheckout(cart, fetcher as unknown as typeof fetch);
+    await requestCheckout(cart, fetcher as unknown as typeof fetch, noProof);
     const body = JSON.parse(String(fetcher.mock.calls[0]?.[1]?.body));
     expect(body).toEqual({ cart: [{ product: { id: "p1" }, dropId: "d1", quantity: 2 }] });
+  });
+
+  it("sends the solved proof of work in X-Altcha", async () => {
+    const fetcher = vi.fn(async (_url: string, _init?: RequestInit) =>
+      Response.json({ url: "https://p.example" }),
+    );
+    await requestCheckout(cart, fetcher as unknown as typeof fetch, async () => "cHJ1ZWJh");
+    expect(new Headers(fetcher.mock.calls[0]?.[1]?.headers).get("x-altcha")).toBe("cHJ1ZWJh");
   });
 
   it("returns the payment page's url", async () => {
     const result = await requestCheckout(
       cart,
       answer(200, { url: "https://pago.example/s/1" }) as typeof fetch,
+      noProof,
     );
     expect(result).toEqual({ url: "https://pago.example/s/1" });
   });
 
   it("shows the server's message on a non-OK answer, or the spec's default", async () => {
-    expect(await requestCheckout(cart, answer(409, { message: "Anillo: quedan 1" }) as typeof fetch)).toEqual(
-      {
-        error: "Anillo: quedan 1",
-      },
-    );
-    expect(await requestCheckout(cart, answer(404, "<html>") as typeof fetch)).toEqual({
+    expect(
+      await requestCheckout(cart, answer(409, { message: "Anillo: quedan 1" }) as typeof fetch, noProof),
+    ).toEqual({
+      error: "Anillo: quedan 1",
+    });
+    expect(await requestCheckout(cart, answer(404, "<html>") as typeof fetch, noProof)).toEqual({
       error: "Error validando stock o creando pago",
     });
   });
 
   it("a refusal by the drop-day limits (429) shows its Spanish message", async () => {
     const message = "Demasiados intentos seguidos. Intenta de nuevo en 42 segundos.";
-    expect(await requestCheckout(cart, answer(429, { message }) as typeof fetch)).toEqual({ error: message });
+    expect(await requestCheckout(cart, answer(429, { message }) as typeof fetch, noProof)).toEqual({
+      error: message,
+    });
   });
 
   it("an OK answer without url, or a network failure, has its own message", async () => {
-    expect(await requestCheckout(cart, answer(200, {}) as typeof fetch)).toEqual({
+    expect(await requestCheckout(cart, answer(200, {}) as typeof fetch, noProof)).toEqual({
       error: "Error al crear sesión de pago",
     });
     const offline = async () => {
       throw new TypeError("Failed to fetch");
     };
     vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(await requestCheckout(cart, offline as typeof fetch)).toEqual({
+    expect(await requestCheckout(cart, offline as typeof fetch, noProof)).toEqual({
       error: "Error al procesar la compra.",
     });
   });

@@ -1,4 +1,5 @@
 import type { Cart } from "~/cart/cart";
+import { takeProofOfWork } from "~/cart/proof-of-work";
 
 export const CHECKOUT_ENDPOINT = "/api/checkout";
 
@@ -8,11 +9,21 @@ export type CheckoutResult = { url: string } | { error: string };
  * Asks the server for a payment page (the spec's createStripeCheckout). Only ids and quantities
  * are sent: the server re-reads names, prices and stock. Maps every failure to the spec's message.
  */
-export async function requestCheckout(cart: Cart, fetcher: typeof fetch = fetch): Promise<CheckoutResult> {
+export async function requestCheckout(
+  cart: Cart,
+  fetcher: typeof fetch = fetch,
+  proofOfWork: () => Promise<string | null> = () => takeProofOfWork(fetcher),
+): Promise<CheckoutResult> {
   try {
+    // Solved in the background since the cart got its first piece (~/cart/proof-of-work).
+    const proof = await proofOfWork();
     const response = await fetcher(CHECKOUT_ENDPOINT, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        ...(proof ? { "x-altcha": proof } : {}),
+      },
       body: JSON.stringify({
         cart: cart.map((l) => ({ product: { id: l.product.id }, dropId: l.dropId, quantity: l.quantity })),
       }),
