@@ -29,7 +29,9 @@ async function workersAnswering(url: string, n: number): Promise<string[]> {
 
 /** Pid of worker `n` as the primary last announced it. */
 function pidOf(out: string, n: number): number {
-  const lines = [...out.matchAll(new RegExp(`Proceso ${n} (?:de \\d+ listo|de nuevo en servicio) \\(pid (\\d+)\\)`, "g"))];
+  const lines = [
+    ...out.matchAll(new RegExp(`Proceso ${n} (?:de \\d+ listo|de nuevo en servicio) \\(pid (\\d+)\\)`, "g")),
+  ];
   return Number(lines.at(-1)?.[1]);
 }
 
@@ -54,7 +56,11 @@ describe("WEB_CONCURRENCY=2: two processes serve one port", () => {
   let pids: number[] = [];
 
   it("starts worker 1 alone (migrations, demo catalogue, demo admin once), then worker 2; says it is ready once", async () => {
-    server = await startServer({ DATA_DIR: path.join(tmp, "data"), WEB_CONCURRENCY: "2", SESSION_SECRET: "" });
+    server = await startServer({
+      DATA_DIR: path.join(tmp, "data"),
+      WEB_CONCURRENCY: "2",
+      SESSION_SECRET: "",
+    });
     const out = server.output();
     const count = (text: string) => out.split(text).length - 1;
     expect(count("Tienda lista en")).toBe(1);
@@ -88,7 +94,10 @@ describe("WEB_CONCURRENCY=2: two processes serve one port", () => {
     const running = server as RunningServer;
     const [first, second] = pids as [number, number];
     process.kill(first, "SIGKILL");
-    await until(() => running.output().includes("El proceso 1 terminó (SIGKILL)"), "the primary to see the death");
+    await until(
+      () => running.output().includes("El proceso 1 terminó (SIGKILL)"),
+      "the primary to see the death",
+    );
     // Every request is answered meanwhile (by worker 2, until worker 1 is back).
     for (const answer of await workersAnswering(running.url, 10)) expect(["1", "2"]).toContain(answer);
     await until(() => running.output().includes("Proceso 1 de nuevo en servicio"), "the replacement");
@@ -113,7 +122,10 @@ describe("WEB_CONCURRENCY=2: two processes serve one port", () => {
 
 describe("start-up failures in cluster mode", () => {
   it("a bad WEB_CONCURRENCY: one clear line, exit 1", async () => {
-    const { code, stderr } = await failedStart({ DATA_DIR: path.join(tmp, "bad"), WEB_CONCURRENCY: "muchos" });
+    const { code, stderr } = await failedStart({
+      DATA_DIR: path.join(tmp, "bad"),
+      WEB_CONCURRENCY: "muchos",
+    });
     expect(code).toBe(1);
     expect(stderr).toContain("WEB_CONCURRENCY: debe ser un número entero de 1 a 64, o `auto`");
     expect(stderr).not.toMatch(/^\s+at /m);
