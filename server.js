@@ -113,7 +113,8 @@ async function runShop() {
     const address = server.address();
     const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
     // A worker tells the primary, which says it once for the whole cluster.
-    if (worker) process.send({ type: "listening", url: `http://${shown}:${address.port}` });
+    if (worker && process.connected)
+      process.send({ type: "listening", url: `http://${shown}:${address.port}` });
     else console.log(`Tienda lista en http://${shown}:${address.port}`);
   });
   server.on("error", (error) => {
@@ -173,6 +174,7 @@ async function runPrimary(count) {
       if (message?.type !== "listening") return;
       url ??= message.url;
       listening.add(number);
+      if (stopping) return;
       if (started) {
         console.log(`Proceso ${number} de nuevo en servicio (pid ${child.process.pid}).`);
         return;
