@@ -1,7 +1,12 @@
 // Starts the shop: `node server.js` serves the production build, `node server.js --dev` runs
 // Vite in middleware mode for development. Everything else lives in server/app.ts.
+// WEB_CONCURRENCY=N (or `auto`: one per core) runs N copies of the shop with node:cluster
+// (docs/decisions/0013-every-core.md): this file is then the primary, which only forks, watches
+// and stops them, and each worker runs the rest of this file as a single server would.
+import cluster from "node:cluster";
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 // Settings come from the environment, or from a .env file beside this one (ENV_FILE= to skip it).
@@ -18,93 +23,212 @@ function fail(message) {
   process.exit(1);
 }
 
-// A stop asked for while starting (e.g. during the first seed) ends at once: start-up writes
-// nothing half-done, so there is nothing to finish.
-let server;
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.on(signal, () => (server ? shutdown(signal) : process.exit(0)));
-}
-
-async function loadShopModule() {
-  if (!development) {
-    try {
-      return { shopModule: await import("./build/server/index.js"), vite: undefined };
-    } catch (error) {
-      if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("build/server")) {
-        fail("No hay compilación: ejecuta `npm run build` (o `npm start`, que compila y arranca).");
-      }
-      throw error;
-    }
+/** WEB_CONCURRENCY: how many processes serve the shop (unset: 1; `auto`: one per core). */
+function webConcurrency(value) {
+  const text = (value ?? "").trim().toLowerCase();
+  if (text === "") return 1;
+  if (text === "auto") return availableParallelism();
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 1 || count > 64) {
+    fail(
+      "Configuración inválida:\n  WEB_CONCURRENCY: debe ser un número entero de 1 a 64, o `auto` (uno por núcleo)",
+    );
   }
-  const { createServer } = await import("vite");
-  const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
-  return { shopModule: await vite.ssrLoadModule("./server/app.ts"), vite };
+  return count;
 }
 
-const { shopModule, vite } = await loadShopModule();
-let shop;
-try {
-  shop = await shopModule.createShop({
-    clientDir: development ? undefined : fileURLToPath(new URL("./build/client", import.meta.url)),
-  });
-} catch (error) {
-  // Start-up problems (bad setting, unreachable database, unwritable folder) are the operator's
-  // to fix: one clear line, no stack trace.
-  if (error?.name === "StartupError") fail(error.message);
-  throw error;
+const processes = development ? 1 : webConcurrency(process.env.WEB_CONCURRENCY);
+if (cluster.isPrimary && processes > 1) {
+  await runPrimary(processes);
+} else {
+  await runShop();
 }
 
-const express = (await import("express")).default;
-const root = express();
-root.disable("x-powered-by");
-// While stopping, every response tells its client to reconnect elsewhere, so keep-alive
-// connections (a load balancer's) end with their current request. Decided when the response is
-// written, not when the request arrived: a request may be in progress when the signal comes.
-root.use((_req, res, next) => {
-  const writeHead = res.writeHead;
-  res.writeHead = function (...args) {
-    if (stopping && !this.headersSent) this.setHeader("Connection", "close");
-    return writeHead.apply(this, args);
-  };
-  next();
-});
-if (vite) root.use(vite.middlewares);
-root.use(shop.app);
+/** One server: builds the shop and listens (alone, or as one worker of the cluster). */
+async function runShop() {
+  // In a cluster: which worker this is (1…N; a replacement keeps the number of the one it replaces).
+  const worker = cluster.isWorker ? process.env.SHOP_WORKER : undefined;
+  // A stop asked for while starting (e.g. during the first seed) ends at once: start-up writes
+  // nothing half-done, so there is nothing to finish.
+  let server;
+  let stopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"]) {
+    process.on(signal, () => (server ? shutdown(signal) : process.exit(0)));
+  }
 
-const { host, port } = shop.config;
-// A request without a Host header is answered by the shop itself (a Spanish 400), not by Node.
-server = createServer({ requireHostHeader: false }, root);
-shopModule.answerParserErrors(server);
-server.listen(port, host, () => {
-  const address = server.address();
-  const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
-  console.log(`Tienda lista en http://${shown}:${address.port}`);
-});
-server.on("error", (error) => {
-  if (error.code === "EADDRINUSE") fail(`El puerto ${port} ya está en uso. Usa otro con PORT=…`);
-  if (error.code === "EACCES") fail(`Sin permiso para escuchar en el puerto ${port}. Usa otro con PORT=…`);
-  throw error;
-});
-// Keep-alive connections from a load balancer must outlive its idle timeout.
-server.keepAliveTimeout = 65_000;
+  async function loadShopModule() {
+    if (!development) {
+      try {
+        return { shopModule: await import("./build/server/index.js"), vite: undefined };
+      } catch (error) {
+        if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("build/server")) {
+          fail("No hay compilación: ejecuta `npm run build` (o `npm start`, que compila y arranca).");
+        }
+        throw error;
+      }
+    }
+    const { createServer } = await import("vite");
+    const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+    return { shopModule: await vite.ssrLoadModule("./server/app.ts"), vite };
+  }
 
-function shutdown(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: cerrando; se terminan las peticiones en curso…`);
-  const force = setTimeout(() => {
-    console.error("Cierre forzado: aún había peticiones después de 10 s.");
-    process.exit(1);
-  }, SHUTDOWN_GRACE_MS);
-  force.unref();
-  server.close(async () => {
-    clearInterval(sweep);
-    await shop.close().catch((error) => console.error(error));
-    await vite?.close();
-    process.exit(0);
+  const { shopModule, vite } = await loadShopModule();
+  let shop;
+  try {
+    shop = await shopModule.createShop({
+      clientDir: development ? undefined : fileURLToPath(new URL("./build/client", import.meta.url)),
+    });
+  } catch (error) {
+    // Start-up problems (bad setting, unreachable database, unwritable folder) are the operator's
+    // to fix: one clear line, no stack trace.
+    if (error?.name === "StartupError") fail(error.message);
+    throw error;
+  }
+
+  const express = (await import("express")).default;
+  const root = express();
+  root.disable("x-powered-by");
+  // While stopping, every response tells its client to reconnect elsewhere, so keep-alive
+  // connections (a load balancer's) end with their current request. Decided when the response is
+  // written, not when the request arrived: a request may be in progress when the signal comes.
+  root.use((_req, res, next) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (...args) {
+      if (stopping && !this.headersSent) this.setHeader("Connection", "close");
+      // Which worker answered: how an operator (and tests/server/cluster.test.ts) sees that every
+      // process serves. A number from 1 to WEB_CONCURRENCY, nothing about the machine.
+      if (worker && !this.headersSent) this.setHeader("X-Shop-Worker", worker);
+      return writeHead.apply(this, args);
+    };
+    next();
   });
-  // Connections that finish their request become idle: close them as they do.
-  server.closeIdleConnections();
-  const sweep = setInterval(() => server.closeIdleConnections(), 200);
+  if (vite) root.use(vite.middlewares);
+  root.use(shop.app);
+
+  const { host, port } = shop.config;
+  // A request without a Host header is answered by the shop itself (a Spanish 400), not by Node.
+  server = createServer({ requireHostHeader: false }, root);
+  shopModule.answerParserErrors(server);
+  server.listen(port, host, () => {
+    const address = server.address();
+    const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+    // A worker tells the primary, which says it once for the whole cluster.
+    if (worker && process.connected)
+      process.send({ type: "listening", url: `http://${shown}:${address.port}` });
+    else console.log(`Tienda lista en http://${shown}:${address.port}`);
+  });
+  server.on("error", (error) => {
+    if (error.code === "EADDRINUSE") fail(`El puerto ${port} ya está en uso. Usa otro con PORT=…`);
+    if (error.code === "EACCES") fail(`Sin permiso para escuchar en el puerto ${port}. Usa otro con PORT=…`);
+    throw error;
+  });
+  // Keep-alive connections from a load balancer must outlive its idle timeout.
+  server.keepAliveTimeout = 65_000;
+  // A worker whose primary is gone (killed with SIGKILL) gets no more connections: it finishes
+  // what it has and stops instead of holding the database forever.
+  if (worker) process.on("disconnect", () => shutdown("Sin proceso principal"));
+
+  function shutdown(signal) {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: cerrando; se terminan las peticiones en curso…`);
+    const force = setTimeout(() => {
+      console.error("Cierre forzado: aún había peticiones después de 10 s.");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      clearInterval(sweep);
+      await shop.close().catch((error) => console.error(error));
+      await vite?.close();
+      process.exit(0);
+    });
+    // Connections that finish their request become idle: close them as they do.
+    server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), 200);
+  }
+}
+
+/**
+ * The primary of a cluster: forks `count` workers, each of which builds the shop and listens on
+ * the shared port (node:cluster hands connections out in turn). Worker 1 starts alone — it runs
+ * the migrations and, on a first start, draws and loads the demo catalogue — and the others start
+ * once it listens, on a database that is ready. A worker that dies is replaced; SIGTERM/SIGINT
+ * stop every worker gracefully and the primary exits 0 when all of them did.
+ */
+async function runPrimary(count) {
+  const SHUTDOWN_ALL_MS = SHUTDOWN_GRACE_MS + 5_000;
+  const workers = new Map(); // worker number -> its cluster.Worker
+  const listening = new Set(); // numbers of the workers that said they listen
+  const restarts = new Map(); // worker number -> { delayMs, startedAt } of its latest fork
+  let started = false; // every worker of the first start listens
+  let stopping = false;
+  let exitCode = 0;
+  let url;
+
+  function fork(number) {
+    const child = cluster.fork({ SHOP_WORKER: String(number) });
+    workers.set(number, child);
+    restarts.set(number, { ...(restarts.get(number) ?? { delayMs: 0 }), startedAt: Date.now() });
+    child.on("message", (message) => {
+      if (message?.type !== "listening") return;
+      url ??= message.url;
+      listening.add(number);
+      if (stopping) return;
+      if (started) {
+        console.log(`Proceso ${number} de nuevo en servicio (pid ${child.process.pid}).`);
+        return;
+      }
+      console.log(`Proceso ${number} de ${count} listo (pid ${child.process.pid}).`);
+      if (number === 1) for (let n = 2; n <= count; n++) fork(n);
+      if (listening.size === count) {
+        started = true;
+        console.log(`Tienda lista en ${url} (${count} procesos)`);
+      }
+    });
+    child.on("exit", (code, signal) => {
+      if (workers.get(number) === child) {
+        workers.delete(number);
+        listening.delete(number);
+      }
+      if (stopping) {
+        if (code !== 0) exitCode = 1;
+        if (workers.size === 0) process.exit(exitCode);
+        return;
+      }
+      if (!started) {
+        // A worker that cannot start (a bad setting, an unreachable database, a busy port) has
+        // printed why; the others would fail the same way.
+        stopAll("SIGTERM", code === 0 ? 1 : (code ?? 1));
+        return;
+      }
+      // Replaced at once, unless its previous replacement died young: then after a growing pause,
+      // so a shop whose database is down does not spin.
+      const last = restarts.get(number);
+      const young = Date.now() - last.startedAt < 10_000;
+      const delayMs = young ? Math.min(30_000, Math.max(1_000, last.delayMs * 2)) : 0;
+      restarts.set(number, { ...last, delayMs });
+      console.error(
+        `El proceso ${number} terminó (${signal ?? `código ${code}`}); se inicia otro${delayMs ? ` en ${delayMs / 1000} s` : ""}.`,
+      );
+      setTimeout(() => stopping || fork(number), delayMs);
+    });
+  }
+
+  function stopAll(signal, code = 0) {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    if (workers.size === 0) process.exit(exitCode);
+    // Each worker runs the single server's graceful stop; this only waits for them.
+    for (const child of workers.values()) child.process.kill(signal);
+    setTimeout(() => {
+      console.error("Cierre forzado: algún proceso no terminó a tiempo.");
+      for (const child of workers.values()) child.process.kill("SIGKILL");
+      process.exit(1);
+    }, SHUTDOWN_ALL_MS).unref();
+  }
+
+  for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => stopAll("SIGTERM"));
+  fork(1);
 }

@@ -161,6 +161,7 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
         context.set(servicesContext, services);
         context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "desconocida");
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
+        if (req.socket.localPort) app.locals.listenPort ??= req.socket.localPort;
         context.set(shopOriginContext, config.publicUrl ?? listeningOrigin(req, config.host));
         return context;
       },
@@ -178,7 +179,9 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
 export function listeningOrigin(req: express.Request, host: string): string {
   const wildcard = host === "0.0.0.0" || host === "::" || host === "";
   const name = wildcard ? "localhost" : host.includes(":") ? `[${host}]` : host;
-  return `${req.protocol}://${name}:${req.socket.localPort}`;
+  // A connection already closed (the client left mid-request) has no local port any more.
+  const port = req.socket.localPort ?? req.app.locals.listenPort;
+  return port ? `${req.protocol}://${name}:${port}` : `${req.protocol}://${name}`;
 }
 
 // A missing file is no one's attack: answered in Spanish, not logged.

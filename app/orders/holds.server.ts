@@ -52,10 +52,17 @@ function mergeLines(lines: CheckoutLine[]): CheckoutLine[] {
  * Holds the pieces of a cart and creates its order (`esperando_pago`), in one transaction.
  * Names and prices come from the database, never from the shopper. If any line is short, nothing
  * is held and the refusal names every short piece and what is left.
+ *
+ * Before the transaction, a plain read of the same rows (`precheckCart`) answers a cart that
+ * cannot be held — pieces gone, a closed collection — with the very refusal the transaction would
+ * give, without waiting behind the holds being written: on drop day most shoppers arrive after the
+ * last piece went. Only a cart that may succeed takes the write path, which checks everything
+ * again and alone decides (the read never holds anything, so it can never sell a piece twice).
+ * `precheck: false` skips the read (tests compare both paths).
  */
 export async function holdCart(
   db: Db,
-  input: { lines: CheckoutLine[]; provider: string; now?: Date },
+  input: { lines: CheckoutLine[]; provider: string; now?: Date; precheck?: boolean },
 ): Promise<HoldResult> {
   const now = input.now ?? new Date();
   const lines = mergeLines(input.lines);
@@ -63,6 +70,10 @@ export async function holdCart(
   // Too many pieces is refused before the database is asked anything.
   const tooMany = piecesRefusal(lines);
   if (tooMany) return { ok: false, ...tooMany };
+  if (input.precheck !== false) {
+    const refusal = await refusalFromRead(db, lines, now);
+    if (refusal) return { ok: false, ...refusal };
+  }
   try {
     const order = await db.transaction().execute((trx) => holdInTransaction(trx, lines, input.provider, now));
     return { ok: true, ...order };
@@ -72,8 +83,39 @@ export async function holdCart(
   }
 }
 
-async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: string, now: Date) {
-  const rows = await trx
+/**
+ * The refusal a cart would get from `holdCart`'s transaction, decided from a plain read of the
+ * committed rows (no lock, no write: on PostgreSQL it does not queue behind row locks, on SQLite it
+ * does not take the write lock). Null when the cart may be held: only the transaction says it is.
+ */
+export async function precheckCart(
+  db: Db,
+  input: { lines: CheckoutLine[]; now?: Date },
+): Promise<HoldRefusal | null> {
+  const lines = mergeLines(input.lines);
+  if (lines.length === 0) return { reason: "carrito_vacio", message: "Tu carrito está vacío." };
+  return piecesRefusal(lines) ?? refusalFromRead(db, lines, input.now ?? new Date());
+}
+
+async function refusalFromRead(db: Db, lines: CheckoutLine[], now: Date): Promise<HoldRefusal | null> {
+  const rows = await readLines(db, lines);
+  try {
+    checkLines(lines, rows, now);
+  } catch (error) {
+    if (error instanceof Refused) return error.refusal;
+    throw error;
+  }
+  const short = lines
+    .map((line) => ({ line, left: rows.find((r) => r.id === line.productId)?.stock ?? 0 }))
+    .filter(({ line, left }) => left < line.quantity);
+  return short.length > 0 ? shortRefusal(lines, short, rows) : null;
+}
+
+type LineRow = Awaited<ReturnType<typeof readLines>>[number];
+
+/** The products of a cart with their drops: names, prices, stock and the drop's state. */
+async function readLines(db: Db, lines: CheckoutLine[]) {
+  return db
     .selectFrom("products")
     .innerJoin("drops", "drops.id", "products.drop_id")
     .select([
@@ -81,6 +123,7 @@ async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: strin
       "products.drop_id",
       "products.name",
       "products.price_cents",
+      "products.stock",
       "drops.status",
       "drops.start_at",
       "drops.end_at",
@@ -91,6 +134,10 @@ async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: strin
       lines.map((l) => l.productId),
     )
     .execute();
+}
+
+/** Each line with its product's row, or the refusal (thrown) of a missing or closed piece or a total too big. */
+function checkLines(lines: CheckoutLine[], rows: LineRow[], now: Date) {
   const byId = new Map(rows.map((r) => [r.id, r]));
 
   // Each line with its product's row: the names and prices of the order come from here.
@@ -122,18 +169,33 @@ async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: strin
     found.map(({ line, row }) => ({ unitPriceCents: row.price_cents, quantity: line.quantity })),
   );
   if (tooMuch) throw new Refused(tooMuch);
+  return found;
+}
 
-  const short = new Map(
-    (await takeStock(trx, lines, now)).map(({ line, left }) => {
-      const name = byId.get(line.productId)?.name ?? "";
+/** "No hay piezas suficientes: …", naming each short piece in the shopper's order with what is left. */
+function shortRefusal(
+  lines: CheckoutLine[],
+  short: { line: CheckoutLine; left: number }[],
+  rows: LineRow[],
+): HoldRefusal {
+  const byProduct = new Map(
+    short.map(({ line, left }) => {
+      const name = rows.find((r) => r.id === line.productId)?.name ?? "";
       return [line.productId, left === 0 ? `${name} (agotado)` : `${name} (quedan ${left})`];
     }),
   );
-  if (short.size > 0) {
-    // Throwing rolls back every hold taken above; the message keeps the shopper's order.
-    const names = lines.map((l) => short.get(l.productId)).filter((m) => m !== undefined);
-    throw new Refused({ reason: "sin_stock", message: `No hay piezas suficientes: ${names.join(", ")}.` });
-  }
+  const names = lines.map((l) => byProduct.get(l.productId)).filter((m) => m !== undefined);
+  return { reason: "sin_stock", message: `No hay piezas suficientes: ${names.join(", ")}.` };
+}
+
+async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: string, now: Date) {
+  // The stock read here decides nothing: the conditional decrement does.
+  const rows = await readLines(trx, lines);
+  const found = checkLines(lines, rows, now);
+
+  const short = await takeStock(trx, lines, now);
+  // Throwing rolls back every hold taken above.
+  if (short.length > 0) throw new Refused(shortRefusal(lines, short, rows));
 
   const snapshot = found.map(({ line, row }) => ({
     productId: row.id,

@@ -1,8 +1,12 @@
 // npm run bench:drop — drop day: N shoppers (BENCH_SHOPPERS, default 500) press 'Pagar' at once for
-// a piece with M units (BENCH_UNITS, default 10), through the real HTTP endpoint on 127.0.0.1.
-// Prints successes, refusals, oversold count and latency: on SQLite (one app server) and on
-// PostgreSQL with two app servers (BENCH_DATABASE_URL or TEST_DATABASE_URL: a role that may
-// create databases; skipped without it).
+// a piece with M units (BENCH_UNITS, default 10), through the real HTTP endpoint on 127.0.0.1;
+// then the last piece raced R times (BENCH_RACES, default 100) by K shoppers at once
+// (BENCH_RACERS, default 10). Prints successes, refusals, oversold count and latency p50/p99, with
+// the same stampede against a bare node:http server measured in the same run as the yardstick.
+// On SQLite with one app server, on SQLite with WEB_CONCURRENCY=2, and on PostgreSQL with
+// WEB_CONCURRENCY=2 (BENCH_DATABASE_URL or TEST_DATABASE_URL: a role that may create databases;
+// skipped without it). Target: rush p99 ≤ 300 ms; oversold always 0 (exit 1 otherwise).
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +19,9 @@ import { assertBuilt, type RunningServer, startServer } from "../../tests/suppor
 
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 500);
 const UNITS = Number(process.env.BENCH_UNITS ?? 10);
+const RACES = Number(process.env.BENCH_RACES ?? 100);
+const RACERS = Number(process.env.BENCH_RACERS ?? 10);
+const TARGET_P99_MS = 300;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 try {
@@ -44,16 +51,14 @@ async function stopAppServers() {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-async function stampede(label: string, servers: string[], database: Database) {
-  const piece = await runningPiece(database, { name: "Anillo del día", priceCents: 450_000, stock: UNITS });
-  const { dropId, id: productId } = piece;
-  const body = JSON.stringify({ cart: [{ product: { id: productId }, dropId, quantity: 1 }] });
+/** `n` POSTs of `body` to `urls` (in turn) all at once: status and milliseconds of each. */
+async function rush(urls: string[], n: number, body: string) {
   const started = performance.now();
   const results = await Promise.all(
-    Array.from({ length: SHOPPERS }, async (_, i) => {
+    Array.from({ length: n }, async (_, i) => {
       const t0 = performance.now();
       try {
-        const res = await fetch(`${servers[i % servers.length]}/api/checkout`, {
+        const res = await fetch(urls[i % urls.length] ?? "", {
           method: "POST",
           headers: { "content-type": "application/json" },
           body,
@@ -65,44 +70,152 @@ async function stampede(label: string, servers: string[], database: Database) {
       }
     }),
   );
-  const wall = performance.now() - started;
-  const ok = results.filter((r) => r.status === 200).length;
-  const refused = results.filter((r) => r.status === 409).length;
-  const other = results.length - ok - refused;
-  const stock = (await piece.stock()) ?? Number.NaN;
+  const ms = results.map((r) => r.ms).sort((a, b) => a - b);
+  return {
+    results,
+    p50: percentile(ms, 50),
+    p99: percentile(ms, 99),
+    wall: performance.now() - started,
+  };
+}
+
+/** The yardstick: node:http in a process of its own, answering every POST with a small 409 JSON. */
+async function startBareServer(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(
+    process.execPath,
+    [
+      "-e",
+      `require("node:http").createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    res.writeHead(409, { "content-type": "application/json" });
+    res.end(JSON.stringify({ message: "No hay piezas suficientes: Anillo del día (agotado)." }));
+  });
+}).listen(0, "127.0.0.1", function () { console.log("http://127.0.0.1:" + this.address().port); });`,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.once("data", (chunk) => resolve(String(chunk).trim()));
+    child.on("exit", () => reject(new Error("the bare node:http server exited")));
+  });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+let bareP50 = Number.NaN;
+let bareP99 = Number.NaN;
+const ratio = (shop: number, bare: number) => `×${(shop / bare).toFixed(1)} bare`;
+
+/** Pieces held for a product, and what the shelf says is left. */
+async function heldAndLeft(database: Database, productId: string) {
   const holds = await database.db
     .selectFrom("order_lines")
     .select((eb) => eb.fn.sum<number>("quantity").as("n"))
     .where("product_id", "=", productId)
     .executeTakeFirst();
-  const oversold = Math.max(0, Number(holds?.n ?? 0) - UNITS, -stock);
-  const ms = results.map((r) => r.ms).sort((a, b) => a - b);
-  console.log(`\n${label}: ${SHOPPERS} shoppers, ${UNITS} units, ${servers.length} app server(s)`);
+  const left = await database.db
+    .selectFrom("products")
+    .select("stock")
+    .where("id", "=", productId)
+    .executeTakeFirstOrThrow();
+  return { held: Number(holds?.n ?? 0), left: left.stock };
+}
+
+async function stampede(label: string, servers: string[], database: Database) {
+  const piece = await runningPiece(database, { name: "Anillo del día", priceCents: 450_000, stock: UNITS });
+  const { dropId, id: productId } = piece;
+  const body = JSON.stringify({ cart: [{ product: { id: productId }, dropId, quantity: 1 }] });
+  const run = await rush(
+    servers.map((s) => `${s}/api/checkout`),
+    SHOPPERS,
+    body,
+  );
+  const ok = run.results.filter((r) => r.status === 200).length;
+  const refused = run.results.filter((r) => r.status === 409).length;
+  const other = run.results.length - ok - refused;
+  const { held, left } = await heldAndLeft(database, productId);
+  const oversold = Math.max(0, held - UNITS, -left);
+  console.log(`\n${label}`);
+  console.log(`  rush: ${SHOPPERS} shoppers at once, ${UNITS} units`);
   console.log(
-    `  successes ${ok}   refusals (409) ${refused}   other ${other}   oversold ${oversold}   stock left ${stock}`,
+    `    holds ${ok}   refusals (409) ${refused}   other ${other}   oversold ${oversold}   stock left ${left}`,
   );
   console.log(
-    `  latency p50 ${percentile(ms, 50).toFixed(0)} ms   p99 ${percentile(ms, 99).toFixed(0)} ms   all done in ${wall.toFixed(0)} ms`,
+    `    latency p50 ${run.p50.toFixed(0)} ms (${ratio(run.p50, bareP50)})   p99 ${run.p99.toFixed(0)} ms (${ratio(run.p99, bareP99)})   target p99 ≤ ${TARGET_P99_MS} ms: ${run.p99 <= TARGET_P99_MS ? "met" : "NOT met"}   all done in ${run.wall.toFixed(0)} ms`,
   );
-  return oversold === 0 && ok === UNITS && other === 0;
+
+  // The last piece, raced again and again: exactly one hold each time.
+  const last = await runningPiece(database, { name: "Última pieza", priceCents: 450_000, stock: 0 });
+  const lastBody = JSON.stringify({ cart: [{ product: { id: last.id }, dropId: last.dropId, quantity: 1 }] });
+  let wins = 0;
+  let otherRaces = 0;
+  let badRaces = 0;
+  const p99s: number[] = [];
+  for (let race = 0; race < RACES; race++) {
+    await database.db.updateTable("products").set({ stock: 1 }).where("id", "=", last.id).execute();
+    const r = await rush(
+      servers.map((s) => `${s}/api/checkout`),
+      RACERS,
+      lastBody,
+    );
+    const won = r.results.filter((x) => x.status === 200).length;
+    wins += won;
+    otherRaces += r.results.filter((x) => x.status !== 200 && x.status !== 409).length;
+    if (won !== 1) badRaces++;
+    p99s.push(r.p99);
+  }
+  const lastHeld = await heldAndLeft(database, last.id);
+  const lastOversold = Math.max(0, lastHeld.held - RACES, -lastHeld.left);
+  p99s.sort((a, b) => a - b);
+  console.log(`  last piece: ${RACES} races of ${RACERS} shoppers at once`);
+  console.log(
+    `    races with exactly one hold ${RACES - badRaces}/${RACES}   holds ${wins}   other ${otherRaces}   oversold ${lastOversold}   median race p99 ${percentile(p99s, 50).toFixed(0)} ms`,
+  );
+  return (
+    oversold === 0 &&
+    ok === UNITS &&
+    other === 0 &&
+    lastOversold === 0 &&
+    badRaces === 0 &&
+    otherRaces === 0 &&
+    wins === RACES
+  );
 }
 
 let allGood = true;
 
-// SQLite: the embedded default, one app server.
 {
+  const bare = await startBareServer();
+  // The first rush also warms this process's HTTP client up: measured is the second.
+  await rush([bare.url], SHOPPERS, "{}");
+  const base = await rush([bare.url], SHOPPERS, "{}");
+  bare.stop();
+  bareP50 = base.p50;
+  bareP99 = base.p99;
+  const [load1 = 0, load5 = 0] = os.loadavg();
+  console.log(
+    `${os.availableParallelism()} cores, load average ${load1.toFixed(2)}, ${load5.toFixed(2)} (shops and load generator share them)`,
+  );
+  console.log(
+    `bare node:http, ${SHOPPERS} POSTs at once: p50 ${base.p50.toFixed(0)} ms   p99 ${base.p99.toFixed(0)} ms`,
+  );
+}
+
+// SQLite: the embedded default, one app server; then two processes on the same file.
+for (const processes of ["1", "2"]) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-drop-"));
   const file = path.join(dataDir, "shop.db");
   const database = await openDatabase({ kind: "sqlite", file });
   await migrateToLatest(database);
-  const url = await startAppServer({ DATA_DIR: dataDir });
-  allGood = (await stampede("SQLite", [url], database)) && allGood;
+  const url = await startAppServer({ DATA_DIR: dataDir, WEB_CONCURRENCY: processes });
+  const label = processes === "1" ? "SQLite, one app server" : `SQLite, WEB_CONCURRENCY=${processes}`;
+  allGood = (await stampede(label, [url], database)) && allGood;
   await database.close();
   await stopAppServers();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-// PostgreSQL: two app servers sharing one database.
+// PostgreSQL: two app server processes (WEB_CONCURRENCY=2) sharing one database.
 if (!PG_URL) {
   console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL).");
 } else {
@@ -117,8 +230,8 @@ if (!PG_URL) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-drop-pg-"));
   // SESSION_SECRET, which PostgreSQL requires, comes with the tests' environment.
   const env = { DATA_DIR: dataDir, DATABASE_URL: url.toString(), DEMO_PAYMENTS: "true" };
-  const urls = await Promise.all([startAppServer(env), startAppServer(env)]);
-  allGood = (await stampede("PostgreSQL", urls, database)) && allGood;
+  const url2 = await startAppServer({ ...env, WEB_CONCURRENCY: "2" });
+  allGood = (await stampede("PostgreSQL, WEB_CONCURRENCY=2", [url2], database)) && allGood;
   await database.close();
   await stopAppServers();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -126,5 +239,6 @@ if (!PG_URL) {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
+console.log(`load average after the runs ${(os.loadavg()[0] ?? 0).toFixed(2)}`);
 console.log(allGood ? "\nNo piece was sold twice." : "\nSOMETHING WENT WRONG: see the figures above.");
 process.exit(allGood ? 0 : 1);

@@ -1,17 +1,23 @@
 // npm run bench:storefront — what the public pages cost.
 //   1. JavaScript each page loads (the modules its HTML preloads or imports), gzip-compressed.
-//   2. Requests per second and latency for the home, collection and product pages under load
-//      from 127.0.0.1 (wrk, Debian's package), against a fresh shop with the demo catalogue.
+//   2. Requests per second and latency (p50, p99) of each public page under load from 127.0.0.1
+//      (wrk, Debian's package), against a fresh shop with the demo catalogue, and the same for a
+//      bare node:http server measured in the same run: each page's req/s as a share of bare.
 // Budget: the product page loads at most 120 KB of JavaScript, gzip. Exits 1 when over budget.
-// Settings: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32).
+// Targets (printed, not enforced): every page at least 30 % of bare's req/s with p99 under 50 ms.
+// Settings: BENCH_SECONDS (default 5 per page), BENCH_CONNECTIONS (default 50), WEB_CONCURRENCY
+// (default 1: the shop's own setting, for its processes).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY ?? "1";
+const TARGET_SHARE = 0.3;
+const TARGET_P99_MS = 50;
 const PRODUCT_JS_BUDGET_KB = 120;
 
 if (!fs.existsSync("build/server/index.js")) {
@@ -28,10 +34,26 @@ const server = spawn(process.execPath, ["server.js"], {
     PORT: "0",
     DATA_DIR: dataDir,
     LOG_REQUESTS: "false",
+    WEB_CONCURRENCY,
   },
   stdio: ["ignore", "pipe", "inherit"],
 });
+// The yardstick: node:http answering a fixed small page, in a process of its own like the shop.
+const BARE_PAGE = `<!doctype html><html lang="es-MX"><title>Oro de Luna</title>${"<p>Joyería artesanal.</p>".repeat(60)}</html>`;
+const bare = spawn(
+  process.execPath,
+  [
+    "-e",
+    `const page = ${JSON.stringify(BARE_PAGE)};
+require("node:http").createServer((req, res) => {
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+  res.end(page);
+}).listen(0, "127.0.0.1", function () { console.log("http://127.0.0.1:" + this.address().port); });`,
+  ],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
 const stop = () => {
+  bare.kill("SIGTERM");
   server.kill("SIGTERM");
   fs.rmSync(dataDir, { recursive: true, force: true });
 };
@@ -95,34 +117,64 @@ console.log(
   `  product page budget ${PRODUCT_JS_BUDGET_KB} KB: ${overBudget ? "OVER BUDGET" : "within budget"}`,
 );
 
+/** wrk's latency ("850.00us", "12.34ms", "1.02s") in milliseconds. */
+function toMs(text) {
+  const match = text?.match(/^([\d.]+)(us|ms|s|m)$/);
+  if (!match) return Number.NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[match[2]];
+  return Number(match[1]) * scale;
+}
+
+function load(url) {
+  const run = spawnSync(
+    "wrk",
+    ["-t2", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency", "-H", "Accept-Encoding: gzip", url],
+    { encoding: "utf8", timeout: (SECONDS + 30) * 1000 },
+  );
+  return {
+    rps: Number(run.stdout?.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? Number.NaN),
+    p50: toMs(run.stdout?.match(/50%\s+([\d.]+\w+)/)?.[1]),
+    p99: toMs(run.stdout?.match(/99%\s+([\d.]+\w+)/)?.[1]),
+    errors: Number(run.stdout?.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
+    socketErrors: run.stdout?.match(/Socket errors: ([^\n]+)/)?.[1],
+  };
+}
+
+const ms = (n) => `${n.toFixed(1)} ms`.padStart(10);
+
 const wrk = spawnSync("wrk", ["--version"], { encoding: "utf8" });
 if (wrk.error) {
   console.log("\nwrk is not installed (apt-get install wrk): skipping the load figures.");
 } else {
-  console.log(`\nLoad from 127.0.0.1: wrk, ${CONNECTIONS} connections, ${SECONDS} s per page, 2 threads`);
-  console.log("  (server and load generator share this machine's cores)");
-  for (const name of ["home", "coleccion", "producto"]) {
-    const run = spawnSync(
-      "wrk",
-      [
-        "-t2",
-        `-c${CONNECTIONS}`,
-        `-d${SECONDS}s`,
-        "--latency",
-        "-H",
-        "Accept-Encoding: gzip",
-        origin + pages[name],
-      ],
-      { encoding: "utf8" },
-    );
-    const rps = run.stdout.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? "?";
-    const p50 = run.stdout.match(/50%\s+([\d.]+\w+)/)?.[1] ?? "?";
-    const p99 = run.stdout.match(/99%\s+([\d.]+\w+)/)?.[1] ?? "?";
-    const errors = run.stdout.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? "0";
+  const bareOrigin = await new Promise((resolve, reject) => {
+    bare.stdout.once("data", (chunk) => resolve(String(chunk).trim()));
+    bare.on("exit", () => reject(new Error("the bare node:http server exited")));
+  });
+  const [load1, load5] = os.loadavg();
+  console.log(
+    `\nLoad from 127.0.0.1: wrk, ${CONNECTIONS} connections, ${SECONDS} s per page, 2 threads; shop WEB_CONCURRENCY=${WEB_CONCURRENCY}`,
+  );
+  console.log(
+    `  (server and load generator share this machine's ${os.availableParallelism()} cores; load average ${load1.toFixed(2)}, ${load5.toFixed(2)} before the runs)`,
+  );
+  const base = load(bareOrigin);
+  console.log(
+    `  ${"bare node:http".padEnd(16)} ${base.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(base.p50)}   p99 ${ms(base.p99)}`,
+  );
+  let allMet = true;
+  for (const [name, pathname] of Object.entries(pages)) {
+    const page = load(origin + pathname);
+    const share = page.rps / base.rps;
+    const met = share >= TARGET_SHARE && page.p99 < TARGET_P99_MS;
+    allMet &&= met;
+    const problems = `${page.errors ? `   non-2xx ${page.errors}` : ""}${page.socketErrors ? `   socket errors ${page.socketErrors}` : ""}`;
     console.log(
-      `  ${name.padEnd(12)} ${String(rps).padStart(8)} req/s   p50 ${p50.padStart(8)}   p99 ${p99.padStart(8)}   non-2xx ${errors}`,
+      `  ${name.padEnd(16)} ${page.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(page.p50)}   p99 ${ms(page.p99)}   ${(share * 100).toFixed(1).padStart(5)} % of bare${met ? "" : "  (below target)"}${problems}`,
     );
   }
+  console.log(
+    `  target: every page ≥ ${TARGET_SHARE * 100} % of bare with p99 < ${TARGET_P99_MS} ms: ${allMet ? "met" : "NOT met"}; load average now ${os.loadavg()[0].toFixed(2)}`,
+  );
 }
 
 stop();
