@@ -162,7 +162,8 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
         scope: shopOrigin,
         render(pathAndQuery, req) {
           // Nothing of the visitor goes in: no cookies, no address, no nonce; only the address.
-          const request = new Request(`${shopOrigin(req)}${pathAndQuery}`, { method: "GET" });
+          // The origin only: routes are matched from the root whatever path PUBLIC_URL has.
+          const request = new Request(`${new URL(shopOrigin(req)).origin}${pathAndQuery}`, { method: "GET" });
           const context = new RouterContextProvider();
           context.set(servicesContext, services);
           context.set(clientAddressContext, "caché");
