@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
-import { cspNonceContext, NonceProvider } from "~/lib/nonce";
+import { cspNonceContext, NonceProvider, wholeDocumentContext } from "~/lib/nonce";
 
 export const streamTimeout = 5_000;
 
@@ -23,9 +23,11 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
-    // Crawlers and link-preview bots (WhatsApp, Instagram) get the whole page at once.
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    // Crawlers and link-preview bots (WhatsApp, Instagram) get the whole page at once; so does the
+    // page cache, which hashes every inline script of the finished document for its CSP.
+    const whole =
+      loadContext.get(wholeDocumentContext) || (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+    const readyOption: keyof RenderToPipeableStreamOptions = whole ? "onAllReady" : "onShellReady";
 
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
       () => abort(),

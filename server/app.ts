@@ -8,14 +8,16 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { busyPage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { type Config, loadConfig } from "~/config/env.server";
+import { isAdminPath } from "~/lib/admin-path";
 import { clientAddressContext } from "~/lib/client-address";
-import { cspNonceContext } from "~/lib/nonce";
+import { cspNonceContext, wholeDocumentContext } from "~/lib/nonce";
 import { shopOriginContext } from "~/lib/origin.server";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
 import { type Services, servicesContext, startServices } from "~/services.server";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
-import { createRequestHandler } from "./request-handler";
+import { PageCache, pageCacheMiddleware } from "./page-cache";
+import { createRequestHandler, routerFetch } from "./request-handler";
 import { issueBrowserCookie, limitRequests, requireProofOfWork, serveChallenge } from "./request-limits";
 
 export { answerParserErrors } from "./edge";
@@ -66,7 +68,8 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   if (config.logRequests) {
     app.use(morgan(":remote-addr :method :url :status :res[content-length] - :response-time ms"));
   }
-  app.use(compression());
+  // Pages from the page cache are already compressed (gzip and brotli, once when stored).
+  app.use(compression({ filter: (req, res) => !res.locals.fromPageCache && compression.filter(req, res) }));
   app.use(
     drainAfterAnswer((req) =>
       req.path === UPLOAD_PATH
@@ -149,11 +152,49 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
       .send(busyPage(wait));
   });
 
+  const fetchPage = routerFetch(
+    () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+    config.env === "production" ? "production" : "development",
+  );
+  const shopOrigin = (req: express.Request) => {
+    if (req.socket.localPort) app.locals.listenPort ??= req.socket.localPort;
+    return config.publicUrl ?? listeningOrigin(req, config.host);
+  };
+
+  // Anonymous public pages from a 1-second shared cache (decision 12). Not in development, where
+  // Vite's hot reload changes pages under it.
+  if (clientDir) {
+    const cache = new PageCache();
+    // An admin change shows at once on this server: a successful admin post clears the cache
+    // before its answer leaves (other servers catch up within the cache's 1 s).
+    app.use((req, res, next) => {
+      if (req.method === "POST" && isAdminPath(req.path)) clearWhenSucceeded(res, () => cache.clear());
+      next();
+    });
+    app.use(
+      pageCacheMiddleware({
+        cache,
+        scope: shopOrigin,
+        render(pathAndQuery, req) {
+          // Nothing of the visitor goes in: no cookies, no address, no nonce; only the address.
+          // The origin only: routes are matched from the root whatever path PUBLIC_URL has.
+          const request = new Request(`${new URL(shopOrigin(req)).origin}${pathAndQuery}`, { method: "GET" });
+          const context = new RouterContextProvider();
+          context.set(servicesContext, services);
+          context.set(clientAddressContext, "caché");
+          context.set(cspNonceContext, "");
+          context.set(wholeDocumentContext, true);
+          context.set(shopOriginContext, shopOrigin(req));
+          return fetchPage(request, context);
+        },
+      }),
+    );
+  }
+
   app.all(
     "/{*splat}",
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
-      mode: config.env === "production" ? "production" : "development",
+      fetch: fetchPage,
       maxBodyBytes: MAX_BODY_BYTES,
       streamedPaths: [UPLOAD_PATH],
       getLoadContext(req, res) {
@@ -161,8 +202,7 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
         context.set(servicesContext, services);
         context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "desconocida");
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
-        if (req.socket.localPort) app.locals.listenPort ??= req.socket.localPort;
-        context.set(shopOriginContext, config.publicUrl ?? listeningOrigin(req, config.host));
+        context.set(shopOriginContext, shopOrigin(req));
         return context;
       },
     }),
@@ -182,6 +222,15 @@ export function listeningOrigin(req: express.Request, host: string): string {
   // A connection already closed (the client left mid-request) has no local port any more.
   const port = req.socket.localPort ?? req.app.locals.listenPort;
   return port ? `${req.protocol}://${name}:${port}` : `${req.protocol}://${name}`;
+}
+
+/** Runs `clear` as the answer's status is written, when it is a success (< 400). */
+function clearWhenSucceeded(res: express.Response, clear: () => void): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: express.Response, ...args: Parameters<typeof writeHead>) {
+    if (!this.headersSent && args[0] < 400) clear();
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
 }
 
 // A missing file is no one's attack: answered in Spanish, not logged.

@@ -15,9 +15,22 @@ import { refuse } from "./edge";
  * Request's address is built from a Host header already checked (server/edge.ts), so a broken one
  * cannot make the adapter throw.
  */
+/** React Router's own handler, created once on first use: a Request in, a Response out. */
+export type RouterFetch = (request: Request, context: RouterContextProvider) => Promise<Response>;
+
+export function routerFetch(
+  build: () => Promise<ServerBuild>,
+  mode: "production" | "development",
+): RouterFetch {
+  let handle: ReturnType<typeof createReactRouterHandler> | undefined;
+  return async (request, context) => {
+    handle ??= createReactRouterHandler(await build(), mode);
+    return handle(request, context);
+  };
+}
+
 export interface HandlerOptions {
-  build: () => Promise<ServerBuild>;
-  mode: "production" | "development";
+  fetch: RouterFetch;
   getLoadContext(req: express.Request, res: express.Response): RouterContextProvider;
   /** Bodies of every route are read whole, up to this many bytes. */
   maxBodyBytes: number;
@@ -26,10 +39,8 @@ export interface HandlerOptions {
 }
 
 export function createRequestHandler(options: HandlerOptions): express.RequestHandler {
-  let handle: ReturnType<typeof createReactRouterHandler> | undefined;
   return async (req, res, next) => {
     try {
-      handle ??= createReactRouterHandler(await options.build(), options.mode);
       const controller = new AbortController();
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
@@ -56,7 +67,7 @@ export function createRequestHandler(options: HandlerOptions): express.RequestHa
         // Required by Node's fetch for a streamed body.
         ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
       } as RequestInit);
-      const response = await handle(request, options.getLoadContext(req, res));
+      const response = await options.fetch(request, options.getLoadContext(req, res));
       await sendResponse(res, response);
     } catch (error) {
       next(error);

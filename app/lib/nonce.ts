@@ -11,3 +11,9 @@ export const NonceProvider = NonceContext.Provider;
 export function useNonce(): string | undefined {
   return useContext(NonceContext);
 }
+
+/**
+ * Set by the page cache (server/page-cache.ts): render the whole document before answering and
+ * without a nonce, so every inline script is in the stored HTML and its hash goes in the CSP.
+ */
+export const wholeDocumentContext = createContext<boolean>(false);

@@ -61,8 +61,9 @@ describe("a fresh start on the embedded defaults", () => {
   });
 
   it("sends security headers with a per-request script nonce", async () => {
-    const first = await fetch(`${server.url}/`);
-    const second = await fetch(`${server.url}/`);
+    // /success is never cached; cached pages carry script hashes instead (tests/server/page-cache.test.ts).
+    const first = await fetch(`${server.url}/success`);
+    const second = await fetch(`${server.url}/success`);
     const csp = first.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");

@@ -10,6 +10,7 @@ import { type Database, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { holdCart } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { PAGE_TTL_MS } from "../../../server/page-cache";
 import { oaxacaAddress } from "../../support/catalogue";
 import { E2E_DATA_DIR, E2E_PORT } from "./env";
 
@@ -31,9 +32,17 @@ export interface TestDrop {
   href: string;
 }
 
-/** Creates catalogue data for one test, straight in the running shop's database. */
+/**
+ * Creates catalogue data for one test, straight in the running shop's database. Like a sale on
+ * another app server, such a write reaches public pages within the page cache's 1 s
+ * (server/page-cache.ts), so each write waits that long before the test goes on.
+ */
 export class ShopData {
   constructor(private readonly database: Database) {}
+
+  private settle(): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, PAGE_TTL_MS + 50));
+  }
 
   async drop(options: {
     timing: "running" | "upcoming" | "ended";
@@ -66,6 +75,7 @@ export class ShopData {
     });
     const drop = await getDrop(this.database.db, id);
     if (!drop) throw new Error("drop vanished");
+    await this.settle();
     return {
       id,
       name,
@@ -91,6 +101,7 @@ export class ShopData {
       })
       .where("id", "=", productId)
       .execute();
+    await this.settle();
   }
 
   /** A paid order (as if the shopper paid on the payment page) for a new running piece. */

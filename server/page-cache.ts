@@ -1,0 +1,337 @@
+import crypto from "node:crypto";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import type express from "express";
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "~/auth/auth.server";
+
+/*
+ * A short-lived, in-process cache of whole rendered answers for the anonymous public pages
+ * (decision 12). Why each rule is what it is:
+ * - TTL 1 s from the moment the render *started* (its data was read after that), so a page is
+ *   never more than 1 s staler than the database, and a drop opening or closing flips within 1 s.
+ * - One render per page per refresh: concurrent misses wait for the same render (single flight).
+ * - Rendered without a nonce, fully (onAllReady), for a request that carries nothing of any
+ *   visitor; the CSP of a cached answer lists the sha256 of each inline script it contains.
+ * - Stored gzip and brotli once, so a hit costs no compression.
+ * - Anything an admin saves clears it (generation counter: a render started before the clear is
+ *   served to those who waited for it but never stored).
+ */
+
+export const PAGE_TTL_MS = 1_000;
+/** Distinct addresses kept at once; past it the oldest go (random query strings cannot fill memory). */
+export const MAX_ENTRIES = 500;
+/** Answers larger than this are served but not kept. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Pages (and their React Router `.data` twins, what client navigations fetch: `/_.data` for the
+ * home with trailing-slash-aware data requests, `/x.data` for the others) that may be cached.
+ * `[^/]+` takes an id with or without `.data`.
+ */
+const PUBLIC_PAGES: RegExp[] = [
+  /^\/$/,
+  /^\/_\.data$/,
+  /^\/colecciones(?:\.data)?$/,
+  /^\/coleccion\/[^/]+$/,
+  /^\/drop\/[^/]+\/product\/[^/]+$/,
+  /^\/nosotros(?:\.data)?$/,
+  /^\/sitemap\.xml$/,
+  /^\/robots\.txt$/,
+];
+
+export type Encoding = "br" | "gzip" | "identity";
+
+export interface CachedPage {
+  status: number;
+  /** The route's own headers worth replaying (Content-Type, and its Cache-Control when public). */
+  headers: [string, string][];
+  bodies: Record<Encoding, Buffer>;
+  /** 'sha256-…' of every inline script, for the Content-Security-Policy. */
+  scriptHashes: string[];
+  renderedAt: number;
+  expiresAt: number;
+}
+
+/** The cache key's path part: the address as asked (path and query), without a fragment. */
+export function cacheKey(originalUrl: string): string {
+  const hash = originalUrl.indexOf("#");
+  const url = hash === -1 ? originalUrl : originalUrl.slice(0, hash);
+  // "/x?" and "/x" are the same page.
+  return url.endsWith("?") ? url.slice(0, -1) : url;
+}
+
+/** Whether the path names a public page that may be cached (the query is not looked at). */
+export function isCacheablePath(pathname: string): boolean {
+  return PUBLIC_PAGES.some((re) => re.test(pathname));
+}
+
+/** True when the Cookie header carries an administrator's session cookie (either name). */
+export function hasAdminSession(cookieHeader: string | undefined): boolean {
+  if (!cookieHeader) return false;
+  return cookieHeader.split(";").some((part) => {
+    const name = part.slice(0, part.indexOf("=") === -1 ? undefined : part.indexOf("=")).trim();
+    return name === SESSION_COOKIE || name === SECURE_SESSION_COOKIE;
+  });
+}
+
+/** Brotli, else gzip, else the plain body, as Accept-Encoding allows (q=0 refuses one). */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return "identity";
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q.set(name.trim(), Number.isFinite(value) ? value : 0);
+  }
+  const accepts = (coding: string) => {
+    const own = q.get(coding);
+    if (own !== undefined) return own > 0;
+    const any = q.get("*");
+    return any !== undefined && any > 0;
+  };
+  if (accepts("br")) return "br";
+  if (accepts("gzip")) return "gzip";
+  return "identity";
+}
+
+/**
+ * 'sha256-…' sources for every inline <script> in an HTML document (those without src). The
+ * browser hashes a script element's text exactly as written (script is raw text: no entity
+ * decoding), so the bytes between the tags are what is hashed.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\ssrc\s*=/i.test(` ${m[1] ?? ""}`)) continue;
+    const body = m[2] ?? "";
+    if (body === "") continue;
+    hashes.add(`'sha256-${crypto.createHash("sha256").update(body, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
+
+/**
+ * The per-request policy with its nonce replaced by the cached page's script hashes: the same
+ * directives, and script-src allows exactly the inline scripts this stored page contains.
+ */
+export function policyWithHashes(policy: string, hashes: string[]): string {
+  return policy
+    .replace(/\s*'nonce-[^']*'/g, "")
+    .replace(/(^|;\s*)script-src ([^;]*)/, (_all, lead, sources) => {
+      return `${lead}script-src ${[sources.trim(), ...hashes].filter(Boolean).join(" ")}`;
+    });
+}
+
+/** Headers never stored nor replayed: per connection, per encoding, or decided by the cache. */
+const NOT_STORED = new Set([
+  "set-cookie",
+  "cache-control",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "vary",
+  "content-security-policy",
+]);
+
+/** A cached page (not a route with its own public policy) may be kept by a CDN for 1 s. */
+export const SHARED_CACHE_CONTROL = "public, max-age=0, s-maxage=1";
+
+/** Whether a rendered answer may be stored and shared: a 200 that sets no cookie and is not private. */
+export function isStorable(response: Response, size: number): boolean {
+  if (response.status !== 200) return false;
+  if (response.headers.getSetCookie().length > 0) return false;
+  const cc = response.headers.get("cache-control") ?? "";
+  if (/\b(private|no-store|no-cache)\b/i.test(cc)) return false;
+  return size <= MAX_BODY_BYTES;
+}
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/** Compresses once at store time (on libuv's thread pool, off the event loop). */
+async function toEntry(response: Response, body: Buffer, renderedAt: number): Promise<CachedPage> {
+  const type = response.headers.get("content-type") ?? "";
+  const [gz, br] = await Promise.all([
+    gzip(body, { level: 6 }),
+    // Quality 5: close to 11's size on HTML at a fraction of its time; pages are recompressed every second.
+    brotli(body, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  ]);
+  const headers: [string, string][] = [];
+  for (const [name, value] of response.headers.entries())
+    if (!NOT_STORED.has(name)) headers.push([name, value]);
+  // A route with its own public policy (sitemap, robots: no stock nor price in them) keeps it.
+  const own = response.headers.get("cache-control");
+  headers.push(["cache-control", own && /\bpublic\b/.test(own) ? own : SHARED_CACHE_CONTROL]);
+  return {
+    status: response.status,
+    headers,
+    bodies: { identity: body, gzip: gz, br },
+    scriptHashes: type.includes("text/html") ? inlineScriptHashes(body.toString("utf8")) : [],
+    renderedAt,
+    expiresAt: renderedAt + PAGE_TTL_MS,
+  };
+}
+
+export type Render = () => Promise<Response>;
+
+type Flight = Promise<CachedPage | "pass">;
+
+export interface PageCacheOptions {
+  now?: () => number;
+  ttlMs?: number;
+}
+
+/** The store and its single flights; knows nothing of Express (see `pageCacheMiddleware`). */
+export class PageCache {
+  private readonly entries = new Map<string, CachedPage | { pass: true; expiresAt: number }>();
+  private readonly flights = new Map<string, { generation: number; flight: Flight }>();
+  private generation = 0;
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+  /** How many renders the cache asked for (tests and benchmarks). */
+  renders = 0;
+
+  constructor(options: PageCacheOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.ttlMs = options.ttlMs ?? PAGE_TTL_MS;
+  }
+
+  /** Forgets every page, and every render already under way: the next request renders again. */
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+    this.flights.clear();
+  }
+
+  /**
+   * The page for `key`: a fresh stored one ("hit"), or the result of a render, shared by every
+   * request that asks while it runs ("miss" for the one that started it, "hit" for the others).
+   * "pass" means the answer is not to be shared (not a 200, sets a cookie…): render it normally.
+   */
+  async get(key: string, render: Render): Promise<{ page: CachedPage; outcome: "hit" | "miss" } | "pass"> {
+    const stored = this.entries.get(key);
+    if (stored && stored.expiresAt > this.now())
+      return "pass" in stored ? "pass" : { page: stored, outcome: "hit" };
+    if (stored) this.entries.delete(key);
+    const running = this.flights.get(key);
+    if (running && running.generation === this.generation) {
+      const result = await running.flight;
+      return result === "pass" ? "pass" : { page: result, outcome: "hit" };
+    }
+    const generation = this.generation;
+    const flight = this.fly(key, render, generation);
+    this.flights.set(key, { generation, flight });
+    try {
+      const result = await flight;
+      return result === "pass" ? "pass" : { page: result, outcome: "miss" };
+    } finally {
+      if (this.flights.get(key)?.flight === flight) this.flights.delete(key);
+    }
+  }
+
+  private async fly(key: string, render: Render, generation: number): Promise<CachedPage | "pass"> {
+    const startedAt = this.now();
+    this.renders++;
+    const response = await render();
+    const body = Buffer.from(await response.arrayBuffer());
+    if (!isStorable(response, body.length)) {
+      // Remembered for one TTL, so a flood of a missing page does not render it twice each time.
+      this.store(key, { pass: true, expiresAt: startedAt + this.ttlMs }, generation);
+      return "pass";
+    }
+    const page = await toEntry(response, body, startedAt);
+    page.expiresAt = startedAt + this.ttlMs;
+    this.store(key, page, generation);
+    return page;
+  }
+
+  private store(
+    key: string,
+    value: CachedPage | { pass: true; expiresAt: number },
+    generation: number,
+  ): void {
+    // Rendered before an admin change: served to those who waited, never kept.
+    if (generation !== this.generation || value.expiresAt <= this.now()) return;
+    if (this.entries.size >= MAX_ENTRIES) {
+      const now = this.now();
+      for (const [k, v] of this.entries) if (v.expiresAt <= now) this.entries.delete(k);
+      // Still full: the oldest inserted go first.
+      for (const k of this.entries.keys()) {
+        if (this.entries.size < MAX_ENTRIES) break;
+        this.entries.delete(k);
+      }
+    }
+    this.entries.set(key, value);
+  }
+}
+
+export interface PageCacheMiddlewareOptions {
+  cache: PageCache;
+  /** Renders the page for a request that carries nothing of the visitor (see server/app.ts). */
+  render(pathAndQuery: string, req: express.Request): Promise<Response>;
+  /** Separates pages rendered for different shop addresses (protocol without PUBLIC_URL). */
+  scope(req: express.Request): string;
+}
+
+/** Whether this request may be answered from the cache at all. */
+export function mayUseCache(req: express.Request): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (!isCacheablePath(req.path)) return false;
+  return !hasAdminSession(req.headers.cookie);
+}
+
+/**
+ * Answers cacheable requests from the cache; everything else goes on untouched (`next()`), with
+ * today's headers. Marks its answers so the compression middleware leaves them alone.
+ */
+export function pageCacheMiddleware(options: PageCacheMiddlewareOptions): express.RequestHandler {
+  return async (req, res, next) => {
+    if (!mayUseCache(req)) {
+      if (isCacheablePath(req.path)) res.setHeader("X-Cache", "BYPASS");
+      next();
+      return;
+    }
+    try {
+      const path = cacheKey(req.originalUrl);
+      const result = await options.cache.get(`${options.scope(req)} ${path}`, () =>
+        options.render(path, req),
+      );
+      if (result === "pass") {
+        res.setHeader("X-Cache", "BYPASS");
+        next();
+        return;
+      }
+      if (res.destroyed || res.writableEnded) return;
+      send(req, res, result.page, result.outcome);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function send(req: express.Request, res: express.Response, page: CachedPage, outcome: "hit" | "miss"): void {
+  const encoding = chooseEncoding(req.headers["accept-encoding"]);
+  const body = page.bodies[encoding];
+  res.locals.fromPageCache = true;
+  res.status(page.status);
+  for (const [name, value] of page.headers) res.setHeader(name, value);
+  const policy = res.getHeader("Content-Security-Policy");
+  if (typeof policy === "string")
+    res.setHeader("Content-Security-Policy", policyWithHashes(policy, page.scriptHashes));
+  res.setHeader("Vary", "Accept-Encoding");
+  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", String(body.length));
+  res.setHeader("X-Cache", outcome === "hit" ? "HIT" : "MISS");
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+}

@@ -1,0 +1,284 @@
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import type { Database } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { inlineScriptHashes } from "../../server/page-cache";
+import { signInAdmin } from "../support/admin-http";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server-process";
+
+vi.setConfig({ testTimeout: 120_000 });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-page-cache-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const HOUR = 3_600_000;
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A GET (or HEAD) with node:http, so compressed bodies arrive as sent (fetch would decode them). */
+function raw(url: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describeEachDatabase("the page cache", (harness) => {
+  let server: RunningServer;
+  let database: Database;
+  let cookie = "";
+  let piece: Awaited<ReturnType<typeof runningPiece>>;
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    piece = await runningPiece(database, { stock: 5, priceCents: 450_000, name: "Anillo Caché" });
+    server = await startServer({
+      DATA_DIR: path.join(tmp, harness.dialect),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+    });
+    cookie = await signInAdmin(server, database);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const get = (pathname: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${pathname}`, { redirect: "manual", headers });
+  const productPath = () => `/drop/${piece.dropId}/product/${piece.id}`;
+
+  /** Polls a page until `check` holds on its body; the milliseconds it took. */
+  async function within(
+    pathname: string,
+    check: (html: string) => boolean,
+    limitMs: number,
+  ): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < limitMs) {
+      if (check(await (await get(pathname)).text())) return Date.now() - started;
+      await sleep(20);
+    }
+    throw new Error(`${pathname} did not change within ${limitMs} ms`);
+  }
+
+  it("serves anonymous public pages from the cache: the next request is a hit with the same body", async () => {
+    const pages = [
+      "/",
+      "/colecciones",
+      `/coleccion/${piece.dropId}`,
+      `/coleccion/${piece.dropId}?categoria=Anillo`,
+      productPath(),
+      "/nosotros",
+      "/sitemap.xml",
+      "/robots.txt",
+      "/_.data",
+      `/coleccion/${piece.dropId}.data`,
+      `${productPath()}.data`,
+    ];
+    for (const page of pages) {
+      const first = await get(page);
+      const second = await get(page);
+      expect(first.status, page).toBe(200);
+      expect(first.headers.get("x-cache"), page).toBe("MISS");
+      expect(second.headers.get("x-cache"), page).toBe("HIT");
+      expect(await second.text(), page).toBe(await first.text());
+      expect(second.headers.get("vary"), page).toBe("Accept-Encoding");
+    }
+    // Each filter is its own page.
+    const filtered = await get(`/coleccion/${piece.dropId}?categoria=Collar`);
+    expect(filtered.headers.get("x-cache")).toBe("MISS");
+    expect(await filtered.text()).toContain("No hay productos disponibles con los filtros seleccionados.");
+  });
+
+  it("sends a shared-cache policy and a CSP made of the hashes of the stored page's inline scripts", async () => {
+    const res = await get(`${productPath()}?csp=1`);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=1");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).not.toContain("nonce");
+    expect(csp).toContain("object-src 'none'");
+    const html = await res.text();
+    const hashes = inlineScriptHashes(html);
+    expect(hashes.length).toBeGreaterThan(0);
+    const scriptSrc = csp.split(";").find((d) => d.trim().startsWith("script-src")) ?? "";
+    expect(scriptSrc.trim().split(/\s+/).slice(1).sort()).toEqual(["'self'", ...hashes].sort());
+    expect(html).not.toMatch(/\snonce=/);
+    // Sitemap and robots keep their own public policy (no stock nor price in them).
+    expect((await get("/sitemap.xml")).headers.get("cache-control")).toBe("public, max-age=600");
+    // Pages not cached keep today's headers: a fresh nonce each time.
+    const success = await get("/success");
+    expect(success.headers.get("x-cache")).toBeNull();
+    expect(success.headers.get("content-security-policy")).toMatch(/'nonce-[^']+'/);
+  });
+
+  it("never caches an administrator's requests nor the admin area", async () => {
+    for (let i = 0; i < 2; i++) {
+      const home = await get("/", { cookie });
+      expect(home.headers.get("x-cache")).toBe("BYPASS");
+      expect(home.headers.get("cache-control")).toBe("private, no-store");
+      expect(await home.text()).toContain("Cerrar sesión");
+      const secure = await get("/colecciones", { cookie: `__Host-${cookie}` });
+      expect(secure.headers.get("x-cache")).toBe("BYPASS");
+    }
+    // The administrator's page never reaches anonymous visitors.
+    const anonymous = await get("/");
+    expect(await anonymous.text()).not.toContain("Cerrar sesión");
+    for (let i = 0; i < 2; i++) {
+      const admin = await get("/admin/drops", { cookie });
+      expect(admin.status).toBe(200);
+      expect(admin.headers.get("x-cache")).toBeNull();
+      expect(admin.headers.get("cache-control")).toBe("private, no-store");
+      const data = await get("/admin/drops.data", { cookie });
+      expect(data.headers.get("x-cache")).toBeNull();
+      expect((await get("/login")).headers.get("x-cache")).toBeNull();
+      expect((await get("/api/cart?ids=x")).headers.get("x-cache")).toBeNull();
+    }
+  });
+
+  it("shows a sale (stock) and a price change within a second", async () => {
+    const page = productPath();
+    await get(page);
+    expect((await get(page)).headers.get("x-cache")).toBe("HIT");
+    expect(await (await get(page)).text()).toContain("Stock: 5 piezas");
+    await database.db.updateTable("products").set({ stock: 2 }).where("id", "=", piece.id).execute();
+    expect(await within(page, (html) => html.includes("Stock: 2 piezas"), 1_500)).toBeLessThan(1_100);
+    await database.db
+      .updateTable("products")
+      .set({ price_cents: 470_000 })
+      .where("id", "=", piece.id)
+      .execute();
+    expect(await within(page, (html) => html.includes("$4,700.00"), 1_500)).toBeLessThan(1_100);
+  });
+
+  it("opens an upcoming drop within a second of its start", async () => {
+    // Far enough ahead that a cache keeping pages longer than 1 s would be caught showing it closed.
+    const startAt = new Date(Date.now() + 4_000);
+    const dropId = await createDrop(database.db, {
+      name: "Abre pronto",
+      status: "proximamente",
+      startAt,
+      endAt: new Date(Date.now() + HOUR),
+      products: [
+        {
+          name: "Collar Alba",
+          categoria: "Collar",
+          material: "Oro blanco",
+          priceCents: 90_000,
+          stock: 3,
+          imageId: null,
+        },
+      ],
+    });
+    const productId = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
+    const page = `/drop/${dropId}/product/${productId}`;
+    expect(await (await get(page)).text()).toContain("Disponible próximamente");
+    while (Date.now() < startAt.getTime() - 300) {
+      await get(page); // keeps the cache warm right up to the start
+      await sleep(50);
+    }
+    await within(page, (html) => !html.includes("Disponible próximamente"), 5_000);
+    // 1 s of cache, plus one poll and one render.
+    expect(Date.now() - startAt.getTime()).toBeLessThan(1_250);
+  });
+
+  it("shows an admin change at once on the server that made it", async () => {
+    const dropId = await createDrop(database.db, {
+      name: "Se borra ya",
+      status: "activa",
+      startAt: new Date(Date.now() - HOUR),
+      endAt: new Date(Date.now() + HOUR),
+      products: [],
+    });
+    // A fresh render (MISS) just now: without the clear, this copy would be served for a second.
+    let warmedAt = 0;
+    for (let i = 0; i < 50 && !warmedAt; i++) {
+      const sent = Date.now();
+      const res = await get("/colecciones");
+      const html = await res.text();
+      if (res.headers.get("x-cache") === "MISS" && html.includes("Se borra ya")) warmedAt = sent;
+      else await sleep(100);
+    }
+    expect(warmedAt).toBeGreaterThan(0);
+    expect((await get("/colecciones")).headers.get("x-cache")).toBe("HIT");
+    const deleted = await fetch(`${server.url}/admin/drops/edit-drop/${dropId}.data`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "eliminar" }),
+    });
+    expect(deleted.status).toBeLessThan(400);
+    const after = await get("/colecciones");
+    expect(Date.now() - warmedAt, "the test was too slow to show anything").toBeLessThan(1_000);
+    expect(after.headers.get("x-cache")).toBe("MISS");
+    expect(await after.text()).not.toContain("Se borra ya");
+  });
+
+  it("a failed admin post (refused as signed out) clears nothing", async () => {
+    const page = `/coleccion/${piece.dropId}?sin-cambio=1`;
+    await get(page);
+    const refused = await fetch(`${server.url}/admin/drops/edit-drop/${piece.dropId}.data`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "eliminar" }),
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect((await get(page)).headers.get("x-cache")).toBe("HIT");
+  });
+
+  it("renders a cold page once for 200 requests at once", async () => {
+    const page = `/coleccion/${piece.dropId}?frio=${newId(8)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const res = await raw(`${server.url}${page}`);
+        return { cache: String(res.headers["x-cache"]), status: res.status, body: res.body.toString() };
+      }),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => a.cache === "MISS")).toHaveLength(1);
+    expect(answers.filter((a) => a.cache === "HIT")).toHaveLength(199);
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+  });
+
+  it("serves gzip and brotli, stored once, that decode to the same page", async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const url = `${server.url}${productPath()}?enc=${attempt}`;
+      const plain = await raw(url, { "accept-encoding": "identity" });
+      const gz = await raw(url, { "accept-encoding": "gzip" });
+      const br = await raw(url, { "accept-encoding": "gzip, deflate, br" });
+      const head = await raw(url, { "accept-encoding": "br" }, "HEAD");
+      // All from the one stored render (on a very slow machine it may have expired: try again).
+      if ([gz, br, head].some((r) => r.headers["x-cache"] !== "HIT")) continue;
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(zlib.gunzipSync(gz.body).toString()).toBe(plain.body.toString());
+      expect(zlib.brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
+      expect(Number(gz.headers["content-length"])).toBe(gz.body.length);
+      expect(head.body.length).toBe(0);
+      expect(Number(head.headers["content-length"])).toBe(br.body.length);
+      expect(plain.body.toString()).toContain("Anillo Caché");
+      return;
+    }
+    throw new Error("never got three hits from one stored render");
+  });
+});
