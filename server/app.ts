@@ -134,6 +134,9 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
       },
     }),
   );
+  // Nothing above took it (the bridge takes every path the edge lets through): never Express'
+  // own English "Cannot GET".
+  app.use((req, res) => refuse(req, res, 404, "Página no encontrada.", { quiet: true }));
   app.use(errorHandler);
   return app;
 }
