@@ -120,7 +120,11 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   app.all(
     "/{*splat}",
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+      build: async () =>
+        withPublicOrigin(
+          (await import("virtual:react-router/server-build")) as ServerBuild,
+          config.publicUrl,
+        ),
       mode: config.env === "production" ? "production" : "development",
       maxBodyBytes: MAX_BODY_BYTES,
       streamedPaths: [UPLOAD_PATH],
@@ -139,6 +143,17 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   app.use((req, res) => refuse(req, res, 404, "Página no encontrada.", { quiet: true }));
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * React Router refuses a post whose Origin is not the Host header's address, with a bare English
+ * "Bad Request". Behind a proxy that sends its own Host (nginx's default) or terminates HTTPS, the
+ * shop's pages post from PUBLIC_URL, which the edge has already accepted (edgeGuards): React
+ * Router is told that address too, or no form (sign-in included) could ever be sent.
+ */
+function withPublicOrigin(build: ServerBuild, publicUrl: string | undefined): ServerBuild {
+  if (!publicUrl) return build;
+  return { ...build, allowedActionOrigins: [...(build.allowedActionOrigins || []), new URL(publicUrl).host] };
 }
 
 /**
