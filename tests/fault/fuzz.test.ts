@@ -175,6 +175,8 @@ function dechunk(body: Buffer): Buffer {
 /** Texts of frameworks and servers (Express, React Router, Node) that must never reach a shopper. */
 const ENGLISH =
   /Unexpected Server Error|Internal Server Error|Bad Request|Method Not Allowed|Not Found|Cannot (?:GET|POST|HEAD)|You made a|did not provide an|No route matches|no way to handle|Payload Too Large|Request Entity Too Large|Forbidden|Unauthorized|Expectation Failed|Too Many Requests|Unsupported Media Type|Invalid request|Unexpected token|is not valid JSON|\bat (?:async )?[\w.$<>]+ \(/;
+/** The cookies the shop sets: the admin session, and the browser's id the request limits count by. */
+const SHOP_COOKIE = /^(?:__Host-)?(?:sesion_admin|navegador)=/;
 /** A message a person can read in Spanish: an accent, ¿ ¡, or a common Spanish word. */
 const SPANISH =
   /[áéíóúñ¿¡]|\b(?:no|el|la|los|las|de|del|un|una|tu|su|es|se|por|para|con|que|solicitud|pedido|método)\b/i;
@@ -225,7 +227,7 @@ function problems(probe: Probe, answer: Answer): string[] {
   if (location !== undefined && !/^\/(?![/\\])/.test(location))
     found.push(`redirige fuera: ${location.slice(0, 80)}`);
   for (const cookie of answer.headers["set-cookie"]?.split("\n") ?? []) {
-    if (!/^sesion_admin=/.test(cookie)) found.push(`cookie inesperada: ${cookie.slice(0, 40)}`);
+    if (!SHOP_COOKIE.test(cookie)) found.push(`cookie inesperada: ${cookie.slice(0, 40)}`);
   }
   if (answer.status >= 400 && answer.status < 500 && probe.method !== "HEAD") {
     if (type.startsWith("application/json")) {
