@@ -15,6 +15,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  allowOn405(request, responseStatusCode, responseHeaders);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -64,6 +65,23 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/**
+ * A 405 must say what the address takes, but React Router keeps only the cookies of a route's
+ * answer headers on pages and data requests, so a route's own Allow is lost there. Set here: a
+ * post refused is a page that takes no form (app/http/methods.ts); a GET refused, an endpoint that
+ * only takes posts (the checkout, the webhook, the upload).
+ */
+function allowOn405(request: Request, status: number, headers: Headers): void {
+  if (status !== 405 || headers.has("Allow")) return;
+  headers.set("Allow", request.method === "POST" ? "GET, HEAD" : "POST");
+}
+
+/** React Router's data requests (`.data`). */
+export function handleDataRequest(response: Response, { request }: { request: Request }) {
+  allowOn405(request, response.status, response.headers);
+  return response;
 }
 
 /** Errors React Router reports while handling a request. */

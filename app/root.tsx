@@ -13,6 +13,7 @@ import { CartDrawer } from "~/components/cart/cart-drawer";
 import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { pageTakesNoForm } from "~/http/methods";
 import { adminSessionContext, sessionMiddleware } from "~/lib/admin-guards.server";
 import { isAdminPath } from "~/lib/admin-path";
 import { useNonce } from "~/lib/nonce";
@@ -93,6 +94,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
     </html>
   );
 }
+
+// A post to "/" is the root's (the home page is its index route): a Spanish 405 too.
+export const action = pageTakesNoForm;
 
 export default function App() {
   return <Outlet />;

@@ -153,7 +153,8 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   });
 
   const fetchPage = routerFetch(
-    () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+    async () =>
+      withPublicOrigin((await import("virtual:react-router/server-build")) as ServerBuild, config.publicUrl),
     config.env === "production" ? "production" : "development",
   );
   const shopOrigin = (req: express.Request) => {
@@ -207,8 +208,22 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
       },
     }),
   );
+  // Nothing above took it (the bridge takes every path the edge lets through): never Express'
+  // own English "Cannot GET".
+  app.use((req, res) => refuse(req, res, 404, "Página no encontrada.", { quiet: true }));
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * React Router refuses a post whose Origin is not the Host header's address, with a bare English
+ * "Bad Request". Behind a proxy that sends its own Host (nginx's default) or terminates HTTPS, the
+ * shop's pages post from PUBLIC_URL, which the edge has already accepted (edgeGuards): React
+ * Router is told that address too, or no form (sign-in included) could ever be sent.
+ */
+function withPublicOrigin(build: ServerBuild, publicUrl: string | undefined): ServerBuild {
+  if (!publicUrl) return build;
+  return { ...build, allowedActionOrigins: [...(build.allowedActionOrigins || []), new URL(publicUrl).host] };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type express from "express";
@@ -35,6 +35,22 @@ export function isValidHost(host: string): boolean {
   if (!match || host.length > 255) return false;
   const port = match[1];
   return port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
+}
+
+/**
+ * The address a request asks for, as a path ("/…"): the request line's own, or the path of a whole
+ * address ("http://host/…", which HTTP/1.1 servers must take; its host is not believed, like the
+ * Host header's). Null for anything else ("*", "example.com:443").
+ */
+export function requestPath(target: string): string | null {
+  if (target.startsWith("/")) return target;
+  if (!/^https?:\/\/[^/?#]*\//i.test(target)) return null;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether the client asked for data (the API, React Router's .data requests) rather than a page. */
@@ -165,18 +181,28 @@ export function edgeGuards(config: Config): express.RequestHandler {
       return;
     }
     // (A control character that decodes is the routes' to judge: an id with one is simply not found.)
+    let path: string;
     try {
-      decodeURIComponent(req.path);
+      if (requestPath(req.originalUrl) === null) throw new URIError("not a path");
+      path = decodeURIComponent(req.path);
     } catch {
       refuse(req, res, 400, "La dirección no es válida.");
       return;
     }
+    // Except a line break: no page has one, and React Router's catch-all cannot match it (its
+    // pattern stops at line ends), so it would answer its own English "No route matches".
+    if (/[\r\n\u2028\u2029]/.test(path)) {
+      refuse(req, res, 404, "La página que buscas no existe.");
+      return;
+    }
     if (req.method === "POST" && !OPEN_TO_OTHER_SITES.has(req.path)) {
-      // A form or script posted from another site. Requests that say nothing (no Origin, or
-      // "null") go on to the routes' own checks (requireAdmin, requireSameOrigin).
+      // A form or script posted from another site, or from a page that hides where it is ("null":
+      // a sandboxed frame, a file, a redirect from elsewhere; never the shop's own pages, and
+      // React Router would refuse it in English). Requests that name no origin go on to the
+      // routes' own checks (requireAdmin, requireSameOrigin).
       const origin = req.headers.origin;
       const ours = [config.publicUrl, `${req.protocol}://${host}`];
-      if (origin && origin !== "null" && !ours.includes(origin)) {
+      if (origin && !ours.includes(origin)) {
         refuse(req, res, 403, "Solicitud no permitida: no viene de la tienda.", {
           detail: `Origin: ${origin.slice(0, 100)}`,
         });
@@ -221,11 +247,46 @@ export const errorHandler: express.ErrorRequestHandler = (error, req, res, _next
       .send(refusalPage(500, "Algo salió mal. Intenta de nuevo en un momento.", res.app.locals.shopName));
 };
 
+/** A whole answer written straight to the connection, for requests that never reach Express. */
+function rawAnswer(status: number, reason: string, message: string, headers = ""): string {
+  const body = JSON.stringify({ message });
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+    "Content-Type: application/json; charset=utf-8\r\n" +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `${headers}Cache-Control: no-store\r\nConnection: close\r\n\r\n` +
+    body
+  );
+}
+
 /**
  * Requests Node's own parser refuses before Express sees them (an unknown method, a malformed
- * request line or header) get a Spanish 400 too, and one log line, instead of a bare answer.
+ * request line or header) get a Spanish 400 too, and one log line, instead of a bare answer. So
+ * do the two Node answers itself without asking the app: CONNECT (a proxy's method; Node would
+ * close the connection without a word) and an `Expect` other than 100-continue (an empty 417).
  */
 export function answerParserErrors(server: Server): void {
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    console.warn(`Solicitud rechazada (405): CONNECT ${JSON.stringify(String(req.url).slice(0, 200))}`);
+    socket.on("error", () => socket.destroy());
+    socket.end(rawAnswer(405, "Method Not Allowed", "Método no permitido.", "Allow: GET, HEAD, POST\r\n"));
+  });
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const expect = JSON.stringify(String(req.headers.expect).slice(0, 100));
+    console.warn(
+      `Solicitud rechazada (417): ${req.method} ${JSON.stringify(String(req.url).slice(0, 200))} [Expect: ${expect}]`,
+    );
+    const body = JSON.stringify({
+      message: "La solicitud pide algo que el servidor no ofrece (encabezado Expect).",
+    });
+    res.writeHead(417, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-store",
+      Connection: "close",
+    });
+    res.end(body);
+  });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
@@ -233,18 +294,15 @@ export function answerParserErrors(server: Server): void {
     }
     const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
     const status = tooLarge ? 431 : 400;
-    const body = JSON.stringify({
-      message: tooLarge
-        ? "Los encabezados de la solicitud son demasiado grandes."
-        : "La solicitud no es válida.",
-    });
     console.warn(`Solicitud rechazada (${status}) por el analizador HTTP: ${error.code ?? error.message}`);
     socket.end(
-      `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-        "Content-Type: application/json; charset=utf-8\r\n" +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        "Cache-Control: no-store\r\nConnection: close\r\n\r\n" +
-        body,
+      tooLarge
+        ? rawAnswer(
+            431,
+            "Request Header Fields Too Large",
+            "Los encabezados de la solicitud son demasiado grandes.",
+          )
+        : rawAnswer(400, "Bad Request", "La solicitud no es válida."),
     );
   });
 }

@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type express from "express";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "~/auth/auth.server";
+import { requestPath } from "./edge";
 
 /*
  * A short-lived, in-process cache of whole rendered answers for the anonymous public pages
@@ -302,7 +303,9 @@ export function pageCacheMiddleware(options: PageCacheMiddlewareOptions): expres
       return;
     }
     try {
-      const path = cacheKey(req.originalUrl);
+      // A whole address in the request line ("GET http://host/x") stands for its path (the edge
+      // refused anything that is not one).
+      const path = cacheKey(requestPath(req.originalUrl) ?? "/");
       const result = await options.cache.get(`${options.scope(req)} ${path}`, () =>
         options.render(path, req),
       );

@@ -6,7 +6,7 @@ import {
   type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
-import { refuse } from "./edge";
+import { refuse, requestPath } from "./edge";
 
 /**
  * The bridge from Express to React Router. It replaces @react-router/express (decision 10) for
@@ -109,9 +109,9 @@ function readBody(req: express.Request, max: number): Promise<Buffer | "too-larg
 }
 
 function requestUrl(req: express.Request): string {
-  // The Host header was checked at the edge; an HTTP/1.0 request may have none.
+  // The Host header and the address were checked at the edge; an HTTP/1.0 request may have no Host.
   const host = req.headers.host || `${req.socket.localAddress ?? "localhost"}:${req.socket.localPort ?? ""}`;
-  return `${req.protocol}://${host}${req.originalUrl}`;
+  return `${req.protocol}://${host}${requestPath(req.originalUrl) ?? "/"}`;
 }
 
 function toHeaders(raw: IncomingHttpHeaders): Headers {

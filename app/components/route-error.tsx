@@ -3,8 +3,9 @@ import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 /**
  * A route's error boundary: the route's own "not found" title (and `notFoundMessage`) for a 404,
  * "your session ended" for a 401 and "not allowed" for a 403 (an admin action refused before any
- * admin page could load), a calm message otherwise. `message` says what failed (announced to
- * screen readers); `home` is where the way out leads.
+ * admin page could load), "method not allowed" for a post to a page that takes no form (a 405),
+ * a calm message otherwise. `message` says what failed (announced to screen readers); `home` is
+ * where the way out leads.
  */
 export function RouteError({
   notFoundTitle,
@@ -31,7 +32,9 @@ export function RouteError({
         ? ["Acción no permitida", "Esta solicitud no se aceptó. Vuelve a intentarlo desde la tienda.", home]
         : status === 404
           ? [notFoundTitle, notFoundMessage, home]
-          : ["Algo salió mal", message, home];
+          : status === 405
+            ? ["Método no permitido", "Esta página solo se consulta: no recibe formularios.", home]
+            : ["Algo salió mal", message, home];
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="font-serif text-3xl">{title}</h1>

@@ -9,6 +9,7 @@ import {
   TIMELINE,
   WORKSHOP_BEFORE_AFTER,
 } from "~/content/brand";
+import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
@@ -36,6 +37,8 @@ export function meta({ data }: Route.MetaArgs) {
     shopName: data.shopName,
   });
 }
+
+export const action = pageTakesNoForm;
 
 export default function About({ loaderData }: Route.ComponentProps) {
   return (

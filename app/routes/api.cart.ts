@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cartProducts } from "~/catalogue/views.server";
+import { onlyGet } from "~/http/methods";
 import { isId } from "~/lib/ids";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/api.cart";
@@ -15,3 +16,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const products = await cartProducts(database.db, media, ids.data, new Date());
   return Response.json({ products }, { headers: { "Cache-Control": "no-store" } });
 }
+
+export const action = onlyGet;

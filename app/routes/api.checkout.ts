@@ -69,5 +69,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return Response.json({ message: "Usa POST para iniciar el pago." }, { status: 405 });
+  return Response.json(
+    { message: "Usa POST para iniciar el pago." },
+    { status: 405, headers: { Allow: "POST" } },
+  );
 }

@@ -27,5 +27,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return Response.json({ message: "Método no permitido." }, { status: 405 });
+  return Response.json({ message: "Método no permitido." }, { status: 405, headers: { Allow: "POST" } });
 }

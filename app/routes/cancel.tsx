@@ -1,8 +1,11 @@
 import { Link } from "react-router";
+import { pageTakesNoForm } from "~/http/methods";
 import { isOrderId } from "~/orders/ids";
 import { cancelFromPaymentPage } from "~/orders/sweeper.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/cancel";
+
+export const action = pageTakesNoForm;
 
 export const meta = () => [{ title: "Algo salió mal" }, { name: "robots", content: "noindex" }];
 

@@ -4,6 +4,7 @@ import { dropSummary, productTile } from "~/catalogue/views.server";
 import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
+import { pageTakesNoForm } from "~/http/methods";
 import { isId } from "~/lib/ids";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
@@ -38,6 +39,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     products,
   };
 }
+
+export const action = pageTakesNoForm;
 
 export default function Collection({ loaderData }: Route.ComponentProps) {
   const { drop, products, filters } = loaderData;

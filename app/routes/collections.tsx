@@ -4,6 +4,7 @@ import { groupByYear } from "~/catalogue/storefront";
 import { dropSummary } from "~/catalogue/views.server";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
+import { pageTakesNoForm } from "~/http/methods";
 import { yearOf } from "~/lib/dates";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
@@ -34,6 +35,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     groups,
   };
 }
+
+export const action = pageTakesNoForm;
 
 export default function Collections({ loaderData }: Route.ComponentProps) {
   return (

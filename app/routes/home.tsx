@@ -9,6 +9,7 @@ import { ProductCarousel } from "~/components/product-carousel";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
+import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
@@ -42,6 +43,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     running: running ? (views.find((v) => v.id === running.id) ?? null) : null,
   };
 }
+
+export const action = pageTakesNoForm;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { drops, running } = loaderData;

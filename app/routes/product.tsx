@@ -7,6 +7,7 @@ import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
+import { pageTakesNoForm } from "~/http/methods";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
@@ -85,6 +86,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     label: productTileLabel(drop, product.stock, now),
   };
 }
+
+export const action = pageTakesNoForm;
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product, drop, images, label } = loaderData;

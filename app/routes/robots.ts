@@ -1,3 +1,4 @@
+import { onlyGet } from "~/http/methods";
 import { shopOrigin } from "~/lib/origin.server";
 import type { Route } from "./+types/robots";
 
@@ -17,3 +18,5 @@ export function loader({ context }: Route.LoaderArgs) {
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
   });
 }
+
+export const action = onlyGet;

@@ -1,5 +1,6 @@
 import { listDrops } from "~/catalogue/catalogue.server";
 import { dropHref, productHref } from "~/catalogue/views.server";
+import { onlyGet } from "~/http/methods";
 import { escapeMarkup } from "~/lib/escape";
 import { shopOrigin } from "~/lib/origin.server";
 import { servicesContext } from "~/services.server";
@@ -24,3 +25,5 @@ ${paths.map((p) => `  <url><loc>${escapeMarkup(origin + p)}</loc></url>`).join("
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" },
   });
 }
+
+export const action = onlyGet;

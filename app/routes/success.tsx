@@ -1,8 +1,11 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
+import { pageTakesNoForm } from "~/http/methods";
 
 export const meta = () => [{ title: "¡Gracias por tu compra!" }, { name: "robots", content: "noindex" }];
+
+export const action = pageTakesNoForm;
 
 export default function Success() {
   const { clear } = useCart();

@@ -174,6 +174,32 @@ describe("HTTPS behind a load balancer", () => {
     expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
     await server.stop();
   });
+
+  it("takes forms posted from PUBLIC_URL when the proxy sends its own Host (nginx's default)", async () => {
+    const server = await start({
+      DATA_DIR: path.join(tmp, "proxied"),
+      PUBLIC_URL: "https://tienda.example",
+      TRUST_PROXY: "true",
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+    });
+    // The request reaches the shop as http://127.0.0.1:<port> (what the proxy asked for); the
+    // browser's page was https://tienda.example. React Router alone answered a bare English 400.
+    const res = await fetch(`${server.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        origin: "https://tienda.example",
+        "x-forwarded-proto": "https",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ email: "nadie@example.com", password: "no es la contraseña" }),
+    });
+    const body = await res.text();
+    expect(res.status, body).toBe(401);
+    expect(body).toContain("Credenciales inválidas");
+    await server.stop();
+  });
 });
 
 describe("start-up problems stop the server with one clear message", () => {

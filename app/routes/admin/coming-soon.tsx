@@ -1,3 +1,4 @@
+import { pageTakesNoForm } from "~/http/methods";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import type { Route } from "./+types/coming-soon";
 
@@ -16,6 +17,8 @@ export function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
   return { title: TITLES[args.url.pathname.replace(/\/+$/, "")] ?? "Administración" };
 }
+
+export const action = pageTakesNoForm;
 
 export default function ComingSoon({ loaderData }: Route.ComponentProps) {
   return (

@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { pageTakesNoForm } from "~/http/methods";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import type { Route } from "./+types/index";
 
@@ -7,6 +8,8 @@ export function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
   throw redirect("/admin/orders");
 }
+
+export const action = pageTakesNoForm;
 
 export default function AdminIndex() {
   return null;

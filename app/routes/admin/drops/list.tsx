@@ -5,6 +5,7 @@ import { DROP_TIME_LABELS } from "~/catalogue/drop-time";
 import type { DropStatus } from "~/catalogue/taxonomy";
 import { ConfirmDialog } from "~/components/admin/modal";
 import { RouteError } from "~/components/route-error";
+import { pageTakesNoForm } from "~/http/methods";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import { formatShopDateTime } from "~/lib/dates";
 import { servicesContext } from "~/services.server";
@@ -46,6 +47,8 @@ export async function loader(args: Route.LoaderArgs) {
     notice: Object.hasOwn(NOTICES, code) ? (NOTICES[code] ?? null) : null,
   };
 }
+
+export const action = pageTakesNoForm;
 
 export default function DropsList({ loaderData }: Route.ComponentProps) {
   const { drops, notice, title } = loaderData;

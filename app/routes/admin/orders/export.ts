@@ -1,3 +1,4 @@
+import { onlyGet } from "~/http/methods";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { exportOrdersCsv } from "~/orders/admin.server";
@@ -26,3 +27,5 @@ export async function loader(args: Route.LoaderArgs) {
     },
   });
 }
+
+export const action = onlyGet;

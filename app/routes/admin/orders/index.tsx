@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
 import { OrderView } from "~/components/admin/order-view";
 import { RouteError } from "~/components/route-error";
+import { pageTakesNoForm } from "~/http/methods";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import { listOrders } from "~/orders/admin.server";
 import { DESK_PARAMS, deskSearch, parseDeskQuery } from "~/orders/desk-query";
@@ -21,6 +22,8 @@ export async function loader(args: Route.LoaderArgs) {
   if (parsed.refused) return data({ orders: [], total: 0, page: 1, pages: 1, ...shown }, { status: 400 });
   return { ...(await listOrders(database.db, parsed.query)), ...shown };
 }
+
+export const action = pageTakesNoForm;
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { orders, values, page, pages, total, errors, notice } = loaderData;

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
+import { pageTakesNoForm } from "~/http/methods";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import { formatShopDateTime } from "~/lib/dates";
 import { getDeskOrder } from "~/orders/admin.server";
@@ -22,6 +23,8 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /** The packing slip: what goes in the parcel and where it goes, on one A4 or Letter page. */
+export const action = pageTakesNoForm;
+
 export default function PackingSlip({ loaderData }: Route.ComponentProps) {
   const { order, shop } = loaderData;
   return (
