@@ -9,7 +9,7 @@ import { holdCart } from "~/orders/holds.server";
 import { newOrderId } from "~/orders/ids";
 import { confirmPayment } from "~/orders/payment.server";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
+import { type FakeStripe, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
 import { launchServer, type RunningServer, startServer } from "../support/server-process";
 import {
   demoPayment,
@@ -454,20 +454,7 @@ function paidSession(s: { total: number }) {
     payment_status: "paid",
     amount_total: s.total,
     currency: "mxn",
-    customer_details: { name: "Ana Pérez", email: "ana@example.mx", phone: "+529511234567" },
-    collected_information: {
-      shipping_details: {
-        name: "Ana Pérez",
-        address: {
-          line1: "Calle Macedonio Alcalá 401",
-          line2: "Centro",
-          city: "Oaxaca de Juárez",
-          state: "OAX",
-          postal_code: "68000",
-          country: "MX",
-        },
-      },
-    },
+    ...STRIPE_SHOPPER,
   };
 }
 

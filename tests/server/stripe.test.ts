@@ -7,7 +7,7 @@ import type { Database } from "~/db/database.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase, sqliteHarness } from "../support/databases";
-import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
+import { type FakeStripe, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
 import { hold } from "../support/orders";
 import { type RunningServer, startServer } from "../support/server-process";
 
@@ -147,20 +147,7 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
           amount_total: totals.get(sessionId) ?? 0,
           currency: "mxn",
           status: type === "checkout.session.expired" ? "expired" : "complete",
-          customer_details: { name: "Ana Pérez", email: "ana@example.mx", phone: "+529511234567" },
-          collected_information: {
-            shipping_details: {
-              name: "Ana Pérez",
-              address: {
-                line1: "Calle Macedonio Alcalá 401",
-                line2: "Centro",
-                city: "Oaxaca de Juárez",
-                state: "OAX",
-                postal_code: "68000",
-                country: "MX",
-              },
-            },
-          },
+          ...STRIPE_SHOPPER,
         },
       },
     };

@@ -16,6 +16,24 @@ export interface FakeStripe {
   close(): Promise<void>;
 }
 
+/** Who paid and where to ship, as Stripe's page leaves them in a completed session. */
+export const STRIPE_SHOPPER = {
+  customer_details: { name: "Ana Pérez", email: "ana@example.mx", phone: "+529511234567" },
+  collected_information: {
+    shipping_details: {
+      name: "Ana Pérez",
+      address: {
+        line1: "Calle Macedonio Alcalá 401",
+        line2: "Centro",
+        city: "Oaxaca de Juárez",
+        state: "OAX",
+        postal_code: "68000",
+        country: "MX",
+      },
+    },
+  },
+};
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripe["requests"] = [];
   const sessions = new Map<string, Record<string, unknown>>();
