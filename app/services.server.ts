@@ -17,6 +17,7 @@ import { createMailQueue, type MailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { sweepUnusedMedia } from "~/media/sweep.server";
+import { type CancelLinks, createCancelLinks } from "~/orders/cancel-link.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
@@ -37,6 +38,8 @@ export interface Services {
   limits: RequestLimits;
   /** The proof of work a checkout needs; null when CHECKOUT_CHALLENGE is off. */
   proofOfWork: ProofOfWork | null;
+  /** Signs and checks the /cancel links of payment pages (one browser's own checkout only). */
+  cancelLinks: CancelLinks;
   stop(): Promise<void>;
 }
 
@@ -75,7 +78,8 @@ export async function startServices(
       if (await seedDemoOnFirstStart(database.db, media, { onSeeding, onProgress: progressLines(log) }))
         log("Catálogo de demostración listo.");
     }
-    const auth = createAdminAuth(database, authSettings(config));
+    const settings = authSettings(config);
+    const auth = createAdminAuth(database, settings);
     if (config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
     let payments: PaymentProvider;
     if (config.stripe) {
@@ -160,8 +164,9 @@ export async function startServices(
       mail,
       auth,
       limits,
+      cancelLinks: createCancelLinks(settings.secret),
       proofOfWork: config.checkoutChallenge
-        ? createProofOfWork(authSettings(config).secret, (key, seconds) => limits.once(key, seconds))
+        ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds))
         : null,
       async stop() {
         // Rounds under way finish first: a message sent must be recorded as sent.

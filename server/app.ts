@@ -9,7 +9,7 @@ import { busyPage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { type Config, loadConfig } from "~/config/env.server";
 import { isAdminPath } from "~/lib/admin-path";
-import { clientAddressContext } from "~/lib/client-address";
+import { browserIdContext, clientAddressContext } from "~/lib/client-address";
 import { cspNonceContext, wholeDocumentContext } from "~/lib/nonce";
 import { shopOriginContext } from "~/lib/origin.server";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
@@ -18,7 +18,13 @@ import { type Services, servicesContext, startServices } from "~/services.server
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { PageCache, pageCacheMiddleware } from "./page-cache";
 import { createRequestHandler, routerFetch } from "./request-handler";
-import { issueBrowserCookie, limitRequests, requireProofOfWork, serveChallenge } from "./request-limits";
+import {
+  issueBrowserCookie,
+  limitRequests,
+  requestBrowser,
+  requireProofOfWork,
+  serveChallenge,
+} from "./request-limits";
 
 export { answerParserErrors } from "./edge";
 
@@ -202,6 +208,7 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
         context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "desconocida");
+        context.set(browserIdContext, requestBrowser(req, res));
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
         context.set(shopOriginContext, shopOrigin(req));
         return context;

@@ -24,7 +24,9 @@ export function browserId(req: express.Request): string | null {
 
 export const issueBrowserCookie: express.RequestHandler = (req, res, next) => {
   if (!browserId(req)) {
-    res.cookie(BROWSER_COOKIE, crypto.randomBytes(16).toString("base64url"), {
+    // This very request already counts as the new browser's (see `requestBrowser`).
+    res.locals.browserId = crypto.randomBytes(16).toString("base64url");
+    res.cookie(BROWSER_COOKIE, res.locals.browserId, {
       httpOnly: true,
       sameSite: "lax",
       secure: req.secure,
@@ -34,6 +36,11 @@ export const issueBrowserCookie: express.RequestHandler = (req, res, next) => {
   }
   next();
 };
+
+/** The request's browser: its cookie, or the id issued with this answer; null without either. */
+export function requestBrowser(req: express.Request, res: express.Response): string | null {
+  return browserId(req) ?? (typeof res.locals.browserId === "string" ? res.locals.browserId : null);
+}
 
 /** Counts the request against `action`'s limits; past one, a Spanish 429 with Retry-After. */
 export function limitRequests(limits: RequestLimits, action: LimitedAction): express.RequestHandler {

@@ -217,6 +217,8 @@ export async function createDropFromInput(
           status: "proximamente",
           image_id: input.imageId || null,
           video_id: input.videoId || null,
+          max_per_order: input.maxPerOrder,
+          hold_minutes: input.holdMinutes,
           created_at: stamp,
           updated_at: stamp,
         })
@@ -396,6 +398,8 @@ export async function updateDropFromInput(
           ...(input.status ? { status: input.status } : {}),
           image_id: input.imageId || null,
           video_id: input.videoId || null,
+          max_per_order: input.maxPerOrder,
+          hold_minutes: input.holdMinutes,
           updated_at: stamp,
         })
         .where("id", "=", dropId)
@@ -531,6 +535,8 @@ export async function dropForEdit(
     startTime,
     endDate,
     endTime,
+    maxPerOrder: drop.maxPerOrder === null ? "" : String(drop.maxPerOrder),
+    holdMinutes: String(drop.holdMinutes),
     smallDescription: drop.smallDescription,
     fullDescription: drop.fullDescription,
     status: drop.status,

@@ -38,6 +38,10 @@ export interface DropInfo {
   createdAt: Date;
   image: MediaRow | null;
   video: MediaRow | null;
+  /** 'Máximo N por persona'; null: no limit of its own. */
+  maxPerOrder: number | null;
+  /** How long a checkout holds this drop's pieces, in minutes. */
+  holdMinutes: number;
 }
 
 export interface Drop<P extends Product = Product> extends DropInfo {
@@ -159,6 +163,8 @@ function toDropInfo(d: DropRow, media: Map<string, MediaRow>): DropInfo {
     createdAt: toDate(d.created_at),
     image: pick(d.image_id),
     video: pick(d.video_id),
+    maxPerOrder: d.max_per_order,
+    holdMinutes: d.hold_minutes,
   };
 }
 
@@ -202,6 +208,8 @@ export interface NewDrop {
   createdAt?: Date;
   imageId?: string | null;
   videoId?: string | null;
+  maxPerOrder?: number | null;
+  holdMinutes?: number;
   products: NewProduct[];
 }
 
@@ -248,6 +256,8 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
       status,
       image_id: input.imageId ?? null,
       video_id: input.videoId ?? null,
+      max_per_order: input.maxPerOrder ?? null,
+      hold_minutes: input.holdMinutes,
       created_at: stamp,
       updated_at: stamp,
     })

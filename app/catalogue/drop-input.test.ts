@@ -623,3 +623,28 @@ describe("formToDropInput", () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 });
+
+describe("dropInput: drop-day rules", () => {
+  it("'Máximo por persona' empty is no limit; a whole number from 1 to 100 is the limit", () => {
+    expect(parsed(form()).maxPerOrder).toBeNull();
+    expect(parsed(form({ maxPerOrder: "" })).maxPerOrder).toBeNull();
+    expect(parsed(form({ maxPerOrder: " 2 " })).maxPerOrder).toBe(2);
+    expect(parsed(form({ maxPerOrder: "100" })).maxPerOrder).toBe(100);
+    for (const bad of ["0", "101", "1.5", "-1", "dos", "1e2"]) {
+      expect(errorsOf(form({ maxPerOrder: bad })), bad).toEqual({
+        maxPerOrder: "Máximo por persona: escribe un número de 1 a 100, o déjalo vacío para no limitar.",
+      });
+    }
+  });
+
+  it("the hold is 30 minutes unless the owner sets 10 to 30", () => {
+    expect(parsed(form()).holdMinutes).toBe(30);
+    expect(parsed(form({ holdMinutes: "10" })).holdMinutes).toBe(10);
+    expect(parsed(form({ holdMinutes: "15" })).holdMinutes).toBe(15);
+    for (const bad of ["9", "31", "0", "diez", "12.5"]) {
+      expect(errorsOf(form({ holdMinutes: bad })), bad).toEqual({
+        holdMinutes: "Apartado: escribe de 10 a 30 minutos.",
+      });
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN, MAX_CHARGE_CENTS } from "~/lib/money";
 import { safeText } from "~/lib/text";
+import { HOLD_MINUTES, MAX_ORDER_PIECES, MIN_HOLD_MINUTES } from "~/orders/limits";
 import { normalizeDropStatus } from "./drop-status";
 import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "./taxonomy";
 
@@ -144,6 +145,29 @@ export const dropInput = z
     startTime: z.string().trim().optional().default("00:00"),
     endDate: z.string({ error: "Escribe la fecha de fin." }).trim().min(1, "Escribe la fecha de fin."),
     endTime: z.string().trim().optional().default("23:59"),
+    /** 'Máximo N por persona': pieces of this drop in one order; empty for the shop's limits only. */
+    maxPerOrder: z
+      .string()
+      .trim()
+      .optional()
+      .default("")
+      .refine(
+        (v) => v === "" || (/^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_ORDER_PIECES),
+        `Máximo por persona: escribe un número de 1 a ${MAX_ORDER_PIECES}, o déjalo vacío para no limitar.`,
+      )
+      .transform((v) => (v === "" ? null : Number(v))),
+    /** How long a checkout holds this drop's pieces. */
+    holdMinutes: z
+      .string()
+      .trim()
+      .optional()
+      .default("")
+      .refine(
+        (v) =>
+          v === "" || (/^\d{1,2}$/.test(v) && Number(v) >= MIN_HOLD_MINUTES && Number(v) <= HOLD_MINUTES),
+        `Apartado: escribe de ${MIN_HOLD_MINUTES} a ${HOLD_MINUTES} minutos.`,
+      )
+      .transform((v) => (v === "" ? HOLD_MINUTES : Number(v))),
     smallDescription: text(300, "Descripción corta", { multiline: true }).optional().default(""),
     fullDescription: text(5000, "Descripción completa", { multiline: true }).optional().default(""),
     /** Edit only; new drops start as proximamente. `archivado` is read as `archivada`. */
@@ -276,6 +300,9 @@ export interface DropFormValues {
   startTime: string;
   endDate: string;
   endTime: string;
+  /** 'Máximo N por persona': empty for no limit. */
+  maxPerOrder: string;
+  holdMinutes: string;
   smallDescription: string;
   fullDescription: string;
   status: string;
@@ -310,6 +337,8 @@ export function emptyDrop(id: string): DropFormValues {
     startTime: "10:00",
     endDate: "",
     endTime: "22:00",
+    maxPerOrder: "",
+    holdMinutes: String(HOLD_MINUTES),
     smallDescription: "",
     fullDescription: "",
     status: "proximamente",

@@ -154,3 +154,12 @@ export function toDate(value: Date | string): Date {
 export function toTimestamp(date: Date): string {
   return date.toISOString();
 }
+
+/** Whether a write failed on a unique index (SQLite or PostgreSQL), optionally a given one. */
+export function isUniqueViolation(error: unknown, index?: string): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  // PostgreSQL names the index; SQLite names its columns ("orders.checkout_browser").
+  if (e.code === "23505") return index === undefined || e.constraint === index;
+  return e.code === "SQLITE_CONSTRAINT_UNIQUE";
+}

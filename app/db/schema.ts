@@ -42,6 +42,10 @@ export interface DropsTable {
   status: DropStatus;
   image_id: string | null;
   video_id: string | null;
+  /** Pieces of this drop one order may take ('Máximo N por persona'); null: the shop's limits only. */
+  max_per_order: number | null;
+  /** How long a checkout holds this drop's pieces, in minutes (10 to 30). */
+  hold_minutes: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -95,6 +99,8 @@ export interface OrdersTable {
   shipped_at: NullableTimestamp;
   /** Order number and customer name, folded for search (see orders/search.ts). */
   search_text: ColumnType<string, string | undefined, string>;
+  /** The browser whose payment page for this order is open (one per browser while unpaid). */
+  checkout_browser: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

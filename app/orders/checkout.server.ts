@@ -4,10 +4,12 @@ import {
   type CheckoutLine,
   type HoldRefusal,
   holdCart,
+  openCheckoutsOf,
   releaseHold,
   setPaymentSession,
 } from "./holds.server";
 import type { PaymentProvider } from "./payment-port";
+import { cancelCheckout } from "./sweeper.server";
 
 export type CheckoutResult =
   | { ok: true; url: string; orderId: string }
@@ -16,21 +18,43 @@ export type CheckoutResult =
 /**
  * The spec's createStripeCheckout: holds the pieces, creates the order and opens a payment
  * session. If the provider fails, the hold is released at once.
+ *
+ * A browser holds at most one unpaid checkout: its previous one (a payment page left open, the
+ * back button, a second tab) is closed at the provider and released first, so a shopper who
+ * changes the cart never competes with herself, and a script cannot pile up holds from one
+ * browser. Without a browser (no cookie), only the request limits bound it.
  */
 export async function startCheckout(
   db: Db,
   payments: PaymentProvider,
   lines: CheckoutLine[],
   urls: { success: string; cancel: (orderId: string) => string },
+  browser: string | null = null,
 ): Promise<CheckoutResult> {
-  const order = await holdCart(db, { lines, provider: payments.name });
+  if (browser) {
+    for (const previous of await openCheckoutsOf(db, browser)) {
+      try {
+        // Paid after all (or waiting for cash): it stays, and no longer counts as this browser's.
+        await cancelCheckout(db, payments, previous);
+      } catch (error) {
+        // The provider did not say whether it was paid: nothing is released, nothing new is held.
+        console.error(`No se pudo cerrar el pago anterior ${previous}: ${errorLine(error)}`);
+        return {
+          ok: false,
+          reason: "pago_no_disponible",
+          message: "No pudimos cerrar tu pago anterior. Intenta de nuevo en unos momentos.",
+        };
+      }
+    }
+  }
+  const order = await holdCart(db, { lines, provider: payments.name, browser });
   if (!order.ok) return order;
   try {
     const session = await payments.createSession(order, {
       success: urls.success,
       cancel: urls.cancel(order.id),
     });
-    await setPaymentSession(db, order.id, session);
+    await setPaymentSession(db, order.id, session, order.expiresAt);
     return { ok: true, url: session.url, orderId: order.id };
   } catch (error) {
     console.error(`No se pudo crear la sesión de pago del pedido ${order.id}: ${errorLine(error)}`);

@@ -1,12 +1,21 @@
 import { isDropPurchasable } from "~/catalogue/drop-time";
-import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { newOrderId } from "./ids";
-import { type LimitRefusal, piecesRefusal, totalRefusal } from "./limits";
+import {
+  HOLD_MINUTES,
+  type LimitRefusal,
+  MIN_HOLD_MINUTES,
+  perDropRefusal,
+  piecesRefusal,
+  totalRefusal,
+} from "./limits";
 import { movableFrom } from "./status";
 import { heldByOrder, restock, takeStock } from "./stock.server";
 
-/** How long a checkout holds its pieces: the life of the payment session. */
-export const HOLD_MINUTES = 30;
+export { HOLD_MINUTES, MIN_HOLD_MINUTES } from "./limits";
+
+/** The unique index that keeps one unpaid checkout per browser (migration 0010). */
+const ONE_CHECKOUT_PER_BROWSER = "orders_one_checkout_per_browser";
 
 export interface CheckoutLine {
   productId: string;
@@ -24,7 +33,7 @@ export interface HeldOrder {
 /** Why a cart cannot be held, with the Spanish message the shopper reads. */
 export type HoldRefusal =
   | {
-      reason: "carrito_vacio" | "no_existe" | "coleccion_cerrada" | "sin_stock";
+      reason: "carrito_vacio" | "no_existe" | "coleccion_cerrada" | "sin_stock" | "pago_en_curso";
       message: string;
     }
   | LimitRefusal;
@@ -62,7 +71,14 @@ function mergeLines(lines: CheckoutLine[]): CheckoutLine[] {
  */
 export async function holdCart(
   db: Db,
-  input: { lines: CheckoutLine[]; provider: string; now?: Date; precheck?: boolean },
+  input: {
+    lines: CheckoutLine[];
+    provider: string;
+    /** The browser starting it: it may have one unpaid checkout (see `openCheckoutsOf`). */
+    browser?: string | null;
+    now?: Date;
+    precheck?: boolean;
+  },
 ): Promise<HoldResult> {
   const now = input.now ?? new Date();
   const lines = mergeLines(input.lines);
@@ -75,10 +91,22 @@ export async function holdCart(
     if (refusal) return { ok: false, ...refusal };
   }
   try {
-    const order = await db.transaction().execute((trx) => holdInTransaction(trx, lines, input.provider, now));
+    const order = await db
+      .transaction()
+      .execute((trx) => holdInTransaction(trx, lines, input.provider, input.browser ?? null, now));
     return { ok: true, ...order };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, ...error.refusal };
+    // Another request of the same browser held a cart in between (two taps, two tabs): that one
+    // stands, this one took nothing (its transaction rolled back).
+    if (input.browser && isUniqueViolation(error, ONE_CHECKOUT_PER_BROWSER)) {
+      return {
+        ok: false,
+        reason: "pago_en_curso",
+        message:
+          "Ya tienes un pago en curso en otra ventana. Termínalo ahí o intenta de nuevo en unos segundos.",
+      };
+    }
     throw error;
   }
 }
@@ -127,6 +155,9 @@ async function readLines(db: Db, lines: CheckoutLine[]) {
       "drops.status",
       "drops.start_at",
       "drops.end_at",
+      "drops.name as drop_name",
+      "drops.max_per_order",
+      "drops.hold_minutes",
     ])
     .where(
       "products.id",
@@ -163,6 +194,13 @@ function checkLines(lines: CheckoutLine[], rows: LineRow[], now: Date) {
     });
   }
 
+  // The owner's 'Máximo N por persona' of each drop, over all its pieces in the cart.
+  const perDrop = perDropRefusal(
+    lines,
+    new Map(rows.map((r) => [r.drop_id, { name: r.drop_name, maxPerOrder: r.max_per_order }])),
+  );
+  if (perDrop) throw new Refused(perDrop);
+
   // Before any stock is taken: a total one payment cannot take would not fit the order's column
   // on PostgreSQL either.
   const tooMuch = totalRefusal(
@@ -188,7 +226,19 @@ function shortRefusal(
   return { reason: "sin_stock", message: `No hay piezas suficientes: ${names.join(", ")}.` };
 }
 
-async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: string, now: Date) {
+/** The cart's hold: the shortest its drops allow (never under the minimum, never over the default). */
+function holdMinutes(rows: readonly { hold_minutes: number }[]): number {
+  const shortest = Math.min(HOLD_MINUTES, ...rows.map((r) => r.hold_minutes));
+  return Math.max(MIN_HOLD_MINUTES, shortest);
+}
+
+async function holdInTransaction(
+  trx: Db,
+  lines: CheckoutLine[],
+  provider: string,
+  browser: string | null,
+  now: Date,
+) {
   // The stock read here decides nothing: the conditional decrement does.
   const rows = await readLines(trx, lines);
   const found = checkLines(lines, rows, now);
@@ -207,7 +257,7 @@ async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: strin
   const order: HeldOrder = {
     id: newOrderId(),
     totalCents: snapshot.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
-    expiresAt: new Date(now.getTime() + HOLD_MINUTES * 60_000),
+    expiresAt: new Date(now.getTime() + holdMinutes(rows) * 60_000),
     lines: snapshot,
   };
   await trx
@@ -220,6 +270,7 @@ async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: strin
       customer_name: "",
       customer_email: "",
       payment_provider: provider,
+      checkout_browser: browser,
       // The session, shipping address and tracking columns stay null until they are known.
       expires_at: toTimestamp(order.expiresAt),
       created_at: toTimestamp(now),
@@ -243,17 +294,50 @@ async function holdInTransaction(trx: Db, lines: CheckoutLine[], provider: strin
   return order;
 }
 
-/** Links the order to its payment session; the hold lasts as long as the session accepts payment. */
+/**
+ * Links the order to its payment session. The hold ends with the session, or at `holdEndsAt` when
+ * that is sooner (a provider may keep sessions open longer than the drop's hold: Stripe's last at
+ * least 30 minutes); the sweeper then closes the session before it gives the pieces back, so
+ * nobody pays for a released piece.
+ */
 export async function setPaymentSession(
   db: Db,
   orderId: string,
   session: { id: string; expiresAt: Date },
+  holdEndsAt?: Date,
 ): Promise<void> {
+  const ends = holdEndsAt && holdEndsAt < session.expiresAt ? holdEndsAt : session.expiresAt;
   await db
     .updateTable("orders")
-    .set({ payment_session_id: session.id, expires_at: toTimestamp(session.expiresAt) })
+    .set({ payment_session_id: session.id, expires_at: toTimestamp(ends) })
     .where("id", "=", orderId)
     .execute();
+}
+
+/** The browser's unpaid checkouts whose payment page may still be open (one, by the unique index). */
+export async function openCheckoutsOf(db: Db, browser: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("checkout_browser", "=", browser)
+    .where("status", "=", "esperando_pago")
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Whether `browser` may act on the order's open checkout: the one that started it (or any, when none did). */
+export async function isCheckoutOf(db: Db, orderId: string, browser: string | null): Promise<boolean> {
+  const order = await db
+    .selectFrom("orders")
+    .select("checkout_browser")
+    .where("id", "=", orderId)
+    .executeTakeFirst();
+  return !order?.checkout_browser || order.checkout_browser === browser;
+}
+
+/** The order is no longer its browser's checkout in progress (paid, or waiting for cash). */
+export async function detachBrowser(db: Db, orderId: string): Promise<void> {
+  await db.updateTable("orders").set({ checkout_browser: null }).where("id", "=", orderId).execute();
 }
 
 /**
@@ -263,7 +347,8 @@ export async function setPaymentSession(
 export async function extendHold(db: Db, orderId: string, until: Date): Promise<boolean> {
   const changed = await db
     .updateTable("orders")
-    .set({ expires_at: toTimestamp(until) })
+    // Its payment page is done with: the browser may start another checkout meanwhile.
+    .set({ expires_at: toTimestamp(until), checkout_browser: null })
     .where("id", "=", orderId)
     .where("status", "=", "esperando_pago")
     .executeTakeFirst();

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/database.server";
-import { releaseHold } from "./holds.server";
+import { detachBrowser, releaseHold } from "./holds.server";
 import { confirmPayment, recordPaymentEvent } from "./payment.server";
 import type { PaymentEvent } from "./payment-port";
 
@@ -67,7 +67,9 @@ async function apply(db: Db, event: PaymentEvent, now: Date): Promise<PaymentEve
       });
       return "paid";
     case "awaiting_payment":
-      // Delayed payment methods complete the session unpaid; a paid event follows.
+      // Delayed payment methods complete the session unpaid; a paid event follows. The
+      // payment page is done with: its browser may start another checkout meanwhile.
+      await detachBrowser(db, event.orderId);
       return "awaiting_payment";
     case "failed":
     case "expired":

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
-import { expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
+import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
 import { confirmPayment } from "./payment.server";
 import type { PaymentProvider } from "./payment-port";
 
@@ -107,7 +107,11 @@ export async function cancelCheckout(
   if (order?.status !== "esperando_pago") return "sin_apartado";
   if (order.payment_session_id && order.payment_provider === payments.name) {
     const state = await payments.expireSession(order.payment_session_id);
-    if (state.paid || state.status === "complete") return "pagado";
+    if (state.paid || state.status === "complete") {
+      // Paid, or a cash payment on its way: no longer the browser's open checkout.
+      await detachBrowser(db, orderId);
+      return "pagado";
+    }
   }
   return (await releaseHold(db, orderId)) ? "liberado" : "sin_apartado";
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { browserIdContext } from "~/lib/client-address";
 import { isId } from "~/lib/ids";
 import { isSameOrigin, shopOrigin } from "~/lib/origin.server";
+import { cancelPath } from "~/orders/cancel-link.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import { MAX_ORDER_LINES } from "~/orders/limits";
 import { servicesContext } from "~/services.server";
@@ -31,13 +33,16 @@ const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = 
   sin_stock: 409,
   limite_piezas: 400,
   limite_total: 400,
+  limite_coleccion: 400,
+  pago_en_curso: 409,
   pago_no_disponible: 502,
 };
 
 /** POST /api/checkout { cart: [{ product: { id }, dropId, quantity }] } -> { url } or { message }. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ message: "Método no permitido." }, { status: 405 });
-  const { database, payments, config } = context.get(servicesContext);
+  const { database, payments, config, cancelLinks } = context.get(servicesContext);
+  const browser = context.get(browserIdContext);
   const origin = shopOrigin(context);
   // Only the shop's own pages may start a checkout: a JSON body (a cross-site form cannot send
   // one without the browser asking first) and, when the browser says where it comes from, our origin.
@@ -60,10 +65,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     dropId: l.dropId,
     quantity: l.quantity,
   }));
-  const result = await startCheckout(database.db, payments, lines, {
-    success: `${origin}/success`,
-    cancel: (orderId) => `${origin}/cancel?pedido=${encodeURIComponent(orderId)}`,
-  });
+  const result = await startCheckout(
+    database.db,
+    payments,
+    lines,
+    {
+      success: `${origin}/success`,
+      // Signed for this browser: only it can give the pieces back from the link.
+      cancel: (orderId) => `${origin}${cancelPath(cancelLinks, orderId, browser)}`,
+    },
+    browser,
+  );
   if (result.ok) return Response.json({ url: result.url }, { headers });
   return Response.json({ message: result.message }, { status: STATUS[result.reason], headers });
 }

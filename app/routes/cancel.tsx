@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { pageTakesNoForm } from "~/http/methods";
+import { browserIdContext } from "~/lib/client-address";
 import { isOrderId } from "~/orders/ids";
 import { cancelFromPaymentPage } from "~/orders/sweeper.server";
 import { servicesContext } from "~/services.server";
@@ -10,9 +11,15 @@ export const action = pageTakesNoForm;
 export const meta = () => [{ title: "Algo salió mal" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const orderId = new URL(request.url).searchParams.get("pedido");
+  const params = new URL(request.url).searchParams;
+  const orderId = params.get("pedido");
   if (orderId && isOrderId(orderId)) {
-    const { database, payments } = context.get(servicesContext);
+    const { database, payments, cancelLinks } = context.get(servicesContext);
+    // Only the browser that started the checkout, from the link its payment page gave back: an
+    // order id alone, or another browser, changes nothing (the hold ends on its own).
+    if (!cancelLinks.verify(orderId, context.get(browserIdContext), params.get("firma"))) {
+      return { outcome: "ajeno" as const };
+    }
     const outcome = await cancelFromPaymentPage(database.db, payments, orderId);
     // The provider did not answer: the hold stays until it does, and the page says so. A payment
     // that went through after all (or waits for a cash payment) must not read "no charge".
@@ -28,6 +35,8 @@ const EXPLANATION = {
     "No pudimos procesar tu compra... Si completaste el pago, no te preocupes: te enviaremos la confirmación por correo en cuanto se acredite.",
   liberado: "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito.",
   sin_apartado: "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito.",
+  ajeno:
+    "No pudimos procesar tu compra... Este enlace no corresponde a un pago iniciado en este navegador, así que no cambiamos nada. Si el pago era tuyo, las piezas apartadas se liberan solas en unos minutos.",
 } as const;
 
 export default function Cancel({ loaderData }: Route.ComponentProps) {

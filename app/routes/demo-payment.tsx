@@ -1,9 +1,11 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { RouteError } from "~/components/route-error";
+import { browserIdContext } from "~/lib/client-address";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
-import { releaseHold } from "~/orders/holds.server";
+import { cancelPath } from "~/orders/cancel-link.server";
+import { isCheckoutOf, releaseHold } from "~/orders/holds.server";
 import { isOrderId } from "~/orders/ids";
 import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
@@ -62,7 +64,7 @@ const FIELDS = [
 ] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { database, mail } = demoServices(context);
+  const { database, mail, cancelLinks } = demoServices(context);
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const form = await request.formData().catch(() => null);
   if (!form)
@@ -71,8 +73,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: 400 },
     );
   if (form.get("intent") === "cancel") {
-    await releaseHold(database.db, params.orderId);
-    return redirect(`/cancel?pedido=${encodeURIComponent(params.orderId)}`);
+    // Like a provider's page: back to the shop's /cancel, signed for this browser, which
+    // closes the session and gives the pieces back.
+    // Only in the browser that started the checkout; another one gets the page that says so.
+    const browser = context.get(browserIdContext);
+    if (!(await isCheckoutOf(database.db, params.orderId, browser)))
+      return redirect(`/cancel?pedido=${encodeURIComponent(params.orderId)}`);
+    return redirect(cancelPath(cancelLinks, params.orderId, browser));
   }
   // Like a real card page, an expired session cannot be paid (even before the sweeper ran): the
   // loader says so.

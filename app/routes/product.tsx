@@ -69,7 +69,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       images: images.map((i) => absoluteUrl(origin, i.src)),
       shopName: config.shop.name,
     },
-    drop: { id: drop.id, name: drop.name, href: dropHref(drop.id) },
+    drop: { id: drop.id, name: drop.name, href: dropHref(drop.id), maxPerOrder: drop.maxPerOrder },
     product: {
       id: product.id,
       name: product.name,
@@ -96,7 +96,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
   const main = images[selected] ?? images[0];
-  const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), Math.max(1, product.stock));
+  // At most what is in stock, and the drop's 'Máximo N por persona'.
+  const most = Math.max(1, Math.min(product.stock, drop.maxPerOrder ?? Number.POSITIVE_INFINITY));
+  const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), most);
 
   function addToCart(event: React.FormEvent) {
     event.preventDefault();
@@ -172,6 +174,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               ? `Stock: ${product.stock} ${product.stock === 1 ? "pieza" : "piezas"}`
               : "Producto agotado"}
           </p>
+          {drop.maxPerOrder !== null && (
+            <p className="mt-1 text-sm text-ink/70">Máximo {drop.maxPerOrder} por persona</p>
+          )}
           {product.description && <p className="mt-6 text-ink/80">{product.description}</p>}
 
           {label === null ? (
@@ -195,7 +200,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                     type="number"
                     inputMode="numeric"
                     min={1}
-                    max={product.stock}
+                    max={most}
                     value={quantity}
                     onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
                     className="h-11 w-16 rounded border border-ink/20 bg-white text-center"
@@ -203,7 +208,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                   <button
                     type="button"
                     onClick={() => setQuantity((q) => clamp(q + 1))}
-                    disabled={quantity >= product.stock}
+                    disabled={quantity >= most}
                     className="size-11 rounded border border-ink/20 disabled:opacity-40"
                     aria-label="Uno más"
                   >

@@ -328,6 +328,29 @@ describeEachDatabase("drops desk", (harness) => {
     for (const id of [cover, ring, necklace, extra1, extra2]) await expectKept(shop, id);
   });
 
+  it("keeps the drop's 'Máximo por persona' and hold minutes, shows them in the edit form, and an emptied maximum is no limit", async () => {
+    const shop = await open(harness);
+    const dropId = newId();
+    const [ring = ""] = await uploads(shop, dropId, 1);
+    const created = await createDropFromInput(
+      shop.db,
+      shop.storage,
+      newForm(dropId, { maxPerOrder: "2", holdMinutes: "10" }, [{ name: "Anillo Marea", imageId: ring }]),
+    );
+    expect(created.ok).toBe(true);
+    expect(await getDrop(shop.db, dropId)).toMatchObject({ maxPerOrder: 2, holdMinutes: 10 });
+    const form = await dropForEdit(shop.db, shop.storage, dropId);
+    expect(form).toMatchObject({ maxPerOrder: "2", holdMinutes: "10" });
+    const edited = {
+      ...(await loadForm(shop.db, dropId)),
+      version: form?.version,
+      maxPerOrder: "",
+      holdMinutes: "25",
+    };
+    expect((await updateDropFromInput(shop.db, shop.storage, dropId, dropInput.parse(edited))).ok).toBe(true);
+    expect(await getDrop(shop.db, dropId)).toMatchObject({ maxPerOrder: null, holdMinutes: 25 });
+  });
+
   it("a second submit of the same create form is refused and changes nothing", async () => {
     const shop = await open(harness);
     const dropId = newId();

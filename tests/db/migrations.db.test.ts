@@ -87,6 +87,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0007_orders_desk",
       "0008_media_alt",
       "0009_rate_limits",
+      "0010_checkout_rules",
     ]);
 
     const db = database.db;
@@ -170,6 +171,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0007_orders_desk",
       "0008_media_alt",
       "0009_rate_limits",
+      "0010_checkout_rules",
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
+import { startCheckout } from "~/orders/checkout.server";
 import { HOLD_MINUTES, setPaymentSession } from "~/orders/holds.server";
 import { getOrder } from "~/orders/queries.server";
 import { cancelFromPaymentPage, sweepExpiredHolds } from "~/orders/sweeper.server";
@@ -96,6 +97,43 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
     });
     expect(fake.sessions.get(held.sessionId)?.status).toBe("expired");
     expect(await held.stock()).toBe(2);
+  });
+
+  it("a drop with a 10-minute hold: Stripe's session (30 minutes at least) is closed when the hold ends, then the pieces go back", async () => {
+    const database = await harness.fresh();
+    const payments = stripePayments();
+    const piece = await runningPiece(database, { stock: 1, holdMinutes: 10 });
+    const started = Date.now();
+    const result = await startCheckout(
+      database.db,
+      payments,
+      [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      { success: "https://t.example/s", cancel: (id) => `https://t.example/c?pedido=${id}` },
+      "navegador_de_ana_00001",
+    );
+    if (!result.ok) throw new Error(result.message);
+    const [sessionId, session] = [...fake.sessions.entries()].at(-1) ?? [];
+    // Stripe keeps a session open for 30 minutes at least: asked for that much, never less.
+    expect(Number(session?.expires_at) * 1000 - started).toBeGreaterThanOrEqual(30 * 60_000);
+    const order = await database.db
+      .selectFrom("orders")
+      .select("expires_at")
+      .where("id", "=", result.orderId)
+      .executeTakeFirstOrThrow();
+    const holdEnds = new Date(order.expires_at).getTime() - started;
+    expect(holdEnds).toBeGreaterThanOrEqual(10 * 60_000 - 1_000);
+    expect(holdEnds).toBeLessThanOrEqual(10 * 60_000 + 5_000);
+
+    // Minute 9: nothing happens. Minute 11: the session is closed at Stripe, then the piece is back.
+    expect(await sweepExpiredHolds(database.db, payments, new Date(started + 9 * 60_000))).toMatchObject({
+      released: 0,
+    });
+    expect(fake.sessions.get(sessionId ?? "")?.status).toBe("open");
+    expect(await sweepExpiredHolds(database.db, payments, new Date(started + 11 * 60_000))).toMatchObject({
+      released: 1,
+    });
+    expect(fake.sessions.get(sessionId ?? "")?.status).toBe("expired");
+    expect(await piece.stock()).toBe(1);
   });
 
   it("Stripe unreachable at /cancel: the hold stays (it may have been paid); a retry once Stripe is back releases it", async () => {

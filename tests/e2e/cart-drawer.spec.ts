@@ -40,6 +40,39 @@ test("'Pagar' shows the server's message when a piece sold out meanwhile", async
   await expect(cart.drawer.getByRole("button", { name: "Pagar" })).toBeEnabled();
 });
 
+test("'Máximo 2 por persona': the product page says it and caps its count; the drawer shows the server's refusal", async ({
+  page,
+  shop,
+  cart,
+}) => {
+  const drop = await shop.drop({
+    timing: "running",
+    name: `Límite ${Date.now()}`,
+    maxPerOrder: 2,
+    products: [
+      { name: "Arete Límite", priceCents: 100_000, stock: 5 },
+      { name: "Anillo Límite", priceCents: 100_000, stock: 5 },
+    ],
+  });
+  const [arete, anillo] = drop.products;
+  if (!arete || !anillo) throw new Error("no products");
+  await page.goto(arete.href);
+  await expect(page.getByText("Máximo 2 por persona")).toBeVisible();
+  await page.getByRole("button", { name: "Uno más" }).click();
+  await expect(page.getByRole("button", { name: "Uno más" })).toBeDisabled();
+  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+  await cart.addFromProductPage(anillo.href);
+  await cart.drawer.getByRole("button", { name: "Pagar" }).click();
+  await expect(cart.drawer.getByRole("alert")).toHaveText(
+    `Máximo 2 por persona en ${drop.name}: deja hasta 2 piezas de esta colección en tu carrito.`,
+  );
+  expect(await shop.stockOf(arete.id)).toBe(5);
+  // Within the limit, the checkout goes on to the payment page.
+  await cart.minus("Arete Límite");
+  await cart.drawer.getByRole("button", { name: "Pagar" }).click();
+  await expect(page).toHaveURL(/\/pago-demo\/OL-/);
+});
+
 test("the home carousel pages through pieces and wraps around", async ({ page, shop }) => {
   const names = ["Uno", "Dos", "Tres", "Cuatro", "Cinco"].map((n) => `Pieza ${n}`);
   const drop = await shop.drop({

@@ -369,17 +369,17 @@ describeEachDatabase("checkout through HTTP", (harness) => {
 
   it("the demo page pays the order, or cancelling it puts the pieces back", async () => {
     const p = await product(3);
-    const start = async () =>
-      (
-        (await (
-          await checkout({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] })
-        ).json()) as {
-          url: string;
-        }
-      ).url;
-    const form = (fields: Record<string, string>) => ({
+    // Each checkout from a browser of its own (the cookie its answer set), kept by payment page.
+    const browsers = new Map<string, string>();
+    const start = async () => {
+      const res = await checkout({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] });
+      const { url } = (await res.json()) as { url: string };
+      browsers.set(url, (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "");
+      return url;
+    };
+    const form = (fields: Record<string, string>, cookie = "") => ({
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, cookie },
       body: new URLSearchParams(fields).toString(),
       redirect: "manual" as const,
     });
@@ -421,11 +421,26 @@ describeEachDatabase("checkout through HTTP", (harness) => {
       ship_country: "MX",
     });
 
-    // Coming back to /cancel from the payment page returns a waiting order's pieces at once.
+    // Coming back to /cancel from the payment page returns a waiting order's pieces at once, in
+    // the browser that started the checkout only.
     const leftUrl = await start();
     expect(await p.stock()).toBe(1);
-    const back = await fetch(`${server.url}/cancel?pedido=${leftUrl.split("/").pop()}`);
+    const elsewhere = await fetch(
+      `${server.url}${leftUrl}`,
+      form({ intent: "cancel" }, "navegador=OtroNavegador000000000A"),
+    );
+    expect(elsewhere.headers.get("location")).toBe(`/cancel?pedido=${leftUrl.split("/").pop()}`);
+    const notHers = await fetch(`${server.url}${elsewhere.headers.get("location")}`);
+    expect(await notHers.text()).toContain("no corresponde a un pago iniciado en este navegador");
+    expect(await p.stock()).toBe(1);
+    const left = await fetch(`${server.url}${leftUrl}`, form({ intent: "cancel" }, browsers.get(leftUrl)));
+    expect(left.headers.get("location")).toMatch(/^\/cancel\?pedido=OL-\w+&firma=[\w-]{43}$/);
+    expect(await p.stock()).toBe(1);
+    const back = await fetch(`${server.url}${left.headers.get("location")}`, {
+      headers: { cookie: browsers.get(leftUrl) ?? "" },
+    });
     expect(back.status).toBe(200);
+    expect(await back.text()).toContain("No se hizo ningún cargo");
     expect(await p.stock()).toBe(2);
 
     // An empty or odd post answers 400, never 500; an unknown order 404.
@@ -436,9 +451,15 @@ describeEachDatabase("checkout through HTTP", (harness) => {
 
     const cancelUrl = await start(); // the empty post above still holds one piece
     expect(await p.stock()).toBe(0);
-    const cancelled = await fetch(`${server.url}${cancelUrl}`, form({ intent: "cancel" }));
+    const cancelled = await fetch(
+      `${server.url}${cancelUrl}`,
+      form({ intent: "cancel" }, browsers.get(cancelUrl)),
+    );
     expect(cancelled.status).toBe(302);
     expect(cancelled.headers.get("location")).toMatch(/^\/cancel\?pedido=OL-/);
+    await fetch(`${server.url}${cancelled.headers.get("location")}`, {
+      headers: { cookie: browsers.get(cancelUrl) ?? "" },
+    });
     expect(await p.stock()).toBe(1);
     // An expired session cannot be paid afterwards.
     const late = await fetch(

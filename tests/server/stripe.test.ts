@@ -119,6 +119,9 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     const { url } = (await res.json()) as { url: string };
     expect(url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
     const sessionId = url.split("/").pop() ?? "";
+    // The browser cookie the checkout was counted under: /cancel answers only that browser.
+    browsers.set(sessionId, (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "");
+    cancelUrls.set(sessionId, String(fake.sessions.get(sessionId)?.cancel_url));
     const order = await database.db
       .selectFrom("orders")
       .select(["id", "total_cents"])
@@ -127,6 +130,10 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     totals.set(sessionId, order.total_cents);
     return { orderId: order.id, sessionId };
   }
+
+  /** The browser (its cookie) that opened each session, and the cancel_url it gave Stripe. */
+  const browsers = new Map<string, string>();
+  const cancelUrls = new Map<string, string>();
 
   /** What each session charges, as Stripe reports it in its events (amount_total). */
   const totals = new Map<string, number>();
@@ -271,19 +278,53 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     expect(await p.stock()).toBe(2);
   });
 
-  /** The shopper comes back from Stripe's page without paying. */
-  async function cancel(orderId: string) {
-    const res = await fetch(`${server.url}/cancel?pedido=${orderId}`);
+  /**
+   * The shopper comes back from Stripe's page without paying: the session's cancel_url, in the
+   * browser that opened it (or another one).
+   */
+  async function cancel(sessionId: string, cookie = browsers.get(sessionId) ?? "") {
+    const back = new URL(cancelUrls.get(sessionId) ?? "");
+    const res = await fetch(`${server.url}${back.pathname}${back.search}`, { headers: { cookie } });
     return { status: res.status, text: await res.text() };
   }
 
+  it("/cancel releases only for the browser that started the checkout, from its signed link", async () => {
+    const p = await product(database, 1);
+    const { orderId, sessionId } = await checkout(p);
+    const link = new URL(String(fake.sessions.get(sessionId)?.cancel_url));
+    expect(link.searchParams.get("pedido")).toBe(orderId);
+    expect(link.searchParams.get("firma")).toMatch(/^[\w-]{43}$/);
+    // The bare order id, the link in another browser, a forged signature: nothing changes.
+    for (const attempt of [
+      fetch(`${server.url}/cancel?pedido=${orderId}`, { headers: { cookie: browsers.get(sessionId) ?? "" } }),
+      fetch(`${server.url}${link.pathname}${link.search}`, {
+        headers: { cookie: "navegador=OtroNavegador000000000A" },
+      }),
+      fetch(`${server.url}${link.pathname}${link.search}`),
+      fetch(`${server.url}/cancel?pedido=${orderId}&firma=${"A".repeat(43)}`, {
+        headers: { cookie: browsers.get(sessionId) ?? "" },
+      }),
+    ]) {
+      const res = await attempt;
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain("no corresponde a un pago iniciado en este navegador");
+      expect((await orderRow(orderId)).status).toBe("esperando_pago");
+      expect(fake.sessions.get(sessionId)?.status).toBe("open");
+      expect(await p.stock()).toBe(0);
+    }
+    // Its own browser: the session is closed and the piece is back.
+    expect((await cancel(sessionId)).text).toContain("No se hizo ningún cargo");
+    expect(fake.sessions.get(sessionId)?.status).toBe("expired");
+    expect(await p.stock()).toBe(1);
+  });
+
   it("/cancel while Stripe is down: the Spanish page, never a 5xx; the hold stays and a retry frees it once Stripe is back", async () => {
     const p = await product(database, 2);
-    const { orderId } = await checkout(p, 2);
+    const { orderId, sessionId } = await checkout(p, 2);
     try {
       for (const outage of ["error", "hangup"] as const) {
         fake.outage = outage;
-        const page = await cancel(orderId);
+        const page = await cancel(sessionId);
         expect(page.status, outage).toBe(200);
         expect(page.text).toContain("Algo salió mal");
         expect(page.text).toContain("El pago no se completó.");
@@ -302,7 +343,7 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
         .split("\n")
         .filter((line) => line.includes(orderId)),
     ).toHaveLength(2);
-    const page = await cancel(orderId);
+    const page = await cancel(sessionId);
     expect(page.status).toBe(200);
     expect(page.text).toContain("No se hizo ningún cargo");
     expect((await orderRow(orderId)).status).toBe("expirado");
@@ -313,7 +354,7 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     const p = await product(database, 2);
     const { orderId, sessionId } = await checkout(p, 2);
     fake.sessions.delete(sessionId);
-    const page = await cancel(orderId);
+    const page = await cancel(sessionId);
     expect(page.status).toBe(200);
     expect(page.text).toContain("No se hizo ningún cargo");
     expect((await orderRow(orderId)).status).toBe("expirado");
@@ -325,7 +366,7 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     const { orderId, sessionId } = await checkout(p);
     const session = fake.sessions.get(sessionId) ?? {};
     Object.assign(session, { status: "complete", payment_status: "paid" });
-    const page = await cancel(orderId);
+    const page = await cancel(sessionId);
     expect(page.status).toBe(200);
     expect(page.text).not.toContain("No se hizo ningún cargo");
     expect(page.text).toContain("te enviaremos la confirmación por correo");

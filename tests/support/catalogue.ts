@@ -7,7 +7,14 @@ const HOUR = 3_600_000;
 /** A drop running now with one piece, and a way to read that piece's stock. */
 export async function runningPiece(
   database: Database,
-  options: { stock: number; priceCents?: number; name?: string },
+  options: {
+    stock: number;
+    priceCents?: number;
+    name?: string;
+    /** The drop's own rules: 'Máximo N por persona', and its hold in minutes. */
+    maxPerOrder?: number | null;
+    holdMinutes?: number;
+  },
 ): Promise<{ dropId: string; id: string; stock(): Promise<number | undefined> }> {
   const now = Date.now();
   const dropId = await createDrop(database.db, {
@@ -15,6 +22,8 @@ export async function runningPiece(
     status: "activa",
     startAt: new Date(now - HOUR),
     endAt: new Date(now + HOUR),
+    maxPerOrder: options.maxPerOrder ?? null,
+    holdMinutes: options.holdMinutes,
     products: [
       {
         name: options.name ?? "Anillo Marea",

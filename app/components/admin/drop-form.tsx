@@ -35,6 +35,7 @@ function Field({
   type = "text",
   multiline,
   inputMode,
+  hint,
 }: {
   label: string;
   name: string;
@@ -44,15 +45,19 @@ function Field({
   type?: "text" | "date" | "time";
   multiline?: boolean;
   inputMode?: "decimal" | "numeric";
+  /** A line under the field that says what it does. */
+  hint?: string;
 }) {
   const id = useId();
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ");
   const common = {
     id,
     name,
     value,
     "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? errorId : undefined,
+    "aria-describedby": describedBy || undefined,
   };
   return (
     <div>
@@ -74,6 +79,11 @@ function Field({
           onChange={(e) => onChange(e.target.value)}
           className={field}
         />
+      )}
+      {hint && (
+        <p id={hintId} className="mt-1 text-xs text-ink/70">
+          {hint}
+        </p>
       )}
       {error && (
         <p id={errorId} className="mt-1 text-sm text-red-800">
@@ -231,6 +241,26 @@ export function DropForm({
           />
         </div>
         <p className="text-xs text-ink/70">Fechas y horas de la Ciudad de México.</p>
+        <div className="grid grid-cols-2 gap-3">
+          <Field
+            label="Máximo por persona"
+            name="maxPerOrder"
+            inputMode="numeric"
+            value={drop.maxPerOrder}
+            onChange={set("maxPerOrder")}
+            error={err("maxPerOrder")}
+            hint="Piezas de esta colección por pedido. Vacío: sin límite."
+          />
+          <Field
+            label="Apartado (minutos)"
+            name="holdMinutes"
+            inputMode="numeric"
+            value={drop.holdMinutes}
+            onChange={set("holdMinutes")}
+            error={err("holdMinutes")}
+            hint="Cuánto se guardan las piezas mientras se paga: de 10 a 30."
+          />
+        </div>
         <Field
           label="Descripción corta"
           name="smallDescription"

@@ -8,6 +8,7 @@ import * as m0006 from "./0006_admin_accounts";
 import * as m0007 from "./0007_orders_desk";
 import * as m0008 from "./0008_media_alt";
 import * as m0009 from "./0009_rate_limits";
+import * as m0010 from "./0010_checkout_rules";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   "0007_orders_desk": m0007,
   "0008_media_alt": m0008,
   "0009_rate_limits": m0009,
+  "0010_checkout_rules": m0010,
 };

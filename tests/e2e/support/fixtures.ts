@@ -49,6 +49,8 @@ export class ShopData {
     status?: "proximamente" | "activa" | "archivada";
     products: TestProduct[];
     name?: string;
+    /** 'Máximo N por persona'. */
+    maxPerOrder?: number;
   }): Promise<TestDrop> {
     const now = Date.now();
     const windows: Record<typeof options.timing, [number, number]> = {
@@ -65,6 +67,7 @@ export class ShopData {
       startAt: new Date(start),
       endAt: new Date(end),
       status: options.status ?? "activa",
+      maxPerOrder: options.maxPerOrder ?? null,
       products: options.products.map((p) => ({
         categoria: "Anillo",
         material: "Oro amarillo",

@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import type { Database } from "~/db/database.server";
+import { LIMIT_RULES } from "~/limits/limits.server";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server-process";
+
+/*
+ * Drop day's checkout rules over HTTP, with the request limits on and two app servers on one
+ * database (decision 15): a browser holds one checkout, its allowance of attempts is the shop's,
+ * a crowd behind one address still buys, and the owner's 'Máximo N por persona' is said in Spanish.
+ * The proof of work is off here (its own tests are in request-limits.test.ts): every request that
+ * passes the limits reaches the hold.
+ */
+vi.setConfig({ testTimeout: 180_000 });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-rules-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+let browsers = 0;
+const newBrowser = () => `navegador=${`reglas${String(++browsers).padStart(6, "0")}`.padEnd(22, "x")}`;
+
+describeEachDatabase("checkout rules over HTTP", (harness) => {
+  let database: Database;
+  let first: RunningServer;
+  let second: RunningServer;
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    const env = (name: string) => ({
+      DATA_DIR: path.join(tmp, `${harness.dialect}-${name}`),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+      REQUEST_LIMITS: "true",
+      CHECKOUT_CHALLENGE: "false",
+    });
+    first = await startServer(env("a"));
+    second = await startServer(env("b"));
+  });
+  afterAll(async () => {
+    await first?.stop();
+    await second?.stop();
+  });
+
+  async function checkout(
+    server: RunningServer,
+    cookie: string,
+    piece: { id: string; dropId: string },
+    quantity = 1,
+  ) {
+    const res = await fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url, cookie },
+      body: JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity }] }),
+    });
+    const body = (await res.json()) as { url?: string; message?: string };
+    return { status: res.status, ...body };
+  }
+
+  const waitingOf = (dropId: string) =>
+    database.db
+      .selectFrom("orders")
+      .innerJoin("order_lines", "order_lines.order_id", "orders.id")
+      .select(["orders.id", "orders.checkout_browser"])
+      .where("order_lines.drop_id", "=", dropId)
+      .where("orders.status", "=", "esperando_pago")
+      .execute();
+
+  it("one browser cannot hold two checkouts: the second releases the first, on either server", async () => {
+    const piece = await runningPiece(database, { stock: 5 });
+    const browser = newBrowser();
+    const a = await checkout(first, browser, piece, 2);
+    expect(a.status).toBe(200);
+    expect(await piece.stock()).toBe(3);
+    const b = await checkout(second, browser, piece, 1);
+    expect(b.status).toBe(200);
+    expect(await piece.stock()).toBe(4);
+    expect(await waitingOf(piece.dropId)).toHaveLength(1);
+
+    // Two taps at once, one per server: one hold stands, no piece is lost.
+    const both = await Promise.all([checkout(first, browser, piece), checkout(second, browser, piece)]);
+    expect(both.some((r) => r.status === 200)).toBe(true);
+    for (const r of both.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect(r.message).toBe(
+        "Ya tienes un pago en curso en otra ventana. Termínalo ahí o intenta de nuevo en unos segundos.",
+      );
+    }
+    expect(await waitingOf(piece.dropId)).toHaveLength(1);
+    expect(await piece.stock()).toBe(4);
+  });
+
+  it("200 checkouts of real pieces from one browser in a minute: 429s past its allowance, and one hold at the end", async () => {
+    const piece = await runningPiece(database, { stock: 50 });
+    const browser = newBrowser();
+    const answers = [];
+    for (let i = 0; i < 200; i++) answers.push(await checkout(i % 2 ? first : second, browser, piece));
+    const allowed = LIMIT_RULES.checkout.browser.points;
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(allowed);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(200 - allowed);
+    expect(await waitingOf(piece.dropId)).toHaveLength(1);
+    expect(await piece.stock()).toBe(49);
+  });
+
+  it("a crowd of 300 browsers behind one address each hold their piece", async () => {
+    const piece = await runningPiece(database, { stock: 300 });
+    const crowd = Array.from({ length: 300 }, newBrowser);
+    const answers: number[] = [];
+    // Twenty at a time, as a carrier's crowd arrives.
+    for (let i = 0; i < crowd.length; i += 20) {
+      const batch = crowd.slice(i, i + 20);
+      answers.push(
+        ...(await Promise.all(batch.map((b, j) => checkout(j % 2 ? first : second, b, piece)))).map(
+          (r) => r.status,
+        ),
+      );
+    }
+    expect(answers.filter((s) => s === 200)).toHaveLength(300);
+    expect(await piece.stock()).toBe(0);
+    expect(new Set((await waitingOf(piece.dropId)).map((o) => o.checkout_browser)).size).toBe(300);
+  });
+
+  it("'Máximo 2 por persona': a third piece is refused with a Spanish 400, and nothing is held", async () => {
+    const piece = await runningPiece(database, { stock: 10, maxPerOrder: 2 });
+    const refused = await checkout(first, newBrowser(), piece, 3);
+    expect(refused).toEqual({
+      status: 400,
+      message: "Máximo 2 por persona en Mareas: deja hasta 2 piezas de esta colección en tu carrito.",
+    });
+    expect(await piece.stock()).toBe(10);
+    expect((await checkout(second, newBrowser(), piece, 2)).status).toBe(200);
+    expect(await piece.stock()).toBe(8);
+  });
+});
