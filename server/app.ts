@@ -136,7 +136,7 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     limitRequests(services.limits, "checkout"),
     requireProofOfWork(services.proofOfWork),
   );
-  app.get("/api/reto", serveChallenge(services.proofOfWork));
+  app.get("/api/reto", limitRequests(services.limits, "challenge"), serveChallenge(services.proofOfWork));
   app.get(["/cancel", "/cancel.data"], limitRequests(services.limits, "cancel"));
   app.post(["/login", "/login.data"], limitRequests(services.limits, "login"));
 

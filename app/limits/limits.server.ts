@@ -19,7 +19,7 @@ import type { DatabaseTarget } from "~/config/env.server";
  * A request without the browser cookie (a script, or a first visit) counts against a smaller
  * per-address allowance of its own, so dropping the cookie does not buy more attempts.
  */
-export type LimitedAction = "checkout" | "cancel" | "login";
+export type LimitedAction = "checkout" | "cancel" | "login" | "challenge";
 
 interface Rule {
   /** How many per window. */
@@ -38,6 +38,14 @@ export const LIMIT_RULES: Record<LimitedAction, { browser: Rule; cookieless: Rul
     browser: { points: 30, windowSeconds: 60 },
     cookieless: { points: 60, windowSeconds: 60 },
     address: { points: 1200, windowSeconds: 60 },
+  },
+  // A proof-of-work challenge (GET /api/reto) costs the server one key derivation. A browser asks
+  // for one when its cart gets a piece, often before it has the cookie: requests without one share
+  // the address's ceiling, which a crowd behind one carrier stays well under.
+  challenge: {
+    browser: { points: 30, windowSeconds: 60 },
+    cookieless: { points: 3000, windowSeconds: 60 },
+    address: { points: 3000, windowSeconds: 60 },
   },
   // On top of the sign-in's own failure limits (app/auth/login-limits.server.ts): this one counts
   // every attempt, so a flood is turned away before it reaches the password line.

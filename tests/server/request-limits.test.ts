@@ -120,6 +120,21 @@ describeEachDatabase("request limits", (harness) => {
     expect(replayed.message).toBe("La verificación de tu navegador ya se usó. Intenta de nuevo.");
   });
 
+  it("challenges: a browser gets its allowance a minute, then a Spanish 429; another browser still gets one", async () => {
+    const browser = newBrowser();
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMIT_RULES.challenge.browser.points; i++) {
+      statuses.push(
+        (await fetch(`${i % 2 ? first.url : second.url}/api/reto`, { headers: { cookie: browser } })).status,
+      );
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
+    const refused = await fetch(`${first.url}/api/reto`, { headers: { cookie: browser } });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { message: string }).message).toMatch(TOO_MANY);
+    expect((await fetch(`${first.url}/api/reto`, { headers: { cookie: newBrowser() } })).status).toBe(200);
+  });
+
   it("/cancel past a browser's allowance: a Spanish 429 page", async () => {
     const browser = newBrowser();
     let last: Response | undefined;
