@@ -8,11 +8,11 @@ import { type Database, type Db, toTimestamp } from "~/db/database.server";
 import { holdCart } from "~/orders/holds.server";
 import { newOrderId } from "~/orders/ids";
 import { confirmPayment } from "~/orders/payment.server";
+import { demoPayment } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type FakeStripe, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
 import { launchServer, type RunningServer, startServer } from "../support/server-process";
 import {
-  demoPayment,
   expireAllHolds,
   inconsistencies,
   ledger,

@@ -182,18 +182,3 @@ export async function expireAllHolds(db: Db): Promise<number> {
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
-
-/** The fields of the demo payment page, filled in. */
-export function demoPayment(name: string): Record<string, string> {
-  return {
-    intent: "pay",
-    name,
-    email: `${name.toLowerCase().replace(/\W+/g, ".")}@example.mx`,
-    phone: "951 123 4567",
-    line1: "Calle Macedonio Alcalá 401",
-    line2: "Centro",
-    postalCode: "68000",
-    city: "Oaxaca de Juárez",
-    state: "Oaxaca",
-  };
-}

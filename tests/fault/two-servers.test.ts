@@ -5,9 +5,9 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Database, openDatabase, toTimestamp } from "~/db/database.server";
+import { demoPayment } from "../support/catalogue";
 import { type RunningServer, startServer } from "../support/server-process";
 import {
-  demoPayment,
   expireAllHolds,
   inconsistencies,
   ledger,

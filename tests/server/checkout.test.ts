@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import { runningPiece } from "../support/catalogue";
+import { demoPayment, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 
@@ -316,17 +316,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     const res = await checkout({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] });
     const { url } = (await res.json()) as { url: string };
     const orderId = url.split("/").pop() ?? "";
-    const good = {
-      intent: "pay",
-      name: "Ana Pérez",
-      email: "ana@example.mx",
-      phone: "951 123 4567",
-      line1: "Calle Macedonio Alcalá 401",
-      line2: "Centro",
-      postalCode: "68000",
-      city: "Oaxaca de Juárez",
-      state: "Oaxaca",
-    };
+    const good = demoPayment("Ana Pérez", "ana@example.mx");
     const row = () =>
       database.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
     const before = await row();
@@ -391,18 +381,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
       form({ intent: "pay", name: "", email: "no", postalCode: "1" }),
     );
     expect(invalid.status).toBe(400);
-    const address = {
-      phone: "951 123 4567",
-      line1: "Calle Macedonio Alcalá 401",
-      line2: "Centro",
-      postalCode: "68000",
-      city: "Oaxaca de Juárez",
-      state: "Oaxaca",
-    };
-    const paid = await fetch(
-      `${server.url}${payUrl}`,
-      form({ intent: "pay", name: "Ana Pérez", email: "ana@example.mx", ...address }),
-    );
+    const paid = await fetch(`${server.url}${payUrl}`, form(demoPayment("Ana Pérez", "ana@example.mx")));
     expect(paid.status).toBe(302);
     expect(paid.headers.get("location")).toBe("/success");
     const orderId = payUrl.split("/").pop() ?? "";
@@ -462,10 +441,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     });
     expect(await p.stock()).toBe(1);
     // An expired session cannot be paid afterwards.
-    const late = await fetch(
-      `${server.url}${cancelUrl}`,
-      form({ intent: "pay", name: "Ana", email: "ana@example.mx", ...address }),
-    );
+    const late = await fetch(`${server.url}${cancelUrl}`, form(demoPayment("Ana", "ana@example.mx")));
     expect(late.status).toBe(302);
     expect(late.headers.get("location")).toBe(cancelUrl);
     const cancelledId = cancelUrl.split("/").pop() ?? "";
@@ -485,10 +461,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
       .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
       .where("id", "=", overdueId)
       .execute();
-    const overdue = await fetch(
-      `${server.url}${overdueUrl}`,
-      form({ intent: "pay", name: "Ana", email: "ana@example.mx", ...address }),
-    );
+    const overdue = await fetch(`${server.url}${overdueUrl}`, form(demoPayment("Ana", "ana@example.mx")));
     expect(overdue.status).toBe(302);
     expect(overdue.headers.get("location")).toBe(overdueUrl);
     const overdueOrder = await database.db

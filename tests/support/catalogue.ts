@@ -52,3 +52,12 @@ export function oaxacaAddress(name: string, phone: string): ShippingAddress {
     country: "MX",
   };
 }
+
+/** The demo payment page's form, filled in as a shopper in Oaxaca would (`intent: "pay"`). */
+export function demoPayment(
+  name: string,
+  email = `${name.toLowerCase().replace(/\W+/g, ".")}@example.mx`,
+): Record<string, string> {
+  const { phone, line1, line2 = "", postalCode, city, state } = oaxacaAddress(name, "951 123 4567");
+  return { intent: "pay", name, email, phone, line1, line2, postalCode, city, state };
+}
