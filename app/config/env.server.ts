@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { S3Settings } from "~/media/s3-storage.server";
+import { DEFAULT_CEILINGS, HIGHEST_CEILING, type OrderCeilings } from "~/orders/limits";
 import { StartupError } from "./startup-error";
 
 // Validation messages people read are in Spanish.
@@ -20,6 +21,15 @@ const phone = z
 const webUrl = (example = "") =>
   z.url({ protocol: /^https?$/, error: `debe ser una dirección completa http(s)${example}` });
 
+/** A ceiling of pieces in one order (app/orders/limits.ts): the owner may raise it, within reason. */
+const ceiling = (fallback: number) =>
+  z.coerce
+    .number({ error: "debe ser un número" })
+    .int("debe ser un número entero")
+    .min(1, `debe estar entre 1 y ${HIGHEST_CEILING}`)
+    .max(HIGHEST_CEILING, `debe estar entre 1 y ${HIGHEST_CEILING}`)
+    .default(fallback);
+
 /** Every setting the server reads. `.env.example` documents each one. */
 const schema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
@@ -35,6 +45,8 @@ const schema = z.object({
   LOG_REQUESTS: flag.default(true),
   REQUEST_LIMITS: flag.default(true),
   CHECKOUT_CHALLENGE: flag.default(true),
+  ORDER_MAX_PER_PRODUCT: ceiling(DEFAULT_CEILINGS.perProduct),
+  ORDER_MAX_PIECES: ceiling(DEFAULT_CEILINGS.pieces),
 
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().optional(),
@@ -118,6 +130,8 @@ export interface Config {
   requestLimits: boolean;
   /** A proof of work (ALTCHA) to start a checkout (app/limits/proof-of-work.server.ts). */
   checkoutChallenge: boolean;
+  /** Pieces of one product, and in all, one order may take. */
+  orderCeilings: OrderCeilings;
   /** Load the demo catalogue on the first start of an empty database. */
   demoData: boolean;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
@@ -249,6 +263,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logRequests: e.LOG_REQUESTS,
     requestLimits: e.REQUEST_LIMITS,
     checkoutChallenge: e.CHECKOUT_CHALLENGE,
+    // A product's ceiling above the order's would never be reached: the order's is the true one.
+    orderCeilings: {
+      perProduct: Math.min(e.ORDER_MAX_PER_PRODUCT, e.ORDER_MAX_PIECES),
+      pieces: e.ORDER_MAX_PIECES,
+    },
     dataDir,
     mediaDir,
     media,

@@ -8,6 +8,7 @@ import {
   releaseHold,
   setPaymentSession,
 } from "./holds.server";
+import type { OrderCeilings } from "./limits";
 import type { PaymentProvider } from "./payment-port";
 import { cancelCheckout } from "./sweeper.server";
 
@@ -30,6 +31,7 @@ export async function startCheckout(
   lines: CheckoutLine[],
   urls: { success: string; cancel: (orderId: string) => string },
   browser: string | null = null,
+  ceilings?: OrderCeilings,
 ): Promise<CheckoutResult> {
   if (browser) {
     for (const previous of await openCheckoutsOf(db, browser)) {
@@ -47,7 +49,7 @@ export async function startCheckout(
       }
     }
   }
-  const order = await holdCart(db, { lines, provider: payments.name, browser });
+  const order = await holdCart(db, { lines, provider: payments.name, browser, ceilings });
   if (!order.ok) return order;
   try {
     const session = await payments.createSession(order, {

@@ -5,6 +5,7 @@ import {
   HOLD_MINUTES,
   type LimitRefusal,
   MIN_HOLD_MINUTES,
+  type OrderCeilings,
   perDropRefusal,
   piecesRefusal,
   totalRefusal,
@@ -76,6 +77,8 @@ export async function holdCart(
     provider: string;
     /** The browser starting it: it may have one unpaid checkout (see `openCheckoutsOf`). */
     browser?: string | null;
+    /** The order's ceilings of pieces, when the owner raised them. */
+    ceilings?: OrderCeilings;
     now?: Date;
     precheck?: boolean;
   },
@@ -84,7 +87,7 @@ export async function holdCart(
   const lines = mergeLines(input.lines);
   if (lines.length === 0) return { ok: false, reason: "carrito_vacio", message: "Tu carrito está vacío." };
   // Too many pieces is refused before the database is asked anything.
-  const tooMany = piecesRefusal(lines);
+  const tooMany = piecesRefusal(lines, input.ceilings);
   if (tooMany) return { ok: false, ...tooMany };
   if (input.precheck !== false) {
     const refusal = await refusalFromRead(db, lines, now);
@@ -118,11 +121,11 @@ export async function holdCart(
  */
 export async function precheckCart(
   db: Db,
-  input: { lines: CheckoutLine[]; now?: Date },
+  input: { lines: CheckoutLine[]; ceilings?: OrderCeilings; now?: Date },
 ): Promise<HoldRefusal | null> {
   const lines = mergeLines(input.lines);
   if (lines.length === 0) return { reason: "carrito_vacio", message: "Tu carrito está vacío." };
-  return piecesRefusal(lines) ?? refusalFromRead(db, lines, input.now ?? new Date());
+  return piecesRefusal(lines, input.ceilings) ?? refusalFromRead(db, lines, input.now ?? new Date());
 }
 
 async function refusalFromRead(db: Db, lines: CheckoutLine[], now: Date): Promise<HoldRefusal | null> {
@@ -242,11 +245,6 @@ async function holdInTransaction(
   // The stock read here decides nothing: the conditional decrement does.
   const rows = await readLines(trx, lines);
   const found = checkLines(lines, rows, now);
-
-  const short = await takeStock(trx, lines, now);
-  // Throwing rolls back every hold taken above.
-  if (short.length > 0) throw new Refused(shortRefusal(lines, short, rows));
-
   const snapshot = found.map(({ line, row }) => ({
     productId: row.id,
     dropId: row.drop_id,
@@ -260,6 +258,9 @@ async function holdInTransaction(
     expiresAt: new Date(now.getTime() + holdMinutes(rows) * 60_000),
     lines: snapshot,
   };
+  // The order first, the stock after: the insert may wait on the one-checkout-per-browser index
+  // (the browser's previous order being released, which then takes product rows), so it must wait
+  // before this transaction holds any product row, or two of them could wait on each other.
   await trx
     .insertInto("orders")
     .values({
@@ -277,6 +278,11 @@ async function holdInTransaction(
       updated_at: toTimestamp(now),
     })
     .execute();
+
+  const short = await takeStock(trx, lines, now);
+  // Throwing rolls back every hold taken above, and the order.
+  if (short.length > 0) throw new Refused(shortRefusal(lines, short, rows));
+
   await trx
     .insertInto("order_lines")
     .values(

@@ -20,8 +20,24 @@ export const MAX_ORDER_LINES = 50;
 /** One order is one payment. */
 export const MAX_ORDER_TOTAL_CENTS = MAX_CHARGE_CENTS;
 
-export const LINE_QUANTITY_MESSAGE = `Puedes comprar hasta ${MAX_LINE_QUANTITY} piezas de un mismo producto por pedido.`;
-export const ORDER_PIECES_MESSAGE = `Un pedido puede tener hasta ${MAX_ORDER_PIECES} piezas: quita algunas del carrito.`;
+/**
+ * The ceilings of one order. The shop's defaults are the two above; the owner may raise them
+ * (settings ORDER_MAX_PER_PRODUCT and ORDER_MAX_PIECES) up to HIGHEST_CEILING, where every sum
+ * stays exact and fits PostgreSQL's 32-bit columns (the total is capped on its own).
+ */
+export interface OrderCeilings {
+  perProduct: number;
+  pieces: number;
+}
+export const DEFAULT_CEILINGS: OrderCeilings = { perProduct: MAX_LINE_QUANTITY, pieces: MAX_ORDER_PIECES };
+export const HIGHEST_CEILING = 1000;
+
+export const lineQuantityMessage = (most: number) =>
+  `Puedes comprar hasta ${most} piezas de un mismo producto por pedido.`;
+export const orderPiecesMessage = (most: number) =>
+  `Un pedido puede tener hasta ${most} piezas: quita algunas del carrito.`;
+export const LINE_QUANTITY_MESSAGE = lineQuantityMessage(MAX_LINE_QUANTITY);
+export const ORDER_PIECES_MESSAGE = orderPiecesMessage(MAX_ORDER_PIECES);
 export const ORDER_TOTAL_MESSAGE = `El total de un pedido puede ser de hasta ${formatMXN(MAX_ORDER_TOTAL_CENTS)}: quita algunas piezas del carrito.`;
 
 export type LimitRefusal = {
@@ -33,18 +49,21 @@ export type LimitRefusal = {
  * Checks the pieces of a cart whose lines are already merged by product, before anything is read
  * or held. Null when the order may go on.
  */
-export function piecesRefusal(lines: readonly { quantity: number }[]): LimitRefusal | null {
+export function piecesRefusal(
+  lines: readonly { quantity: number }[],
+  ceilings: OrderCeilings = DEFAULT_CEILINGS,
+): LimitRefusal | null {
   if (lines.length > MAX_ORDER_LINES) {
     return {
       reason: "limite_piezas",
       message: `Un pedido puede tener hasta ${MAX_ORDER_LINES} productos distintos.`,
     };
   }
-  if (lines.some((l) => l.quantity > MAX_LINE_QUANTITY)) {
-    return { reason: "limite_piezas", message: LINE_QUANTITY_MESSAGE };
+  if (lines.some((l) => l.quantity > ceilings.perProduct)) {
+    return { reason: "limite_piezas", message: lineQuantityMessage(ceilings.perProduct) };
   }
-  if (lines.reduce((sum, l) => sum + l.quantity, 0) > MAX_ORDER_PIECES) {
-    return { reason: "limite_piezas", message: ORDER_PIECES_MESSAGE };
+  if (lines.reduce((sum, l) => sum + l.quantity, 0) > ceilings.pieces) {
+    return { reason: "limite_piezas", message: orderPiecesMessage(ceilings.pieces) };
   }
   return null;
 }

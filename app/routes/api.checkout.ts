@@ -75,6 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       cancel: (orderId) => `${origin}${cancelPath(cancelLinks, orderId, browser)}`,
     },
     browser,
+    config.orderCeilings,
   );
   if (result.ok) return Response.json({ url: result.url }, { headers });
   return Response.json({ message: result.message }, { status: STATUS[result.reason], headers });

@@ -181,6 +181,19 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
     expect((await holdCart(database.db, { lines: [shop.line(0, 5)], provider: "demo" })).ok).toBe(true);
   });
 
+  it("the owner's raised ceilings let one order take more pieces than the shop's defaults", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 200, priceCents: 10_000 });
+    const lines = [{ productId: piece.id, dropId: piece.dropId, quantity: 120 }];
+    expect(await holdCart(database.db, { lines, provider: "demo" })).toMatchObject({
+      ok: false,
+      message: "Puedes comprar hasta 50 piezas de un mismo producto por pedido.",
+    });
+    const raised = { perProduct: 150, pieces: 150 };
+    expect((await holdCart(database.db, { lines, provider: "demo", ceilings: raised })).ok).toBe(true);
+    expect(await piece.stock()).toBe(80);
+  });
+
   it("the hold lasts the drop's minutes; a cart of two drops holds for the shorter", async () => {
     const database = await harness.fresh();
     const quick = await runningPiece(database, { stock: 3, holdMinutes: 10 });

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./env.server";
+
+describe("order ceilings (ORDER_MAX_PER_PRODUCT, ORDER_MAX_PIECES)", () => {
+  it("default to 50 of a product and 100 in all; the owner may raise them to 1000", () => {
+    expect(loadConfig({}).orderCeilings).toEqual({ perProduct: 50, pieces: 100 });
+    expect(loadConfig({ ORDER_MAX_PER_PRODUCT: "200", ORDER_MAX_PIECES: "1000" }).orderCeilings).toEqual({
+      perProduct: 200,
+      pieces: 1000,
+    });
+  });
+
+  it("a product's ceiling above the order's is the order's", () => {
+    expect(loadConfig({ ORDER_MAX_PER_PRODUCT: "80", ORDER_MAX_PIECES: "60" }).orderCeilings).toEqual({
+      perProduct: 60,
+      pieces: 60,
+    });
+  });
+
+  it("a value that is not a whole number from 1 to 1000 stops the server with the setting named", () => {
+    for (const bad of ["0", "1001", "2.5", "muchas"]) {
+      expect(() => loadConfig({ ORDER_MAX_PIECES: bad }), bad).toThrow(/ORDER_MAX_PIECES: debe/);
+    }
+  });
+});
