@@ -1,3 +1,4 @@
+import { LIMIT_RULES } from "~/limits/limits.server";
 import { CartUtil, expect, test } from "./support/fixtures";
 
 test("the drawer opens from the header and closes by its button, Escape and the backdrop", async ({
@@ -71,6 +72,28 @@ test("'Máximo 2 por persona': the product page says it and caps its count; the 
   await cart.minus("Arete Límite");
   await cart.drawer.getByRole("button", { name: "Pagar" }).click();
   await expect(page).toHaveURL(/\/pago-demo\/OL-/);
+});
+
+test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 message with the wait", async ({
+  page,
+  shop,
+  cart,
+  baseURL,
+}) => {
+  const { product } = await shop.piece({ name: "Anillo Prisa", priceCents: 100_000, stock: 5 });
+  const checked = page.waitForResponse((response) => response.url().includes("/api/cart"));
+  await cart.addFromProductPage(product.href);
+  await checked; // the drawer's first /api answer gave this browser its cookie
+  // The same browser (its cookie) has used up its checkouts for this minute.
+  for (let i = 0; i < LIMIT_RULES.checkout.browser.points; i++) {
+    await page.request.post("/api/checkout", { data: { cart: [] }, headers: { origin: baseURL ?? "" } });
+  }
+  await cart.drawer.getByRole("button", { name: "Pagar" }).click();
+  await expect(cart.drawer.getByRole("alert")).toHaveText(
+    /^Demasiados intentos seguidos\. Intenta de nuevo en \d+ (segundos?|minutos?)\.$/,
+  );
+  expect(await shop.stockOf(product.id)).toBe(5);
+  await expect(cart.drawer.getByRole("button", { name: "Pagar" })).toBeEnabled();
 });
 
 test("the home carousel pages through pieces and wraps around", async ({ page, shop }) => {
