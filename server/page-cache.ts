@@ -19,6 +19,12 @@ import { requestPath } from "./edge";
  */
 
 export const PAGE_TTL_MS = 1_000;
+/**
+ * A page still asked for in the last this-many ms of its life is rendered again in the
+ * background while it keeps being served: a busy page is never missing, so its visitors never
+ * wait for the next render. Each entry still lives 1 s from the start of its own render.
+ */
+export const REFRESH_AHEAD_MS = 200;
 /** Distinct addresses kept at once; past it the oldest go (random query strings cannot fill memory). */
 export const MAX_ENTRIES = 500;
 /** Answers larger than this are served but not kept. */
@@ -213,6 +219,7 @@ type Flight = Promise<CachedPage | "pass">;
 export interface PageCacheOptions {
   now?: () => number;
   ttlMs?: number;
+  refreshAheadMs?: number;
   /** Runs once on every page before it is stored (precomputes what a hit needs). */
   prepare?: (page: CachedPage) => void;
 }
@@ -224,6 +231,7 @@ export class PageCache {
   private generation = 0;
   private readonly now: () => number;
   private readonly ttlMs: number;
+  private readonly refreshAheadMs: number;
   private readonly prepare: ((page: CachedPage) => void) | undefined;
   /** How many renders the cache asked for (tests and benchmarks). */
   renders = 0;
@@ -231,13 +239,19 @@ export class PageCache {
   constructor(options: PageCacheOptions = {}) {
     this.now = options.now ?? Date.now;
     this.ttlMs = options.ttlMs ?? PAGE_TTL_MS;
+    this.refreshAheadMs = options.refreshAheadMs ?? REFRESH_AHEAD_MS;
     this.prepare = options.prepare;
   }
 
-  /** A fresh stored page for `key`, without rendering or waiting; undefined otherwise. */
+  /**
+   * A fresh stored page for `key`, without rendering or waiting; undefined otherwise, and also
+   * when it is due for its refresh and none is under way (`get` starts it).
+   */
   peek(key: string): CachedPage | undefined {
     const stored = this.entries.get(key);
-    if (stored === undefined || "pass" in stored || stored.expiresAt <= this.now()) return undefined;
+    if (stored === undefined || "pass" in stored) return undefined;
+    const left = stored.expiresAt - this.now();
+    if (left <= 0 || (left <= this.refreshAheadMs && !this.flights.has(key))) return undefined;
     return stored;
   }
 
@@ -255,20 +269,32 @@ export class PageCache {
    */
   async get(key: string, render: Render): Promise<{ page: CachedPage; outcome: "hit" | "miss" } | "pass"> {
     const stored = this.entries.get(key);
-    if (stored && stored.expiresAt > this.now())
-      return "pass" in stored ? "pass" : { page: stored, outcome: "hit" };
+    const left = stored ? stored.expiresAt - this.now() : 0;
+    if (stored && left > 0) {
+      if ("pass" in stored) return "pass";
+      if (left <= this.refreshAheadMs && !this.flights.has(key)) {
+        // Its successor, in the background; a failure shows on the next miss, rendered normally.
+        this.start(key, render).catch((error) => console.error(error));
+      }
+      return { page: stored, outcome: "hit" };
+    }
     if (stored) this.entries.delete(key);
     const running = this.flights.get(key);
     if (running && running.generation === this.generation) {
       const result = await running.flight;
       return result === "pass" ? "pass" : { page: result, outcome: "hit" };
     }
+    const result = await this.start(key, render);
+    return result === "pass" ? "pass" : { page: result, outcome: "miss" };
+  }
+
+  /** Renders `key` once, as the flight every request for it meanwhile waits for. */
+  private async start(key: string, render: Render): Flight {
     const generation = this.generation;
     const flight = this.fly(key, render, generation);
     this.flights.set(key, { generation, flight });
     try {
-      const result = await flight;
-      return result === "pass" ? "pass" : { page: result, outcome: "miss" };
+      return await flight;
     } finally {
       if (this.flights.get(key)?.flight === flight) this.flights.delete(key);
     }
