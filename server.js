@@ -105,6 +105,8 @@ async function runShop() {
   if (vite) root.use(vite.middlewares);
   root.use(shop.app);
 
+  await shop.warmUp();
+
   const { host, port } = shop.config;
   // Page-cache hits are answered before Express (shop.fastPath), with the same two headers the
   // wrapper above adds to every other answer.

@@ -53,6 +53,8 @@ export interface Shop {
    * to its answer, as server.js adds them to every answer.
    */
   fastPath: FastPath;
+  /** Renders the home once, unseen, so the first visitors of a new process do not pay for its start. */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,14 +62,17 @@ export interface Shop {
 export async function createShop(options: ShopOptions = {}): Promise<Shop> {
   const config = loadConfig(options.env);
   const services = await startServices(config, options.log);
-  const { app, fastPath } = buildApp(services, options.clientDir);
-  return { app, config, services, fastPath, close: () => services.stop() };
+  const { app, fastPath, warmUp } = buildApp(services, options.clientDir);
+  return { app, config, services, fastPath, warmUp, close: () => services.stop() };
 }
 
 /** What morgan writes per request (LOG_REQUESTS), on either path. */
 const LOG_FORMAT = ":remote-addr :method :url :status :res[content-length] - :response-time ms";
 
-function buildApp(services: Services, clientDir: string | undefined): { app: Express; fastPath: FastPath } {
+function buildApp(
+  services: Services,
+  clientDir: string | undefined,
+): { app: Express; fastPath: FastPath; warmUp(): Promise<void> } {
   const { config } = services;
   const app = express();
   app.disable("x-powered-by");
@@ -242,7 +247,26 @@ function buildApp(services: Services, clientDir: string | undefined): { app: Exp
   // own English "Cannot GET".
   app.use((req, res) => refuse(req, res, 404, "Página no encontrada.", { quiet: true }));
   app.use(errorHandler);
-  return { app, fastPath };
+
+  // A new process renders its first page slowly (the server build is imported and compiled on
+  // first use, nothing is optimised yet): a worker that joins a cluster under load would make the
+  // visitors it is handed wait for that. Rendered like a cached page (nothing of any visitor) and
+  // thrown away; a failure here is left for the first real request to show.
+  async function warmUp(): Promise<void> {
+    if (!clientDir) return;
+    const origin = config.publicUrl ?? "http://localhost";
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    context.set(clientAddressContext, "caché");
+    context.set(cspNonceContext, "");
+    context.set(wholeDocumentContext, true);
+    context.set(shopOriginContext, origin);
+    try {
+      const response = await fetchPage(new Request(`${new URL(origin).origin}/`), context);
+      await response.arrayBuffer();
+    } catch {}
+  }
+  return { app, fastPath, warmUp };
 }
 
 /**
