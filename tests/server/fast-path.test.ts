@@ -114,7 +114,8 @@ describe("the front door for page-cache hits", () => {
 
   /**
    * The same page through the front door and through Express (absolute form), both hits of the
-   * same stored entry: retried if the entry expired between them.
+   * same stored entry: retried if the entry expired between them, or was in its last 200 ms (the
+   * front door then leaves the hit to Express, which starts the page's next render).
    */
   async function bothPaths(target: string, headers: Record<string, string>, method = "GET") {
     const absolute = `${server.url}${target}`;
@@ -122,8 +123,8 @@ describe("the front door for page-cache hits", () => {
       await raw(server.url, target, headers, method);
       const front = await raw(server.url, target, headers, method);
       const express = await raw(server.url, absolute, headers, method);
-      if (front.headers["x-cache"] === "HIT" && express.headers["x-cache"] === "HIT")
-        return { front, express };
+      const hits = front.headers["x-cache"] === "HIT" && express.headers["x-cache"] === "HIT";
+      if (hits && front.headers[FRONT] === "1") return { front, express };
       await sleep(50);
     }
     throw new Error(`${target}: no two hits in a row`);
