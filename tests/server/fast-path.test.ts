@@ -240,6 +240,39 @@ describe("the front door for page-cache hits", () => {
     expect(login.headers[FRONT]).toBeUndefined();
     expect(login.headers["content-security-policy"]).toMatch(/'nonce-[^']+'/);
   });
+  // Last: it stops the server.
+  it("says Connection: close on its answers while the server stops", async () => {
+    const { port } = new URL(server.url);
+    // Keep-alive requests whose headers are still arriving when the signal comes.
+    const open = async (target: string) => {
+      const socket = net.connect(Number(port), "127.0.0.1");
+      const conn = { socket, answer: "", closed: new Promise<void>((r) => socket.on("close", () => r())) };
+      socket.on("data", (chunk) => {
+        conn.answer += chunk.toString("latin1");
+      });
+      await new Promise<void>((r) => socket.on("connect", () => r()));
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: tienda\r\nConnection: keep-alive\r\n`);
+      return conn;
+    };
+    // A page of its own: the first request renders it, the second is a fresh hit.
+    const target = `/colecciones?cierre=${Date.now()}`;
+    const first = await open(target);
+    const second = await open(target);
+    await sleep(300);
+    const exited = server.stop();
+    await sleep(300);
+    first.socket.write("\r\n");
+    await first.closed;
+    second.socket.write("\r\n");
+    await second.closed;
+    expect(first.answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(first.answer).toMatch(/\r\nX-Cache: MISS\r\n/i);
+    expect(first.answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(second.answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(second.answer).toMatch(/\r\nX-Test-Front-Door: 1\r\n/i);
+    expect(second.answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(await exited).toBe(0);
+  });
 });
 
 describe("the front door in a cluster, with request logging", () => {
