@@ -105,9 +105,18 @@ async function runShop() {
   if (vite) root.use(vite.middlewares);
   root.use(shop.app);
 
+  await shop.warmUp();
+
   const { host, port } = shop.config;
+  // Page-cache hits are answered before Express (shop.fastPath), with the same two headers the
+  // wrapper above adds to every other answer.
+  const workerHeaders = worker ? ["X-Shop-Worker", worker] : [];
+  const closingHeaders = ["Connection", "close", ...workerHeaders];
   // A request without a Host header is answered by the shop itself (a Spanish 400), not by Node.
-  server = createServer({ requireHostHeader: false }, root);
+  server = createServer({ requireHostHeader: false }, (req, res) => {
+    if (shop.fastPath(req, res, stopping ? closingHeaders : workerHeaders)) return;
+    root(req, res);
+  });
   shopModule.answerParserErrors(server);
   server.listen(port, host, () => {
     const address = server.address();

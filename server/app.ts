@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import compression from "compression";
 import express, { type Express } from "express";
@@ -16,7 +17,8 @@ import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
 import { type Services, servicesContext, startServices } from "~/services.server";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
-import { PageCache, pageCacheMiddleware } from "./page-cache";
+import { createFastPath, type FastPath } from "./fast-path";
+import { type CachedPage, type Encoding, hitHeaders, PageCache, pageCacheMiddleware } from "./page-cache";
 import { createRequestHandler, routerFetch } from "./request-handler";
 import {
   issueBrowserCookie,
@@ -51,6 +53,14 @@ export interface Shop {
   app: Express;
   config: Config;
   services: Services;
+  /**
+   * Answers a fresh page-cache hit before Express sees the request (server/fast-path.ts); false
+   * when it did not, and the request goes to `app`. `extraHeaders` (name, value, …) are added
+   * to its answer, as server.js adds them to every answer.
+   */
+  fastPath: FastPath;
+  /** Renders the home once, unseen, so the first visitors of a new process do not pay for its start. */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,11 +68,17 @@ export interface Shop {
 export async function createShop(options: ShopOptions = {}): Promise<Shop> {
   const config = loadConfig(options.env);
   const services = await startServices(config, options.log);
-  const app = buildApp(services, options.clientDir);
-  return { app, config, services, close: () => services.stop() };
+  const { app, fastPath, warmUp } = buildApp(services, options.clientDir);
+  return { app, config, services, fastPath, warmUp, close: () => services.stop() };
 }
 
-function buildApp(services: Services, clientDir: string | undefined): Express {
+/** What morgan writes per request (LOG_REQUESTS), on either path. */
+const LOG_FORMAT = ":remote-addr :method :url :status :res[content-length] - :response-time ms";
+
+function buildApp(
+  services: Services,
+  clientDir: string | undefined,
+): { app: Express; fastPath: FastPath; warmUp(): Promise<void> } {
   const { config } = services;
   const app = express();
   app.disable("x-powered-by");
@@ -71,9 +87,8 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   // and only the last X-Forwarded-For hop (the one it added) is believed.
   if (config.trustProxy) app.set("trust proxy", 1);
 
-  if (config.logRequests) {
-    app.use(morgan(":remote-addr :method :url :status :res[content-length] - :response-time ms"));
-  }
+  const logger = config.logRequests ? morgan(LOG_FORMAT) : undefined;
+  if (logger) app.use(logger);
   // Pages from the page cache are already compressed (gzip and brotli, once when stored).
   app.use(compression({ filter: (req, res) => !res.locals.fromPageCache && compression.filter(req, res) }));
   app.use(
@@ -103,7 +118,8 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     }
     next();
   });
-  app.use(securityHeaders(config, { development: clientDir === undefined }));
+  const security = securityHeaders(config, { development: clientDir === undefined });
+  app.use(security.middleware);
 
   app.get("/healthz", async (_req, res) => {
     res.set("Cache-Control", "no-store");
@@ -168,10 +184,29 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
     return config.publicUrl ?? listeningOrigin(req, config.host);
   };
 
+  let fastPath: FastPath = () => false;
   // Anonymous public pages from a 1-second shared cache (decision 12). Not in development, where
   // Vite's hot reload changes pages under it.
   if (clientDir) {
-    const cache = new PageCache();
+    const plain = security.headers(false);
+    const secure = security.headers(true);
+    const encodings: Encoding[] = ["br", "gzip", "identity"];
+    const wire = (page: CachedPage, list: [string, string][]) =>
+      Object.fromEntries(encodings.map((e) => [e, hitHeaders(page, list, e)])) as Record<Encoding, string[]>;
+    const cache = new PageCache({
+      // A hit's whole header list, made once per stored page for the front door.
+      prepare(page) {
+        page.wire = { plain: wire(page, plain), secure: wire(page, secure) };
+      },
+    });
+    fastPath = createFastPath({
+      cache,
+      publicUrl: config.publicUrl,
+      trustProxy: config.trustProxy,
+      listeningOrigin: (protocol, port) =>
+        originOf(protocol, config.host, port ?? (app.locals.listenPort as number | undefined)),
+      log: logger && ((req, res) => logFastAnswer(app, logger, req, res)),
+    });
     // An admin change shows at once on this server: a successful admin post clears the cache
     // before its answer leaves (other servers catch up within the cache's 1 s).
     app.use((req, res, next) => {
@@ -219,7 +254,40 @@ function buildApp(services: Services, clientDir: string | undefined): Express {
   // own English "Cannot GET".
   app.use((req, res) => refuse(req, res, 404, "Página no encontrada.", { quiet: true }));
   app.use(errorHandler);
-  return app;
+
+  // A new process renders its first page slowly (the server build is imported and compiled on
+  // first use, nothing is optimised yet): a worker that joins a cluster under load would make the
+  // visitors it is handed wait for that. Rendered like a cached page (nothing of any visitor) and
+  // thrown away; a failure here is left for the first real request to show.
+  async function warmUp(): Promise<void> {
+    if (!clientDir) return;
+    const origin = config.publicUrl ?? "http://localhost";
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    context.set(clientAddressContext, "caché");
+    context.set(cspNonceContext, "");
+    context.set(wholeDocumentContext, true);
+    context.set(shopOriginContext, origin);
+    try {
+      const response = await fetchPage(new Request(`${new URL(origin).origin}/`), context);
+      await response.arrayBuffer();
+    } catch {}
+  }
+  return { app, fastPath, warmUp };
+}
+
+/**
+ * A front-door answer logged by the same morgan middleware, on a request given Express' request
+ * prototype as Express itself does, so `:remote-addr` is `req.ip` (trust proxy included).
+ */
+function logFastAnswer(
+  app: Express,
+  logger: express.RequestHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  Object.setPrototypeOf(req, app.request);
+  logger(req as express.Request, res as express.Response, () => {});
 }
 
 /**
@@ -239,11 +307,14 @@ function withPublicOrigin(build: ServerBuild, publicUrl: string | undefined): Se
  * previews, the sitemap and e-mails are built from it, and pages may be cached).
  */
 export function listeningOrigin(req: express.Request, host: string): string {
+  // A connection already closed (the client left mid-request) has no local port any more.
+  return originOf(req.protocol, host, req.socket.localPort ?? req.app.locals.listenPort);
+}
+
+function originOf(protocol: string, host: string, port: number | undefined): string {
   const wildcard = host === "0.0.0.0" || host === "::" || host === "";
   const name = wildcard ? "localhost" : host.includes(":") ? `[${host}]` : host;
-  // A connection already closed (the client left mid-request) has no local port any more.
-  const port = req.socket.localPort ?? req.app.locals.listenPort;
-  return port ? `${req.protocol}://${name}:${port}` : `${req.protocol}://${name}`;
+  return port ? `${protocol}://${name}:${port}` : `${protocol}://${name}`;
 }
 
 /** Runs `clear` as the answer's status is written, when it is a success (< 400). */
@@ -284,7 +355,18 @@ const PERMISSIONS_POLICY = [
   "browsing-topics=()",
 ].join(", ");
 
-function securityHeaders(config: Config, { development }: { development: boolean }): express.RequestHandler {
+/** Placeholder nonce in the precomputed policy; replaced by the page's script hashes. */
+const NO_NONCE = "-";
+
+/**
+ * The headers every answer gets (helmet's, the permissions policy, HSTS over HTTPS): the
+ * middleware, and `headers(secure)`, the same list computed once by running it on a stand-in
+ * response, for answers written without Express (page-cache hits, server/fast-path.ts).
+ */
+function securityHeaders(
+  config: Config,
+  { development }: { development: boolean },
+): { middleware: express.RequestHandler; headers(secure: boolean): [string, string][] } {
   const frameSources = config.shop.processVideoUrl ? [new URL(config.shop.processVideoUrl).origin] : [];
   // Media in S3-compatible storage are fetched from its public address.
   const mediaSources = config.media.kind === "s3" ? [new URL(config.media.publicUrl).origin] : [];
@@ -315,11 +397,36 @@ function securityHeaders(config: Config, { development }: { development: boolean
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     xFrameOptions: { action: "deny" },
   });
-  return (req, res, next) => {
-    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  const apply = (req: express.Request, res: express.Response, next: express.NextFunction) => {
     // The shop needs no camera, microphone, location, payment or USB access from the browser.
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
     if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     withHelmet(req, res, next);
+  };
+  return {
+    middleware(req, res, next) {
+      res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+      apply(req, res, next);
+    },
+    headers(secure) {
+      const set = new Map<string, [string, string]>();
+      const stand = {
+        locals: { cspNonce: NO_NONCE },
+        setHeader(name: string, value: string) {
+          set.set(name.toLowerCase(), [name, String(value)]);
+        },
+        removeHeader(name: string) {
+          set.delete(name.toLowerCase());
+        },
+      };
+      let done = false;
+      apply({ secure } as express.Request, stand as unknown as express.Response, (error?: unknown) => {
+        if (error) throw error;
+        done = true;
+      });
+      // Helmet answers synchronously; if it ever did not, no list is better than a wrong one.
+      if (!done) throw new Error("securityHeaders: helmet did not finish synchronously");
+      return [...set.values()];
+    },
   };
 }

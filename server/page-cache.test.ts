@@ -169,6 +169,43 @@ describe("PageCache", () => {
     expect([text(first), text(second), text(third)]).toEqual(["<p>1</p>", "<p>1</p>", "<p>2</p>"]);
   });
 
+  it("renders a page still asked for in its last 200 ms again in the background, serving the old one meanwhile", async () => {
+    let now = 1_000;
+    const cache = new PageCache({ now: () => now });
+    let n = 0;
+    let release: () => void = () => {};
+    const render = async () => {
+      n++;
+      if (n > 1)
+        await new Promise<void>((r) => {
+          release = r;
+        });
+      return page(`<p>${n}</p>`);
+    };
+    const text = (r: Awaited<ReturnType<typeof cache.get>>) =>
+      r === "pass" ? "pass" : `${r.outcome} ${r.page.bodies.identity.toString()}`;
+    expect(text(await cache.get("k", render))).toBe("miss <p>1</p>");
+    now += 799;
+    expect(cache.peek("k")).toBeDefined();
+    expect(cache.renders).toBe(1);
+    now += 1; // 200 ms left: due, and nothing under way, so the front door leaves it to get()
+    expect(cache.peek("k")).toBeUndefined();
+    expect(text(await cache.get("k", render))).toBe("hit <p>1</p>");
+    expect(cache.renders).toBe(2);
+    // While the new render runs, the old page is served, by both; no third render.
+    expect(cache.peek("k")?.bodies.identity.toString()).toBe("<p>1</p>");
+    expect(text(await cache.get("k", render))).toBe("hit <p>1</p>");
+    expect(cache.renders).toBe(2);
+    // Past the old page's second, requests wait for the new one, as for any render under way.
+    now += 200;
+    expect(cache.peek("k")).toBeUndefined();
+    const waiting = cache.get("k", render);
+    release();
+    expect(text(await waiting)).toBe("hit <p>2</p>");
+    expect(cache.peek("k")?.renderedAt).toBe(1_800);
+    expect(cache.renders).toBe(2);
+  });
+
   it("does not keep what is not a cookie-free, public 200", async () => {
     const cache = new PageCache();
     expect(await cache.get("a", async () => page("no", { status: 404 }))).toBe("pass");

@@ -19,6 +19,12 @@ import { requestPath } from "./edge";
  */
 
 export const PAGE_TTL_MS = 1_000;
+/**
+ * A page still asked for in the last this-many ms of its life is rendered again in the
+ * background while it keeps being served: a busy page is never missing, so its visitors never
+ * wait for the next render. Each entry still lives 1 s from the start of its own render.
+ */
+export const REFRESH_AHEAD_MS = 200;
 /** Distinct addresses kept at once; past it the oldest go (random query strings cannot fill memory). */
 export const MAX_ENTRIES = 500;
 /** Answers larger than this are served but not kept. */
@@ -51,7 +57,15 @@ export interface CachedPage {
   scriptHashes: string[];
   renderedAt: number;
   expiresAt: number;
+  /**
+   * The whole header list of a hit as `writeHead` takes it (name, value, name, value…), per
+   * plain/HTTPS request and encoding: made once when the entry is stored (`PageCacheOptions.prepare`)
+   * for the front door (server/fast-path.ts), which then does no per-request header work.
+   */
+  wire?: WireHeaders;
 }
+
+export type WireHeaders = Record<"plain" | "secure", Record<Encoding, string[]>>;
 
 /** The cache key's path part: the address as asked (path and query), without a fragment. */
 export function cacheKey(originalUrl: string): string {
@@ -75,9 +89,24 @@ export function hasAdminSession(cookieHeader: string | undefined): boolean {
   });
 }
 
+/** Accept-Encoding values already decided: browsers send the same few strings on every request. */
+const chosenEncodings = new Map<string, Encoding>();
+
 /** Brotli, else gzip, else the plain body, as Accept-Encoding allows (q=0 refuses one). */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return "identity";
+  const known = chosenEncodings.get(acceptEncoding);
+  if (known !== undefined) return known;
+  const encoding = parseAcceptEncoding(acceptEncoding);
+  // Bounded, so odd headers cannot fill memory.
+  if (acceptEncoding.length <= 256) {
+    if (chosenEncodings.size >= 64) chosenEncodings.clear();
+    chosenEncodings.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding {
   const q = new Map<string, number>();
   for (const part of acceptEncoding.split(",")) {
     const [name = "", ...params] = part.trim().toLowerCase().split(";");
@@ -190,6 +219,9 @@ type Flight = Promise<CachedPage | "pass">;
 export interface PageCacheOptions {
   now?: () => number;
   ttlMs?: number;
+  refreshAheadMs?: number;
+  /** Runs once on every page before it is stored (precomputes what a hit needs). */
+  prepare?: (page: CachedPage) => void;
 }
 
 /** The store and its single flights; knows nothing of Express (see `pageCacheMiddleware`). */
@@ -199,12 +231,28 @@ export class PageCache {
   private generation = 0;
   private readonly now: () => number;
   private readonly ttlMs: number;
+  private readonly refreshAheadMs: number;
+  private readonly prepare: ((page: CachedPage) => void) | undefined;
   /** How many renders the cache asked for (tests and benchmarks). */
   renders = 0;
 
   constructor(options: PageCacheOptions = {}) {
     this.now = options.now ?? Date.now;
     this.ttlMs = options.ttlMs ?? PAGE_TTL_MS;
+    this.refreshAheadMs = options.refreshAheadMs ?? REFRESH_AHEAD_MS;
+    this.prepare = options.prepare;
+  }
+
+  /**
+   * A fresh stored page for `key`, without rendering or waiting; undefined otherwise, and also
+   * when it is due for its refresh and none is under way (`get` starts it).
+   */
+  peek(key: string): CachedPage | undefined {
+    const stored = this.entries.get(key);
+    if (stored === undefined || "pass" in stored) return undefined;
+    const left = stored.expiresAt - this.now();
+    if (left <= 0 || (left <= this.refreshAheadMs && !this.flights.has(key))) return undefined;
+    return stored;
   }
 
   /** Forgets every page, and every render already under way: the next request renders again. */
@@ -221,20 +269,32 @@ export class PageCache {
    */
   async get(key: string, render: Render): Promise<{ page: CachedPage; outcome: "hit" | "miss" } | "pass"> {
     const stored = this.entries.get(key);
-    if (stored && stored.expiresAt > this.now())
-      return "pass" in stored ? "pass" : { page: stored, outcome: "hit" };
+    const left = stored ? stored.expiresAt - this.now() : 0;
+    if (stored && left > 0) {
+      if ("pass" in stored) return "pass";
+      if (left <= this.refreshAheadMs && !this.flights.has(key)) {
+        // Its successor, in the background; a failure shows on the next miss, rendered normally.
+        this.start(key, render).catch((error) => console.error(error));
+      }
+      return { page: stored, outcome: "hit" };
+    }
     if (stored) this.entries.delete(key);
     const running = this.flights.get(key);
     if (running && running.generation === this.generation) {
       const result = await running.flight;
       return result === "pass" ? "pass" : { page: result, outcome: "hit" };
     }
+    const result = await this.start(key, render);
+    return result === "pass" ? "pass" : { page: result, outcome: "miss" };
+  }
+
+  /** Renders `key` once, as the flight every request for it meanwhile waits for. */
+  private async start(key: string, render: Render): Flight {
     const generation = this.generation;
     const flight = this.fly(key, render, generation);
     this.flights.set(key, { generation, flight });
     try {
-      const result = await flight;
-      return result === "pass" ? "pass" : { page: result, outcome: "miss" };
+      return await flight;
     } finally {
       if (this.flights.get(key)?.flight === flight) this.flights.delete(key);
     }
@@ -252,6 +312,7 @@ export class PageCache {
     }
     const page = await toEntry(response, body, startedAt);
     page.expiresAt = startedAt + this.ttlMs;
+    this.prepare?.(page);
     this.store(key, page, generation);
     return page;
   }
@@ -337,4 +398,24 @@ function send(req: express.Request, res: express.Response, page: CachedPage, out
   res.setHeader("X-Cache", outcome === "hit" ? "HIT" : "MISS");
   if (req.method === "HEAD") res.end();
   else res.end(body);
+}
+
+/**
+ * What `send` writes for a hit, as one flat list: the security headers every answer gets
+ * (`security`, already computed for a plain or an HTTPS request, with the nonce placeholder in
+ * its CSP), then the same steps as `send` in the same order, a later name replacing an earlier
+ * one as setHeader does.
+ */
+export function hitHeaders(page: CachedPage, security: [string, string][], encoding: Encoding): string[] {
+  const headers = new Map<string, [string, string]>();
+  const set = (name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
+  for (const [name, value] of security) set(name, value);
+  for (const [name, value] of page.headers) set(name, value);
+  const policy = headers.get("content-security-policy");
+  if (policy) set(policy[0], policyWithHashes(policy[1], page.scriptHashes));
+  set("Vary", "Accept-Encoding");
+  if (encoding !== "identity") set("Content-Encoding", encoding);
+  set("Content-Length", String(page.bodies[encoding].length));
+  set("X-Cache", "HIT");
+  return [...headers.values()].flat();
 }

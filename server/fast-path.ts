@@ -1,0 +1,91 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { isValidHost } from "./edge";
+import { type CachedPage, cacheKey, chooseEncoding, hasAdminSession, type PageCache } from "./page-cache";
+
+/*
+ * The front door for page-cache hits (decision 12): a request that the Express app would answer
+ * from a fresh stored page is answered here, before Express, with the header list the entry
+ * precomputed (`CachedPage.wire`). On drop day nearly every request is such a hit, and the
+ * middleware stack (edge checks, helmet, a random nonce, routing) cost far more than the answer.
+ *
+ * It only answers what the full path would answer identically; anything else (a miss, an unusual
+ * request, anything the edge might refuse) returns false and goes to Express unchanged.
+ */
+
+export type FastPath = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  extraHeaders?: readonly string[],
+) => boolean;
+
+export interface FastPathOptions {
+  cache: PageCache;
+  /** PUBLIC_URL, when set: the cache's scope for every request. */
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  /** The shop's origin from the protocol and listening port when PUBLIC_URL is not set. */
+  listeningOrigin(protocol: string, port: number | undefined): string;
+  /** Logs the answer as the Express path would (LOG_REQUESTS); called before it is written. */
+  log?: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/**
+ * A request target the edge lets through and Express reads exactly as written: origin-form,
+ * visible ASCII only, nothing percent-encoded (so decoding changes nothing) and no fragment.
+ */
+const PLAIN_TARGET = /^\/[!"$&'()*+,\-./0-9:;<=>?@A-Z[\]^_`a-z{|}~]*$/;
+
+export function createFastPath(options: FastPathOptions): FastPath {
+  const { cache, publicUrl, trustProxy } = options;
+  // Hosts already checked: the same one or two arrive on every request.
+  const validHosts = new Set<string>();
+
+  return (req, res, extraHeaders) => {
+    const method = req.method;
+    if (method !== "GET" && method !== "HEAD") return false;
+    const url = req.url ?? "";
+    if (!PLAIN_TARGET.test(url)) return false;
+    const headers = req.headers;
+    // A body (the size checks, draining it) or an Expect: the full path deals with those.
+    if (
+      headers["content-length"] !== undefined ||
+      headers["transfer-encoding"] !== undefined ||
+      headers.expect !== undefined
+    )
+      return false;
+    const host = headers.host;
+    if (host === undefined) return false;
+    if (!validHosts.has(host)) {
+      if (!isValidHost(host)) return false;
+      if (validHosts.size >= 64) validHosts.clear();
+      validHosts.add(host);
+    }
+    if (hasAdminSession(headers.cookie)) return false;
+
+    // req.protocol as Express computes it (trust proxy: the first X-Forwarded-Proto); anything
+    // but a plain http or https is left to Express.
+    let protocol = (req.socket as TLSSocket).encrypted ? "https" : "http";
+    if (trustProxy) {
+      const forwarded = headers["x-forwarded-proto"];
+      if (forwarded !== undefined) {
+        if (forwarded !== "http" && forwarded !== "https") return false;
+        protocol = forwarded;
+      }
+    }
+    const scope = publicUrl ?? options.listeningOrigin(protocol, req.socket.localPort);
+    // Only the cache middleware stores entries, and only for cacheable paths: a stored entry for
+    // this exact key means the path is one.
+    const page: CachedPage | undefined = cache.peek(`${scope} ${cacheKey(url)}`);
+    const wire = page?.wire;
+    if (page === undefined || wire === undefined) return false;
+
+    const encoding = chooseEncoding(headers["accept-encoding"]);
+    const list = wire[protocol === "https" ? "secure" : "plain"][encoding];
+    options.log?.(req, res);
+    res.writeHead(page.status, extraHeaders?.length ? list.concat(extraHeaders) : list);
+    if (method === "HEAD") res.end();
+    else res.end(page.bodies[encoding]);
+    return true;
+  };
+}
