@@ -16,6 +16,7 @@ import { shopOriginContext } from "~/lib/origin.server";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
 import { type Services, servicesContext, startServices } from "~/services.server";
+import { checkoutEndpoint } from "./checkout-endpoint";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { createFastPath, type FastPath } from "./fast-path";
 import { type CachedPage, type Encoding, hitHeaders, PageCache, pageCacheMiddleware } from "./page-cache";
@@ -90,7 +91,12 @@ function buildApp(
   const logger = config.logRequests ? morgan(LOG_FORMAT) : undefined;
   if (logger) app.use(logger);
   // Pages from the page cache are already compressed (gzip and brotli, once when stored).
-  app.use(compression({ filter: (req, res) => !res.locals.fromPageCache && compression.filter(req, res) }));
+  const compress = compression({
+    filter: (req, res) => !res.locals.fromPageCache && compression.filter(req, res),
+  });
+  // A checkout's answer is a few bytes of JSON: on drop day, wrapping each one for compression
+  // costs more than it could save.
+  app.use((req, res, next) => (req.path === "/api/checkout" ? next() : compress(req, res, next)));
   app.use(
     drainAfterAnswer((req) =>
       req.path === UPLOAD_PATH
@@ -145,12 +151,18 @@ function buildApp(
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
+  const shopOrigin = (req: express.Request) => {
+    if (req.socket.localPort) app.locals.listenPort ??= req.socket.localPort;
+    return config.publicUrl ?? listeningOrigin(req, config.host);
+  };
+
   // Drop-day limits, per browser first and per address second (app/limits).
   app.use("/api", issueBrowserCookie);
   app.post(
     "/api/checkout",
     limitRequests(services.limits, "checkout"),
     requireProofOfWork(services.proofOfWork),
+    checkoutEndpoint(services, shopOrigin, MAX_BODY_BYTES),
   );
   app.get("/api/reto", limitRequests(services.limits, "challenge"), serveChallenge(services.proofOfWork));
   app.get(["/cancel", "/cancel.data"], limitRequests(services.limits, "cancel"));
@@ -179,10 +191,6 @@ function buildApp(
       withPublicOrigin((await import("virtual:react-router/server-build")) as ServerBuild, config.publicUrl),
     config.env === "production" ? "production" : "development",
   );
-  const shopOrigin = (req: express.Request) => {
-    if (req.socket.localPort) app.locals.listenPort ??= req.socket.localPort;
-    return config.publicUrl ?? listeningOrigin(req, config.host);
-  };
 
   let fastPath: FastPath = () => false;
   // Anonymous public pages from a 1-second shared cache (decision 12). Not in development, where

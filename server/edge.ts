@@ -61,12 +61,34 @@ function wantsJson(req: express.Request): boolean {
   return req.accepts(["json", "html"]) === "json";
 }
 
+/** Refusals logged in the current second, by their line: the first is written, the rest counted. */
+const repeats = new Map<string, number>();
+/** Distinct lines remembered per second; past it a flood of odd addresses is counted as one. */
+const MAX_DISTINCT = 200;
+
 function logLine(req: express.Request, status: number, message: string, detail?: string): void {
   // One line per refusal, with the address cut short and control characters shown escaped.
   const address = JSON.stringify(req.originalUrl.slice(0, 200)).slice(1, -1);
-  console.warn(
-    `Solicitud rechazada (${status}): ${req.method} ${address}: ${message}${detail ? ` [${detail}]` : ""}`,
-  );
+  const line = `Solicitud rechazada (${status}): ${req.method} ${address}: ${message}${detail ? ` [${detail}]` : ""}`;
+  // Under a flood (a script past its limit), the same line a thousand times a second would cost
+  // more than the refusals themselves: it is written once, then as a count each second.
+  const key =
+    repeats.size >= MAX_DISTINCT && !repeats.has(line) ? `Solicitud rechazada (${status}): varias` : line;
+  const seen = repeats.get(key);
+  if (seen !== undefined) {
+    repeats.set(key, seen + 1);
+    return;
+  }
+  repeats.set(key, 0);
+  console.warn(line);
+  // The first line of a second starts its count.
+  if (repeats.size === 1) setTimeout(flushRepeats, 1_000).unref();
+}
+
+function flushRepeats(): void {
+  for (const [line, count] of repeats)
+    if (count > 0) console.warn(`${line} (${count} más en el último segundo)`);
+  repeats.clear();
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -23,12 +23,27 @@ export function absoluteUrl(origin: string, pathOrUrl: string): string {
  * endpoint that holds no session); admin requests leave it off.
  */
 export function isSameOrigin(request: Request, config: Config, { allowUnknown = false } = {}): boolean {
-  const from = request.headers.get("origin");
+  return isSameOriginFrom(
+    { origin: request.headers.get("origin"), secFetchSite: request.headers.get("sec-fetch-site") },
+    new URL(request.url).origin,
+    config,
+    { allowUnknown },
+  );
+}
+
+/** isSameOrigin from the two headers and the origin the request was asked under. */
+export function isSameOriginFrom(
+  headers: { origin: string | null; secFetchSite: string | null },
+  requestOrigin: string,
+  config: Config,
+  { allowUnknown = false } = {},
+): boolean {
+  const from = headers.origin;
   if (from && from !== "null") {
     // The page's own address (the Host it was asked under) counts too: a browser cannot lie about it.
-    return from === config.publicUrl || from === new URL(request.url).origin;
+    return from === config.publicUrl || from === requestOrigin;
   }
-  const site = request.headers.get("sec-fetch-site");
+  const site = headers.secFetchSite;
   if (site) return site === "same-origin";
   return allowUnknown && from === null;
 }

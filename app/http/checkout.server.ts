@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { isId } from "~/lib/ids";
+import { cancelPath } from "~/orders/cancel-link.server";
+import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
+import { MAX_ORDER_LINES } from "~/orders/limits";
+import type { Services } from "~/services.server";
+
+/*
+ * POST /api/checkout, the drawer's 'Pagar': what it takes and what it answers, apart from how the
+ * request arrived. On drop day hundreds of these come in the same second, so the server answers
+ * them straight from Express (server/checkout-endpoint.ts) rather than through React Router's
+ * request handling, which cost as much again as the checkout itself; the route module
+ * (routes/api.checkout.ts) answers the same way where React Router gets the request.
+ */
+
+/**
+ * What the drawer sends: ids (checked for their shape before any query) and whole quantities.
+ * Anything else in the body is ignored; how many pieces one order may have is the domain's rule
+ * (orders/limits.ts), said in its own words.
+ */
+const checkoutRequest = z.object({
+  cart: z
+    .array(
+      z.object({
+        product: z.object({ id: z.string().refine(isId) }),
+        dropId: z.string().refine(isId),
+        quantity: z.int().min(1),
+      }),
+    )
+    .min(1)
+    .max(MAX_ORDER_LINES),
+});
+
+const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = {
+  carrito_vacio: 400,
+  no_existe: 409,
+  coleccion_cerrada: 409,
+  sin_stock: 409,
+  limite_piezas: 400,
+  limite_total: 400,
+  limite_coleccion: 400,
+  pago_en_curso: 409,
+  pago_no_disponible: 502,
+};
+
+export interface CheckoutAnswer {
+  status: number;
+  body: { url: string } | { message: string };
+}
+
+export async function answerCheckout(
+  services: Services,
+  request: {
+    contentType: string | null;
+    /** Whether the request comes from the shop's own pages (lib/origin.server.ts isSameOrigin). */
+    sameOrigin: boolean;
+    /** The body as sent; null when it could not be read. */
+    body: string | null;
+    /** The browser's id (cookie `navegador`), or null. */
+    browser: string | null;
+    /** The shop's own origin, for the payment page's return addresses. */
+    origin: string;
+  },
+): Promise<CheckoutAnswer> {
+  // Only the shop's own pages may start a checkout: a JSON body (a cross-site form cannot send
+  // one without the browser asking first) and, when the browser says where it comes from, our origin.
+  if (!(request.contentType ?? "").startsWith("application/json")) {
+    return { status: 415, body: { message: "La solicitud debe ser JSON." } };
+  }
+  if (!request.sameOrigin) return { status: 403, body: { message: "Solicitud no permitida." } };
+  let json: unknown = null;
+  try {
+    json = request.body === null ? null : JSON.parse(request.body);
+  } catch {
+    json = null;
+  }
+  const parsed = checkoutRequest.safeParse(json);
+  if (!parsed.success) {
+    return {
+      status: 400,
+      body: { message: "El carrito no es válido. Revisa las piezas e intenta de nuevo." },
+    };
+  }
+  const { database, payments, config, cancelLinks } = services;
+  const { origin, browser } = request;
+  const lines = parsed.data.cart.map((l) => ({
+    productId: l.product.id,
+    dropId: l.dropId,
+    quantity: l.quantity,
+  }));
+  const result = await startCheckout(
+    database.db,
+    payments,
+    lines,
+    {
+      success: `${origin}/success`,
+      // Signed for this browser: only it can give the pieces back from the link.
+      cancel: (orderId) => `${origin}${cancelPath(cancelLinks, orderId, browser)}`,
+    },
+    browser,
+    config.orderCeilings,
+  );
+  if (result.ok) return { status: 200, body: { url: result.url } };
+  return { status: STATUS[result.reason], body: { message: result.message } };
+}
