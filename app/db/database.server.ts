@@ -63,7 +63,9 @@ function openSqlite(file: string): Database {
   } catch (error) {
     throw new StartupError(`No se puede abrir la base de datos SQLite ${file}: ${(error as Error).message}`);
   }
-  const db = new Kysely<KyselyDatabase>({ dialect: new ImmediateSqliteDialect({ database: handle }) });
+  const db = new Kysely<KyselyDatabase>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(handle) }),
+  });
   return {
     db,
     dialect: "sqlite",
@@ -73,6 +75,34 @@ function openSqlite(file: string): Database {
     },
     async close() {
       await db.destroy();
+    },
+  };
+}
+
+/** Statements kept prepared at once; queries differ mostly by the length of an `in (…)` list. */
+const STATEMENT_CACHE_SIZE = 300;
+
+/**
+ * Kysely prepares every query it runs; preparing costs more than running the small queries of a
+ * checkout. The same SQL text reuses its prepared statement (SQLite re-prepares one by itself
+ * when a migration changes the schema). Nothing here iterates a statement across awaits (no
+ * `.stream()`), which is what would make a shared statement busy.
+ */
+function withStatementCache(handle: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => handle.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        statement = handle.prepare(sqlText);
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = statements.keys().next().value;
+          if (oldest !== undefined) statements.delete(oldest);
+        }
+        statements.set(sqlText, statement);
+      }
+      return statement;
     },
   };
 }
