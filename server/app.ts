@@ -156,6 +156,13 @@ function buildApp(
     return config.publicUrl ?? listeningOrigin(req, config.host);
   };
 
+  // The server's clock for pages that open and close a drop on their own (decision 17): never
+  // cached, no cookie, no database, so a drop-day crowd costs next to nothing here.
+  app.get("/api/hora", (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    res.json({ ahora: Date.now() });
+  });
+
   // Drop-day limits, per browser first and per address second (app/limits).
   app.use("/api", issueBrowserCookie);
   app.post(

@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
+  changeInstants,
+  countdownText,
   countdownTo,
   currentRunningDrop,
   DROP_TIME_LABELS,
   dropTimeState,
   isDropPurchasable,
+  nextChangeAt,
+  nextChangeOf,
+  salesEndAt,
 } from "./drop-time";
 
 const startAt = new Date("2026-12-01T18:00:00.000Z");
@@ -78,5 +83,61 @@ describe("countdownTo", () => {
       seconds: 0,
       done: true,
     });
+  });
+});
+
+describe("the instants a drop's pages change", () => {
+  it("stops selling at the end of the end's second", () => {
+    expect(salesEndAt(drop).toISOString()).toBe("2026-12-03T18:00:01.000Z");
+    // An end with a fraction of a second still sells to the end of that second.
+    expect(salesEndAt({ startAt, endAt: at("2026-12-03T18:00:00.400Z") }).toISOString()).toBe(
+      "2026-12-03T18:00:01.000Z",
+    );
+  });
+
+  it("is the start while pending, the end of sales while running, none once ended", () => {
+    expect(nextChangeAt(drop, at("2026-11-30T00:00:00Z"))).toEqual(startAt);
+    expect(nextChangeAt(drop, at("2026-12-01T17:59:59.999Z"))).toEqual(startAt);
+    expect(nextChangeAt(drop, startAt)?.toISOString()).toBe("2026-12-03T18:00:01.000Z");
+    expect(nextChangeAt(drop, at("2026-12-03T18:00:00.999Z"))?.toISOString()).toBe(
+      "2026-12-03T18:00:01.000Z",
+    );
+    expect(nextChangeAt(drop, at("2026-12-03T18:00:01.000Z"))).toBeNull();
+  });
+
+  it("takes the earliest among several drops", () => {
+    const later = { startAt: at("2026-12-02T10:00:00Z"), endAt: at("2026-12-09T10:00:00Z") };
+    expect(nextChangeOf([drop, later], at("2026-12-01T20:00:00Z"))?.toISOString()).toBe(
+      "2026-12-02T10:00:00.000Z",
+    );
+    expect(nextChangeOf([drop], at("2026-12-10T00:00:00Z"))).toBeNull();
+    expect(nextChangeOf([], at("2026-12-10T00:00:00Z"))).toBeNull();
+  });
+
+  it("lists every opening and end of sales, from the dates pages carry", () => {
+    expect(
+      changeInstants([{ startsAt: startAt.toISOString(), endsAt: endAt.toISOString(), archived: false }]),
+    ).toEqual([startAt.getTime(), endAt.getTime() + 1000]);
+  });
+});
+
+describe("countdown to the second", () => {
+  it("counts a part of a second as a second, so 00:00:00 shows only at the instant", () => {
+    const target = at("2026-12-01T00:00:10.000Z");
+    expect(countdownTo(target, at("2026-12-01T00:00:09.001Z"))).toMatchObject({ seconds: 1, done: false });
+    expect(countdownTo(target, at("2026-12-01T00:00:09.999Z"))).toMatchObject({ seconds: 1, done: false });
+    expect(countdownTo(target, target)).toMatchObject({ seconds: 0, done: true });
+  });
+
+  it("reads as one line of text, days only when there are some", () => {
+    expect(countdownText(countdownTo(at("2026-12-03T05:04:03Z"), at("2026-12-01T00:00:00Z")))).toBe(
+      "2 días 05 h 04 min 03 s",
+    );
+    expect(countdownText(countdownTo(at("2026-12-02T00:00:00Z"), at("2026-12-01T00:00:00Z")))).toBe(
+      "1 día 00 h 00 min 00 s",
+    );
+    expect(countdownText(countdownTo(at("2026-12-01T00:00:07Z"), at("2026-12-01T00:00:00Z")))).toBe(
+      "00 h 00 min 07 s",
+    );
   });
 });

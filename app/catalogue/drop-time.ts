@@ -47,6 +47,51 @@ export function currentRunningDrop<T extends DropDates & { status: DropStatus }>
   return best;
 }
 
+/**
+ * The first instant the drop no longer sells: the end is inclusive to its whole second, so an end
+ * of 18:00:00 stops selling at 18:00:01.000.
+ */
+export function salesEndAt(drop: DropDates): Date {
+  return new Date(Math.floor(drop.endAt.getTime() / 1000) * 1000 + 1000);
+}
+
+/** When the drop's time state next changes after `now`; null once it has ended. */
+export function nextChangeAt(drop: DropDates, now: Date): Date | null {
+  const state = dropTimeState(drop, now);
+  if (state === "pending") return drop.startAt;
+  if (state === "running") return salesEndAt(drop);
+  return null;
+}
+
+/** The earliest of several drops' next changes; null when none of them will change again. */
+export function nextChangeOf(drops: DropDates[], now: Date): Date | null {
+  let best: Date | null = null;
+  for (const drop of drops) {
+    const next = nextChangeAt(drop, now);
+    if (next && (!best || next.getTime() < best.getTime())) best = next;
+  }
+  return best;
+}
+
+/** A drop's dates as pages carry them (ISO text), with its hand-set archive flag. */
+export interface DropMoment {
+  startsAt: string;
+  endsAt: string;
+  archived: boolean;
+}
+
+export function datesOf(drop: DropMoment): DropDates {
+  return { startAt: new Date(drop.startsAt), endAt: new Date(drop.endsAt) };
+}
+
+/** The instants at which any of these drops opens or stops selling: when their pages change. */
+export function changeInstants(drops: DropMoment[]): number[] {
+  return drops.flatMap((d) => {
+    const dates = datesOf(d);
+    return [dates.startAt.getTime(), salesEndAt(dates).getTime()];
+  });
+}
+
 export interface Countdown {
   days: number;
   hours: number;
@@ -56,9 +101,12 @@ export interface Countdown {
   done: boolean;
 }
 
-/** Whole days, then hours 0-23, minutes and seconds left until `target` (never negative). */
+/**
+ * Whole days, then hours 0-23, minutes and seconds left until `target` (never negative). A part of
+ * a second counts as a second, so the clock reads 00:00:00 only once the target is reached.
+ */
 export function countdownTo(target: Date, now: Date): Countdown {
-  const totalSeconds = Math.max(0, Math.floor((target.getTime() - now.getTime()) / 1000));
+  const totalSeconds = Math.max(0, Math.ceil((target.getTime() - now.getTime()) / 1000));
   return {
     days: Math.floor(totalSeconds / 86_400),
     hours: Math.floor((totalSeconds % 86_400) / 3600),
@@ -66,4 +114,12 @@ export function countdownTo(target: Date, now: Date): Countdown {
     seconds: totalSeconds % 60,
     done: totalSeconds === 0,
   };
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** "2 días 03 h 10 min 05 s": a countdown in one line of text. */
+export function countdownText(c: Countdown): string {
+  const days = c.days > 0 ? `${c.days} ${c.days === 1 ? "día" : "días"} ` : "";
+  return `${days}${two(c.hours)} h ${two(c.minutes)} min ${two(c.seconds)} s`;
 }

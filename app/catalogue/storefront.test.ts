@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dropsForHome, groupByYear, productTileLabel } from "./storefront";
+import { dropsForHome, groupByYear, pieceLabel, productTileLabel } from "./storefront";
 
 const now = new Date("2026-12-02T00:00:00Z");
 const d = (id: string, status: "proximamente" | "activa" | "archivada", start: string, end: string) => ({
@@ -29,6 +29,16 @@ describe("productTileLabel", () => {
     expect(productTileLabel({ ...running, status: "archivada" }, 2, now)).toBe("Colección finalizada");
     expect(productTileLabel(running, 0, new Date("2026-12-04T00:00:00Z"))).toBe("Colección finalizada");
     expect(productTileLabel(running, 0, new Date("2026-11-30T00:00:00Z"))).toBe("Disponible próximamente");
+  });
+});
+
+describe("pieceLabel", () => {
+  it("gives the same labels from a drop's time state, as pages recompute them on the clock", () => {
+    expect(pieceLabel("running", false, 1)).toBeNull();
+    expect(pieceLabel("running", false, 0)).toBe("Producto agotado");
+    expect(pieceLabel("running", true, 1)).toBe("Colección finalizada");
+    expect(pieceLabel("ended", false, 1)).toBe("Colección finalizada");
+    expect(pieceLabel("pending", false, 0)).toBe("Disponible próximamente");
   });
 });
 

@@ -1,4 +1,4 @@
-import { dropTimeState } from "./drop-time";
+import { type DropTimeState, dropTimeState } from "./drop-time";
 import type { DropStatus } from "./taxonomy";
 
 /** The home page shows every drop that has not been archived by hand, running ones first. */
@@ -14,17 +14,23 @@ export function dropsForHome<T extends { status: DropStatus; startAt: Date; endA
     .map(({ d }) => d);
 }
 
+export type PieceLabel = "Disponible próximamente" | "Colección finalizada" | "Producto agotado";
+
+/** The label for a piece of a drop in `state`, or null when it can be bought. */
+export function pieceLabel(state: DropTimeState, archived: boolean, stock: number): PieceLabel | null {
+  if (archived || state === "ended") return "Colección finalizada";
+  if (state === "pending") return "Disponible próximamente";
+  if (stock <= 0) return "Producto agotado";
+  return null;
+}
+
 /** The label a product tile shows instead of its price, or null when the piece can be bought. */
 export function productTileLabel(
   drop: { status: DropStatus; startAt: Date; endAt: Date },
   stock: number,
   now: Date,
-): "Disponible próximamente" | "Colección finalizada" | "Producto agotado" | null {
-  const state = dropTimeState(drop, now);
-  if (drop.status === "archivada" || state === "ended") return "Colección finalizada";
-  if (state === "pending") return "Disponible próximamente";
-  if (stock <= 0) return "Producto agotado";
-  return null;
+): PieceLabel | null {
+  return pieceLabel(dropTimeState(drop, now), drop.status === "archivada", stock);
 }
 
 /** /colecciones: every drop, grouped by the year it was created, newest year and drop first. */

@@ -1,13 +1,12 @@
 import type { CurrentProduct } from "~/cart/cart";
 import type { Db } from "~/db/database.server";
-import { dateRangeText } from "~/lib/dates";
+import { dateRangeText, openingText } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl } from "~/lib/origin.server";
 import { type ImageView, imageView, variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { type DropInfo, getProductsWithDrops, type Product } from "./catalogue.server";
-import { DROP_TIME_LABELS, dropTimeState, isDropPurchasable } from "./drop-time";
-import { productTileLabel } from "./storefront";
+import { type DropMoment, type DropTimeState, dropTimeState, isDropPurchasable } from "./drop-time";
 
 /** What a product tile shows: serialisable, prices already formatted. */
 export interface ProductTileView {
@@ -15,7 +14,8 @@ export interface ProductTileView {
   dropId: string;
   name: string;
   price: string;
-  label: ReturnType<typeof productTileLabel>;
+  /** The tile's label follows from the drop's moment and this (see `pieceLabel`). */
+  stock: number;
   image: ImageView | null;
   href: string;
 }
@@ -28,32 +28,29 @@ export function productHref(dropId: string, productId: string): string {
   return `/drop/${dropId}/product/${productId}`;
 }
 
-export function productTile(
-  storage: MediaStorage,
-  drop: DropInfo,
-  product: Product,
-  now: Date,
-): ProductTileView {
+export function productTile(storage: MediaStorage, drop: DropInfo, product: Product): ProductTileView {
   return {
     id: product.id,
     dropId: drop.id,
     name: product.name,
     price: formatMXN(product.priceCents),
-    label: productTileLabel(drop, product.stock, now),
+    stock: product.stock,
     image: product.image ? imageView(storage, product.image) : null,
     href: productHref(drop.id, product.id),
   };
 }
 
-export interface DropSummaryView {
+export interface DropSummaryView extends DropMoment {
   id: string;
   name: string;
   smallDescription: string;
   fullDescription: string;
   description: string;
   fechas: string;
-  state: string;
-  endsAt: string;
+  /** The time state when the page was rendered; the browser follows the clock from there. */
+  state: DropTimeState;
+  /** "Abre el sábado 5 de diciembre, 10:00 h (hora de la Ciudad de México)". */
+  opensText: string;
   image: ImageView | null;
   video: string | null;
   href: string;
@@ -68,8 +65,11 @@ export function dropSummary(storage: MediaStorage, drop: DropInfo, now: Date): D
     fullDescription: drop.fullDescription,
     description: drop.description,
     fechas: drop.fechas || dateRangeText(drop.startAt, drop.endAt),
-    state: DROP_TIME_LABELS[dropTimeState(drop, now)],
+    state: dropTimeState(drop, now),
+    startsAt: drop.startAt.toISOString(),
     endsAt: drop.endAt.toISOString(),
+    archived: drop.status === "archivada",
+    opensText: openingText(drop.startAt, now),
     image: drop.image ? imageView(storage, drop.image) : null,
     video: drop.video ? storage.publicUrl(drop.video.key) : null,
     href: dropHref(drop.id),

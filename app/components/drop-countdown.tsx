@@ -1,27 +1,25 @@
-import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { countdownTo } from "~/catalogue/drop-time";
+import { countdownText, countdownTo, salesEndAt } from "~/catalogue/drop-time";
+import { useShopSeconds } from "./shop-clock";
 
 const two = (n: number) => String(n).padStart(2, "0");
 
 /**
- * The floating countdown to the end of the running drop, refreshed every second. The server
- * renders it at its own clock; the browser takes over after hydration.
+ * The running drop's countdown: a slim bar stuck to the bottom of the screen that keeps its own
+ * place at the end of the page (sticky, part of the flow), so it never sits over the last
+ * content, and scrolling into view keeps clear of it (scroll-padding in app.css). It counts to
+ * the instant sales stop on the server's clock and is gone once that instant is reached.
  */
-export function DropCountdown({
+export function DropBar({
   drop,
-  serverNow,
+  renderedAt,
 }: {
   drop: { name: string; endsAt: string; href: string };
-  serverNow: string;
+  renderedAt: string;
 }) {
-  const [now, setNow] = useState(() => new Date(serverNow));
-  useEffect(() => {
-    setNow(new Date());
-    const timer = setInterval(() => setNow(new Date()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  const left = countdownTo(new Date(drop.endsAt), now);
+  const now = useShopSeconds(renderedAt);
+  const left = countdownTo(salesEndAt({ startAt: new Date(0), endAt: new Date(drop.endsAt) }), new Date(now));
+  if (left.done) return null;
   const parts = [
     ...(left.days > 0 ? [{ value: String(left.days), unit: left.days === 1 ? "día" : "días" }] : []),
     { value: two(left.hours), unit: "horas" },
@@ -29,46 +27,57 @@ export function DropCountdown({
     { value: two(left.seconds), unit: "seg" },
   ];
   return (
-    <Link
-      to={drop.href}
-      className="fixed bottom-4 right-4 z-20 rounded-2xl bg-ink/95 px-4 py-3 text-cream shadow-lg hover:bg-ink"
-      aria-label={`${drop.name}: termina en ${parts.map((p) => `${Number(p.value)} ${p.unit}`).join(", ")}`}
-    >
-      <span className="block text-xs uppercase tracking-widest text-gold-300">{drop.name} · termina en</span>
-      <span
-        className="mt-1 flex gap-3 font-mono text-lg tabular-nums"
-        aria-hidden="true"
-        data-testid="countdown"
+    <div data-drop-bar className="sticky bottom-0 z-20 mx-auto mt-8 max-w-6xl print:hidden sm:px-4">
+      <Link
+        to={drop.href}
+        className="flex items-center justify-between gap-3 bg-ink/95 px-4 py-2 text-cream shadow-lg hover:bg-ink sm:rounded-t-2xl"
+        aria-label={`${drop.name}: termina en ${parts.map((p) => `${Number(p.value)} ${p.unit}`).join(", ")}`}
       >
-        {parts.map((p) => (
-          <span key={p.unit} className="flex flex-col items-center leading-none">
-            {p.value}
-            <span className="mt-1 font-sans text-[10px] uppercase text-cream/80">{p.unit}</span>
-          </span>
-        ))}
-      </span>
-    </Link>
+        <span className="min-w-0">
+          <span className="block text-[11px] uppercase tracking-widest text-gold-300">Termina en</span>
+          <span className="block truncate text-sm">{drop.name}</span>
+        </span>
+        <span
+          className="flex shrink-0 gap-2.5 font-mono text-lg tabular-nums"
+          aria-hidden="true"
+          data-testid="countdown"
+        >
+          {parts.map((p) => (
+            <span key={p.unit} className="flex flex-col items-center leading-none">
+              {p.value}
+              <span className="mt-0.5 font-sans text-[10px] uppercase text-cream/80">{p.unit}</span>
+            </span>
+          ))}
+        </span>
+      </Link>
+    </div>
   );
 }
 
-export function WhatsAppButton({ number }: { number: string }) {
+/**
+ * When an upcoming drop opens, on the shop's clock, and the time left until then (server's
+ * clock). The date text comes from the server, so no date formatting ships to the browser.
+ */
+export function OpeningNotice({
+  drop,
+  renderedAt,
+  className = "",
+}: {
+  drop: { startsAt: string; opensText: string };
+  renderedAt: string;
+  className?: string;
+}) {
+  const now = useShopSeconds(renderedAt);
+  const left = countdownTo(new Date(drop.startsAt), new Date(now));
   return (
-    <a
-      href={`https://wa.me/${number}`}
-      className="fixed bottom-4 right-4 z-20 flex items-center gap-2 rounded-full bg-[#1f7a4d] px-4 py-3 font-medium text-white shadow-lg"
-      rel="noopener"
-    >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 24 24"
-        className="size-5"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-      >
-        <path d="M4 20l1.3-4A8 8 0 1 1 8 18.7L4 20Z" />
-      </svg>
-      Escríbenos por WhatsApp
-    </a>
+    <div className={`rounded-lg border border-gold-500/40 bg-cream px-4 py-3 ${className}`}>
+      <p className="font-medium">{drop.opensText}</p>
+      <p className="mt-1 text-sm text-ink/80">
+        Abre en{" "}
+        <span className="font-mono tabular-nums" data-testid="opening-countdown">
+          {countdownText(left)}
+        </span>
+      </p>
+    </div>
   );
 }

@@ -1,12 +1,20 @@
 import { useState } from "react";
 import type { ProductTileView } from "~/catalogue/views.server";
-import { ProductTile } from "./product-tile";
+import { ProductTile, type TileMoment } from "./product-tile";
 
 /**
  * Four products at a time on wide screens (two on phones); previous and next wrap around. The
  * list is rotated rather than scrolled, so wrapping works whatever the number of products.
  */
-export function ProductCarousel({ products, label }: { products: ProductTileView[]; label: string }) {
+export function ProductCarousel({
+  products,
+  label,
+  moment,
+}: {
+  products: ProductTileView[];
+  label: string;
+  moment: TileMoment;
+}) {
   const [start, setStart] = useState(0);
   if (products.length === 0) return null;
   const n = products.length;
@@ -41,7 +49,7 @@ export function ProductCarousel({ products, label }: { products: ProductTileView
       <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-live="polite">
         {visible.map((product, i) => (
           <li key={product.id} className={i >= 2 ? "hidden md:block" : undefined}>
-            <ProductTile product={product} sizes="(min-width: 768px) 25vw, 50vw" />
+            <ProductTile product={product} sizes="(min-width: 768px) 25vw, 50vw" moment={moment} />
           </li>
         ))}
       </ul>

@@ -1,11 +1,28 @@
 import { useState } from "react";
 import { Link } from "react-router";
+import type { DropTimeState } from "~/catalogue/drop-time";
+import { pieceLabel } from "~/catalogue/storefront";
 import type { ProductTileView } from "~/catalogue/views.server";
 import { ResponsiveImage } from "./responsive-image";
 
+/** Where the piece's drop stands now (on the server's clock), which decides the tile's label. */
+export interface TileMoment {
+  state: DropTimeState;
+  archived: boolean;
+}
+
 /** A product in a grid or carousel. The like toggle lives on the page only and is not stored. */
-export function ProductTile({ product, sizes }: { product: ProductTileView; sizes: string }) {
+export function ProductTile({
+  product,
+  sizes,
+  moment,
+}: {
+  product: ProductTileView;
+  sizes: string;
+  moment: TileMoment;
+}) {
   const [liked, setLiked] = useState(false);
+  const label = pieceLabel(moment.state, moment.archived, product.stock);
   return (
     <article className="group relative" aria-label={product.name}>
       <Link to={product.href} className="block" prefetch="intent">
@@ -18,9 +35,9 @@ export function ProductTile({ product, sizes }: { product: ProductTileView; size
               className="aspect-square h-auto w-full object-cover transition-transform duration-500 group-hover:scale-105"
             />
           )}
-          {product.label && (
+          {label && (
             <span className="absolute bottom-2 left-2 rounded-full bg-cream/90 px-2.5 py-1 text-xs font-medium">
-              {product.label}
+              {label}
             </span>
           )}
         </div>

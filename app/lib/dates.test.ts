@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateRangeText, yearOf } from "./dates";
+import { dateRangeText, openingText, yearOf } from "./dates";
 
 describe("drop dates in Spanish, on the shop's clock", () => {
   it("writes a range within one month, and within one year", () => {
@@ -16,6 +16,25 @@ describe("drop dates in Spanish, on the shop's clock", () => {
     expect(yearOf(new Date("2027-01-01T03:00:00Z"))).toBe(2026);
     expect(dateRangeText(new Date("2026-12-20T18:00:00Z"), new Date("2027-01-05T18:00:00Z"))).toBe(
       "Del 20 de diciembre de 2026 al 5 de enero de 2027",
+    );
+  });
+});
+
+describe("when an upcoming drop opens", () => {
+  const now = new Date("2026-11-24T00:00:00Z");
+  it("names the weekday, day, month and time in Mexico City", () => {
+    expect(openingText(new Date("2026-12-05T16:00:00Z"), now)).toBe(
+      "Abre el sábado 5 de diciembre, 10:00 h (hora de la Ciudad de México)",
+    );
+    // 05:30 UTC on the 1st is still the evening of 30 November in Mexico City.
+    expect(openingText(new Date("2026-12-01T05:30:00Z"), now)).toBe(
+      "Abre el lunes 30 de noviembre, 23:30 h (hora de la Ciudad de México)",
+    );
+  });
+
+  it("names the year only when it is not the current one", () => {
+    expect(openingText(new Date("2027-01-02T06:05:00Z"), now)).toBe(
+      "Abre el sábado 2 de enero de 2027, 00:05 h (hora de la Ciudad de México)",
     );
   });
 });

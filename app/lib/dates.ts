@@ -99,3 +99,32 @@ export function shopDateTimeStamp(date: Date): string {
   const two = (v: string | undefined) => (v ?? "").padStart(2, "0");
   return `${p.year}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}`;
 }
+
+const opening = new Intl.DateTimeFormat("es-MX", {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  timeZone: SHOP_TIME_ZONE,
+});
+const openingYear = new Intl.DateTimeFormat("es-MX", {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: SHOP_TIME_ZONE,
+});
+const clockTime = new Intl.DateTimeFormat("es-MX", {
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: SHOP_TIME_ZONE,
+});
+
+/**
+ * "Abre el sábado 5 de diciembre, 10:00 h (hora de la Ciudad de México)": when an upcoming drop
+ * opens, on the shop's clock. The year is named only when it is not the current one.
+ */
+export function openingText(startAt: Date, now: Date): string {
+  const day = (yearOf(startAt) === yearOf(now) ? opening : openingYear).format(startAt).replace(",", "");
+  return `Abre el ${day}, ${clockTime.format(startAt)} h (hora de la Ciudad de México)`;
+}

@@ -1,9 +1,12 @@
 import { getDrop } from "~/catalogue/catalogue.server";
+import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
 import { filterProducts, parseFilters } from "~/catalogue/filters";
 import { dropSummary, productTile } from "~/catalogue/views.server";
+import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
+import { useShopClock } from "~/components/shop-clock";
 import { pageTakesNoForm } from "~/http/methods";
 import { isId } from "~/lib/ids";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
@@ -22,7 +25,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const now = new Date();
   const filters = parseFilters(new URL(request.url).searchParams);
-  const products = filterProducts(drop.products, filters).map((p) => productTile(media, drop, p, now));
+  const products = filterProducts(drop.products, filters).map((p) => productTile(media, drop, p));
   const origin = shopOrigin(context);
   const summary = dropSummary(media, drop, now);
   return {
@@ -34,6 +37,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       image: summary.image ? absoluteUrl(origin, summary.image.src) : null,
       shopName: config.shop.name,
     },
+    now: now.toISOString(),
     drop: summary,
     filters,
     products,
@@ -44,30 +48,43 @@ export const action = pageTakesNoForm;
 
 export default function Collection({ loaderData }: Route.ComponentProps) {
   const { drop, products, filters } = loaderData;
+  // The drop opens and closes on the page itself, on the server's clock.
+  const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
+  const moment = { state, archived: drop.archived };
   return (
-    <main className="mx-auto max-w-6xl px-4 py-12">
-      <p className="text-sm uppercase tracking-widest text-gold-700">
-        {drop.state} · {drop.fechas}
-      </p>
-      <h1 className="mt-1 font-serif text-4xl">{drop.name}</h1>
-      <p className="mt-3 max-w-2xl text-ink/80">{drop.description || drop.fullDescription}</p>
-      <div className="mt-8">
-        <FilterBar filters={filters} resultCount={products.length} />
-      </div>
-      {products.length === 0 ? (
-        <p className="mt-10 text-center text-ink/70">
-          No hay productos disponibles con los filtros seleccionados.
+    <>
+      <main className="mx-auto max-w-6xl px-4 py-12">
+        <p className="text-sm uppercase tracking-widest text-gold-700">
+          {DROP_TIME_LABELS[state]} · {drop.fechas}
         </p>
-      ) : (
-        <ul className="mt-8 grid grid-cols-2 gap-x-4 gap-y-8 md:grid-cols-3 lg:grid-cols-4">
-          {products.map((p) => (
-            <li key={p.id}>
-              <ProductTile product={p} sizes="(min-width: 1024px) 25vw, (min-width: 768px) 33vw, 50vw" />
-            </li>
-          ))}
-        </ul>
-      )}
-    </main>
+        <h1 className="mt-1 font-serif text-4xl">{drop.name}</h1>
+        <p className="mt-3 max-w-2xl text-ink/80">{drop.description || drop.fullDescription}</p>
+        {state === "pending" && !drop.archived && (
+          <OpeningNotice drop={drop} renderedAt={loaderData.now} className="mt-6 max-w-2xl" />
+        )}
+        <div className="mt-8">
+          <FilterBar filters={filters} resultCount={products.length} />
+        </div>
+        {products.length === 0 ? (
+          <p className="mt-10 text-center text-ink/70">
+            No hay productos disponibles con los filtros seleccionados.
+          </p>
+        ) : (
+          <ul className="mt-8 grid grid-cols-2 gap-x-4 gap-y-8 md:grid-cols-3 lg:grid-cols-4">
+            {products.map((p) => (
+              <li key={p.id}>
+                <ProductTile
+                  product={p}
+                  sizes="(min-width: 1024px) 25vw, (min-width: 768px) 33vw, 50vw"
+                  moment={moment}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </main>
+      {state === "running" && !drop.archived && <DropBar drop={drop} renderedAt={loaderData.now} />}
+    </>
   );
 }
 

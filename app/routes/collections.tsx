@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { listDrops } from "~/catalogue/catalogue.server";
+import { DROP_TIME_LABELS } from "~/catalogue/drop-time";
 import { groupByYear } from "~/catalogue/storefront";
 import { dropSummary } from "~/catalogue/views.server";
 import { ResponsiveImage } from "~/components/responsive-image";
@@ -69,7 +70,7 @@ export default function Collections({ loaderData }: Route.ComponentProps) {
                     {drop.name}
                   </h3>
                   <p className="text-sm text-ink/70">
-                    {drop.fechas} · {drop.state}
+                    {drop.fechas} · {DROP_TIME_LABELS[drop.state]}
                   </p>
                   <p className="mt-2 flex-1 text-ink/80">{drop.smallDescription || drop.description}</p>
                   <Link

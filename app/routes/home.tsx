@@ -1,13 +1,21 @@
 import { Link } from "react-router";
 import { listDrops } from "~/catalogue/catalogue.server";
-import { currentRunningDrop } from "~/catalogue/drop-time";
+import {
+  changeInstants,
+  currentRunningDrop,
+  DROP_TIME_LABELS,
+  datesOf,
+  dropTimeState,
+} from "~/catalogue/drop-time";
 import { dropsForHome } from "~/catalogue/storefront";
 import { dropSummary, productTile } from "~/catalogue/views.server";
-import { DropCountdown, WhatsAppButton } from "~/components/drop-countdown";
+import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { Picture } from "~/components/picture";
 import { ProductCarousel } from "~/components/product-carousel";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
+import { useShopClock } from "~/components/shop-clock";
+import { WhatsAppButton } from "~/components/whatsapp-button";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
@@ -24,11 +32,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { database, media, config } = context.get(servicesContext);
   const now = new Date();
   const drops = dropsForHome(await listDrops(database.db), now);
-  const running = currentRunningDrop(drops, now);
   const origin = shopOrigin(context);
   const views = drops.map((d) => ({
     ...dropSummary(media, d, now),
-    products: d.products.map((p) => productTile(media, d, p, now)),
+    products: d.products.map((p) => productTile(media, d, p)),
   }));
   return {
     seo: {
@@ -40,131 +47,150 @@ export async function loader({ context }: Route.LoaderArgs) {
     now: now.toISOString(),
     whatsapp: config.shop.whatsapp,
     drops: views,
-    running: running ? (views.find((v) => v.id === running.id) ?? null) : null,
   };
 }
 
 export const action = pageTakesNoForm;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { drops, running } = loaderData;
+  const { drops } = loaderData;
+  // Each drop's state, and which one the countdown follows, are read on the server's clock and
+  // change on their own the second a drop opens or closes.
+  const now = new Date(useShopClock(loaderData.now, changeInstants(drops)));
+  const states = drops.map((d) => dropTimeState(datesOf(d), now));
+  const running = currentRunningDrop(
+    drops.map((d) => ({
+      ...d,
+      ...datesOf(d),
+      status: d.archived ? ("archivada" as const) : ("activa" as const),
+    })),
+    now,
+  );
   return (
-    // Room at the bottom so the floating countdown never hides the last content.
-    <main className="pb-24">
-      <section className="relative isolate overflow-hidden">
-        <img
-          src={HERO_IMAGE.src}
-          alt={HERO_IMAGE.alt}
-          width={HERO_IMAGE.width}
-          height={HERO_IMAGE.height}
-          fetchPriority="high"
-          className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60"
-        />
-        <div className="mx-auto max-w-6xl px-4 py-20 sm:py-28">
-          <h1 className="max-w-xl font-serif text-4xl leading-tight sm:text-6xl">
-            {loaderData.seo.shopName}
-          </h1>
-          <p className="mt-4 max-w-lg text-lg text-ink/80">{BRAND.tagline}</p>
-          <Link
-            to={running?.href ?? "/colecciones"}
-            className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream hover:bg-gold-700"
-          >
-            {running ? `Ver ${running.name}` : "Ver colecciones"}
-          </Link>
-        </div>
-      </section>
-
-      {drops.map((drop, i) => (
-        <section key={drop.id} aria-labelledby={`drop-${drop.id}`} className="border-t border-sand py-14">
-          <div className="mx-auto max-w-6xl px-4">
-            <div className="grid gap-8 md:grid-cols-2 md:items-center">
-              {drop.video ? (
-                <video
-                  src={drop.video}
-                  poster={drop.image?.src}
-                  muted
-                  playsInline
-                  controls
-                  preload="none"
-                  className="aspect-video w-full rounded-lg bg-sand"
-                  aria-label={`Video de la colección ${drop.name}`}
-                />
-              ) : (
-                drop.image && (
-                  <ResponsiveImage
-                    image={drop.image}
-                    alt={drop.image.alt || `Colección ${drop.name}`}
-                    sizes="(min-width: 768px) 50vw, 100vw"
-                    priority={i === 0}
-                    className="h-auto w-full rounded-lg"
-                  />
-                )
-              )}
-              <div>
-                <p className="text-sm uppercase tracking-widest text-gold-700">{drop.state}</p>
-                <h2 id={`drop-${drop.id}`} className="mt-1 font-serif text-3xl sm:text-4xl">
-                  {drop.name}
-                </h2>
-                <p className="mt-3 text-lg text-ink/90">{drop.smallDescription}</p>
-                <p className="mt-3 text-ink/70">{drop.fullDescription}</p>
-                <Link
-                  to={drop.href}
-                  className="mt-6 inline-block rounded-full border border-ink px-5 py-2.5 font-medium hover:bg-ink hover:text-cream"
-                >
-                  Ver colección
-                </Link>
-              </div>
-            </div>
-            <div className="mt-10">
-              <ProductCarousel products={drop.products} label={`Piezas de ${drop.name}`} />
-            </div>
+    <>
+      {/* Room at the bottom so the WhatsApp button never hides the last content. */}
+      <main className={running ? undefined : "pb-24"}>
+        <section className="relative isolate overflow-hidden">
+          <img
+            src={HERO_IMAGE.src}
+            alt={HERO_IMAGE.alt}
+            width={HERO_IMAGE.width}
+            height={HERO_IMAGE.height}
+            fetchPriority="high"
+            className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60"
+          />
+          <div className="mx-auto max-w-6xl px-4 py-20 sm:py-28">
+            <h1 className="max-w-xl font-serif text-4xl leading-tight sm:text-6xl">
+              {loaderData.seo.shopName}
+            </h1>
+            <p className="mt-4 max-w-lg text-lg text-ink/80">{BRAND.tagline}</p>
+            <Link
+              to={running?.href ?? "/colecciones"}
+              className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream hover:bg-gold-700"
+            >
+              {running ? `Ver ${running.name}` : "Ver colecciones"}
+            </Link>
           </div>
         </section>
-      ))}
 
-      <section aria-labelledby="proceso" className="border-t border-sand bg-sand/40 py-16">
-        <div className="mx-auto grid max-w-6xl gap-10 px-4 md:grid-cols-2 md:items-center">
-          <div>
-            <h2 id="proceso" className="font-serif text-3xl">
-              Hecho a mano, paso a paso
-            </h2>
-            <ol className="mt-6 space-y-5">
-              {BRAND.process.map((step, i) => (
-                <li key={step.title} className="flex gap-4">
-                  <span className="grid size-9 shrink-0 place-items-center rounded-full bg-gold-700 font-serif text-cream">
-                    {i + 1}
-                  </span>
-                  <div>
-                    <h3 className="font-medium">{step.title}</h3>
-                    <p className="text-ink/70">{step.description}</p>
-                  </div>
-                </li>
-              ))}
-            </ol>
+        {drops.map((drop, i) => (
+          <section key={drop.id} aria-labelledby={`drop-${drop.id}`} className="border-t border-sand py-14">
+            <div className="mx-auto max-w-6xl px-4">
+              <div className="grid gap-8 md:grid-cols-2 md:items-center">
+                {drop.video ? (
+                  <video
+                    src={drop.video}
+                    poster={drop.image?.src}
+                    muted
+                    playsInline
+                    controls
+                    preload="none"
+                    className="aspect-video w-full rounded-lg bg-sand"
+                    aria-label={`Video de la colección ${drop.name}`}
+                  />
+                ) : (
+                  drop.image && (
+                    <ResponsiveImage
+                      image={drop.image}
+                      alt={drop.image.alt || `Colección ${drop.name}`}
+                      sizes="(min-width: 768px) 50vw, 100vw"
+                      priority={i === 0}
+                      className="h-auto w-full rounded-lg"
+                    />
+                  )
+                )}
+                <div>
+                  <p className="text-sm uppercase tracking-widest text-gold-700">
+                    {DROP_TIME_LABELS[states[i] ?? drop.state]}
+                  </p>
+                  <h2 id={`drop-${drop.id}`} className="mt-1 font-serif text-3xl sm:text-4xl">
+                    {drop.name}
+                  </h2>
+                  <p className="mt-3 text-lg text-ink/90">{drop.smallDescription}</p>
+                  <p className="mt-3 text-ink/70">{drop.fullDescription}</p>
+                  {states[i] === "pending" && (
+                    <OpeningNotice drop={drop} renderedAt={loaderData.now} className="mt-4" />
+                  )}
+                  <Link
+                    to={drop.href}
+                    className="mt-6 inline-block rounded-full border border-ink px-5 py-2.5 font-medium hover:bg-ink hover:text-cream"
+                  >
+                    Ver colección
+                  </Link>
+                </div>
+              </div>
+              <div className="mt-10">
+                <ProductCarousel
+                  products={drop.products}
+                  label={`Piezas de ${drop.name}`}
+                  moment={{ state: states[i] ?? drop.state, archived: drop.archived }}
+                />
+              </div>
+            </div>
+          </section>
+        ))}
+
+        <section aria-labelledby="proceso" className="border-t border-sand bg-sand/40 py-16">
+          <div className="mx-auto grid max-w-6xl gap-10 px-4 md:grid-cols-2 md:items-center">
+            <div>
+              <h2 id="proceso" className="font-serif text-3xl">
+                Hecho a mano, paso a paso
+              </h2>
+              <ol className="mt-6 space-y-5">
+                {BRAND.process.map((step, i) => (
+                  <li key={step.title} className="flex gap-4">
+                    <span className="grid size-9 shrink-0 place-items-center rounded-full bg-gold-700 font-serif text-cream">
+                      {i + 1}
+                    </span>
+                    <div>
+                      <h3 className="font-medium">{step.title}</h3>
+                      <p className="text-ink/70">{step.description}</p>
+                    </div>
+                  </li>
+                ))}
+              </ol>
+            </div>
+            <Picture image={PROCESS_IMAGE} className="rounded-lg" />
           </div>
-          <Picture image={PROCESS_IMAGE} className="rounded-lg" />
-        </div>
-      </section>
+        </section>
 
-      <section aria-labelledby="marca" className="py-16">
-        <div className="mx-auto max-w-3xl px-4 text-center">
-          <h2 id="marca" className="font-serif text-3xl">
-            {loaderData.seo.shopName}
-          </h2>
-          <p className="mt-2 text-sm uppercase tracking-widest text-gold-700">{BRAND.origin}</p>
-          <p className="mt-6 text-lg text-ink/80">{BRAND.story}</p>
-          <Link to="/nosotros" className="mt-6 inline-block underline underline-offset-4">
-            Conoce nuestra historia
-          </Link>
-        </div>
-      </section>
+        <section aria-labelledby="marca" className="py-16">
+          <div className="mx-auto max-w-3xl px-4 text-center">
+            <h2 id="marca" className="font-serif text-3xl">
+              {loaderData.seo.shopName}
+            </h2>
+            <p className="mt-2 text-sm uppercase tracking-widest text-gold-700">{BRAND.origin}</p>
+            <p className="mt-6 text-lg text-ink/80">{BRAND.story}</p>
+            <Link to="/nosotros" className="mt-6 inline-block underline underline-offset-4">
+              Conoce nuestra historia
+            </Link>
+          </div>
+        </section>
 
-      {running ? (
-        <DropCountdown drop={running} serverNow={loaderData.now} />
-      ) : (
-        <WhatsAppButton number={loaderData.whatsapp} />
-      )}
-    </main>
+        {!running && <WhatsAppButton number={loaderData.whatsapp} />}
+      </main>
+      {running && <DropBar key={running.id} drop={running} renderedAt={loaderData.now} />}
+    </>
   );
 }
 

@@ -2,12 +2,16 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { checkAdd } from "~/cart/cart";
 import { getDrop } from "~/catalogue/catalogue.server";
-import { productTileLabel } from "~/catalogue/storefront";
+import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
+import { pieceLabel, productTileLabel } from "~/catalogue/storefront";
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
+import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
+import { useShopClock } from "~/components/shop-clock";
 import { pageTakesNoForm } from "~/http/methods";
+import { openingText } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
@@ -69,7 +73,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       images: images.map((i) => absoluteUrl(origin, i.src)),
       shopName: config.shop.name,
     },
-    drop: { id: drop.id, name: drop.name, href: dropHref(drop.id), maxPerOrder: drop.maxPerOrder },
+    now: now.toISOString(),
+    drop: {
+      id: drop.id,
+      name: drop.name,
+      href: dropHref(drop.id),
+      maxPerOrder: drop.maxPerOrder,
+      startsAt: drop.startAt.toISOString(),
+      endsAt: drop.endAt.toISOString(),
+      archived: drop.status === "archivada",
+      opensText: openingText(drop.startAt, now),
+    },
     product: {
       id: product.id,
       name: product.name,
@@ -82,7 +96,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       thumbnail: product.image ? variantUrl(media, product.image, 0) : null,
     },
     images,
-    /** Null exactly when the piece can be bought: its drop runs and it is in stock. */
+    /** Null exactly when the piece could be bought at render time (the page follows the clock). */
     label: productTileLabel(drop, product.stock, now),
   };
 }
@@ -90,8 +104,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export const action = pageTakesNoForm;
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, drop, images, label } = loaderData;
+  const { product, drop, images } = loaderData;
   const { cart, add, setShowCart } = useCart();
+  // Buyable from the second the drop opens until the second it ends, on the server's clock.
+  const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
+  const label = pieceLabel(state, drop.archived, product.stock);
   const [selected, setSelected] = useState(0);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
@@ -120,120 +137,131 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   }
 
   return (
-    <main className="mx-auto max-w-6xl px-4 py-8">
-      <Link to={drop.href} className="text-sm underline underline-offset-4">
-        ← Volver a {drop.name}
-      </Link>
-      <div className="mt-6 grid gap-10 md:grid-cols-2">
-        <div>
-          {main && (
-            <ResponsiveImage
-              image={main}
-              alt={main.alt || (selected === 0 ? product.name : `${product.name}, vista ${selected + 1}`)}
-              sizes="(min-width: 768px) 50vw, 100vw"
-              priority
-              className="aspect-square h-auto w-full rounded-lg object-cover"
-            />
-          )}
-          {images.length > 1 && (
-            <ul className="mt-3 grid grid-cols-5 gap-2" aria-label="Galería">
-              {images.map((image, i) => (
-                <li key={image.src}>
-                  <button
-                    type="button"
-                    onClick={() => setSelected(i)}
-                    aria-pressed={i === selected}
-                    aria-label={`Ver imagen ${i + 1} de ${images.length}`}
-                    className={`block overflow-hidden rounded border-2 ${i === selected ? "border-gold-700" : "border-transparent"}`}
-                  >
-                    <img
-                      src={image.src}
-                      srcSet={image.srcSet}
-                      sizes="20vw"
-                      width={image.width}
-                      height={image.height}
-                      alt=""
-                      loading="lazy"
-                      className="aspect-square h-auto w-full object-cover"
+    <>
+      <main className="mx-auto max-w-6xl px-4 py-8">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <Link to={drop.href} className="text-sm underline underline-offset-4">
+            ← Volver a {drop.name}
+          </Link>
+          <p className="text-sm uppercase tracking-widest text-gold-700" data-testid="drop-state">
+            {drop.archived ? DROP_TIME_LABELS.ended : DROP_TIME_LABELS[state]}
+          </p>
+        </div>
+        <div className="mt-6 grid gap-10 md:grid-cols-2">
+          <div>
+            {main && (
+              <ResponsiveImage
+                image={main}
+                alt={main.alt || (selected === 0 ? product.name : `${product.name}, vista ${selected + 1}`)}
+                sizes="(min-width: 768px) 50vw, 100vw"
+                priority
+                className="aspect-square h-auto w-full rounded-lg object-cover"
+              />
+            )}
+            {images.length > 1 && (
+              <ul className="mt-3 grid grid-cols-5 gap-2" aria-label="Galería">
+                {images.map((image, i) => (
+                  <li key={image.src}>
+                    <button
+                      type="button"
+                      onClick={() => setSelected(i)}
+                      aria-pressed={i === selected}
+                      aria-label={`Ver imagen ${i + 1} de ${images.length}`}
+                      className={`block overflow-hidden rounded border-2 ${i === selected ? "border-gold-700" : "border-transparent"}`}
+                    >
+                      <img
+                        src={image.src}
+                        srcSet={image.srcSet}
+                        sizes="20vw"
+                        width={image.width}
+                        height={image.height}
+                        alt=""
+                        loading="lazy"
+                        className="aspect-square h-auto w-full object-cover"
+                      />
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+
+          <div>
+            <p className="text-sm uppercase tracking-widest text-gold-700">
+              {product.categoria} · {product.material}
+            </p>
+            <h1 className="mt-1 font-serif text-4xl">{product.name}</h1>
+            <p className="mt-3 text-2xl">{product.price}</p>
+            <p className="mt-2 text-sm text-ink/70" data-testid="stock">
+              {product.stock > 0
+                ? `Stock: ${product.stock} ${product.stock === 1 ? "pieza" : "piezas"}`
+                : "Producto agotado"}
+            </p>
+            {drop.maxPerOrder !== null && (
+              <p className="mt-1 text-sm text-ink/70">Máximo {drop.maxPerOrder} por persona</p>
+            )}
+            {product.description && <p className="mt-6 text-ink/80">{product.description}</p>}
+
+            {label === null ? (
+              <form onSubmit={addToCart} className="mt-8 space-y-4">
+                <div>
+                  <label htmlFor="cantidad" className="block text-sm font-medium">
+                    Cantidad
+                  </label>
+                  <div className="mt-2 flex items-center gap-2">
+                    <button
+                      type="button"
+                      onClick={() => setQuantity((q) => clamp(q - 1))}
+                      disabled={quantity <= 1}
+                      className="size-11 rounded border border-ink/20 disabled:opacity-40"
+                      aria-label="Uno menos"
+                    >
+                      −
+                    </button>
+                    <input
+                      id="cantidad"
+                      type="number"
+                      inputMode="numeric"
+                      min={1}
+                      max={most}
+                      value={quantity}
+                      onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
+                      className="h-11 w-16 rounded border border-ink/20 bg-white text-center"
                     />
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-
-        <div>
-          <p className="text-sm uppercase tracking-widest text-gold-700">
-            {product.categoria} · {product.material}
-          </p>
-          <h1 className="mt-1 font-serif text-4xl">{product.name}</h1>
-          <p className="mt-3 text-2xl">{product.price}</p>
-          <p className="mt-2 text-sm text-ink/70" data-testid="stock">
-            {product.stock > 0
-              ? `Stock: ${product.stock} ${product.stock === 1 ? "pieza" : "piezas"}`
-              : "Producto agotado"}
-          </p>
-          {drop.maxPerOrder !== null && (
-            <p className="mt-1 text-sm text-ink/70">Máximo {drop.maxPerOrder} por persona</p>
-          )}
-          {product.description && <p className="mt-6 text-ink/80">{product.description}</p>}
-
-          {label === null ? (
-            <form onSubmit={addToCart} className="mt-8 space-y-4">
-              <div>
-                <label htmlFor="cantidad" className="block text-sm font-medium">
-                  Cantidad
-                </label>
-                <div className="mt-2 flex items-center gap-2">
-                  <button
-                    type="button"
-                    onClick={() => setQuantity((q) => clamp(q - 1))}
-                    disabled={quantity <= 1}
-                    className="size-11 rounded border border-ink/20 disabled:opacity-40"
-                    aria-label="Uno menos"
-                  >
-                    −
-                  </button>
-                  <input
-                    id="cantidad"
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    max={most}
-                    value={quantity}
-                    onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
-                    className="h-11 w-16 rounded border border-ink/20 bg-white text-center"
-                  />
-                  <button
-                    type="button"
-                    onClick={() => setQuantity((q) => clamp(q + 1))}
-                    disabled={quantity >= most}
-                    className="size-11 rounded border border-ink/20 disabled:opacity-40"
-                    aria-label="Uno más"
-                  >
-                    +
-                  </button>
+                    <button
+                      type="button"
+                      onClick={() => setQuantity((q) => clamp(q + 1))}
+                      disabled={quantity >= most}
+                      className="size-11 rounded border border-ink/20 disabled:opacity-40"
+                      aria-label="Uno más"
+                    >
+                      +
+                    </button>
+                  </div>
                 </div>
-              </div>
-              {error && (
-                <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
-                  {error}
-                </p>
-              )}
-              <button
-                type="submit"
-                className="w-full rounded-full bg-ink py-3 font-medium text-cream hover:bg-gold-700"
-              >
-                Agregar al carrito
-              </button>
-            </form>
-          ) : (
-            <p className="mt-8 rounded-lg bg-sand px-4 py-3 font-medium">{label}</p>
-          )}
+                {error && (
+                  <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
+                    {error}
+                  </p>
+                )}
+                <button
+                  type="submit"
+                  className="w-full rounded-full bg-ink py-3 font-medium text-cream hover:bg-gold-700"
+                >
+                  Agregar al carrito
+                </button>
+              </form>
+            ) : (
+              <p className="mt-8 rounded-lg bg-sand px-4 py-3 font-medium">{label}</p>
+            )}
+            {state === "pending" && !drop.archived && (
+              <OpeningNotice drop={drop} renderedAt={loaderData.now} className="mt-4" />
+            )}
+          </div>
         </div>
-      </div>
-    </main>
+      </main>
+      {state === "running" && !drop.archived && <DropBar drop={drop} renderedAt={loaderData.now} />}
+    </>
   );
 }
 

@@ -51,6 +51,9 @@ export class ShopData {
     name?: string;
     /** 'Máximo N por persona'. */
     maxPerOrder?: number;
+    /** Exact dates instead of the timing's (a drop that opens or ends a few seconds from now). */
+    startAt?: Date;
+    endAt?: Date;
   }): Promise<TestDrop> {
     const now = Date.now();
     const windows: Record<typeof options.timing, [number, number]> = {
@@ -58,7 +61,10 @@ export class ShopData {
       upcoming: [now + 48 * HOUR, now + 96 * HOUR],
       ended: [now - 96 * HOUR, now - 48 * HOUR],
     };
-    const [start, end] = windows[options.timing];
+    const [start, end] = [
+      options.startAt?.getTime() ?? windows[options.timing][0],
+      options.endAt?.getTime() ?? windows[options.timing][1],
+    ];
     const name = options.name ?? `Prueba ${newId(6)}`;
     const id = await createDrop(this.database.db, {
       name,
