@@ -13,7 +13,7 @@ import { startJobs } from "~/jobs/scheduler.server";
 import { createRequestLimits, noRequestLimits, type RequestLimits } from "~/limits/limits.server";
 import { createProofOfWork, type ProofOfWork } from "~/limits/proof-of-work.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
-import { createMailQueue, type MailQueue } from "~/mail/queue.server";
+import { createMailQueue, MAIL_BATCH, type MailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { sweepUnusedMedia } from "~/media/sweep.server";
@@ -23,6 +23,9 @@ import type { PaymentProvider } from "~/orders/payment-port";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { createWaitlistLinks, type WaitlistLinks } from "~/waitlist/links.server";
+import { waitlistEmailTemplates } from "~/waitlist/templates.server";
+import { queueOpeningNotices } from "~/waitlist/waitlist.server";
 
 /** Everything a loader or action may use, created once per process. */
 export interface Services {
@@ -40,6 +43,8 @@ export interface Services {
   proofOfWork: ProofOfWork | null;
   /** Signs and checks the /cancel links of payment pages (one browser's own checkout only). */
   cancelLinks: CancelLinks;
+  /** Signs and checks the confirm and unsubscribe links of 'Avísame' e-mails. */
+  waitlistLinks: WaitlistLinks;
   stop(): Promise<void>;
 }
 
@@ -101,10 +106,14 @@ export async function startServices(
     const mailer = config.mail.smtpUrl
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
+    const waitlistLinks = createWaitlistLinks(settings.secret);
     const mail = createMailQueue(
       database.db,
       mailer,
-      orderEmailTemplates(database.db, () => config.shop),
+      {
+        ...orderEmailTemplates(database.db, () => config.shop),
+        ...waitlistEmailTemplates(database.db, () => config.shop, waitlistLinks, config.publicUrl),
+      },
       log,
     );
     const stopJobs = startJobs(
@@ -127,8 +136,29 @@ export async function startServices(
           everyMs: 60_000,
           runAtStart: true,
           async run() {
-            const { sent, failed } = await mail.deliver();
+            // Rounds follow each other while they come back full (a drop's opening notices), up to
+            // a few hundred messages a minute.
+            let sent = 0;
+            let failed = 0;
+            for (let round = 0; round < 25; round++) {
+              const done = await mail.deliver();
+              sent += done.sent;
+              failed += done.failed;
+              if (done.sent + done.failed < MAIL_BATCH) break;
+            }
             return failed > 0 ? `Correos: ${sent} enviados, ${failed} fallaron (se reintentará).` : null;
+          },
+        },
+        {
+          // 'Avísame': a drop that opened tells its confirmed addresses, once each (decision 16).
+          name: "Avisos de apertura",
+          everyMs: 60_000,
+          runAtStart: true,
+          async run() {
+            const { queued } = await queueOpeningNotices(database.db);
+            if (queued === 0) return null;
+            mail.sendSoon();
+            return `Avísame: ${queued} avisos de apertura en cola.`;
           },
         },
         {
@@ -165,6 +195,7 @@ export async function startServices(
       auth,
       limits,
       cancelLinks: createCancelLinks(settings.secret),
+      waitlistLinks,
       proofOfWork: config.checkoutChallenge
         ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds))
         : null,

@@ -19,14 +19,17 @@ export interface QueuedEmail {
   payload: Record<string, unknown>;
 }
 
-/** Renders one kind of message; null when it no longer makes sense. */
-export type EmailTemplate = (email: QueuedEmail) => Promise<Omit<MailMessage, "to"> | null>;
+/**
+ * Renders one kind of message. Null when it cannot be built (a failure, retried later); false when
+ * it is no longer wanted (e.g. the address left a list): recorded as done, never sent.
+ */
+export type EmailTemplate = (email: QueuedEmail) => Promise<Omit<MailMessage, "to"> | null | false>;
 export type EmailTemplates = Readonly<Record<string, EmailTemplate>>;
 
 /** Give up after about three days of retries (and leave last_error for the shop to see). */
 export const MAX_ATTEMPTS = 30;
 /** How many messages one round sends at most. */
-const BATCH = 20;
+export const MAIL_BATCH = 20;
 
 /** Minutes to wait after the n-th attempt before the next: 5, 5, 5, 8, 16, … up to 6 hours. */
 export function retryDelayMinutes(attempts: number): number {
@@ -149,7 +152,7 @@ export async function deliverPendingEmails(
     .where("attempts", "<", MAX_ATTEMPTS)
     .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", stamp)]))
     .orderBy("created_at")
-    .limit(BATCH)
+    .limit(MAIL_BATCH)
     .execute();
   let sent = 0;
   let failed = 0;
@@ -178,6 +181,14 @@ export async function deliverPendingEmails(
         orderId: email.order_id,
         payload: JSON.parse(email.payload) as Record<string, unknown>,
       });
+      if (message === false) {
+        await db
+          .updateTable("emails")
+          .set({ sent_at: toTimestamp(new Date()), last_error: "no se envió: ya no hacía falta" })
+          .where("id", "=", email.id)
+          .execute();
+        continue;
+      }
       if (!message) throw new Error("la plantilla no pudo armar el correo");
       if (!email.recipient) throw new Error("correo sin destinatario");
       await mailer.send({ to: email.recipient, ...message });

@@ -4,11 +4,13 @@ import { dropSummary, productTile } from "~/catalogue/views.server";
 import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
+import { WaitlistForm } from "~/components/waitlist-form";
 import { isId } from "~/lib/ids";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
+import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
+import { takesSignUps } from "~/waitlist/sign-up-input";
 import type { Route } from "./+types/collection";
 
 export function meta({ data }: Route.MetaArgs) {
@@ -35,14 +37,17 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       shopName: config.shop.name,
     },
     drop: summary,
+    waitlist: takesSignUps(drop, now),
     filters,
     products,
   };
 }
 
-export const action = pageTakesNoForm;
+// The page's only form: 'Avísame' while the drop is upcoming (decision 16).
+export const action = waitlistSignUp;
+export const headers = waitlistHeaders;
 
-export default function Collection({ loaderData }: Route.ComponentProps) {
+export default function Collection({ loaderData, actionData }: Route.ComponentProps) {
   const { drop, products, filters } = loaderData;
   return (
     <main className="mx-auto max-w-6xl px-4 py-12">
@@ -51,6 +56,11 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
       </p>
       <h1 className="mt-1 font-serif text-4xl">{drop.name}</h1>
       <p className="mt-3 max-w-2xl text-ink/80">{drop.description || drop.fullDescription}</p>
+      {loaderData.waitlist && (
+        <div className="max-w-xl">
+          <WaitlistForm dropName={drop.name} fallback={actionData} />
+        </div>
+      )}
       <div className="mt-8">
         <FilterBar filters={filters} resultCount={products.length} />
       </div>

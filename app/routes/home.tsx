@@ -8,11 +8,13 @@ import { Picture } from "~/components/picture";
 import { ProductCarousel } from "~/components/product-carousel";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
+import { WaitlistForm } from "~/components/waitlist-form";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
+import { takesSignUps } from "~/waitlist/sign-up-input";
 import type { Route } from "./+types/home";
 
 export function meta({ data }: Route.MetaArgs) {
@@ -28,6 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const origin = shopOrigin(context);
   const views = drops.map((d) => ({
     ...dropSummary(media, d, now),
+    waitlist: takesSignUps(d, now),
     products: d.products.map((p) => productTile(media, d, p, now)),
   }));
   return {
@@ -113,6 +116,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 >
                   Ver colección
                 </Link>
+                {/* Without JavaScript it posts to the drop's page, which shows the answer. */}
+                {drop.waitlist && <WaitlistForm dropName={drop.name} action={drop.href} compact />}
               </div>
             </div>
             <div className="mt-10">

@@ -7,13 +7,15 @@ import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
+import { WaitlistForm } from "~/components/waitlist-form";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { imageView, variantUrl } from "~/media/media.server";
 import { servicesContext } from "~/services.server";
+import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
+import { takesSignUps } from "~/waitlist/sign-up-input";
 import type { Route } from "./+types/product";
 
 export function meta({ data }: Route.MetaArgs) {
@@ -82,14 +84,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       thumbnail: product.image ? variantUrl(media, product.image, 0) : null,
     },
     images,
+    waitlist: takesSignUps(drop, now),
     /** Null exactly when the piece can be bought: its drop runs and it is in stock. */
     label: productTileLabel(drop, product.stock, now),
   };
 }
 
-export const action = pageTakesNoForm;
+// The page's only form: 'Avísame' while the drop is upcoming (decision 16).
+export const action = waitlistSignUp;
+export const headers = waitlistHeaders;
 
-export default function ProductPage({ loaderData }: Route.ComponentProps) {
+export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const { product, drop, images, label } = loaderData;
   const { cart, add, setShowCart } = useCart();
   const [selected, setSelected] = useState(0);
@@ -231,6 +236,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           ) : (
             <p className="mt-8 rounded-lg bg-sand px-4 py-3 font-medium">{label}</p>
           )}
+          {loaderData.waitlist && <WaitlistForm dropName={drop.name} fallback={actionData} compact />}
         </div>
       </div>
     </main>
