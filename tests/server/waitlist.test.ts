@@ -6,6 +6,7 @@ import { createDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
 import { LIMIT_RULES } from "~/limits/limits.server";
 import { SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE } from "~/waitlist/sign-up-input";
+import { confirmSubscription, signUp } from "~/waitlist/waitlist.server";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 import { readable } from "../support/smtp";
@@ -66,7 +67,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
   });
 
   /** A sign-up as a browser sends it: a plain form post (a page back), or the fetcher's data request. */
-  async function signUp(
+  async function post(
     fields: Record<string, string>,
     options: { cookie: string; data?: boolean; path?: string },
   ) {
@@ -107,7 +108,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
 
   it("a plain form post signs up and the page answers in Spanish; the e-mail's links confirm and unsubscribe", async () => {
     const to = `ana.${harness.dialect}@example.mx`;
-    const page = await signUp({ correo: to, consentimiento: "si" }, { cookie: newBrowser() });
+    const page = await post({ correo: to, consentimiento: "si" }, { cookie: newBrowser() });
     expect(page.status).toBe(200);
     expect(page.body).toContain(SIGNED_UP_MESSAGE);
     expect(page.headers.get("cache-control")).toMatch(/no-store/);
@@ -159,13 +160,13 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
 
   it("the fetcher's data request, from the product page too, gets the same answer", async () => {
     const cookie = newBrowser();
-    const viaCollection = await signUp(
+    const viaCollection = await post(
       { correo: `luz.${harness.dialect}@example.mx`, consentimiento: "si" },
       { cookie, data: true },
     );
     expect(viaCollection.status).toBe(200);
     expect(viaCollection.body).toContain(SIGNED_UP_MESSAGE);
-    const viaProduct = await signUp(
+    const viaProduct = await post(
       { correo: `sol.${harness.dialect}@example.mx`, consentimiento: "si" },
       { cookie, data: true, path: `/drop/${dropId}/product/${productId}` },
     );
@@ -181,14 +182,14 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
   it("bad input gets a Spanish 4xx, never a 5xx", async () => {
     const cookie = newBrowser();
     for (const data of [false, true]) {
-      const bad = await signUp({ correo: "ana@", consentimiento: "si" }, { cookie: newBrowser(), data });
+      const bad = await post({ correo: "ana@", consentimiento: "si" }, { cookie: newBrowser(), data });
       expect(bad.status).toBe(400);
       expect(bad.body).toContain(SIGN_UP_MESSAGES.correo_invalido);
-      const noConsent = await signUp({ correo: "ana@example.mx" }, { cookie: newBrowser(), data });
+      const noConsent = await post({ correo: "ana@example.mx" }, { cookie: newBrowser(), data });
       expect(noConsent.status).toBe(400);
       expect(noConsent.body).toContain(SIGN_UP_MESSAGES.sin_consentimiento);
     }
-    const unknown = await signUp(
+    const unknown = await post(
       { correo: "ana@example.mx", consentimiento: "si" },
       { cookie, path: "/coleccion/zzzzzzzzzzzzzzzz" },
     );
@@ -220,7 +221,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
     const answers = [];
     for (let i = 0; i < allowance + 2; i++) {
       answers.push(
-        await signUp(
+        await post(
           { correo: `prisa.${harness.dialect}@example.mx`, consentimiento: "si" },
           { cookie, data: i % 2 === 1 },
         ),
@@ -241,10 +242,76 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
     expect(refusedPage?.body).toContain("Avísame cuando abra");
     expect(refusedPage?.body).toContain("Demasiados intentos seguidos");
     // Another browser behind the same address still signs up.
-    const other = await signUp(
+    const other = await post(
       { correo: `otra.${harness.dialect}@example.mx`, consentimiento: "si" },
       { cookie: newBrowser() },
     );
     expect(other.status).toBe(200);
   });
 });
+
+describeEachDatabase("'Avísame' opening notices with two app servers", (harness) => {
+  const servers: RunningServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+  });
+
+  it("when a drop opens, each confirmed address gets exactly one e-mail, whichever server sends it", async () => {
+    const database = await harness.fresh();
+    const opensAt = Date.now() + 3_000;
+    const dropId = await createDrop(database.db, {
+      name: "Estrella Fugaz",
+      status: "proximamente",
+      startAt: new Date(opensAt),
+      endAt: new Date(opensAt + 48 * HOUR),
+      products: [],
+    });
+    const confirmed: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      const email = `fugaz${i}.${harness.dialect}@example.mx`;
+      const result = await signUpDirectly(database, dropId, email);
+      // Every fourth never confirms: it hears nothing.
+      if (i % 4 !== 0) {
+        await confirmSubscription(database.db, result);
+        confirmed.push(email);
+      }
+    }
+    await new Promise((r) => setTimeout(r, Math.max(0, opensAt - Date.now() + 200)));
+    // The sign-ups' confirmations were queued: sent first, by whichever server comes first.
+    const dirs = ["a", "b"].map((name) => path.join(tmp, `${harness.dialect}-opening-${name}`));
+    const started = await Promise.all(
+      dirs.map((dir) =>
+        startServer({
+          DATA_DIR: dir,
+          DATABASE_URL: harness.lastUrl(),
+          DEMO_DATA: "false",
+          DEMO_PAYMENTS: "true",
+        }),
+      ),
+    );
+    servers.push(...started);
+
+    const openings = () =>
+      dirs.flatMap((dir) => {
+        const outbox = path.join(dir, "outbox");
+        if (!fs.existsSync(outbox)) return [];
+        return fs
+          .readdirSync(outbox)
+          .map((f) => readable(fs.readFileSync(path.join(outbox, f), "utf8")))
+          .filter((m) => m.includes("Subject: ¡Estrella Fugaz ya está abierta!"));
+      });
+    for (let i = 0; i < 300 && openings().length < confirmed.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // A moment more: nothing else arrives.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const recipients = openings().map((m) => /^To: (.+)$/m.exec(m)?.[1]?.trim());
+    expect(recipients.sort()).toEqual([...confirmed].sort());
+  });
+});
+
+async function signUpDirectly(database: Database, dropId: string, email: string): Promise<string> {
+  const result = await signUp(database.db, { dropId, email, consent: "si", siteUrl: "http://127.0.0.1" });
+  if (!result.ok) throw new Error(result.reason);
+  return result.subscriptionId;
+}
