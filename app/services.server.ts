@@ -37,7 +37,7 @@ export interface Services {
   /** Queued e-mails: `mail.sendSoon()` after queueing one. */
   mail: MailQueue;
   auth: AdminAuth;
-  /** How often a browser and an address may start a checkout, leave the payment page, sign in. */
+  /** How often a browser and an address may start a checkout, leave the payment page, sign in, sign up for 'Avísame'. */
   limits: RequestLimits;
   /** The proof of work a checkout needs; null when CHECKOUT_CHALLENGE is off. */
   proofOfWork: ProofOfWork | null;

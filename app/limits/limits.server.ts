@@ -11,7 +11,7 @@ import type { DatabaseTarget } from "~/config/env.server";
 
 /**
  * Request limits on drop day: how often one browser, and one address, may start a checkout,
- * leave the payment page or try to sign in. Counted by rate-limiter-flexible in the shop's own
+ * leave the payment page, try to sign in or sign up for a drop's 'Avísame'. Counted by rate-limiter-flexible in the shop's own
  * database (table `rate_limits`), so a limit holds across app servers and processes.
  *
  * Browser first, address second: Mexican mobile carriers put hundreds of people behind one
