@@ -23,6 +23,7 @@ import type { PaymentProvider } from "~/orders/payment-port";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { WAITLIST_OPENING_EMAIL } from "~/waitlist/kinds";
 import { createWaitlistLinks, type WaitlistLinks } from "~/waitlist/links.server";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
 import { queueOpeningNotices } from "~/waitlist/waitlist.server";
@@ -115,6 +116,7 @@ export async function startServices(
         ...waitlistEmailTemplates(database.db, () => config.shop, waitlistLinks, config.publicUrl),
       },
       log,
+      { bulkKinds: [WAITLIST_OPENING_EMAIL] },
     );
     const stopJobs = startJobs(
       [

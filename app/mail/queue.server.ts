@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import type { Mailer, MailMessage } from "./mailer.server";
@@ -142,8 +143,10 @@ export async function deliverPendingEmails(
   mailer: Mailer,
   templates: EmailTemplates,
   now = new Date(),
+  options: { bulkKinds?: readonly string[] } = {},
 ): Promise<{ sent: number; failed: number }> {
   const stamp = toTimestamp(now);
+  const bulk = options.bulkKinds ?? [];
   // Only rows that are due: old messages that keep failing never hold up new ones.
   const due = await db
     .selectFrom("emails")
@@ -151,6 +154,13 @@ export async function deliverPendingEmails(
     .where("sent_at", "is", null)
     .where("attempts", "<", MAX_ATTEMPTS)
     .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", stamp)]))
+    // Bulk kinds (a drop's opening notices, thousands at once) go after the rest: an order's
+    // confirmation queued in the middle of them is not kept waiting behind them.
+    .$if(bulk.length > 0, (q) =>
+      q.orderBy(
+        sql`case when ${sql.ref("kind")} in (${sql.join(bulk.map((k) => sql.lit(k)))}) then 1 else 0 end`,
+      ),
+    )
     .orderBy("created_at")
     .limit(MAIL_BATCH)
     .execute();
@@ -224,10 +234,11 @@ export function createMailQueue(
   mailer: Mailer,
   templates: EmailTemplates,
   log: (line: string) => void,
+  options: { bulkKinds?: readonly string[] } = {},
 ): MailQueue {
   const running = new Set<Promise<unknown>>();
   const deliver = (now?: Date) => {
-    const round = deliverPendingEmails(db, mailer, templates, now);
+    const round = deliverPendingEmails(db, mailer, templates, now, options);
     running.add(round);
     void round.catch(() => {}).finally(() => running.delete(round));
     return round;

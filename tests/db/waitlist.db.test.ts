@@ -3,7 +3,7 @@ import { createDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase, toTimestamp } from "~/db/database.server";
 import { createSmtpMailer, type Mailer, type MailMessage } from "~/mail/mailer.server";
-import { deliverPendingEmails } from "~/mail/queue.server";
+import { deliverPendingEmails, queueEmail } from "~/mail/queue.server";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/waitlist/kinds";
 import { createWaitlistLinks } from "~/waitlist/links.server";
 import { SIGN_UP_MESSAGES } from "~/waitlist/sign-up-input";
@@ -358,6 +358,41 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
       queued: 0,
     });
     expect(toTimestamp(drop.opensAt)).toBeTruthy();
+  });
+});
+
+describeEachDatabase("'Avísame' opening notices in the mail queue", (harness) => {
+  it("a message queued during a large opening goes out before the notices", async () => {
+    const database = await harness.fresh();
+    const drop = await upcomingDrop(database);
+    for (let i = 0; i < 30; i++) {
+      const result = await join(database, drop.id, `masiva${i}@example.mx`);
+      if (!result.ok) throw new Error(result.reason);
+      await confirmSubscription(database.db, result.subscriptionId);
+    }
+    await database.db.deleteFrom("emails").execute();
+    const opened = new Date(drop.opensAt.getTime() + 60_000);
+    expect(await queueOpeningNotices(database.db, opened)).toEqual({ queued: 30 });
+    await queueEmail(database.db, { kind: "urgente", recipient: "cliente@example.mx", now: opened });
+    const mailer = recordingMailer();
+    const withUrgent = {
+      ...templates(database),
+      urgente: async () => ({
+        subject: "Tu pedido está confirmado",
+        text: "Gracias",
+        html: "<p>Gracias</p>",
+      }),
+    };
+    const bulkKinds = [WAITLIST_OPENING_EMAIL];
+    expect(await deliverPendingEmails(database.db, mailer, withUrgent, opened, { bulkKinds })).toEqual({
+      sent: 20,
+      failed: 0,
+    });
+    expect(mailer.sent[0]?.to).toBe("cliente@example.mx");
+    expect(await deliverPendingEmails(database.db, mailer, withUrgent, opened, { bulkKinds })).toEqual({
+      sent: 11,
+      failed: 0,
+    });
   });
 });
 
