@@ -13,7 +13,7 @@ import { startJobs } from "~/jobs/scheduler.server";
 import { createRequestLimits, noRequestLimits, type RequestLimits } from "~/limits/limits.server";
 import { createProofOfWork, type ProofOfWork } from "~/limits/proof-of-work.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
-import { createMailQueue, MAIL_BATCH, type MailQueue } from "~/mail/queue.server";
+import { createMailQueue, type MailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { sweepUnusedMedia } from "~/media/sweep.server";
@@ -138,16 +138,7 @@ export async function startServices(
           everyMs: 60_000,
           runAtStart: true,
           async run() {
-            // Rounds follow each other while they come back full (a drop's opening notices), up to
-            // a few hundred messages a minute.
-            let sent = 0;
-            let failed = 0;
-            for (let round = 0; round < 25; round++) {
-              const done = await mail.deliver();
-              sent += done.sent;
-              failed += done.failed;
-              if (done.sent + done.failed < MAIL_BATCH) break;
-            }
+            const { sent, failed } = await mail.deliver();
             return failed > 0 ? `Correos: ${sent} enviados, ${failed} fallaron (se reintentará).` : null;
           },
         },

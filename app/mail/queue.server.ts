@@ -135,8 +135,9 @@ export async function emailsOfOrder(db: Db, orderId: string): Promise<EmailRecor
 }
 
 /**
- * Sends the messages that are due, oldest first. A failure is recorded and retried later, with
- * growing pauses, for days; a kind without a template is a failure too (recorded, never dropped).
+ * Sends the messages that are due, oldest first, one batch. A failure is recorded and retried
+ * later, with growing pauses, for days; a kind without a template is a failure too (recorded,
+ * never dropped).
  */
 export async function deliverPendingEmails(
   db: Db,
@@ -145,6 +146,18 @@ export async function deliverPendingEmails(
   now = new Date(),
   options: { bulkKinds?: readonly string[] } = {},
 ): Promise<{ sent: number; failed: number }> {
+  const { sent, failed } = await deliverBatch(db, mailer, templates, now, options);
+  return { sent, failed };
+}
+
+/** One batch; `full` when it took a whole batch of due rows (more may be waiting). */
+async function deliverBatch(
+  db: Db,
+  mailer: Mailer,
+  templates: EmailTemplates,
+  now: Date,
+  options: { bulkKinds?: readonly string[] },
+): Promise<{ sent: number; failed: number; full: boolean }> {
   const stamp = toTimestamp(now);
   const bulk = options.bulkKinds ?? [];
   // Only rows that are due: old messages that keep failing never hold up new ones.
@@ -217,11 +230,17 @@ export async function deliverPendingEmails(
         .execute();
     }
   }
-  return { sent, failed };
+  return { sent, failed, full: due.length === MAIL_BATCH };
 }
 
+/** Batches one round may send back to back (a drop's opening notices: 500 a round). */
+const MAX_BATCHES = 25;
+
 export interface MailQueue {
-  /** Sends what is due now (the scheduler calls it every minute). */
+  /**
+   * Sends what is due now (the scheduler calls it every minute), batch after batch while they
+   * come back full and without failures.
+   */
   deliver(now?: Date): Promise<{ sent: number; failed: number }>;
   /** After queueing a message: send it now without making the caller wait; failures are retried later. */
   sendSoon(): void;
@@ -238,7 +257,18 @@ export function createMailQueue(
 ): MailQueue {
   const running = new Set<Promise<unknown>>();
   const deliver = (now?: Date) => {
-    const round = deliverPendingEmails(db, mailer, templates, now, options);
+    const round = (async () => {
+      let sent = 0;
+      let failed = 0;
+      for (let batch = 0; batch < MAX_BATCHES; batch++) {
+        const done = await deliverBatch(db, mailer, templates, now ?? new Date(), options);
+        sent += done.sent;
+        failed += done.failed;
+        // A failure may be the mail server being down: the next minute tries again, not now.
+        if (!done.full || done.failed > 0) break;
+      }
+      return { sent, failed };
+    })();
     running.add(round);
     void round.catch(() => {}).finally(() => running.delete(round));
     return round;

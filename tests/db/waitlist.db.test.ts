@@ -3,7 +3,7 @@ import { createDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase, toTimestamp } from "~/db/database.server";
 import { createSmtpMailer, type Mailer, type MailMessage } from "~/mail/mailer.server";
-import { deliverPendingEmails, queueEmail } from "~/mail/queue.server";
+import { createMailQueue, deliverPendingEmails, queueEmail } from "~/mail/queue.server";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/waitlist/kinds";
 import { createWaitlistLinks } from "~/waitlist/links.server";
 import { SIGN_UP_MESSAGES } from "~/waitlist/sign-up-input";
@@ -393,6 +393,25 @@ describeEachDatabase("'Avísame' opening notices in the mail queue", (harness) =
       sent: 11,
       failed: 0,
     });
+  });
+
+  it("one round of the queue sends a large opening batch after batch, not 20 a minute", async () => {
+    const database = await harness.fresh();
+    const drop = await upcomingDrop(database);
+    for (let i = 0; i < 45; i++) {
+      const result = await join(database, drop.id, `ronda${i}@example.mx`);
+      if (!result.ok) throw new Error(result.reason);
+      // The first five never confirm: their confirmations are sent; the others' are dropped.
+      if (i >= 5) await confirmSubscription(database.db, result.subscriptionId);
+    }
+    const opened = new Date(drop.opensAt.getTime() + 60_000);
+    expect(await queueOpeningNotices(database.db, opened)).toEqual({ queued: 40 });
+    const mailer = recordingMailer();
+    const queue = createMailQueue(database.db, mailer, templates(database), () => {}, {
+      bulkKinds: [WAITLIST_OPENING_EMAIL],
+    });
+    expect(await queue.deliver(opened)).toEqual({ sent: 45, failed: 0 });
+    expect(mailer.sent.filter((m) => m.subject.startsWith("Confirma"))).toHaveLength(5);
   });
 });
 

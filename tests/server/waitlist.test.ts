@@ -300,7 +300,7 @@ describeEachDatabase("'Avísame' opening notices with two app servers", (harness
           .map((f) => readable(fs.readFileSync(path.join(outbox, f), "utf8")))
           .filter((m) => m.includes("Subject: ¡Estrella Fugaz ya está abierta!"));
       });
-    for (let i = 0; i < 300 && openings().length < confirmed.length; i++) {
+    for (let i = 0; i < 600 && openings().length < confirmed.length; i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
     // A moment more: nothing else arrives.
