@@ -8,6 +8,8 @@ export default [
   route("nosotros", "routes/about.tsx"),
   route("success", "routes/success.tsx"),
   route("cancel", "routes/cancel.tsx"),
+  route("avisame/confirmar", "routes/waitlist-confirm.tsx"),
+  route("avisame/baja", "routes/waitlist-unsubscribe.tsx"),
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.ts"),
   ...prefix("admin", [

@@ -23,6 +23,10 @@ import type { PaymentProvider } from "~/orders/payment-port";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { WAITLIST_OPENING_EMAIL } from "~/waitlist/kinds";
+import { createWaitlistLinks, type WaitlistLinks } from "~/waitlist/links.server";
+import { waitlistEmailTemplates } from "~/waitlist/templates.server";
+import { queueOpeningNotices } from "~/waitlist/waitlist.server";
 
 /** Everything a loader or action may use, created once per process. */
 export interface Services {
@@ -34,12 +38,14 @@ export interface Services {
   /** Queued e-mails: `mail.sendSoon()` after queueing one. */
   mail: MailQueue;
   auth: AdminAuth;
-  /** How often a browser and an address may start a checkout, leave the payment page, sign in. */
+  /** How often a browser and an address may start a checkout, leave the payment page, sign in, sign up for 'Avísame'. */
   limits: RequestLimits;
   /** The proof of work a checkout needs; null when CHECKOUT_CHALLENGE is off. */
   proofOfWork: ProofOfWork | null;
   /** Signs and checks the /cancel links of payment pages (one browser's own checkout only). */
   cancelLinks: CancelLinks;
+  /** Signs and checks the confirm and unsubscribe links of 'Avísame' e-mails. */
+  waitlistLinks: WaitlistLinks;
   stop(): Promise<void>;
 }
 
@@ -101,11 +107,16 @@ export async function startServices(
     const mailer = config.mail.smtpUrl
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
+    const waitlistLinks = createWaitlistLinks(settings.secret);
     const mail = createMailQueue(
       database.db,
       mailer,
-      orderEmailTemplates(database.db, () => config.shop),
+      {
+        ...orderEmailTemplates(database.db, () => config.shop),
+        ...waitlistEmailTemplates(database.db, () => config.shop, waitlistLinks, config.publicUrl),
+      },
       log,
+      { bulkKinds: [WAITLIST_OPENING_EMAIL] },
     );
     const stopJobs = startJobs(
       [
@@ -129,6 +140,18 @@ export async function startServices(
           async run() {
             const { sent, failed } = await mail.deliver();
             return failed > 0 ? `Correos: ${sent} enviados, ${failed} fallaron (se reintentará).` : null;
+          },
+        },
+        {
+          // 'Avísame': a drop that opened tells its confirmed addresses, once each (decision 16).
+          name: "Avisos de apertura",
+          everyMs: 60_000,
+          runAtStart: true,
+          async run() {
+            const { queued } = await queueOpeningNotices(database.db);
+            if (queued === 0) return null;
+            mail.sendSoon();
+            return `Avísame: ${queued} avisos de apertura en cola.`;
           },
         },
         {
@@ -165,6 +188,7 @@ export async function startServices(
       auth,
       limits,
       cancelLinks: createCancelLinks(settings.secret),
+      waitlistLinks,
       proofOfWork: config.checkoutChallenge
         ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds))
         : null,

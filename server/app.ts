@@ -9,6 +9,7 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { busyPage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { type Config, loadConfig } from "~/config/env.server";
+import { limitRefusalContext } from "~/http/limit-refusal";
 import { isAdminPath } from "~/lib/admin-path";
 import { browserIdContext, clientAddressContext } from "~/lib/client-address";
 import { cspNonceContext, wholeDocumentContext } from "~/lib/nonce";
@@ -22,6 +23,7 @@ import { createFastPath, type FastPath } from "./fast-path";
 import { type CachedPage, type Encoding, hitHeaders, PageCache, pageCacheMiddleware } from "./page-cache";
 import { createRequestHandler, routerFetch } from "./request-handler";
 import {
+  countRequests,
   issueBrowserCookie,
   limitRequests,
   requestBrowser,
@@ -32,6 +34,11 @@ import {
 export { answerParserErrors } from "./edge";
 
 const MAX_BODY_BYTES = 256 * 1024;
+/**
+ * 'Avísame' sign-ups: the form on an upcoming drop's page and its product pages posts to the page
+ * itself (React Router's data requests end in .data). Those pages take no other post.
+ */
+const WAITLIST_SIGN_UPS = [/^\/coleccion\/[^/]+?(?:\.data)?$/, /^\/drop\/[^/]+\/product\/[^/]+?(?:\.data)?$/];
 /** The endpoint that takes files (route `routes/admin/media.ts`). */
 const UPLOAD_PATH = "/admin/media";
 /**
@@ -174,6 +181,9 @@ function buildApp(
   app.get("/api/reto", limitRequests(services.limits, "challenge"), serveChallenge(services.proofOfWork));
   app.get(["/cancel", "/cancel.data"], limitRequests(services.limits, "cancel"));
   app.post(["/login", "/login.data"], limitRequests(services.limits, "login"));
+  // The sign-up form shows its own 429 (the route answers it): the count is made here all the same.
+  // A post's answer is never cached, so it may carry the browser cookie too.
+  app.post(WAITLIST_SIGN_UPS, issueBrowserCookie, countRequests(services.limits, "waitlist"));
 
   // While the server already knows the sign-in line is full (no database read), a login form
   // posted without JavaScript is refused here, before React Router renders anything: under a
@@ -261,6 +271,8 @@ function buildApp(
         context.set(browserIdContext, requestBrowser(req, res));
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
         context.set(shopOriginContext, shopOrigin(req));
+        const refusal = res.locals.limitRefusal;
+        context.set(limitRefusalContext, typeof refusal === "number" ? refusal : null);
         return context;
       },
     }),

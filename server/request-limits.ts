@@ -63,6 +63,27 @@ export function limitRequests(limits: RequestLimits, action: LimitedAction): exp
   };
 }
 
+/**
+ * Like `limitRequests`, for a form on a page: past a limit the request still goes on, with the
+ * wait in `res.locals.limitRefusal` (the route's `limitRefusalContext`), and the route answers the
+ * 429 itself. React Router's forms cannot show an answer that does not come from their route:
+ * a fetcher would replace the whole page with its error instead.
+ */
+export function countRequests(limits: RequestLimits, action: LimitedAction): express.RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const decision = await limits.consume(action, {
+        browser: browserId(req),
+        address: req.ip ?? req.socket.remoteAddress ?? "desconocida",
+      });
+      if (!decision.ok) res.locals.limitRefusal = decision.retryAfterSeconds;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
 /** GET /api/reto: a new challenge for the browser to solve in the background. */
 export function serveChallenge(proofOfWork: ProofOfWork | null): express.RequestHandler {
   return async (req, res, next) => {

@@ -201,7 +201,23 @@ export interface LoginFailuresTable {
   failed_at: Timestamp;
 }
 
+/** 'Avísame': an address waiting for an upcoming drop (decision 16). */
+export interface WaitlistSubscriptionsTable {
+  id: string;
+  drop_id: string;
+  /** Trimmed and in lower case: one sign-up per address and drop. */
+  email: string;
+  status: "pendiente" | "confirmada" | "baja";
+  site_url: string;
+  created_at: Timestamp;
+  confirmation_sent_at: Timestamp;
+  confirmed_at: NullableTimestamp;
+  unsubscribed_at: NullableTimestamp;
+  notified_at: NullableTimestamp;
+}
+
 export interface KyselyDatabase {
+  waitlist_subscriptions: WaitlistSubscriptionsTable;
   auth_user: AuthUserTable;
   auth_session: AuthSessionTable;
   auth_account: AuthAccountTable;

@@ -11,7 +11,7 @@ import type { DatabaseTarget } from "~/config/env.server";
 
 /**
  * Request limits on drop day: how often one browser, and one address, may start a checkout,
- * leave the payment page or try to sign in. Counted by rate-limiter-flexible in the shop's own
+ * leave the payment page, try to sign in or sign up for a drop's 'Avísame'. Counted by rate-limiter-flexible in the shop's own
  * database (table `rate_limits`), so a limit holds across app servers and processes.
  *
  * Browser first, address second: Mexican mobile carriers put hundreds of people behind one
@@ -19,7 +19,7 @@ import type { DatabaseTarget } from "~/config/env.server";
  * A request without the browser cookie (a script, or a first visit) counts against a smaller
  * per-address allowance of its own, so dropping the cookie does not buy more attempts.
  */
-export type LimitedAction = "checkout" | "cancel" | "login" | "challenge";
+export type LimitedAction = "checkout" | "cancel" | "login" | "challenge" | "waitlist";
 
 interface Rule {
   /** How many per window. */
@@ -46,6 +46,14 @@ export const LIMIT_RULES: Record<LimitedAction, { browser: Rule; cookieless: Rul
     browser: { points: 30, windowSeconds: 60 },
     cookieless: { points: 3000, windowSeconds: 60 },
     address: { points: 3000, windowSeconds: 60 },
+  },
+  // 'Avísame' sign-ups: each may send a confirmation e-mail, so a script must not turn the shop
+  // into a mailer. A person signs up for a drop once or twice; a crowd behind one carrier's
+  // address, most on their first visit (no cookie yet), still fits under the address's ceilings.
+  waitlist: {
+    browser: { points: 5, windowSeconds: 600 },
+    cookieless: { points: 300, windowSeconds: 600 },
+    address: { points: 600, windowSeconds: 600 },
   },
   // On top of the sign-in's own failure limits (app/auth/login-limits.server.ts): this one counts
   // every attempt, so a flood is turned away before it reaches the password line.

@@ -7,6 +7,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (e.g. List-Unsubscribe on the waitlist's e-mails). */
+  headers?: Record<string, string>;
 }
 
 /** Sends mail: SMTP when configured, otherwise .eml files in an outbox folder. */

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import type { Mailer, MailMessage } from "./mailer.server";
@@ -19,14 +20,17 @@ export interface QueuedEmail {
   payload: Record<string, unknown>;
 }
 
-/** Renders one kind of message; null when it no longer makes sense. */
-export type EmailTemplate = (email: QueuedEmail) => Promise<Omit<MailMessage, "to"> | null>;
+/**
+ * Renders one kind of message. Null when it cannot be built (a failure, retried later); false when
+ * it is no longer wanted (e.g. the address left a list): recorded as done, never sent.
+ */
+export type EmailTemplate = (email: QueuedEmail) => Promise<Omit<MailMessage, "to"> | null | false>;
 export type EmailTemplates = Readonly<Record<string, EmailTemplate>>;
 
 /** Give up after about three days of retries (and leave last_error for the shop to see). */
 export const MAX_ATTEMPTS = 30;
 /** How many messages one round sends at most. */
-const BATCH = 20;
+export const MAIL_BATCH = 20;
 
 /** Minutes to wait after the n-th attempt before the next: 5, 5, 5, 8, 16, … up to 6 hours. */
 export function retryDelayMinutes(attempts: number): number {
@@ -131,16 +135,31 @@ export async function emailsOfOrder(db: Db, orderId: string): Promise<EmailRecor
 }
 
 /**
- * Sends the messages that are due, oldest first. A failure is recorded and retried later, with
- * growing pauses, for days; a kind without a template is a failure too (recorded, never dropped).
+ * Sends the messages that are due, oldest first, one batch. A failure is recorded and retried
+ * later, with growing pauses, for days; a kind without a template is a failure too (recorded,
+ * never dropped).
  */
 export async function deliverPendingEmails(
   db: Db,
   mailer: Mailer,
   templates: EmailTemplates,
   now = new Date(),
+  options: { bulkKinds?: readonly string[] } = {},
 ): Promise<{ sent: number; failed: number }> {
+  const { sent, failed } = await deliverBatch(db, mailer, templates, now, options);
+  return { sent, failed };
+}
+
+/** One batch; `full` when it took a whole batch of due rows (more may be waiting). */
+async function deliverBatch(
+  db: Db,
+  mailer: Mailer,
+  templates: EmailTemplates,
+  now: Date,
+  options: { bulkKinds?: readonly string[] },
+): Promise<{ sent: number; failed: number; full: boolean }> {
   const stamp = toTimestamp(now);
+  const bulk = options.bulkKinds ?? [];
   // Only rows that are due: old messages that keep failing never hold up new ones.
   const due = await db
     .selectFrom("emails")
@@ -148,8 +167,15 @@ export async function deliverPendingEmails(
     .where("sent_at", "is", null)
     .where("attempts", "<", MAX_ATTEMPTS)
     .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", stamp)]))
+    // Bulk kinds (a drop's opening notices, thousands at once) go after the rest: an order's
+    // confirmation queued in the middle of them is not kept waiting behind them.
+    .$if(bulk.length > 0, (q) =>
+      q.orderBy(
+        sql`case when ${sql.ref("kind")} in (${sql.join(bulk.map((k) => sql.lit(k)))}) then 1 else 0 end`,
+      ),
+    )
     .orderBy("created_at")
-    .limit(BATCH)
+    .limit(MAIL_BATCH)
     .execute();
   let sent = 0;
   let failed = 0;
@@ -178,6 +204,14 @@ export async function deliverPendingEmails(
         orderId: email.order_id,
         payload: JSON.parse(email.payload) as Record<string, unknown>,
       });
+      if (message === false) {
+        await db
+          .updateTable("emails")
+          .set({ sent_at: toTimestamp(new Date()), last_error: "no se envió: ya no hacía falta" })
+          .where("id", "=", email.id)
+          .execute();
+        continue;
+      }
       if (!message) throw new Error("la plantilla no pudo armar el correo");
       if (!email.recipient) throw new Error("correo sin destinatario");
       await mailer.send({ to: email.recipient, ...message });
@@ -196,11 +230,17 @@ export async function deliverPendingEmails(
         .execute();
     }
   }
-  return { sent, failed };
+  return { sent, failed, full: due.length === MAIL_BATCH };
 }
 
+/** Batches one round may send back to back (a drop's opening notices: 500 a round). */
+const MAX_BATCHES = 25;
+
 export interface MailQueue {
-  /** Sends what is due now (the scheduler calls it every minute). */
+  /**
+   * Sends what is due now (the scheduler calls it every minute), batch after batch while they
+   * come back full and without failures.
+   */
   deliver(now?: Date): Promise<{ sent: number; failed: number }>;
   /** After queueing a message: send it now without making the caller wait; failures are retried later. */
   sendSoon(): void;
@@ -213,10 +253,22 @@ export function createMailQueue(
   mailer: Mailer,
   templates: EmailTemplates,
   log: (line: string) => void,
+  options: { bulkKinds?: readonly string[] } = {},
 ): MailQueue {
   const running = new Set<Promise<unknown>>();
   const deliver = (now?: Date) => {
-    const round = deliverPendingEmails(db, mailer, templates, now);
+    const round = (async () => {
+      let sent = 0;
+      let failed = 0;
+      for (let batch = 0; batch < MAX_BATCHES; batch++) {
+        const done = await deliverBatch(db, mailer, templates, now ?? new Date(), options);
+        sent += done.sent;
+        failed += done.failed;
+        // A failure may be the mail server being down: the next minute tries again, not now.
+        if (!done.full || done.failed > 0) break;
+      }
+      return { sent, failed };
+    })();
     running.add(round);
     void round.catch(() => {}).finally(() => running.delete(round));
     return round;

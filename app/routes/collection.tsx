@@ -7,11 +7,13 @@ import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
-import { pageTakesNoForm } from "~/http/methods";
+import { WaitlistForm } from "~/components/waitlist-form";
 import { isId } from "~/lib/ids";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
+import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
+import { takesSignUps } from "~/waitlist/sign-up-input";
 import type { Route } from "./+types/collection";
 
 export function meta({ data }: Route.MetaArgs) {
@@ -39,14 +41,17 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     },
     now: now.toISOString(),
     drop: summary,
+    waitlist: takesSignUps(drop, now),
     filters,
     products,
   };
 }
 
-export const action = pageTakesNoForm;
+// The page's only form: 'Avísame' while the drop is upcoming (decision 16).
+export const action = waitlistSignUp;
+export const headers = waitlistHeaders;
 
-export default function Collection({ loaderData }: Route.ComponentProps) {
+export default function Collection({ loaderData, actionData }: Route.ComponentProps) {
   const { drop, products, filters } = loaderData;
   // The drop opens and closes on the page itself, on the server's clock.
   const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
@@ -61,6 +66,11 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
         <p className="mt-3 max-w-2xl text-ink/80">{drop.description || drop.fullDescription}</p>
         {state === "pending" && !drop.archived && (
           <OpeningNotice drop={drop} renderedAt={loaderData.now} className="mt-6 max-w-2xl" />
+        )}
+        {loaderData.waitlist && state === "pending" && (
+          <div className="max-w-xl">
+            <WaitlistForm dropName={drop.name} fallback={actionData} />
+          </div>
         )}
         <div className="mt-8">
           <FilterBar filters={filters} resultCount={products.length} />

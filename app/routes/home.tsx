@@ -15,12 +15,14 @@ import { ProductCarousel } from "~/components/product-carousel";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
+import { WaitlistForm } from "~/components/waitlist-form";
 import { WhatsAppButton } from "~/components/whatsapp-button";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
+import { takesSignUps } from "~/waitlist/sign-up-input";
 import type { Route } from "./+types/home";
 
 export function meta({ data }: Route.MetaArgs) {
@@ -35,6 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const origin = shopOrigin(context);
   const views = drops.map((d) => ({
     ...dropSummary(media, d, now),
+    waitlist: takesSignUps(d, now),
     products: d.products.map((p) => productTile(media, d, p)),
   }));
   return {
@@ -137,6 +140,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   >
                     Ver colección
                   </Link>
+                  {/* Without JavaScript it posts to the drop's page, which shows the answer. */}
+                  {drop.waitlist && states[i] === "pending" && (
+                    <WaitlistForm dropName={drop.name} action={drop.href} compact />
+                  )}
                 </div>
               </div>
               <div className="mt-10">

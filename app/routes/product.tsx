@@ -10,7 +10,7 @@ import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
-import { pageTakesNoForm } from "~/http/methods";
+import { WaitlistForm } from "~/components/waitlist-form";
 import { openingText } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
@@ -18,6 +18,8 @@ import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { imageView, variantUrl } from "~/media/media.server";
 import { servicesContext } from "~/services.server";
+import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
+import { takesSignUps } from "~/waitlist/sign-up-input";
 import type { Route } from "./+types/product";
 
 export function meta({ data }: Route.MetaArgs) {
@@ -96,14 +98,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       thumbnail: product.image ? variantUrl(media, product.image, 0) : null,
     },
     images,
+    waitlist: takesSignUps(drop, now),
     /** Null exactly when the piece could be bought at render time (the page follows the clock). */
     label: productTileLabel(drop, product.stock, now),
   };
 }
 
-export const action = pageTakesNoForm;
+// The page's only form: 'Avísame' while the drop is upcoming (decision 16).
+export const action = waitlistSignUp;
+export const headers = waitlistHeaders;
 
-export default function ProductPage({ loaderData }: Route.ComponentProps) {
+export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const { product, drop, images } = loaderData;
   const { cart, add, setShowCart } = useCart();
   // Buyable from the second the drop opens until the second it ends, on the server's clock.
@@ -256,6 +261,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             )}
             {state === "pending" && !drop.archived && (
               <OpeningNotice drop={drop} renderedAt={loaderData.now} className="mt-4" />
+            )}
+            {loaderData.waitlist && state === "pending" && (
+              <WaitlistForm dropName={drop.name} fallback={actionData} compact />
             )}
           </div>
         </div>

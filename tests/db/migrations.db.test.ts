@@ -88,6 +88,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0008_media_alt",
       "0009_rate_limits",
       "0010_checkout_rules",
+      "0011_waitlist",
     ]);
 
     const db = database.db;
@@ -172,6 +173,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0008_media_alt",
       "0009_rate_limits",
       "0010_checkout_rules",
+      "0011_waitlist",
     ]);
   });
 });

@@ -798,6 +798,26 @@ function shipmentForm(r: Rng, intent: string): Fields {
 
 const TINY_PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
+/** An 'Avísame' sign-up posted to a drop's page with a broken address or consent. */
+function waitlistSignUp(paths: (r: Rng, fx: Fixtures) => string): Generator {
+  return (r, fx) => {
+    const fields: Fields = [
+      ["correo", "ana@example.mx"],
+      ["consentimiento", "si"],
+    ];
+    const broken = r.pick<[string, string[]]>([
+      ["correo", ["", "ana@", "@example.mx", "ana@example", "a b@c.mx", oddText(r)]],
+      ["consentimiento", ["", oddText(r)]],
+    ]);
+    const pathname = paths(r, fx);
+    return {
+      method: "POST",
+      target: r.chance(0.5) ? `${pathname}.data` : pathname,
+      body: formBody(r, noise(r, breakField(r, fields, broken[0], broken[1]))),
+    };
+  };
+}
+
 /** Every route of app/routes.ts (by its file) and how to make requests it does not expect. */
 const GENERATORS: Record<string, Generator[]> = {
   "routes/home.tsx": [page((r) => r.pick(["/", "/?index", "//", "/index.html"]), ["index", "q"])],
@@ -807,6 +827,7 @@ const GENERATORS: Record<string, Generator[]> = {
       (r, fx) => `/coleccion/${someId(r, r.pick(fx.drops))}`,
       ["categoria", "material", "precio", "disponibles"],
     ),
+    waitlistSignUp((r, fx) => `/coleccion/${someId(r, r.pick(fx.drops))}`),
   ],
   "routes/product.tsx": [
     page(
@@ -818,6 +839,19 @@ const GENERATORS: Record<string, Generator[]> = {
       },
       ["cantidad"],
     ),
+    waitlistSignUp((r, fx) => {
+      const p = r.pick(fx.products);
+      return `/drop/${p.dropId}/product/${someId(r, p.id)}`;
+    }),
+  ],
+  "routes/waitlist-confirm.tsx": [page(() => "/avisame/confirmar", ["t"])],
+  "routes/waitlist-unsubscribe.tsx": [
+    page(() => "/avisame/baja", ["t"]),
+    (r) => ({
+      method: "POST",
+      target: `/avisame/baja${query(r, ["t"])}`,
+      body: formBody(r, noise(r, [["t", r.pick(["", `${r.id()}.${oddText(r)}`, oddText(r)])]])),
+    }),
   ],
   "routes/about.tsx": [page(() => "/nosotros")],
   "routes/success.tsx": [page(() => "/success", ["session_id", "pedido"])],

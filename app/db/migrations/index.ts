@@ -9,6 +9,7 @@ import * as m0007 from "./0007_orders_desk";
 import * as m0008 from "./0008_media_alt";
 import * as m0009 from "./0009_rate_limits";
 import * as m0010 from "./0010_checkout_rules";
+import * as m0011 from "./0011_waitlist";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   "0008_media_alt": m0008,
   "0009_rate_limits": m0009,
   "0010_checkout_rules": m0010,
+  "0011_waitlist": m0011,
 };

@@ -1,0 +1,98 @@
+import { useId } from "react";
+import { Link, useFetcher } from "react-router";
+import { FIELDS, PRIVACY_NOTICE_PATH } from "~/waitlist/sign-up-input";
+
+/** What the sign-up action answers (app/waitlist/sign-up-action.server.ts). */
+type Answer = { ok: true; message: string } | { ok: false; message: string; email: string };
+
+/**
+ * 'Avísame' for an upcoming drop: an e-mail and the consent box. With JavaScript it posts through
+ * a fetcher and answers in place; without, it is a plain form that posts to the drop's page, which
+ * shows the same answer (`fallback`, the page's own action data).
+ */
+export function WaitlistForm({
+  dropName,
+  action,
+  fallback,
+  compact = false,
+}: {
+  dropName: string;
+  /** Where to post: the drop's page (from home), or the page itself when omitted. */
+  action?: string;
+  fallback?: Answer | null;
+  compact?: boolean;
+}) {
+  const fetcher = useFetcher<Answer>();
+  const id = useId();
+  const answer = fetcher.data ?? fallback ?? null;
+  const busy = fetcher.state !== "idle";
+  return (
+    <section
+      aria-labelledby={`${id}-title`}
+      className={compact ? "mt-6 rounded-lg bg-sand/60 p-4" : "mt-8 rounded-lg bg-sand/60 p-5"}
+    >
+      <h2 id={`${id}-title`} className={compact ? "font-serif text-lg" : "font-serif text-2xl"}>
+        Avísame cuando abra
+      </h2>
+      {!compact && (
+        <p className="mt-1 text-sm text-ink/80">
+          Te escribimos una sola vez, cuando {dropName} abra. Primero te pedimos confirmar tu correo.
+        </p>
+      )}
+      <fetcher.Form method="post" action={action} className="mt-3 space-y-3">
+        <div>
+          <label htmlFor={`${id}-email`} className="block text-sm font-medium">
+            Correo electrónico
+          </label>
+          <input
+            id={`${id}-email`}
+            name={FIELDS.email}
+            type="email"
+            required
+            maxLength={254}
+            autoComplete="email"
+            inputMode="email"
+            defaultValue={answer && !answer.ok ? answer.email : ""}
+            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2"
+          />
+        </div>
+        <div className="flex items-start gap-2 text-sm">
+          <input
+            id={`${id}-consent`}
+            name={FIELDS.consent}
+            type="checkbox"
+            value="si"
+            required
+            className="mt-1 size-4"
+          />
+          <label htmlFor={`${id}-consent`}>
+            Acepto recibir este aviso por correo y leí el{" "}
+            <Link to={PRIVACY_NOTICE_PATH} className="underline underline-offset-4">
+              aviso de privacidad
+            </Link>
+            .
+          </label>
+        </div>
+        {answer && (
+          <p
+            role={answer.ok ? "status" : "alert"}
+            className={
+              answer.ok
+                ? "rounded bg-white px-3 py-2 text-sm"
+                : "rounded bg-red-50 px-3 py-2 text-sm text-red-800"
+            }
+          >
+            {answer.message}
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-full bg-ink px-6 py-2.5 font-medium text-cream hover:bg-gold-700 disabled:opacity-60"
+        >
+          {busy ? "Enviando..." : "Avísame"}
+        </button>
+      </fetcher.Form>
+    </section>
+  );
+}

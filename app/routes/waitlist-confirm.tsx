@@ -1,0 +1,72 @@
+import { data, Link } from "react-router";
+import { RouteError } from "~/components/route-error";
+import { pageTakesNoForm } from "~/http/methods";
+import { servicesContext } from "~/services.server";
+import { confirmSubscription } from "~/waitlist/waitlist.server";
+import type { Route } from "./+types/waitlist-confirm";
+
+export const meta = () => [{ title: "Confirmar aviso" }, { name: "robots", content: "noindex" }];
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+type View = { title: string; text: string; link: { to: string; label: string } };
+
+const COLLECTIONS = { to: "/colecciones", label: "Ver colecciones" };
+
+/** The confirmation link of a sign-up e-mail: confirms the address (again: nothing changes). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { database, waitlistLinks } = context.get(servicesContext);
+  const id = waitlistLinks.verify("confirmar", new URL(request.url).searchParams.get("t"));
+  if (!id) {
+    return data<View>(
+      {
+        title: "Enlace no válido",
+        text: "Este enlace de confirmación no es válido. Copia el enlace completo del correo, o regístrate de nuevo en la página de la colección.",
+        link: COLLECTIONS,
+      },
+      { status: 400 },
+    );
+  }
+  const result = await confirmSubscription(database.db, id);
+  if (!result.ok) {
+    return result.reason === "dado_de_baja"
+      ? data<View>({
+          title: "Te diste de baja",
+          text: "Ya no recibes avisos de esta tienda. Si cambias de opinión, regístrate de nuevo en la página de la colección.",
+          link: COLLECTIONS,
+        })
+      : data<View>(
+          {
+            title: "Este aviso ya no existe",
+            text: "La colección de este aviso ya no está en la tienda.",
+            link: COLLECTIONS,
+          },
+          { status: 404 },
+        );
+  }
+  return data<View>({
+    title: result.already ? "Tu correo ya estaba confirmado" : "¡Correo confirmado!",
+    text: `Te escribiremos una sola vez, cuando abra ${result.drop.name}.`,
+    link: { to: `/coleccion/${result.drop.id}`, label: `Ver ${result.drop.name}` },
+  });
+}
+
+export const action = pageTakesNoForm;
+
+export default function WaitlistConfirm({ loaderData }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="font-serif text-4xl">{loaderData.title}</h1>
+      <p className="mt-4 text-ink/80">{loaderData.text}</p>
+      <Link
+        to={loaderData.link.to}
+        className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream"
+      >
+        {loaderData.link.label}
+      </Link>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Página no encontrada" />;
+}

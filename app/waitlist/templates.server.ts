@@ -1,0 +1,48 @@
+import type { PublicShopSettings } from "~/config/env.server";
+import type { Db } from "~/db/database.server";
+import type { EmailTemplates, QueuedEmail } from "~/mail/queue.server";
+import { confirmationNotice, openingNotice } from "./emails";
+import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "./kinds";
+import { type WaitlistLinks, waitlistUrls } from "./links.server";
+import { getSubscription, type SubscriptionView } from "./waitlist.server";
+
+/**
+ * The 'Avísame' e-mails the mail queue can render. Each reads its subscription when it is sent:
+ * an address that confirmed meanwhile gets no second confirmation, one that left the list gets
+ * nothing (`false`: dropped, not retried). Links go to PUBLIC_URL, or to the address the shop had
+ * when the person signed up.
+ */
+export function waitlistEmailTemplates(
+  db: Db,
+  shop: () => PublicShopSettings,
+  links: WaitlistLinks,
+  publicUrl: string | undefined,
+): EmailTemplates {
+  const render =
+    (
+      wanted: SubscriptionView["status"],
+      build: typeof confirmationNotice,
+    ): ((email: QueuedEmail) => ReturnType<EmailTemplates[string]>) =>
+    async (email) => {
+      const id = typeof email.payload.id === "string" ? email.payload.id : "";
+      const subscription = id ? await getSubscription(db, id) : null;
+      if (!subscription || subscription.status !== wanted) return false;
+      const origin = publicUrl ? new URL(publicUrl).origin : subscription.siteUrl;
+      const urls = waitlistUrls(links, origin, subscription.id);
+      return build(
+        {
+          dropName: subscription.drop.name,
+          startAt: subscription.drop.startAt,
+          endAt: subscription.drop.endAt,
+          dropUrl: `${origin}/coleccion/${subscription.drop.id}`,
+          confirmUrl: urls.confirm,
+          unsubscribeUrl: urls.unsubscribe,
+        },
+        shop(),
+      );
+    };
+  return {
+    [WAITLIST_CONFIRM_EMAIL]: render("pendiente", confirmationNotice),
+    [WAITLIST_OPENING_EMAIL]: render("confirmada", openingNotice),
+  };
+}

@@ -1,0 +1,225 @@
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { queueEmail } from "~/mail/queue.server";
+import { openingDedupeKey, WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "./kinds";
+import { parseConsent, parseEmail, type SignUpRefusal, takesSignUps } from "./sign-up-input";
+
+/*
+ * 'Avísame' (decision 16): addresses waiting for an upcoming drop. Double opt-in: a sign-up is
+ * `pendiente` and gets a confirmation e-mail; only `confirmada` addresses hear that the drop
+ * opened, once each. Every answer a shopper can see is the same whether or not the address was
+ * already on the list; the outcomes below are for the tests and the log.
+ */
+
+/** A repeat sign-up re-sends the confirmation at most this often. */
+export const RESEND_AFTER_MINUTES = 10;
+/** Subscriptions one transaction of the opening job takes. */
+const OPENING_BATCH = 100;
+
+export type SignUpResult =
+  | { ok: true; outcome: "nueva" | "reenviada" | "ya_pendiente" | "ya_confirmada"; subscriptionId: string }
+  | { ok: false; reason: SignUpRefusal };
+
+export async function signUp(
+  db: Db,
+  input: { dropId: string; email: unknown; consent: unknown; siteUrl: string; now?: Date },
+): Promise<SignUpResult> {
+  const now = input.now ?? new Date();
+  const email = parseEmail(input.email);
+  if (!email) return { ok: false, reason: "correo_invalido" };
+  if (!parseConsent(input.consent)) return { ok: false, reason: "sin_consentimiento" };
+  const drop = await db
+    .selectFrom("drops")
+    .select(["id", "start_at", "end_at", "status"])
+    .where("id", "=", input.dropId)
+    .executeTakeFirst();
+  if (!drop) return { ok: false, reason: "drop_no_encontrado" };
+  const dates = { startAt: toDate(drop.start_at), endAt: toDate(drop.end_at), status: drop.status };
+  if (!takesSignUps(dates, now)) {
+    return { ok: false, reason: "drop_no_proximo" };
+  }
+
+  const stamp = toTimestamp(now);
+  return db.transaction().execute(async (trx) => {
+    const id = newId();
+    const inserted = await trx
+      .insertInto("waitlist_subscriptions")
+      .values({
+        id,
+        drop_id: drop.id,
+        email,
+        status: "pendiente",
+        site_url: input.siteUrl,
+        created_at: stamp,
+        confirmation_sent_at: stamp,
+      })
+      .onConflict((oc) => oc.columns(["drop_id", "email"]).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+      await queueEmail(trx, { kind: WAITLIST_CONFIRM_EMAIL, recipient: email, payload: { id }, now });
+      return { ok: true, outcome: "nueva", subscriptionId: id } as const;
+    }
+    const existing = await trx
+      .selectFrom("waitlist_subscriptions")
+      .select(["id", "status"])
+      .where("drop_id", "=", drop.id)
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    if (existing.status === "confirmada") {
+      return { ok: true, outcome: "ya_confirmada", subscriptionId: existing.id } as const;
+    }
+    // Still unconfirmed (or unsubscribed and back): another confirmation, but not more often than
+    // every few minutes, whoever keeps typing the address. The condition settles racing repeats.
+    const pause = toTimestamp(new Date(now.getTime() - RESEND_AFTER_MINUTES * 60_000));
+    const resent = await trx
+      .updateTable("waitlist_subscriptions")
+      .set({ status: "pendiente", confirmation_sent_at: stamp, site_url: input.siteUrl })
+      .where("id", "=", existing.id)
+      .where("status", "!=", "confirmada")
+      .where("confirmation_sent_at", "<=", pause)
+      .executeTakeFirst();
+    if (Number(resent.numUpdatedRows) === 0) {
+      return { ok: true, outcome: "ya_pendiente", subscriptionId: existing.id } as const;
+    }
+    await queueEmail(trx, {
+      kind: WAITLIST_CONFIRM_EMAIL,
+      recipient: email,
+      payload: { id: existing.id },
+      now,
+    });
+    return { ok: true, outcome: "reenviada", subscriptionId: existing.id } as const;
+  });
+}
+
+export interface SubscriptionView {
+  id: string;
+  email: string;
+  status: "pendiente" | "confirmada" | "baja";
+  siteUrl: string;
+  drop: { id: string; name: string; startAt: Date; endAt: Date };
+}
+
+/** A subscription with its drop; null when either is gone (a deleted drop takes its list with it). */
+export async function getSubscription(db: Db, id: string): Promise<SubscriptionView | null> {
+  const row = await db
+    .selectFrom("waitlist_subscriptions as s")
+    .innerJoin("drops as d", "d.id", "s.drop_id")
+    .select([
+      "s.id",
+      "s.email",
+      "s.status",
+      "s.site_url",
+      "d.id as drop_id",
+      "d.name as drop_name",
+      "d.start_at",
+      "d.end_at",
+    ])
+    .where("s.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    email: row.email,
+    status: row.status,
+    siteUrl: row.site_url,
+    drop: { id: row.drop_id, name: row.drop_name, startAt: toDate(row.start_at), endAt: toDate(row.end_at) },
+  };
+}
+
+export type LinkResult =
+  | { ok: true; already: boolean; drop: { id: string; name: string } }
+  | { ok: false; reason: "no_encontrada" | "dado_de_baja" };
+
+/** The confirmation link: idempotent; an address that left the list is not put back by an old link. */
+export async function confirmSubscription(db: Db, id: string, now = new Date()): Promise<LinkResult> {
+  const changed = await db
+    .updateTable("waitlist_subscriptions")
+    .set({ status: "confirmada", confirmed_at: toTimestamp(now) })
+    .where("id", "=", id)
+    .where("status", "=", "pendiente")
+    .executeTakeFirst();
+  const found = await getSubscription(db, id);
+  if (!found) return { ok: false, reason: "no_encontrada" };
+  if (found.status === "baja") return { ok: false, reason: "dado_de_baja" };
+  return {
+    ok: true,
+    already: Number(changed.numUpdatedRows) === 0,
+    drop: { id: found.drop.id, name: found.drop.name },
+  };
+}
+
+/**
+ * The unsubscribe link: the address leaves every 'Avísame' list of the shop (one click should stop
+ * all of it), idempotently. Notices already queued are dropped when their turn comes.
+ */
+export async function unsubscribe(db: Db, id: string, now = new Date()): Promise<LinkResult> {
+  const found = await getSubscription(db, id);
+  if (!found) return { ok: false, reason: "no_encontrada" };
+  const changed = await db
+    .updateTable("waitlist_subscriptions")
+    .set({ status: "baja", unsubscribed_at: toTimestamp(now) })
+    .where("email", "=", found.email)
+    .where("status", "!=", "baja")
+    .executeTakeFirst();
+  return {
+    ok: true,
+    already: Number(changed.numUpdatedRows) === 0,
+    drop: { id: found.drop.id, name: found.drop.name },
+  };
+}
+
+/**
+ * The opening job: for every drop that is running now and still has confirmed addresses without
+ * their notice, queues one notice per address, a batch per transaction. Each row is claimed by a
+ * conditional update (`notified_at` still empty) before its e-mail is queued, and the e-mail's
+ * dedupe key is the drop and the address, so two servers running this at once queue each notice
+ * once. A drop that ended before the job saw it (a server was down) gets no late "it opened".
+ */
+export async function queueOpeningNotices(
+  db: Db,
+  now = new Date(),
+  options: { maxPerRun?: number } = {},
+): Promise<{ queued: number }> {
+  const stamp = toTimestamp(now);
+  const limit = options.maxPerRun ?? 5_000;
+  let queued = 0;
+  while (queued < limit) {
+    const batch = await db
+      .selectFrom("waitlist_subscriptions as s")
+      .innerJoin("drops as d", "d.id", "s.drop_id")
+      .select(["s.id", "s.email", "s.drop_id"])
+      .where("s.status", "=", "confirmada")
+      .where("s.notified_at", "is", null)
+      .where("d.status", "!=", "archivada")
+      .where("d.start_at", "<=", stamp)
+      .where("d.end_at", ">=", stamp)
+      .orderBy("s.created_at")
+      .limit(Math.min(OPENING_BATCH, limit - queued))
+      .execute();
+    if (batch.length === 0) break;
+    const took = await db.transaction().execute(async (trx) => {
+      let mine = 0;
+      for (const row of batch) {
+        const claimed = await trx
+          .updateTable("waitlist_subscriptions")
+          .set({ notified_at: stamp })
+          .where("id", "=", row.id)
+          .where("status", "=", "confirmada")
+          .where("notified_at", "is", null)
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) === 0) continue; // another server took it
+        const id = await queueEmail(trx, {
+          kind: WAITLIST_OPENING_EMAIL,
+          recipient: row.email,
+          dedupeKey: openingDedupeKey(row.drop_id, row.email),
+          payload: { id: row.id },
+          now,
+        });
+        if (id) mine++;
+      }
+      return mine;
+    });
+    queued += took;
+  }
+  return { queued };
+}

@@ -1,0 +1,46 @@
+import { expect, expectAccessible, test } from "./support/fixtures";
+
+test("'Avísame': signing up on an upcoming drop's page answers in place, in Spanish", async ({
+  page,
+  shop,
+  database,
+}) => {
+  const drop = await shop.drop({
+    timing: "upcoming",
+    status: "proximamente",
+    products: [{ name: "Anillo Lucero", priceCents: 300_000, stock: 5 }],
+  });
+  await page.goto(drop.href);
+  const form = page.getByRole("region", { name: "Avísame cuando abra" });
+  await expect(form.getByRole("link", { name: "aviso de privacidad" })).toHaveAttribute(
+    "href",
+    "/aviso-de-privacidad",
+  );
+  const email = `lucero.${test.info().project.name}@example.mx`;
+  await form.getByLabel("Correo electrónico").fill(email);
+  // The box is required: the browser says so before anything is sent.
+  await form.getByRole("button", { name: "Avísame" }).click();
+  await expect(form.getByRole("status")).toHaveCount(0);
+  await form.getByRole("checkbox").check();
+  await form.getByRole("button", { name: "Avísame" }).click();
+  await expect(form.getByRole("status")).toHaveText(/^¡Listo! Revisa tu correo: te enviamos un enlace/);
+  await expectAccessible(page);
+  // In place: still the drop's page.
+  await expect(page).toHaveURL(new RegExp(`${drop.href}$`));
+  const row = await database.db
+    .selectFrom("waitlist_subscriptions")
+    .select(["status", "drop_id"])
+    .where("email", "=", email)
+    .executeTakeFirst();
+  expect(row).toEqual({ status: "pendiente", drop_id: drop.id });
+});
+
+test("'Avísame' is not offered on a running drop", async ({ page, shop }) => {
+  const drop = await shop.drop({
+    timing: "running",
+    products: [{ name: "Anillo Hoy", priceCents: 300_000, stock: 5 }],
+  });
+  await page.goto(drop.href);
+  await expect(page.getByRole("heading", { name: drop.name })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Avísame cuando abra" })).toHaveCount(0);
+});

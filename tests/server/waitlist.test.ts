@@ -1,0 +1,317 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { createDrop } from "~/catalogue/catalogue.server";
+import type { Database } from "~/db/database.server";
+import { LIMIT_RULES } from "~/limits/limits.server";
+import { SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE } from "~/waitlist/sign-up-input";
+import { confirmSubscription, signUp } from "~/waitlist/waitlist.server";
+import { describeEachDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server-process";
+import { readable } from "../support/smtp";
+
+/*
+ * 'Avísame' over HTTP (decision 16): the form on an upcoming drop's page posted without
+ * JavaScript and through React Router's data request (the fetcher), the links of its e-mails, bad
+ * input, and the request limits' 429 that the form shows.
+ */
+vi.setConfig({ testTimeout: 120_000 });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-waitlist-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const HOUR = 3_600_000;
+
+let browsers = 0;
+const newBrowser = () => `navegador=${`avisame${String(++browsers).padStart(6, "0")}`.padEnd(22, "x")}`;
+
+describeEachDatabase("'Avísame' over HTTP", (harness) => {
+  let database: Database;
+  let server: RunningServer;
+  let dropId: string;
+  let productId: string;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    const now = Date.now();
+    dropId = await createDrop(database.db, {
+      name: "Luna de Octubre",
+      status: "proximamente",
+      startAt: new Date(now + 24 * HOUR),
+      endAt: new Date(now + 72 * HOUR),
+      products: [
+        {
+          name: "Anillo Creciente",
+          categoria: "Anillo",
+          material: "Oro amarillo",
+          priceCents: 450_000,
+          stock: 3,
+          imageId: null,
+        },
+      ],
+    });
+    productId =
+      (await database.db.selectFrom("products").select("id").where("drop_id", "=", dropId).executeTakeFirst())
+        ?.id ?? "";
+    dataDir = path.join(tmp, harness.dialect);
+    server = await startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+      REQUEST_LIMITS: "true",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** A sign-up as a browser sends it: a plain form post (a page back), or the fetcher's data request. */
+  async function post(
+    fields: Record<string, string>,
+    options: { cookie: string; data?: boolean; path?: string },
+  ) {
+    const target = `${server.url}${options.path ?? `/coleccion/${dropId}`}${options.data ? ".data" : ""}`;
+    const res = await fetch(target, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: options.data ? "*/*" : "text/html",
+        origin: server.url,
+        cookie: options.cookie,
+      },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    });
+    return { status: res.status, headers: res.headers, body: await res.text() };
+  }
+
+  /** The outbox's messages to `to`, as read. */
+  function outboxFor(to: string): string[] {
+    const dir = path.join(dataDir, "outbox");
+    if (!fs.existsSync(dir)) return [];
+    return fs
+      .readdirSync(dir)
+      .sort()
+      .map((f) => readable(fs.readFileSync(path.join(dir, f), "utf8")))
+      .filter((m) => m.includes(`To: ${to}`));
+  }
+
+  async function waitForMail(to: string, count: number): Promise<string[]> {
+    for (let i = 0; i < 100; i++) {
+      const found = outboxFor(to);
+      if (found.length >= count) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no e-mail for ${to}`);
+  }
+
+  it("a plain form post signs up and the page answers in Spanish; the e-mail's links confirm and unsubscribe", async () => {
+    const to = `ana.${harness.dialect}@example.mx`;
+    const page = await post({ correo: to, consentimiento: "si" }, { cookie: newBrowser() });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(SIGNED_UP_MESSAGE);
+    expect(page.headers.get("cache-control")).toMatch(/no-store/);
+    expect(page.body).toContain('href="/aviso-de-privacidad"');
+
+    const [mail] = await waitForMail(to, 1);
+    const confirm = /http:\/\/[^\s"]+\/avisame\/confirmar\?t=[A-Za-z0-9._-]+/.exec(mail ?? "")?.[0];
+    const leave = /http:\/\/[^\s"]+\/avisame\/baja\?t=[A-Za-z0-9._-]+/.exec(mail ?? "")?.[0];
+    if (!confirm || !leave) throw new Error(`links missing in ${mail}`);
+    expect(new URL(confirm).origin).toBe(server.url);
+
+    const first = await fetch(confirm);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain("¡Correo confirmado!");
+    const again = await fetch(confirm);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain("Tu correo ya estaba confirmado");
+
+    // Opening the unsubscribe link asks; it changes nothing by itself.
+    const ask = await fetch(leave);
+    expect(ask.status).toBe(200);
+    expect(await ask.text()).toContain("Darme de baja");
+    const row = await database.db
+      .selectFrom("waitlist_subscriptions")
+      .select("status")
+      .where("email", "=", to)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("confirmada");
+    // A mail client's one-click post (RFC 8058): no origin, the token in the address.
+    const oneClick = await fetch(leave, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(oneClick.status).toBe(200);
+    expect(await oneClick.text()).toContain("te diste de baja");
+    const shown = await fetch(leave);
+    expect(await shown.text()).toContain("Ya estabas dado de baja");
+    expect(
+      (
+        await database.db
+          .selectFrom("waitlist_subscriptions")
+          .select("status")
+          .where("email", "=", to)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe("baja");
+  });
+
+  it("the fetcher's data request, from the product page too, gets the same answer", async () => {
+    const cookie = newBrowser();
+    const viaCollection = await post(
+      { correo: `luz.${harness.dialect}@example.mx`, consentimiento: "si" },
+      { cookie, data: true },
+    );
+    expect(viaCollection.status).toBe(200);
+    expect(viaCollection.body).toContain(SIGNED_UP_MESSAGE);
+    const viaProduct = await post(
+      { correo: `sol.${harness.dialect}@example.mx`, consentimiento: "si" },
+      { cookie, data: true, path: `/drop/${dropId}/product/${productId}` },
+    );
+    expect(viaProduct.status).toBe(200);
+    expect(viaProduct.body).toContain(SIGNED_UP_MESSAGE);
+    // The upcoming drop's pages show the form.
+    const pageHtml = await (await fetch(`${server.url}/drop/${dropId}/product/${productId}`)).text();
+    expect(pageHtml).toContain("Avísame cuando abra");
+    const home = await (await fetch(`${server.url}/`)).text();
+    expect(home).toContain(`action="/coleccion/${dropId}"`);
+  });
+
+  it("bad input gets a Spanish 4xx, never a 5xx", async () => {
+    const cookie = newBrowser();
+    for (const data of [false, true]) {
+      const bad = await post({ correo: "ana@", consentimiento: "si" }, { cookie: newBrowser(), data });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toContain(SIGN_UP_MESSAGES.correo_invalido);
+      const noConsent = await post({ correo: "ana@example.mx" }, { cookie: newBrowser(), data });
+      expect(noConsent.status).toBe(400);
+      expect(noConsent.body).toContain(SIGN_UP_MESSAGES.sin_consentimiento);
+    }
+    const unknown = await post(
+      { correo: "ana@example.mx", consentimiento: "si" },
+      { cookie, path: "/coleccion/zzzzzzzzzzzzzzzz" },
+    );
+    expect(unknown.status).toBe(404);
+    // A body that is not a form at all.
+    const garbage = await fetch(`${server.url}/coleccion/${dropId}`, {
+      method: "POST",
+      headers: {
+        "content-type": "multipart/form-data; boundary=x",
+        origin: server.url,
+        cookie: newBrowser(),
+      },
+      body: "--y\r\nnada",
+    });
+    expect(garbage.status).toBeGreaterThanOrEqual(400);
+    expect(garbage.status).toBeLessThan(500);
+    for (const link of ["/avisame/confirmar", "/avisame/confirmar?t=abc", "/avisame/baja?t=x.y"]) {
+      const res = await fetch(`${server.url}${link}`);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("no es válido");
+    }
+    const forged = await fetch(`${server.url}/avisame/baja?t=x.y`, { method: "POST" });
+    expect(forged.status).toBe(400);
+  });
+
+  it("past a browser's allowance, a Spanish 429 with Retry-After, in the page and in the fetcher's answer", async () => {
+    const cookie = newBrowser();
+    const allowance = LIMIT_RULES.waitlist.browser.points;
+    const answers = [];
+    for (let i = 0; i < allowance + 2; i++) {
+      answers.push(
+        await post(
+          { correo: `prisa.${harness.dialect}@example.mx`, consentimiento: "si" },
+          { cookie, data: i % 2 === 1 },
+        ),
+      );
+    }
+    expect(answers.slice(0, allowance).map((a) => a.status)).toEqual(Array(allowance).fill(200));
+    for (const refused of answers.slice(allowance)) {
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatch(
+        /Demasiados intentos seguidos\. Intenta de nuevo en \d+ (segundos?|minutos?)\./,
+      );
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    // The refused page is still the drop's page, with the message in its form.
+    const refusedPage = answers
+      .slice(allowance)
+      .find((a) => a.headers.get("content-type")?.startsWith("text/html"));
+    expect(refusedPage?.body).toContain("Avísame cuando abra");
+    expect(refusedPage?.body).toContain("Demasiados intentos seguidos");
+    // Another browser behind the same address still signs up.
+    const other = await post(
+      { correo: `otra.${harness.dialect}@example.mx`, consentimiento: "si" },
+      { cookie: newBrowser() },
+    );
+    expect(other.status).toBe(200);
+  });
+});
+
+describeEachDatabase("'Avísame' opening notices with two app servers", (harness) => {
+  const servers: RunningServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+  });
+
+  it("when a drop opens, each confirmed address gets exactly one e-mail, whichever server sends it", async () => {
+    const database = await harness.fresh();
+    const opensAt = Date.now() + 3_000;
+    const dropId = await createDrop(database.db, {
+      name: "Estrella Fugaz",
+      status: "proximamente",
+      startAt: new Date(opensAt),
+      endAt: new Date(opensAt + 48 * HOUR),
+      products: [],
+    });
+    const confirmed: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      const email = `fugaz${i}.${harness.dialect}@example.mx`;
+      const result = await signUpDirectly(database, dropId, email);
+      // Every fourth never confirms: it hears nothing.
+      if (i % 4 !== 0) {
+        await confirmSubscription(database.db, result);
+        confirmed.push(email);
+      }
+    }
+    await new Promise((r) => setTimeout(r, Math.max(0, opensAt - Date.now() + 200)));
+    // The sign-ups' confirmations were queued: sent first, by whichever server comes first.
+    const dirs = ["a", "b"].map((name) => path.join(tmp, `${harness.dialect}-opening-${name}`));
+    const started = await Promise.all(
+      dirs.map((dir) =>
+        startServer({
+          DATA_DIR: dir,
+          DATABASE_URL: harness.lastUrl(),
+          DEMO_DATA: "false",
+          DEMO_PAYMENTS: "true",
+        }),
+      ),
+    );
+    servers.push(...started);
+
+    const openings = () =>
+      dirs.flatMap((dir) => {
+        const outbox = path.join(dir, "outbox");
+        if (!fs.existsSync(outbox)) return [];
+        return fs
+          .readdirSync(outbox)
+          .map((f) => readable(fs.readFileSync(path.join(outbox, f), "utf8")))
+          .filter((m) => m.includes("Subject: ¡Estrella Fugaz ya está abierta!"));
+      });
+    for (let i = 0; i < 600 && openings().length < confirmed.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // A moment more: nothing else arrives.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const recipients = openings().map((m) => /^To: (.+)$/m.exec(m)?.[1]?.trim());
+    expect(recipients.sort()).toEqual([...confirmed].sort());
+  });
+});
+
+async function signUpDirectly(database: Database, dropId: string, email: string): Promise<string> {
+  const result = await signUp(database.db, { dropId, email, consent: "si", siteUrl: "http://127.0.0.1" });
+  if (!result.ok) throw new Error(result.reason);
+  return result.subscriptionId;
+}
