@@ -80,6 +80,8 @@ test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 m
   cart,
   baseURL,
 }) => {
+  // 'Pagar' waits for the browser's proof of work, which a busy machine solves slowly.
+  test.slow();
   const { product } = await shop.piece({ name: "Anillo Prisa", priceCents: 100_000, stock: 5 });
   const checked = page.waitForResponse((response) => response.url().includes("/api/cart"));
   await cart.addFromProductPage(product.href);
@@ -91,6 +93,7 @@ test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 m
   await cart.drawer.getByRole("button", { name: "Pagar" }).click();
   await expect(cart.drawer.getByRole("alert")).toHaveText(
     /^Demasiados intentos seguidos\. Intenta de nuevo en \d+ (segundos?|minutos?)\.$/,
+    { timeout: 30_000 },
   );
   expect(await shop.stockOf(product.id)).toBe(5);
   await expect(cart.drawer.getByRole("button", { name: "Pagar" })).toBeEnabled();
