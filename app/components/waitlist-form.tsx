@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Link, useFetcher } from "react-router";
-import { FIELDS, PRIVACY_NOTICE_PATH } from "~/waitlist/sign-up-input";
+import { FIELDS, PRIVACY_NOTICE_PATH } from "~/waitlist/form-fields";
 
 /** What the sign-up action answers (app/waitlist/sign-up-action.server.ts). */
 type Answer = { ok: true; message: string } | { ok: false; message: string; email: string };

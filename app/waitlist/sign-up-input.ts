@@ -46,11 +46,7 @@ export function parseConsent(raw: unknown): boolean {
   return typeof raw === "string" && raw.length > 0;
 }
 
-/** Where the form sends its field names (the page's own action, or the drop's page from home). */
-export const FIELDS = { email: "correo", consent: "consentimiento" } as const;
-
-/** The privacy notice the consent box links to. */
-export const PRIVACY_NOTICE_PATH = "/aviso-de-privacidad";
+export { FIELDS, PRIVACY_NOTICE_PATH } from "./form-fields";
 
 /** Every upcoming drop ('Próximamente' by its dates, not archived by hand) takes sign-ups. */
 export function takesSignUps(drop: DropDates & { status: DropStatus }, now: Date): boolean {

@@ -5,17 +5,21 @@
 //      bare node:http server measured in the same run: each page's req/s as a share of bare.
 // Budget: the product page loads at most 120 KB of JavaScript, gzip. Exits 1 when over budget.
 // Targets (printed, not enforced): every page at least 30 % of bare's req/s with p99 under 50 ms.
-// Settings: BENCH_SECONDS (default 5 per page), BENCH_CONNECTIONS (default 50), WEB_CONCURRENCY
-// (default 1: the shop's own setting, for its processes).
+// Run on SQLite with one app server (WEB_CONCURRENCY, default 1), then on PostgreSQL with two
+// (WEB_CONCURRENCY=2, a fresh database; BENCH_DATABASE_URL or TEST_DATABASE_URL: a role that may
+// create databases; skipped without it).
+// Settings: BENCH_SECONDS (default 5 per page), BENCH_CONNECTIONS (default 50).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import pg from "pg";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY ?? "1";
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const TARGET_SHARE = 0.3;
 const TARGET_P99_MS = 50;
 const PRODUCT_JS_BUDGET_KB = 120;
@@ -25,19 +29,6 @@ if (!fs.existsSync("build/server/index.js")) {
   process.exit(1);
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-storefront-"));
-const server = spawn(process.execPath, ["server.js"], {
-  env: {
-    PATH: process.env.PATH,
-    ENV_FILE: "",
-    HOST: "127.0.0.1",
-    PORT: "0",
-    DATA_DIR: dataDir,
-    LOG_REQUESTS: "false",
-    WEB_CONCURRENCY,
-  },
-  stdio: ["ignore", "pipe", "inherit"],
-});
 // The yardstick: node:http answering a fixed small page, in a process of its own like the shop.
 const BARE_PAGE = `<!doctype html><html lang="es-MX"><title>Oro de Luna</title>${"<p>Joyería artesanal.</p>".repeat(60)}</html>`;
 const bare = spawn(
@@ -52,40 +43,70 @@ require("node:http").createServer((req, res) => {
   ],
   { stdio: ["ignore", "pipe", "inherit"] },
 );
-const stop = () => {
-  bare.kill("SIGTERM");
-  server.kill("SIGTERM");
-  fs.rmSync(dataDir, { recursive: true, force: true });
-};
-process.on("exit", stop);
-
-const origin = await new Promise((resolve, reject) => {
-  let out = "";
-  server.stdout.on("data", (chunk) => {
-    out += chunk;
-    const match = out.match(/Tienda lista en (http:\/\/\S+)/);
-    if (match) resolve(match[1]);
-  });
-  server.on("exit", () => reject(new Error(`server exited:\n${out}`)));
+const bareOrigin = await new Promise((resolve, reject) => {
+  bare.stdout.once("data", (chunk) => resolve(String(chunk).trim()));
+  bare.on("exit", () => reject(new Error("the bare node:http server exited")));
+});
+const cleanups = [() => bare.kill("SIGTERM")];
+process.on("exit", () => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-async function html(pathname) {
+/** A fresh shop with the demo catalogue; resolves once it listens. */
+async function startShop(env) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-storefront-"));
+  const server = spawn(process.execPath, ["server.js"], {
+    env: {
+      PATH: process.env.PATH,
+      ENV_FILE: "",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      LOG_REQUESTS: "false",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const stop = () => {
+    server.kill("SIGTERM");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  cleanups.push(stop);
+  const origin = await new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = out.match(/Tienda lista en (http:\/\/\S+)/);
+      if (match) resolve(match[1]);
+    });
+    server.on("exit", () => reject(new Error(`server exited:\n${out}`)));
+  });
+  return { origin, stop };
+}
+
+async function html(origin, pathname) {
   const res = await fetch(origin + pathname);
   if (!res.ok) throw new Error(`${pathname}: ${res.status}`);
   return res.text();
 }
 
-// Pick real pages from the demo: the running drop's collection and its first product.
-const home = await html("/");
-const collection = home.match(/href="(\/coleccion\/[^"]+)"/)?.[1];
-const product = (await html(collection)).match(/href="(\/drop\/[^"]+\/product\/[^"]+)"/)?.[1];
-const pages = {
-  home: "/",
-  colecciones: "/colecciones",
-  coleccion: collection,
-  producto: product,
-  nosotros: "/nosotros",
-};
+/** Real pages from the demo: the running drop's collection and its first product. */
+async function pagesOf(origin) {
+  const home = await html(origin, "/");
+  const collection = home.match(/href="(\/coleccion\/[^"]+)"/)?.[1];
+  const product = (await html(origin, collection)).match(/href="(\/drop\/[^"]+\/product\/[^"]+)"/)?.[1];
+  return {
+    home: "/",
+    colecciones: "/colecciones",
+    coleccion: collection,
+    producto: product,
+    nosotros: "/nosotros",
+  };
+}
+
+const sqlite = await startShop({ WEB_CONCURRENCY });
+const origin = sqlite.origin;
+const pages = await pagesOf(origin);
 
 const assetCache = new Map();
 async function gzipSizeOf(src) {
@@ -99,7 +120,7 @@ async function gzipSizeOf(src) {
 console.log(`\nJavaScript per page (gzip) — ${origin}`);
 const js = {};
 for (const [name, pathname] of Object.entries(pages)) {
-  const page = await html(pathname);
+  const page = await html(origin, pathname);
   const scripts = new Set([
     ...[...page.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]),
     ...[...page.matchAll(/import\("([^"]+\.js)"\)/g)].map((m) => m[1]),
@@ -143,17 +164,11 @@ function load(url) {
 const ms = (n) => `${n.toFixed(1)} ms`.padStart(10);
 
 const wrk = spawnSync("wrk", ["--version"], { encoding: "utf8" });
-if (wrk.error) {
-  console.log("\nwrk is not installed (apt-get install wrk): skipping the load figures.");
-} else {
-  const bareOrigin = await new Promise((resolve, reject) => {
-    bare.stdout.once("data", (chunk) => resolve(String(chunk).trim()));
-    bare.on("exit", () => reject(new Error("the bare node:http server exited")));
-  });
+
+/** Each page of `shop` under load, with bare node:http measured just before as the yardstick. */
+function measure(label, shopOrigin, shopPages) {
   const [load1, load5] = os.loadavg();
-  console.log(
-    `\nLoad from 127.0.0.1: wrk, ${CONNECTIONS} connections, ${SECONDS} s per page, 2 threads; shop WEB_CONCURRENCY=${WEB_CONCURRENCY}`,
-  );
+  console.log(`\n${label}: wrk, ${CONNECTIONS} connections, ${SECONDS} s per page, 2 threads`);
   console.log(
     `  (server and load generator share this machine's ${os.availableParallelism()} cores; load average ${load1.toFixed(2)}, ${load5.toFixed(2)} before the runs)`,
   );
@@ -162,10 +177,10 @@ if (wrk.error) {
     `  ${"bare node:http".padEnd(16)} ${base.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(base.p50)}   p99 ${ms(base.p99)}`,
   );
   let allMet = true;
-  for (const [name, pathname] of Object.entries(pages)) {
-    const page = load(origin + pathname);
+  for (const [name, pathname] of Object.entries(shopPages)) {
+    const page = load(shopOrigin + pathname);
     const share = page.rps / base.rps;
-    const met = share >= TARGET_SHARE && page.p99 < TARGET_P99_MS;
+    const met = share >= TARGET_SHARE && page.p99 < TARGET_P99_MS && !page.errors && !page.socketErrors;
     allMet &&= met;
     const problems = `${page.errors ? `   non-2xx ${page.errors}` : ""}${page.socketErrors ? `   socket errors ${page.socketErrors}` : ""}`;
     console.log(
@@ -173,9 +188,42 @@ if (wrk.error) {
     );
   }
   console.log(
-    `  target: every page ≥ ${TARGET_SHARE * 100} % of bare with p99 < ${TARGET_P99_MS} ms: ${allMet ? "met" : "NOT met"}; load average now ${os.loadavg()[0].toFixed(2)}`,
+    `  target: every page ≥ ${TARGET_SHARE * 100} % of bare with p99 < ${TARGET_P99_MS} ms, no errors: ${allMet ? "met" : "NOT met"}; load average now ${os.loadavg()[0].toFixed(2)}`,
   );
 }
 
-stop();
+if (wrk.error) {
+  console.log("\nwrk is not installed (apt-get install wrk): skipping the load figures.");
+} else {
+  measure(`SQLite, WEB_CONCURRENCY=${WEB_CONCURRENCY}`, origin, pages);
+  sqlite.stop();
+  if (!PG_URL) {
+    console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL).");
+  } else {
+    // A database of its own, dropped at the end.
+    const name = `bench_storefront_${process.pid}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    try {
+      const shop = await startShop({
+        WEB_CONCURRENCY: "2",
+        DATABASE_URL: url.toString(),
+        DEMO_DATA: "true",
+        DEMO_PAYMENTS: "true",
+        SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+      });
+      measure("PostgreSQL, WEB_CONCURRENCY=2", shop.origin, await pagesOf(shop.origin));
+      shop.stop();
+      // Its workers close their connections as they stop.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+}
+
 process.exit(overBudget ? 1 : 0);
