@@ -20,6 +20,7 @@ import { sweepUnusedMedia } from "~/media/sweep.server";
 import { type CancelLinks, createCancelLinks } from "~/orders/cancel-link.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import type { PaymentProvider } from "~/orders/payment-port";
+import { createSuccessLinks, type SuccessLinks } from "~/orders/success-link.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
@@ -40,6 +41,7 @@ export interface Services {
   proofOfWork: ProofOfWork | null;
   /** Signs and checks the /cancel links of payment pages (one browser's own checkout only). */
   cancelLinks: CancelLinks;
+  successLinks: SuccessLinks;
   stop(): Promise<void>;
 }
 
@@ -165,6 +167,7 @@ export async function startServices(
       auth,
       limits,
       cancelLinks: createCancelLinks(settings.secret),
+      successLinks: createSuccessLinks(settings.secret),
       proofOfWork: config.checkoutChallenge
         ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds))
         : null,

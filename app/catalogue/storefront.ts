@@ -14,17 +14,41 @@ export function dropsForHome<T extends { status: DropStatus; startAt: Date; endA
     .map(({ d }) => d);
 }
 
-/** The label a product tile shows instead of its price, or null when the piece can be bought. */
+/** Stock that is 0 only because of unpaid checkouts: it may come back when a hold ends. */
+export const HELD_LABEL = "Apartado — puede volver a estar disponible";
+
+export type ProductLabel =
+  | "Disponible próximamente"
+  | "Colección finalizada"
+  | "Producto agotado"
+  | typeof HELD_LABEL;
+
+/**
+ * The label a product tile shows instead of its price, or null when the piece can be bought.
+ * `held`: pieces of it in checkouts still waiting for payment.
+ */
 export function productTileLabel(
   drop: { status: DropStatus; startAt: Date; endAt: Date },
   stock: number,
   now: Date,
-): "Disponible próximamente" | "Colección finalizada" | "Producto agotado" | null {
+  held = 0,
+): ProductLabel | null {
   const state = dropTimeState(drop, now);
   if (drop.status === "archivada" || state === "ended") return "Colección finalizada";
   if (state === "pending") return "Disponible próximamente";
-  if (stock <= 0) return "Producto agotado";
+  if (stock <= 0) return held > 0 ? HELD_LABEL : "Producto agotado";
   return null;
+}
+
+/** Stock at or under this reads 'Quedan N' on the product page. */
+export const FEW_LEFT = 3;
+
+/** The product page's stock line. */
+export function stockText(stock: number, held: number): string {
+  if (stock <= 0) return held > 0 ? HELD_LABEL : "Producto agotado";
+  if (stock === 1) return "Queda 1";
+  if (stock <= FEW_LEFT) return `Quedan ${stock}`;
+  return `Stock: ${stock} piezas`;
 }
 
 /** /colecciones: every drop, grouped by the year it was created, newest year and drop first. */

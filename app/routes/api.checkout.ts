@@ -5,6 +5,7 @@ import { isSameOrigin, shopOrigin } from "~/lib/origin.server";
 import { cancelPath } from "~/orders/cancel-link.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import { MAX_ORDER_LINES } from "~/orders/limits";
+import { successPath } from "~/orders/success-link.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/api.checkout";
 
@@ -41,7 +42,7 @@ const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = 
 /** POST /api/checkout { cart: [{ product: { id }, dropId, quantity }] } -> { url } or { message }. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ message: "Método no permitido." }, { status: 405 });
-  const { database, payments, config, cancelLinks } = context.get(servicesContext);
+  const { database, payments, config, cancelLinks, successLinks } = context.get(servicesContext);
   const browser = context.get(browserIdContext);
   const origin = shopOrigin(context);
   // Only the shop's own pages may start a checkout: a JSON body (a cross-site form cannot send
@@ -70,8 +71,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     payments,
     lines,
     {
-      success: `${origin}/success`,
-      // Signed for this browser: only it can give the pieces back from the link.
+      // Both signed for this browser: only it sees the order's details, or gives the pieces back.
+      success: (orderId) => `${origin}${successPath(successLinks, orderId, browser)}`,
       cancel: (orderId) => `${origin}${cancelPath(cancelLinks, orderId, browser)}`,
     },
     browser,

@@ -8,6 +8,7 @@ import { pageTakesNoForm } from "~/http/methods";
 import { isId } from "~/lib/ids";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
+import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/collection";
 
@@ -22,7 +23,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const now = new Date();
   const filters = parseFilters(new URL(request.url).searchParams);
-  const products = filterProducts(drop.products, filters).map((p) => productTile(media, drop, p, now));
+  const shown = filterProducts(drop.products, filters);
+  const held = await heldPieces(database.db, soldOutIds(shown));
+  const products = shown.map((p) => productTile(media, drop, p, now, held));
   const origin = shopOrigin(context);
   const summary = dropSummary(media, drop, now);
   return {

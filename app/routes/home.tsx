@@ -12,6 +12,7 @@ import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
+import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/home";
 
@@ -26,9 +27,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   const drops = dropsForHome(await listDrops(database.db), now);
   const running = currentRunningDrop(drops, now);
   const origin = shopOrigin(context);
+  const held = await heldPieces(
+    database.db,
+    drops.flatMap((d) => soldOutIds(d.products)),
+  );
   const views = drops.map((d) => ({
     ...dropSummary(media, d, now),
-    products: d.products.map((p) => productTile(media, d, p, now)),
+    products: d.products.map((p) => productTile(media, d, p, now, held)),
   }));
   return {
     seo: {

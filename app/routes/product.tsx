@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { checkAdd } from "~/cart/cart";
 import { getDrop } from "~/catalogue/catalogue.server";
-import { productTileLabel } from "~/catalogue/storefront";
+import { productTileLabel, stockText } from "~/catalogue/storefront";
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
 import { ResponsiveImage } from "~/components/responsive-image";
@@ -13,6 +13,7 @@ import { formatMXN } from "~/lib/money";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { imageView, variantUrl } from "~/media/media.server";
+import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/product";
 
@@ -55,6 +56,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const product = drop?.products.find((p) => p.id === params.productId);
   if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
   const now = new Date();
+  const held = (await heldPieces(database.db, soldOutIds([product]))).get(product.id) ?? 0;
   const images = [product.image, ...product.extraImages]
     .filter((m) => m !== null)
     .map((m) => imageView(media, m));
@@ -79,11 +81,12 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       priceCents: product.priceCents,
       price: formatMXN(product.priceCents),
       stock: product.stock,
+      stockText: stockText(product.stock, held),
       thumbnail: product.image ? variantUrl(media, product.image, 0) : null,
     },
     images,
     /** Null exactly when the piece can be bought: its drop runs and it is in stock. */
-    label: productTileLabel(drop, product.stock, now),
+    label: productTileLabel(drop, product.stock, now, held),
   };
 }
 
@@ -170,9 +173,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <h1 className="mt-1 font-serif text-4xl">{product.name}</h1>
           <p className="mt-3 text-2xl">{product.price}</p>
           <p className="mt-2 text-sm text-ink/70" data-testid="stock">
-            {product.stock > 0
-              ? `Stock: ${product.stock} ${product.stock === 1 ? "pieza" : "piezas"}`
-              : "Producto agotado"}
+            {product.stockText}
           </p>
           {drop.maxPerOrder !== null && (
             <p className="mt-1 text-sm text-ink/70">Máximo {drop.maxPerOrder} por persona</p>
