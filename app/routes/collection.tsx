@@ -1,4 +1,5 @@
 import { getDrop } from "~/catalogue/catalogue.server";
+import { isDropPurchasable } from "~/catalogue/drop-time";
 import { filterProducts, parseFilters } from "~/catalogue/filters";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { FilterBar } from "~/components/filter-bar";
@@ -24,7 +25,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const now = new Date();
   const filters = parseFilters(new URL(request.url).searchParams);
   const shown = filterProducts(drop.products, filters);
-  const held = await heldPieces(database.db, soldOutIds(shown));
+  const held = await heldPieces(database.db, isDropPurchasable(drop, now) ? soldOutIds(shown) : []);
   const products = shown.map((p) => productTile(media, drop, p, now, held));
   const origin = shopOrigin(context);
   const summary = dropSummary(media, drop, now);

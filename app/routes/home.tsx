@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { listDrops } from "~/catalogue/catalogue.server";
-import { currentRunningDrop } from "~/catalogue/drop-time";
+import { currentRunningDrop, isDropPurchasable } from "~/catalogue/drop-time";
 import { dropsForHome } from "~/catalogue/storefront";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { DropCountdown, WhatsAppButton } from "~/components/drop-countdown";
@@ -29,7 +29,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const origin = shopOrigin(context);
   const held = await heldPieces(
     database.db,
-    drops.flatMap((d) => soldOutIds(d.products)),
+    // Only a drop on sale can show 'Apartado': the others' pieces are not worth asking about.
+    drops.filter((d) => isDropPurchasable(d, now)).flatMap((d) => soldOutIds(d.products)),
   );
   const views = drops.map((d) => ({
     ...dropSummary(media, d, now),

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { checkAdd } from "~/cart/cart";
 import { getDrop } from "~/catalogue/catalogue.server";
+import { isDropPurchasable } from "~/catalogue/drop-time";
 import { productTileLabel, stockText } from "~/catalogue/storefront";
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
@@ -56,7 +57,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const product = drop?.products.find((p) => p.id === params.productId);
   if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
   const now = new Date();
-  const held = (await heldPieces(database.db, soldOutIds([product]))).get(product.id) ?? 0;
+  const held = isDropPurchasable(drop, now)
+    ? ((await heldPieces(database.db, soldOutIds([product]))).get(product.id) ?? 0)
+    : 0;
   const images = [product.image, ...product.extraImages]
     .filter((m) => m !== null)
     .map((m) => imageView(media, m));
