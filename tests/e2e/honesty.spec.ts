@@ -1,4 +1,4 @@
-import { expect, test } from "./support/fixtures";
+import { expect, expectAccessible, test } from "./support/fixtures";
 
 const HELD = "Apartado — puede volver a estar disponible";
 
@@ -37,6 +37,7 @@ test("the drawer keeps its notice of removed and reduced pieces until the shoppe
   await page.waitForTimeout(1_500);
   await expect(notice).toBeVisible();
   await expect(notice).toContainText("«Arete Aviso» se agotó");
+  await expectAccessible(page);
 
   await notice.getByRole("button", { name: "Cerrar aviso" }).click();
   await expect(notice).toBeHidden();
@@ -84,6 +85,7 @@ test("/success shows the order number, pieces, total and e-mail after a demo pay
     "Enviamos la confirmación a ana.recibo@example.mx.",
   );
   await expect(cart.count()).toHaveCount(0);
+  await expectAccessible(page);
 
   // The same address in another browser (a link shared in a chat): the thanks, nothing more.
   const other = await browser.newContext();
@@ -153,6 +155,7 @@ test("the legal pages are reachable from the footer, and the 404 page has a titl
     page.getByRole("heading", { name: "Derechos ARCO y revocación del consentimiento" }),
   ).toBeVisible();
   await expect(page.getByText(/Oro de Luna \(en adelante, «la tienda»\) es responsable/)).toBeVisible();
+  await expectAccessible(page);
 
   const missing = await page.goto("/esta-pagina-no-existe");
   expect(missing?.status()).toBe(404);
