@@ -1,4 +1,5 @@
 import {
+  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -24,6 +25,17 @@ import "./app.css";
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+// A page that failed (a 404 above all) still has a title: the error boundary renders under the
+// root, so the root's meta is the one that applies.
+export const meta: Route.MetaFunction = ({ error }) => {
+  if (!error) return [];
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return [
+    { title: notFound ? "Página no encontrada" : "Algo salió mal" },
+    { name: "robots", content: "noindex" },
+  ];
+};
 
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 

@@ -20,6 +20,7 @@ import { sweepUnusedMedia } from "~/media/sweep.server";
 import { type CancelLinks, createCancelLinks } from "~/orders/cancel-link.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import type { PaymentProvider } from "~/orders/payment-port";
+import { createSuccessLinks, type SuccessLinks } from "~/orders/success-link.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
@@ -46,6 +47,8 @@ export interface Services {
   cancelLinks: CancelLinks;
   /** Signs and checks the confirm and unsubscribe links of 'Avísame' e-mails. */
   waitlistLinks: WaitlistLinks;
+  /** Signs and checks the /success links: the order's details for the browser that paid only. */
+  successLinks: SuccessLinks;
   stop(): Promise<void>;
 }
 
@@ -189,6 +192,7 @@ export async function startServices(
       limits,
       cancelLinks: createCancelLinks(settings.secret),
       waitlistLinks,
+      successLinks: createSuccessLinks(settings.secret),
       proofOfWork: config.checkoutChallenge
         ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds))
         : null,

@@ -42,6 +42,7 @@ const PUBLIC_PAGES: RegExp[] = [
   /^\/coleccion\/[^/]+$/,
   /^\/drop\/[^/]+\/product\/[^/]+$/,
   /^\/nosotros(?:\.data)?$/,
+  /^\/(?:aviso-de-privacidad|envios|cambios-y-devoluciones|terminos-y-condiciones)(?:\.data)?$/,
   /^\/sitemap\.xml$/,
   /^\/robots\.txt$/,
 ];

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { formatMXN } from "~/lib/money";
 import {
   addToCart,
   type Cart,
   type CartProduct,
+  cartChangeMessage,
   checkAdd,
   decreaseLine,
   EMPTY_CART,
@@ -11,6 +13,7 @@ import {
   lineTotalCents,
   parseStoredCart,
   reconcileCart,
+  reconcileCartWithChanges,
   removeFromCart,
   stockLimitMessage,
   subtotalCents,
@@ -24,6 +27,8 @@ const chain: CartProduct = {
   stock: 1,
   image: "/m.webp",
 };
+
+const anklet: CartProduct = { id: "a1", name: "Tobillera Brisa", priceCents: 90_000, stock: 2, image: null };
 
 describe("adding", () => {
   it("appends a new line with the default quantity of 1", () => {
@@ -104,6 +109,41 @@ describe("reconciling with the shop", () => {
       { product: { ...ring, priceCents: 500_000, stock: 2 }, dropId: "d1", quantity: 2 },
     ]);
     expect(reconcileCart(cart, new Map())).toEqual([]);
+  });
+});
+
+describe("what the drawer tells the shopper", () => {
+  it("names each removed, reduced or repriced line, and a held piece apart from a sold one", () => {
+    const cart = addToCart(addToCart(addToCart(EMPTY_CART, ring, "d1", 3), chain, "d2"), anklet, "d3");
+    const current = new Map([
+      ["r1", { ...ring, priceCents: 500_000, stock: 2, purchasable: true }],
+      ["c1", { ...chain, stock: 0, held: 1, purchasable: true }],
+      ["a1", { ...anklet, stock: 0, held: 0, purchasable: true }],
+    ]);
+    const { cart: next, changes } = reconcileCartWithChanges(cart, current);
+    expect(next).toHaveLength(1);
+    expect(changes).toEqual([
+      { kind: "reducido", name: ring.name, from: 3, to: 2 },
+      { kind: "precio", name: ring.name, fromCents: ring.priceCents, toCents: 500_000 },
+      { kind: "apartado", name: chain.name },
+      { kind: "agotado", name: anklet.name },
+    ]);
+    expect(changes.map(cartChangeMessage)).toEqual([
+      `«${ring.name}»: solo quedan 2, así que cambiamos la cantidad de 3 a 2.`,
+      `«${ring.name}» cambió de precio: antes ${formatMXN(ring.priceCents)}, ahora $5,000.00.`,
+      `«${chain.name}» está apartado en otra compra en curso y lo quitamos de tu carrito; puede volver a estar disponible en unos minutos.`,
+      `«${anklet.name}» se agotó y lo quitamos de tu carrito.`,
+    ]);
+  });
+
+  it("says a closed collection, and nothing when the shop agrees with the cart", () => {
+    const cart = addToCart(EMPTY_CART, ring, "d1", 1);
+    expect(
+      reconcileCartWithChanges(cart, new Map([["r1", { ...ring, purchasable: false }]])).changes,
+    ).toEqual([{ kind: "cerrado", name: ring.name }]);
+    expect(reconcileCartWithChanges(cart, new Map([["r1", { ...ring, purchasable: true }]])).changes).toEqual(
+      [],
+    );
   });
 });
 

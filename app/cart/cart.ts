@@ -3,6 +3,8 @@
  * list (localStorage); the server never trusts it and re-reads prices and stock at checkout.
  */
 
+import { formatMXN } from "~/lib/money";
+
 export interface CartProduct {
   id: string;
   name: string;
@@ -93,21 +95,70 @@ export function itemCount(cart: Cart): number {
 /** What the server says about a product now, when the drawer revalidates the cart. */
 export interface CurrentProduct extends CartProduct {
   purchasable: boolean;
+  /** Pieces held by other shoppers' unpaid checkouts (only counted when stock is 0). */
+  held?: number;
 }
+
+/** Why the drawer changed a line, for the notice the shopper reads. */
+export type CartChange =
+  | { kind: "agotado"; name: string }
+  | { kind: "apartado"; name: string }
+  | { kind: "cerrado"; name: string }
+  | { kind: "reducido"; name: string; from: number; to: number }
+  | { kind: "precio"; name: string; fromCents: number; toCents: number };
 
 /**
  * Brings lines up to date with the shop: current name, price, image and stock; quantities cut to
  * what is left; lines whose product vanished, sold out or whose drop no longer sells are dropped.
+ * `changes` says what happened to each line the shopper would not expect.
  */
-export function reconcileCart(cart: Cart, current: ReadonlyMap<string, CurrentProduct>): Cart {
+export function reconcileCartWithChanges(
+  cart: Cart,
+  current: ReadonlyMap<string, CurrentProduct>,
+): { cart: Cart; changes: CartChange[] } {
   const next: CartLine[] = [];
+  const changes: CartChange[] = [];
   for (const line of cart) {
     const now = current.get(line.product.id);
-    if (!now?.purchasable || now.stock <= 0) continue;
-    const { purchasable: _, ...product } = now;
-    next.push({ ...line, product, quantity: Math.min(line.quantity, now.stock) });
+    const name = now?.name ?? line.product.name;
+    if (!now?.purchasable) {
+      changes.push({ kind: now ? "cerrado" : "agotado", name });
+      continue;
+    }
+    if (now.stock <= 0) {
+      changes.push({ kind: (now.held ?? 0) > 0 ? "apartado" : "agotado", name });
+      continue;
+    }
+    const { purchasable: _, held: __, ...product } = now;
+    const quantity = Math.min(line.quantity, now.stock);
+    if (quantity < line.quantity) changes.push({ kind: "reducido", name, from: line.quantity, to: quantity });
+    if (now.priceCents !== line.product.priceCents) {
+      changes.push({ kind: "precio", name, fromCents: line.product.priceCents, toCents: now.priceCents });
+    }
+    next.push({ ...line, product, quantity });
   }
-  return next;
+  return { cart: next, changes };
+}
+
+/** The drawer's sentence for one change. */
+export function cartChangeMessage(change: CartChange): string {
+  const name = `«${change.name}»`;
+  switch (change.kind) {
+    case "agotado":
+      return `${name} se agotó y lo quitamos de tu carrito.`;
+    case "apartado":
+      return `${name} está apartado en otra compra en curso y lo quitamos de tu carrito; puede volver a estar disponible en unos minutos.`;
+    case "cerrado":
+      return `${name} ya no está a la venta (su colección cerró) y lo quitamos de tu carrito.`;
+    case "reducido":
+      return `${name}: ${change.to === 1 ? "solo queda 1" : `solo quedan ${change.to}`}, así que cambiamos la cantidad de ${change.from} a ${change.to}.`;
+    case "precio":
+      return `${name} cambió de precio: antes ${formatMXN(change.fromCents)}, ahora ${formatMXN(change.toCents)}.`;
+  }
+}
+
+export function reconcileCart(cart: Cart, current: ReadonlyMap<string, CurrentProduct>): Cart {
+  return reconcileCartWithChanges(cart, current).cart;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dropsForHome, groupByYear, pieceLabel, productTileLabel } from "./storefront";
+import { dropsForHome, groupByYear, HELD_LABEL, pieceLabel, productTileLabel, stockText } from "./storefront";
 
 const now = new Date("2026-12-02T00:00:00Z");
 const d = (id: string, status: "proximamente" | "activa" | "archivada", start: string, end: string) => ({
@@ -39,6 +39,24 @@ describe("pieceLabel", () => {
     expect(pieceLabel("running", true, 1)).toBe("Colección finalizada");
     expect(pieceLabel("ended", false, 1)).toBe("Colección finalizada");
     expect(pieceLabel("pending", false, 0)).toBe("Disponible próximamente");
+    expect(pieceLabel("running", false, 0, 2)).toBe(HELD_LABEL);
+  });
+});
+
+describe("pieces held by unpaid checkouts", () => {
+  const running = d("r", "activa", "2026-12-01T00:00:00Z", "2026-12-03T00:00:00Z");
+  it("read 'Apartado' only while the drop sells and nothing else is left", () => {
+    expect(productTileLabel(running, 0, now, 2)).toBe(HELD_LABEL);
+    expect(productTileLabel(running, 1, now, 2)).toBeNull();
+    expect(productTileLabel(running, 0, now, 0)).toBe("Producto agotado");
+    expect(productTileLabel(running, 0, new Date("2026-12-04T00:00:00Z"), 2)).toBe("Colección finalizada");
+  });
+  it("the product page counts what is left when it is little", () => {
+    expect(stockText(5, 0)).toBe("Stock: 5 piezas");
+    expect(stockText(3, 0)).toBe("Quedan 3");
+    expect(stockText(1, 0)).toBe("Queda 1");
+    expect(stockText(0, 1)).toBe(HELD_LABEL);
+    expect(stockText(0, 0)).toBe("Producto agotado");
   });
 });
 

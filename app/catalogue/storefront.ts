@@ -14,13 +14,28 @@ export function dropsForHome<T extends { status: DropStatus; startAt: Date; endA
     .map(({ d }) => d);
 }
 
-export type PieceLabel = "Disponible próximamente" | "Colección finalizada" | "Producto agotado";
+/** Stock that is 0 only because of unpaid checkouts: it may come back when a hold ends. */
+export const HELD_LABEL = "Apartado — puede volver a estar disponible";
 
-/** The label for a piece of a drop in `state`, or null when it can be bought. */
-export function pieceLabel(state: DropTimeState, archived: boolean, stock: number): PieceLabel | null {
+export type PieceLabel =
+  | "Disponible próximamente"
+  | "Colección finalizada"
+  | "Producto agotado"
+  | typeof HELD_LABEL;
+
+/**
+ * The label for a piece of a drop in `state`, or null when it can be bought. `held`: pieces of it
+ * in checkouts still waiting for payment.
+ */
+export function pieceLabel(
+  state: DropTimeState,
+  archived: boolean,
+  stock: number,
+  held = 0,
+): PieceLabel | null {
   if (archived || state === "ended") return "Colección finalizada";
   if (state === "pending") return "Disponible próximamente";
-  if (stock <= 0) return "Producto agotado";
+  if (stock <= 0) return held > 0 ? HELD_LABEL : "Producto agotado";
   return null;
 }
 
@@ -29,8 +44,20 @@ export function productTileLabel(
   drop: { status: DropStatus; startAt: Date; endAt: Date },
   stock: number,
   now: Date,
+  held = 0,
 ): PieceLabel | null {
-  return pieceLabel(dropTimeState(drop, now), drop.status === "archivada", stock);
+  return pieceLabel(dropTimeState(drop, now), drop.status === "archivada", stock, held);
+}
+
+/** Stock at or under this reads 'Quedan N' on the product page. */
+export const FEW_LEFT = 3;
+
+/** The product page's stock line. */
+export function stockText(stock: number, held: number): string {
+  if (stock <= 0) return held > 0 ? HELD_LABEL : "Producto agotado";
+  if (stock === 1) return "Queda 1";
+  if (stock <= FEW_LEFT) return `Quedan ${stock}`;
+  return `Stock: ${stock} piezas`;
 }
 
 /** /colecciones: every drop, grouped by the year it was created, newest year and drop first. */

@@ -5,6 +5,7 @@ import { formatMXN } from "~/lib/money";
 import { absoluteUrl } from "~/lib/origin.server";
 import { type ImageView, imageView, variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
+import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { type DropInfo, getProductsWithDrops, type Product } from "./catalogue.server";
 import { type DropMoment, type DropTimeState, dropTimeState, isDropPurchasable } from "./drop-time";
 
@@ -14,8 +15,10 @@ export interface ProductTileView {
   dropId: string;
   name: string;
   price: string;
-  /** The tile's label follows from the drop's moment and this (see `pieceLabel`). */
+  /** The tile's label follows from the drop's moment and these (see `pieceLabel`). */
   stock: number;
+  /** Pieces in checkouts waiting for payment, counted only when none is left ('Apartado'). */
+  held: number;
   image: ImageView | null;
   href: string;
 }
@@ -28,13 +31,20 @@ export function productHref(dropId: string, productId: string): string {
   return `/drop/${dropId}/product/${productId}`;
 }
 
-export function productTile(storage: MediaStorage, drop: DropInfo, product: Product): ProductTileView {
+/** `held`: pieces of sold-out products held by unpaid checkouts (see orders/held.server.ts). */
+export function productTile(
+  storage: MediaStorage,
+  drop: DropInfo,
+  product: Product,
+  held: ReadonlyMap<string, number> = new Map(),
+): ProductTileView {
   return {
     id: product.id,
     dropId: drop.id,
     name: product.name,
     price: formatMXN(product.priceCents),
     stock: product.stock,
+    held: held.get(product.id) ?? 0,
     image: product.image ? imageView(storage, product.image) : null,
     href: productHref(drop.id, product.id),
   };
@@ -87,6 +97,7 @@ export async function cartProducts(
   now: Date,
 ): Promise<CurrentProduct[]> {
   const rows = await getProductsWithDrops(db, ids);
+  const held = await heldPieces(db, soldOutIds(rows.map((r) => r.product)));
   return rows.map(({ product, drop }) => ({
     id: product.id,
     name: product.name,
@@ -94,6 +105,7 @@ export async function cartProducts(
     stock: product.stock,
     image: product.image ? variantUrl(storage, product.image, 0) : null,
     purchasable: isDropPurchasable(drop, now),
+    held: held.get(product.id) ?? 0,
   }));
 }
 

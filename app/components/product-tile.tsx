@@ -22,7 +22,7 @@ export function ProductTile({
   moment: TileMoment;
 }) {
   const [liked, setLiked] = useState(false);
-  const label = pieceLabel(moment.state, moment.archived, product.stock);
+  const label = pieceLabel(moment.state, moment.archived, product.stock, product.held);
   return (
     <article className="group relative" aria-label={product.name}>
       <Link to={product.href} className="block" prefetch="intent">

@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import type { PublicShopSettings } from "~/config/env.server";
+import { LEGAL_LINKS } from "~/content/legal";
 
 export function SiteFooter({ shop, year }: { shop: PublicShopSettings; year: number }) {
   const contacts: { href: string; label: string; icon: ReactNode }[] = [
@@ -57,6 +59,17 @@ export function SiteFooter({ shop, year }: { shop: PublicShopSettings; year: num
             </li>
           ))}
         </ul>
+        <nav aria-label="Información legal">
+          <ul className="flex flex-wrap justify-center gap-x-5 gap-y-2">
+            {LEGAL_LINKS.map((link) => (
+              <li key={link.path}>
+                <Link to={link.path} className="underline underline-offset-4 hover:text-ink">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
         <p>
           © {year} {shop.name}. Todos los derechos reservados.
         </p>

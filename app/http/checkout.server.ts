@@ -3,6 +3,7 @@ import { isId } from "~/lib/ids";
 import { cancelPath } from "~/orders/cancel-link.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import { MAX_ORDER_LINES } from "~/orders/limits";
+import { successPath } from "~/orders/success-link.server";
 import type { Services } from "~/services.server";
 
 /*
@@ -81,7 +82,7 @@ export async function answerCheckout(
       body: { message: "El carrito no es válido. Revisa las piezas e intenta de nuevo." },
     };
   }
-  const { database, payments, config, cancelLinks } = services;
+  const { database, payments, config, cancelLinks, successLinks } = services;
   const { origin, browser } = request;
   const lines = parsed.data.cart.map((l) => ({
     productId: l.product.id,
@@ -93,8 +94,8 @@ export async function answerCheckout(
     payments,
     lines,
     {
-      success: `${origin}/success`,
-      // Signed for this browser: only it can give the pieces back from the link.
+      // Both signed for this browser: only it sees the order's details, or gives the pieces back.
+      success: (orderId) => `${origin}${successPath(successLinks, orderId, browser)}`,
       cancel: (orderId) => `${origin}${cancelPath(cancelLinks, orderId, browser)}`,
     },
     browser,

@@ -6,15 +6,21 @@ import crypto from "node:crypto";
  * order id — which a shopper may paste in a chat — or the same link opened in another browser
  * releases nothing (the hold then ends on its own when its time is up).
  */
-export interface CancelLinks {
+export interface OrderLinks {
   /** The token for `firma`: for this order, in this browser (null: a request without the cookie). */
   sign(orderId: string, browser: string | null): string;
   verify(orderId: string, browser: string | null, token: string | null): boolean;
 }
 
-export function createCancelLinks(secret: string): CancelLinks {
-  // A key of its own, so this token can never be replayed as any other signature the shop makes.
-  const key = crypto.createHmac("sha256", secret).update("enlace-cancelar").digest();
+export type CancelLinks = OrderLinks;
+
+/**
+ * Links for one order in one browser, for one purpose: each purpose signs with a key of its own
+ * (derived from the session secret), so a token can never be replayed as any other signature the
+ * shop makes — a /success link cannot cancel, nor a /cancel link show an order.
+ */
+export function createOrderLinks(secret: string, purpose: string): OrderLinks {
+  const key = crypto.createHmac("sha256", secret).update(purpose).digest();
   const sign = (orderId: string, browser: string | null) =>
     crypto
       .createHmac("sha256", key)
@@ -29,6 +35,10 @@ export function createCancelLinks(secret: string): CancelLinks {
       return given.length === expected.length && crypto.timingSafeEqual(given, expected);
     },
   };
+}
+
+export function createCancelLinks(secret: string): CancelLinks {
+  return createOrderLinks(secret, "enlace-cancelar");
 }
 
 /** The address of the /cancel page for an order, signed for the browser. */

@@ -29,7 +29,7 @@ export async function startCheckout(
   db: Db,
   payments: PaymentProvider,
   lines: CheckoutLine[],
-  urls: { success: string; cancel: (orderId: string) => string },
+  urls: { success: string | ((orderId: string) => string); cancel: (orderId: string) => string },
   browser: string | null = null,
   ceilings?: OrderCeilings,
 ): Promise<CheckoutResult> {
@@ -53,7 +53,7 @@ export async function startCheckout(
   if (!order.ok) return order;
   try {
     const session = await payments.createSession(order, {
-      success: urls.success,
+      success: typeof urls.success === "string" ? urls.success : urls.success(order.id),
       cancel: urls.cancel(order.id),
     });
     await setPaymentSession(db, order.id, session, order.expiresAt);

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { useCart } from "~/components/cart/cart-context";
 import { pageTakesNoForm } from "~/http/methods";
 import { browserIdContext } from "~/lib/client-address";
 import { isOrderId } from "~/orders/ids";
@@ -40,16 +41,24 @@ const EXPLANATION = {
 } as const;
 
 export default function Cancel({ loaderData }: Route.ComponentProps) {
+  const { setShowCart } = useCart();
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="font-serif text-4xl">Algo salió mal</h1>
       <p className="mt-4 text-ink/80">{EXPLANATION[loaderData.outcome]}</p>
-      <Link
-        to="/colecciones"
-        className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream"
-      >
-        Volver a las colecciones
-      </Link>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        {/* The pieces are still in the cart: one tap back to it, to try again or change it. */}
+        <button
+          type="button"
+          onClick={() => setShowCart(true)}
+          className="rounded-full bg-ink px-6 py-3 font-medium text-cream"
+        >
+          Volver a tu carrito
+        </button>
+        <Link to="/colecciones" className="rounded-full border border-ink px-6 py-3 font-medium">
+          Volver a las colecciones
+        </Link>
+      </div>
     </main>
   );
 }

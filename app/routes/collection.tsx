@@ -1,5 +1,11 @@
 import { getDrop } from "~/catalogue/catalogue.server";
-import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
+import {
+  changeInstants,
+  DROP_TIME_LABELS,
+  datesOf,
+  dropTimeState,
+  isDropPurchasable,
+} from "~/catalogue/drop-time";
 import { filterProducts, parseFilters } from "~/catalogue/filters";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
@@ -11,6 +17,7 @@ import { WaitlistForm } from "~/components/waitlist-form";
 import { isId } from "~/lib/ids";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
+import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { servicesContext } from "~/services.server";
 import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
@@ -27,7 +34,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const now = new Date();
   const filters = parseFilters(new URL(request.url).searchParams);
-  const products = filterProducts(drop.products, filters).map((p) => productTile(media, drop, p));
+  const shown = filterProducts(drop.products, filters);
+  const held = await heldPieces(database.db, isDropPurchasable(drop, now) ? soldOutIds(shown) : []);
+  const products = shown.map((p) => productTile(media, drop, p, held));
   const origin = shopOrigin(context);
   const summary = dropSummary(media, drop, now);
   return {

@@ -9,6 +9,7 @@ import { isCheckoutOf, releaseHold } from "~/orders/holds.server";
 import { isOrderId } from "~/orders/ids";
 import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
+import { successPath } from "~/orders/success-link.server";
 import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/demo-payment";
@@ -64,7 +65,7 @@ const FIELDS = [
 ] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { database, mail, cancelLinks } = demoServices(context);
+  const { database, mail, cancelLinks, successLinks } = demoServices(context);
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const form = await request.formData().catch(() => null);
   if (!form)
@@ -105,7 +106,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the scheduler retries it.
   mail.sendSoon();
-  return redirect("/success");
+  // Like the provider's success_url: signed for the browser that paid, which sees the details
+  // (a browser without the cookie cannot be told apart from any other: the plain thanks).
+  const browser = context.get(browserIdContext);
+  return redirect(browser ? successPath(successLinks, params.orderId, browser) : "/success");
 }
 
 export default function DemoPayment({ loaderData, actionData }: Route.ComponentProps) {
@@ -186,6 +190,25 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
               Cancelar
             </button>
           </div>
+          <p className="text-center text-xs text-ink/70">
+            Al pagar aceptas los{" "}
+            <Link to="/terminos-y-condiciones" className="underline">
+              Términos y condiciones
+            </Link>{" "}
+            y el{" "}
+            <Link to="/aviso-de-privacidad" className="underline">
+              Aviso de privacidad
+            </Link>
+            , que explica cómo usamos tu nombre, teléfono y dirección. Consulta también{" "}
+            <Link to="/envios" className="underline">
+              Envíos
+            </Link>{" "}
+            y{" "}
+            <Link to="/cambios-y-devoluciones" className="underline">
+              Cambios y devoluciones
+            </Link>
+            .
+          </p>
         </Form>
       ) : (
         <div className="mt-8">

@@ -6,6 +6,7 @@ import {
   DROP_TIME_LABELS,
   datesOf,
   dropTimeState,
+  isDropPurchasable,
 } from "~/catalogue/drop-time";
 import { dropsForHome } from "~/catalogue/storefront";
 import { dropSummary, productTile } from "~/catalogue/views.server";
@@ -21,6 +22,7 @@ import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
+import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { servicesContext } from "~/services.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import type { Route } from "./+types/home";
@@ -35,10 +37,15 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   const drops = dropsForHome(await listDrops(database.db), now);
   const origin = shopOrigin(context);
+  const held = await heldPieces(
+    database.db,
+    // Only a drop on sale can show 'Apartado': the others' pieces are not worth asking about.
+    drops.filter((d) => isDropPurchasable(d, now)).flatMap((d) => soldOutIds(d.products)),
+  );
   const views = drops.map((d) => ({
     ...dropSummary(media, d, now),
     waitlist: takesSignUps(d, now),
-    products: d.products.map((p) => productTile(media, d, p)),
+    products: d.products.map((p) => productTile(media, d, p, held)),
   }));
   return {
     seo: {

@@ -2,8 +2,14 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { checkAdd } from "~/cart/cart";
 import { getDrop } from "~/catalogue/catalogue.server";
-import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
-import { pieceLabel, productTileLabel } from "~/catalogue/storefront";
+import {
+  changeInstants,
+  DROP_TIME_LABELS,
+  datesOf,
+  dropTimeState,
+  isDropPurchasable,
+} from "~/catalogue/drop-time";
+import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
@@ -17,6 +23,7 @@ import { formatMXN } from "~/lib/money";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { imageView, variantUrl } from "~/media/media.server";
+import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { servicesContext } from "~/services.server";
 import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
@@ -61,6 +68,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const product = drop?.products.find((p) => p.id === params.productId);
   if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
   const now = new Date();
+  const held = isDropPurchasable(drop, now)
+    ? ((await heldPieces(database.db, soldOutIds([product]))).get(product.id) ?? 0)
+    : 0;
   const images = [product.image, ...product.extraImages]
     .filter((m) => m !== null)
     .map((m) => imageView(media, m));
@@ -95,12 +105,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       priceCents: product.priceCents,
       price: formatMXN(product.priceCents),
       stock: product.stock,
+      held,
+      stockText: stockText(product.stock, held),
       thumbnail: product.image ? variantUrl(media, product.image, 0) : null,
     },
     images,
     waitlist: takesSignUps(drop, now),
     /** Null exactly when the piece could be bought at render time (the page follows the clock). */
-    label: productTileLabel(drop, product.stock, now),
+    label: productTileLabel(drop, product.stock, now, held),
   };
 }
 
@@ -113,7 +125,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   const { cart, add, setShowCart } = useCart();
   // Buyable from the second the drop opens until the second it ends, on the server's clock.
   const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
-  const label = pieceLabel(state, drop.archived, product.stock);
+  const label = pieceLabel(state, drop.archived, product.stock, product.held);
   const [selected, setSelected] = useState(0);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
@@ -198,9 +210,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             <h1 className="mt-1 font-serif text-4xl">{product.name}</h1>
             <p className="mt-3 text-2xl">{product.price}</p>
             <p className="mt-2 text-sm text-ink/70" data-testid="stock">
-              {product.stock > 0
-                ? `Stock: ${product.stock} ${product.stock === 1 ? "pieza" : "piezas"}`
-                : "Producto agotado"}
+              {product.stockText}
             </p>
             {drop.maxPerOrder !== null && (
               <p className="mt-1 text-sm text-ink/70">Máximo {drop.maxPerOrder} por persona</p>

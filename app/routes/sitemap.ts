@@ -1,5 +1,6 @@
 import { listDrops } from "~/catalogue/catalogue.server";
 import { dropHref, productHref } from "~/catalogue/views.server";
+import { LEGAL_LINKS } from "~/content/legal";
 import { onlyGet } from "~/http/methods";
 import { escapeMarkup } from "~/lib/escape";
 import { shopOrigin } from "~/lib/origin.server";
@@ -14,6 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     "/",
     "/colecciones",
     "/nosotros",
+    ...LEGAL_LINKS.map((l) => l.path),
     ...drops.flatMap((d) => [dropHref(d.id), ...d.products.map((p) => productHref(d.id, p.id))]),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>

@@ -2,13 +2,36 @@ import { useEffect } from "react";
 import { Link } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
 import { pageTakesNoForm } from "~/http/methods";
+import { browserIdContext } from "~/lib/client-address";
+import { isOrderId } from "~/orders/ids";
+import { receiptOf } from "~/orders/receipt.server";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/success";
 
 export const meta = () => [{ title: "¡Gracias por tu compra!" }, { name: "robots", content: "noindex" }];
 
+// The details belong to one browser: never kept by a shared cache or the browser's history cache.
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
 export const action = pageTakesNoForm;
 
-export default function Success() {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const orderId = params.get("pedido");
+  if (!orderId || !isOrderId(orderId)) return { receipt: null };
+  const { database, successLinks } = context.get(servicesContext);
+  // Only from the link signed for this browser: the order id alone, or the link opened in
+  // another browser — or in any browser without the cookie — shows the thanks without the details.
+  const browser = context.get(browserIdContext);
+  if (!browser || !successLinks.verify(orderId, browser, params.get("firma"))) {
+    return { receipt: null };
+  }
+  return { receipt: await receiptOf(database.db, orderId) };
+}
+
+export default function Success({ loaderData }: Route.ComponentProps) {
   const { clear } = useCart();
+  const { receipt } = loaderData;
   // Reaching this page means the payment went through: the cart is done.
   useEffect(() => clear(), [clear]);
   return (
@@ -18,6 +41,32 @@ export default function Success() {
         Te enviaremos un correo de confirmación con el detalle de tu pedido. Cuando lo enviemos, te llegará
         otro con el número de guía.
       </p>
+      {receipt && (
+        <section aria-labelledby="pedido" className="mt-10 rounded-lg border border-sand p-5 text-left">
+          <h2 id="pedido" className="font-serif text-2xl">
+            Pedido <span data-testid="order-number">{receipt.id}</span>
+          </h2>
+          <ul className="mt-3 divide-y divide-sand">
+            {receipt.lines.map((line) => (
+              <li key={line.name} className="flex justify-between gap-4 py-2">
+                <span>
+                  {line.name} × {line.quantity}
+                </span>
+                <span>{line.lineTotal}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2 flex justify-between border-t border-ink/20 pt-2 font-medium">
+            <span>Total (MXN)</span>
+            <span data-testid="order-total">{receipt.total}</span>
+          </p>
+          <p className="mt-4 text-sm text-ink/80" data-testid="order-email">
+            {receipt.confirming || !receipt.email
+              ? "Estamos confirmando tu pago; el correo de confirmación te llegará en cuanto se acredite."
+              : `Enviamos la confirmación a ${receipt.email}.`}
+          </p>
+        </section>
+      )}
       <Link
         to="/colecciones"
         className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream"

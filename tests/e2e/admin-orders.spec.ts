@@ -43,7 +43,7 @@ test.describe("the orders desk", () => {
     await page.getByLabel("Ciudad o municipio").fill("Cuauhtémoc");
     await page.getByLabel("Estado").fill("Ciudad de México");
     await page.getByRole("button", { name: /^Pagar/ }).click();
-    await expect(page).toHaveURL(/\/success$/);
+    await expect(page).toHaveURL(/\/success\?pedido=OL-[A-Z0-9]{8}&firma=/);
 
     await admins.login(page);
     await desk.open();

@@ -59,7 +59,7 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   await page.getByLabel("Estado").fill("Oaxaca");
   await page.getByRole("button", { name: /^Pagar/ }).click();
 
-  await expect(page).toHaveURL(/\/success$/);
+  await expect(page).toHaveURL(/\/success\?pedido=OL-[A-Z0-9]{8}&firma=/);
   await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
   await expect(cart.count()).toHaveCount(0);
   expect(await shop.stockOf(product.id)).toBe(2);

@@ -854,7 +854,12 @@ const GENERATORS: Record<string, Generator[]> = {
     }),
   ],
   "routes/about.tsx": [page(() => "/nosotros")],
-  "routes/success.tsx": [page(() => "/success", ["session_id", "pedido"])],
+  "routes/legal.tsx": [
+    page((r) =>
+      r.pick(["/aviso-de-privacidad", "/envios", "/cambios-y-devoluciones", "/terminos-y-condiciones"]),
+    ),
+  ],
+  "routes/success.tsx": [page(() => "/success", ["session_id", "pedido", "firma"])],
   // Never the order waiting for payment: /cancel?pedido=… of a real hold releases it (as it should).
   "routes/cancel.tsx": [
     (r, fx) => {

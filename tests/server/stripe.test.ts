@@ -196,6 +196,32 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     expect(await emailsFor(orderId)).toBe(1);
   });
 
+  it("success_url is /success signed for the browser: the order shows there, confirming until the webhook", async () => {
+    const p = await product(database, 3);
+    const { orderId, sessionId } = await checkout(p);
+    const successUrl = String(fake.sessions.get(sessionId)?.success_url);
+    expect(successUrl).toMatch(
+      new RegExp(`^https://tienda\\.example/success\\?pedido=${orderId}&firma=[\\w-]{43}$`),
+    );
+    const { pathname, search } = new URL(successUrl);
+    const page = async (cookie: string) =>
+      (await fetch(`${server.url}${pathname}${search}`, { headers: { cookie } })).text();
+    // Back from Stripe before its event arrived: the order, and that the payment is being confirmed.
+    const early = await page(browsers.get(sessionId) ?? "");
+    expect(early).toContain(orderId);
+    expect(early).toContain("Estamos confirmando tu pago");
+    expect(await deliver(event("checkout.session.completed", sessionId, orderId, true))).toHaveProperty(
+      "status",
+      200,
+    );
+    const late = await page(browsers.get(sessionId) ?? "");
+    expect(late).toContain("Enviamos la confirmación a ana@example.mx.");
+    // Another browser with the same address: only the thanks.
+    const elsewhere = await page("navegador=otroNavegadorStripe000");
+    expect(elsewhere).toContain("¡Gracias por tu compra!");
+    expect(elsewhere).not.toContain(orderId);
+  });
+
   it("a signed event for another session, amount or currency changes nothing; a signed malformed one is a 400", async () => {
     const p = await product(database, 3);
     const { orderId, sessionId } = await checkout(p);

@@ -66,6 +66,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           client_reference_id: form.get("client_reference_id"),
           metadata: { order_id: form.get("metadata[order_id]") },
           expires_at: Number(form.get("expires_at")),
+          success_url: form.get("success_url"),
           cancel_url: form.get("cancel_url"),
           customer_details: null,
         };

@@ -1,5 +1,12 @@
 import { useEffect, useRef, useState } from "react";
-import { type CurrentProduct, lineTotalCents, reconcileCart } from "~/cart/cart";
+import { Link } from "react-router";
+import {
+  type CartChange,
+  type CurrentProduct,
+  cartChangeMessage,
+  lineTotalCents,
+  reconcileCartWithChanges,
+} from "~/cart/cart";
 import { formatMXN } from "~/lib/money";
 import { useCart } from "./cart-context";
 import { requestCheckout } from "./checkout-client";
@@ -13,13 +20,16 @@ export function CartDrawer() {
   const dialog = useRef<HTMLDialogElement>(null);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  // What the revalidation removed or changed: kept until the shopper dismisses it or closes the
+  // drawer, even after the cart it describes has changed again.
+  const [changes, setChanges] = useState<CartChange[]>([]);
 
   useEffect(() => {
     const el = dialog.current;
     if (!el) return;
     if (showCart && !el.open) el.showModal();
     if (!showCart && el.open) el.close();
+    if (!showCart) setChanges([]);
   }, [showCart]);
 
   // Opening the drawer brings prices and stock up to date with the shop.
@@ -27,19 +37,19 @@ export function CartDrawer() {
   useEffect(() => {
     if (!showCart || ids === "") return;
     const controller = new AbortController();
-    setNotice(null);
     const query = new URLSearchParams(ids.split(",").map((id) => ["id", id]));
     fetch(`/api/cart?${query}`, { signal: controller.signal })
       .then((r) => (r.ok ? r.json() : null))
       .then((data: { products: CurrentProduct[] } | null) => {
         if (!data) return;
         const current = new Map(data.products.map((p) => [p.id, p]));
+        let found: CartChange[] = [];
         replace((c) => {
-          const next = reconcileCart(c, current);
-          if (JSON.stringify(next) === JSON.stringify(c)) return c;
-          setNotice("Actualizamos tu carrito con los precios y la disponibilidad de este momento.");
-          return next;
+          const next = reconcileCartWithChanges(c, current);
+          found = next.changes;
+          return JSON.stringify(next.cart) === JSON.stringify(c) ? c : next.cart;
         });
+        if (found.length > 0) setChanges((seen) => [...seen, ...found]);
       })
       .catch(() => {});
     return () => controller.abort();
@@ -95,10 +105,32 @@ export function CartDrawer() {
           </button>
         </div>
 
-        {notice && (
-          <p role="status" className="mx-5 mt-4 rounded bg-sand px-3 py-2 text-sm">
-            {notice}
-          </p>
+        {changes.length > 0 && (
+          <div
+            role="status"
+            className="mx-5 mt-4 rounded bg-sand px-3 py-2 text-sm"
+            data-testid="cart-notice"
+          >
+            <div className="flex items-start justify-between gap-2">
+              <p className="font-medium">
+                Actualizamos tu carrito con la disponibilidad y los precios de este momento:
+              </p>
+              <button
+                type="button"
+                onClick={() => setChanges([])}
+                className="-mr-1 -mt-1 rounded-full px-2 text-lg leading-none hover:bg-cream"
+                aria-label="Cerrar aviso"
+              >
+                ×
+              </button>
+            </div>
+            <ul className="mt-1 list-disc space-y-1 pl-5">
+              {changes.map((change, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the list only grows or empties; a position names one message
+                <li key={i}>{cartChangeMessage(change)}</li>
+              ))}
+            </ul>
+          </div>
         )}
 
         {cart.length === 0 ? (
@@ -179,6 +211,25 @@ export function CartDrawer() {
             >
               {submitting ? "Redirigiendo..." : "Pagar"}
             </button>
+            <p className="mt-3 text-center text-xs text-ink/70">
+              Al pagar aceptas los{" "}
+              <Link to="/terminos-y-condiciones" className="underline" onClick={() => setShowCart(false)}>
+                Términos y condiciones
+              </Link>{" "}
+              y el{" "}
+              <Link to="/aviso-de-privacidad" className="underline" onClick={() => setShowCart(false)}>
+                Aviso de privacidad
+              </Link>
+              . Consulta también{" "}
+              <Link to="/envios" className="underline" onClick={() => setShowCart(false)}>
+                Envíos
+              </Link>{" "}
+              y{" "}
+              <Link to="/cambios-y-devoluciones" className="underline" onClick={() => setShowCart(false)}>
+                Cambios y devoluciones
+              </Link>
+              .
+            </p>
           </div>
         )}
       </div>

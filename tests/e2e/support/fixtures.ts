@@ -113,6 +113,28 @@ export class ShopData {
     await this.settle();
   }
 
+  /** Another shopper's checkout, still unpaid, holding pieces of a product; its order id. */
+  async holdElsewhere(drop: TestDrop, productId: string, quantity = 1): Promise<string> {
+    const held = await holdCart(this.database.db, {
+      lines: [{ productId, dropId: drop.id, quantity }],
+      provider: "demo",
+    });
+    if (!held.ok) throw new Error(held.message);
+    await this.settle();
+    return held.id;
+  }
+
+  /** That other shopper pays: the held pieces are sold. */
+  async payElsewhere(orderId: string): Promise<void> {
+    await confirmPayment(this.database.db, {
+      orderId,
+      customerName: "Luz Ramírez",
+      customerEmail: `cliente-${newId(6)}@example.mx`,
+      shipping: oaxacaAddress("Luz Ramírez", "951 123 4567"),
+    });
+    await this.settle();
+  }
+
   /** A paid order (as if the shopper paid on the payment page) for a new running piece. */
   async paidOrder(options: {
     customerName: string;

@@ -1,0 +1,35 @@
+import type { Db } from "~/db/database.server";
+
+/**
+ * Pieces of each product held by checkouts still waiting for payment (`esperando_pago`): what may
+ * come back to the shop if those shoppers do not pay. One grouped query, driven by the orders'
+ * status index; only asked about products whose stock is 0 (the only ones whose label it
+ * changes), so a page with everything in stock runs no query at all.
+ */
+export async function heldPieces(db: Db, productIds: readonly string[]): Promise<Map<string, number>> {
+  const held = new Map<string, number>();
+  const ids = [...new Set(productIds)];
+  if (ids.length === 0) return held;
+  const rows = await db
+    .selectFrom("orders")
+    .innerJoin("order_lines", "order_lines.order_id", "orders.id")
+    .select((eb) => [
+      "order_lines.product_id as productId",
+      // A late payment's missing pieces were never taken from stock: they hold nothing.
+      eb.fn.sum<number | string>(eb("order_lines.quantity", "-", eb.ref("order_lines.missing"))).as("pieces"),
+    ])
+    .where("orders.status", "=", "esperando_pago")
+    .where("order_lines.product_id", "in", ids)
+    .groupBy("order_lines.product_id")
+    .execute();
+  for (const row of rows) {
+    const pieces = Number(row.pieces);
+    if (pieces > 0) held.set(row.productId, pieces);
+  }
+  return held;
+}
+
+/** The ids among `products` whose stock is 0: those worth asking `heldPieces` about. */
+export function soldOutIds(products: readonly { id: string; stock: number }[]): string[] {
+  return products.filter((p) => p.stock <= 0).map((p) => p.id);
+}

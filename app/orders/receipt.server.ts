@@ -1,0 +1,31 @@
+import type { Db } from "~/db/database.server";
+import { formatMXN } from "~/lib/money";
+import { getOrder } from "./queries.server";
+
+/** What the /success page shows the browser that paid. */
+export interface Receipt {
+  id: string;
+  lines: { name: string; quantity: number; lineTotal: string }[];
+  total: string;
+  /** Where the confirmation goes; empty while the provider has not confirmed the payment yet. */
+  email: string;
+  /** The provider sent the shopper back before its confirmation reached the shop. */
+  confirming: boolean;
+}
+
+/** The order as a receipt, or null when it is not (or no longer) one worth showing. */
+export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null> {
+  const order = await getOrder(db, orderId);
+  if (!order || order.status === "expirado") return null;
+  return {
+    id: order.id,
+    lines: order.lines.map((l) => ({
+      name: l.name,
+      quantity: l.quantity,
+      lineTotal: formatMXN(l.unitPriceCents * l.quantity),
+    })),
+    total: order.total,
+    email: order.customerEmail,
+    confirming: order.status === "esperando_pago",
+  };
+}

@@ -1,0 +1,82 @@
+import { Link } from "react-router";
+import { RouteError } from "~/components/route-error";
+import { isLegalPath, LEGAL_LINKS, legalPage } from "~/content/legal";
+import { pageTakesNoForm } from "~/http/methods";
+import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
+import { pageMeta } from "~/lib/seo";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/legal";
+
+/** /aviso-de-privacidad, /envios, /cambios-y-devoluciones, /terminos-y-condiciones. */
+export function loader({ context, request }: Route.LoaderArgs) {
+  const { config } = context.get(servicesContext);
+  // The same module serves the four addresses; a client navigation asks for `<path>.data`.
+  const path = new URL(request.url).pathname.replace(/\.data$/, "");
+  if (!isLegalPath(path)) throw new Response("Página no encontrada", { status: 404 });
+  const origin = shopOrigin(context);
+  return {
+    page: legalPage(path, config.shop),
+    url: absoluteUrl(origin, path),
+    shopName: config.shop.name,
+  };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  if (!data) return [{ title: "Página no encontrada" }];
+  return pageMeta({
+    title: data.page.title,
+    description: data.page.description,
+    url: data.url,
+    shopName: data.shopName,
+  });
+}
+
+export const action = pageTakesNoForm;
+
+export default function Legal({ loaderData }: Route.ComponentProps) {
+  const { page } = loaderData;
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-12">
+      <h1 className="font-serif text-4xl">{page.title}</h1>
+      <p
+        role="note"
+        className="mt-6 rounded-lg border-2 border-dashed border-gold-700 bg-sand/60 px-4 py-3 text-sm"
+      >
+        <strong>Texto modelo.</strong> Es un punto de partida que el dueño de la tienda debe revisar y adaptar
+        a su negocio, de preferencia con asesoría legal, antes de vender.
+      </p>
+      {page.sections.map((section) => (
+        <section key={section.heading} className="mt-8">
+          <h2 className="font-serif text-2xl">{section.heading}</h2>
+          {section.paragraphs.map((text) => (
+            <p key={text} className="mt-3 text-ink/85">
+              {text}
+            </p>
+          ))}
+          {section.items && (
+            <ul className="mt-3 list-disc space-y-1 pl-6 text-ink/85">
+              {section.items.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+      <nav aria-label="Información legal" className="mt-12 border-t border-sand pt-6 text-sm">
+        <ul className="flex flex-wrap gap-x-5 gap-y-2">
+          {LEGAL_LINKS.filter((l) => l.path !== page.path).map((link) => (
+            <li key={link.path}>
+              <Link to={link.path} className="underline">
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Página no encontrada" />;
+}

@@ -1,0 +1,93 @@
+import { expect, it } from "vitest";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import type { Database } from "~/db/database.server";
+import { heldPieces } from "~/orders/held.server";
+import { releaseHold } from "~/orders/holds.server";
+import { confirmPayment } from "~/orders/payment.server";
+import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
+
+/*
+ * 'Apartado' (Drop day): stock that is 0 only because of unpaid checkouts. The count is one
+ * grouped query over the waiting orders' lines.
+ */
+
+const HOUR = 3_600_000;
+
+async function threePieces(database: Database) {
+  const now = Date.now();
+  const dropId = await createDrop(database.db, {
+    name: "Luna de Octubre",
+    status: "activa",
+    startAt: new Date(now - HOUR),
+    endAt: new Date(now + HOUR),
+    products: ["Arete Luna", "Anillo Luna", "Collar Luna"].map((name) => ({
+      name,
+      categoria: "Anillo" as const,
+      material: "Oro amarillo" as const,
+      priceCents: 100_000,
+      stock: 3,
+      imageId: null,
+    })),
+  });
+  const ids = ((await getDrop(database.db, dropId))?.products ?? []).map((p) => p.id);
+  const line = (i: number, quantity: number) => ({ productId: ids[i] ?? "", dropId, quantity });
+  return { ids, line };
+}
+
+describeEachDatabase("pieces held by unpaid checkouts", (harness) => {
+  it("sums each product's pieces in waiting orders only, in one grouped answer", async () => {
+    const database = await harness.fresh();
+    const { ids, line } = await threePieces(database);
+    const [a, b, c] = ids as [string, string, string];
+    expect(await heldPieces(database.db, [])).toEqual(new Map());
+    expect(await heldPieces(database.db, ids)).toEqual(new Map());
+
+    // Two shoppers wait on the earring, one on the ring as well; one pays, one gives up.
+    const first = await hold(database.db, { lines: [line(0, 2), line(1, 1)], provider: "demo" });
+    await hold(database.db, { lines: [line(0, 1)], provider: "demo" });
+    const paid = await hold(database.db, { lines: [line(2, 2)], provider: "demo" });
+    const left = await hold(database.db, { lines: [line(1, 1)], provider: "demo" });
+    await confirmPayment(database.db, {
+      orderId: paid.id,
+      customerName: "Ana",
+      customerEmail: "ana@example.mx",
+    });
+    await releaseHold(database.db, left.id);
+
+    expect(await heldPieces(database.db, ids)).toEqual(
+      new Map([
+        [a, 3],
+        [b, 1],
+      ]),
+    );
+    // Only what is asked about; an id repeated counts once.
+    expect(await heldPieces(database.db, [b, b, c])).toEqual(new Map([[b, 1]]));
+
+    // The first shopper's payment goes through: her pieces are sold, no longer held.
+    await confirmPayment(database.db, {
+      orderId: first.id,
+      customerName: "Luz",
+      customerEmail: "luz@example.mx",
+    });
+    expect(await heldPieces(database.db, ids)).toEqual(new Map([[a, 1]]));
+  });
+
+  it("pieces a late payment could not take hold nothing", async () => {
+    const database = await harness.fresh();
+    const { ids, line } = await threePieces(database);
+    const order = await hold(database.db, { lines: [line(0, 3)], provider: "demo" });
+    await database.db
+      .updateTable("order_lines")
+      .set({ missing: 2 })
+      .where("order_id", "=", order.id)
+      .execute();
+    expect(await heldPieces(database.db, ids)).toEqual(new Map([[ids[0] ?? "", 1]]));
+    await database.db
+      .updateTable("order_lines")
+      .set({ missing: 3 })
+      .where("order_id", "=", order.id)
+      .execute();
+    expect(await heldPieces(database.db, ids)).toEqual(new Map());
+  });
+});
