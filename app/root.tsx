@@ -10,7 +10,7 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { CartProvider } from "~/components/cart/cart-context";
-import { CartDrawer } from "~/components/cart/cart-drawer";
+import { LazyCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
@@ -98,7 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {children}
           </div>
           {data && <SiteFooter shop={data.shop} year={data.year} />}
-          <CartDrawer />
+          <LazyCartDrawer />
         </CartProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

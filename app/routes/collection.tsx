@@ -13,7 +13,7 @@ import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
-import { WaitlistForm } from "~/components/waitlist-form";
+import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { isId } from "~/lib/ids";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";

@@ -16,7 +16,7 @@ import { ProductCarousel } from "~/components/product-carousel";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
-import { WaitlistForm } from "~/components/waitlist-form";
+import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { WhatsAppButton } from "~/components/whatsapp-button";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageTakesNoForm } from "~/http/methods";

@@ -16,7 +16,7 @@ import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
-import { WaitlistForm } from "~/components/waitlist-form";
+import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { openingText } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";

@@ -20,7 +20,6 @@ import {
   subtotalCents,
 } from "~/cart/cart";
 import { cartStore } from "~/cart/cart-store";
-import { prepareProofOfWork } from "~/cart/proof-of-work";
 
 interface CartContextValue {
   cart: Cart;
@@ -68,10 +67,11 @@ export function CartProvider({ children }: { children: ReactNode }) {
     }),
     [cart, showCart, actions],
   );
-  // A cart with something in it may soon check out: the proof of work starts solving now.
+  // A cart with something in it may soon check out: the proof of work starts solving now. Its
+  // code is fetched then too, not with every page: most visits never fill a cart.
   const hasItems = cart.length > 0;
   useEffect(() => {
-    if (hasItems) prepareProofOfWork();
+    if (hasItems) void import("~/cart/proof-of-work").then((m) => m.prepareProofOfWork());
   }, [hasItems]);
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;
 }

@@ -1,5 +1,4 @@
 import type { Cart } from "~/cart/cart";
-import { takeProofOfWork } from "~/cart/proof-of-work";
 
 export const CHECKOUT_ENDPOINT = "/api/checkout";
 
@@ -12,7 +11,8 @@ export type CheckoutResult = { url: string } | { error: string };
 export async function requestCheckout(
   cart: Cart,
   fetcher: typeof fetch = fetch,
-  proofOfWork: () => Promise<string | null> = () => takeProofOfWork(fetcher),
+  proofOfWork: () => Promise<string | null> = async () =>
+    (await import("~/cart/proof-of-work")).takeProofOfWork(fetcher),
 ): Promise<CheckoutResult> {
   try {
     // Solved in the background since the cart got its first piece (~/cart/proof-of-work).
