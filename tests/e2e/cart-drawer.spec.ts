@@ -83,9 +83,12 @@ test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 m
   // 'Pagar' waits for the browser's proof of work, which a busy machine solves slowly.
   test.slow();
   const { product } = await shop.piece({ name: "Anillo Prisa", priceCents: 100_000, stock: 5 });
+  // The drawer's re-check and the proof of work's challenge are this browser's first /api
+  // requests, sent together: each may set the browser cookie, so both are waited for.
   const checked = page.waitForResponse((response) => response.url().includes("/api/cart"));
+  const challenged = page.waitForResponse((response) => response.url().includes("/api/reto"));
   await cart.addFromProductPage(product.href);
-  await checked; // the drawer's first /api answer gave this browser its cookie
+  await Promise.all([checked, challenged]);
   // The same browser (its cookie) has used up its checkouts for this minute.
   for (let i = 0; i < LIMIT_RULES.checkout.browser.points; i++) {
     await page.request.post("/api/checkout", { data: { cart: [] }, headers: { origin: baseURL ?? "" } });
