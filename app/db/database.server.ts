@@ -16,6 +16,7 @@ import type { DatabaseTarget } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
 import { migrations } from "./migrations";
 import type { KyselyDatabase } from "./schema";
+import { withStatementCache } from "./statement-cache";
 
 export type Db = Kysely<KyselyDatabase>;
 
@@ -75,34 +76,6 @@ function openSqlite(file: string): Database {
     },
     async close() {
       await db.destroy();
-    },
-  };
-}
-
-/** Statements kept prepared at once; queries differ mostly by the length of an `in (…)` list. */
-const STATEMENT_CACHE_SIZE = 300;
-
-/**
- * Kysely prepares every query it runs; preparing costs more than running the small queries of a
- * checkout. The same SQL text reuses its prepared statement (SQLite re-prepares one by itself
- * when a migration changes the schema). Nothing here iterates a statement across awaits (no
- * `.stream()`), which is what would make a shared statement busy.
- */
-function withStatementCache(handle: SQLite.Database) {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => handle.close(),
-    prepare(sqlText: string) {
-      let statement = statements.get(sqlText);
-      if (!statement) {
-        statement = handle.prepare(sqlText);
-        if (statements.size >= STATEMENT_CACHE_SIZE) {
-          const oldest = statements.keys().next().value;
-          if (oldest !== undefined) statements.delete(oldest);
-        }
-        statements.set(sqlText, statement);
-      }
-      return statement;
     },
   };
 }

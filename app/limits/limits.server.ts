@@ -8,6 +8,7 @@ import {
   RateLimiterSQLite,
 } from "rate-limiter-flexible";
 import type { DatabaseTarget } from "~/config/env.server";
+import { withStatementCache } from "~/db/statement-cache";
 
 /**
  * Request limits on drop day: how often one browser, and one address, may start a checkout,
@@ -95,9 +96,11 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
     close = async () => {
       handle.close();
     };
+    // Two upserts per checkout on drop day: their statements stay prepared.
+    const cached = withStatementCache(handle);
     store = (keyPrefix, rule) =>
       new RateLimiterSQLite({
-        storeClient: handle,
+        storeClient: cached,
         storeType: "better-sqlite3",
         tableName: TABLE,
         tableCreated: true,

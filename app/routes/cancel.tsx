@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
+import { RouteError } from "~/components/route-error";
 import { pageTakesNoForm } from "~/http/methods";
 import { browserIdContext } from "~/lib/client-address";
 import { isOrderId } from "~/orders/ids";
@@ -61,4 +62,8 @@ export default function Cancel({ loaderData }: Route.ComponentProps) {
       </div>
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Pedido no encontrado" message="No pudimos mostrar esta página." />;
 }

@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
 import { browserIdContext } from "~/lib/client-address";
 import { formatMXN } from "~/lib/money";
@@ -126,20 +127,7 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
         tienda real aquí aparece la página de pago con tarjeta.
       </p>
       <h1 className="mt-6 font-serif text-3xl">Pedido {loaderData.id}</h1>
-      <ul className="mt-4 divide-y divide-sand">
-        {loaderData.lines.map((line) => (
-          <li key={line.name} className="flex justify-between py-2">
-            <span>
-              {line.name} × {line.quantity}
-            </span>
-            <span>{line.lineTotal}</span>
-          </li>
-        ))}
-      </ul>
-      <p className="mt-2 flex justify-between border-t border-ink/20 pt-2 font-medium">
-        <span>Total (MXN)</span>
-        <span>{loaderData.total}</span>
-      </p>
+      <OrderLines lines={loaderData.lines} total={loaderData.total} />
 
       {loaderData.waiting ? (
         <Form method="post" className="mt-8 space-y-4" noValidate>

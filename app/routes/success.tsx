@@ -1,6 +1,8 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
+import { OrderLines } from "~/components/order-lines";
+import { RouteError } from "~/components/route-error";
 import { pageTakesNoForm } from "~/http/methods";
 import { browserIdContext } from "~/lib/client-address";
 import { isOrderId } from "~/orders/ids";
@@ -46,20 +48,7 @@ export default function Success({ loaderData }: Route.ComponentProps) {
           <h2 id="pedido" className="font-serif text-2xl">
             Pedido <span data-testid="order-number">{receipt.id}</span>
           </h2>
-          <ul className="mt-3 divide-y divide-sand">
-            {receipt.lines.map((line) => (
-              <li key={line.name} className="flex justify-between gap-4 py-2">
-                <span>
-                  {line.name} × {line.quantity}
-                </span>
-                <span>{line.lineTotal}</span>
-              </li>
-            ))}
-          </ul>
-          <p className="mt-2 flex justify-between border-t border-ink/20 pt-2 font-medium">
-            <span>Total (MXN)</span>
-            <span data-testid="order-total">{receipt.total}</span>
-          </p>
+          <OrderLines lines={receipt.lines} total={receipt.total} totalTestId="order-total" />
           <p className="mt-4 text-sm text-ink/80" data-testid="order-email">
             {receipt.confirming || !receipt.email
               ? "Estamos confirmando tu pago; el correo de confirmación te llegará en cuanto se acredite."
@@ -75,4 +64,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
       </Link>
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Pedido no encontrado" message="No pudimos mostrar esta página." />;
 }

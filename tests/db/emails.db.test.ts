@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
@@ -15,59 +14,19 @@ import { shipmentInput } from "~/orders/shipment-input";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
+import { readable, startSmtp } from "../support/smtp";
 
 const shop = loadConfig({}).shop;
-const received: { to: string[]; raw: string }[] = [];
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let received: Awaited<ReturnType<typeof startSmtp>>["received"] = [];
 let port = 0;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => {
-        raw += chunk.toString();
-      });
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  port = (smtp.server.address() as { port: number }).port;
+  smtp = await startSmtp();
+  received = smtp.received;
+  port = smtp.port;
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-
-/** Undoes quoted-printable (=XX bytes, UTF-8) in a body or a Q-encoded header word. */
-function unquote(text: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const hex = text.slice(i + 1, i + 3);
-    if (text[i] === "=" && /^[0-9A-F]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(text[i] ?? ""));
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-
-/** A raw message as a person would read it: headers' encoded words and the bodies decoded. */
-function readable(raw: string): string {
-  // Header words first: their closing "?=" must not be read as a body's soft line break.
-  const headers = raw
-    .replace(/\?=\s+=\?/g, "?==?")
-    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, word: string) =>
-      enc.toUpperCase() === "B"
-        ? Buffer.from(word, "base64").toString("utf8")
-        : unquote(word.replace(/_/g, " ")),
-    );
-  return unquote(headers.replace(/=\r?\n/g, ""));
-}
+afterAll(() => smtp.close());
 
 const templates = (database: Database) => orderEmailTemplates(database.db, () => shop);
 
