@@ -109,7 +109,9 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
         duration: rule.windowSeconds,
       });
   } else {
-    const pool = new pg.Pool({ connectionString: target.url, max: 3, connectionTimeoutMillis: 5000 });
+    // Two counts per checkout, hundreds of checkouts a second on drop day: enough connections that
+    // they do not queue behind each other (the shop's own pool is DATABASE_POOL_MAX).
+    const pool = new pg.Pool({ connectionString: target.url, max: 8, connectionTimeoutMillis: 5000 });
     pool.on("error", () => {});
     close = () => pool.end();
     store = (keyPrefix, rule) =>

@@ -136,6 +136,7 @@ describeEachDatabase("catalogue storage", (harness) => {
       stock: 3,
       image: "/media/drops/x/main-320.webp",
       purchasable: true,
+      held: 0,
     });
     expect(products.find((p) => p.id === closed)).toEqual({
       id: closed,
@@ -144,6 +145,7 @@ describeEachDatabase("catalogue storage", (harness) => {
       stock: 3,
       image: null,
       purchasable: false,
+      held: 0,
     });
 
     const urls = await productImageUrls(database.db, storage, "https://tienda.mx", [open, closed]);
