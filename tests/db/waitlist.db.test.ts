@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase, toTimestamp } from "~/db/database.server";
 import { createSmtpMailer, type Mailer, type MailMessage } from "~/mail/mailer.server";
@@ -15,6 +14,7 @@ import {
   signUp,
   unsubscribe,
 } from "~/waitlist/waitlist.server";
+import { upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { readable, startSmtp } from "../support/smtp";
 
@@ -34,27 +34,6 @@ function recordingMailer(): Mailer & { sent: MailMessage[] } {
       sent.push(message);
     },
   };
-}
-
-async function upcomingDrop(database: Database, name = "Luna de Octubre", startsIn = 2 * HOUR) {
-  const now = Date.now();
-  const id = await createDrop(database.db, {
-    name,
-    status: "proximamente",
-    startAt: new Date(now + startsIn),
-    endAt: new Date(now + startsIn + 48 * HOUR),
-    products: [
-      {
-        name: "Anillo Creciente",
-        categoria: "Anillo",
-        material: "Oro amarillo",
-        priceCents: 450_000,
-        stock: 3,
-        imageId: null,
-      },
-    ],
-  });
-  return { id, opensAt: new Date(now + startsIn) };
 }
 
 const join = (database: Database, dropId: string, email: unknown, options: { now?: Date } = {}) =>

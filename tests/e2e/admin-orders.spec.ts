@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { newId } from "~/lib/ids";
 import { E2E_DATA_DIR } from "./support/env";
-import { expect, expectAccessible, test } from "./support/fixtures";
+import { expect, expectAccessible, fillDemoPayment, test } from "./support/fixtures";
 
 /** The shop's outbox messages, decoded enough to read (quoted-printable soft breaks and =XX). */
 function outboxMessagesWith(text: string): string[] {
@@ -34,14 +34,20 @@ test.describe("the orders desk", () => {
     await cart.drawer.getByRole("button", { name: "Pagar" }).click();
     await expect(page).toHaveURL(/\/pago-demo\/OL-[A-Z0-9]{8}$/);
     const orderId = page.url().split("/").pop() ?? "";
-    await page.getByLabel("Nombre").fill(name);
-    await page.getByLabel("Correo electrónico").fill(`renata.${tag}@example.mx`);
-    await page.getByLabel("Teléfono").fill("55 1234 5678");
-    await page.getByLabel("Calle y número").fill("Av. Álvaro Obregón 99");
-    await page.getByLabel("Colonia").fill("Roma Norte");
-    await page.getByLabel("Código postal").fill("06700");
-    await page.getByLabel("Ciudad o municipio").fill("Cuauhtémoc");
-    await page.getByLabel("Estado").fill("Ciudad de México");
+    await fillDemoPayment(
+      page,
+      { name, email: `renata.${tag}@example.mx` },
+      {
+        name,
+        phone: "55 1234 5678",
+        line1: "Av. Álvaro Obregón 99",
+        line2: "Roma Norte",
+        postalCode: "06700",
+        city: "Cuauhtémoc",
+        state: "Ciudad de México",
+        country: "MX",
+      },
+    );
     await page.getByRole("button", { name: /^Pagar/ }).click();
     await expect(page).toHaveURL(/\/success\?pedido=OL-[A-Z0-9]{8}&firma=/);
 

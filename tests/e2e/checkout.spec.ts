@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { E2E_DATA_DIR } from "./support/env";
-import { expect, test } from "./support/fixtures";
+import { expect, fillDemoPayment, test } from "./support/fixtures";
 
 /** The .eml files in the shop's outbox that mention a text (MIME may fold or encode the rest). */
 function outboxMessagesWith(text: string): string[] {
@@ -49,14 +49,7 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   await page.getByRole("button", { name: /^Pagar/ }).click();
   await expect(page.getByText("Escribe tu nombre completo.")).toBeVisible();
   await expect(page.getByText("El código postal tiene 5 dígitos.")).toBeVisible();
-  await page.getByLabel("Nombre").fill("Ana Pérez");
-  await page.getByLabel("Correo electrónico").fill("ana@example.mx");
-  await page.getByLabel("Teléfono").fill("951 123 4567");
-  await page.getByLabel("Calle y número").fill("Calle Macedonio Alcalá 401");
-  await page.getByLabel("Colonia").fill("Centro");
-  await page.getByLabel("Código postal").fill("68000");
-  await page.getByLabel("Ciudad o municipio").fill("Oaxaca de Juárez");
-  await page.getByLabel("Estado").fill("Oaxaca");
+  await fillDemoPayment(page, { name: "Ana Pérez", email: "ana@example.mx" });
   await page.getByRole("button", { name: /^Pagar/ }).click();
 
   await expect(page).toHaveURL(/\/success\?pedido=OL-[A-Z0-9]{8}&firma=/);

@@ -1,4 +1,4 @@
-import { expect, expectAccessible, test } from "./support/fixtures";
+import { expect, expectAccessible, fillDemoPayment, test } from "./support/fixtures";
 
 const HELD = "Apartado — puede volver a estar disponible";
 
@@ -66,14 +66,7 @@ test("/success shows the order number, pieces, total and e-mail after a demo pay
   const orderId = page.url().split("/").pop() ?? "";
   // The payment page links the terms and the privacy notice, too.
   await expect(page.getByRole("link", { name: "Aviso de privacidad" }).first()).toBeVisible();
-  await page.getByLabel("Nombre").fill("Ana Pérez");
-  await page.getByLabel("Correo electrónico").fill("ana.recibo@example.mx");
-  await page.getByLabel("Teléfono").fill("951 123 4567");
-  await page.getByLabel("Calle y número").fill("Calle Macedonio Alcalá 401");
-  await page.getByLabel("Colonia").fill("Centro");
-  await page.getByLabel("Código postal").fill("68000");
-  await page.getByLabel("Ciudad o municipio").fill("Oaxaca de Juárez");
-  await page.getByLabel("Estado").fill("Oaxaca");
+  await fillDemoPayment(page, { name: "Ana Pérez", email: "ana.recibo@example.mx" });
   await page.getByRole("button", { name: /^Pagar/ }).click();
 
   await expect(page).toHaveURL(new RegExp(`/success\\?pedido=${orderId}&firma=`));

@@ -7,6 +7,7 @@ import type { Database } from "~/db/database.server";
 import { LIMIT_RULES } from "~/limits/limits.server";
 import { SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE } from "~/waitlist/sign-up-input";
 import { confirmSubscription, signUp } from "~/waitlist/waitlist.server";
+import { upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 import { readable } from "../support/smtp";
@@ -33,23 +34,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
 
   beforeAll(async () => {
     database = await harness.fresh();
-    const now = Date.now();
-    dropId = await createDrop(database.db, {
-      name: "Luna de Octubre",
-      status: "proximamente",
-      startAt: new Date(now + 24 * HOUR),
-      endAt: new Date(now + 72 * HOUR),
-      products: [
-        {
-          name: "Anillo Creciente",
-          categoria: "Anillo",
-          material: "Oro amarillo",
-          priceCents: 450_000,
-          stock: 3,
-          imageId: null,
-        },
-      ],
-    });
+    dropId = (await upcomingDrop(database, "Luna de Octubre", 24 * HOUR)).id;
     productId =
       (await database.db.selectFrom("products").select("id").where("drop_id", "=", dropId).executeTakeFirst())
         ?.id ?? "";

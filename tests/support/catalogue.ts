@@ -39,6 +39,28 @@ export async function runningPiece(
   return { dropId, id, stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock };
 }
 
+/** An upcoming drop ('Próximamente') with one piece, opening in `startsIn` ms: what 'Avísame' is for. */
+export async function upcomingDrop(database: Database, name = "Luna de Octubre", startsIn = 2 * HOUR) {
+  const now = Date.now();
+  const id = await createDrop(database.db, {
+    name,
+    status: "proximamente",
+    startAt: new Date(now + startsIn),
+    endAt: new Date(now + startsIn + 48 * HOUR),
+    products: [
+      {
+        name: "Anillo Creciente",
+        categoria: "Anillo",
+        material: "Oro amarillo",
+        priceCents: 450_000,
+        stock: 3,
+        imageId: null,
+      },
+    ],
+  });
+  return { id, opensAt: new Date(now + startsIn) };
+}
+
 /** Where test orders are shipped: a real-looking Mexican address for the given person. */
 export function oaxacaAddress(name: string, phone: string): ShippingAddress {
   return {

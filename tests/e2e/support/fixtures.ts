@@ -10,6 +10,7 @@ import { type Database, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { holdCart } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
+import type { ShippingAddress } from "~/orders/shipping";
 import { PAGE_TTL_MS } from "../../../server/page-cache";
 import { oaxacaAddress } from "../../support/catalogue";
 import { E2E_DATA_DIR, E2E_PORT } from "./env";
@@ -341,6 +342,22 @@ export class AdminUtil {
 }
 
 /** The page fits the screen: nothing makes a phone scroll sideways. */
+/** The demo payment page's form, filled in as a shopper would (an address in Oaxaca unless given). */
+export async function fillDemoPayment(
+  page: Page,
+  who: { name: string; email: string },
+  address: ShippingAddress = oaxacaAddress(who.name, "951 123 4567"),
+): Promise<void> {
+  await page.getByLabel("Nombre").fill(who.name);
+  await page.getByLabel("Correo electrónico").fill(who.email);
+  await page.getByLabel("Teléfono").fill(address.phone);
+  await page.getByLabel("Calle y número").fill(address.line1);
+  await page.getByLabel("Colonia").fill(address.line2);
+  await page.getByLabel("Código postal").fill(address.postalCode);
+  await page.getByLabel("Ciudad o municipio").fill(address.city);
+  await page.getByLabel("Estado").fill(address.state);
+}
+
 export async function expectNoSidewaysScroll(page: Page) {
   const { scrollWidth, viewport } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
