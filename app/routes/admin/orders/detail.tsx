@@ -72,7 +72,12 @@ export async function action(args: Route.ActionArgs) {
   const orderId = args.params.orderId;
   const form = await args.request.formData().catch(() => null);
   const intent = String(form?.get("intent") ?? "");
-  const base = { intent, orderId };
+  // Echoed so the page knows which form answered; never what was sent unless it is one of ours
+  // (an address or a form field carrying markup must not come back in the answer).
+  const base = {
+    intent: /^[a-z]{1,20}$/.test(intent) ? intent : "",
+    orderId: isOrderId(orderId) ? orderId : "",
+  };
   if (!form) return answer(400, { ...base, ok: false, message: "Envía el formulario." });
   if (!isOrderId(orderId)) return answer(404, { ...base, ok: false, message: "Pedido no encontrado." });
   const text = (name: string) => String(form.get(name) ?? "");
