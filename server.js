@@ -114,7 +114,7 @@ async function runShop() {
   const closingHeaders = ["Connection", "close", ...workerHeaders];
   // A request without a Host header is answered by the shop itself (a Spanish 400), not by Node.
   server = createServer({ requireHostHeader: false }, (req, res) => {
-    if (shop.fastPath(req, res, stopping ? closingHeaders : workerHeaders)) return;
+    if (shop.fastPath(req, res, stopping ? closingHeaders : workerHeaders, () => root(req, res))) return;
     root(req, res);
   });
   shopModule.answerParserErrors(server);

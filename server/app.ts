@@ -18,8 +18,12 @@ import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
 import { type Services, servicesContext, startServices } from "~/services.server";
 import { checkoutEndpoint } from "./checkout-endpoint";
+import { type CheckoutFastPath, createCheckoutFastPath } from "./checkout-fast-path";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { createFastPath, type FastPath } from "./fast-path";
+
+export type ShopFastPath = CheckoutFastPath;
+
 import { type CachedPage, type Encoding, hitHeaders, PageCache, pageCacheMiddleware } from "./page-cache";
 import { createRequestHandler, routerFetch } from "./request-handler";
 import {
@@ -62,11 +66,13 @@ export interface Shop {
   config: Config;
   services: Services;
   /**
-   * Answers a fresh page-cache hit before Express sees the request (server/fast-path.ts); false
-   * when it did not, and the request goes to `app`. `extraHeaders` (name, value, …) are added
-   * to its answer, as server.js adds them to every answer.
+   * Answers a fresh page-cache hit (server/fast-path.ts) or a checkout of pieces that are gone
+   * (server/checkout-fast-path.ts) before Express sees the request; false when it did not take
+   * the request, which goes to `app`. A checkout it took and does not answer goes on to `next`
+   * (Express) with its body already read. `extraHeaders` (name, value, …) are added to its
+   * answer, as server.js adds them to every answer.
    */
-  fastPath: FastPath;
+  fastPath: ShopFastPath;
   /** Renders the home once, unseen, so the first visitors of a new process do not pay for its start. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -86,7 +92,7 @@ const LOG_FORMAT = ":remote-addr :method :url :status :res[content-length] - :re
 function buildApp(
   services: Services,
   clientDir: string | undefined,
-): { app: Express; fastPath: FastPath; warmUp(): Promise<void> } {
+): { app: Express; fastPath: ShopFastPath; warmUp(): Promise<void> } {
   const { config } = services;
   const app = express();
   app.disable("x-powered-by");
@@ -209,7 +215,7 @@ function buildApp(
     config.env === "production" ? "production" : "development",
   );
 
-  let fastPath: FastPath = () => false;
+  let pageFastPath: FastPath = () => false;
   // Anonymous public pages from a 1-second shared cache (decision 12). Not in development, where
   // Vite's hot reload changes pages under it.
   if (clientDir) {
@@ -224,7 +230,7 @@ function buildApp(
         page.wire = { plain: wire(page, plain), secure: wire(page, secure) };
       },
     });
-    fastPath = createFastPath({
+    pageFastPath = createFastPath({
       cache,
       publicUrl: config.publicUrl,
       trustProxy: config.trustProxy,
@@ -300,6 +306,15 @@ function buildApp(
       await response.arrayBuffer();
     } catch {}
   }
+  const checkoutFastPath = createCheckoutFastPath({
+    services,
+    maxBodyBytes: MAX_BODY_BYTES,
+    trustProxy: config.trustProxy,
+    headers: { plain: security.headers(false).flat(), secure: security.headers(true).flat() },
+    log: logger && ((req, res) => logFastAnswer(app, logger, req, res)),
+  });
+  const fastPath: ShopFastPath = (req, res, extraHeaders, next) =>
+    pageFastPath(req, res, extraHeaders) || checkoutFastPath(req, res, extraHeaders, next);
   return { app, fastPath, warmUp };
 }
 

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import {
@@ -75,8 +75,17 @@ export function createRequestHandler(options: HandlerOptions): express.RequestHa
   };
 }
 
+/** A body already read before Express (server/checkout-fast-path.ts), for `readBody` to hand on. */
+const READ_BEFORE = Symbol("body read before Express");
+
+export function keepReadBody(req: IncomingMessage, body: Buffer): void {
+  (req as IncomingMessage & { [READ_BEFORE]?: Buffer })[READ_BEFORE] = body;
+}
+
 /** Reads a body into memory up to `max` bytes; past that it stops reading (the rest is drained by the edge). */
-export function readBody(req: express.Request, max: number): Promise<Buffer | "too-large" | "aborted"> {
+export function readBody(req: IncomingMessage, max: number): Promise<Buffer | "too-large" | "aborted"> {
+  const before = (req as IncomingMessage & { [READ_BEFORE]?: Buffer })[READ_BEFORE];
+  if (before !== undefined) return Promise.resolve(before.length > max ? "too-large" : before);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -14,7 +14,12 @@ export const BROWSER_COOKIE = "navegador";
 const BROWSER_ID = /^[A-Za-z0-9_-]{22}$/;
 
 export function browserId(req: express.Request): string | null {
-  const header = req.headers.cookie ?? "";
+  return browserIdFrom(req.headers.cookie);
+}
+
+/** The browser id in a Cookie header, or null. */
+export function browserIdFrom(cookieHeader: string | undefined): string | null {
+  const header = cookieHeader ?? "";
   for (const part of header.split(";")) {
     const [name, value] = part.trim().split("=", 2);
     if (name === BROWSER_COOKIE && value && BROWSER_ID.test(value)) return value;

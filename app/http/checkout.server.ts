@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isId } from "~/lib/ids";
 import { cancelPath } from "~/orders/cancel-link.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
+import type { CheckoutLine } from "~/orders/holds.server";
 import { MAX_ORDER_LINES } from "~/orders/limits";
 import { successPath } from "~/orders/success-link.server";
 import type { Services } from "~/services.server";
@@ -49,26 +50,28 @@ export interface CheckoutAnswer {
   body: { url: string } | { message: string };
 }
 
-export async function answerCheckout(
-  services: Services,
-  request: {
-    contentType: string | null;
-    /** Whether the request comes from the shop's own pages (lib/origin.server.ts isSameOrigin). */
-    sameOrigin: boolean;
-    /** The body as sent; null when it could not be read. */
-    body: string | null;
-    /** The browser's id (cookie `navegador`), or null. */
-    browser: string | null;
-    /** The shop's own origin, for the payment page's return addresses. */
-    origin: string;
-  },
-): Promise<CheckoutAnswer> {
-  // Only the shop's own pages may start a checkout: a JSON body (a cross-site form cannot send
-  // one without the browser asking first) and, when the browser says where it comes from, our origin.
+/** What a checkout request says, as it arrived. */
+export interface CheckoutRequest {
+  contentType: string | null;
+  /** Whether the request comes from the shop's own pages (lib/origin.server.ts isSameOrigin). */
+  sameOrigin: boolean;
+  /** The body as sent; null when it could not be read. */
+  body: string | null;
+}
+
+/**
+ * The cart a checkout request asks for, or the answer to a request that asks for nothing valid.
+ * Only the shop's own pages may start a checkout: a JSON body (a cross-site form cannot send one
+ * without the browser asking first) and, when the browser says where it comes from, our origin.
+ */
+export function readCheckoutRequest(
+  request: CheckoutRequest,
+): { ok: true; lines: CheckoutLine[] } | { ok: false; answer: CheckoutAnswer } {
   if (!(request.contentType ?? "").startsWith("application/json")) {
-    return { status: 415, body: { message: "La solicitud debe ser JSON." } };
+    return { ok: false, answer: { status: 415, body: { message: "La solicitud debe ser JSON." } } };
   }
-  if (!request.sameOrigin) return { status: 403, body: { message: "Solicitud no permitida." } };
+  if (!request.sameOrigin)
+    return { ok: false, answer: { status: 403, body: { message: "Solicitud no permitida." } } };
   let json: unknown = null;
   try {
     json = request.body === null ? null : JSON.parse(request.body);
@@ -78,21 +81,43 @@ export async function answerCheckout(
   const parsed = checkoutRequest.safeParse(json);
   if (!parsed.success) {
     return {
-      status: 400,
-      body: { message: "El carrito no es válido. Revisa las piezas e intenta de nuevo." },
+      ok: false,
+      answer: {
+        status: 400,
+        body: { message: "El carrito no es válido. Revisa las piezas e intenta de nuevo." },
+      },
     };
   }
+  return {
+    ok: true,
+    lines: parsed.data.cart.map((l) => ({ productId: l.product.id, dropId: l.dropId, quantity: l.quantity })),
+  };
+}
+
+/** The answer to a cart that cannot be paid for. */
+export function refusalAnswer(
+  refusal: Pick<Exclude<CheckoutResult, { ok: true }>, "reason" | "message">,
+): CheckoutAnswer {
+  return { status: STATUS[refusal.reason], body: { message: refusal.message } };
+}
+
+export async function answerCheckout(
+  services: Services,
+  request: CheckoutRequest & {
+    /** The browser's id (cookie `navegador`), or null. */
+    browser: string | null;
+    /** The shop's own origin, for the payment page's return addresses. */
+    origin: string;
+  },
+): Promise<CheckoutAnswer> {
+  const read = readCheckoutRequest(request);
+  if (!read.ok) return read.answer;
   const { database, payments, config, cancelLinks, successLinks } = services;
   const { origin, browser } = request;
-  const lines = parsed.data.cart.map((l) => ({
-    productId: l.product.id,
-    dropId: l.dropId,
-    quantity: l.quantity,
-  }));
   const result = await startCheckout(
     database.db,
     payments,
-    lines,
+    read.lines,
     {
       // Both signed for this browser: only it sees the order's details, or gives the pieces back.
       success: (orderId) => `${origin}${successPath(successLinks, orderId, browser)}`,
@@ -102,5 +127,5 @@ export async function answerCheckout(
     config.orderCeilings,
   );
   if (result.ok) return { status: 200, body: { url: result.url } };
-  return { status: STATUS[result.reason], body: { message: result.message } };
+  return refusalAnswer(result);
 }

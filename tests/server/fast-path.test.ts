@@ -320,3 +320,108 @@ describe("the front door in a cluster, with request logging", () => {
     );
   });
 });
+
+describe("the front door for checkouts of pieces that are gone", () => {
+  let server: RunningServer;
+  let soldOut: Awaited<ReturnType<typeof runningPiece>>;
+  let lastOne: Awaited<ReturnType<typeof runningPiece>>;
+  let another: Awaited<ReturnType<typeof runningPiece>>;
+
+  beforeAll(async () => {
+    const harness = sqliteHarness(cleanups);
+    const database = await harness.fresh();
+    soldOut = await runningPiece(database, { stock: 0, name: "Arete Vendido" });
+    lastOne = await runningPiece(database, { stock: 1, name: "Anillo Último" });
+    another = await runningPiece(database, { stock: 5, name: "Collar Libre" });
+    server = await startServer({
+      DATA_DIR: path.join(tmp, "checkout-data"),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+      // The drop-day limits on, as in production (the proof of work has its own tests).
+      REQUEST_LIMITS: "true",
+      NODE_OPTIONS: `--require ${MARKER}`,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  let browsers = 0;
+  const newBrowser = () => `navegador=${`puerta${++browsers}`.padEnd(22, "x")}`;
+  const cart = (piece: typeof soldOut) =>
+    JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] });
+  const post = (body: string, headers: Record<string, string>, target = "/api/checkout") =>
+    raw(
+      server.url,
+      target,
+      { "content-type": "application/json", origin: server.url, ...headers },
+      "POST",
+      body,
+    );
+
+  it("refuses them before Express with the answer Express gives, counting nothing against the limits", async () => {
+    const browser = newBrowser();
+    const front = await post(cart(soldOut), { cookie: browser });
+    // The same request through Express (absolute form).
+    const express = await post(cart(soldOut), { cookie: browser }, `${server.url}/api/checkout`);
+    expect(front.headers[FRONT]).toBe("1");
+    expect(express.headers[FRONT]).toBeUndefined();
+    expect(front.status).toBe(409);
+    expect(express.status).toBe(409);
+    expect(front.body.toString()).toBe(express.body.toString());
+    expect(JSON.parse(front.body.toString()).message).toContain("Arete Vendido");
+    for (const header of [
+      "content-type",
+      "content-length",
+      "cache-control",
+      "x-content-type-options",
+      "x-frame-options",
+    ])
+      expect(front.headers[header], header).toBe(express.headers[header]);
+    // Pressing 'Pagar' on a sold-out piece again and again (past the 10 checkouts a minute a
+    // browser may start) is answered each time, and leaves its allowance for a real hold intact.
+    for (let i = 0; i < 15; i++) expect((await post(cart(soldOut), { cookie: browser })).status).toBe(409);
+    const real = await post(cart(another), { cookie: browser });
+    expect(real.status).toBe(200);
+    expect(real.headers[FRONT]).toBeUndefined();
+  });
+
+  it("leaves to Express the last piece the browser holds itself: the back button from the payment page", async () => {
+    const holder = newBrowser();
+    const first = await post(cart(lastOne), { cookie: holder });
+    expect(first.status).toBe(200);
+    // Another browser is told it is gone, at the front door.
+    const other = await post(cart(lastOne), { cookie: newBrowser() });
+    expect(other.status).toBe(409);
+    expect(other.headers[FRONT]).toBe("1");
+    // The holder pays again for the same piece: its old checkout is released and the piece held anew.
+    const again = await post(cart(lastOne), { cookie: holder });
+    expect(again.headers[FRONT]).toBeUndefined();
+    expect(again.status).toBe(200);
+    expect(JSON.parse(again.body.toString()).url).not.toBe(JSON.parse(first.body.toString()).url);
+  });
+
+  it("leaves anything unusual to Express", async () => {
+    // A browser without its cookie gets one from Express, with the same refusal.
+    const noCookie = await post(cart(soldOut), {});
+    expect(noCookie.headers[FRONT]).toBeUndefined();
+    expect(noCookie.status).toBe(409);
+    expect(noCookie.headers["set-cookie"]?.join(";")).toContain("navegador=");
+    const malformed = await post("{", { cookie: newBrowser() });
+    expect(malformed.headers[FRONT]).toBeUndefined();
+    expect(malformed.status).toBe(400);
+    const elsewhere = await post(cart(soldOut), { cookie: newBrowser(), origin: "https://otro.example" });
+    expect(elsewhere.headers[FRONT]).toBeUndefined();
+    expect(elsewhere.status).toBe(403);
+    const text = await raw(
+      server.url,
+      "/api/checkout",
+      { "content-type": "text/plain", cookie: newBrowser() },
+      "POST",
+      cart(soldOut),
+    );
+    expect(text.headers[FRONT]).toBeUndefined();
+    expect(text.status).toBe(415);
+  });
+});

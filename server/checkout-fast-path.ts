@@ -1,0 +1,132 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { readCheckoutRequest, refusalAnswer } from "~/http/checkout.server";
+import { isSameOriginFrom } from "~/lib/origin.server";
+import { openCheckoutsOf, precheckCart } from "~/orders/holds.server";
+import type { Services } from "~/services.server";
+import { isValidHost } from "./edge";
+import { keepReadBody, readBody } from "./request-handler";
+import { browserIdFrom } from "./request-limits";
+
+/*
+ * The front door for drop day's checkouts (decision 15): the minute a drop opens, hundreds of
+ * phones press 'Pagar' for a few pieces, and nearly all of them ask for pieces already gone. Such
+ * a cart is refused here, before Express, from a plain read of the committed rows (the read
+ * `holdCart` makes before any hold), with the answer the full path would give.
+ *
+ * Only refusals are answered here. A cart that may be held, a request that is not a well-formed
+ * JSON checkout from the shop's own pages, a browser without its cookie, and a cart the browser
+ * itself holds (its own unpaid checkout would be released first: the back button on the payment
+ * page) go on to Express with the body already read: the request limits, the proof of work and
+ * the transaction decide there, as before. A refusal holds nothing, so like a cached page it is
+ * not counted against the limits, which guard the holds.
+ */
+
+export type CheckoutFastPath = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  extraHeaders: readonly string[],
+  /** Hands the request to Express, which reads the kept body. */
+  next: () => void,
+) => boolean;
+
+export interface CheckoutFastPathOptions {
+  services: Services;
+  maxBodyBytes: number;
+  trustProxy: boolean;
+  /** The headers every answer gets (security.headers), plain and over HTTPS. */
+  headers: { plain: readonly string[]; secure: readonly string[] };
+  /** Logs the answer as the Express path would (LOG_REQUESTS); called before it is written. */
+  log?: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export function createCheckoutFastPath(options: CheckoutFastPathOptions): CheckoutFastPath {
+  const { services, maxBodyBytes, trustProxy } = options;
+  const { database, config } = services;
+
+  return (req, res, extraHeaders, next) => {
+    if (req.method !== "POST" || req.url !== "/api/checkout") return false;
+    const headers = req.headers;
+    const declared = Number(headers["content-length"]);
+    // A chunked body, an Expect, a body past its cap: the full path answers those.
+    if (
+      !(declared > 0 && declared <= maxBodyBytes) ||
+      headers["transfer-encoding"] !== undefined ||
+      headers.expect !== undefined
+    )
+      return false;
+    const host = headers.host;
+    if (host === undefined || !isValidHost(host)) return false;
+    const browser = browserIdFrom(headers.cookie);
+    if (browser === null) return false;
+    let protocol = (req.socket as TLSSocket).encrypted ? "https" : "http";
+    if (trustProxy) {
+      const forwarded = headers["x-forwarded-proto"];
+      if (forwarded !== undefined) {
+        if (forwarded !== "http" && forwarded !== "https") return false;
+        protocol = forwarded;
+      }
+    }
+
+    void (async () => {
+      const body = await readBody(req, maxBodyBytes);
+      if (body === "aborted") return;
+      if (body === "too-large") {
+        next();
+        return;
+      }
+      keepReadBody(req, body);
+      try {
+        const read = readCheckoutRequest({
+          contentType: headers["content-type"] ?? null,
+          sameOrigin: isSameOriginFrom(
+            {
+              origin: (headers.origin as string | undefined) ?? null,
+              secFetchSite: (headers["sec-fetch-site"] as string | undefined) ?? null,
+            },
+            `${protocol}://${host}`,
+            config,
+            { allowUnknown: true },
+          ),
+          body: body.toString("utf8"),
+        });
+        if (!read.ok) {
+          next();
+          return;
+        }
+        const refusal = await precheckCart(database.db, {
+          lines: read.lines,
+          ceilings: config.orderCeilings,
+        });
+        // Pieces gone may be this browser's own hold, which a new checkout releases first.
+        if (
+          refusal === null ||
+          (refusal.reason === "sin_stock" && (await openCheckoutsOf(database.db, browser)).length > 0)
+        ) {
+          next();
+          return;
+        }
+        if (res.destroyed || res.writableEnded) return;
+        const { status, body: message } = refusalAnswer(refusal);
+        const answer = JSON.stringify(message);
+        const list = (protocol === "https" ? options.headers.secure : options.headers.plain).concat(
+          "Content-Type",
+          "application/json",
+          "Content-Length",
+          String(Buffer.byteLength(answer)),
+          "Cache-Control",
+          "no-store",
+          extraHeaders,
+        );
+        res.statusCode = status;
+        options.log?.(req, res);
+        res.writeHead(status, list);
+        res.end(answer);
+      } catch {
+        // The full path reads again and answers whatever went wrong in its own way.
+        if (!res.headersSent) next();
+      }
+    })();
+    return true;
+  };
+}
