@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { readCheckoutRequest, refusalAnswer } from "~/http/checkout.server";
 import { isSameOriginFrom } from "~/lib/origin.server";
-import { openCheckoutsOf, precheckCart } from "~/orders/holds.server";
+import { precheckCart } from "~/orders/holds.server";
 import type { Services } from "~/services.server";
 import { isValidHost } from "./edge";
 import { keepReadBody, readBody } from "./request-handler";
@@ -94,15 +94,13 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
           next();
           return;
         }
+        // Pieces the browser holds itself are not gone for it: that one goes on (back button).
         const refusal = await precheckCart(database.db, {
           lines: read.lines,
           ceilings: config.orderCeilings,
+          browser,
         });
-        // Pieces gone may be this browser's own hold, which a new checkout releases first.
-        if (
-          refusal === null ||
-          (refusal.reason === "sin_stock" && (await openCheckoutsOf(database.db, browser)).length > 0)
-        ) {
+        if (refusal === null) {
           next();
           return;
         }

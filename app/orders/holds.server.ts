@@ -121,15 +121,32 @@ export async function holdCart(
  */
 export async function precheckCart(
   db: Db,
-  input: { lines: CheckoutLine[]; ceilings?: OrderCeilings; now?: Date },
+  input: {
+    lines: CheckoutLine[];
+    ceilings?: OrderCeilings;
+    now?: Date;
+    /**
+     * The browser asking: pieces it holds itself in its unpaid checkout are not gone for it (a new
+     * checkout releases the old one first), so a short cart is not refused while it has one.
+     */
+    browser?: string | null;
+  },
 ): Promise<HoldRefusal | null> {
   const lines = mergeLines(input.lines);
   if (lines.length === 0) return { reason: "carrito_vacio", message: "Tu carrito está vacío." };
-  return piecesRefusal(lines, input.ceilings) ?? refusalFromRead(db, lines, input.now ?? new Date());
+  return (
+    piecesRefusal(lines, input.ceilings) ??
+    refusalFromRead(db, lines, input.now ?? new Date(), input.browser ?? null)
+  );
 }
 
-async function refusalFromRead(db: Db, lines: CheckoutLine[], now: Date): Promise<HoldRefusal | null> {
-  const rows = await readLines(db, lines);
+async function refusalFromRead(
+  db: Db,
+  lines: CheckoutLine[],
+  now: Date,
+  browser: string | null = null,
+): Promise<HoldRefusal | null> {
+  const rows = await readLines(db, lines, browser);
   try {
     checkLines(lines, rows, now);
   } catch (error) {
@@ -139,13 +156,16 @@ async function refusalFromRead(db: Db, lines: CheckoutLine[], now: Date): Promis
   const short = lines
     .map((line) => ({ line, left: rows.find((r) => r.id === line.productId)?.stock ?? 0 }))
     .filter(({ line, left }) => left < line.quantity);
-  return short.length > 0 ? shortRefusal(lines, short, rows) : null;
+  if (short.length === 0) return null;
+  // One read, not two: every row says whether the browser has an unpaid checkout of its own.
+  if (rows.some((r) => Boolean(r.own_checkout))) return null;
+  return shortRefusal(lines, short, rows);
 }
 
 type LineRow = Awaited<ReturnType<typeof readLines>>[number];
 
 /** The products of a cart with their drops: names, prices, stock and the drop's state. */
-async function readLines(db: Db, lines: CheckoutLine[]) {
+async function readLines(db: Db, lines: CheckoutLine[], browser: string | null = null) {
   return db
     .selectFrom("products")
     .innerJoin("drops", "drops.id", "products.drop_id")
@@ -162,6 +182,19 @@ async function readLines(db: Db, lines: CheckoutLine[]) {
       "drops.max_per_order",
       "drops.hold_minutes",
     ])
+    .$if(browser !== null, (qb) =>
+      qb.select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("orders")
+              .select("orders.id")
+              .where("orders.checkout_browser", "=", browser)
+              .where("orders.status", "=", "esperando_pago"),
+          )
+          .as("own_checkout"),
+      ),
+    )
     .where(
       "products.id",
       "in",

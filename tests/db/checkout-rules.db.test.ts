@@ -84,6 +84,25 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
     expect(await shop.stock()).toEqual([4, 4]);
   });
 
+  it("the read before a hold refuses the last piece to everyone but the browser holding it, which may take it again", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 1, name: "Arete Último" });
+    const lines = [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }];
+    const held = await holdCart(database.db, { lines, provider: "demo", browser: BROWSER });
+    expect(held.ok).toBe(true);
+    for (const browser of [OTHER, null, undefined]) {
+      expect((await precheckCart(database.db, { lines, browser }))?.reason, String(browser)).toBe(
+        "sin_stock",
+      );
+    }
+    // Its own checkout is released when it pays again (the back button): not gone for it.
+    expect(await precheckCart(database.db, { lines, browser: BROWSER })).toBeNull();
+    const again = await startCheckout(database.db, createDemoPayments(database.db), lines, urls, BROWSER);
+    expect(again.ok).toBe(true);
+    expect(await piece.stock()).toBe(0);
+    expect(await openHolds(database, BROWSER)).toHaveLength(1);
+  });
+
   it("twenty checkouts of one browser at once leave exactly one hold, and every other piece back", async () => {
     const database = await harness.fresh();
     const payments = createDemoPayments(database.db);
