@@ -18,6 +18,28 @@ describe("cacheKey", () => {
     expect(cacheKey("/coleccion/abc?categoria=Collar")).not.toBe(cacheKey("/coleccion/abc?categoria=Anillo"));
     expect(cacheKey("/coleccion/abc")).not.toBe(cacheKey("/coleccion/abc?disponibles=1"));
   });
+  it("reduces a collection page's query to its view, so junk parameters share one entry", () => {
+    const view = "/coleccion/abc?categoria=Anillo&orden=precio-asc";
+    expect(cacheKey("/coleccion/abc?orden=precio-asc&categoria=Anillo")).toBe(view);
+    expect(cacheKey("/coleccion/abc?categoria=Anillo&orden=precio-asc&fbclid=123")).toBe(view);
+    expect(cacheKey("/coleccion/abc?orden=precio-desc")).not.toBe(
+      cacheKey("/coleccion/abc?orden=precio-asc"),
+    );
+    // An unknown order is the default, which the address leaves out.
+    expect(cacheKey("/coleccion/abc?orden=zzz&utm_source=ig")).toBe("/coleccion/abc");
+    expect(cacheKey("/coleccion/abc?orden=recientes")).toBe("/coleccion/abc");
+    // 1,000 junk addresses are one entry.
+    const keys = new Set(
+      Array.from({ length: 1_000 }, (_, i) => cacheKey(`/coleccion/abc?x=${i}&orden=${i}`)),
+    );
+    expect([...keys]).toEqual(["/coleccion/abc"]);
+  });
+  it("leaves other pages' queries and the data requests as asked", () => {
+    expect(cacheKey("/coleccion/abc.data?categoria=Anillo&_routes=routes%2Fcollection")).toBe(
+      "/coleccion/abc.data?categoria=Anillo&_routes=routes%2Fcollection",
+    );
+    expect(cacheKey("/drop/abc/product/def?orden=x")).toBe("/drop/abc/product/def?orden=x");
+  });
   it("treats an empty query and a fragment as nothing", () => {
     expect(cacheKey("/colecciones?")).toBe("/colecciones");
     expect(cacheKey("/colecciones#x")).toBe("/colecciones");

@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type express from "express";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "~/auth/auth.server";
+import { collectionSearch, parseFilters, parseSort } from "~/catalogue/filters";
 import { requestPath } from "./edge";
 
 /*
@@ -68,10 +69,23 @@ export interface CachedPage {
 
 export type WireHeaders = Record<"plain" | "secure", Record<Encoding, string[]>>;
 
-/** The cache key's path part: the address as asked (path and query), without a fragment. */
+/** A collection page's document (not its `.data` twin), whose query is filters and order only. */
+const COLLECTION_PAGE = /^\/coleccion\/[^/.]+$/;
+
+/**
+ * The cache key's path part: the address as asked (path and query), without a fragment. A
+ * collection page's query is reduced to the view it shows (known filters and order, in a fixed
+ * order), so a link's tracking parameters or a hand-edited order share that view's entry rather
+ * than costing a render each; the page is rendered for that reduced address.
+ */
 export function cacheKey(originalUrl: string): string {
   const hash = originalUrl.indexOf("#");
   const url = hash === -1 ? originalUrl : originalUrl.slice(0, hash);
+  const query = url.indexOf("?");
+  if (query !== -1 && COLLECTION_PAGE.test(url.slice(0, query))) {
+    const params = new URLSearchParams(url.slice(query + 1));
+    return url.slice(0, query) + collectionSearch(parseFilters(params), parseSort(params));
+  }
   // "/x?" and "/x" are the same page.
   return url.endsWith("?") ? url.slice(0, -1) : url;
 }

@@ -17,6 +17,8 @@ export interface Product {
   priceCents: number;
   stock: number;
   image: MediaRow | null;
+  /** When the piece was added to its drop ('Más recientes'). */
+  createdAt: Date;
 }
 
 /** A product with its gallery, as the product page shows it. */
@@ -179,6 +181,7 @@ function toProduct(p: ProductRow, image: MediaRow | null): Product {
     priceCents: p.price_cents,
     stock: p.stock,
     image,
+    createdAt: toDate(p.created_at),
   };
 }
 

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
+  activeFilterCount,
+  collectionSearch,
   type FilterableProduct,
   filterProducts,
   filtersToSearchParams,
   matchesFilters,
   NO_FILTERS,
   parseFilters,
+  parseSort,
+  sortProducts,
 } from "./filters";
 
 const product = (over: Partial<FilterableProduct> = {}): FilterableProduct => ({
@@ -82,5 +86,71 @@ describe("filters in the URL", () => {
       new URLSearchParams("categoria=Reloj&categoria=Collar&precio=gratis&disponibles=x"),
     );
     expect(parsed).toEqual({ categorias: ["Collar"], materiales: [], precios: [], soloDisponibles: false });
+  });
+});
+
+describe("the count on 'Filtrar (N)'", () => {
+  it("counts every chosen option and 'Solo disponibles', and nothing when no filter is on", () => {
+    expect(activeFilterCount(NO_FILTERS)).toBe(0);
+    expect(activeFilterCount({ ...NO_FILTERS, categorias: ["Anillo"] })).toBe(1);
+    expect(
+      activeFilterCount({
+        categorias: ["Anillo", "Collar"],
+        materiales: ["Oro rosa"],
+        precios: ["hasta-2000"],
+        soloDisponibles: true,
+      }),
+    ).toBe(5);
+  });
+
+  it("counts what the page applies, not what a link repeats or invents", () => {
+    const params = new URLSearchParams("categoria=Anillo&categoria=Anillo&categoria=Reloj&orden=precio-asc");
+    expect(activeFilterCount(parseFilters(params))).toBe(1);
+  });
+});
+
+describe("sorting", () => {
+  const day = (n: number) => new Date(Date.UTC(2026, 10, n));
+  const pieces = [
+    { name: "a", priceCents: 300_000, createdAt: day(1) },
+    { name: "b", priceCents: 100_000, createdAt: day(1) },
+    { name: "c", priceCents: 900_000, createdAt: day(5) },
+    { name: "d", priceCents: 100_000, createdAt: day(3) },
+  ];
+  const names = (list: { name: string }[]) => list.map((p) => p.name).join("");
+
+  it("newest first by default, keeping the drop's own order among pieces added together", () => {
+    expect(names(sortProducts(pieces, "recientes"))).toBe("cdab");
+  });
+
+  it("by price either way, equal prices in the default order they came in", () => {
+    expect(names(sortProducts(pieces, "precio-asc"))).toBe("bdac");
+    expect(names(sortProducts(pieces, "precio-desc"))).toBe("cabd");
+  });
+
+  it("leaves the list it was given alone", () => {
+    sortProducts(pieces, "precio-asc");
+    expect(names(pieces)).toBe("abcd");
+  });
+
+  it("reads the order from the URL; a missing or unknown value is the default", () => {
+    expect(parseSort(new URLSearchParams("orden=precio-asc"))).toBe("precio-asc");
+    expect(parseSort(new URLSearchParams("orden=precio-desc"))).toBe("precio-desc");
+    expect(parseSort(new URLSearchParams(""))).toBe("recientes");
+    expect(parseSort(new URLSearchParams("orden=PRECIO-ASC"))).toBe("recientes");
+    expect(parseSort(new URLSearchParams("orden=%00%27;drop"))).toBe("recientes");
+  });
+});
+
+describe("one address per view", () => {
+  it("keeps filters and order, in a fixed order, and drops the default order and anything unknown", () => {
+    const params = new URLSearchParams(
+      "utm_source=ig&orden=precio-desc&material=Oro+rosa&categoria=Collar&categoria=Anillo&disponibles=on",
+    );
+    expect(collectionSearch(parseFilters(params), parseSort(params))).toBe(
+      "?categoria=Collar&categoria=Anillo&material=Oro+rosa&disponibles=1&orden=precio-desc",
+    );
+    expect(collectionSearch(NO_FILTERS, "recientes")).toBe("");
+    expect(collectionSearch(NO_FILTERS, "precio-asc")).toBe("?orden=precio-asc");
   });
 });

@@ -78,11 +78,71 @@ export function parseFilters(params: URLSearchParams): ProductFilters {
   };
 }
 
-export function filtersToSearchParams(filters: ProductFilters): URLSearchParams {
+/** How many options are chosen (each ticked chip counts once): the number on 'Filtrar (N)'. */
+export function activeFilterCount(filters: ProductFilters): number {
+  return (
+    filters.categorias.length +
+    filters.materiales.length +
+    filters.precios.length +
+    (filters.soloDisponibles ? 1 : 0)
+  );
+}
+
+/** The collection page's orders; the first is the default and never written in the URL. */
+export const SORTS = [
+  { id: "recientes", label: "Más recientes" },
+  { id: "precio-asc", label: "Precio: menor a mayor" },
+  { id: "precio-desc", label: "Precio: mayor a menor" },
+] as const;
+export type SortId = (typeof SORTS)[number]["id"];
+export const DEFAULT_SORT: SortId = "recientes";
+
+/** The URL parameter of the order. */
+export const SORT_KEY = "orden";
+
+/** Reads the order from a URL; a missing or unknown value (a hand-edited link) is the default. */
+export function parseSort(params: URLSearchParams): SortId {
+  const value = params.get(SORT_KEY);
+  return SORTS.find((s) => s.id === value)?.id ?? DEFAULT_SORT;
+}
+
+export interface SortableProduct {
+  priceCents: number;
+  /** When the piece was added to its drop. */
+  createdAt: Date;
+}
+
+/**
+ * The products in the chosen order, as a new list. 'Más recientes' puts pieces added to the drop
+ * later first; pieces added together (a drop's pieces are usually created at once) and pieces of
+ * the same price keep the order they came in, the owner's order in the drop form.
+ */
+export function sortProducts<T extends SortableProduct>(products: readonly T[], sort: SortId): T[] {
+  const by: Record<SortId, (a: T, b: T) => number> = {
+    recientes: (a, b) => b.createdAt.getTime() - a.createdAt.getTime(),
+    "precio-asc": (a, b) => a.priceCents - b.priceCents,
+    "precio-desc": (a, b) => b.priceCents - a.priceCents,
+  };
+  // Array.prototype.sort is stable, so ties keep the incoming order.
+  return [...products].sort(by[sort]);
+}
+
+export function filtersToSearchParams(filters: ProductFilters, sort: SortId = DEFAULT_SORT): URLSearchParams {
   const params = new URLSearchParams();
   for (const c of filters.categorias) params.append(SEARCH_KEYS.categorias, c);
   for (const m of filters.materiales) params.append(SEARCH_KEYS.materiales, m);
   for (const p of filters.precios) params.append(SEARCH_KEYS.precios, p);
   if (filters.soloDisponibles) params.set(SEARCH_KEYS.soloDisponibles, "1");
+  if (sort !== DEFAULT_SORT) params.set(SORT_KEY, sort);
   return params;
+}
+
+/**
+ * The one address of a filtered, sorted view: known parameters only, in a fixed order. Links the
+ * page builds use it, and so does the page cache's key, so that junk or reordered parameters
+ * share the entry of the view they show.
+ */
+export function collectionSearch(filters: ProductFilters, sort: SortId): string {
+  const query = filtersToSearchParams(filters, sort).toString();
+  return query ? `?${query}` : "";
 }

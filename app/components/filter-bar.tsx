@@ -1,6 +1,27 @@
-import { Form, useSubmit } from "react-router";
-import { PRICE_RANGES, type ProductFilters, SEARCH_KEYS } from "~/catalogue/filters";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { Form, Link, useNavigate, useSubmit } from "react-router";
+import {
+  activeFilterCount,
+  collectionSearch,
+  DEFAULT_SORT,
+  filtersToSearchParams,
+  NO_FILTERS,
+  PRICE_RANGES,
+  type ProductFilters,
+  SEARCH_KEYS,
+  SORT_KEY,
+  SORTS,
+  type SortId,
+} from "~/catalogue/filters";
 import { CATEGORIAS, MATERIALES } from "~/catalogue/taxonomy";
+
+// Invoker commands (`commandfor`/`command`) open and close a <dialog> with no script at all.
+declare module "react" {
+  interface ButtonHTMLAttributes<T> {
+    commandfor?: string;
+    command?: "show-modal" | "close";
+  }
+}
 
 const CATEGORY_LABELS: Record<string, string> = {
   Pulsera: "Pulseras",
@@ -9,8 +30,21 @@ const CATEGORY_LABELS: Record<string, string> = {
   Anillo: "Anillos",
 };
 
+const SHEET_ID = "filtros-hoja";
+const DESKTOP = "(min-width: 64rem)";
+
+// 44 px tall on phones (a thumb's target); the denser desktop panel keeps the compact chip.
 const CHIP =
-  "cursor-pointer select-none rounded-full border border-ink/20 px-3 py-1.5 text-sm has-[:checked]:border-ink has-[:checked]:bg-ink has-[:checked]:text-cream has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-gold-700";
+  "inline-flex min-h-11 cursor-pointer select-none items-center rounded-full border border-ink/20 px-3 py-1.5 text-sm lg:min-h-0 has-[:checked]:border-ink has-[:checked]:bg-ink has-[:checked]:text-cream has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-gold-700";
+
+/** False in the server's HTML and until hydration, then true: the no-script fallbacks go away. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  );
+}
 
 /** One filter group: a checkbox per option, drawn as a chip that is filled when chosen. */
 function ChipGroup(props: {
@@ -40,20 +74,10 @@ function ChipGroup(props: {
   );
 }
 
-/**
- * The filter bar is a plain GET form: the filters live in the URL, so a filtered view can be shared
- * and the form works without JavaScript. With JavaScript each change applies at once.
- */
-export function FilterBar({ filters, resultCount }: { filters: ProductFilters; resultCount: number }) {
-  const submit = useSubmit();
+/** The filter groups and the order to keep, inside either form (desktop panel or phone sheet). */
+function FilterFields({ filters, sort }: { filters: ProductFilters; sort: SortId }) {
   return (
-    <Form
-      method="get"
-      preventScrollReset
-      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true, replace: true })}
-      className="space-y-4 rounded-lg bg-sand/40 p-4"
-      aria-label="Filtros"
-    >
+    <>
       <ChipGroup
         legend="Categoría"
         name={SEARCH_KEYS.categorias}
@@ -72,27 +96,242 @@ export function FilterBar({ filters, resultCount }: { filters: ProductFilters; r
         options={PRICE_RANGES.map((r) => ({ value: r.id, label: r.label }))}
         chosen={filters.precios}
       />
-      <div className="flex flex-wrap items-center gap-4">
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            name={SEARCH_KEYS.soloDisponibles}
-            value="1"
-            defaultChecked={filters.soloDisponibles}
-            className="size-4 accent-gold-700"
-          />
-          Solo disponibles
-        </label>
-        <button type="submit" className="rounded-full bg-ink px-4 py-1.5 text-sm text-cream">
-          Filtrar
+      <label className="flex min-h-11 items-center gap-2 text-sm lg:min-h-0">
+        <input
+          type="checkbox"
+          name={SEARCH_KEYS.soloDisponibles}
+          value="1"
+          defaultChecked={filters.soloDisponibles}
+          className="size-4 accent-gold-700"
+        />
+        Solo disponibles
+      </label>
+      {/* Changing the filters keeps the order. */}
+      {sort !== DEFAULT_SORT && <input type="hidden" name={SORT_KEY} value={sort} />}
+    </>
+  );
+}
+
+/** Ticks exactly the applied filters (after a load, or when the sheet is dismissed unapplied). */
+function showApplied(form: HTMLFormElement | null, filters: ProductFilters) {
+  if (!form) return;
+  const applied = filtersToSearchParams(filters);
+  for (const input of form.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
+    const on = applied.getAll(input.name).includes(input.value);
+    input.defaultChecked = on;
+    input.checked = on;
+  }
+}
+
+/**
+ * The collection's filters and order. Both are plain GET forms: the view lives in the URL, can be
+ * shared, and works without JavaScript. On phones the filters wait behind 'Filtrar (N)' in a modal
+ * sheet (a native <dialog>: focus moves in, Escape closes, focus comes back) and apply with
+ * 'Aplicar'; from `lg` up they stay open above the grid and apply at each change.
+ */
+export function FilterBar({
+  filters,
+  sort,
+  resultCount,
+}: {
+  filters: ProductFilters;
+  sort: SortId;
+  resultCount: number;
+}) {
+  const submit = useSubmit();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const sheet = useRef<HTMLDialogElement>(null);
+  const sheetForm = useRef<HTMLFormElement>(null);
+  const panelForm = useRef<HTMLFormElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const count = activeFilterCount(filters);
+  const clearHref = { search: collectionSearch(NO_FILTERS, sort) };
+  const appliedKey = collectionSearch(filters, sort);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: appliedKey stands for `filters`
+  useEffect(() => {
+    showApplied(panelForm.current, filters);
+    // An open sheet holds choices not yet applied; it is brought back in line when dismissed.
+    if (!sheet.current?.open) showApplied(sheetForm.current, filters);
+  }, [appliedKey]);
+
+  // A phone turned into a wide screen: the sheet is not shown there, so it may not stay modal.
+  useEffect(() => {
+    const wide = window.matchMedia(DESKTOP);
+    const onChange = () => {
+      if (wide.matches) sheet.current?.close();
+    };
+    wide.addEventListener("change", onChange);
+    return () => wide.removeEventListener("change", onChange);
+  }, []);
+
+  const open = () => {
+    const dialog = sheet.current;
+    // Browsers without invoker commands open it here.
+    if (dialog && !dialog.open && !("command" in HTMLButtonElement.prototype)) dialog.showModal();
+  };
+  // Closed without 'Aplicar': what was ticked meanwhile is forgotten.
+  const dismiss = () => {
+    showApplied(sheetForm.current, filters);
+    sheet.current?.close();
+  };
+
+  return (
+    <div>
+      <Form
+        ref={panelForm}
+        method="get"
+        preventScrollReset
+        onChange={(event) => submit(event.currentTarget, { preventScrollReset: true, replace: true })}
+        className="hidden space-y-4 rounded-lg bg-sand/40 p-4 lg:block"
+        aria-label="Filtros"
+      >
+        <FilterFields filters={filters} sort={sort} />
+        {!hydrated && (
+          <button type="submit" className="rounded-full bg-ink px-4 py-1.5 text-sm text-cream">
+            Aplicar filtros
+          </button>
+        )}
+      </Form>
+
+      <div className="mt-0 flex flex-wrap items-center gap-x-4 gap-y-2 lg:mt-4">
+        <button
+          ref={trigger}
+          type="button"
+          commandfor={SHEET_ID}
+          command="show-modal"
+          aria-haspopup="dialog"
+          onClick={open}
+          className="inline-flex min-h-11 items-center gap-2 rounded-full border border-ink px-4 text-sm font-medium lg:hidden"
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor">
+            <path strokeWidth="1.8" strokeLinecap="round" d="M4 7h16M7 12h10M10 17h4" />
+          </svg>
+          {count > 0 ? `Filtrar (${count})` : "Filtrar"}
         </button>
-        <a href="?" className="text-sm underline">
-          Quitar filtros
-        </a>
-        <p className="ml-auto text-sm text-ink/70" aria-live="polite">
+        <SortForm
+          filters={filters}
+          sort={sort}
+          hydrated={hydrated}
+          onSort={(search) => navigate({ search }, { preventScrollReset: true, replace: true })}
+        />
+        <p className="text-sm text-ink/70" aria-live="polite">
           {resultCount} {resultCount === 1 ? "pieza" : "piezas"}
         </p>
+        {count > 0 && (
+          <Link to={clearHref} preventScrollReset replace className="text-sm underline underline-offset-4">
+            Quitar filtros
+          </Link>
+        )}
       </div>
+
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the click closes on the backdrop; the keyboard closes with Escape, built into <dialog> */}
+      <dialog
+        ref={sheet}
+        id={SHEET_ID}
+        aria-labelledby="filtros-titulo"
+        className="filter-sheet lg:hidden"
+        onCancel={() => showApplied(sheetForm.current, filters)}
+        onClose={() => trigger.current?.focus()}
+        onClick={(event) => {
+          // A click on the backdrop lands on the dialog element itself.
+          if (event.target === event.currentTarget) dismiss();
+        }}
+      >
+        <Form
+          ref={sheetForm}
+          method="get"
+          preventScrollReset
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit(event.currentTarget, { preventScrollReset: true, replace: true });
+            sheet.current?.close();
+          }}
+          className="flex max-h-[85dvh] flex-col"
+        >
+          <div className="flex items-center justify-between border-b border-sand px-5 py-3">
+            <h2 id="filtros-titulo" className="font-serif text-xl">
+              Filtros
+            </h2>
+            <button
+              type="button"
+              commandfor={SHEET_ID}
+              command="close"
+              onClick={dismiss}
+              aria-label="Cerrar filtros"
+              className="grid size-11 place-items-center rounded-full text-2xl leading-none"
+            >
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+          <div className="space-y-5 overflow-y-auto px-5 py-4">
+            <FilterFields filters={filters} sort={sort} />
+          </div>
+          <div className="flex items-center justify-between gap-4 border-t border-sand px-5 py-3">
+            <Link
+              to={clearHref}
+              preventScrollReset
+              replace
+              onClick={() => sheet.current?.close()}
+              className="inline-flex min-h-11 items-center text-sm underline underline-offset-4"
+            >
+              Quitar filtros
+            </Link>
+            <button
+              type="submit"
+              className="min-h-11 rounded-full bg-ink px-6 text-sm font-medium text-cream"
+            >
+              Aplicar
+            </button>
+          </div>
+        </Form>
+      </dialog>
+    </div>
+  );
+}
+
+/** The order, with the applied filters carried along; with JavaScript it applies on change. */
+function SortForm(props: {
+  filters: ProductFilters;
+  sort: SortId;
+  hydrated: boolean;
+  onSort: (search: string) => void;
+}) {
+  const carried = [...filtersToSearchParams(props.filters).entries()];
+  // Shows the choice at once, while its page loads.
+  const [chosen, setChosen] = useState(props.sort);
+  useEffect(() => setChosen(props.sort), [props.sort]);
+  return (
+    <Form method="get" preventScrollReset className="ml-auto flex flex-wrap items-center gap-2 lg:order-last">
+      {carried.map(([name, value]) => (
+        <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
+      ))}
+      <label htmlFor="orden" className="text-sm text-ink/70">
+        Ordenar
+      </label>
+      <select
+        id="orden"
+        name={SORT_KEY}
+        value={chosen}
+        onChange={(event) => {
+          const next = event.currentTarget.value as SortId;
+          setChosen(next);
+          props.onSort(collectionSearch(props.filters, next));
+        }}
+        className="min-h-11 rounded-full border border-ink/20 bg-cream px-3 text-sm lg:min-h-9"
+      >
+        {SORTS.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.label}
+          </option>
+        ))}
+      </select>
+      {!props.hydrated && (
+        <button type="submit" className="min-h-11 rounded-full border border-ink px-3 text-sm">
+          Ordenar
+        </button>
+      )}
     </Form>
   );
 }

@@ -6,7 +6,7 @@ import {
   dropTimeState,
   isDropPurchasable,
 } from "~/catalogue/drop-time";
-import { filterProducts, parseFilters } from "~/catalogue/filters";
+import { filterProducts, parseFilters, parseSort, sortProducts } from "~/catalogue/filters";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { FilterBar } from "~/components/filter-bar";
@@ -33,8 +33,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const drop = isId(params.dropId) ? await getDrop(database.db, params.dropId) : null;
   if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const now = new Date();
-  const filters = parseFilters(new URL(request.url).searchParams);
-  const shown = filterProducts(drop.products, filters);
+  const query = new URL(request.url).searchParams;
+  const filters = parseFilters(query);
+  const sort = parseSort(query);
+  const shown = sortProducts(filterProducts(drop.products, filters), sort);
   const held = await heldPieces(database.db, isDropPurchasable(drop, now) ? soldOutIds(shown) : []);
   const products = shown.map((p) => productTile(media, drop, p, held));
   const origin = shopOrigin(context);
@@ -52,6 +54,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     drop: summary,
     waitlist: takesSignUps(drop, now),
     filters,
+    sort,
     products,
   };
 }
@@ -61,7 +64,7 @@ export const action = waitlistSignUp;
 export const headers = waitlistHeaders;
 
 export default function Collection({ loaderData, actionData }: Route.ComponentProps) {
-  const { drop, products, filters } = loaderData;
+  const { drop, products, filters, sort } = loaderData;
   // The drop opens and closes on the page itself, on the server's clock.
   const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
   const moment = { state, archived: drop.archived };
@@ -82,7 +85,7 @@ export default function Collection({ loaderData, actionData }: Route.ComponentPr
           </div>
         )}
         <div className="mt-8">
-          <FilterBar filters={filters} resultCount={products.length} />
+          <FilterBar filters={filters} sort={sort} resultCount={products.length} />
         </div>
         {products.length === 0 ? (
           <p className="mt-10 text-center text-ink/70">

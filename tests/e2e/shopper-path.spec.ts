@@ -1,4 +1,4 @@
-import { expect, test } from "./support/fixtures";
+import { expect, test, toggleFilter } from "./support/fixtures";
 
 test("home → collection → filter → product → add → drawer → reload keeps the cart", async ({
   page,
@@ -32,15 +32,15 @@ test("home → collection → filter → product → add → drawer → reload k
   ).toBeVisible();
 
   // Filters live in the URL; each group matches any of its options.
-  await page.getByText("Anillos", { exact: true }).click();
+  await toggleFilter(page, "Anillos");
   await expect(page).toHaveURL(/categoria=Anillo/);
   await expect(page.getByRole("article")).toHaveCount(1);
-  await page.getByText("Collares", { exact: true }).click();
+  await toggleFilter(page, "Collares");
   await expect(page.getByRole("article")).toHaveCount(2);
-  await page.getByText("$20,000 o más", { exact: true }).click();
+  await toggleFilter(page, "$20,000 o más");
   await expect(page.getByText("No hay productos disponibles con los filtros seleccionados.")).toBeVisible();
-  await page.getByText("$20,000 o más", { exact: true }).click();
-  await page.getByText("Solo disponibles", { exact: true }).click();
+  await toggleFilter(page, "$20,000 o más");
+  await toggleFilter(page, "Solo disponibles");
   await expect(page).toHaveURL(/disponibles=1/);
   await expect(page.getByRole("article")).toHaveCount(2);
   // A filtered view can be shared: the same URL shows the same pieces straight from the server.

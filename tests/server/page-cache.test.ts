@@ -110,6 +110,12 @@ describeEachDatabase("the page cache", (harness) => {
     const filtered = await get(`/coleccion/${piece.dropId}?categoria=Collar`);
     expect(filtered.headers.get("x-cache")).toBe("MISS");
     expect(await filtered.text()).toContain("No hay productos disponibles con los filtros seleccionados.");
+    // So is each order; tracking tags and reordered parameters share their view's entry.
+    const view = await get(`/coleccion/${piece.dropId}?categoria=Anillo&orden=precio-desc`);
+    expect(view.headers.get("x-cache")).toBe("MISS");
+    const tagged = await get(`/coleccion/${piece.dropId}?orden=precio-desc&fbclid=x1&categoria=Anillo`);
+    expect(tagged.headers.get("x-cache")).toBe("HIT");
+    expect(await tagged.text()).toBe(await view.text());
   });
 
   it("sends a shared-cache policy and a CSP made of the hashes of the stored page's inline scripts", async () => {
@@ -235,7 +241,7 @@ describeEachDatabase("the page cache", (harness) => {
   });
 
   it("a failed admin post (refused as signed out) clears nothing", async () => {
-    const page = `/coleccion/${piece.dropId}?sin-cambio=1`;
+    const page = `${productPath()}?sin-cambio=1`;
     await get(page);
     const refused = await fetch(`${server.url}/admin/drops/edit-drop/${piece.dropId}.data`, {
       method: "POST",
@@ -248,7 +254,8 @@ describeEachDatabase("the page cache", (harness) => {
   });
 
   it("renders a cold page once for 200 requests at once", async () => {
-    const page = `/coleccion/${piece.dropId}?frio=${newId(8)}`;
+    // A product page's query is kept as asked (a collection page's would be reduced to its view).
+    const page = `${productPath()}?frio=${newId(8)}`;
     const answers = await Promise.all(
       Array.from({ length: 200 }, async () => {
         const res = await raw(`${server.url}${page}`);

@@ -341,6 +341,23 @@ export class AdminUtil {
   }
 }
 
+/**
+ * Ticks or unticks one filter of a collection page as a shopper would: in the open panel on a
+ * wide screen (it applies at once), in the 'Filtrar' sheet on a phone (then 'Aplicar').
+ */
+export async function toggleFilter(page: Page, label: string): Promise<void> {
+  const button = page.getByRole("button", { name: /^Filtrar/ });
+  if (await button.isVisible()) {
+    await button.click();
+    const sheet = page.getByRole("dialog", { name: "Filtros" });
+    await sheet.getByText(label, { exact: true }).click();
+    await sheet.getByRole("button", { name: "Aplicar" }).click();
+    await expect(sheet).toBeHidden();
+  } else {
+    await page.getByRole("form", { name: "Filtros" }).getByText(label, { exact: true }).click();
+  }
+}
+
 /** The page fits the screen: nothing makes a phone scroll sideways. */
 /** The demo payment page's form, filled in as a shopper would (an address in Oaxaca unless given). */
 export async function fillDemoPayment(
