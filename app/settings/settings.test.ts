@@ -47,7 +47,7 @@ function formOf(overrides: Record<string, string> = {}, carriers = defaults.carr
 const parse = (form: FormData) => parseWithZod(form, { schema: settingsSchema });
 const errorsOf = (form: FormData) => {
   const result = parse(form);
-  return result.status === "error" ? result.error : {};
+  return (result.status === "error" ? result.error : null) ?? {};
 };
 
 describe("the Configuración form", () => {
