@@ -122,6 +122,27 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
     expect(hit.headers.get("content-security-policy")).toContain("player.vimeo.com");
   });
 
+  it("'Restablecer' on one server puts the environment's name back on the other; the rest stays", async () => {
+    const res = await save(one, new URLSearchParams({ restablecer: "name" }), { cookie, origin: one.url });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/admin/settings?aviso=restablecido");
+    let page = "";
+    await expect
+      .poll(
+        async () => {
+          page = await (await fetch(`${two.url}/`)).text();
+          return page.includes("Oro del Entorno");
+        },
+        { timeout: 8_000, interval: 100 },
+      )
+      .toBe(true);
+    expect(page).toContain("https://wa.me/5215598765432");
+    expect(Object.keys((await readStoredSettings(database.db)).overrides).sort()).toEqual([
+      "processVideoUrl",
+      "whatsapp",
+    ]);
+  });
+
   it("a bad address is refused with 400 in Spanish, keeping what was typed; nothing is saved", async () => {
     const before = await readStoredSettings(database.db);
     const res = await save(

@@ -89,7 +89,15 @@ export async function action(args: Route.ActionArgs) {
 const inputClass = "mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3";
 const sectionClass = "rounded-2xl border border-sand p-4 sm:p-6";
 
-function ResetButton({ target, label }: { target: string; label: string }) {
+function ResetButton({
+  target,
+  label,
+  text = "Restablecer",
+}: {
+  target: string;
+  label: string;
+  text?: string;
+}) {
   return (
     <button
       type="submit"
@@ -99,7 +107,7 @@ function ResetButton({ target, label }: { target: string; label: string }) {
       className="text-sm text-gold-700 underline"
       aria-label={`Restablecer ${label}`}
     >
-      Restablecer
+      {text}
     </button>
   );
 }
@@ -156,7 +164,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
     id: `configuracion-${loaderData.version}`,
     lastResult: navigation.state === "idle" ? actionData?.result : undefined,
     defaultValue: loaderData.values,
-    constraint: undefined,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate({ formData }) {
@@ -242,7 +249,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           </div>
           {DETAIL_FIELDS.some((f) => changed.has(f)) && (
             <p className="mt-4">
-              <ResetButton target="detalles" label="todos los datos de la tienda" />
+              <ResetButton
+                target="detalles"
+                label="todos los datos de la tienda"
+                text="Restablecer todos los datos de la tienda"
+              />
             </p>
           )}
         </fieldset>
@@ -324,7 +335,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
                 Agregar paquetería
               </button>
             )}
-            {changed.has("carriers") && <ResetButton target="carriers" label="la lista de paqueterías" />}
+            {changed.has("carriers") && (
+              <ResetButton target="carriers" label="la lista de paqueterías" text="Restablecer la lista" />
+            )}
           </div>
         </fieldset>
 
