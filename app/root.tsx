@@ -43,7 +43,7 @@ export function loader({ context }: Route.LoaderArgs) {
   const session = context.get(adminSessionContext);
   // Only the public shop settings reach the browser, and whether an administrator is signed in.
   return {
-    shop: context.get(servicesContext).config.shop,
+    shop: context.get(servicesContext).settings.current().shop,
     year: new Date().getFullYear(),
     signedIn: session !== null,
   };

@@ -36,7 +36,7 @@ export default [
       // The spec's spelling of the address is kept.
       route("campains", "routes/admin/coming-soon.tsx", { id: "admin-campains" }),
       route("reports", "routes/admin/coming-soon.tsx", { id: "admin-reports" }),
-      route("settings", "routes/admin/coming-soon.tsx", { id: "admin-settings" }),
+      route("settings", "routes/admin/settings.tsx", { id: "admin-settings" }),
       route("sessions", "routes/admin/sessions.ts"),
       route("media", "routes/admin/media.ts"),
     ]),

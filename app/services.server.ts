@@ -24,6 +24,7 @@ import { createSuccessLinks, type SuccessLinks } from "~/orders/success-link.ser
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { type ShopSettingsService, startShopSettings } from "~/settings/settings.server";
 import { WAITLIST_OPENING_EMAIL } from "~/waitlist/kinds";
 import { createWaitlistLinks, type WaitlistLinks } from "~/waitlist/links.server";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
@@ -39,6 +40,8 @@ export interface Services {
   /** Queued e-mails: `mail.sendSoon()` after queueing one. */
   mail: MailQueue;
   auth: AdminAuth;
+  /** Configuración: the shop's details, carriers, legal texts in force (`settings.current()`). */
+  settings: ShopSettingsService;
   /** How often a browser and an address may start a checkout, leave the payment page, sign in, sign up for 'Avísame'. */
   limits: RequestLimits;
   /** The proof of work a checkout needs; null when CHECKOUT_CHALLENGE is off. */
@@ -87,6 +90,7 @@ export async function startServices(
       if (await seedDemoOnFirstStart(database.db, media, { onSeeding, onProgress: progressLines(log) }))
         log("Catálogo de demostración listo.");
     }
+    const shopSettings = await startShopSettings(database.db, config.shop, { log });
     const settings = authSettings(config);
     const auth = createAdminAuth(database, settings);
     if (config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
@@ -115,8 +119,13 @@ export async function startServices(
       database.db,
       mailer,
       {
-        ...orderEmailTemplates(database.db, () => config.shop),
-        ...waitlistEmailTemplates(database.db, () => config.shop, waitlistLinks, config.publicUrl),
+        ...orderEmailTemplates(database.db, () => shopSettings.current()),
+        ...waitlistEmailTemplates(
+          database.db,
+          () => shopSettings.current().shop,
+          waitlistLinks,
+          config.publicUrl,
+        ),
       },
       log,
       { bulkKinds: [WAITLIST_OPENING_EMAIL] },
@@ -189,6 +198,7 @@ export async function startServices(
       mailer,
       mail,
       auth,
+      settings: shopSettings,
       limits,
       cancelLinks: createCancelLinks(settings.secret),
       waitlistLinks,
@@ -198,6 +208,7 @@ export async function startServices(
         : null,
       async stop() {
         // Rounds under way finish first: a message sent must be recorded as sent.
+        shopSettings.stop();
         await stopJobs();
         await mail.drain();
         await limits.close();

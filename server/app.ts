@@ -96,7 +96,10 @@ function buildApp(
   const { config } = services;
   const app = express();
   app.disable("x-powered-by");
-  app.locals.shopName = config.shop.name;
+  app.locals.shopName = services.settings.current().shop.name;
+  services.settings.onChange((settings) => {
+    app.locals.shopName = settings.shop.name;
+  });
   // Behind one load balancer that terminates TLS: X-Forwarded-Proto tells us the request was HTTPS,
   // and only the last X-Forwarded-For hop (the one it added) is believed.
   if (config.trustProxy) app.set("trust proxy", 1);
@@ -137,7 +140,12 @@ function buildApp(
     }
     next();
   });
-  const security = securityHeaders(config, { development: clientDir === undefined });
+  const security = securityHeaders(config, {
+    development: clientDir === undefined,
+    videoUrl: services.settings.current().shop.processVideoUrl,
+  });
+  // Before the page cache's listener below, which reads the new headers.
+  services.settings.onChange((settings) => security.setVideoUrl(settings.shop.processVideoUrl));
   app.use(security.middleware);
 
   app.get("/healthz", async (_req, res) => {
@@ -219,8 +227,9 @@ function buildApp(
   // Anonymous public pages from a 1-second shared cache (decision 12). Not in development, where
   // Vite's hot reload changes pages under it.
   if (clientDir) {
-    const plain = security.headers(false);
-    const secure = security.headers(true);
+    // Remade when Configuración changes (the CSP names the process video's host).
+    let plain = security.headers(false);
+    let secure = security.headers(true);
     const encodings: Encoding[] = ["br", "gzip", "identity"];
     const wire = (page: CachedPage, list: [string, string][]) =>
       Object.fromEntries(encodings.map((e) => [e, hitHeaders(page, list, e)])) as Record<Encoding, string[]>;
@@ -237,6 +246,13 @@ function buildApp(
       listeningOrigin: (protocol, port) =>
         originOf(protocol, config.host, port ?? (app.locals.listenPort as number | undefined)),
       log: logger && ((req, res) => logFastAnswer(app, logger, req, res)),
+    });
+    // Configuración saved here or on another server (seen by its poll): pages stored before it
+    // would show the old details, and their headers the old CSP.
+    services.settings.onChange(() => {
+      plain = security.headers(false);
+      secure = security.headers(true);
+      cache.clear();
     });
     // An admin change shows at once on this server: a successful admin post clears the cache
     // before its answer leaves (other servers catch up within the cache's 1 s).
@@ -407,38 +423,47 @@ const NO_NONCE = "-";
  */
 function securityHeaders(
   config: Config,
-  { development }: { development: boolean },
-): { middleware: express.RequestHandler; headers(secure: boolean): [string, string][] } {
-  const frameSources = config.shop.processVideoUrl ? [new URL(config.shop.processVideoUrl).origin] : [];
+  { development, videoUrl }: { development: boolean; videoUrl: string | null },
+): {
+  middleware: express.RequestHandler;
+  headers(secure: boolean): [string, string][];
+  /** The process video's address changed (Configuración): the policy is made again, once. */
+  setVideoUrl(url: string | null): void;
+} {
   // Media in S3-compatible storage are fetched from its public address.
   const mediaSources = config.media.kind === "s3" ? [new URL(config.media.publicUrl).origin] : [];
-  const withHelmet = helmet({
-    // Development: Vite injects inline scripts and a websocket for hot reload.
-    contentSecurityPolicy: development
-      ? false
-      : {
-          useDefaults: false,
-          directives: {
-            defaultSrc: ["'self'"],
-            scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-            styleSrc: ["'self'", "'unsafe-inline'"],
-            imgSrc: ["'self'", "data:", "blob:", ...mediaSources],
-            mediaSrc: ["'self'", "blob:", ...mediaSources],
-            fontSrc: ["'self'"],
-            connectSrc: ["'self'"],
-            frameSrc: ["'self'", ...frameSources],
-            frameAncestors: ["'none'"],
-            formAction: ["'self'"],
-            baseUri: ["'self'"],
-            objectSrc: ["'none'"],
+  // The process video on /nosotros: a player in a frame (YouTube, Vimeo) or a file in <video>.
+  const build = (video: string | null) => {
+    const videoSources = video ? [new URL(video).origin] : [];
+    return helmet({
+      // Development: Vite injects inline scripts and a websocket for hot reload.
+      contentSecurityPolicy: development
+        ? false
+        : {
+            useDefaults: false,
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+              styleSrc: ["'self'", "'unsafe-inline'"],
+              imgSrc: ["'self'", "data:", "blob:", ...mediaSources],
+              mediaSrc: ["'self'", "blob:", ...new Set([...mediaSources, ...videoSources])],
+              fontSrc: ["'self'"],
+              connectSrc: ["'self'"],
+              frameSrc: ["'self'", ...videoSources],
+              frameAncestors: ["'none'"],
+              formAction: ["'self'"],
+              baseUri: ["'self'"],
+              objectSrc: ["'none'"],
+            },
           },
-        },
-    // Sent only for HTTPS requests, below: HSTS over plain HTTP would lock out a local install.
-    strictTransportSecurity: false,
-    crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    xFrameOptions: { action: "deny" },
-  });
+      // Sent only for HTTPS requests, below: HSTS over plain HTTP would lock out a local install.
+      strictTransportSecurity: false,
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      xFrameOptions: { action: "deny" },
+    });
+  };
+  let withHelmet = build(videoUrl);
   const apply = (req: express.Request, res: express.Response, next: express.NextFunction) => {
     // The shop needs no camera, microphone, location, payment or USB access from the browser.
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
@@ -469,6 +494,9 @@ function securityHeaders(
       // Helmet answers synchronously; if it ever did not, no list is better than a wrong one.
       if (!done) throw new Error("securityHeaders: helmet did not finish synchronously");
       return [...set.values()];
+    },
+    setVideoUrl(url) {
+      withHelmet = build(url);
     },
   };
 }

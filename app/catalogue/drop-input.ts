@@ -327,8 +327,11 @@ export function emptyProduct(): ProductFormValues {
   };
 }
 
-/** The create form: a new drop's id (its photos' folder) and nothing typed yet. */
-export function emptyDrop(id: string): DropFormValues {
+/**
+ * The create form: a new drop's id (its photos' folder) and nothing typed yet but the shop's
+ * default 'Máximo por persona' (Configuración).
+ */
+export function emptyDrop(id: string, defaults: { maxPerOrder?: number | null } = {}): DropFormValues {
   return {
     id,
     version: "",
@@ -337,7 +340,7 @@ export function emptyDrop(id: string): DropFormValues {
     startTime: "10:00",
     endDate: "",
     endTime: "22:00",
-    maxPerOrder: "",
+    maxPerOrder: defaults.maxPerOrder ? String(defaults.maxPerOrder) : "",
     holdMinutes: String(HOLD_MINUTES),
     smallDescription: "",
     fullDescription: "",

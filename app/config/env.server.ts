@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { S3Settings } from "~/media/s3-storage.server";
 import { DEFAULT_CEILINGS, HIGHEST_CEILING, type OrderCeilings } from "~/orders/limits";
+import type { ShopDetails } from "~/settings/settings";
 import { StartupError } from "./startup-error";
 
 // Validation messages people read are in Spanish.
@@ -145,16 +146,8 @@ export interface Config {
   shop: PublicShopSettings;
 }
 
-/** The part of the configuration that may reach the browser. Nothing secret goes here. */
-export interface PublicShopSettings {
-  name: string;
-  email: string;
-  whatsapp: string;
-  instagramUrl: string;
-  agencyName: string;
-  agencyUrl: string;
-  processVideoUrl: string | null;
-}
+/** The part of the configuration that may reach the browser (the first values of Configuración). */
+export type PublicShopSettings = ShopDetails;
 
 export function parseDatabaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
   if (!url) return { kind: "sqlite", file: path.resolve(dataDir, "shop.db") };

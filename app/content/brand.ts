@@ -1,6 +1,6 @@
 // The brand's own site copy and illustrations (home hero, artisan process, /nosotros).
 // This is the shop's content, not demo data: it ships with the shop whether or not the demo catalogue
-// is loaded. The brand *name* is a setting (config.shop.name), so it is not repeated here.
+// is loaded. The brand *name* is a setting (Configuración, app/settings), so it is not repeated here.
 // Illustrations live in public/brand/ as hand-drawn SVG; width and height match each file's viewBox.
 
 export interface ProcessStep {

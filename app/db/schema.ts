@@ -216,7 +216,18 @@ export interface WaitlistSubscriptionsTable {
   notified_at: NullableTimestamp;
 }
 
+/** Configuración (decision 24): the one row of what the owner changed over the environment's values. */
+export interface ShopSettingsTable {
+  id: number;
+  /** Grows with every save; app servers poll it to reload. */
+  version: number;
+  /** JSON of the changed fields only (app/settings/settings.ts `SettingsOverrides`). */
+  overrides: string;
+  updated_at: NullableTimestamp;
+}
+
 export interface KyselyDatabase {
+  shop_settings: ShopSettingsTable;
   waitlist_subscriptions: WaitlistSubscriptionsTable;
   auth_user: AuthUserTable;
   auth_session: AuthSessionTable;

@@ -11,6 +11,9 @@ export interface Carrier {
 
 export const OTHER_CARRIER = "Otra";
 
+/** Where the tracking number goes in a carrier's address. */
+export const GUIA = "{guia}";
+
 export const DEFAULT_CARRIERS: readonly Carrier[] = [
   { name: "Estafeta", trackingUrl: "https://www.estafeta.com/rastrear-envio?guias={guia}" },
   { name: "DHL Express", trackingUrl: "https://www.dhl.com/mx-es/home/rastreo.html?tracking-id={guia}" },
@@ -30,5 +33,12 @@ export function trackingLink(
   if (!carrier || !trackingNumber) return null;
   const known = carriers.find((c) => c.name.toLowerCase() === carrier.trim().toLowerCase());
   if (!known?.trackingUrl) return null;
-  return known.trackingUrl.replace("{guia}", encodeURIComponent(trackingNumber.trim()));
+  return known.trackingUrl.replaceAll(GUIA, encodeURIComponent(trackingNumber.trim()));
+}
+
+/** The order's tracking link from the shop's current carriers (Configuración may have changed them). */
+export function withTrackingLink<
+  T extends { carrier: string | null; trackingNumber: string | null; trackingUrl: string | null },
+>(order: T, carriers: readonly Carrier[]): T {
+  return { ...order, trackingUrl: trackingLink(order.carrier, order.trackingNumber, carriers) };
 }

@@ -16,14 +16,14 @@ import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/about";
 
 export function loader({ context }: Route.LoaderArgs) {
-  const { config } = context.get(servicesContext);
+  const { shop } = context.get(servicesContext).settings.current();
   const origin = shopOrigin(context);
   return {
     origin,
-    shopName: config.shop.name,
+    shopName: shop.name,
     ogImage: absoluteUrl(origin, HERO_IMAGE.src),
-    // Only http(s): the setting is checked at start-up.
-    processVideoUrl: config.shop.processVideoUrl,
+    // Only http(s): Configuración and the environment check it.
+    processVideoUrl: shop.processVideoUrl,
   };
 }
 
@@ -227,12 +227,27 @@ function BeforeAfter() {
   );
 }
 
+function isVideoFile(url: string): boolean {
+  return /\.(mp4|webm|m4v|mov)$/i.test(new URL(url).pathname);
+}
+
 function ProcessVideo({ url }: { url: string | null }) {
   return (
     <section aria-labelledby="proceso" className="border-t border-sand py-12">
       <SectionHeading id="proceso" eyebrow="Hecho a mano" title="Así hacemos cada pieza" />
       <div className="mt-8 grid gap-8 lg:grid-cols-[2fr_1fr] lg:items-start">
-        {url ? (
+        {url && isVideoFile(url) ? (
+          // A video file (MP4/WebM) plays in the page; anything else (YouTube, Vimeo) is their player.
+          <video
+            src={url}
+            controls
+            preload="none"
+            poster={PROCESS_VIDEO_POSTER.src}
+            className="aspect-video w-full rounded-2xl bg-sand"
+          >
+            <track kind="captions" />
+          </video>
+        ) : url ? (
           <div className="aspect-video overflow-hidden rounded-2xl bg-sand">
             <iframe
               src={url}

@@ -28,7 +28,8 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { database, media, config } = context.get(servicesContext);
+  const { database, media, settings } = context.get(servicesContext);
+  const { shop } = settings.current();
   // An address that cannot name a drop is not looked up.
   const drop = isId(params.dropId) ? await getDrop(database.db, params.dropId) : null;
   if (!drop) throw new Response("Drop no encontrado", { status: 404 });
@@ -48,7 +49,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       // Filtered views are the same page for search engines.
       url: `${origin}${summary.href}`,
       image: summary.image ? absoluteUrl(origin, summary.image.src) : null,
-      shopName: config.shop.name,
+      shopName: shop.name,
     },
     now: now.toISOString(),
     drop: summary,

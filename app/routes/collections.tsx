@@ -17,7 +17,8 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { database, media, config } = context.get(servicesContext);
+  const { database, media, settings } = context.get(servicesContext);
+  const { shop } = settings.current();
   const now = new Date();
   const drops = await listDrops(database.db, { products: false });
   const origin = shopOrigin(context);
@@ -31,7 +32,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       description: "Todas nuestras colecciones de temporada de joyería de oro hecha a mano, año por año.",
       url: `${origin}/colecciones`,
       image: groups[0]?.drops[0]?.image ? absoluteUrl(origin, groups[0].drops[0].image.src) : null,
-      shopName: config.shop.name,
+      shopName: shop.name,
     },
     groups,
   };

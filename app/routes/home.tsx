@@ -33,7 +33,8 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { database, media, config } = context.get(servicesContext);
+  const { database, media, settings } = context.get(servicesContext);
+  const { shop } = settings.current();
   const now = new Date();
   const drops = dropsForHome(await listDrops(database.db), now);
   const origin = shopOrigin(context);
@@ -49,13 +50,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   }));
   return {
     seo: {
-      shopName: config.shop.name,
+      shopName: shop.name,
       description: BRAND.tagline,
       url: `${origin}/`,
       image: absoluteUrl(origin, views[0]?.image?.src ?? HERO_IMAGE.src),
     },
     now: now.toISOString(),
-    whatsapp: config.shop.whatsapp,
+    whatsapp: shop.whatsapp,
     drops: views,
   };
 }

@@ -1,23 +1,26 @@
 import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
-import { isLegalPath, LEGAL_LINKS, legalPage } from "~/content/legal";
+import { LEGAL_LINKS } from "~/content/legal";
 import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { servicesContext } from "~/services.server";
+import { legalPageFor } from "~/settings/settings";
 import type { Route } from "./+types/legal";
 
 /** /aviso-de-privacidad, /envios, /cambios-y-devoluciones, /terminos-y-condiciones. */
 export function loader({ context, request }: Route.LoaderArgs) {
-  const { config } = context.get(servicesContext);
+  const settings = context.get(servicesContext).settings.current();
   // The same module serves the four addresses; a client navigation asks for `<path>.data`.
   const path = new URL(request.url).pathname.replace(/\.data$/, "");
-  if (!isLegalPath(path)) throw new Response("Página no encontrada", { status: 404 });
+  // The owner's text from Configuración, or the model text.
+  const page = legalPageFor(path, settings);
+  if (!page) throw new Response("Página no encontrada", { status: 404 });
   const origin = shopOrigin(context);
   return {
-    page: legalPage(path, config.shop),
+    page,
     url: absoluteUrl(origin, path),
-    shopName: config.shop.name,
+    shopName: settings.shop.name,
   };
 }
 
@@ -38,25 +41,30 @@ export default function Legal({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="font-serif text-4xl">{page.title}</h1>
-      <p
-        role="note"
-        className="mt-6 rounded-lg border-2 border-dashed border-gold-700 bg-sand/60 px-4 py-3 text-sm"
-      >
-        <strong>Texto modelo.</strong> Es un punto de partida que el dueño de la tienda debe revisar y adaptar
-        a su negocio, de preferencia con asesoría legal, antes de vender.
-      </p>
-      {page.sections.map((section) => (
-        <section key={section.heading} className="mt-8">
-          <h2 className="font-serif text-2xl">{section.heading}</h2>
-          {section.paragraphs.map((text) => (
-            <p key={text} className="mt-3 text-ink/85">
+      {page.model && (
+        <p
+          role="note"
+          className="mt-6 rounded-lg border-2 border-dashed border-gold-700 bg-sand/60 px-4 py-3 text-sm"
+        >
+          <strong>Texto modelo.</strong> Es un punto de partida que el dueño de la tienda debe revisar y
+          adaptar a su negocio, de preferencia con asesoría legal, antes de vender.
+        </p>
+      )}
+      {page.sections.map((section, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the owner's sections may share a heading (or have none)
+        <section key={i} className="mt-8">
+          {section.heading && <h2 className="font-serif text-2xl">{section.heading}</h2>}
+          {section.paragraphs.map((text, j) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs may repeat
+            <p key={j} className="mt-3 text-ink/85">
               {text}
             </p>
           ))}
           {section.items && (
             <ul className="mt-3 list-disc space-y-1 pl-6 text-ink/85">
-              {section.items.map((item) => (
-                <li key={item}>{item}</li>
+              {section.items.map((item, j) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: items may repeat
+                <li key={j}>{item}</li>
               ))}
             </ul>
           )}

@@ -36,7 +36,7 @@ export function loader({ url, context }: Route.LoaderArgs) {
   return {
     redirectTo,
     signedOut: url.searchParams.get("sesion") === "cerrada",
-    shopName: context.get(servicesContext).config.shop.name,
+    shopName: context.get(servicesContext).settings.current().shop.name,
   };
 }
 

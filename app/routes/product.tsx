@@ -59,7 +59,8 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { database, media, config } = context.get(servicesContext);
+  const { database, media, settings } = context.get(servicesContext);
+  const { shop } = settings.current();
   // An address that cannot name a product is not looked up.
   const drop =
     isId(params.dropId) && isId(params.productId)
@@ -83,7 +84,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       url: `${origin}${productHref(drop.id, product.id)}`,
       image: images[0] ? absoluteUrl(origin, images[0].src) : null,
       images: images.map((i) => absoluteUrl(origin, i.src)),
-      shopName: config.shop.name,
+      shopName: shop.name,
     },
     now: now.toISOString(),
     drop: {

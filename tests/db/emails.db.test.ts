@@ -11,6 +11,7 @@ import { trackingLink } from "~/orders/carriers";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { shipmentInput } from "~/orders/shipment-input";
+import { settingsFromEnvironment } from "~/settings/settings";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -28,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => smtp.close());
 
-const templates = (database: Database) => orderEmailTemplates(database.db, () => shop);
+const templates = (database: Database) =>
+  orderEmailTemplates(database.db, () => settingsFromEnvironment(shop));
 
 async function paidOrder(database: Database, email: string) {
   const piece = await runningPiece(database, { name: "Collar Caracola", priceCents: 980_000, stock: 2 });

@@ -25,6 +25,7 @@ import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { releaseHold } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import type { ShipmentInput } from "~/orders/shipment-input";
+import { settingsFromEnvironment } from "~/settings/settings";
 import { oaxacaAddress } from "../support/catalogue";
 import { type DatabaseHarness, describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -659,7 +660,7 @@ describeEachDatabase("orders desk: timeline and e-mails", (harness) => {
       throw new Error("SMTP 421 servicio no disponible");
     },
   };
-  const templates = (db: Db) => orderEmailTemplates(db, () => shopSettings);
+  const templates = (db: Db) => orderEmailTemplates(db, () => settingsFromEnvironment(shopSettings));
 
   it("the timeline tells the order's life in time order", async () => {
     const { database, db } = await fresh(harness);

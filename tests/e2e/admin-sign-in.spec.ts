@@ -18,7 +18,7 @@ const ADMIN_SECTIONS = [
   { label: "Colecciones", path: "/admin/drops", comingSoon: false },
   { label: "Campañas", path: "/admin/campains", comingSoon: true },
   { label: "Reportes", path: "/admin/reports", comingSoon: true },
-  { label: "Configuración", path: "/admin/settings", comingSoon: true },
+  { label: "Configuración", path: "/admin/settings", comingSoon: false },
 ];
 
 async function fillLogin(page: Page, email: string, password: string) {

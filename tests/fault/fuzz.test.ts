@@ -1140,9 +1140,36 @@ const GENERATORS: Record<string, Generator[]> = {
       };
     },
   ],
-  "routes/admin/coming-soon.tsx": [
-    adminPage((r) => r.pick(["/admin/campains", "/admin/reports", "/admin/settings"])),
+  "routes/admin/settings.tsx": [
+    (r) => {
+      const m = method(r, "POST");
+      const fields: Fields = r.chance(0.2)
+        ? [["restablecer", r.pick(["name", "detalles", "carriers", "legalTerms", oddText(r)])]]
+        : [
+            ["name", r.pick(["Luna Nueva", "", oddText(r)])],
+            ["email", r.pick(["hola@orodeluna.mx", "sin-arroba"])],
+            ["whatsapp", r.pick(["5215512345678", "+52 1 55 1234 5678", "abc"])],
+            ["instagramUrl", r.pick(["https://www.instagram.com/orodeluna.mx", "javascript:alert(1)"])],
+            ["agencyName", "Taller Digital"],
+            ["agencyUrl", r.pick(["https://example.com", "ftp://example.com"])],
+            ["processVideoUrl", r.pick(["", "https://player.vimeo.com/video/1", "data:text/html,x"])],
+            ["defaultMaxPerOrder", r.pick(["", "3", "0", "-1", "1e9"])],
+            ["carriers[0].name", r.pick(["Estafeta", "Otra", ""])],
+            ["carriers[0].trackingUrl", r.pick(["https://e.example/{guia}", "https://e.example/", ""])],
+            ["legalPrivacy", r.pick(["## Aviso\n\nTexto.", "", oddText(r)])],
+            ["legalShipping", "## Envíos\n\n- A todo México"],
+            ["legalReturns", "Devoluciones."],
+            ["legalTerms", "Términos."],
+          ];
+      return {
+        method: m,
+        target: r.chance(0.2) ? dataUrl(r, "/admin/settings") : "/admin/settings",
+        body: m === "POST" ? formBody(r, noise(r, fields)) : undefined,
+        session: r.chance(0.75),
+      };
+    },
   ],
+  "routes/admin/coming-soon.tsx": [adminPage((r) => r.pick(["/admin/campains", "/admin/reports"]))],
   // Signing out everywhere is a real change: never with the shop's own origin and the session.
   "routes/admin/sessions.ts": [
     (r) => {

@@ -16,10 +16,13 @@ export function OrderActions({
   orderId,
   status,
   afterDelete,
+  carriers,
 }: {
   orderId: string;
   status: Order["status"];
   afterDelete?: string;
+  /** The carriers' names from Configuración. */
+  carriers?: readonly string[];
 }) {
   const fetcher = useDeskFetcher();
   const [confirming, setConfirming] = useState(false);
@@ -35,7 +38,7 @@ export function OrderActions({
   };
   return (
     <div className="flex flex-wrap gap-2">
-      {actions.includes("atender") && <ShipDialog orderId={orderId} />}
+      {actions.includes("atender") && <ShipDialog orderId={orderId} carriers={carriers} />}
       {actions.includes("archivar") && (
         <button
           type="button"
@@ -83,7 +86,7 @@ export function OrderActions({
 }
 
 /** 'Atender pedido': a dialog asking carrier and tracking number. */
-function ShipDialog({ orderId }: { orderId: string }) {
+function ShipDialog({ orderId, carriers }: { orderId: string; carriers?: readonly string[] }) {
   const fetcher = useDeskFetcher();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -115,7 +118,11 @@ function ShipDialog({ orderId }: { orderId: string }) {
             </p>
             <fetcher.Form method="post" action={orderAction(orderId)} noValidate className="mt-4">
               <input type="hidden" name="intent" value="atender" />
-              <ShipmentFields idPrefix={`ship-${orderId}`} errorId={error ? errorId : undefined} />
+              <ShipmentFields
+                idPrefix={`ship-${orderId}`}
+                errorId={error ? errorId : undefined}
+                carriers={carriers}
+              />
               {error && (
                 <p
                   id={errorId}

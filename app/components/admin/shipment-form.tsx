@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { DEFAULT_CARRIERS, OTHER_CARRIER } from "~/orders/carriers";
 
+const DEFAULT_NAMES = DEFAULT_CARRIERS.map((c) => c.name);
+
 /**
  * Carrier (from the list, or 'Otra' with its name) and tracking number. The fields are not marked
  * required for the browser: the server answers the spec's 'Por favor completa todos los campos.'.
@@ -10,15 +12,18 @@ export function ShipmentFields({
   carrier,
   trackingNumber,
   errorId,
+  carriers = DEFAULT_NAMES,
 }: {
   idPrefix: string;
+  /** The carriers' names from Configuración. */
+  carriers?: readonly string[];
   carrier?: string | null;
   trackingNumber?: string | null;
   /** The id of the form's error message, while there is one. */
   errorId?: string;
 }) {
   const invalid = errorId ? { "aria-invalid": true, "aria-describedby": errorId } : {};
-  const known = DEFAULT_CARRIERS.some((c) => c.name === carrier);
+  const known = carriers.some((name) => name === carrier);
   const [choice, setChoice] = useState(carrier ? (known ? carrier : OTHER_CARRIER) : "");
   const field = "mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3";
   return (
@@ -36,9 +41,9 @@ export function ShipmentFields({
           {...invalid}
         >
           <option value="">Elige una paquetería</option>
-          {DEFAULT_CARRIERS.map((c) => (
-            <option key={c.name} value={c.name}>
-              {c.name}
+          {carriers.map((name) => (
+            <option key={name} value={name}>
+              {name}
             </option>
           ))}
           <option value={OTHER_CARRIER}>{OTHER_CARRIER}</option>

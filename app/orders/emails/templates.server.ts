@@ -1,6 +1,7 @@
-import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
 import type { EmailTemplates } from "~/mail/queue.server";
+import type { ShopSettings } from "~/settings/settings";
+import { withTrackingLink } from "../carriers";
 import { getOrder } from "../queries.server";
 import { confirmationEmail } from "./confirmation";
 import { CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "./kinds";
@@ -8,14 +9,16 @@ import { shipmentEmail } from "./shipment";
 
 /**
  * The order e-mails the mail queue can render. Each reads its order when it is sent, so a
- * corrected tracking number is what the customer reads. `shop` is read at each send.
+ * corrected tracking number is what the customer reads. The settings are read at each send.
  */
-export function orderEmailTemplates(db: Db, shop: () => PublicShopSettings): EmailTemplates {
+export function orderEmailTemplates(db: Db, settings: () => ShopSettings): EmailTemplates {
   const withOrder =
     (render: typeof confirmationEmail) =>
     async ({ orderId }: { orderId: string | null }) => {
       const order = orderId ? await getOrder(db, orderId) : null;
-      return order ? render(order, shop()) : null;
+      if (!order) return null;
+      const { shop, carriers } = settings();
+      return render(withTrackingLink(order, carriers), shop);
     };
   return {
     [CONFIRMATION_EMAIL]: withOrder(confirmationEmail),

@@ -13,7 +13,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Crear colección · Adm
 /** A new form gets the new drop's id at once: its photos are stored in the drop's folder as they upload. */
 export function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
-  return { initial: emptyDrop(newId()) };
+  const { settings } = args.context.get(servicesContext);
+  return { initial: emptyDrop(newId(), { maxPerOrder: settings.current().defaultMaxPerOrder }) };
 }
 
 export async function action(args: Route.ActionArgs) {

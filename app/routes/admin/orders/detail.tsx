@@ -18,9 +18,10 @@ import {
   resendOrderEmail,
   shipOrder,
 } from "~/orders/admin.server";
+import { withTrackingLink } from "~/orders/carriers";
 import { DESK_NOTICE_PARAM, DESK_NOTICES } from "~/orders/desk-query";
 import { isOrderId } from "~/orders/ids";
-import { shipmentInput } from "~/orders/shipment-input";
+import { shipmentInputFor } from "~/orders/shipment-input";
 import { DESK_ACTIONS, STATUS_LABELS } from "~/orders/status";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/detail";
@@ -31,10 +32,16 @@ export const meta: Route.MetaFunction = ({ params }) => [
 
 export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
-  const { database } = args.context.get(servicesContext);
-  const order = isOrderId(args.params.orderId) ? await getDeskOrder(database.db, args.params.orderId) : null;
-  if (!order) throw new Response("Pedido no encontrado", { status: 404 });
-  return { order, timeline: await orderTimeline(database.db, order) };
+  const { database, settings } = args.context.get(servicesContext);
+  const stored = isOrderId(args.params.orderId) ? await getDeskOrder(database.db, args.params.orderId) : null;
+  if (!stored) throw new Response("Pedido no encontrado", { status: 404 });
+  const { carriers } = settings.current();
+  const order = withTrackingLink(stored, carriers);
+  return {
+    order,
+    timeline: await orderTimeline(database.db, order),
+    carriers: carriers.map((c) => c.name),
+  };
 }
 
 function answer(status: number, body: DeskActionData) {
@@ -67,7 +74,7 @@ function refused(base: Omit<DeskActionData, "ok" | "message">, refusal: DeskRefu
  */
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
-  const { database, mail } = args.context.get(servicesContext);
+  const { database, mail, settings } = args.context.get(servicesContext);
   const db = database.db;
   const orderId = args.params.orderId;
   const form = await args.request.formData().catch(() => null);
@@ -82,7 +89,7 @@ export async function action(args: Route.ActionArgs) {
   if (!isOrderId(orderId)) return answer(404, { ...base, ok: false, message: "Pedido no encontrado." });
   const text = (name: string) => String(form.get(name) ?? "");
   const shipment = () =>
-    shipmentInput.safeParse({
+    shipmentInputFor(settings.current().carriers).safeParse({
       carrier: text("carrier"),
       otherCarrier: text("otherCarrier"),
       trackingNumber: text("trackingNumber"),
@@ -146,7 +153,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AdminOrder({ loaderData }: Route.ComponentProps) {
-  const { order, timeline } = loaderData;
+  const { order, timeline, carriers } = loaderData;
   const fetcher = useDeskFetcher();
   const back = `/admin/orders?estado=${order.status}`;
   return (
@@ -163,7 +170,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <OrderView order={order} />
         <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-sand pt-4">
-          <OrderActions orderId={order.id} status={order.status} afterDelete={back} />
+          <OrderActions orderId={order.id} status={order.status} afterDelete={back} carriers={carriers} />
           <Link
             to={`/admin/orders/${order.id}/imprimir`}
             className="min-h-11 content-center rounded-full border border-ink px-5 text-sm"
@@ -178,7 +185,12 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           <summary className="cursor-pointer font-medium">Corregir la guía</summary>
           <fetcher.Form method="post" action={orderAction(order.id)} noValidate className="mt-4 max-w-md">
             <input type="hidden" name="intent" value="corregir" />
-            <ShipmentFields idPrefix="fix" carrier={order.carrier} trackingNumber={order.trackingNumber} />
+            <ShipmentFields
+              idPrefix="fix"
+              carrier={order.carrier}
+              trackingNumber={order.trackingNumber}
+              carriers={carriers}
+            />
             <label className="mt-4 flex min-h-11 items-center gap-2 text-sm">
               <input type="checkbox" name="notify" defaultChecked className="size-5" />
               Mandar de nuevo el aviso de envío al cliente

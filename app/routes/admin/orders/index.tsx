@@ -5,6 +5,7 @@ import { RouteError } from "~/components/route-error";
 import { pageTakesNoForm } from "~/http/methods";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import { listOrders } from "~/orders/admin.server";
+import { withTrackingLink } from "~/orders/carriers";
 import { DESK_PARAMS, deskSearch, parseDeskQuery } from "~/orders/desk-query";
 import { DESK_TABS, STATUS_LABELS } from "~/orders/status";
 import { servicesContext } from "~/services.server";
@@ -15,18 +16,25 @@ export const meta: Route.MetaFunction = () => [{ title: "Pedidos · Administraci
 /** /admin/orders?estado=pendiente&q=…&desde=…&hasta=…&pagina=2 */
 export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
-  const { database } = args.context.get(servicesContext);
+  const { database, settings } = args.context.get(servicesContext);
+  const { carriers } = settings.current();
   const parsed = parseDeskQuery(args.url.searchParams);
-  const shown = { values: parsed.values, errors: parsed.errors, notice: parsed.notice };
+  const shown = {
+    values: parsed.values,
+    errors: parsed.errors,
+    notice: parsed.notice,
+    carriers: carriers.map((c) => c.name),
+  };
   // A search the database must not see: the desk says why, lists nothing and answers 400.
   if (parsed.refused) return data({ orders: [], total: 0, page: 1, pages: 1, ...shown }, { status: 400 });
-  return { ...(await listOrders(database.db, parsed.query)), ...shown };
+  const listed = await listOrders(database.db, parsed.query);
+  return { ...listed, orders: listed.orders.map((o) => withTrackingLink(o, carriers)), ...shown };
 }
 
 export const action = pageTakesNoForm;
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, values, page, pages, total, errors, notice } = loaderData;
+  const { orders, values, page, pages, total, errors, notice, carriers } = loaderData;
   const filtered = Boolean(values.search || values.from || values.until);
   return (
     <section aria-labelledby="orders-title">
@@ -112,7 +120,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               <article aria-label={`Pedido ${order.id}`} className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
                 <OrderView order={order} link />
                 <div className="mt-4 border-t border-sand pt-4">
-                  <OrderActions orderId={order.id} status={order.status} />
+                  <OrderActions orderId={order.id} status={order.status} carriers={carriers} />
                 </div>
               </article>
             </li>

@@ -13,12 +13,13 @@ export const meta: Route.MetaFunction = ({ params }) => [{ title: `Hoja de empaq
 
 export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
-  const { database, config } = args.context.get(servicesContext);
+  const { database, settings } = args.context.get(servicesContext);
+  const { shop } = settings.current();
   const order = isOrderId(args.params.orderId) ? await getDeskOrder(database.db, args.params.orderId) : null;
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   return {
     order,
-    shop: { name: config.shop.name, email: config.shop.email, whatsapp: config.shop.whatsapp },
+    shop: { name: shop.name, email: shop.email, whatsapp: shop.whatsapp },
   };
 }
 

@@ -1,0 +1,354 @@
+import { z } from "zod";
+import { isLegalPath, LEGAL_LINKS, type LegalPath, type LegalSection, legalPage } from "~/content/legal";
+import { safeText } from "~/lib/text";
+import { type Carrier, DEFAULT_CARRIERS, GUIA, OTHER_CARRIER } from "~/orders/carriers";
+import { MAX_ORDER_PIECES } from "~/orders/limits";
+
+/*
+ * Configuración (decision 24): the shop's details, carriers, the default 'Máximo por persona' and
+ * the legal pages' texts. The environment gives every first value; the owner's changes are stored
+ * as overrides of single fields, so a field never changed keeps following the environment.
+ * Plain TypeScript: the form (Conform) and the server share this schema.
+ */
+
+/** The shop's public details: everything here may reach the browser. */
+export interface ShopDetails {
+  name: string;
+  email: string;
+  whatsapp: string;
+  instagramUrl: string;
+  agencyName: string;
+  agencyUrl: string;
+  processVideoUrl: string | null;
+}
+
+export const LEGAL_FIELDS = {
+  legalPrivacy: "/aviso-de-privacidad",
+  legalShipping: "/envios",
+  legalReturns: "/cambios-y-devoluciones",
+  legalTerms: "/terminos-y-condiciones",
+} as const satisfies Record<string, LegalPath>;
+export type LegalField = keyof typeof LEGAL_FIELDS;
+const LEGAL_FIELD_NAMES = Object.keys(LEGAL_FIELDS) as LegalField[];
+
+/** Everything the shop reads from Configuración. */
+export interface ShopSettings {
+  shop: ShopDetails;
+  carriers: Carrier[];
+  /** 'Máximo N por persona' a new drop's form starts with; null for none. */
+  defaultMaxPerOrder: number | null;
+  /** The owner's text of each legal page; null for the model text (app/content/legal.ts). */
+  legal: Record<LegalField, string | null>;
+}
+
+/** Every field of the form, as the schema returns it. */
+export interface SettingsValues extends ShopDetails {
+  defaultMaxPerOrder: number | null;
+  carriers: Carrier[];
+  legalPrivacy: string;
+  legalShipping: string;
+  legalReturns: string;
+  legalTerms: string;
+}
+export type SettingsField = keyof SettingsValues;
+/** What is stored: only the fields the owner changed. */
+export type SettingsOverrides = Partial<SettingsValues>;
+
+export const DETAIL_FIELDS = [
+  "name",
+  "email",
+  "whatsapp",
+  "instagramUrl",
+  "agencyName",
+  "agencyUrl",
+  "processVideoUrl",
+] as const satisfies readonly (keyof ShopDetails)[];
+export const SETTINGS_FIELDS: readonly SettingsField[] = [
+  ...DETAIL_FIELDS,
+  "defaultMaxPerOrder",
+  "carriers",
+  ...LEGAL_FIELD_NAMES,
+];
+export function isSettingsField(value: string): value is SettingsField {
+  return (SETTINGS_FIELDS as readonly string[]).includes(value);
+}
+
+export const MAX_CARRIERS = 20;
+export const MAX_LEGAL_CHARS = 20_000;
+
+/** Only http(s): these addresses end up in links and frames. */
+function isWebAddress(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+const text = (label: string, what: string, max: number) =>
+  safeText({ label, error: `Escribe ${what}.` })
+    .min(1, `Escribe ${what}.`)
+    .max(max, `${label}: máximo ${max} caracteres.`);
+
+const webAddress = (label: string, example: string) =>
+  safeText({ label, error: `Escribe la dirección de ${label.toLowerCase()}.` })
+    .max(500, `${label}: máximo 500 caracteres.`)
+    .refine(
+      isWebAddress,
+      `${label}: escribe una dirección web completa que empiece con https:// (p. ej. ${example}).`,
+    );
+
+const legalText = (label: string) =>
+  safeText({ label, multiline: true, error: `Escribe el texto de «${label}» o usa Restablecer.` })
+    .min(1, `Escribe el texto de «${label}» o usa Restablecer.`)
+    .max(MAX_LEGAL_CHARS, `«${label}»: máximo ${MAX_LEGAL_CHARS.toLocaleString("es-MX")} caracteres.`);
+
+const carrierSchema = z.object({
+  name: text("Paquetería", "el nombre de la paquetería", 60).refine(
+    (v) => v.toLowerCase() !== OTHER_CARRIER.toLowerCase(),
+    `«${OTHER_CARRIER}» ya está siempre en la lista; usa otro nombre.`,
+  ),
+  trackingUrl: safeText({ label: "Seguimiento" })
+    .max(500, "Seguimiento: máximo 500 caracteres.")
+    .refine(
+      isWebAddress,
+      `Seguimiento: escribe una dirección web completa que empiece con https://, con ${GUIA} donde va el número de guía.`,
+    )
+    .refine(
+      (v) => v.includes(GUIA),
+      `Seguimiento: la dirección debe incluir ${GUIA} donde va el número de guía.`,
+    )
+    .optional()
+    .transform((v) => v ?? null),
+});
+
+/**
+ * The Configuración form. Empty fields arrive as undefined (Conform's coercion): an optional one
+ * (video, 'Máximo por persona', a carrier's link) means "none".
+ */
+export const settingsSchema = z
+  .object({
+    name: text("Nombre de la tienda", "el nombre de la tienda", 80),
+    email: safeText({ label: "Correo", error: "Escribe el correo de contacto." }).pipe(
+      z
+        .email({ error: "Escribe un correo válido, p. ej. hola@tutienda.mx." })
+        .max(254, "Correo: demasiado largo."),
+    ),
+    whatsapp: safeText({ label: "WhatsApp", error: "Escribe el número de WhatsApp." })
+      // People write numbers with spaces, dashes and a leading +: only the digits are kept.
+      .transform((v) => v.replace(/[\s\-().+]/g, ""))
+      .refine(
+        (v) => /^\d{10,15}$/.test(v),
+        "WhatsApp: escribe el número con lada internacional, solo dígitos (10 a 15), p. ej. 5215512345678.",
+      ),
+    instagramUrl: webAddress("Instagram", "https://www.instagram.com/tutienda"),
+    agencyName: text("Agencia", "el nombre de la agencia", 80),
+    agencyUrl: webAddress("Sitio de la agencia", "https://agencia.mx"),
+    processVideoUrl: webAddress("Video del proceso", "https://www.youtube-nocookie.com/embed/…")
+      .optional()
+      .transform((v) => v ?? null),
+    defaultMaxPerOrder: z
+      .string()
+      .trim()
+      .refine(
+        (v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_ORDER_PIECES,
+        `Máximo por persona: escribe un número de 1 a ${MAX_ORDER_PIECES}, o déjalo vacío para no limitar.`,
+      )
+      .transform(Number)
+      .optional()
+      .transform((v) => v ?? null),
+    carriers: z
+      .array(carrierSchema)
+      .max(MAX_CARRIERS, `Hasta ${MAX_CARRIERS} paqueterías.`)
+      .optional()
+      .transform((v) => v ?? [])
+      .superRefine((list, ctx) => {
+        const seen = new Set<string>();
+        list.forEach((c, i) => {
+          const key = c.name.toLowerCase();
+          if (seen.has(key))
+            ctx.addIssue({ code: "custom", path: [i, "name"], message: `«${c.name}» ya está en la lista.` });
+          seen.add(key);
+        });
+      }),
+    legalPrivacy: legalText("Aviso de privacidad"),
+    legalShipping: legalText("Envíos"),
+    legalReturns: legalText("Cambios y devoluciones"),
+    legalTerms: legalText("Términos y condiciones"),
+  })
+  .strip();
+
+// ---- Legal texts: plain text the owner edits ("## " starts a section, "- " a list item). ----
+
+export function legalToText(sections: LegalSection[]): string {
+  return sections
+    .map((s) =>
+      [
+        ...(s.heading ? [`## ${s.heading}`] : []),
+        ...s.paragraphs,
+        ...(s.items?.length ? [s.items.map((i) => `- ${i}`).join("\n")] : []),
+      ].join("\n\n"),
+    )
+    .join("\n\n");
+}
+
+export function textToSections(text: string): LegalSection[] {
+  const sections: LegalSection[] = [];
+  let current: LegalSection | null = null;
+  const section = () => {
+    if (!current) {
+      current = { heading: "", paragraphs: [] };
+      sections.push(current);
+    }
+    return current;
+  };
+  for (const block of text.replace(/\r\n?/g, "\n").split(/\n\s*\n/)) {
+    const lines = block
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as string;
+      if (line.startsWith("## ")) {
+        current = { heading: line.slice(3).trim(), paragraphs: [] };
+        sections.push(current);
+      } else if (/^[-*] /.test(line)) {
+        const s = section();
+        s.items = [...(s.items ?? []), line.slice(2).trim()];
+      } else {
+        // A paragraph after a list starts a new (untitled) part, so the order is kept.
+        let s = section();
+        if (s.items?.length) {
+          current = { heading: "", paragraphs: [] };
+          sections.push(current);
+          s = current;
+        }
+        // The rest of the block's plain lines are one paragraph.
+        const rest: string[] = [line];
+        while (i + 1 < lines.length && !/^(## |[-*] )/.test(lines[i + 1] as string))
+          rest.push(lines[++i] as string);
+        s.paragraphs.push(rest.join(" "));
+      }
+    }
+  }
+  return sections;
+}
+
+/** The model text of a legal page for these details, as the form shows it. */
+export function modelLegalText(field: LegalField, shop: ShopDetails): string {
+  return legalToText(legalPage(LEGAL_FIELDS[field], shop).sections);
+}
+
+/** A legal page with the owner's text, when there is one. */
+export function legalPageFor(path: string, settings: ShopSettings) {
+  if (!isLegalPath(path)) return null;
+  const page = legalPage(path, settings.shop);
+  const field = LEGAL_FIELD_NAMES.find((f) => LEGAL_FIELDS[f] === path);
+  const own = field ? settings.legal[field] : null;
+  return { ...page, sections: own ? textToSections(own) : page.sections, model: !own };
+}
+
+export const LEGAL_LABELS: Record<LegalField, string> = Object.fromEntries(
+  LEGAL_FIELD_NAMES.map((f) => [f, LEGAL_LINKS.find((l) => l.path === LEGAL_FIELDS[f])?.label ?? f]),
+) as Record<LegalField, string>;
+
+// ---- Defaults, overrides and what the form shows. ----
+
+/** The settings with nothing stored: the environment's details, the built-in carriers, no limit, model texts. */
+export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
+  return {
+    shop: { ...shop },
+    carriers: DEFAULT_CARRIERS.map((c) => ({ ...c })),
+    defaultMaxPerOrder: null,
+    legal: { legalPrivacy: null, legalShipping: null, legalReturns: null, legalTerms: null },
+  };
+}
+
+export function applyOverrides(defaults: ShopSettings, overrides: SettingsOverrides): ShopSettings {
+  const shop = { ...defaults.shop };
+  for (const key of DETAIL_FIELDS) {
+    const value = overrides[key];
+    if (value !== undefined) (shop as Record<string, string | null>)[key] = value;
+  }
+  return {
+    shop,
+    carriers: overrides.carriers ?? defaults.carriers,
+    defaultMaxPerOrder:
+      overrides.defaultMaxPerOrder !== undefined ? overrides.defaultMaxPerOrder : defaults.defaultMaxPerOrder,
+    legal: Object.fromEntries(
+      LEGAL_FIELD_NAMES.map((f) => [f, overrides[f] ?? defaults.legal[f]]),
+    ) as ShopSettings["legal"],
+  };
+}
+
+/** The form's values for these settings (a legal page without its own text shows the model text). */
+export function formValues(settings: ShopSettings): SettingsValues {
+  return {
+    ...settings.shop,
+    defaultMaxPerOrder: settings.defaultMaxPerOrder,
+    carriers: settings.carriers,
+    ...(Object.fromEntries(
+      LEGAL_FIELD_NAMES.map((f) => [f, settings.legal[f] ?? modelLegalText(f, settings.shop)]),
+    ) as Record<LegalField, string>),
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * What to store after a save: each field that differs from the environment's value. A legal text
+ * equal to the model text (for the new details or the ones the form showed) stays the model
+ * text, so renaming the shop renames it there too.
+ */
+export function overridesFrom(
+  defaults: ShopSettings,
+  values: SettingsValues,
+  shown: ShopDetails,
+): SettingsOverrides {
+  const base = formValues(defaults);
+  const out: SettingsOverrides = {};
+  for (const key of SETTINGS_FIELDS) {
+    const value = values[key];
+    if (key in LEGAL_FIELDS) {
+      const field = key as LegalField;
+      const text = (value as string).replace(/\r\n?/g, "\n").trim();
+      const models = [modelLegalText(field, values), modelLegalText(field, shown)];
+      if (!models.includes(text)) out[field] = text;
+      continue;
+    }
+    if (!same(value, base[key])) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Stored overrides read back: each field checked again on its own, and one that no longer passes
+ * (a rule made stricter since) falls back to the environment instead of breaking the shop.
+ */
+export function parseOverrides(json: string): SettingsOverrides {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  if (typeof raw !== "object" || raw === null) return {};
+  const out: Record<string, unknown> = {};
+  const shape = settingsSchema.shape;
+  for (const [key, value] of Object.entries(raw)) {
+    if (!isSettingsField(key)) continue;
+    const input =
+      key === "defaultMaxPerOrder" && typeof value === "number"
+        ? String(value)
+        : key === "carriers" && Array.isArray(value)
+          ? value.map((c: { name?: unknown; trackingUrl?: unknown }) => ({
+              name: c?.name,
+              trackingUrl: c?.trackingUrl ?? undefined,
+            }))
+          : (value ?? undefined);
+    const parsed = shape[key].safeParse(input);
+    if (parsed.success) out[key] = parsed.data;
+  }
+  return out as SettingsOverrides;
+}

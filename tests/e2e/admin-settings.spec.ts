@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createAdminAuth } from "~/auth/auth.server";
+import { authSettings } from "~/auth/settings.server";
+import { loadConfig } from "~/config/env.server";
+import { type Database, openDatabase } from "~/db/database.server";
+import { type RunningServer, startServer } from "../support/server-process";
+import { AdminUtil, expect, expectAccessible, test } from "./support/fixtures";
+
+/*
+ * Configuración as the owner uses it. Renaming the shop changes every page of the shop it runs
+ * on, so this spec runs its own server (a fresh SQLite file, no demo catalogue): the other specs,
+ * running beside it on the suite's server, keep reading 'Oro de Luna'.
+ */
+const DATA_DIR = path.resolve(".tmp/e2e-settings");
+const ENV = {
+  DATA_DIR,
+  DEMO_DATA: "false",
+  DEMO_PAYMENTS: "true",
+  SESSION_SECRET: "e2e-settings-secret-0123456789abcdef",
+};
+
+test.describe("Configuración", () => {
+  let server: RunningServer;
+  let database: Database;
+  let admins: AdminUtil;
+
+  test.beforeAll(async ({ browserName: _ }, info) => {
+    // Once, on desktop: the form is the owner's, and the footer is the same on a phone.
+    test.skip(info.project.name !== "desktop", "runs once, on desktop");
+    fs.rmSync(DATA_DIR, { recursive: true, force: true });
+    server = await startServer(ENV);
+    database = await openDatabase({ kind: "sqlite", file: path.join(DATA_DIR, "shop.db") });
+    admins = new AdminUtil(createAdminAuth(database, authSettings(loadConfig({ ...ENV, ENV_FILE: "" }))));
+  });
+  test.afterAll(async () => {
+    await database?.close();
+    await server?.stop();
+    fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  });
+
+  test("a new brand name and WhatsApp number show in the shop's footer; a bad address is refused in Spanish beside its field", async ({
+    page,
+  }) => {
+    await admins.login(page);
+    await page.goto(`${server.url}/admin/settings`);
+    await expect(page.getByRole("heading", { name: "Configuración", level: 1 })).toBeVisible();
+    const name = page.getByLabel("Nombre de la tienda", { exact: true });
+    await expect(name).toHaveValue("Oro de Luna");
+
+    await name.fill("Luna Nueva Joyería");
+    await page.getByLabel("WhatsApp", { exact: true }).fill("+52 1 55 9876 5432");
+    await page.getByRole("button", { name: "Guardar configuración" }).click();
+    await expect(page.getByRole("status")).toHaveText(/^Configuración guardada/);
+    // Stored as digits only, and offered back to the environment's value.
+    await expect(page.getByLabel("WhatsApp", { exact: true })).toHaveValue("5215598765432");
+    await expect(page.getByRole("button", { name: "Restablecer Nombre de la tienda" })).toBeVisible();
+
+    await page.goto(`${server.url}/`);
+    const footer = page.getByRole("contentinfo");
+    await expect(footer).toContainText("Luna Nueva Joyería. Todos los derechos reservados.");
+    await expect(footer.getByRole("link", { name: "WhatsApp +5215598765432" })).toHaveAttribute(
+      "href",
+      "https://wa.me/5215598765432",
+    );
+
+    // A web address that is not http(s): refused beside its field, what was typed stays.
+    await page.goto(`${server.url}/admin/settings`);
+    await page.getByLabel("Nombre de la tienda", { exact: true }).fill("Nombre a medias");
+    const agency = page.getByLabel("Sitio de la agencia", { exact: true });
+    await agency.fill("ftp://agencia.example");
+    await page.getByRole("button", { name: "Guardar configuración" }).click();
+    await expect(agency).toHaveAttribute("aria-invalid", "true");
+    await expect(agency).toHaveAccessibleDescription(
+      /^Sitio de la agencia: escribe una dirección web completa que empiece con https:\/\//,
+    );
+    await expect(page.getByLabel("Nombre de la tienda", { exact: true })).toHaveValue("Nombre a medias");
+    await expect(agency).toHaveValue("ftp://agencia.example");
+    await expectAccessible(page);
+
+    // Nothing of it was saved.
+    await page.goto(`${server.url}/`);
+    await expect(page.getByRole("contentinfo")).toContainText("Luna Nueva Joyería.");
+  });
+});

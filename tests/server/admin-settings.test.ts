@@ -1,0 +1,178 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { loadConfig } from "~/config/env.server";
+import type { Database } from "~/db/database.server";
+import { formValues, settingsFromEnvironment } from "~/settings/settings";
+import { readStoredSettings } from "~/settings/settings.server";
+import { signInAdmin } from "../support/admin-http";
+import { describeEachDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server-process";
+
+/*
+ * Configuración over HTTP with two app servers on one database (decision 24): a save on one shows
+ * in the footer and the CSP of the other within seconds, through its page cache and its front
+ * door; bad input is refused in Spanish with 400; signed out 401, another site 403, nothing saved.
+ */
+vi.setConfig({ testTimeout: 120_000 });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-settings-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const EVIL = "https://evil.example";
+const ENV = { SHOP_NAME: "Oro del Entorno", SHOP_WHATSAPP: "5215500000000" };
+
+/** The whole form as the page sends it, from the environment's values and `changes`. */
+function settingsForm(changes: Record<string, string> = {}): URLSearchParams {
+  const values = formValues(settingsFromEnvironment(loadConfig(ENV).shop));
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (key === "carriers") continue;
+    form.set(key, value === null ? "" : String(value));
+  }
+  values.carriers.forEach((c, i) => {
+    form.set(`carriers[${i}].name`, c.name);
+    form.set(`carriers[${i}].trackingUrl`, c.trackingUrl ?? "");
+  });
+  for (const [key, value] of Object.entries(changes)) form.set(key, value);
+  return form;
+}
+
+describeEachDatabase("Configuración on two app servers", (harness) => {
+  let database: Database;
+  let one: RunningServer;
+  let two: RunningServer;
+  let cookie: string;
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    const env = (name: string) => ({
+      ...ENV,
+      DATA_DIR: path.join(tmp, `${harness.dialect}-${name}`),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+    });
+    [one, two] = await Promise.all([startServer(env("uno")), startServer(env("dos"))]);
+    cookie = await signInAdmin(one, database);
+  });
+  afterAll(async () => {
+    await Promise.all([one?.stop(), two?.stop()]);
+  });
+
+  const save = (server: RunningServer, body: URLSearchParams, headers: Record<string, string>) =>
+    fetch(`${server.url}/admin/settings`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body,
+    });
+
+  it("a save on one server changes the other's footer and CSP within seconds", async () => {
+    // The other server's home, cached (the second answer comes from its page cache).
+    await fetch(`${two.url}/`);
+    const cached = await fetch(`${two.url}/`);
+    expect(cached.headers.get("x-cache")).toBe("HIT");
+    const before = await cached.text();
+    expect(before).toContain("Oro del Entorno");
+    expect(before).toContain("https://wa.me/5215500000000");
+    expect(cached.headers.get("content-security-policy")).not.toContain("vimeo");
+
+    const saved = await save(
+      one,
+      settingsForm({
+        name: "Luna Nueva Joyería",
+        whatsapp: "+52 1 55 9876 5432",
+        processVideoUrl: "https://player.vimeo.com/video/76979871",
+      }),
+      { cookie, origin: one.url },
+    );
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe("/admin/settings?aviso=guardado");
+    const savedAt = Date.now();
+    // The server that saved shows it at once.
+    expect(await (await fetch(`${one.url}/`)).text()).toContain("Luna Nueva Joyería");
+
+    // The other one within its poll (~2 s), page cache and front door included.
+    let page = "";
+    let policy = "";
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${two.url}/`);
+          page = await res.text();
+          policy = res.headers.get("content-security-policy") ?? "";
+          return page.includes("Luna Nueva Joyería") && policy.includes("player.vimeo.com");
+        },
+        { timeout: 8_000, interval: 100 },
+      )
+      .toBe(true);
+    const tookMs = Date.now() - savedAt;
+    console.log(`[settings] ${harness.dialect}: the second server showed the save after ${tookMs} ms`);
+    expect(tookMs).toBeLessThan(5_000);
+    expect(page).toContain("https://wa.me/5215598765432");
+    expect(page).not.toContain("Oro del Entorno");
+    expect(policy).toMatch(/frame-src 'self' https:\/\/player\.vimeo\.com/);
+    expect(policy).toMatch(/media-src [^;]*https:\/\/player\.vimeo\.com/);
+    // Its /nosotros plays the video from there.
+    const about = await (await fetch(`${two.url}/nosotros`)).text();
+    expect(about).toContain('src="https://player.vimeo.com/video/76979871"');
+    // A cached hit keeps the new policy (the front door's headers were made again).
+    const hit = await fetch(`${two.url}/`);
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    expect(hit.headers.get("content-security-policy")).toContain("player.vimeo.com");
+  });
+
+  it("'Restablecer' on one server puts the environment's name back on the other; the rest stays", async () => {
+    const res = await save(one, new URLSearchParams({ restablecer: "name" }), { cookie, origin: one.url });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/admin/settings?aviso=restablecido");
+    let page = "";
+    await expect
+      .poll(
+        async () => {
+          page = await (await fetch(`${two.url}/`)).text();
+          return page.includes("Oro del Entorno");
+        },
+        { timeout: 8_000, interval: 100 },
+      )
+      .toBe(true);
+    expect(page).toContain("https://wa.me/5215598765432");
+    expect(Object.keys((await readStoredSettings(database.db)).overrides).sort()).toEqual([
+      "processVideoUrl",
+      "whatsapp",
+    ]);
+  });
+
+  it("a bad address is refused with 400 in Spanish, keeping what was typed; nothing is saved", async () => {
+    const before = await readStoredSettings(database.db);
+    const res = await save(
+      one,
+      settingsForm({ name: "Nombre tecleado", instagramUrl: "javascript:alert(1)", email: "sin-arroba" }),
+      { cookie, origin: one.url },
+    );
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("Instagram: escribe una dirección web completa que empiece con https://");
+    expect(html).toContain("Escribe un correo válido");
+    expect(html).toContain('value="Nombre tecleado"');
+    expect(await readStoredSettings(database.db)).toEqual(before);
+  });
+
+  it("signed out 401 (the page sends to /login), from another site 403; nothing changes", async () => {
+    const before = await readStoredSettings(database.db);
+    const page = await fetch(`${one.url}/admin/settings`, { redirect: "manual" });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/admin/settings")}`);
+
+    const body = settingsForm({ name: "Tienda Ajena" });
+    expect((await save(one, body, { origin: one.url })).status).toBe(401);
+    expect((await save(one, body, { cookie, origin: EVIL })).status).toBe(403);
+    expect((await save(two, body, { cookie, "sec-fetch-site": "cross-site" })).status).toBe(403);
+    const reset = new URLSearchParams({ restablecer: "name" });
+    expect((await save(one, reset, { origin: one.url })).status).toBe(401);
+    expect((await save(one, reset, { cookie, origin: EVIL })).status).toBe(403);
+    expect(await readStoredSettings(database.db)).toEqual(before);
+    // The session is untouched and the page answers.
+    expect((await fetch(`${one.url}/admin/settings`, { headers: { cookie } })).status).toBe(200);
+  });
+});
