@@ -322,11 +322,17 @@ function buildApp(
       await response.arrayBuffer();
     } catch {}
   }
+  // The answer's headers, remade when Configuración changes (the CSP names the video's host).
+  const checkoutHeaders = { plain: security.headers(false).flat(), secure: security.headers(true).flat() };
+  services.settings.onChange(() => {
+    checkoutHeaders.plain = security.headers(false).flat();
+    checkoutHeaders.secure = security.headers(true).flat();
+  });
   const checkoutFastPath = createCheckoutFastPath({
     services,
     maxBodyBytes: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
-    headers: { plain: security.headers(false).flat(), secure: security.headers(true).flat() },
+    headers: checkoutHeaders,
     log: logger && ((req, res) => logFastAnswer(app, logger, req, res)),
   });
   const fastPath: ShopFastPath = (req, res, extraHeaders, next) =>

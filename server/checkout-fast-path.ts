@@ -34,7 +34,7 @@ export interface CheckoutFastPathOptions {
   services: Services;
   maxBodyBytes: number;
   trustProxy: boolean;
-  /** The headers every answer gets (security.headers), plain and over HTTPS. */
+  /** The headers every answer gets (security.headers), plain and over HTTPS; read per answer. */
   headers: { plain: readonly string[]; secure: readonly string[] };
   /** Logs the answer as the Express path would (LOG_REQUESTS); called before it is written. */
   log?: (req: IncomingMessage, res: ServerResponse) => void;
