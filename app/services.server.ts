@@ -4,6 +4,7 @@ import { createContext } from "react-router";
 import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
 import { ensureDemoAdmin } from "~/auth/demo-admin.server";
 import { authSettings } from "~/auth/settings.server";
+import { campaignEmailTemplates } from "~/campaigns/opening-email.server";
 import { productImageUrls } from "~/catalogue/views.server";
 import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
@@ -117,6 +118,7 @@ export async function startServices(
       {
         ...orderEmailTemplates(database.db, () => config.shop),
         ...waitlistEmailTemplates(database.db, () => config.shop, waitlistLinks, config.publicUrl),
+        ...campaignEmailTemplates(database.db, () => config.shop, config.publicUrl),
       },
       log,
       { bulkKinds: [WAITLIST_OPENING_EMAIL] },
