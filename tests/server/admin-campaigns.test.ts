@@ -119,7 +119,7 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
         { cookie, origin: EVIL },
         { cookie, "sec-fetch-site": "cross-site" },
         { cookie },
-      ]) {
+      ] as Record<string, string>[]) {
         const res = await post(action.path, action.fields, headers);
         expect(res.status, `${action.path} ${JSON.stringify(headers)}`).toBe(403);
         const body = await res.text();
