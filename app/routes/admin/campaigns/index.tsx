@@ -250,7 +250,13 @@ function Waitlists({ data }: { data: WaitlistData }) {
             {signUps.length === 0 ? (
               <p className="mt-4 text-ink/75">Todavía nadie pidió el aviso de esta colección.</p>
             ) : (
-              <div className="mt-4 overflow-x-auto">
+              // Focusable: on a phone the table scrolls sideways, with the keyboard too.
+              <div
+                className="mt-4 overflow-x-auto"
+                role="region"
+                aria-label={`Lista de Avísame de ${selected.name}`}
+                tabIndex={0}
+              >
                 <table className="w-full min-w-[36rem] text-left text-sm">
                   <caption className="sr-only">Lista de Avísame de {selected.name}</caption>
                   <thead>
