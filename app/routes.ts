@@ -34,7 +34,9 @@ export default [
         ]),
       ]),
       // The spec's spelling of the address is kept.
-      route("campains", "routes/admin/coming-soon.tsx", { id: "admin-campains" }),
+      route("campains", "routes/admin/campaigns/index.tsx", { id: "admin-campains" }, [
+        route("exportar.csv", "routes/admin/campaigns/export.ts"),
+      ]),
       route("reports", "routes/admin/coming-soon.tsx", { id: "admin-reports" }),
       route("settings", "routes/admin/settings.tsx", { id: "admin-settings" }),
       route("sessions", "routes/admin/sessions.ts"),

@@ -4,6 +4,7 @@ import { createContext } from "react-router";
 import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
 import { ensureDemoAdmin } from "~/auth/demo-admin.server";
 import { authSettings } from "~/auth/settings.server";
+import { campaignEmailTemplates } from "~/campaigns/opening-email.server";
 import { productImageUrls } from "~/catalogue/views.server";
 import type { Config } from "~/config/env.server";
 import { StartupError } from "~/config/startup-error";
@@ -126,6 +127,7 @@ export async function startServices(
           waitlistLinks,
           config.publicUrl,
         ),
+        ...campaignEmailTemplates(database.db, () => shopSettings.current().shop, config.publicUrl),
       },
       log,
       { bulkKinds: [WAITLIST_OPENING_EMAIL] },

@@ -148,6 +148,8 @@ export interface EmailsTable {
   sent_at: NullableTimestamp;
   attempts: number;
   last_error: string | null;
+  /** The subject its template gave it at the last attempt (null before the first): the mail log's. */
+  subject: string | null;
 }
 
 /** Written by the sign-in library (better-auth); read by our own admin queries. */

@@ -462,3 +462,31 @@ export const DEMO_DROPS: DemoDrop[] = [
     ],
   },
 ];
+
+export interface DemoSignUp {
+  email: string;
+  status: "pendiente" | "confirmada" | "baja";
+  /** Hours before seeding that the address signed up (and, when it did, confirmed or left). */
+  signedUpHoursAgo: number;
+  confirmedHoursAgo?: number;
+  unsubscribedHoursAgo?: number;
+}
+
+/**
+ * 'Avísame' sign-ups for the upcoming drop, so Campañas shows a list in every state. Addresses
+ * on example.com (reserved: nothing sent to them reaches anyone).
+ */
+export const DEMO_WAITLIST: DemoSignUp[] = [
+  { email: "mariana.lopez@example.com", status: "confirmada", signedUpHoursAgo: 40, confirmedHoursAgo: 39 },
+  { email: "sofia.hernandez@example.com", status: "confirmada", signedUpHoursAgo: 30, confirmedHoursAgo: 30 },
+  { email: "valeria.cruz@example.com", status: "confirmada", signedUpHoursAgo: 20, confirmedHoursAgo: 12 },
+  { email: "daniela.ortiz@example.com", status: "pendiente", signedUpHoursAgo: 6 },
+  { email: "renata.flores@example.com", status: "pendiente", signedUpHoursAgo: 2 },
+  {
+    email: "lucia.mendoza@example.com",
+    status: "baja",
+    signedUpHoursAgo: 36,
+    confirmedHoursAgo: 35,
+    unsubscribedHoursAgo: 10,
+  },
+];

@@ -1,10 +1,10 @@
 import { countDrops, insertDrop, type NewDrop, type NewProduct } from "~/catalogue/catalogue.server";
-import type { Db } from "~/db/database.server";
+import { type Db, toTimestamp } from "~/db/database.server";
 import type { NewMediaRow } from "~/db/schema";
 import { newId } from "~/lib/ids";
 import { storeImage } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
-import { DEMO_DROPS, type DemoProduct } from "./catalogue";
+import { DEMO_DROPS, DEMO_WAITLIST, type DemoProduct } from "./catalogue";
 import { dropCoverSvg, jewelSvg } from "./jewel-art";
 
 const HOUR = 3_600_000;
@@ -106,7 +106,32 @@ async function writeCatalogue(trx: Db, prepared: PreparedCatalogue, now: Date): 
   if (prepared.media.length > 0) await trx.insertInto("media").values(prepared.media).execute();
   const ids: string[] = [];
   for (const drop of prepared.drops) ids.push(await insertDrop(trx, drop, now));
+  const upcoming = ids[DEMO_DROPS.findIndex((d) => d.role === "upcoming")];
+  if (upcoming) await writeWaitlist(trx, upcoming, now);
   return ids;
+}
+
+/** The upcoming drop's 'Avísame' list, straight in the table (no confirmation e-mails go out). */
+async function writeWaitlist(trx: Db, dropId: string, now: Date): Promise<void> {
+  const ago = (hours: number | undefined) =>
+    hours === undefined ? null : toTimestamp(new Date(now.getTime() - hours * HOUR));
+  await trx
+    .insertInto("waitlist_subscriptions")
+    .values(
+      DEMO_WAITLIST.map((s) => ({
+        id: newId(),
+        drop_id: dropId,
+        email: s.email,
+        status: s.status,
+        // Links in e-mails use PUBLIC_URL when it is set; this is the address `npm start` serves.
+        site_url: "http://localhost:3000",
+        created_at: toTimestamp(new Date(now.getTime() - s.signedUpHoursAgo * HOUR)),
+        confirmation_sent_at: toTimestamp(new Date(now.getTime() - s.signedUpHoursAgo * HOUR)),
+        confirmed_at: ago(s.confirmedHoursAgo),
+        unsubscribed_at: ago(s.unsubscribedHoursAgo),
+      })),
+    )
+    .execute();
 }
 
 async function discardFiles(storage: MediaStorage, prepared: PreparedCatalogue) {

@@ -27,6 +27,9 @@ export interface QueuedEmail {
 export type EmailTemplate = (email: QueuedEmail) => Promise<Omit<MailMessage, "to"> | null | false>;
 export type EmailTemplates = Readonly<Record<string, EmailTemplate>>;
 
+/** What `last_error` says of a message its template no longer wanted (sent_at set, nothing sent). */
+export const NOT_NEEDED = "no se envió: ya no hacía falta";
+
 /** Give up after about three days of retries (and leave last_error for the shop to see). */
 export const MAX_ATTEMPTS = 30;
 /** How many messages one round sends at most. */
@@ -100,6 +103,27 @@ export async function requeueEmail(db: Db, id: string, now = new Date()): Promis
     now,
   });
   return true;
+}
+
+/**
+ * 'Reenviar' in the mail log: a message whose last attempt failed is due again at once, its retries
+ * starting over. One conditional update, so a double click (or two tabs) re-queues it once; a
+ * message that is waiting, being sent or already sent is left alone.
+ */
+export async function retryFailedEmail(
+  db: Db,
+  id: string,
+): Promise<{ ok: true } | { ok: false; reason: "no_encontrado" | "no_fallido" }> {
+  const reset = await db
+    .updateTable("emails")
+    .set({ attempts: 0, next_attempt_at: null, last_error: null })
+    .where("id", "=", id)
+    .where("sent_at", "is", null)
+    .where("last_error", "is not", null)
+    .executeTakeFirst();
+  if (Number(reset.numUpdatedRows) > 0) return { ok: true };
+  const found = await db.selectFrom("emails").select("id").where("id", "=", id).executeTakeFirst();
+  return { ok: false, reason: found ? "no_fallido" : "no_encontrado" };
 }
 
 export type EmailState = "en_cola" | "enviado" | "reintentando" | "fallo";
@@ -194,6 +218,8 @@ async function deliverBatch(
       .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", stamp)]))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) continue; // another server took it
+    // Kept for the mail log: what the owner's customers read in their inbox (or would have).
+    let subject: string | null = null;
     try {
       const template = templates[email.kind];
       if (!template) throw new Error(`tipo de correo sin plantilla: ${email.kind}`);
@@ -207,17 +233,18 @@ async function deliverBatch(
       if (message === false) {
         await db
           .updateTable("emails")
-          .set({ sent_at: toTimestamp(new Date()), last_error: "no se envió: ya no hacía falta" })
+          .set({ sent_at: toTimestamp(new Date()), last_error: NOT_NEEDED })
           .where("id", "=", email.id)
           .execute();
         continue;
       }
       if (!message) throw new Error("la plantilla no pudo armar el correo");
+      subject = message.subject.slice(0, 500);
       if (!email.recipient) throw new Error("correo sin destinatario");
       await mailer.send({ to: email.recipient, ...message });
       await db
         .updateTable("emails")
-        .set({ sent_at: toTimestamp(new Date()) })
+        .set({ sent_at: toTimestamp(new Date()), subject })
         .where("id", "=", email.id)
         .execute();
       sent++;
@@ -225,7 +252,10 @@ async function deliverBatch(
       failed++;
       await db
         .updateTable("emails")
-        .set({ last_error: String((error as Error).message ?? error).slice(0, 500) })
+        .set({
+          last_error: String((error as Error).message ?? error).slice(0, 500),
+          ...(subject === null ? {} : { subject }),
+        })
         .where("id", "=", email.id)
         .execute();
     }

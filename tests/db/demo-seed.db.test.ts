@@ -75,6 +75,19 @@ describeEachDatabase("demo catalogue", (harness) => {
     expect(extraCounts).toContain(4);
     expect(extraCounts).toContain(0);
 
+    // The upcoming drop has an 'Avísame' list in every state (Campañas shows it); no e-mail was queued.
+    const upcoming = drops.find((d) => d.status !== "archivada" && dropTimeState(d, now) === "pending");
+    const signUps = await database.db
+      .selectFrom("waitlist_subscriptions")
+      .select(["drop_id", "status", "confirmed_at", "unsubscribed_at"])
+      .execute();
+    expect(signUps.length).toBeGreaterThanOrEqual(5);
+    expect(signUps.every((s) => s.drop_id === upcoming?.id)).toBe(true);
+    expect(new Set(signUps.map((s) => s.status))).toEqual(new Set(["pendiente", "confirmada", "baja"]));
+    expect(signUps.filter((s) => s.status !== "pendiente").every((s) => s.confirmed_at !== null)).toBe(true);
+    expect(signUps.filter((s) => s.status === "baja").every((s) => s.unsubscribed_at !== null)).toBe(true);
+    expect(await database.db.selectFrom("emails").select("id").execute()).toEqual([]);
+
     // A second start keeps what is there, even after the owner deleted every drop.
     expect(await seedDemoOnFirstStart(database.db, storage)).toBe(false);
     await database.db.deleteFrom("drops").execute();

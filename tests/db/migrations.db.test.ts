@@ -90,6 +90,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0010_checkout_rules",
       "0011_waitlist",
       "0013_shop_settings",
+      "0014_mail_log",
     ]);
 
     const db = database.db;
@@ -176,6 +177,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0010_checkout_rules",
       "0011_waitlist",
       "0013_shop_settings",
+      "0014_mail_log",
     ]);
   });
 });

@@ -16,7 +16,7 @@ function header(page: Page) {
 const ADMIN_SECTIONS = [
   { label: "Pedidos", path: "/admin/orders", comingSoon: false },
   { label: "Colecciones", path: "/admin/drops", comingSoon: false },
-  { label: "Campañas", path: "/admin/campains", comingSoon: true },
+  { label: "Campañas", path: "/admin/campains", comingSoon: false },
   { label: "Reportes", path: "/admin/reports", comingSoon: true },
   { label: "Configuración", path: "/admin/settings", comingSoon: false },
 ];

@@ -1169,7 +1169,45 @@ const GENERATORS: Record<string, Generator[]> = {
       };
     },
   ],
-  "routes/admin/coming-soon.tsx": [adminPage((r) => r.pick(["/admin/campains", "/admin/reports"]))],
+  "routes/admin/campaigns/index.tsx": [
+    adminPage(() => "/admin/campains", ["drop", "vista", "estado", "pagina"]),
+    // Its actions on what does not exist: a test e-mail for no drop, 'Reenviar' for no message.
+    (r) => {
+      const m = method(r, "POST");
+      const fields: Fields = r.pick<() => Fields>([
+        () => [
+          ["intent", "prueba"],
+          ["drop", r.pick([oddText(r), r.id()])],
+        ],
+        () => [
+          ["intent", "reenviar"],
+          ["email", r.pick([oddText(r), r.id()])],
+        ],
+        () => [["intent", r.pick(["", "PRUEBA", oddText(r)])]],
+      ])();
+      return {
+        method: m,
+        target: r.chance(0.25) ? dataUrl(r, "/admin/campains") : "/admin/campains",
+        body: m === "POST" ? formBody(r, noise(r, fields)) : undefined,
+        session: r.chance(0.75),
+      };
+    },
+  ],
+  "routes/admin/campaigns/export.ts": [
+    (r, fx) => {
+      const m = method(r, "POST");
+      return {
+        method: m,
+        target: "/admin/campains/exportar.csv",
+        body:
+          m === "POST"
+            ? formBody(r, noise(r, [["drop", r.pick([oddText(r), r.id(), ...fx.drops])]]))
+            : undefined,
+        session: r.chance(0.6),
+      };
+    },
+  ],
+  "routes/admin/coming-soon.tsx": [adminPage(() => "/admin/reports")],
   // Signing out everywhere is a real change: never with the shop's own origin and the session.
   "routes/admin/sessions.ts": [
     (r) => {

@@ -11,6 +11,7 @@ import * as m0009 from "./0009_rate_limits";
 import * as m0010 from "./0010_checkout_rules";
 import * as m0011 from "./0011_waitlist";
 import * as m0013 from "./0013_shop_settings";
+import * as m0014 from "./0014_mail_log";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0011_waitlist": m0011,
   // 0012 is taken by a change made alongside this one.
   "0013_shop_settings": m0013,
+  "0014_mail_log": m0014,
 };

@@ -1,0 +1,63 @@
+/*
+ * The mail log's vocabulary, shared by the page and the server: how a queued message stands, the
+ * filter in the address (?vista=correos&estado=…&pagina=…) and its Spanish words.
+ */
+
+/**
+ * pendiente: not sent yet and its last attempt did not fail (waiting, or being sent);
+ * enviado: it left; fallido: its last attempt failed (retried later, or given up);
+ * descartado: its template no longer wanted it (e.g. the address left the list), nothing went out.
+ */
+export const MAIL_STATES = ["pendiente", "enviado", "fallido", "descartado"] as const;
+export type MailState = (typeof MAIL_STATES)[number];
+
+export const MAIL_STATE_LABELS: Record<MailState, string> = {
+  pendiente: "Pendiente",
+  enviado: "Enviado",
+  fallido: "Falló",
+  descartado: "No hizo falta",
+};
+
+/** The filter's tabs: their words in the plural. */
+export const MAIL_FILTER_LABELS: Record<MailState | "todos", string> = {
+  todos: "Todos",
+  pendiente: "Pendientes",
+  enviado: "Enviados",
+  fallido: "Fallidos",
+  descartado: "No hicieron falta",
+};
+
+/** Messages on one page of the log. */
+export const MAIL_LOG_PAGE_SIZE = 50;
+const MAX_PAGE = 10_000;
+
+export type MailLogQuery =
+  | { ok: true; state: MailState | null; page: number }
+  | { ok: false; message: string };
+
+/** The log's filter and page from the address; a value that is not one of ours is refused, in Spanish. */
+export function parseMailLogQuery(params: URLSearchParams): MailLogQuery {
+  const estado = params.get("estado") ?? "";
+  const pagina = params.get("pagina") ?? "1";
+  const state =
+    estado === "" || estado === "todos"
+      ? null
+      : (MAIL_STATES as readonly string[]).includes(estado)
+        ? (estado as MailState)
+        : undefined;
+  if (state === undefined) {
+    return { ok: false, message: "Estado: elige Todos, Pendientes, Enviados, Fallidos o No hicieron falta." };
+  }
+  const page = /^\d{1,5}$/.test(pagina) ? Number(pagina) : 0;
+  if (page < 1 || page > MAX_PAGE)
+    return { ok: false, message: "Página: escribe un número de página válido." };
+  return { ok: true, state, page };
+}
+
+/** The address of one view of the log. */
+export function mailLogHref(state: MailState | null, page = 1): string {
+  const params = new URLSearchParams({ vista: "correos" });
+  if (state) params.set("estado", state);
+  if (page > 1) params.set("pagina", String(page));
+  return `/admin/campains?${params}`;
+}

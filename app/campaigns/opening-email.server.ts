@@ -1,0 +1,95 @@
+import type { PublicShopSettings } from "~/config/env.server";
+import { type Db, toDate } from "~/db/database.server";
+import type { MailMessage } from "~/mail/mailer.server";
+import { type EmailTemplates, queueEmail } from "~/mail/queue.server";
+import { openingNotice } from "~/waitlist/emails";
+import { CAMPAIGN_TEST_EMAIL } from "./kinds";
+
+/*
+ * A drop's opening e-mail as the owner checks it before it goes (decision 25): the preview and
+ * 'Enviar prueba' render it with the very template the opening job's messages use
+ * (`openingNotice`, decision 16), for the drop as it is now. Only the unsubscribe link differs:
+ * each confirmed address gets its own signed one, so the copy carries the page without a token.
+ */
+
+type Rendered = Omit<MailMessage, "to">;
+
+interface OpeningDrop {
+  id: string;
+  name: string;
+  startAt: Date;
+  endAt: Date;
+}
+
+/** What the opening job would send about `drop` today, with links to `origin`. */
+export function renderOpeningEmail(drop: OpeningDrop, shop: PublicShopSettings, origin: string): Rendered {
+  const base = origin.replace(/\/+$/, "");
+  return openingNotice(
+    {
+      dropName: drop.name,
+      startAt: drop.startAt,
+      endAt: drop.endAt,
+      dropUrl: `${base}/coleccion/${drop.id}`,
+      confirmUrl: "",
+      unsubscribeUrl: `${base}/avisame/baja`,
+    },
+    shop,
+  );
+}
+
+/** The subject of a test copy: marked, so nobody takes it for the real opening. */
+export function testSubject(subject: string): string {
+  return `[Prueba] ${subject}`;
+}
+
+export type TestEmailResult = { ok: true; emailId: string } | { ok: false; reason: "drop_no_encontrado" };
+
+/**
+ * 'Enviar prueba': queues the drop's opening e-mail to the owner (`to`), through the shop's queue
+ * and mailer like every other message, so it also shows in the mail log.
+ */
+export async function queueTestEmail(
+  db: Db,
+  input: { dropId: string; to: string; siteUrl: string; now?: Date },
+): Promise<TestEmailResult> {
+  const drop = await db.selectFrom("drops").select("id").where("id", "=", input.dropId).executeTakeFirst();
+  if (!drop) return { ok: false, reason: "drop_no_encontrado" };
+  const id = await queueEmail(db, {
+    kind: CAMPAIGN_TEST_EMAIL,
+    recipient: input.to,
+    payload: { dropId: drop.id, siteUrl: input.siteUrl },
+    now: input.now,
+  });
+  // No dedupe key: every click is a new copy, so `id` is never null here.
+  return { ok: true, emailId: id ?? "" };
+}
+
+/**
+ * The template of the test copies: reads the drop when it is sent (a name changed meanwhile is
+ * what the owner reads); a drop deleted meanwhile needs no test (`false`: dropped, not retried).
+ */
+export function campaignEmailTemplates(
+  db: Db,
+  shop: () => PublicShopSettings,
+  publicUrl: string | undefined,
+): EmailTemplates {
+  return {
+    [CAMPAIGN_TEST_EMAIL]: async (email) => {
+      const dropId = typeof email.payload.dropId === "string" ? email.payload.dropId : "";
+      const siteUrl = typeof email.payload.siteUrl === "string" ? email.payload.siteUrl : "";
+      const row = dropId
+        ? await db
+            .selectFrom("drops")
+            .select(["id", "name", "start_at", "end_at"])
+            .where("id", "=", dropId)
+            .executeTakeFirst()
+        : undefined;
+      if (!row) return false;
+      const origin = publicUrl ? new URL(publicUrl).origin : siteUrl;
+      if (!origin) return null;
+      const drop = { id: row.id, name: row.name, startAt: toDate(row.start_at), endAt: toDate(row.end_at) };
+      const rendered = renderOpeningEmail(drop, shop(), origin);
+      return { ...rendered, subject: testSubject(rendered.subject) };
+    },
+  };
+}

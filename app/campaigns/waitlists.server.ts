@@ -1,0 +1,115 @@
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { type SignUpEntry, signUpsCsv } from "./waitlist-csv";
+
+/*
+ * The owner's view of the 'Avísame' lists (decision 25): per drop, how many signed up and how they
+ * stand, the addresses themselves and the spreadsheet. Read-only: the lists change only through
+ * the shoppers' own links (decision 16).
+ */
+
+export interface WaitlistCounts {
+  /** Every sign-up, whatever it became. */
+  total: number;
+  confirmadas: number;
+  pendientes: number;
+  bajas: number;
+}
+
+export interface CampaignDrop {
+  id: string;
+  name: string;
+  startAt: Date;
+  endAt: Date;
+  counts: WaitlistCounts;
+}
+
+/** The page shows the newest addresses; the spreadsheet has them all. */
+export const SIGN_UPS_SHOWN = 200;
+
+const emptyCounts = (): WaitlistCounts => ({ total: 0, confirmadas: 0, pendientes: 0, bajas: 0 });
+
+async function countsOf(db: Db, dropIds: readonly string[]): Promise<Map<string, WaitlistCounts>> {
+  const counts = new Map(dropIds.map((id) => [id, emptyCounts()]));
+  if (dropIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("waitlist_subscriptions")
+    .select(["drop_id", "status", (eb) => eb.fn.countAll<string | number>().as("n")])
+    .where("drop_id", "in", dropIds)
+    .groupBy(["drop_id", "status"])
+    .execute();
+  for (const row of rows) {
+    const c = counts.get(row.drop_id);
+    if (!c) continue;
+    const n = Number(row.n);
+    c.total += n;
+    if (row.status === "confirmada") c.confirmadas += n;
+    else if (row.status === "pendiente") c.pendientes += n;
+    else c.bajas += n;
+  }
+  return counts;
+}
+
+type DropRow = { id: string; name: string; start_at: Date | string; end_at: Date | string };
+
+async function withCounts(db: Db, drops: DropRow[]): Promise<CampaignDrop[]> {
+  const counts = await countsOf(
+    db,
+    drops.map((d) => d.id),
+  );
+  return drops.map((d) => ({
+    id: d.id,
+    name: d.name,
+    startAt: toDate(d.start_at),
+    endAt: toDate(d.end_at),
+    counts: counts.get(d.id) ?? emptyCounts(),
+  }));
+}
+
+/** Drops that take sign-ups now (Próximamente by their dates, not archived), soonest first. */
+export async function upcomingCampaigns(db: Db, now = new Date()): Promise<CampaignDrop[]> {
+  const drops = await db
+    .selectFrom("drops")
+    .select(["id", "name", "start_at", "end_at"])
+    .where("status", "!=", "archivada")
+    .where("start_at", ">", toTimestamp(now))
+    .orderBy("start_at")
+    .orderBy("id")
+    .execute();
+  return withCounts(db, drops);
+}
+
+/** One drop with its list's counts, whatever its dates (its list stays readable after it opens). */
+export async function campaignDrop(db: Db, dropId: string): Promise<CampaignDrop | null> {
+  const drop = await db
+    .selectFrom("drops")
+    .select(["id", "name", "start_at", "end_at"])
+    .where("id", "=", dropId)
+    .executeTakeFirst();
+  return drop ? ((await withCounts(db, [drop]))[0] ?? null) : null;
+}
+
+/** A drop's addresses, newest first (`limit` of them when given). */
+export async function listSignUps(db: Db, dropId: string, limit?: number): Promise<SignUpEntry[]> {
+  const rows = await db
+    .selectFrom("waitlist_subscriptions")
+    .select(["email", "status", "created_at", "confirmed_at", "unsubscribed_at", "notified_at"])
+    .where("drop_id", "=", dropId)
+    .orderBy("created_at", "desc")
+    .orderBy("email")
+    .$if(limit !== undefined, (q) => q.limit(limit ?? 0))
+    .execute();
+  const date = (value: Date | string | null) => (value === null ? null : toDate(value));
+  return rows.map((r) => ({
+    email: r.email,
+    status: r.status,
+    createdAt: toDate(r.created_at),
+    confirmedAt: date(r.confirmed_at),
+    unsubscribedAt: date(r.unsubscribed_at),
+    notifiedAt: date(r.notified_at),
+  }));
+}
+
+/** The whole list of a drop as a CSV file's text. */
+export async function exportSignUpsCsv(db: Db, dropId: string): Promise<string> {
+  return signUpsCsv(await listSignUps(db, dropId));
+}

@@ -1,0 +1,221 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import type { Database } from "~/db/database.server";
+import { queueEmail } from "~/mail/queue.server";
+import { signUp } from "~/waitlist/waitlist.server";
+import { signInAdmin } from "../support/admin-http";
+import { upcomingDrop } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server-process";
+
+/*
+ * Campañas over HTTP (decision 25): its actions ('Enviar prueba', 'Reenviar', the CSV export)
+ * answer 401 signed out and 403 from another site, and change nothing; signed in they work.
+ */
+vi.setConfig({ testTimeout: 120_000 });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-admin-campaigns-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const EVIL = "https://evil.example";
+const HOUR = 3_600_000;
+
+describeEachDatabase("Campañas through HTTP", (harness) => {
+  let server: RunningServer;
+  let database: Database;
+  let cookie = "";
+  let dropId = "";
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    server = await startServer({
+      DATA_DIR: path.join(tmp, harness.dialect),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+    });
+    cookie = await signInAdmin(server, database);
+    dropId = (await upcomingDrop(database, "Luna de Octubre", 24 * HOUR)).id;
+    await signUp(database.db, {
+      dropId,
+      email: "ana@example.mx",
+      consent: "si",
+      siteUrl: server.url,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** A message whose last attempt failed (given up: the server's own rounds leave it alone). */
+  async function failedEmail(): Promise<string> {
+    const id = await queueEmail(database.db, {
+      kind: "campana_prueba",
+      recipient: "falla@example.mx",
+      payload: { dropId, siteUrl: server.url },
+    });
+    await database.db
+      .updateTable("emails")
+      .set({
+        attempts: 30,
+        last_error: "SMTP 550",
+        next_attempt_at: new Date(Date.now() + HOUR).toISOString(),
+      })
+      .where("id", "=", id ?? "")
+      .execute();
+    return id ?? "";
+  }
+
+  /** Everything an action could change: the e-mails and the lists. */
+  async function snapshot() {
+    return {
+      emails: await database.db
+        .selectFrom("emails")
+        .select(["id", "kind", "recipient", "attempts", "last_error", "sent_at"])
+        .orderBy("id")
+        .execute(),
+      lists: await database.db.selectFrom("waitlist_subscriptions").selectAll().orderBy("id").execute(),
+    };
+  }
+
+  const post = (pathname: string, fields: Record<string, string>, headers: Record<string, string>) =>
+    fetch(`${server.url}${pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields),
+    });
+
+  async function everyAction(): Promise<{ path: string; fields: Record<string, string> }[]> {
+    const failed = await failedEmail();
+    return [
+      { path: "/admin/campains", fields: { intent: "prueba", drop: dropId } },
+      { path: "/admin/campains", fields: { intent: "reenviar", email: failed } },
+      { path: "/admin/campains/exportar.csv", fields: { drop: dropId } },
+    ];
+  }
+
+  it("signed out: the page sends to /login, every action answers 401 and nothing changes", async () => {
+    const actions = await everyAction();
+    const before = await snapshot();
+    const page = await fetch(`${server.url}/admin/campains?vista=correos`, { redirect: "manual" });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe(
+      `/login?redirectTo=${encodeURIComponent("/admin/campains?vista=correos")}`,
+    );
+    for (const action of actions) {
+      const res = await post(action.path, action.fields, { origin: server.url });
+      expect(res.status, action.path).toBe(401);
+      expect(await res.text(), action.path).toContain("Tu sesión terminó");
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("from another site with a valid session: every action answers 403 and nothing changes", async () => {
+    const actions = await everyAction();
+    const before = await snapshot();
+    for (const action of actions) {
+      for (const headers of [
+        { cookie, origin: EVIL },
+        { cookie, "sec-fetch-site": "cross-site" },
+        { cookie },
+      ] as Record<string, string>[]) {
+        const res = await post(action.path, action.fields, headers);
+        expect(res.status, `${action.path} ${JSON.stringify(headers)}`).toBe(403);
+        const body = await res.text();
+        expect(body).toContain("no permitida");
+        expect(body).not.toContain("ana@example.mx");
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("signed in: the list, its CSV, a test e-mail to the owner and 'Reenviar' work; bad input is a Spanish 4xx", async () => {
+    const page = await fetch(`${server.url}/admin/campains?drop=${dropId}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("ana@example.mx");
+    // The preview is a sandboxed frame: the e-mail's markup runs nothing in the admin's page.
+    expect(html).toMatch(/<iframe[^>]*sandbox=""[^>]*srcDoc=|<iframe[^>]*srcdoc=[^>]*sandbox=""/i);
+
+    const csv = await post("/admin/campains/exportar.csv", { drop: dropId }, { cookie, origin: server.url });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv; charset=utf-8/);
+    expect(csv.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="avisame-[a-z0-9]{16}-[\d-]+\.csv"$/,
+    );
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder().decode(bytes)).toContain('"ana@example.mx","Sin confirmar"');
+    // The address alone (a link, a GET) exports nothing.
+    expect((await fetch(`${server.url}/admin/campains/exportar.csv`, { headers: { cookie } })).status).toBe(
+      405,
+    );
+    expect(
+      (await post("/admin/campains/exportar.csv", { drop: "nope" }, { cookie, origin: server.url })).status,
+    ).toBe(404);
+
+    const test = await post(
+      "/admin/campains",
+      { intent: "prueba", drop: dropId },
+      { cookie, origin: server.url },
+    );
+    expect(test.status).toBe(200);
+    const queued = await database.db
+      .selectFrom("emails")
+      .select(["recipient"])
+      .where("kind", "=", "campana_prueba")
+      .where("recipient", "like", "admin-%")
+      .execute();
+    expect(queued).toHaveLength(1);
+
+    const failed = await failedEmail();
+    const copies = async () =>
+      (
+        await database.db
+          .selectFrom("emails")
+          .select("id")
+          .where("recipient", "=", "falla@example.mx")
+          .execute()
+      ).length;
+    const before = await copies();
+    // A double click: both presses answer calmly, the message goes again once (no copy).
+    const presses = await Promise.all(
+      [1, 2].map(() =>
+        post("/admin/campains", { intent: "reenviar", email: failed }, { cookie, origin: server.url }),
+      ),
+    );
+    expect(presses.map((r) => r.status)).toEqual([200, 200]);
+    expect(await copies()).toBe(before);
+    // The server sends it at once (sendSoon): one attempt, one message.
+    let row: { attempts: number; sent_at: unknown } = { attempts: -1, sent_at: null };
+    for (let i = 0; i < 100 && row.sent_at === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      row = await database.db
+        .selectFrom("emails")
+        .select(["attempts", "sent_at"])
+        .where("id", "=", failed)
+        .executeTakeFirstOrThrow();
+    }
+    expect(row.sent_at).not.toBeNull();
+    expect(row.attempts).toBe(1);
+
+    for (const fields of [{ intent: "nada" }, {}] as Record<string, string>[]) {
+      expect((await post("/admin/campains", fields, { cookie, origin: server.url })).status).toBe(400);
+    }
+    for (const fields of [
+      { intent: "prueba", drop: "zzzzzzzzzzzzzzzz" },
+      { intent: "reenviar", email: "no-es-un-id" },
+    ] as Record<string, string>[]) {
+      expect((await post("/admin/campains", fields, { cookie, origin: server.url })).status).toBe(404);
+    }
+    const badFilter = await fetch(`${server.url}/admin/campains?vista=correos&estado=%00`, {
+      headers: { cookie },
+    });
+    expect(badFilter.status).toBe(400);
+    expect(await badFilter.text()).toContain("Estado: elige Todos");
+    expect(
+      (await fetch(`${server.url}/admin/campains?drop=zzzzzzzzzzzzzzzz`, { headers: { cookie } })).status,
+    ).toBe(404);
+  });
+});
