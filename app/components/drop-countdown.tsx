@@ -31,11 +31,14 @@ export function DropBar({
       <Link
         to={drop.href}
         className="flex items-center justify-between gap-3 bg-ink/95 px-4 py-2 text-cream shadow-lg hover:bg-ink sm:rounded-t-2xl"
-        aria-label={`${drop.name}: termina en ${parts.map((p) => `${Number(p.value)} ${p.unit}`).join(", ")}`}
+        aria-label={`${drop.name}: termina en ${parts.map((p) => `${p.value} ${p.unit}`).join(", ")}`}
       >
-        <span className="min-w-0">
+        {/* The name comes first in the markup (the label above it is drawn first), words are
+            spaced, and the link's name spells the figures as shown: the name holds the visible
+            words in their order. */}
+        <span className="flex min-w-0 flex-col-reverse">
+          <span className="block truncate text-sm">{drop.name}</span>{" "}
           <span className="block text-[11px] uppercase tracking-widest text-gold-300">Termina en</span>
-          <span className="block truncate text-sm">{drop.name}</span>
         </span>
         <span
           className="flex shrink-0 gap-2.5 font-mono text-lg tabular-nums"
@@ -44,8 +47,7 @@ export function DropBar({
         >
           {parts.map((p) => (
             <span key={p.unit} className="flex flex-col items-center leading-none">
-              {p.value}
-              <span className="mt-0.5 font-sans text-[10px] uppercase text-cream/80">{p.unit}</span>
+              {p.value} <span className="mt-0.5 font-sans text-[10px] uppercase text-cream/80">{p.unit}</span>
             </span>
           ))}
         </span>

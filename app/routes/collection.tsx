@@ -88,6 +88,8 @@ export default function Collection({ loaderData, actionData }: Route.ComponentPr
         <div className="mt-8">
           <FilterBar filters={filters} sort={sort} resultCount={products.length} />
         </div>
+        {/* Each tile's name is a third-level heading: the list of pieces has its own, unseen. */}
+        <h2 className="sr-only">Piezas de {drop.name}</h2>
         {products.length === 0 ? (
           <p className="mt-10 text-center text-ink/70">
             No hay productos disponibles con los filtros seleccionados.

@@ -81,26 +81,30 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <>
       {/* Room at the bottom so the WhatsApp button never hides the last content. */}
       <main className={running ? undefined : "pb-24"}>
-        <section className="relative isolate overflow-hidden">
-          <img
-            src={HERO_IMAGE.src}
-            alt={HERO_IMAGE.alt}
-            width={HERO_IMAGE.width}
-            height={HERO_IMAGE.height}
-            fetchPriority="high"
-            className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60"
-          />
-          <div className="mx-auto max-w-6xl px-4 py-20 sm:py-28">
-            <h1 className="max-w-xl font-serif text-4xl leading-tight sm:text-6xl">
-              {loaderData.seo.shopName}
-            </h1>
-            <p className="mt-4 max-w-lg text-lg text-ink/80">{BRAND.tagline}</p>
-            <Link
-              to={running?.href ?? "/colecciones"}
-              className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream hover:bg-gold-700"
-            >
-              {running ? `Ver ${running.name}` : "Ver colecciones"}
-            </Link>
+        {/* The title and the artwork sit side by side (below each other on phones), never on top
+            of each other: the title stays readable whatever the screen's shape. */}
+        <section>
+          <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:py-16 md:grid-cols-[5fr_6fr] md:items-center">
+            <div>
+              <h1 className="font-serif text-4xl leading-tight text-balance sm:text-5xl lg:text-6xl">
+                {loaderData.seo.shopName}
+              </h1>
+              <p className="mt-4 max-w-lg text-lg text-ink/80">{BRAND.tagline}</p>
+              <Link
+                to={running?.href ?? "/colecciones"}
+                className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream hover:bg-gold-700"
+              >
+                {running ? `Ver ${running.name}` : "Ver colecciones"}
+              </Link>
+            </div>
+            <img
+              src={HERO_IMAGE.src}
+              alt={HERO_IMAGE.alt}
+              width={HERO_IMAGE.width}
+              height={HERO_IMAGE.height}
+              fetchPriority="high"
+              className="h-auto w-full rounded-lg"
+            />
           </div>
         </section>
 

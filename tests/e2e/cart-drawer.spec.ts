@@ -144,3 +144,56 @@ test("a /success page left open in one tab does not empty the cart filled in ano
   await other.reload();
   await expect(otherCart.count()).toHaveText("1");
 });
+
+test("on a 360 px phone every control of the drawer is at least 44 × 44 px, and the page behind it stays still", async ({
+  page,
+  shop,
+  cart,
+}) => {
+  test.skip(test.info().project.name !== "phone", "tap targets are a phone's matter");
+  const { product } = await shop.piece({ name: "Anillo Pulgar", priceCents: 210_000, stock: 5 });
+  await cart.addFromProductPage(product.href, 2);
+  await expect(cart.drawer).toBeVisible();
+  const controls = [
+    cart.drawer.getByRole("button", { name: "Cerrar carrito" }),
+    cart.line("Anillo Pulgar").getByRole("button", { name: "Quitar uno de Anillo Pulgar" }),
+    cart.line("Anillo Pulgar").getByRole("button", { name: "Agregar uno de Anillo Pulgar" }),
+    cart.line("Anillo Pulgar").getByRole("button", { name: "Eliminar Anillo Pulgar del carrito" }),
+    ...["Términos y condiciones", "Aviso de privacidad", "Envíos", "Cambios y devoluciones"].map((name) =>
+      cart.drawer.getByRole("link", { name }),
+    ),
+    cart.drawer.getByRole("button", { name: "Pagar" }),
+  ];
+  for (const control of controls) {
+    const box = await control.boundingBox();
+    expect(box, String(control)).not.toBeNull();
+    expect(box?.width, `width of ${control}`).toBeGreaterThanOrEqual(44);
+    expect(box?.height, `height of ${control}`).toBeGreaterThanOrEqual(44);
+  }
+  await cart.drawer.getByRole("button", { name: "Cerrar carrito" }).click();
+  await expect(cart.drawer).toBeHidden();
+
+  // Down a long page, the drawer opens; wheel and swipe over the dimmed strip left of it.
+  await page.goto("/");
+  await page.evaluate(() => window.scrollTo({ top: 400, behavior: "instant" }));
+  await page.waitForFunction(() => window.scrollY === 400);
+  await cart.open();
+  await page.mouse.move(20, 400);
+  await page.mouse.wheel(0, 600);
+  const touch = await page.context().newCDPSession(page);
+  await touch.send("Input.synthesizeScrollGesture", {
+    x: 20,
+    y: 500,
+    yDistance: -400,
+    gestureSourceType: "touch",
+    speed: 2000,
+  });
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => window.scrollY)).toBe(400);
+  // Closing it leaves the page where it was, free to scroll again.
+  await cart.drawer.getByRole("button", { name: "Cerrar carrito" }).click();
+  await expect(cart.drawer).toBeHidden();
+  expect(await page.evaluate(() => window.scrollY)).toBe(400);
+  await page.mouse.wheel(0, 200);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(400);
+});

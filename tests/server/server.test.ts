@@ -101,6 +101,19 @@ describe("a fresh start on the embedded defaults", () => {
     expect(assetRes.status).toBe(200);
     expect(assetRes.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
 
+    // The brand's two web fonts: preloaded, hashed, cached for a year, allowed by the CSP.
+    const fonts = [...html.matchAll(/<link rel="preload" href="(\/assets\/[^"]+\.woff2)" as="font"/g)].map(
+      (m) => m[1],
+    );
+    expect(fonts).toHaveLength(2);
+    for (const font of fonts) {
+      const fontRes = await fetch(`${server.url}${font}`);
+      expect(fontRes.status).toBe(200);
+      expect(fontRes.headers.get("content-type")).toBe("font/woff2");
+      expect(fontRes.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    }
+    expect(page.headers.get("content-security-policy")).toContain("font-src 'self'");
+
     const image = html.match(/\/media\/drops\/[^"' ]+\.webp/)?.[0];
     expect(image).toBeTruthy();
     const imageRes = await fetch(`${server.url}${image}`);

@@ -8,8 +8,16 @@ import {
   reconcileCartWithChanges,
 } from "~/cart/cart";
 import { formatMXN } from "~/lib/money";
+import { useScrollLock } from "../scroll-lock";
 import { useCart } from "./cart-context";
 import { requestCheckout } from "./checkout-client";
+
+const LEGAL_LINKS = [
+  { to: "/terminos-y-condiciones", label: "Términos y condiciones" },
+  { to: "/aviso-de-privacidad", label: "Aviso de privacidad" },
+  { to: "/envios", label: "Envíos" },
+  { to: "/cambios-y-devoluciones", label: "Cambios y devoluciones" },
+];
 
 /**
  * The cart drawer: a modal <dialog> sliding in from the right over a dimmed backdrop. The dialog
@@ -23,6 +31,7 @@ export function CartDrawer() {
   // What the revalidation removed or changed: kept until the shopper dismisses it or closes the
   // drawer, even after the cart it describes has changed again.
   const [changes, setChanges] = useState<CartChange[]>([]);
+  useScrollLock(showCart);
 
   useEffect(() => {
     const el = dialog.current;
@@ -98,7 +107,7 @@ export function CartDrawer() {
           <button
             type="button"
             onClick={() => setShowCart(false)}
-            className="rounded-full p-2 text-2xl leading-none hover:bg-sand"
+            className="-mr-2 grid size-11 place-items-center rounded-full text-2xl leading-none hover:bg-sand"
             aria-label="Cerrar carrito"
           >
             ×
@@ -118,7 +127,7 @@ export function CartDrawer() {
               <button
                 type="button"
                 onClick={() => setChanges([])}
-                className="-mr-1 -mt-1 rounded-full px-2 text-lg leading-none hover:bg-cream"
+                className="-mr-2 -mt-2 grid size-11 shrink-0 place-items-center rounded-full text-lg leading-none hover:bg-cream"
                 aria-label="Cerrar aviso"
               >
                 ×
@@ -138,7 +147,11 @@ export function CartDrawer() {
         ) : (
           <ul className="flex-1 divide-y divide-sand overflow-y-auto px-5">
             {cart.map((line) => (
-              <li key={line.product.id} className="flex gap-3 py-4" aria-label={line.product.name}>
+              <li
+                key={line.product.id}
+                className="grid grid-cols-[4rem_1fr] gap-x-3 gap-y-2 py-4"
+                aria-label={line.product.name}
+              >
                 {line.product.image ? (
                   <img
                     src={line.product.image}
@@ -150,42 +163,43 @@ export function CartDrawer() {
                 ) : (
                   <div className="size-16 shrink-0 rounded bg-sand" />
                 )}
-                <div className="min-w-0 flex-1">
+                <div className="min-w-0">
                   <p className="font-medium">{line.product.name}</p>
                   <p className="text-sm text-ink/70" data-testid="line-total">
                     {formatMXN(line.product.priceCents)} x {line.quantity} = {formatMXN(lineTotalCents(line))}
                   </p>
-                  <div className="mt-2 flex items-center gap-2">
-                    <button
-                      type="button"
-                      className="size-8 rounded border border-sand"
-                      onClick={() => decrease(line.product.id)}
-                      aria-label={`Quitar uno de ${line.product.name}`}
-                    >
-                      −
-                    </button>
-                    <span className="w-6 text-center">
-                      <span className="sr-only">Cantidad: </span>
-                      {line.quantity}
-                    </span>
-                    <button
-                      type="button"
-                      className="size-8 rounded border border-sand disabled:opacity-40"
-                      onClick={() => increase(line.product.id)}
-                      disabled={line.quantity >= line.product.stock}
-                      aria-label={`Agregar uno de ${line.product.name}`}
-                    >
-                      +
-                    </button>
-                    <button
-                      type="button"
-                      className="ml-auto text-sm underline"
-                      onClick={() => remove(line.product.id)}
-                      aria-label={`Eliminar ${line.product.name} del carrito`}
-                    >
-                      Eliminar
-                    </button>
-                  </div>
+                </div>
+                {/* Every control is at least 44 × 44 px: thumbs, not cursors, use them. */}
+                <div className="col-span-2 flex items-center gap-2">
+                  <button
+                    type="button"
+                    className="grid size-11 place-items-center rounded border border-sand text-lg"
+                    onClick={() => decrease(line.product.id)}
+                    aria-label={`Quitar uno de ${line.product.name}`}
+                  >
+                    −
+                  </button>
+                  <span className="w-8 text-center">
+                    <span className="sr-only">Cantidad: </span>
+                    {line.quantity}
+                  </span>
+                  <button
+                    type="button"
+                    className="grid size-11 place-items-center rounded border border-sand text-lg disabled:opacity-40"
+                    onClick={() => increase(line.product.id)}
+                    disabled={line.quantity >= line.product.stock}
+                    aria-label={`Agregar uno de ${line.product.name}`}
+                  >
+                    +
+                  </button>
+                  <button
+                    type="button"
+                    className="ml-auto min-h-11 min-w-11 px-3 text-sm underline"
+                    onClick={() => remove(line.product.id)}
+                    aria-label={`Eliminar ${line.product.name} del carrito`}
+                  >
+                    Eliminar
+                  </button>
                 </div>
               </li>
             ))}
@@ -212,24 +226,21 @@ export function CartDrawer() {
               {submitting ? "Redirigiendo..." : "Pagar"}
             </button>
             <p className="mt-3 text-center text-xs text-ink/70">
-              Al pagar aceptas los{" "}
-              <Link to="/terminos-y-condiciones" className="underline" onClick={() => setShowCart(false)}>
-                Términos y condiciones
-              </Link>{" "}
-              y el{" "}
-              <Link to="/aviso-de-privacidad" className="underline" onClick={() => setShowCart(false)}>
-                Aviso de privacidad
-              </Link>
-              . Consulta también{" "}
-              <Link to="/envios" className="underline" onClick={() => setShowCart(false)}>
-                Envíos
-              </Link>{" "}
-              y{" "}
-              <Link to="/cambios-y-devoluciones" className="underline" onClick={() => setShowCart(false)}>
-                Cambios y devoluciones
-              </Link>
-              .
+              Al pagar aceptas los Términos y condiciones y el Aviso de privacidad.
             </p>
+            <ul className="mt-1 grid grid-cols-2 text-center text-xs">
+              {LEGAL_LINKS.map((link) => (
+                <li key={link.to}>
+                  <Link
+                    to={link.to}
+                    className="flex min-h-11 items-center justify-center px-1 underline"
+                    onClick={() => setShowCart(false)}
+                  >
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
           </div>
         )}
       </div>

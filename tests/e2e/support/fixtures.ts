@@ -384,14 +384,77 @@ export async function expectNoSidewaysScroll(page: Page) {
   expect(viewport).toBe(page.viewportSize()?.width);
 }
 
-/** No serious or critical accessibility violations on the page as it is now. */
-export async function expectAccessible(page: Page) {
+/**
+ * The axe rules Lighthouse's accessibility category runs (lighthouse 12.8,
+ * core/gather/gatherers/accessibility.js): WCAG 2 A and AA, plus these best-practice and WCAG 2.2
+ * rules switched on (target-size, heading-order, landmarks, skip link…) and a few switched off.
+ */
+const LIGHTHOUSE_AXE_OPTIONS = {
+  runOnly: { type: "tag" as const, values: ["wcag2a", "wcag2aa"] },
+  rules: Object.fromEntries([
+    ...[
+      "accesskeys",
+      "aria-allowed-role",
+      "aria-conditional-attr",
+      "aria-deprecated-role",
+      "aria-dialog-name",
+      "aria-prohibited-attr",
+      "aria-treeitem-name",
+      "aria-text",
+      "empty-heading",
+      "heading-order",
+      "html-xml-lang-mismatch",
+      "identical-links-same-purpose",
+      "image-redundant-alt",
+      "input-button-name",
+      "label-content-name-mismatch",
+      "landmark-one-main",
+      "link-in-text-block",
+      "meta-viewport",
+      "select-name",
+      "skip-link",
+      "tabindex",
+      "table-duplicate-name",
+      "table-fake-caption",
+      "target-size",
+      "td-has-header",
+    ].map((id) => [id, { enabled: true }]),
+    ...[
+      "area-alt",
+      "aria-braille-equivalent",
+      "aria-roledescription",
+      "audio-caption",
+      "blink",
+      "duplicate-id",
+      "frame-focusable-content",
+      "frame-title-unique",
+      "marquee",
+      "nested-interactive",
+      "no-autoplay-audio",
+      "role-img-alt",
+      "scrollable-region-focusable",
+      "server-side-image-map",
+      "summary-name",
+      "svg-img-alt",
+    ].map((id) => [id, { enabled: false }]),
+  ]),
+};
+
+/**
+ * No serious or critical accessibility violations on the page as it is now. `lighthouse`: no
+ * violation at all, of any impact, of the rules Lighthouse's accessibility score is made of.
+ */
+export async function expectAccessible(page: Page, options: { lighthouse?: boolean; exclude?: string } = {}) {
   await expectNoSidewaysScroll(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const builder = new AxeBuilder({ page });
+  if (options.lighthouse) builder.options(LIGHTHOUSE_AXE_OPTIONS);
+  if (options.exclude) builder.exclude(options.exclude);
+  const results = await builder.analyze();
   const bad = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .filter((v) => options.lighthouse || v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad, bad.join("\n")).toEqual([]);
+  // With `lighthouse` a test goes on to its next page and fails at its end, listing every page's faults.
+  (options.lighthouse ? expect.soft : expect)(bad, `${page.url()}\n${bad.join("\n")}`).toEqual([]);
 }
 
 export const test = base.extend<
