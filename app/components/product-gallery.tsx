@@ -57,7 +57,8 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
             ))}
           </ul>
         </div>
-        {n > 1 && (
+        {/* Shown once it can follow the swipes (without JavaScript it would stay at 1). */}
+        {n > 1 && swipe.ready && (
           <p
             aria-hidden="true"
             className="pointer-events-none absolute right-3 bottom-3 rounded-full bg-cream/90 px-2.5 py-1 text-xs"

@@ -85,8 +85,8 @@ test.describe("on a phone", () => {
     const gallery = await productPage(page, database);
     const name = photographed?.name ?? "";
     await expect(gallery.getByRole("img", { name, exact: true })).toBeInViewport({ ratio: 0.9 });
-    await expect(gallery.getByText("1 / 5")).toBeVisible();
     await swipeReady(gallery);
+    await expect(gallery.getByText("1 / 5")).toBeVisible();
     const cdp = await page.context().newCDPSession(page);
     await swipe(page, cdp, gallery, -200);
     await expect(gallery.getByRole("img", { name: `${name}, vista 2` })).toBeInViewport({ ratio: 0.9 });

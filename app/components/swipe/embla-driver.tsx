@@ -17,7 +17,9 @@ export default function EmblaDriver({
 }) {
   // Where the shopper had scrolled to before Embla took over is where Embla starts.
   const [startIndex] = useState(() => nearestSlide(viewport.current));
-  const [attach, api] = useEmblaCarousel({ ...options, startIndex });
+  // With reduced motion a released swipe settles at once instead of gliding.
+  const [quick] = useState(() => window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  const [attach, api] = useEmblaCarousel({ ...options, startIndex, ...(quick ? { duration: 1 } : {}) });
   useEffect(() => {
     const element = viewport.current;
     if (!element) return;

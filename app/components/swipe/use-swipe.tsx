@@ -67,6 +67,8 @@ export function useSwipe(count: number, options: SwipeOptions) {
   return {
     viewport,
     index,
+    /** Embla has the list: `index` follows what is shown. */
+    ready: api !== null,
     goTo,
     next,
     prev,
