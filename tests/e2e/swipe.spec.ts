@@ -147,7 +147,7 @@ test("on a desktop the carousel moves with its buttons and arrow keys, and a pho
   isMobile,
 }) => {
   test.skip(isMobile, "the desktop's buttons and keys");
-  const drop = await shop.drop({ timing: "running", products: pieces(6) });
+  const drop = await shop.drop({ timing: "running", products: pieces(5) });
   await page.goto("/");
   const carousel = page.getByRole("region", { name: `Piezas de ${drop.name}` });
   await carousel.getByRole("button", { name: `Siguiente en Piezas de ${drop.name}` }).click();
@@ -155,7 +155,8 @@ test("on a desktop the carousel moves with its buttons and arrow keys, and a pho
   await page.keyboard.press("ArrowRight");
   await expect.poll(() => leadingPiece(carousel)).toBe("Pieza Tres");
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowLeft");
-  await expect.poll(() => leadingPiece(carousel)).toBe("Pieza Seis");
+  // It wraps around: before the first piece comes the last.
+  await expect.poll(() => leadingPiece(carousel)).toBe("Pieza Cinco");
 
   const gallery = await productPage(page, database);
   await gallery.getByRole("link", { name: "Ampliar foto 1 de 5" }).focus();

@@ -54,8 +54,15 @@ export function useSwipe(count: number, options: SwipeOptions) {
     }
   };
   const goTo = (to: number) => run((a) => a.scrollTo(to, reducedMotion()));
-  const next = () => run((a) => a.scrollNext(reducedMotion()));
-  const prev = () => run((a) => a.scrollPrev(reducedMotion()));
+  // Wrapping even when there are too few slides for Embla's loop (five pieces four at a time).
+  const next = () =>
+    run((a) => (a.canScrollNext() ? a.scrollNext(reducedMotion()) : a.scrollTo(0, reducedMotion())));
+  const prev = () =>
+    run((a) =>
+      a.canScrollPrev()
+        ? a.scrollPrev(reducedMotion())
+        : a.scrollTo(a.scrollSnapList().length - 1, reducedMotion()),
+    );
 
   const driver: ReactNode =
     wanted && count > 1 ? (
