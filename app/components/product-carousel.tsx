@@ -1,10 +1,13 @@
-import { useState } from "react";
 import type { ProductTileView } from "~/catalogue/views.server";
 import { ProductTile, type TileMoment } from "./product-tile";
+import { SWIPE_VIEWPORT, type SwipeOptions, useSwipe } from "./swipe/use-swipe";
+
+const OPTIONS: SwipeOptions = { loop: true, align: "start" };
 
 /**
- * Four products at a time on wide screens (two on phones); previous and next wrap around. The
- * list is rotated rather than scrolled, so wrapping works whatever the number of products.
+ * Four products at a time on wide screens (two on phones); previous and next move one piece and
+ * wrap around, a swipe moves it too. The server sends every piece in a scroll-snap list, so the
+ * list scrolls without JavaScript; Embla takes it over once loaded (decision 21).
  */
 export function ProductCarousel({
   products,
@@ -15,22 +18,18 @@ export function ProductCarousel({
   label: string;
   moment: TileMoment;
 }) {
-  const [start, setStart] = useState(0);
-  if (products.length === 0) return null;
   const n = products.length;
-  // Only the pieces on screen are rendered: four on wide screens, the first two of them on phones.
-  const visible = Array.from(
-    { length: Math.min(4, n) },
-    (_, i) => products[(start + i) % n] as ProductTileView,
-  );
+  const swipe = useSwipe(n, OPTIONS);
+  if (n === 0) return null;
   const canMove = n > 2;
   return (
-    <section aria-roledescription="carrusel" aria-label={label} className="relative">
+    <section aria-roledescription="carrusel" aria-label={label} className="relative" {...swipe.region}>
       {canMove && (
-        <div className="mb-4 flex justify-end gap-2">
+        // Four pieces fit a wide screen: with four or fewer there is nothing to move there.
+        <div className={`mb-4 flex justify-end gap-2 ${n <= 4 ? "md:hidden" : ""}`}>
           <button
             type="button"
-            onClick={() => setStart((s) => (s - 1 + n) % n)}
+            onClick={swipe.prev}
             className="grid size-11 place-items-center rounded-full border border-ink/20 hover:bg-sand"
             aria-label={`Anterior en ${label}`}
           >
@@ -38,7 +37,7 @@ export function ProductCarousel({
           </button>
           <button
             type="button"
-            onClick={() => setStart((s) => (s + 1) % n)}
+            onClick={swipe.next}
             className="grid size-11 place-items-center rounded-full border border-ink/20 hover:bg-sand"
             aria-label={`Siguiente en ${label}`}
           >
@@ -46,13 +45,16 @@ export function ProductCarousel({
           </button>
         </div>
       )}
-      <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-live="polite">
-        {visible.map((product, i) => (
-          <li key={product.id} className={i >= 2 ? "hidden md:block" : undefined}>
-            <ProductTile product={product} sizes="(min-width: 768px) 25vw, 50vw" moment={moment} />
-          </li>
-        ))}
-      </ul>
+      <div ref={swipe.viewport} className={SWIPE_VIEWPORT}>
+        <ul className="-mr-4 flex">
+          {products.map((product) => (
+            <li key={product.id} className="min-w-0 shrink-0 basis-1/2 snap-start pr-4 md:basis-1/4">
+              <ProductTile product={product} sizes="(min-width: 768px) 25vw, 50vw" moment={moment} />
+            </li>
+          ))}
+        </ul>
+      </div>
+      {swipe.driver}
     </section>
   );
 }

@@ -125,13 +125,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   />
                 ) : (
                   drop.image && (
-                    <ResponsiveImage
-                      image={drop.image}
-                      alt={drop.image.alt || `Colección ${drop.name}`}
-                      sizes="(min-width: 768px) 50vw, 100vw"
-                      priority={i === 0}
-                      className="h-auto w-full rounded-lg"
-                    />
+                    // The image leads to the collection too; 'Ver colección' beside it is the link
+                    // announced and reached by keyboard, so this one is not a second stop.
+                    <Link to={drop.href} aria-hidden="true" tabIndex={-1} className="block">
+                      <ResponsiveImage
+                        image={drop.image}
+                        alt=""
+                        sizes="(min-width: 768px) 50vw, 100vw"
+                        priority={i === 0}
+                        className="h-auto w-full rounded-lg"
+                      />
+                    </Link>
                   )
                 )}
                 <div>

@@ -13,7 +13,7 @@ import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront"
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
-import { ResponsiveImage } from "~/components/responsive-image";
+import { ProductGallery } from "~/components/product-gallery";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
 import { WaitlistForm } from "~/components/waitlist-form-lazy";
@@ -127,10 +127,8 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   // Buyable from the second the drop opens until the second it ends, on the server's clock.
   const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
   const label = pieceLabel(state, drop.archived, product.stock, product.held);
-  const [selected, setSelected] = useState(0);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
-  const main = images[selected] ?? images[0];
   // At most what is in stock, and the drop's 'Máximo N por persona'.
   const most = Math.max(1, Math.min(product.stock, drop.maxPerOrder ?? Number.POSITIVE_INFINITY));
   const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), most);
@@ -166,43 +164,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </p>
         </div>
         <div className="mt-6 grid gap-10 md:grid-cols-2">
-          <div>
-            {main && (
-              <ResponsiveImage
-                image={main}
-                alt={main.alt || (selected === 0 ? product.name : `${product.name}, vista ${selected + 1}`)}
-                sizes="(min-width: 768px) 50vw, 100vw"
-                priority
-                className="aspect-square h-auto w-full rounded-lg object-cover"
-              />
-            )}
-            {images.length > 1 && (
-              <ul className="mt-3 grid grid-cols-5 gap-2" aria-label="Galería">
-                {images.map((image, i) => (
-                  <li key={image.src}>
-                    <button
-                      type="button"
-                      onClick={() => setSelected(i)}
-                      aria-pressed={i === selected}
-                      aria-label={`Ver imagen ${i + 1} de ${images.length}`}
-                      className={`block overflow-hidden rounded border-2 ${i === selected ? "border-gold-700" : "border-transparent"}`}
-                    >
-                      <img
-                        src={image.src}
-                        srcSet={image.srcSet}
-                        sizes="20vw"
-                        width={image.width}
-                        height={image.height}
-                        alt=""
-                        loading="lazy"
-                        className="aspect-square h-auto w-full object-cover"
-                      />
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <ProductGallery images={images} name={product.name} />
 
           <div>
             <p className="text-sm uppercase tracking-widest text-gold-700">

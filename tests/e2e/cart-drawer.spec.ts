@@ -102,23 +102,6 @@ test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 m
   await expect(cart.drawer.getByRole("button", { name: "Pagar" })).toBeEnabled();
 });
 
-test("the home carousel pages through pieces and wraps around", async ({ page, shop }) => {
-  const names = ["Uno", "Dos", "Tres", "Cuatro", "Cinco"].map((n) => `Pieza ${n}`);
-  const drop = await shop.drop({
-    timing: "running",
-    products: names.map((name) => ({ name, priceCents: 100_000, stock: 1 })),
-  });
-  await page.goto("/");
-  const carousel = page.getByRole("region", { name: `Piezas de ${drop.name}` });
-  const first = carousel.getByRole("article").first();
-  await expect(first).toHaveAccessibleName("Pieza Uno");
-  await carousel.getByRole("button", { name: `Siguiente en Piezas de ${drop.name}` }).click();
-  await expect(first).toHaveAccessibleName("Pieza Dos");
-  await carousel.getByRole("button", { name: `Anterior en Piezas de ${drop.name}` }).click();
-  await carousel.getByRole("button", { name: `Anterior en Piezas de ${drop.name}` }).click();
-  await expect(first).toHaveAccessibleName("Pieza Cinco");
-});
-
 test("the countdown ticks every second toward the end of the running drop", async ({ page }) => {
   await page.goto("/");
   const countdown = page.getByTestId("countdown");

@@ -1,0 +1,114 @@
+import { lazy, Suspense, useRef, useState } from "react";
+import type { ImageView } from "~/media/media.server";
+import { ResponsiveImage } from "./responsive-image";
+import { SWIPE_VIEWPORT, type SwipeOptions, useSwipe } from "./swipe/use-swipe";
+
+// The zoom viewer is fetched only when a photo is tapped (decision 21).
+const PhotoLightbox = lazy(() => import("./photo-lightbox"));
+
+const OPTIONS: SwipeOptions = { loop: true };
+
+/** The largest stored copy: what a photo opens to without JavaScript, pinch-zoomable there too. */
+const largest = (image: ImageView) => image.srcSet.split(", ").pop()?.split(" ")[0] || image.src;
+
+/**
+ * The product's photos: one at a time, swiped (or chosen from the thumbnails); tapping one opens
+ * it full size in a viewer with pinch and double-tap zoom.
+ */
+export function ProductGallery({ images, name }: { images: ImageView[]; name: string }) {
+  const n = images.length;
+  const swipe = useSwipe(n, OPTIONS);
+  const [zoomAt, setZoomAt] = useState<number | null>(null);
+  const opener = useRef<HTMLElement>(null);
+  if (n === 0) return null;
+  const alts = images.map((image, i) => image.alt || (i ? `${name}, vista ${i + 1}` : name));
+  return (
+    // min-w-0: the sideways list must not widen the page's grid column.
+    <div className="min-w-0">
+      <section
+        aria-roledescription="carrusel"
+        aria-label={`Fotos de ${name}`}
+        className="relative"
+        {...swipe.region}
+      >
+        <div ref={swipe.viewport} className={`rounded-lg ${SWIPE_VIEWPORT}`}>
+          <ul className="flex">
+            {images.map((image, i) => (
+              <li key={image.src} className="min-w-0 shrink-0 basis-full snap-start">
+                <a
+                  href={largest(image)}
+                  aria-label={`Ampliar foto ${i + 1} de ${n}`}
+                  className="block cursor-zoom-in"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    opener.current = event.currentTarget;
+                    setZoomAt(i);
+                  }}
+                >
+                  <ResponsiveImage
+                    image={image}
+                    alt={alts[i] ?? name}
+                    sizes="(min-width: 768px) 50vw, 100vw"
+                    priority={i === 0}
+                    className="aspect-square h-auto w-full object-cover"
+                  />
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+        {/* Shown once it can follow the swipes (without JavaScript it would stay at 1). */}
+        {n > 1 && swipe.ready && (
+          <p
+            aria-hidden="true"
+            className="pointer-events-none absolute right-3 bottom-3 rounded-full bg-cream/90 px-2.5 py-1 text-xs"
+          >
+            {swipe.index + 1} / {n}
+          </p>
+        )}
+        {swipe.driver}
+      </section>
+      {n > 1 && (
+        <ul className="mt-3 grid grid-cols-5 gap-2" aria-label="Galería">
+          {images.map((image, i) => (
+            <li key={image.src}>
+              <button
+                type="button"
+                onClick={() => swipe.goTo(i)}
+                aria-pressed={i === swipe.index}
+                aria-label={`Ver imagen ${i + 1} de ${n}`}
+                className={`block overflow-hidden rounded border-2 ${i === swipe.index ? "border-gold-700" : "border-transparent"}`}
+              >
+                <img
+                  src={image.src}
+                  srcSet={image.srcSet}
+                  sizes="20vw"
+                  width={image.width}
+                  height={image.height}
+                  alt=""
+                  loading="lazy"
+                  className="aspect-square h-auto w-full object-cover"
+                />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {zoomAt !== null && (
+        <Suspense fallback={null}>
+          <PhotoLightbox
+            images={images}
+            alts={alts}
+            index={zoomAt}
+            title={name}
+            onView={swipe.goTo}
+            onClose={() => {
+              setZoomAt(null);
+              opener.current?.focus();
+            }}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}
