@@ -45,7 +45,7 @@ test("Reportes: the chart is drawn, a drop's figures match its paid orders, the 
   await expect.poll(() => paintedPixels(canvas)).toBeGreaterThan(200);
   await expect(page.getByRole("row", { name: new RegExp(`Reporte ${tag}`) })).toContainText("$29,500.00");
 
-  await page.getByLabel("Colección").selectOption({ label: drop.name });
+  await page.getByLabel("Colección", { exact: true }).selectOption({ label: drop.name });
   await page.getByRole("button", { name: "Ver colección" }).click();
   await expect(page).toHaveURL(new RegExp(`coleccion=${drop.id}`));
   await expect(page.getByRole("heading", { name: drop.name, level: 2 })).toBeVisible();

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Form, Link } from "react-router";
 import { SalesChart } from "~/components/admin/sales-chart";
 import { RouteError } from "~/components/route-error";
@@ -86,7 +87,10 @@ export default function AdminReports({ loaderData }: Route.ComponentProps) {
               className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
             >
               <option value="">Todos</option>
-              {months.map((m) => (
+              {(scope.kind === "month" && !months.includes(scope.month)
+                ? [scope.month, ...months]
+                : months
+              ).map((m) => (
                 <option key={m} value={m}>
                   {monthLabel(m)}
                 </option>
@@ -143,6 +147,22 @@ export default function AdminReports({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** A table that may be wider than a phone: it scrolls sideways, and the keyboard can reach it. */
+function Scroller({ label, className, children }: { label: string; className: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: the scroll container is a named region inside the report
+    <div
+      role="region"
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable with the keyboard (WCAG 2.1.1)
+      tabIndex={0}
+      className={`${className} overflow-x-auto focus-visible:outline-2 focus-visible:outline-gold-500`}
+    >
+      {children}
+    </div>
+  );
+}
+
 function FigureList({ figures }: { figures: Figures }) {
   const items = [
     ["Ventas netas", formatMXN(figures.netCents)],
@@ -178,7 +198,7 @@ function SeriesSection({ report }: { report: Report }) {
       <div className="mt-3 rounded-xl bg-white p-2 shadow-sm">
         <SalesChart points={report.series} unit={report.seriesUnit} />
       </div>
-      <div className="mt-3 overflow-x-auto">
+      <Scroller label={title} className="mt-3">
         <table className="mt-2 w-full text-sm">
           <caption className="sr-only">{title}</caption>
           <thead>
@@ -210,14 +230,14 @@ function SeriesSection({ report }: { report: Report }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </Scroller>
     </figure>
   );
 }
 
 function ProductTable({ report }: { report: Report }) {
   return (
-    <div className="mt-8 overflow-x-auto">
+    <Scroller label="Piezas de la colección" className="mt-8">
       <table className="w-full text-sm">
         <caption className="text-left font-serif text-xl">Piezas de la colección</caption>
         <thead>
@@ -246,7 +266,7 @@ function ProductTable({ report }: { report: Report }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </Scroller>
   );
 }
 
@@ -255,7 +275,7 @@ function DropTable({ report }: { report: Report }) {
   const whole = report.scope.kind === "all";
   const heads = ["Colección", "Ventas netas", "Pedidos", "Ticket promedio", "Piezas"];
   return (
-    <div className="mt-8 overflow-x-auto">
+    <Scroller label="Por colección" className="mt-8">
       <table className="w-full text-sm">
         <caption className="text-left font-serif text-xl">Por colección</caption>
         <thead>
@@ -292,13 +312,13 @@ function DropTable({ report }: { report: Report }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </Scroller>
   );
 }
 
 function MonthTable({ report }: { report: Report }) {
   return (
-    <div className="mt-8 overflow-x-auto">
+    <Scroller label="Por mes" className="mt-8">
       <table className="w-full text-sm">
         <caption className="text-left font-serif text-xl">Por mes</caption>
         <thead>
@@ -329,7 +349,7 @@ function MonthTable({ report }: { report: Report }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </Scroller>
   );
 }
 
