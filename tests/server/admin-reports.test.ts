@@ -118,4 +118,21 @@ describe("Reportes through HTTP", () => {
     expect((await get("/admin/reports.csv?coleccion=nohaytal")).status).toBe(404);
     expect((await get("/admin/reports?coleccion=nohaytal")).status).toBe(404);
   });
+
+  /** The text of every script a page's HTML loads (entry, route modules, their preloads). */
+  async function scriptsOf(pathname: string, headers: Record<string, string> = {}): Promise<string[]> {
+    const html = await (await get(pathname, headers)).text();
+    const urls = [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
+    expect(urls.length, pathname).toBeGreaterThan(0);
+    return Promise.all(urls.map(async (url) => (await get(url, {})).text()));
+  }
+
+  it("uPlot stays in the admin bundle: no public page's JavaScript carries it, the report page loads it", async () => {
+    for (const pathname of ["/", "/colecciones", `/coleccion/${dropId}`, "/nosotros"]) {
+      for (const script of await scriptsOf(pathname))
+        expect(script.toLowerCase(), pathname).not.toContain("uplot");
+    }
+    const admin = await scriptsOf("/admin/reports", { cookie });
+    expect(admin.some((script) => script.includes("uPlot.esm"))).toBe(true);
+  });
 });
