@@ -107,6 +107,7 @@ export interface Report {
   drops: DropRow[];
   products: ProductRow[];
   top: ProductRow[];
+  /** The drop's 'Avísame' list; null for a month, the whole shop, or a drop nobody confirmed for. */
   waitlist: WaitlistFigures | null;
 }
 
@@ -239,7 +240,7 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
         ? allProducts
         : soldInScope.sort((a, b) => b.pieces - a.pieces || a.name.localeCompare(b.name, "es")),
     top,
-    waitlist: scope.kind === "drop" ? (waitlistOf(scope.dropId) ?? { confirmed: 0, bought: 0 }) : null,
+    waitlist: scope.kind === "drop" ? waitlistOf(scope.dropId) : null,
   };
 }
 

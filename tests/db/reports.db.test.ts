@@ -257,6 +257,8 @@ describeEachDatabase("reports", (harness) => {
     ]);
     expect(r.drops[0]?.waitlist).toEqual({ confirmed: 2, bought: 1 });
     expect(r.drops[1]?.waitlist).toBeNull();
+    // A drop nobody confirmed for shows no 'Avísame' line of its own.
+    expect((await report(database, { kind: "drop", dropId: fixture.luna })).waitlist).toBeNull();
     // Most pieces first; equal pieces go by sales (Collar $2,500.00 before Arete $500.00).
     expect(r.top.map((p) => [p.name, p.pieces, p.netCents])).toEqual([
       ["Anillo Catrina", 3, 300_000],

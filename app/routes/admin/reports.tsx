@@ -141,7 +141,6 @@ export default function AdminReports({ loaderData }: Route.ComponentProps) {
 
       <SeriesSection report={report} />
       {scope.kind === "drop" ? <ProductTable report={report} /> : <DropTable report={report} />}
-      {scope.kind === "all" && report.months.length > 0 && <MonthTable report={report} />}
       <TopPieces report={report} />
     </section>
   );
@@ -215,17 +214,30 @@ function SeriesSection({ report }: { report: Report }) {
               <th scope="col" className={th}>
                 Ventas netas
               </th>
+              <th scope="col" className={th}>
+                Ticket promedio
+              </th>
             </tr>
           </thead>
           <tbody>
             {report.series.map((p) => (
               <tr key={p.key} className="border-t border-sand">
                 <th scope="row" className={th}>
-                  {p.label}
+                  {report.seriesUnit === "month" ? (
+                    <Link
+                      to={`/admin/reports${reportSearch({ kind: "month", month: p.key })}`}
+                      className="underline"
+                    >
+                      {p.label}
+                    </Link>
+                  ) : (
+                    p.label
+                  )}
                 </th>
                 <td className={td}>{p.orders}</td>
                 <td className={td}>{p.pieces}</td>
                 <td className={td}>{formatMXN(p.netCents)}</td>
+                <td className={td}>{formatMXN(p.averageCents)}</td>
               </tr>
             ))}
           </tbody>
@@ -308,43 +320,6 @@ function DropTable({ report }: { report: Report }) {
                   {d.waitlist ? `${d.waitlist.confirmed} confirmados, ${d.waitlist.bought} compraron` : "—"}
                 </td>
               )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Scroller>
-  );
-}
-
-function MonthTable({ report }: { report: Report }) {
-  return (
-    <Scroller label="Por mes" className="mt-8">
-      <table className="w-full text-sm">
-        <caption className="text-left font-serif text-xl">Por mes</caption>
-        <thead>
-          <tr>
-            {["Mes", "Ventas netas", "Pedidos", "Ticket promedio", "Piezas"].map((h) => (
-              <th key={h} scope="col" className={th}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {report.months.map((m) => (
-            <tr key={m.month} className="border-t border-sand">
-              <th scope="row" className={th}>
-                <Link
-                  to={`/admin/reports${reportSearch({ kind: "month", month: m.month })}`}
-                  className="underline"
-                >
-                  {m.label}
-                </Link>
-              </th>
-              <td className={td}>{formatMXN(m.netCents)}</td>
-              <td className={td}>{m.orders}</td>
-              <td className={td}>{formatMXN(m.averageCents)}</td>
-              <td className={td}>{m.pieces}</td>
             </tr>
           ))}
         </tbody>
