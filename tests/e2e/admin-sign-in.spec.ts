@@ -17,7 +17,7 @@ const ADMIN_SECTIONS = [
   { label: "Pedidos", path: "/admin/orders", comingSoon: false },
   { label: "Colecciones", path: "/admin/drops", comingSoon: false },
   { label: "Campañas", path: "/admin/campains", comingSoon: true },
-  { label: "Reportes", path: "/admin/reports", comingSoon: true },
+  { label: "Reportes", path: "/admin/reports", comingSoon: false },
   { label: "Configuración", path: "/admin/settings", comingSoon: true },
 ];
 

@@ -1140,9 +1140,9 @@ const GENERATORS: Record<string, Generator[]> = {
       };
     },
   ],
-  "routes/admin/coming-soon.tsx": [
-    adminPage((r) => r.pick(["/admin/campains", "/admin/reports", "/admin/settings"])),
-  ],
+  "routes/admin/coming-soon.tsx": [adminPage((r) => r.pick(["/admin/campains", "/admin/settings"]))],
+  "routes/admin/reports.tsx": [adminPage(() => "/admin/reports", ["coleccion", "mes"])],
+  "routes/admin/reports-csv.ts": [adminPage(() => "/admin/reports.csv", ["coleccion", "mes"])],
   // Signing out everywhere is a real change: never with the shop's own origin and the session.
   "routes/admin/sessions.ts": [
     (r) => {
