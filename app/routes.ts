@@ -37,11 +37,13 @@ export default [
       route("campains", "routes/admin/campaigns/index.tsx", { id: "admin-campains" }, [
         route("exportar.csv", "routes/admin/campaigns/export.ts"),
       ]),
-      route("reports", "routes/admin/coming-soon.tsx", { id: "admin-reports" }),
+      route("reports", "routes/admin/reports.tsx", { id: "admin-reports" }),
       route("settings", "routes/admin/settings.tsx", { id: "admin-settings" }),
       route("sessions", "routes/admin/sessions.ts"),
       route("media", "routes/admin/media.ts"),
     ]),
+    // A download, outside the shell: signed out it answers 401 instead of the sign-in page.
+    route("reports.csv", "routes/admin/reports-csv.ts"),
   ]),
   route("api/cart", "routes/api.cart.ts"),
   route("api/checkout", "routes/api.checkout.ts"),

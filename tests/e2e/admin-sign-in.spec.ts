@@ -14,11 +14,11 @@ function header(page: Page) {
 }
 
 const ADMIN_SECTIONS = [
-  { label: "Pedidos", path: "/admin/orders", comingSoon: false },
-  { label: "Colecciones", path: "/admin/drops", comingSoon: false },
-  { label: "Campañas", path: "/admin/campains", comingSoon: false },
-  { label: "Reportes", path: "/admin/reports", comingSoon: true },
-  { label: "Configuración", path: "/admin/settings", comingSoon: false },
+  { label: "Pedidos", path: "/admin/orders" },
+  { label: "Colecciones", path: "/admin/drops" },
+  { label: "Campañas", path: "/admin/campains" },
+  { label: "Reportes", path: "/admin/reports" },
+  { label: "Configuración", path: "/admin/settings" },
 ];
 
 async function fillLogin(page: Page, email: string, password: string) {
@@ -167,15 +167,12 @@ test.describe("administrator sign-in", () => {
     await expect(page).toHaveURL(/\/admin\/drops$/);
   });
 
-  test("the admin menu reaches every section; the ones still to come say 'Próximamente...'", async ({
-    page,
-    admins,
-  }) => {
+  test("the admin menu reaches every section, none a placeholder any more", async ({ page, admins }) => {
     await admins.login(page);
     for (const section of ADMIN_SECTIONS) {
       await page.goto(section.path);
       await expect(page.getByRole("heading", { name: section.label, level: 1 })).toBeVisible();
-      await expect(page.getByText("Próximamente...")).toHaveCount(section.comingSoon ? 1 : 0);
+      await expect(page.getByText("Próximamente...")).toHaveCount(0);
     }
 
     await page.goto("/admin/orders");
@@ -190,19 +187,16 @@ test.describe("administrator sign-in", () => {
       await link.click();
       await expect(page).toHaveURL(new RegExp(`${section.path}$`));
       await expect(link).toHaveAttribute("aria-current", "page");
-      await expect(page.getByText("Próximamente...")).toHaveCount(section.comingSoon ? 1 : 0);
+      await expect(page.getByText("Próximamente...")).toHaveCount(0);
       await expect(page.getByRole("heading", { name: section.label, level: 1 })).toBeVisible();
     }
   });
 
-  test("a section still to come, reached through the menu, is titled with its own name", async ({
-    page,
-    admins,
-  }) => {
+  test("every section, reached through the menu, is titled with its own name", async ({ page, admins }) => {
     await admins.login(page);
     await page.goto("/admin/orders");
     const menu = page.getByRole("navigation", { name: "Administración" });
-    for (const section of ADMIN_SECTIONS.filter((s) => s.comingSoon)) {
+    for (const section of ADMIN_SECTIONS) {
       await menu.getByRole("link", { name: section.label, exact: true }).click();
       await expect(page).toHaveURL(new RegExp(`${section.path}$`));
       await expect(page.getByRole("heading", { name: section.label, level: 1 })).toBeVisible();

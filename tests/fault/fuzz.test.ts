@@ -1207,7 +1207,8 @@ const GENERATORS: Record<string, Generator[]> = {
       };
     },
   ],
-  "routes/admin/coming-soon.tsx": [adminPage(() => "/admin/reports")],
+  "routes/admin/reports.tsx": [adminPage(() => "/admin/reports", ["coleccion", "mes"])],
+  "routes/admin/reports-csv.ts": [adminPage(() => "/admin/reports.csv", ["coleccion", "mes"])],
   // Signing out everywhere is a real change: never with the shop's own origin and the session.
   "routes/admin/sessions.ts": [
     (r) => {

@@ -69,7 +69,9 @@ export async function loader(args: Route.LoaderArgs) {
   const wanted = params.get("drop");
   const selected = wanted ? (isId(wanted) ? await campaignDrop(db, wanted) : null) : (drops[0] ?? null);
   if (wanted && !selected) throw new Response("Colección no encontrada", { status: 404 });
-  const email = selected ? renderOpeningEmail(selected, settings.current().shop, shopOrigin(args.context)) : null;
+  const email = selected
+    ? renderOpeningEmail(selected, settings.current().shop, shopOrigin(args.context))
+    : null;
   return {
     view: "avisame" as const,
     drops,

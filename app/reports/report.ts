@@ -1,0 +1,312 @@
+import { dayKey, dayLabel, monthKey, monthLabel, nextDay, nextMonth } from "./calendar";
+
+/*
+ * Reportes: figures computed from plain rows (reports.server.ts reads them). What counts as a sale
+ * (decision 22): the lines of paid orders — pendiente, enviado, archivado — counted on the day
+ * and month they were paid, in Mexico City. Orders waiting for payment or whose payment expired
+ * never count. A paid order flagged 'Reembolsar a mano' (stock_issue) is money going back: it is
+ * kept out of every sales figure and shown apart.
+ */
+
+export type ReportScope =
+  | { kind: "all" }
+  | { kind: "drop"; dropId: string }
+  | { kind: "month"; month: string };
+
+/** One line of a paid order. */
+export interface SaleLine {
+  orderId: string;
+  paidAt: Date;
+  /** The customer's e-mail as the payment page gave it. */
+  email: string;
+  /** The order is to be refunded by hand (it was paid after its pieces were gone). */
+  refund: boolean;
+  dropId: string;
+  productId: string;
+  name: string;
+  unitPriceCents: number;
+  quantity: number;
+  /** Pieces of the line the late payment could not take from stock. */
+  missing: number;
+}
+
+export interface ReportDrop {
+  id: string;
+  name: string;
+  startAt: Date;
+  endAt: Date;
+}
+
+export interface ReportProduct {
+  id: string;
+  dropId: string;
+  name: string;
+  /** Pieces in stock now. */
+  stock: number;
+  /** Pieces held now by checkouts still waiting for payment (they may come back). */
+  held: number;
+}
+
+export interface ReportData {
+  drops: ReportDrop[];
+  /** The products of the drops whose lines are all read (the drop and the whole-shop views). */
+  products: ReportProduct[];
+  /** Lines of paid orders in the scope (all of them, whole history, for the drop and shop views). */
+  lines: SaleLine[];
+  /** Confirmed 'Avísame' addresses (lower case) per drop. */
+  waitlist: { dropId: string; email: string }[];
+  /** Months with paid orders, for the filter. */
+  months: string[];
+}
+
+export interface Figures {
+  netCents: number;
+  orders: number;
+  averageCents: number;
+  pieces: number;
+}
+
+export interface SeriesPoint extends Figures {
+  key: string;
+  label: string;
+}
+
+export interface DropRow extends Figures {
+  id: string;
+  name: string;
+  sold: number;
+  offered: number;
+  waitlist: WaitlistFigures | null;
+}
+
+export interface ProductRow {
+  id: string;
+  name: string;
+  dropName: string;
+  pieces: number;
+  netCents: number;
+  offered: number | null;
+  /** From the drop's opening to the sale of its last piece; null: not sold out. */
+  soldOutAfterMs: number | null;
+}
+
+export interface WaitlistFigures {
+  confirmed: number;
+  bought: number;
+}
+
+export interface Report {
+  scope: ReportScope;
+  title: string;
+  figures: Figures;
+  /** Paid orders to refund by hand: never inside the figures. */
+  refunds: { orders: number; cents: number; pieces: number };
+  seriesUnit: "day" | "month";
+  series: SeriesPoint[];
+  months: (Figures & { month: string; label: string })[];
+  drops: DropRow[];
+  products: ProductRow[];
+  top: ProductRow[];
+  /** The drop's 'Avísame' list; null for a month, the whole shop, or a drop nobody confirmed for. */
+  waitlist: WaitlistFigures | null;
+}
+
+const TOP = 5;
+
+function figures(lines: readonly SaleLine[]): Figures {
+  const netCents = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
+  const orders = new Set(lines.map((l) => l.orderId)).size;
+  const pieces = lines.reduce((sum, l) => sum + l.quantity, 0);
+  return { netCents, orders, pieces, averageCents: orders === 0 ? 0 : Math.round(netCents / orders) };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** Pieces a line took from stock. */
+const taken = (line: SaleLine) => line.quantity - line.missing;
+
+export function buildReport(data: ReportData, scope: ReportScope): Report {
+  const dropsById = new Map(data.drops.map((d) => [d.id, d]));
+  const sales = data.lines.filter((l) => !l.refund);
+  const refundLines = data.lines.filter((l) => l.refund);
+  const linesByProduct = groupBy(data.lines, (l) => l.productId);
+  const salesByDrop = groupBy(sales, (l) => l.dropId);
+  const waitlistByDrop = groupBy(data.waitlist, (w) => w.dropId);
+
+  const productRow = (product: ReportProduct): ProductRow => {
+    const lines = linesByProduct.get(product.id) ?? [];
+    const sold = lines.filter((l) => !l.refund);
+    const pieces = sold.reduce((sum, l) => sum + l.quantity, 0);
+    const takenLines = lines.filter((l) => taken(l) > 0);
+    // Every piece the product had: in stock, held by a checkout, or taken by a paid order.
+    const offered = product.stock + product.held + takenLines.reduce((sum, l) => sum + taken(l), 0);
+    const drop = dropsById.get(product.dropId);
+    const lastSale = Math.max(...takenLines.map((l) => l.paidAt.getTime()));
+    const soldOut = product.stock === 0 && product.held === 0 && takenLines.length > 0 && drop;
+    return {
+      id: product.id,
+      name: product.name,
+      dropName: drop?.name ?? "",
+      pieces,
+      netCents: sold.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
+      offered,
+      soldOutAfterMs: soldOut ? Math.max(0, lastSale - drop.startAt.getTime()) : null,
+    };
+  };
+
+  const waitlistOf = (dropId: string): WaitlistFigures | null => {
+    const list = waitlistByDrop.get(dropId);
+    if (!list) return null;
+    const buyers = new Set((salesByDrop.get(dropId) ?? []).map((l) => l.email.trim().toLowerCase()));
+    return { confirmed: list.length, bought: list.filter((w) => buyers.has(w.email.toLowerCase())).length };
+  };
+
+  const dropOfProduct = new Map(data.products.map((p) => [p.id, p.dropId]));
+  const allProducts = scope.kind === "month" ? [] : data.products.map(productRow);
+  // The month view has no product rows of its own: what sold that month, by piece.
+  const soldInScope = [...groupBy(sales, (l) => l.productId).entries()].map(([id, lines]) => {
+    const known = allProducts.find((p) => p.id === id);
+    const first = lines[0] as SaleLine;
+    return {
+      id,
+      name: first.name,
+      dropName: dropsById.get(first.dropId)?.name ?? "",
+      pieces: lines.reduce((sum, l) => sum + l.quantity, 0),
+      netCents: lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
+      offered: known?.offered ?? null,
+      soldOutAfterMs: known?.soldOutAfterMs ?? null,
+    };
+  });
+  const top = soldInScope
+    .filter((p) => p.pieces > 0)
+    .sort((a, b) => b.pieces - a.pieces || b.netCents - a.netCents || a.name.localeCompare(b.name, "es"))
+    .slice(0, TOP);
+
+  const dropRows: DropRow[] =
+    scope.kind === "drop"
+      ? []
+      : [...salesByDrop.keys(), ...(scope.kind === "all" ? data.drops.map((d) => d.id) : [])]
+          .filter((id, i, all) => all.indexOf(id) === i && dropsById.has(id))
+          .map((id) => {
+            const products = allProducts.filter((p) => dropOfProduct.get(p.id) === id);
+            return {
+              id,
+              name: dropsById.get(id)?.name ?? "",
+              ...figures(salesByDrop.get(id) ?? []),
+              sold: products.reduce((sum, p) => sum + p.pieces, 0),
+              offered: products.reduce((sum, p) => sum + (p.offered ?? 0), 0),
+              waitlist: scope.kind === "all" ? waitlistOf(id) : null,
+            };
+          })
+          .sort((a, b) => b.netCents - a.netCents || a.name.localeCompare(b.name, "es"));
+
+  const months =
+    scope.kind === "all"
+      ? [...groupBy(sales, (l) => monthKey(l.paidAt)).entries()]
+          .map(([month, lines]) => ({ month, label: monthLabel(month), ...figures(lines) }))
+          .sort((a, b) => a.month.localeCompare(b.month))
+      : [];
+
+  const drop = scope.kind === "drop" ? dropsById.get(scope.dropId) : undefined;
+  return {
+    scope,
+    title:
+      scope.kind === "all"
+        ? "Toda la tienda"
+        : scope.kind === "month"
+          ? capitalize(monthLabel(scope.month))
+          : (drop?.name ?? ""),
+    figures: figures(sales),
+    refunds: {
+      orders: new Set(refundLines.map((l) => l.orderId)).size,
+      cents: refundLines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
+      pieces: refundLines.reduce((sum, l) => sum + l.quantity, 0),
+    },
+    seriesUnit: scope.kind === "all" ? "month" : "day",
+    series: series(sales, scope, drop),
+    months,
+    drops: dropRows,
+    products:
+      scope.kind === "drop"
+        ? allProducts
+        : soldInScope.sort((a, b) => b.pieces - a.pieces || a.name.localeCompare(b.name, "es")),
+    top,
+    waitlist: scope.kind === "drop" ? waitlistOf(scope.dropId) : null,
+  };
+}
+
+/** The longest run of days a chart draws (a drop left open for years stops there). */
+const MAX_DAYS = 400;
+
+function series(sales: readonly SaleLine[], scope: ReportScope, drop: ReportDrop | undefined): SeriesPoint[] {
+  if (scope.kind === "all") {
+    const byMonth = groupBy(sales, (l) => monthKey(l.paidAt));
+    const keys = [...byMonth.keys()].sort();
+    const points: SeriesPoint[] = [];
+    const last = keys[keys.length - 1];
+    for (let month = keys[0]; month && last && month <= last; month = nextMonth(month)) {
+      points.push({
+        key: month,
+        label: monthLabel(month),
+        ...figures(byMonth.get(month) ?? []),
+      });
+    }
+    return points;
+  }
+  const byDay = groupBy(sales, (l) => dayKey(l.paidAt));
+  const saleDays = [...byDay.keys()].sort();
+  let [first, last] =
+    scope.kind === "month"
+      ? [`${scope.month}-01`, lastDayOf(scope.month)]
+      : drop
+        ? [dayKey(drop.startAt), dayKey(drop.endAt)]
+        : [saleDays[0], saleDays[saleDays.length - 1]];
+  if (saleDays[0] && first && saleDays[0] < first) first = saleDays[0];
+  const lastSale = saleDays[saleDays.length - 1];
+  if (lastSale && last && lastSale > last) last = lastSale;
+  const points: SeriesPoint[] = [];
+  for (let day = first; day && last && day <= last && points.length < MAX_DAYS; day = nextDay(day)) {
+    points.push({
+      key: day,
+      label: dayLabel(day),
+      ...figures(byDay.get(day) ?? []),
+    });
+  }
+  return points;
+}
+
+function lastDayOf(month: string): string {
+  let day = `${month}-01`;
+  while (nextDay(day).startsWith(month)) day = nextDay(day);
+  return day;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "62.5 %" of pieces sold out of those offered; "—" when nothing was offered. */
+export function sellThroughText(sold: number, offered: number | null): string {
+  if (!offered) return "—";
+  return `${(Math.round((sold * 1000) / offered) / 10).toLocaleString("es-MX")} %`;
+}
+
+/** "1 d 3 h 20 min" from the opening to the last piece; "Sin agotar" when pieces are left. */
+export function soldOutText(ms: number | null): string {
+  if (ms === null) return "Sin agotar";
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return "menos de 1 min";
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = minutes % 60;
+  return [d && `${d} d`, h && `${h} h`, m && `${m} min`].filter(Boolean).join(" ");
+}

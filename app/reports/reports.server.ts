@@ -1,0 +1,136 @@
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { DESK_TABS } from "~/orders/status";
+import { monthKey, monthRange } from "./calendar";
+import { buildReport, type Report, type ReportData, type ReportScope } from "./report";
+
+/*
+ * Reads what a report needs, read-only, with queries both databases run alike (timestamps are
+ * compared as ISO text on SQLite, as instants on PostgreSQL); report.ts does the arithmetic.
+ */
+
+/** Paid orders: the orders desk's three tabs. Waiting and expired orders never sold anything. */
+const SOLD = [...DESK_TABS];
+
+export type ReportResult =
+  | { ok: true; report: Report; drops: { id: string; name: string }[]; months: string[] }
+  | { ok: false; reason: "no_encontrado" };
+
+export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResult> {
+  const dropRows = await db
+    .selectFrom("drops")
+    .select(["id", "name", "start_at", "end_at"])
+    .orderBy("start_at", "desc")
+    .execute();
+  const drops = dropRows.map((d) => ({
+    id: d.id,
+    name: d.name,
+    startAt: toDate(d.start_at),
+    endAt: toDate(d.end_at),
+  }));
+  if (scope.kind === "drop" && !drops.some((d) => d.id === scope.dropId))
+    return { ok: false, reason: "no_encontrado" };
+
+  let linesQuery = db
+    .selectFrom("order_lines as l")
+    .innerJoin("orders as o", "o.id", "l.order_id")
+    .select([
+      "l.order_id",
+      "o.paid_at",
+      "o.customer_email",
+      "o.stock_issue",
+      "l.drop_id",
+      "l.product_id",
+      "l.name",
+      "l.unit_price_cents",
+      "l.quantity",
+      "l.missing",
+    ])
+    .where("o.status", "in", SOLD)
+    .where("o.paid_at", "is not", null);
+  if (scope.kind === "drop") linesQuery = linesQuery.where("l.drop_id", "=", scope.dropId);
+  if (scope.kind === "month") {
+    const { start, end } = monthRange(scope.month);
+    linesQuery = linesQuery
+      .where("o.paid_at", ">=", toTimestamp(start))
+      .where("o.paid_at", "<", toTimestamp(end));
+  }
+  const lineRows = await linesQuery
+    .orderBy("o.paid_at")
+    .orderBy("l.order_id")
+    .orderBy("l.position")
+    .execute();
+
+  // Products and the waitlist matter where a drop's whole history is read (not in a month's view).
+  const wholeHistory = scope.kind !== "month";
+  const productRows = wholeHistory
+    ? await db
+        .selectFrom("products")
+        .select(["id", "drop_id", "name", "stock"])
+        .$if(scope.kind === "drop", (q) => q.where("drop_id", "=", scope.kind === "drop" ? scope.dropId : ""))
+        .orderBy("drop_id")
+        .orderBy("position")
+        .execute()
+    : [];
+  const heldRows = wholeHistory
+    ? await db
+        .selectFrom("order_lines as l")
+        .innerJoin("orders as o", "o.id", "l.order_id")
+        .select(["l.product_id", (eb) => eb.fn.sum<number | string>("l.quantity").as("held")])
+        .where("o.status", "=", "esperando_pago")
+        .$if(scope.kind === "drop", (q) =>
+          q.where("l.drop_id", "=", scope.kind === "drop" ? scope.dropId : ""),
+        )
+        .groupBy("l.product_id")
+        .execute()
+    : [];
+  const held = new Map(heldRows.map((r) => [r.product_id, Number(r.held)]));
+  const waitlist = wholeHistory
+    ? await db
+        .selectFrom("waitlist_subscriptions")
+        .select(["drop_id", "email"])
+        .where("confirmed_at", "is not", null)
+        .$if(scope.kind === "drop", (q) => q.where("drop_id", "=", scope.kind === "drop" ? scope.dropId : ""))
+        .execute()
+    : [];
+  const paidAts = await db
+    .selectFrom("orders")
+    .select("paid_at")
+    .distinct()
+    .where("status", "in", SOLD)
+    .where("paid_at", "is not", null)
+    .execute();
+  const months = [...new Set(paidAts.map((r) => monthKey(toDate(r.paid_at as Date | string))))]
+    .sort()
+    .reverse();
+
+  const data: ReportData = {
+    drops,
+    products: productRows.map((p) => ({
+      id: p.id,
+      dropId: p.drop_id,
+      name: p.name,
+      stock: p.stock,
+      held: held.get(p.id) ?? 0,
+    })),
+    lines: lineRows.map((l) => ({
+      orderId: l.order_id,
+      paidAt: toDate(l.paid_at as Date | string),
+      email: l.customer_email,
+      refund: l.stock_issue !== null,
+      dropId: l.drop_id,
+      productId: l.product_id,
+      name: l.name,
+      unitPriceCents: l.unit_price_cents,
+      quantity: l.quantity,
+      missing: l.missing,
+    })),
+    waitlist: waitlist.map((w) => ({ dropId: w.drop_id, email: w.email })),
+    months,
+  };
+  return {
+    ok: true,
+    report: buildReport(data, scope),
+    drops: drops.map((d) => ({ id: d.id, name: d.name })),
+    months,
+  };
+}

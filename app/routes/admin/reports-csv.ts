@@ -1,0 +1,56 @@
+import { methodNotAllowed } from "~/http/methods";
+import { requireAdmin } from "~/lib/admin-guards.server";
+import { shopDateTimeStamp } from "~/lib/dates";
+import { reportCsv } from "~/reports/csv";
+import { parseReportQuery } from "~/reports/query";
+import { loadReport } from "~/reports/reports.server";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/reports-csv";
+
+const noStore = { "Cache-Control": "private, no-store" };
+
+/**
+ * `requireAdmin` for a download: a spreadsheet link followed without a session gets a 401 (not
+ * the sign-in page saved as a .csv); everything else is the admin guard's own answer.
+ */
+function requireAdminForDownload(args: Route.LoaderArgs | Route.ActionArgs) {
+  try {
+    return requireAdmin(args);
+  } catch (error) {
+    if (error instanceof Response && error.status >= 300 && error.status < 400) {
+      throw Response.json(
+        { message: "Tu sesión terminó. Inicia sesión de nuevo." },
+        { status: 401, headers: { "Cache-Control": "no-store" } },
+      );
+    }
+    throw error;
+  }
+}
+
+/** /admin/reports.csv?coleccion=… or ?mes=2026-10: the report on screen, as a spreadsheet. */
+export async function loader(args: Route.LoaderArgs) {
+  requireAdminForDownload(args);
+  const query = parseReportQuery(args.url.searchParams);
+  const text = (message: string, status: number) =>
+    new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore } });
+  if (!query.ok) return text(query.message, 400);
+  const { database } = args.context.get(servicesContext);
+  const result = await loadReport(database.db, query.scope);
+  if (!result.ok) return text("La colección no existe.", 404);
+  const { scope } = query;
+  const day = shopDateTimeStamp(new Date()).slice(0, 10);
+  const name = scope.kind === "month" ? scope.month : scope.kind === "drop" ? "coleccion" : "tienda";
+  return new Response(reportCsv(result.report), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="reporte-${name}-${day}.csv"`,
+      ...noStore,
+    },
+  });
+}
+
+/** Nothing to post here; the guard still answers first (401 signed out, 403 from another site). */
+export function action(args: Route.ActionArgs) {
+  requireAdminForDownload(args);
+  return methodNotAllowed();
+}
