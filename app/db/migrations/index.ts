@@ -10,6 +10,7 @@ import * as m0008 from "./0008_media_alt";
 import * as m0009 from "./0009_rate_limits";
 import * as m0010 from "./0010_checkout_rules";
 import * as m0011 from "./0011_waitlist";
+import * as m0012 from "./0012_admin_two_factor";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   "0009_rate_limits": m0009,
   "0010_checkout_rules": m0010,
   "0011_waitlist": m0011,
+  "0012_admin_two_factor": m0012,
 };
