@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireSameOrigin({ request, context });
   const form = await request.formData().catch(() => null);
   const code = String(form?.get("code") ?? "").slice(0, 40);
-  if (!code.trim()) return data({ error: WRONG, expired: false }, { status: 400 });
+  if (!code.trim()) return data({ error: WRONG }, { status: 400 });
   const { auth, config } = context.get(servicesContext);
   const address = context.get(clientAddressContext);
   const result = await auth.verifyCode({
@@ -55,11 +55,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!result.ok) {
     if (result.reason !== "expired") logLoginRefusal(result.reason, address);
-    if (result.reason === "invalid") return data({ error: WRONG, expired: false }, { status: 401 });
-    if (result.reason === "expired") return data({ error: EXPIRED, expired: true }, { status: 401 });
+    if (result.reason === "invalid") return data({ error: WRONG }, { status: 401 });
+    // Thrown, not returned: the page itself would send a browser without a challenge to /login.
+    if (result.reason === "expired")
+      throw Response.json({ message: EXPIRED }, { status: 401, headers: { "Cache-Control": "no-store" } });
     const headers = { "Retry-After": String(result.retryAfterSeconds) };
     const error = result.reason === "busy" ? busyMessage(result.retryAfterSeconds) : LIMITED;
-    return data({ error, expired: false }, { status: 429, headers });
+    return data({ error }, { status: 429, headers });
   }
   const headers = new Headers();
   for (const cookie of result.setCookies) headers.append("Set-Cookie", cookie);
@@ -115,14 +117,6 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
         {error && (
           <p id="code-error" role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
             {error}
-            {actionData?.expired && (
-              <>
-                {" "}
-                <Link to="/login" className="underline">
-                  Iniciar sesión
-                </Link>
-              </>
-            )}
           </p>
         )}
         <button
