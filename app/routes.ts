@@ -15,6 +15,8 @@ export default [
   route("avisame/confirmar", "routes/waitlist-confirm.tsx"),
   route("avisame/baja", "routes/waitlist-unsubscribe.tsx"),
   route("login", "routes/login.tsx"),
+  route("login/codigo", "routes/login-code.tsx"),
+  route("login/configurar", "routes/login-set-up.tsx"),
   route("logout", "routes/logout.ts"),
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [

@@ -1,5 +1,6 @@
 // npm run admin -- create <correo> [--name "Nombre"]
 // npm run admin -- reset-password <correo>
+// npm run admin -- reset-2fa <correo>
 // npm run admin -- list
 //
 // The password is asked on the terminal (hidden, twice) or read from ADMIN_PASSWORD; never from an
@@ -15,6 +16,7 @@ import { runCli } from "./cli";
 const USAGE = `Uso:
   npm run admin -- create <correo> [--name "Nombre"]
   npm run admin -- reset-password <correo>
+  npm run admin -- reset-2fa <correo>    (teléfono perdido: configura de nuevo la verificación en dos pasos)
   npm run admin -- list
 La contraseña se pide en la terminal o se lee de la variable ADMIN_PASSWORD.`;
 
@@ -86,10 +88,24 @@ await runCli(async ({ config, database }) => {
         for (const admin of admins) {
           const sessions =
             admin.activeSessions === 1 ? "1 sesión activa" : `${admin.activeSessions} sesiones activas`;
+          const secondFactor = admin.secondFactor
+            ? "con verificación en dos pasos"
+            : "sin verificación en dos pasos";
           console.log(
-            `${admin.email}\t${admin.name}\tdesde ${admin.createdAt.toISOString().slice(0, 10)}\t${sessions}`,
+            `${admin.email}\t${admin.name}\tdesde ${admin.createdAt.toISOString().slice(0, 10)}\t${sessions}\t${secondFactor}`,
           );
         }
+        return 0;
+      }
+      case "reset-2fa": {
+        if (!email) {
+          console.error(`Falta el correo del administrador.\n${USAGE}`);
+          return 1;
+        }
+        await auth.resetSecondFactor(email);
+        console.log(
+          `Verificación en dos pasos borrada para ${normalizeEmail(email)}: sus sesiones y dispositivos de confianza se cerraron; al iniciar sesión la configurará de nuevo.`,
+        );
         return 0;
       }
       case "create":

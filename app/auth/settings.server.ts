@@ -26,5 +26,6 @@ export function authSettings(config: Config): AuthSettings {
     baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     idleMinutes: config.admin.idleMinutes,
     absoluteHours: config.admin.absoluteHours,
+    issuer: config.shop.name,
   };
 }

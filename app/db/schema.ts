@@ -1,4 +1,4 @@
-import type { ColumnType, Insertable, Selectable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { Categoria, DropStatus, Material } from "~/catalogue/taxonomy";
 
 /**
@@ -163,8 +163,31 @@ export interface AuthUserTable {
   banned: boolean | number | null;
   ban_reason: string | null;
   ban_expires: NullableTimestamp;
+  /** The second factor is set up (and so asked at every sign-in). */
+  two_factor_enabled: Generated<boolean | number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** The sign-in library's one-time values: sign-in challenges and trusted devices among them. */
+export interface AuthVerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An administrator's authenticator secret and recovery codes, encrypted by the sign-in library. */
+export interface AuthTwoFactorTable {
+  id: string;
+  user_id: string;
+  secret: string;
+  backup_codes: string;
+  verified: Generated<boolean | number>;
+  failed_verification_count: Generated<number>;
+  locked_until: NullableTimestamp;
 }
 
 export interface AuthSessionTable {
@@ -234,6 +257,8 @@ export interface KyselyDatabase {
   auth_user: AuthUserTable;
   auth_session: AuthSessionTable;
   auth_account: AuthAccountTable;
+  auth_verification: AuthVerificationTable;
+  auth_two_factor: AuthTwoFactorTable;
   login_failures: LoginFailuresTable;
   emails: EmailsTable;
   orders: OrdersTable;

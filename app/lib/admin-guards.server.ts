@@ -10,8 +10,17 @@ import { isSameOrigin } from "./origin.server";
  * the session middleware, `requireAdmin` and the same-origin guard.
  */
 
-/** The administrator's session, read once per request by `sessionMiddleware`; null when signed out. */
+/**
+ * The administrator's session, read once per request by `sessionMiddleware`; null when signed out
+ * and while the second factor is still to be set up.
+ */
 export const adminSessionContext = createContext<AdminSession | null>(null);
+
+/** A session that passed the password but has not set up the second factor: only /login/configurar takes it. */
+export const setUpSessionContext = createContext<AdminSession | null>(null);
+
+/** Where a session without its second factor set up is sent. */
+export const SET_UP_PATH = "/login/configurar";
 
 /** Where the browser is: HTTPS decides the cookie's name and its Secure flag. */
 export function isSecureRequest(request: Request, config: Config): boolean {
@@ -26,7 +35,8 @@ export function isSecureRequest(request: Request, config: Config): boolean {
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
   const { auth, config } = context.get(servicesContext);
   const { session, setCookies } = await auth.readSession(request.headers, isSecureRequest(request, config));
-  context.set(adminSessionContext, session);
+  context.set(adminSessionContext, session && !session.settingUp ? session : null);
+  context.set(setUpSessionContext, session?.settingUp ? session : null);
   const response = await next();
   // A login or logout answer sets the cookie itself; that one wins over a refresh of the old one.
   const alreadySet = new Set(response.headers.getSetCookie().map(cookieName));
@@ -34,7 +44,13 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     if (!alreadySet.has(cookieName(cookie))) response.headers.append("Set-Cookie", cookie);
   }
   // `url`, not `request.url`: a client navigation asks for /admin/orders.data.
-  if (session || setCookies.length > 0 || url.pathname === "/login" || isAdminPath(url.pathname)) {
+  if (
+    session ||
+    setCookies.length > 0 ||
+    url.pathname === "/login" ||
+    url.pathname.startsWith("/login/") ||
+    isAdminPath(url.pathname)
+  ) {
     response.headers.set("Cache-Control", "private, no-store");
   }
   return response;
@@ -71,7 +87,8 @@ export function safeAdminPath(value: string | null | undefined): string | null {
 /**
  * Every /admin loader and action starts here. Pages without a session go to /login (and come
  * back after it), actions answer 401, and a state-changing request from another site 403, before
- * anything changes. (Only administrators have sessions: see `readSession`.)
+ * anything changes. A session still to set up its second factor is no session here: its pages go
+ * to the set-up page. (Only administrators have sessions: see `readSession`.)
  */
 export function requireAdmin({ request, url, context }: GuardArgs): AdminSession {
   const mutating = request.method !== "GET" && request.method !== "HEAD";
@@ -79,6 +96,8 @@ export function requireAdmin({ request, url, context }: GuardArgs): AdminSession
   const session = context.get(adminSessionContext);
   if (!session) {
     if (mutating) throw refuse(401, "Tu sesión terminó. Inicia sesión de nuevo.");
+    // Signed in with the password only: nothing but setting up the second factor.
+    if (context.get(setUpSessionContext)) throw redirect(SET_UP_PATH);
     const back = safeAdminPath(`${url.pathname}${url.search}`);
     throw redirect(back && back !== "/admin" ? `/login?redirectTo=${encodeURIComponent(back)}` : "/login");
   }

@@ -9,7 +9,9 @@ import {
   adminSessionContext,
   isSecureRequest,
   requireSameOrigin,
+  SET_UP_PATH,
   safeAdminPath,
+  setUpSessionContext,
 } from "~/lib/admin-guards.server";
 import { clientAddressContext } from "~/lib/client-address";
 import { servicesContext } from "~/services.server";
@@ -33,6 +35,7 @@ export function loader({ url, context }: Route.LoaderArgs) {
   const redirectTo = safeAdminPath(url.searchParams.get("redirectTo"));
   // Already signed in: straight on.
   if (context.get(adminSessionContext)) throw redirect(redirectTo ?? HOME);
+  if (context.get(setUpSessionContext)) throw redirect(SET_UP_PATH);
   return {
     redirectTo,
     signedOut: url.searchParams.get("sesion") === "cerrada",
@@ -59,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     address: context.get(clientAddressContext),
     headers: request.headers,
     secure: isSecureRequest(request, config),
-    previousSessionId: context.get(adminSessionContext)?.sessionId,
+    previousSessionId: (context.get(adminSessionContext) ?? context.get(setUpSessionContext))?.sessionId,
   });
   if (!result.ok) {
     logLoginRefusal(result.reason, context.get(clientAddressContext));
@@ -73,7 +76,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const headers = new Headers();
   for (const cookie of result.setCookies) headers.append("Set-Cookie", cookie);
-  throw redirect(safeAdminPath(String(form?.get("redirectTo") ?? "")) ?? HOME, { headers });
+  const redirectTo = safeAdminPath(String(form?.get("redirectTo") ?? ""));
+  if (result.step === "set-up") throw redirect(SET_UP_PATH, { headers });
+  if (result.step === "code") {
+    // The code from the app comes next; the page asked for first is still where it ends.
+    const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "";
+    throw redirect(`/login/codigo${query}`, { headers });
+  }
+  throw redirect(redirectTo ?? HOME, { headers });
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,10 @@
 import { redirect } from "react-router";
-import { adminSessionContext, isSecureRequest, requireSameOrigin } from "~/lib/admin-guards.server";
+import {
+  adminSessionContext,
+  isSecureRequest,
+  requireSameOrigin,
+  setUpSessionContext,
+} from "~/lib/admin-guards.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/logout";
 
@@ -7,7 +12,7 @@ import type { Route } from "./+types/logout";
 export async function action({ request, context }: Route.ActionArgs) {
   requireSameOrigin({ request, context });
   const { auth, config } = context.get(servicesContext);
-  const session = context.get(adminSessionContext);
+  const session = context.get(adminSessionContext) ?? context.get(setUpSessionContext);
   const cookies = await auth.signOut(session?.sessionId ?? null, isSecureRequest(request, config));
   const headers = new Headers({ "Cache-Control": "no-store" });
   for (const cookie of cookies) headers.append("Set-Cookie", cookie);

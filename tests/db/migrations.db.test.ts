@@ -89,6 +89,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0009_rate_limits",
       "0010_checkout_rules",
       "0011_waitlist",
+      "0012_admin_two_factor",
       "0013_shop_settings",
       "0014_mail_log",
     ]);
@@ -176,6 +177,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0009_rate_limits",
       "0010_checkout_rules",
       "0011_waitlist",
+      "0012_admin_two_factor",
       "0013_shop_settings",
       "0014_mail_log",
     ]);

@@ -1,8 +1,9 @@
 import type { Page } from "@playwright/test";
+import { totp } from "../support/totp";
 import { type AdminUtil, expect, expectAccessible, type TestAdmin, test } from "./support/fixtures";
 
-// Every wrong password counts against 127.0.0.1 for 15 minutes (20 allowed, shared by the whole
-// suite): only the two tests that need the error message type one.
+// Every wrong password or code counts against 127.0.0.1 for 15 minutes (20 allowed, shared by the
+// whole suite): only the tests that need the error message type one (admin-two-factor.spec.ts too).
 
 /** The shop's header navigation, where a signed-in administrator gets 'Admin' and 'Cerrar sesión'. */
 function header(page: Page) {
@@ -25,6 +26,13 @@ async function fillLogin(page: Page, email: string, password: string) {
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña").fill(password);
   await page.getByRole("button", { name: "Entrar" }).click();
+}
+
+/** The second step: the code the administrator's app shows now. */
+async function fillCode(page: Page, admin: TestAdmin) {
+  await expect(page.getByRole("heading", { name: "Verificación en dos pasos", level: 1 })).toBeVisible();
+  await page.getByLabel("Código de verificación").fill(totp(admin.secret));
+  await page.getByRole("button", { name: "Verificar" }).click();
 }
 
 async function expectSignedOut(page: Page) {
@@ -61,7 +69,7 @@ test.describe("administrator sign-in", () => {
     expect(await admins.activeSessions(admin)).toBe(0);
   });
 
-  test("the right password through the form lands on /admin/orders with the admin header", async ({
+  test("the right password and code through the form land on /admin/orders with the admin header", async ({
     page,
     admins,
   }) => {
@@ -69,6 +77,9 @@ test.describe("administrator sign-in", () => {
     await page.goto("/login");
     await expectSignedOut(page);
     await fillLogin(page, admin.email, admin.password);
+    await expect(page).toHaveURL(/\/login\/codigo$/);
+    await expectSignedOut(page);
+    await fillCode(page, admin);
 
     await expect(page).toHaveURL(/\/admin\/orders$/);
     await expect(page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
@@ -111,6 +122,7 @@ test.describe("administrator sign-in", () => {
     await expect(page.getByRole("heading", { name: "Iniciar sesión", level: 1 })).toBeVisible();
 
     await fillLogin(page, admin.email, admin.password);
+    await fillCode(page, admin);
     await expect(page).toHaveURL(/\/admin\/drops$/);
     await expect(page.getByRole("heading", { name: "Colecciones", level: 1 })).toBeVisible();
     await expect(header(page).adminLink).toBeVisible();
@@ -164,6 +176,7 @@ test.describe("administrator sign-in", () => {
       .click();
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin%2Fdrops$/);
     await fillLogin(page, admin.email, admin.password);
+    await fillCode(page, admin);
     await expect(page).toHaveURL(/\/admin\/drops$/);
   });
 

@@ -7,8 +7,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { postForm, signInOverHttp, testAdminAuth } from "../support/admin-http";
 import { describeEachDatabase } from "../support/databases";
+import { setUpSecondFactor } from "../support/second-factor";
 import { baseEnv, type RunningServer, startServer } from "../support/server-process";
+import { totp } from "../support/totp";
 
 vi.setConfig({ testTimeout: 120_000 });
 const root = path.resolve(import.meta.dirname, "../..");
@@ -97,12 +100,29 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     await database.db.deleteFrom("login_failures").execute();
   });
 
-  async function newAdmin() {
+  /** Each administrator's authenticator secret, by e-mail. */
+  const secrets = new Map<string, string>();
+
+  /** An administrator made by the command-line tool, its second factor set up unless told otherwise. */
+  async function newAdmin({ secondFactor = true } = {}) {
     const email = `admin-${newId(8)}@example.com`;
     const created = await cli(["create", email, "--name", "Ana"], { ADMIN_PASSWORD: PASSWORD });
     expect(created.stdout + created.stderr).toContain(`Administrador creado: ${email}`);
+    if (secondFactor) {
+      const { secret } = await setUpSecondFactor(testAdminAuth(server, database), {
+        email,
+        password: PASSWORD,
+      });
+      secrets.set(email, secret);
+    }
     return email;
   }
+
+  const account = (email: string, password = PASSWORD) => ({
+    email,
+    password,
+    secret: secrets.get(email) ?? "",
+  });
 
   /** Posts the login form the way the browser does (same origin). */
   function postLogin(fields: Record<string, string>, headers: Record<string, string> = {}) {
@@ -114,11 +134,9 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     });
   }
 
+  /** Password and code over HTTP: the session cookie. */
   async function login(email: string, password = PASSWORD, address = "203.0.113.1") {
-    const res = await postLogin({ email, password }, { "x-forwarded-for": address });
-    expect(res.status, await res.clone().text()).toBe(302);
-    const setCookie = res.headers.getSetCookie()[0] ?? "";
-    return setCookie.split(";")[0] ?? "";
+    return (await signInOverHttp(server, account(email, password), { "x-forwarded-for": address })).cookie;
   }
 
   const get = (pathname: string, cookie = "") =>
@@ -161,10 +179,22 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     expect(empty.status).toBe(400);
     expect(await empty.text()).toContain("Credenciales inválidas");
 
+    // The right password asks for the code; the right code signs in.
     const right = await postLogin({ email, password: PASSWORD });
     expect(right.status).toBe(302);
-    expect(right.headers.get("location")).toBe("/admin/orders");
-    const cookie = right.headers.getSetCookie()[0] ?? "";
+    expect(right.headers.get("location")).toBe("/login/codigo");
+    expect(right.headers.getSetCookie().join()).not.toMatch(/sesion_admin=[^;]/);
+    const challenge = right.headers.getSetCookie().find((c) => c.startsWith("admin.two_factor=")) ?? "";
+    const code = await postForm(
+      server,
+      "/login/codigo",
+      { code: totp(secrets.get(email) ?? "") },
+      {
+        cookie: challenge.split(";")[0] ?? "",
+      },
+    );
+    expect(code.headers.get("location")).toBe("/admin/orders");
+    const cookie = code.headers.getSetCookie().find((c) => c.startsWith("sesion_admin=")) ?? "";
     expect(cookie).toMatch(/^sesion_admin=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
 
     const page = await get("/admin/orders", cookie.split(";")[0]);
@@ -185,7 +215,9 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
   it("after login goes to the admin page first asked for, never to another site", async () => {
     const email = await newAdmin();
     const back = await postLogin({ email, password: PASSWORD, redirectTo: "/admin/drops" });
-    expect(back.headers.get("location")).toBe("/admin/drops");
+    expect(back.headers.get("location")).toBe("/login/codigo?redirectTo=%2Fadmin%2Fdrops");
+    const signedIn = await signInOverHttp(server, account(email), {}, { redirectTo: "/admin/drops" });
+    expect(signedIn.location).toBe("/admin/drops");
     for (const evil of [
       "//evil.example/admin",
       "https://evil.example",
@@ -193,19 +225,32 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
       "/\\evil.example",
     ]) {
       const res = await postLogin({ email, password: PASSWORD, redirectTo: evil });
-      expect(res.headers.get("location"), evil).toBe("/admin/orders");
+      expect(res.headers.get("location"), evil).toBe("/login/codigo");
     }
+    // Nor from the code's form.
+    expect(
+      (await signInOverHttp(server, account(email), {}, { redirectTo: "//evil.example/admin" })).location,
+    ).toBe("/admin/orders");
   });
 
   it("over HTTPS the cookie is __Host- prefixed and Secure", async () => {
     const email = await newAdmin();
     // Behind a proxy that ends TLS: the browser's page is https://…
-    const res2 = await postLogin(
-      { email, password: PASSWORD },
-      { "x-forwarded-proto": "https", origin: server.url.replace("http:", "https:") },
-    );
+    const https = { "x-forwarded-proto": "https", origin: server.url.replace("http:", "https:") };
+    const res2 = await postLogin({ email, password: PASSWORD }, https);
     expect(res2.status).toBe(302);
-    const cookie = res2.headers.getSetCookie()[0] ?? "";
+    const challenge = res2.headers.getSetCookie().find((c) => c.startsWith("admin.two_factor=")) ?? "";
+    expect(challenge).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    const code = await postForm(
+      server,
+      "/login/codigo",
+      { code: totp(secrets.get(email) ?? "") },
+      {
+        ...https,
+        cookie: challenge.split(";")[0] ?? "",
+      },
+    );
+    const cookie = code.headers.getSetCookie().find((c) => c.startsWith("__Host-")) ?? "";
     expect(cookie).toMatch(
       /^__Host-sesion_admin=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
     );
@@ -230,14 +275,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
   it("signing in again from the same browser ends the session its old cookie named", async () => {
     const email = await newAdmin();
     const old = await login(email);
-    const again = await fetch(`${server.url}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { cookie: old, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email, password: PASSWORD }),
-    });
-    expect(again.status).toBe(302);
-    const fresh = again.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    const { cookie: fresh } = await signInOverHttp(server, account(email), { cookie: old });
     expect(fresh).not.toBe(old);
     expect((await get("/admin/orders", old)).status).toBe(302);
     expect((await get("/admin/orders", fresh)).status).toBe(200);
@@ -391,5 +429,149 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     const duplicate = await cli(["create", email], { ADMIN_PASSWORD: PASSWORD });
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain("Ya existe una cuenta");
+  });
+
+  it("a password-only session reaches nothing but the set-up page: admin pages send it there, admin actions answer 401", async () => {
+    const email = await newAdmin({ secondFactor: false });
+    const first = await postLogin({ email, password: PASSWORD });
+    expect(first.headers.get("location")).toBe("/login/configurar");
+    const cookie = first.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    expect(cookie).toMatch(/^sesion_admin=./);
+    for (const page of [...ADMIN_PAGES, "/admin", "/login"]) {
+      const res = await get(page, cookie);
+      expect(res.status, page).toBe(302);
+      expect(res.headers.get("location"), page).toBe("/login/configurar");
+    }
+    const before = await sessionCount();
+    const action = await fetch(`${server.url}/admin/sessions`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: server.url },
+    });
+    expect(action.status).toBe(401);
+    expect(await sessionCount()).toBe(before);
+    // The shop's header does not count it as signed in either.
+    expect(await (await get("/", cookie)).text()).not.toContain('href="/admin/orders"');
+    const setUp = await get("/login/configurar", cookie);
+    expect(setUp.status).toBe(200);
+    expect(setUp.headers.get("cache-control")).toBe("private, no-store");
+    const html = await setUp.text();
+    expect(html).toContain('src="data:image/svg+xml;base64,');
+    // The strict policy holds: the QR code is an image, with no script or style of its own.
+    expect(setUp.headers.get("content-security-policy")).toContain("img-src 'self' data:");
+  });
+
+  it("the second factor's forms: without a sign-in waiting 401, from another site 403, and nothing changes", async () => {
+    const email = await newAdmin({ secondFactor: false });
+    const setUpCookie =
+      (await postLogin({ email, password: PASSWORD })).headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    const withApp = await newAdmin();
+    const challenge =
+      (await postLogin({ email: withApp, password: PASSWORD })).headers
+        .getSetCookie()
+        .find((c) => c.startsWith("admin.two_factor="))
+        ?.split(";")[0] ?? "";
+    const code = totp(secrets.get(withApp) ?? "");
+    const before = await sessionCount();
+
+    // Without a sign-in waiting for it: no session, no challenge.
+    const noChallenge = await postForm(server, "/login/codigo", { code });
+    expect(noChallenge.status).toBe(401);
+    expect(await noChallenge.text()).toContain("Inicia sesión de nuevo");
+    const noSession = await postForm(server, "/login/configurar", { code: "123456" });
+    expect(noSession.status).toBe(401);
+
+    // From another site, with the browser's cookies.
+    for (const [url, cookie] of [
+      ["/login/codigo", challenge],
+      ["/login/configurar", setUpCookie],
+    ] as const) {
+      const foreign: Record<string, string>[] = [
+        { origin: "https://evil.example" },
+        { "sec-fetch-site": "cross-site" },
+        {},
+      ];
+      for (const headers of foreign) {
+        const res = await fetch(`${server.url}${url}`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...headers },
+          body: new URLSearchParams({ code }),
+        });
+        expect(res.status, `${url} ${JSON.stringify(headers)}`).toBe(403);
+        expect(res.headers.getSetCookie()).toEqual([]);
+      }
+    }
+    expect(await sessionCount()).toBe(before);
+    // Both still wait: the challenge was not used up, the set-up not done.
+    const done = await postForm(server, "/login/codigo", { code }, { cookie: challenge });
+    expect(done.headers.get("location")).toBe("/admin/orders");
+    expect((await get("/admin/orders", setUpCookie)).headers.get("location")).toBe("/login/configurar");
+  });
+
+  it("wrong codes count in the failed-login limits: past them even the right code gets 429 with Retry-After", async () => {
+    const email = await newAdmin();
+    const secret = secrets.get(email) ?? "";
+    const wrong = totp(secret) === "000000" ? "111111" : "000000";
+    let challenge = "";
+    for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+      // The sign-in library ends a challenge after five codes: the password again for the next five.
+      if (i % 5 === 0) {
+        const password = await postLogin(
+          { email, password: PASSWORD },
+          { "x-forwarded-for": "198.51.100.150" },
+        );
+        expect(password.headers.get("location")).toBe("/login/codigo");
+        challenge =
+          password.headers
+            .getSetCookie()
+            .find((c) => c.startsWith("admin.two_factor="))
+            ?.split(";")[0] ?? "";
+      }
+      const res = await postForm(
+        server,
+        "/login/codigo",
+        { code: wrong },
+        {
+          cookie: challenge,
+          "x-forwarded-for": `198.51.100.${160 + i}`,
+        },
+      );
+      expect(res.status, `code ${i}`).toBe(401);
+      expect(await res.text()).toContain("Código incorrecto");
+    }
+    // The right code on the sign-in still waiting: refused before the sign-in library checks it.
+    const locked = await postForm(
+      server,
+      "/login/codigo",
+      { code: totp(secret) },
+      {
+        cookie: challenge,
+        "x-forwarded-for": "198.51.100.191",
+      },
+    );
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await locked.text()).toContain("Demasiados intentos fallidos");
+    expect(locked.headers.getSetCookie().join()).not.toContain("sesion_admin=");
+    // And the right password, from a new address, is refused all the same.
+    const password = await postLogin({ email, password: PASSWORD }, { "x-forwarded-for": "198.51.100.192" });
+    expect(password.status).toBe(429);
+  });
+
+  it("the command-line tool resets the second factor: sessions end, the next sign-in sets up a new app", async () => {
+    const email = await newAdmin();
+    const cookie = await login(email);
+    expect((await cli(["list"])).stdout).toMatch(new RegExp(`${email}.*con verificación en dos pasos`));
+    const reset = await cli(["reset-2fa", email]);
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toContain(`Verificación en dos pasos borrada para ${email}`);
+    expect((await get("/admin/orders", cookie)).status).toBe(302);
+    expect((await cli(["list"])).stdout).toMatch(new RegExp(`${email}.*sin verificación en dos pasos`));
+    const again = await postLogin({ email, password: PASSWORD });
+    expect(again.headers.get("location")).toBe("/login/configurar");
+    const unknown = await cli(["reset-2fa", "nadie@example.com"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No hay un administrador con el correo nadie@example.com.");
   });
 });

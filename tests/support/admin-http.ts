@@ -2,31 +2,82 @@ import { expect } from "vitest";
 import { createAdminAuth } from "~/auth/auth.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import type { RunningServer } from "./server-process";
+import { setUpSecondFactor } from "./second-factor";
+import { type RunningServer, TEST_SESSION_SECRET } from "./server-process";
+import { totp } from "./totp";
 
 const PASSWORD = "contraseña de prueba larga";
 
-/**
- * Creates an administrator in the server's database (the call `npm run admin -- create` makes,
- * without spawning the CLI) and signs in through /login over HTTP. Returns the session cookie.
- */
-export async function signInAdmin(server: RunningServer, database: Database): Promise<string> {
-  const email = `admin-${newId(8)}@example.com`;
-  const auth = createAdminAuth(database, {
-    secret: "secreto-de-prueba-0123456789abcdefghij",
+/** The sign-in library with the servers' secret, which also encrypts the second-factor secrets. */
+export function testAdminAuth(server: RunningServer, database: Database) {
+  return createAdminAuth(database, {
+    secret: TEST_SESSION_SECRET,
     baseUrl: server.url,
     idleMinutes: 60,
     absoluteHours: 12,
   });
-  await auth.createAdmin({ email, name: "Ana", password: PASSWORD });
-  const login = await fetch(`${server.url}/login`, {
+}
+
+/** Posts a sign-in form the way the browser does (same origin). */
+export function postForm(
+  server: RunningServer,
+  pathname: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  return fetch(`${server.url}${pathname}`, {
     method: "POST",
     redirect: "manual",
-    headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password: PASSWORD }),
+    headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
   });
-  expect(login.status, await login.clone().text()).toBe(302);
-  const cookie = login.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+}
+
+/**
+ * Signs an administrator in over HTTP: the password on /login, then the code computed from the
+ * secret on /login/codigo. Returns the session cookie.
+ */
+export async function signInOverHttp(
+  server: RunningServer,
+  account: { email: string; password: string; secret: string },
+  headers: Record<string, string> = {},
+  fields: Record<string, string> = {},
+): Promise<{ cookie: string; location: string | null }> {
+  const password = await postForm(
+    server,
+    "/login",
+    { email: account.email, password: account.password, ...fields },
+    headers,
+  );
+  expect(password.status, await password.clone().text()).toBe(302);
+  expect(password.headers.get("location")).toMatch(/^\/login\/codigo/);
+  const challenge = password.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("admin.two_factor="))
+    ?.split(";")[0];
+  expect(challenge).toBeTruthy();
+  const code = await postForm(
+    server,
+    "/login/codigo",
+    { code: totp(account.secret), ...fields },
+    { ...headers, cookie: challenge ?? "" },
+  );
+  expect(code.status, await code.clone().text()).toBe(302);
+  const cookie = code.headers.getSetCookie().find((c) => /^(__Host-)?sesion_admin=/.test(c)) ?? "";
+  return { cookie: cookie.split(";")[0] ?? "", location: code.headers.get("location") };
+}
+
+/**
+ * Creates an administrator in the server's database (the call `npm run admin -- create` makes,
+ * without spawning the CLI), sets up its second factor, and signs in through /login and
+ * /login/codigo over HTTP. Returns the session cookie.
+ */
+export async function signInAdmin(server: RunningServer, database: Database): Promise<string> {
+  const email = `admin-${newId(8)}@example.com`;
+  const auth = testAdminAuth(server, database);
+  await auth.createAdmin({ email, name: "Ana", password: PASSWORD });
+  const { secret } = await setUpSecondFactor(auth, { email, password: PASSWORD });
+  const { cookie } = await signInOverHttp(server, { email, password: PASSWORD, secret });
   expect(cookie).toMatch(/^sesion_admin=/);
   return cookie;
 }

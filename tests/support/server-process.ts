@@ -30,6 +30,9 @@ export function assertBuilt(): void {
   }
 }
 
+/** The servers' session secret: it also encrypts the administrators' second-factor secrets. */
+export const TEST_SESSION_SECRET = "test-session-secret-0123456789abcdef";
+
 export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   // Only what a fresh machine would have, plus the test's settings.
   return {
@@ -43,7 +46,7 @@ export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     REQUEST_LIMITS: "false",
     CHECKOUT_CHALLENGE: "false",
     // PostgreSQL and HTTPS shops require one; tests that check the refusal set it to "".
-    SESSION_SECRET: "test-session-secret-0123456789abcdef",
+    SESSION_SECRET: TEST_SESSION_SECRET,
     ...env,
   };
 }

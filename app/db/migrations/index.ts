@@ -10,6 +10,7 @@ import * as m0008 from "./0008_media_alt";
 import * as m0009 from "./0009_rate_limits";
 import * as m0010 from "./0010_checkout_rules";
 import * as m0011 from "./0011_waitlist";
+import * as m0012 from "./0012_admin_two_factor";
 import * as m0013 from "./0013_shop_settings";
 import * as m0014 from "./0014_mail_log";
 
@@ -29,7 +30,7 @@ export const migrations: Record<string, Migration> = {
   "0009_rate_limits": m0009,
   "0010_checkout_rules": m0010,
   "0011_waitlist": m0011,
-  // 0012 is taken by a change made alongside this one.
+  "0012_admin_two_factor": m0012,
   "0013_shop_settings": m0013,
   "0014_mail_log": m0014,
 };

@@ -13,6 +13,7 @@ import { confirmPayment } from "~/orders/payment.server";
 import type { ShippingAddress } from "~/orders/shipping";
 import { PAGE_TTL_MS } from "../../../server/page-cache";
 import { oaxacaAddress } from "../../support/catalogue";
+import { setUpSecondFactor, signInWithCode } from "../../support/second-factor";
 import { E2E_DATA_DIR, E2E_PORT } from "./env";
 
 const HOUR = 3_600_000;
@@ -285,6 +286,9 @@ export interface TestAdmin {
   id: string;
   email: string;
   password: string;
+  /** The authenticator app's secret (base 32), to compute codes; empty until it is set up. */
+  secret: string;
+  recoveryCodes: string[];
 }
 
 /**
@@ -294,25 +298,26 @@ export interface TestAdmin {
 export class AdminUtil {
   constructor(private readonly auth: AdminAuth) {}
 
-  /** A new administrator with its own e-mail (login limits are counted per account). */
-  async create(): Promise<TestAdmin> {
+  /**
+   * A new administrator with its own e-mail (login limits are counted per account), its second
+   * factor set up (through the set-up steps' own functions) unless `secondFactor` is false.
+   */
+  async create({ secondFactor = true } = {}): Promise<TestAdmin> {
     const email = `admin-${newId(8)}@example.com`;
     const password = `clave-de-prueba-${newId(12)}`;
     const created = await this.auth.createAdmin({ email, name: "Administración de prueba", password });
-    return { id: created.id, email, password };
+    const admin: TestAdmin = { id: created.id, email, password, secret: "", recoveryCodes: [] };
+    if (secondFactor) Object.assign(admin, await setUpSecondFactor(this.auth, admin));
+    return admin;
   }
 
-  /** Signs `admin` (a new one by default) in without the form: its session cookie goes into the page's browser. */
+  /**
+   * Signs `admin` (a new one by default) in without the form, password and code: its session
+   * cookie goes into the page's browser.
+   */
   async login(page: Page, admin?: TestAdmin): Promise<TestAdmin> {
     const account = admin ?? (await this.create());
-    const result = await this.auth.signIn({
-      email: account.email,
-      password: account.password,
-      address: "e2e",
-      headers: new Headers(),
-      secure: false,
-    });
-    if (!result.ok) throw new Error(`could not sign ${account.email} in: ${result.reason}`);
+    const result = await signInWithCode(this.auth, account, { address: "e2e" });
     const cookie = result.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`)) ?? "";
     const value = cookie.slice(SESSION_COOKIE.length + 1).split(";")[0];
     if (!value) throw new Error(`no ${SESSION_COOKIE} cookie in ${result.setCookies.join(" | ")}`);

@@ -1,0 +1,141 @@
+import { useEffect, useRef } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { busyMessage } from "~/auth/login-busy";
+import { logLoginRefusal } from "~/auth/login-log.server";
+import { CHALLENGE_COOKIE, TRUSTED_DEVICE_DAYS } from "~/auth/second-factor";
+import { RouteError } from "~/components/route-error";
+import {
+  adminSessionContext,
+  isSecureRequest,
+  requireSameOrigin,
+  safeAdminPath,
+} from "~/lib/admin-guards.server";
+import { clientAddressContext } from "~/lib/client-address";
+import { servicesContext } from "~/services.server";
+import type { Route } from "./+types/login-code";
+
+/** The second step of signing in: the code from the authenticator app, or a recovery code. */
+
+const HOME = "/admin/orders";
+const WRONG = "Código incorrecto. Revisa el código de tu app o de recuperación e intenta de nuevo.";
+const EXPIRED = "Tu inicio de sesión expiró. Vuelve a escribir tu contraseña.";
+const LIMITED = "Demasiados intentos fallidos. Espera unos minutos e intenta de nuevo.";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Verificación en dos pasos · ${loaderData?.shopName ?? "Tienda"}` },
+  { name: "robots", content: "noindex" },
+];
+
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
+
+export function loader({ request, url, context }: Route.LoaderArgs) {
+  const redirectTo = safeAdminPath(url.searchParams.get("redirectTo"));
+  if (context.get(adminSessionContext)) throw redirect(redirectTo ?? HOME);
+  // No sign-in waits for a code in this browser: the password comes first.
+  if (!request.headers.get("cookie")?.includes(`${CHALLENGE_COOKIE}=`)) throw redirect("/login");
+  return { redirectTo, shopName: context.get(servicesContext).config.shop.name };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSameOrigin({ request, context });
+  const form = await request.formData().catch(() => null);
+  const code = String(form?.get("code") ?? "").slice(0, 40);
+  if (!code.trim()) return data({ error: WRONG }, { status: 400 });
+  const { auth, config } = context.get(servicesContext);
+  const address = context.get(clientAddressContext);
+  const result = await auth.verifyCode({
+    code,
+    trustDevice: form?.get("trustDevice") === "on",
+    address,
+    headers: request.headers,
+    secure: isSecureRequest(request, config),
+  });
+  if (!result.ok) {
+    if (result.reason !== "expired") logLoginRefusal(result.reason, address);
+    if (result.reason === "invalid") return data({ error: WRONG }, { status: 401 });
+    // Thrown, not returned: the page itself would send a browser without a challenge to /login.
+    if (result.reason === "expired")
+      throw Response.json({ message: EXPIRED }, { status: 401, headers: { "Cache-Control": "no-store" } });
+    const headers = { "Retry-After": String(result.retryAfterSeconds) };
+    const error = result.reason === "busy" ? busyMessage(result.retryAfterSeconds) : LIMITED;
+    return data({ error }, { status: 429, headers });
+  }
+  const headers = new Headers();
+  for (const cookie of result.setCookies) headers.append("Set-Cookie", cookie);
+  throw redirect(safeAdminPath(String(form?.get("redirectTo") ?? "")) ?? HOME, { headers });
+}
+
+export default function LoginCode({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const error = actionData?.error;
+  const input = useRef<HTMLInputElement>(null);
+  // After a refusal the field is emptied and ready for the next code.
+  useEffect(() => {
+    if (!actionData?.error || !input.current) return;
+    input.current.value = "";
+    input.current.focus();
+  }, [actionData]);
+  return (
+    <main className="mx-auto max-w-sm px-4 py-16">
+      <h1 className="text-center font-serif text-3xl">Verificación en dos pasos</h1>
+      <p className="mt-2 text-center text-sm text-ink/70">
+        Escribe el código de 6 dígitos que muestra tu app de autenticación, o uno de tus códigos de
+        recuperación.
+      </p>
+      <Form method="post" className="mt-8 space-y-5" aria-describedby={error ? "code-error" : undefined}>
+        {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
+        <div>
+          <label htmlFor="code" className="block text-sm font-medium">
+            Código de verificación
+          </label>
+          <input
+            ref={input}
+            id="code"
+            name="code"
+            type="text"
+            required
+            autoComplete="one-time-code"
+            autoCapitalize="off"
+            spellCheck={false}
+            maxLength={40}
+            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2 font-mono tracking-widest"
+          />
+        </div>
+        <div className="flex items-start gap-2">
+          <input id="trustDevice" name="trustDevice" type="checkbox" className="mt-1 size-4" />
+          <label htmlFor="trustDevice" className="text-sm">
+            Confiar en este dispositivo
+            <span className="block text-ink/70">
+              No se pedirá el código aquí durante {TRUSTED_DEVICE_DAYS} días. Úsalo solo en un equipo tuyo.
+            </span>
+          </label>
+        </div>
+        {error && (
+          <p id="code-error" role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
+            {error}
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={busy}
+          className="w-full rounded-full bg-ink px-6 py-3 font-medium text-cream disabled:opacity-60"
+        >
+          {busy ? "Verificando..." : "Verificar"}
+        </button>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link to="/login" className="underline">
+          Volver a iniciar sesión
+        </Link>
+      </p>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Página no encontrada" />;
+}

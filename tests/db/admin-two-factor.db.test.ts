@@ -1,0 +1,268 @@
+import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
+import { LOGIN_LIMITS } from "~/auth/login-limits.server";
+import { TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_DAYS } from "~/auth/second-factor";
+import type { Database } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { describeEachDatabase } from "../support/databases";
+import { cookiesFrom, setUpSecondFactor } from "../support/second-factor";
+import { TOTP_STEP_SECONDS, totp } from "../support/totp";
+
+const PASSWORD = "una contraseña bastante larga";
+const DAY = 86_400_000;
+
+describeEachDatabase("the administrator's second factor", (harness) => {
+  let database: Database;
+  let auth: AdminAuth;
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    auth = createAdminAuth(database, {
+      secret: "secreto-de-prueba-0123456789abcdefghij",
+      baseUrl: "http://localhost:3000",
+      idleMinutes: 120,
+      absoluteHours: 12,
+      issuer: "Oro Taller",
+    });
+  });
+  beforeEach(async () => {
+    await database.db.deleteFrom("login_failures").execute();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function newAdmin() {
+    const email = `admin-${newId(8)}@example.com`;
+    await auth.createAdmin({ email, name: "Admin", password: PASSWORD });
+    return email;
+  }
+
+  async function adminWithApp() {
+    const email = await newAdmin();
+    return { email, ...(await setUpSecondFactor(auth, { email, password: PASSWORD })) };
+  }
+
+  /** The password step; returns the cookies a browser would send to the code page. */
+  async function passwordStep(email: string, cookie = "", address = "10.9.0.1") {
+    const result = await auth.signIn({
+      email,
+      password: PASSWORD,
+      address,
+      headers: new Headers(cookie ? { cookie } : {}),
+      secure: false,
+    });
+    if (!result.ok) throw new Error(`sign-in refused: ${result.reason}`);
+    return { result, cookie: cookiesFrom(result.setCookies) };
+  }
+
+  function typeCode(cookie: string, code: string, trustDevice = false, address = "10.9.0.1") {
+    return auth.verifyCode({ code, trustDevice, address, headers: new Headers({ cookie }), secure: false });
+  }
+
+  const sessionCount = async (email: string) =>
+    Number(
+      (
+        await database.db
+          .selectFrom("auth_session as s")
+          .innerJoin("auth_user as u", "u.id", "s.user_id")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("u.email", "=", email)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("the first sign-in only sets it up: the app's first code completes the session and gives ten one-time recovery codes", async () => {
+    const email = await newAdmin();
+    const first = await passwordStep(email);
+    if (first.result.step !== "set-up") throw new Error(`step ${first.result.step}`);
+    const started = first.result.session;
+    const setUpSession = (await auth.readSession(new Headers({ cookie: first.cookie }), false)).session;
+    expect(setUpSession?.settingUp).toBe(true);
+
+    const pending = await auth.pendingSetUp(started);
+    if (!pending) throw new Error("no secret");
+    expect(pending.secret).toMatch(/^[A-Z2-7]{32,}$/);
+    expect(pending.uri).toBe(
+      `otpauth://totp/Oro%20Taller:${encodeURIComponent(email)}?secret=${pending.secret}&issuer=Oro+Taller&digits=6&period=30`,
+    );
+    // Kept encrypted: the stored row does not carry the secret.
+    const row = await database.db.selectFrom("auth_two_factor").selectAll().executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(pending.secret);
+
+    const set = (code: string) =>
+      auth.completeSetUp({
+        session: started,
+        code,
+        address: "10.9.0.1",
+        headers: new Headers({ cookie: first.cookie }),
+        secure: false,
+      });
+    const wrong = totp(pending.secret) === "000000" ? "111111" : "000000";
+    expect(await set(wrong)).toEqual({ ok: false, reason: "invalid" });
+    const done = await set(totp(pending.secret));
+    if (!done.ok) throw new Error(done.reason);
+    expect(done.recoveryCodes).toHaveLength(10);
+    expect(new Set(done.recoveryCodes).size).toBe(10);
+    expect(
+      JSON.stringify(await database.db.selectFrom("auth_two_factor").selectAll().execute()),
+    ).not.toContain(done.recoveryCodes[0]);
+
+    // The set-up session is swapped for a complete one.
+    expect((await auth.readSession(new Headers({ cookie: first.cookie }), false)).session).toBeNull();
+    const complete = (await auth.readSession(new Headers({ cookie: cookiesFrom(done.setCookies) }), false))
+      .session;
+    if (!complete) throw new Error("no session");
+    expect(complete).toMatchObject({ email, settingUp: false });
+    expect(await auth.pendingSetUp(complete)).toBeNull();
+    expect((await auth.listAdmins()).find((a) => a.email === email)?.secondFactor).toBe(true);
+  });
+
+  it("then every sign-in asks for the code: no session until it is typed, a wrong one is refused", async () => {
+    const admin = await adminWithApp();
+    const { result, cookie } = await passwordStep(admin.email);
+    expect(result.step).toBe("code");
+    expect(await sessionCount(admin.email)).toBe(0);
+    const right = totp(admin.secret);
+    expect(await typeCode(cookie, right === "123456" ? "654321" : "123456")).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    expect(await sessionCount(admin.email)).toBe(0);
+    const done = await typeCode(cookie, right);
+    if (!done.ok) throw new Error(done.reason);
+    expect(done.session).toMatchObject({ email: admin.email, settingUp: false });
+    expect(
+      (await auth.readSession(new Headers({ cookie: cookiesFrom(done.setCookies) }), false)).session?.email,
+    ).toBe(admin.email);
+    // The challenge was used up with it; without one no code is checked.
+    expect(await typeCode(cookie, right)).toEqual({ ok: false, reason: "expired" });
+    expect(await typeCode("", right)).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("accepts the code of the current 30-second step and of one step either side, no further", async () => {
+    const admin = await adminWithApp();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    // The middle of a step, so that nothing crosses a boundary while the test runs.
+    const step = TOTP_STEP_SECONDS * 1000;
+    const now = Math.floor(Date.now() / step) * step + step / 2;
+    vi.setSystemTime(now);
+    const codeAt = (offset: number) => totp(admin.secret, { at: now, offset });
+    // A refused code leaves the sign-in waiting; an accepted one ends it.
+    const { cookie } = await passwordStep(admin.email);
+    for (const offset of [-3, -2, 2, 3]) {
+      expect(await typeCode(cookie, codeAt(offset)), `offset ${offset}`).toEqual({
+        ok: false,
+        reason: "invalid",
+      });
+    }
+    expect((await typeCode(cookie, codeAt(-1))).ok).toBe(true);
+    for (const offset of [0, 1]) {
+      const next = await passwordStep(admin.email);
+      expect((await typeCode(next.cookie, codeAt(offset))).ok, `offset ${offset}`).toBe(true);
+    }
+  });
+
+  it("a recovery code signs in once; used again it is refused", async () => {
+    const admin = await adminWithApp();
+    const code = admin.recoveryCodes[3] ?? "";
+    const first = await passwordStep(admin.email);
+    expect((await typeCode(first.cookie, code)).ok).toBe(true);
+    const second = await passwordStep(admin.email);
+    expect(await typeCode(second.cookie, code)).toEqual({ ok: false, reason: "invalid" });
+    // The others still work.
+    expect((await typeCode(second.cookie, admin.recoveryCodes[4] ?? "")).ok).toBe(true);
+  });
+
+  it("wrong codes count in the login limits with wrong passwords: past the account's limit even the right code is refused", async () => {
+    const admin = await adminWithApp();
+    const wrongPasswords = LOGIN_LIMITS.perAccount - 4;
+    for (let i = 0; i < wrongPasswords; i++) {
+      const answer = await auth.signIn({
+        email: admin.email,
+        password: `incorrecta-${i}-xxxx`,
+        address: `10.8.0.${i}`,
+        headers: new Headers(),
+        secure: false,
+      });
+      expect(answer).toEqual({ ok: false, reason: "invalid" });
+    }
+    // The right password is not a failure, and does not clear the earlier ones: the code is still to come.
+    const { cookie } = await passwordStep(admin.email, "", "10.8.1.1");
+    const wrong = totp(admin.secret) === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 4; i++)
+      expect(await typeCode(cookie, wrong, false, `10.8.2.${i}`)).toEqual({ ok: false, reason: "invalid" });
+    const locked = await typeCode(cookie, totp(admin.secret), false, "10.8.3.1");
+    expect(locked).toMatchObject({ ok: false, reason: "limited" });
+    if (locked.ok || locked.reason !== "limited") throw new Error("not limited");
+    expect(locked.retryAfterSeconds).toBeGreaterThan(0);
+    expect(locked.retryAfterSeconds).toBeLessThanOrEqual(LOGIN_LIMITS.windowMinutes * 60);
+    expect(await sessionCount(admin.email)).toBe(0);
+  });
+
+  it("a right code clears the account's failures", async () => {
+    const admin = await adminWithApp();
+    const { cookie } = await passwordStep(admin.email);
+    const wrong = totp(admin.secret) === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 3; i++) await typeCode(cookie, wrong);
+    expect((await typeCode(cookie, totp(admin.secret))).ok).toBe(true);
+    const failures = await database.db
+      .selectFrom("login_failures")
+      .select("id")
+      .where("email", "=", admin.email)
+      .execute();
+    expect(failures).toEqual([]);
+  });
+
+  it(`a trusted device skips the code for ${TRUSTED_DEVICE_DAYS} days from the code typed, however often it signs in`, async () => {
+    const admin = await adminWithApp();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const challenge = await passwordStep(admin.email);
+    const done = await typeCode(challenge.cookie, totp(admin.secret), true);
+    if (!done.ok) throw new Error(done.reason);
+    const trust = done.setCookies.find((c) => c.startsWith(`${TRUSTED_DEVICE_COOKIE}=`)) ?? "";
+    expect(trust).toContain(`Max-Age=${TRUSTED_DEVICE_DAYS * 86_400}`);
+    expect(trust).toContain("HttpOnly");
+    let device = cookiesFrom([trust]);
+
+    // Signing in from it every ten days: the code is skipped until the thirtieth day, not after.
+    for (const day of [10, 20, 29]) {
+      vi.setSystemTime(start + day * DAY);
+      const { result } = await passwordStep(admin.email, device);
+      expect(result.step, `day ${day}`).toBe("signed-in");
+      const renewed = result.setCookies.find((c) => c.startsWith(`${TRUSTED_DEVICE_COOKIE}=`));
+      if (renewed) device = cookiesFrom([renewed]);
+    }
+    vi.setSystemTime(start + (TRUSTED_DEVICE_DAYS * DAY + 60_000));
+    expect((await passwordStep(admin.email, device)).result.step).toBe("code");
+    // Another browser, or a forged cookie, is asked for the code.
+    vi.setSystemTime(start + DAY);
+    expect((await passwordStep(admin.email, `${TRUSTED_DEVICE_COOKIE}=falso.firma`)).result.step).toBe(
+      "code",
+    );
+  });
+
+  it("the reset (npm run admin -- reset-2fa) ends its sessions and trusted devices; the next sign-in sets it up again", async () => {
+    const admin = await adminWithApp();
+    const challenge = await passwordStep(admin.email);
+    const done = await typeCode(challenge.cookie, totp(admin.secret), true);
+    if (!done.ok) throw new Error(done.reason);
+    const device = cookiesFrom(done.setCookies);
+    expect(await sessionCount(admin.email)).toBe(1);
+
+    await auth.resetSecondFactor(admin.email.toUpperCase());
+    expect(await sessionCount(admin.email)).toBe(0);
+    expect((await auth.readSession(new Headers({ cookie: device }), false)).session).toBeNull();
+    expect((await auth.listAdmins()).find((a) => a.email === admin.email)?.secondFactor).toBe(false);
+    const again = await passwordStep(admin.email, device);
+    if (again.result.step !== "set-up") throw new Error(`step ${again.result.step}`);
+    const pending = await auth.pendingSetUp(again.result.session);
+    expect(pending?.secret).toBeTruthy();
+    expect(pending?.secret).not.toBe(admin.secret);
+    // The old app's codes and recovery codes are worth nothing now.
+    await expect(auth.resetSecondFactor("nadie@example.com")).rejects.toThrow(
+      "No hay un administrador con el correo nadie@example.com.",
+    );
+  });
+});
