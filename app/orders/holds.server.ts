@@ -1,3 +1,4 @@
+import type { CompiledQuery, InferResult } from "kysely";
 import { isDropPurchasable } from "~/catalogue/drop-time";
 import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { newOrderId } from "./ids";
@@ -162,10 +163,12 @@ async function refusalFromRead(
   return shortRefusal(lines, short, rows);
 }
 
-type LineRow = Awaited<ReturnType<typeof readLines>>[number];
+/** Stand-ins compiled into the read's SQL, swapped for the real values at each execution. */
+const ID_STAND_IN = "\u0000pieza";
+const BROWSER_STAND_IN = "\u0000navegador";
 
 /** The products of a cart with their drops: names, prices, stock and the drop's state. */
-async function readLines(db: Db, lines: CheckoutLine[], browser: string | null = null) {
+function linesQuery(db: Db, ids: string[], browser: string | null) {
   return db
     .selectFrom("products")
     .innerJoin("drops", "drops.id", "products.drop_id")
@@ -195,12 +198,38 @@ async function readLines(db: Db, lines: CheckoutLine[], browser: string | null =
           .as("own_checkout"),
       ),
     )
-    .where(
-      "products.id",
-      "in",
-      lines.map((l) => l.productId),
-    )
-    .execute();
+    .where("products.id", "in", ids);
+}
+
+type LinesQuery = ReturnType<typeof linesQuery>;
+type LineRow = InferResult<LinesQuery>[number];
+
+/**
+ * The read compiled once per database, cart size and kind of asker. On drop day it is made for
+ * nearly every request, and building and compiling it cost ten times its execution (measured:
+ * ~150 µs against ~15 µs on SQLite).
+ */
+const compiledReads = new WeakMap<Db, Map<string, CompiledQuery<LineRow>>>();
+
+async function readLines(db: Db, lines: CheckoutLine[], browser: string | null = null): Promise<LineRow[]> {
+  const key = `${lines.length} ${browser === null ? "" : "navegador"}`;
+  let byShape = compiledReads.get(db);
+  if (!byShape) compiledReads.set(db, (byShape = new Map()));
+  let compiled = byShape.get(key);
+  if (!compiled) {
+    const standIns = lines.map((_, i) => `${ID_STAND_IN}${i}`);
+    compiled = linesQuery(db, standIns, browser === null ? null : BROWSER_STAND_IN).compile();
+    // A few shapes only (1 to MAX_ORDER_LINES lines, with or without a browser).
+    if (byShape.size < 200) byShape.set(key, compiled);
+  }
+  const ids = lines.map((l) => l.productId);
+  const parameters = compiled.parameters.map((p) => {
+    if (p === BROWSER_STAND_IN) return browser;
+    if (typeof p === "string" && p.startsWith(ID_STAND_IN)) return ids[Number(p.slice(ID_STAND_IN.length))];
+    return p;
+  });
+  const result = await db.executeQuery<LineRow>({ ...compiled, parameters });
+  return result.rows;
 }
 
 /** Each line with its product's row, or the refusal (thrown) of a missing or closed piece or a total too big. */
