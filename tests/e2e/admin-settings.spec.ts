@@ -9,8 +9,9 @@ import { AdminUtil, expect, expectAccessible, test } from "./support/fixtures";
 
 /*
  * Configuración as the owner uses it. Renaming the shop changes every page of the shop it runs
- * on, so this spec runs its own server (a fresh SQLite file, no demo catalogue): the other specs,
- * running beside it on the suite's server, keep reading 'Oro de Luna'.
+ * on, so this spec runs its own two app servers on one database (a fresh SQLite file, no demo
+ * catalogue), as behind a load balancer: the other specs, running beside it on the suite's
+ * server, keep reading 'Oro de Luna'.
  */
 const DATA_DIR = path.resolve(".tmp/e2e-settings");
 const ENV = {
@@ -22,6 +23,8 @@ const ENV = {
 
 test.describe("Configuración", () => {
   let server: RunningServer;
+  /** Another app server on the same database: it learns of a save by itself, within seconds. */
+  let other: RunningServer;
   let database: Database;
   let admins: AdminUtil;
 
@@ -29,13 +32,13 @@ test.describe("Configuración", () => {
     // Once, on desktop: the form is the owner's, and the footer is the same on a phone.
     test.skip(info.project.name !== "desktop", "runs once, on desktop");
     fs.rmSync(DATA_DIR, { recursive: true, force: true });
-    server = await startServer(ENV);
+    [server, other] = await Promise.all([startServer(ENV), startServer(ENV)]);
     database = await openDatabase({ kind: "sqlite", file: path.join(DATA_DIR, "shop.db") });
     admins = new AdminUtil(createAdminAuth(database, authSettings(loadConfig({ ...ENV, ENV_FILE: "" }))));
   });
   test.afterAll(async () => {
     await database?.close();
-    await server?.stop();
+    await Promise.all([server?.stop(), other?.stop()]);
     fs.rmSync(DATA_DIR, { recursive: true, force: true });
   });
 
@@ -43,6 +46,9 @@ test.describe("Configuración", () => {
     page,
   }) => {
     await admins.login(page);
+    // The other server has the old name in its page cache.
+    await page.goto(`${other.url}/`);
+    await expect(page.getByRole("contentinfo")).toContainText("Oro de Luna. Todos los derechos reservados.");
     await page.goto(`${server.url}/admin/settings`);
     await expect(page.getByRole("heading", { name: "Configuración", level: 1 })).toBeVisible();
     const name = page.getByLabel("Nombre de la tienda", { exact: true });
@@ -56,13 +62,26 @@ test.describe("Configuración", () => {
     await expect(page.getByLabel("WhatsApp", { exact: true })).toHaveValue("5215598765432");
     await expect(page.getByRole("button", { name: "Restablecer Nombre de la tienda" })).toBeVisible();
 
-    await page.goto(`${server.url}/`);
     const footer = page.getByRole("contentinfo");
+    await page.goto(`${server.url}/`);
     await expect(footer).toContainText("Luna Nueva Joyería. Todos los derechos reservados.");
     await expect(footer.getByRole("link", { name: "WhatsApp +5215598765432" })).toHaveAttribute(
       "href",
       "https://wa.me/5215598765432",
     );
+    // The other app server shows it too, within seconds and without a restart.
+    const saved = Date.now();
+    await expect(async () => {
+      await page.goto(`${other.url}/`);
+      await expect(footer).toContainText("Luna Nueva Joyería. Todos los derechos reservados.", {
+        timeout: 500,
+      });
+    }).toPass({ timeout: 10_000 });
+    await expect(footer.getByRole("link", { name: "WhatsApp +5215598765432" })).toHaveAttribute(
+      "href",
+      "https://wa.me/5215598765432",
+    );
+    expect(Date.now() - saved).toBeLessThan(10_000);
 
     // A web address that is not http(s): refused beside its field, what was typed stays.
     await page.goto(`${server.url}/admin/settings`);
