@@ -875,6 +875,47 @@ const GENERATORS: Record<string, Generator[]> = {
       return draft;
     },
   ],
+  // The second factor's two steps: without a sign-in waiting, the code form answers 401; with a
+  // finished session, set-up sends on. Codes of every shape, the trust box, odd redirects.
+  "routes/login-code.tsx": [
+    (r) => {
+      const m = method(r, "POST");
+      const fields: Fields = r.pick<() => Fields>([
+        () => [],
+        () => [["code", r.pick(["123456", "000000", "ABCD-EFGH", "1234567", oddText(r)])]],
+        () => [
+          ["code", r.pick(["654321", oddText(r)])],
+          ["trustDevice", r.pick(["on", "", oddText(r)])],
+          ["redirectTo", r.pick(["//evil.example", "/admin/drops", oddText(r)])],
+        ],
+      ])();
+      return {
+        method: m,
+        target: r.chance(0.2) ? "/login/codigo.data" : `/login/codigo${query(r, ["redirectTo"])}`,
+        body: m === "POST" ? formBody(r, noise(r, fields)) : undefined,
+        session: r.chance(0.3),
+      };
+    },
+  ],
+  "routes/login-set-up.tsx": [
+    (r) => {
+      const m = method(r, "POST");
+      const fields: Fields = r.pick<() => Fields>([
+        () => [],
+        () => [["code", r.pick(["123456", "", oddText(r)])]],
+        () => [
+          ["code", oddText(r)],
+          ["intent", r.pick(["activar", "", oddText(r)])],
+        ],
+      ])();
+      return {
+        method: m,
+        target: r.chance(0.2) ? "/login/configurar.data" : "/login/configurar",
+        body: m === "POST" ? formBody(r, noise(r, fields)) : undefined,
+        session: r.chance(0.5),
+      };
+    },
+  ],
   "routes/login.tsx": [
     (r) => {
       const m = method(r, "POST");

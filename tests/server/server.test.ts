@@ -55,7 +55,8 @@ describe("a fresh start on the embedded defaults", () => {
       body: new URLSearchParams({ email, password }),
     });
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/admin/orders");
+    // Its first sign-in goes on to setting up the authenticator app (decision 23).
+    expect(res.headers.get("location")).toBe("/login/configurar");
     // The generated cookie-signing secret is readable by the shop's user only.
     expect(fs.statSync(path.join(dataDir, "session-secret")).mode & 0o077).toBe(0);
   });
@@ -371,8 +372,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("on PostgreSQL (DATABASE_URL=pos
     });
     expect(login.status).toBe(302);
     const cookie = login.headers.getSetCookie()[0]?.split(";")[0] ?? "";
-    const onB = await fetch(`${b.url}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    // The session started on A is known to B: its next step, setting up the second factor, is there.
+    const onB = await fetch(`${b.url}/login/configurar`, { redirect: "manual", headers: { cookie } });
     expect(onB.status).toBe(200);
+    expect(await onB.text()).toContain("app de autenticación");
     expect(await a.stop()).toBe(0);
     expect(await b.stop()).toBe(0);
   });
