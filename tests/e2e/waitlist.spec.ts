@@ -41,6 +41,6 @@ test("'Avísame' is not offered on a running drop", async ({ page, shop }) => {
     products: [{ name: "Anillo Hoy", priceCents: 300_000, stock: 5 }],
   });
   await page.goto(drop.href);
-  await expect(page.getByRole("heading", { name: drop.name })).toBeVisible();
+  await expect(page.getByRole("heading", { name: drop.name, level: 1 })).toBeVisible();
   await expect(page.getByRole("region", { name: "Avísame cuando abra" })).toHaveCount(0);
 });
