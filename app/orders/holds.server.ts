@@ -214,7 +214,10 @@ const compiledReads = new WeakMap<Db, Map<string, CompiledQuery<LineRow>>>();
 async function readLines(db: Db, lines: CheckoutLine[], browser: string | null = null): Promise<LineRow[]> {
   const key = `${lines.length} ${browser === null ? "" : "navegador"}`;
   let byShape = compiledReads.get(db);
-  if (!byShape) compiledReads.set(db, (byShape = new Map()));
+  if (!byShape) {
+    byShape = new Map();
+    compiledReads.set(db, byShape);
+  }
   let compiled = byShape.get(key);
   if (!compiled) {
     const standIns = lines.map((_, i) => `${ID_STAND_IN}${i}`);
