@@ -5,9 +5,10 @@ import { useShopSeconds } from "./shop-clock";
 const two = (n: number) => String(n).padStart(2, "0");
 
 /**
- * The running drop's countdown: a slim bar stuck to the bottom of the screen that keeps its own
- * place at the end of the page (sticky, part of the flow), so it never sits over the last
- * content, and scrolling into view keeps clear of it (scroll-padding in app.css). It counts to
+ * The running drop's countdown. On phones, a slim bar stuck to the bottom of the screen that keeps
+ * its own place at the end of the page (sticky, part of the flow), so it never sits over the last
+ * content, and scrolling into view keeps clear of it (scroll-padding in app.css). From `lg` up it
+ * docks in the flow at the top of the page instead (app.css), covering nothing. It counts to
  * the instant sales stop on the server's clock and is gone once that instant is reached.
  */
 export function DropBar({
@@ -30,7 +31,7 @@ export function DropBar({
     <div data-drop-bar className="sticky bottom-0 z-20 mx-auto mt-8 max-w-6xl print:hidden sm:px-4">
       <Link
         to={drop.href}
-        className="flex items-center justify-between gap-3 bg-ink/95 px-4 py-2 text-cream shadow-lg hover:bg-ink sm:rounded-t-2xl"
+        className="flex items-center justify-between gap-3 bg-ink/95 px-4 py-2 text-cream shadow-lg hover:bg-ink sm:rounded-t-2xl lg:rounded-2xl lg:shadow-none"
         aria-label={`${drop.name}: termina en ${parts.map((p) => `${p.value} ${p.unit}`).join(", ")}`}
       >
         {/* The name comes first in the markup (the label above it is drawn first), words are

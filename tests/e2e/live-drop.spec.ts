@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import { DEMO_DROPS } from "../../app/demo/catalogue";
 import { expect, type TestDrop, test } from "./support/fixtures";
 
 /*
@@ -186,6 +187,24 @@ interface Box {
 const overlaps = (a: Box, b: Box) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
+/** Before any scrolling, the bar covers none of the targets in sight; tells how many were in sight. */
+async function expectFirstViewClear(page: Page, targets: Locator): Promise<number> {
+  const bar = page.locator("[data-drop-bar]");
+  await expect(bar).toBeVisible();
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+  const height = page.viewportSize()?.height ?? 0;
+  const barBox = await bar.boundingBox();
+  const count = Math.min(await targets.count(), 8);
+  let inSight = 0;
+  for (let i = 0; i < count; i++) {
+    const box = await targets.nth(i).boundingBox();
+    if (!barBox || !box || box.y >= height) continue;
+    inSight++;
+    expect(overlaps(barBox, box), `the bar covers target ${i} at first view`).toBe(false);
+  }
+  return inSight;
+}
+
 /**
  * Brings each target to the top and to the bottom of the screen, as scrolling to it does, and
  * then to the very end of the page: the bar's box must never meet the target's.
@@ -194,6 +213,8 @@ async function expectBarCoversNothing(page: Page, targets: Locator) {
   const bar = page.locator("[data-drop-bar]");
   await expect(bar).toBeVisible();
   const count = Math.min(await targets.count(), 8);
+  // On a wide screen the bar is docked at the top of the page: nothing in sight is under it.
+  if ((page.viewportSize()?.width ?? 0) >= 1024) await expectFirstViewClear(page, targets);
   let checked = 0;
   for (let i = 0; i < count; i++) {
     const target = targets.nth(i);
@@ -218,6 +239,8 @@ async function expectBarCoversNothing(page: Page, targets: Locator) {
 }
 
 test("the running drop's bar covers no piece on home, collection and product", async ({ page, shop }) => {
+  // A laptop's first screen (1280x800) shows the product gallery's thumbnails at its foot.
+  if ((page.viewportSize()?.width ?? 0) >= 1024) await page.setViewportSize({ width: 1280, height: 800 });
   const drop = await shop.drop({
     timing: "running",
     // Ends first among the running drops, so the home page's bar is this one's.
@@ -244,6 +267,27 @@ test("the running drop's bar covers no piece on home, collection and product", a
       .or(page.getByRole("heading", { level: 1 }))
       .or(addButton(page)),
   );
+});
+
+test("the gallery's thumbnails are in sight and clear of the bar at first view, phone and laptop", async ({
+  page,
+  database,
+}) => {
+  // The demo's running drop: its first piece has five photos, so the gallery shows thumbnails.
+  if ((page.viewportSize()?.width ?? 0) >= 1024) await page.setViewportSize({ width: 1280, height: 800 });
+  const demo = DEMO_DROPS.find((d) => d.role === "running");
+  const photographed = demo?.products.find((p) => p.extraViews === 4);
+  if (!photographed) throw new Error("the demo catalogue lacks a piece with five photos");
+  const row = await database.db
+    .selectFrom("products")
+    .select(["id", "drop_id"])
+    .where("name", "=", photographed.name)
+    .executeTakeFirstOrThrow();
+  await page.goto(`/drop/${row.drop_id}/product/${row.id}`);
+  const thumbnails = page.getByRole("button", { name: /^Ver imagen \d de 5$/ });
+  await expect(thumbnails).toHaveCount(5);
+  expect(await expectFirstViewClear(page, thumbnails), "thumbnails in sight at first view").toBe(5);
+  await expectBarCoversNothing(page, thumbnails);
 });
 
 test("/api/hora tells the server's time, never cached, with no cookie", async ({ page }) => {
