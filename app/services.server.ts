@@ -80,7 +80,7 @@ export async function startServices(
 ): Promise<Services> {
   ensureWritableDir(config.dataDir, "de datos (DATA_DIR)");
   if (config.media.kind === "local") ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
-  const database = await openDatabase(config.database, { poolMax: config.databasePoolMax });
+  const database = await openDatabase(config.database, { poolMax: config.databasePoolMax, warm: true });
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) log(`Migraciones aplicadas: ${applied.join(", ")}`);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { readCheckoutRequest, refusalAnswer } from "~/http/checkout.server";
 import { isSameOriginFrom } from "~/lib/origin.server";
-import { precheckCart } from "~/orders/holds.server";
+import { admitCheckout } from "~/orders/admission.server";
 import type { Services } from "~/services.server";
 import { isValidHost } from "./edge";
 import { keepReadBody, readBody } from "./request-handler";
@@ -20,6 +20,12 @@ import { browserIdFrom } from "./request-limits";
  * page) go on to Express with the body already read: the request limits, the proof of work and
  * the transaction decide there, as before. A refusal holds nothing, so like a cached page it is
  * not counted against the limits, which guard the holds.
+ *
+ * A cart that may be held goes on only while the pieces read outnumber those already on their
+ * way in checkouts this process sent on (`HoldBoard`, counted until their answers are sent). In a
+ * rush's first instants, when every piece read is already on its way, a request waits here,
+ * holding nothing, until a hold is written or one of those ends, and reads again: mostly to be
+ * refused here, without Express, the limits and a transaction.
  */
 
 export type CheckoutFastPath = (
@@ -95,17 +101,19 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
           return;
         }
         // Pieces the browser holds itself are not gone for it: that one goes on (back button).
-        const refusal = await precheckCart(database.db, {
+        const admission = await admitCheckout(database.db, {
           lines: read.lines,
           ceilings: config.orderCeilings,
           browser,
         });
-        if (refusal === null) {
+        if (admission.refusal === null) {
+          // Its place among the checkouts on their way lasts until its answer is sent.
+          res.once("close", admission.leave);
           next();
           return;
         }
         if (res.destroyed || res.writableEnded) return;
-        const { status, body: message } = refusalAnswer(refusal);
+        const { status, body: message } = refusalAnswer(admission.refusal);
         const answer = JSON.stringify(message);
         const list = (protocol === "https" ? options.headers.secure : options.headers.plain).concat(
           "Content-Type",

@@ -45,9 +45,34 @@ export function describePostgresUrl(url: string): string {
 
 export async function openDatabase(
   target: DatabaseTarget,
-  options: { poolMax?: number } = {},
+  options: {
+    poolMax?: number;
+    /**
+     * PostgreSQL: open every pooled connection now and keep them (the app server). Opening one
+     * costs a few milliseconds of both processes' CPU (password check, a new backend); on drop day
+     * the pool fills in the rush's first instant, when those milliseconds are the shoppers'.
+     */
+    warm?: boolean;
+  } = {},
 ): Promise<Database> {
-  return target.kind === "sqlite" ? openSqlite(target.file) : openPostgres(target.url, options.poolMax ?? 10);
+  return target.kind === "sqlite"
+    ? openSqlite(target.file)
+    : openPostgres(target.url, options.poolMax ?? 10, options.warm ?? false);
+}
+
+/**
+ * Opens `size` connections of the pool at once and gives them back (with `min` set to the pool's
+ * size they stay open). Best effort: a server that cannot open them all now opens them later.
+ */
+export async function fillPool(pool: pg.Pool, size: number): Promise<void> {
+  const clients = await Promise.allSettled(Array.from({ length: size }, () => pool.connect()));
+  for (const c of clients) if (c.status === "fulfilled") c.value.release();
+  const failed = clients.find((c) => c.status === "rejected");
+  if (failed) {
+    console.error(
+      `PostgreSQL: no se pudieron abrir todas las conexiones de antemano (${(failed.reason as Error)?.message ?? failed.reason}); se abrirán al necesitarse.`,
+    );
+  }
 }
 
 function openSqlite(file: string): Database {
@@ -96,8 +121,14 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-async function openPostgres(url: string, poolMax: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 5000 });
+async function openPostgres(url: string, poolMax: number, warm: boolean): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    // Warm: connections are kept rather than closed after 10 s idle (pg's default).
+    min: warm ? poolMax : 0,
+    connectionTimeoutMillis: 5000,
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on("error", (error) => console.error(`PostgreSQL: conexión inactiva perdida: ${error.message}`));
   const db = new Kysely<KyselyDatabase>({ dialect: new PostgresDialect({ pool }) });
@@ -108,6 +139,7 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
     const reason = (error as Error).message || (error as { code?: string }).code || String(error);
     throw new StartupError(`No se puede conectar a PostgreSQL en ${describePostgresUrl(url)}: ${reason}`);
   }
+  if (warm) await fillPool(pool, poolMax);
   return {
     db,
     dialect: "postgres",

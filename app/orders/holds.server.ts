@@ -1,29 +1,26 @@
-import type { CompiledQuery, InferResult } from "kysely";
-import { isDropPurchasable } from "~/catalogue/drop-time";
 import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
-import { newOrderId } from "./ids";
+import { holdsChanged } from "./admission.server";
 import {
-  HOLD_MINUTES,
-  type LimitRefusal,
-  MIN_HOLD_MINUTES,
-  type OrderCeilings,
-  perDropRefusal,
-  piecesRefusal,
-  totalRefusal,
-} from "./limits";
+  type CheckoutLine,
+  checkLines,
+  type HoldRefusal,
+  mergeLines,
+  Refused,
+  readForHold,
+  readLines,
+  refusalBeforeRead,
+  shortRefusal,
+} from "./cart-read.server";
+import { newOrderId } from "./ids";
+import { HOLD_MINUTES, MIN_HOLD_MINUTES, type OrderCeilings } from "./limits";
 import { movableFrom } from "./status";
 import { heldByOrder, restock, takeStock } from "./stock.server";
 
+export { type CheckoutLine, type HoldRefusal, precheckCart } from "./cart-read.server";
 export { HOLD_MINUTES, MIN_HOLD_MINUTES } from "./limits";
 
 /** The unique index that keeps one unpaid checkout per browser (migration 0010). */
 const ONE_CHECKOUT_PER_BROWSER = "orders_one_checkout_per_browser";
-
-export interface CheckoutLine {
-  productId: string;
-  dropId: string;
-  quantity: number;
-}
 
 export interface HeldOrder {
   id: string;
@@ -32,32 +29,7 @@ export interface HeldOrder {
   lines: { productId: string; dropId: string; name: string; unitPriceCents: number; quantity: number }[];
 }
 
-/** Why a cart cannot be held, with the Spanish message the shopper reads. */
-export type HoldRefusal =
-  | {
-      reason: "carrito_vacio" | "no_existe" | "coleccion_cerrada" | "sin_stock" | "pago_en_curso";
-      message: string;
-    }
-  | LimitRefusal;
-
 export type HoldResult = ({ ok: true } & HeldOrder) | ({ ok: false } & HoldRefusal);
-
-/** Thrown inside the transaction to roll back what it took; never leaves this module. */
-class Refused extends Error {
-  constructor(readonly refusal: HoldRefusal) {
-    super(refusal.message);
-  }
-}
-
-/** The same product twice in a cart is one line with both quantities. */
-function mergeLines(lines: CheckoutLine[]): CheckoutLine[] {
-  const merged = new Map<string, CheckoutLine>();
-  for (const line of lines) {
-    const seen = merged.get(line.productId);
-    merged.set(line.productId, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
-  }
-  return [...merged.values()];
-}
 
 /**
  * Holds the pieces of a cart and creates its order (`esperando_pago`), in one transaction.
@@ -86,12 +58,10 @@ export async function holdCart(
 ): Promise<HoldResult> {
   const now = input.now ?? new Date();
   const lines = mergeLines(input.lines);
-  if (lines.length === 0) return { ok: false, reason: "carrito_vacio", message: "Tu carrito está vacío." };
-  // Too many pieces is refused before the database is asked anything.
-  const tooMany = piecesRefusal(lines, input.ceilings);
-  if (tooMany) return { ok: false, ...tooMany };
+  const before = refusalBeforeRead(lines, input.ceilings);
+  if (before) return { ok: false, ...before };
   if (input.precheck !== false) {
-    const refusal = await refusalFromRead(db, lines, now);
+    const { refusal } = await readForHold(db, lines, now);
     if (refusal) return { ok: false, ...refusal };
   }
   try {
@@ -112,186 +82,13 @@ export async function holdCart(
       };
     }
     throw error;
+  } finally {
+    // Committed or rolled back: checkouts waiting at the front door for these pieces read again.
+    holdsChanged(
+      db,
+      lines.map((l) => l.productId),
+    );
   }
-}
-
-/**
- * The refusal a cart would get from `holdCart`'s transaction, decided from a plain read of the
- * committed rows (no lock, no write: on PostgreSQL it does not queue behind row locks, on SQLite it
- * does not take the write lock). Null when the cart may be held: only the transaction says it is.
- */
-export async function precheckCart(
-  db: Db,
-  input: {
-    lines: CheckoutLine[];
-    ceilings?: OrderCeilings;
-    now?: Date;
-    /**
-     * The browser asking: pieces it holds itself in its unpaid checkout are not gone for it (a new
-     * checkout releases the old one first), so a short cart is not refused while it has one.
-     */
-    browser?: string | null;
-  },
-): Promise<HoldRefusal | null> {
-  const lines = mergeLines(input.lines);
-  if (lines.length === 0) return { reason: "carrito_vacio", message: "Tu carrito está vacío." };
-  return (
-    piecesRefusal(lines, input.ceilings) ??
-    refusalFromRead(db, lines, input.now ?? new Date(), input.browser ?? null)
-  );
-}
-
-async function refusalFromRead(
-  db: Db,
-  lines: CheckoutLine[],
-  now: Date,
-  browser: string | null = null,
-): Promise<HoldRefusal | null> {
-  const rows = await readLines(db, lines, browser);
-  try {
-    checkLines(lines, rows, now);
-  } catch (error) {
-    if (error instanceof Refused) return error.refusal;
-    throw error;
-  }
-  const short = lines
-    .map((line) => ({ line, left: rows.find((r) => r.id === line.productId)?.stock ?? 0 }))
-    .filter(({ line, left }) => left < line.quantity);
-  if (short.length === 0) return null;
-  // One read, not two: every row says whether the browser has an unpaid checkout of its own.
-  if (rows.some((r) => Boolean(r.own_checkout))) return null;
-  return shortRefusal(lines, short, rows);
-}
-
-/** Stand-ins compiled into the read's SQL, swapped for the real values at each execution. */
-const ID_STAND_IN = "\u0000pieza";
-const BROWSER_STAND_IN = "\u0000navegador";
-
-/** The products of a cart with their drops: names, prices, stock and the drop's state. */
-function linesQuery(db: Db, ids: string[], browser: string | null) {
-  return db
-    .selectFrom("products")
-    .innerJoin("drops", "drops.id", "products.drop_id")
-    .select([
-      "products.id",
-      "products.drop_id",
-      "products.name",
-      "products.price_cents",
-      "products.stock",
-      "drops.status",
-      "drops.start_at",
-      "drops.end_at",
-      "drops.name as drop_name",
-      "drops.max_per_order",
-      "drops.hold_minutes",
-    ])
-    .$if(browser !== null, (qb) =>
-      qb.select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom("orders")
-              .select("orders.id")
-              .where("orders.checkout_browser", "=", browser)
-              .where("orders.status", "=", "esperando_pago"),
-          )
-          .as("own_checkout"),
-      ),
-    )
-    .where("products.id", "in", ids);
-}
-
-type LinesQuery = ReturnType<typeof linesQuery>;
-type LineRow = InferResult<LinesQuery>[number];
-
-/**
- * The read compiled once per database, cart size and kind of asker. On drop day it is made for
- * nearly every request, and building and compiling it cost ten times its execution (measured:
- * ~150 µs against ~15 µs on SQLite).
- */
-const compiledReads = new WeakMap<Db, Map<string, CompiledQuery<LineRow>>>();
-
-async function readLines(db: Db, lines: CheckoutLine[], browser: string | null = null): Promise<LineRow[]> {
-  const key = `${lines.length} ${browser === null ? "" : "navegador"}`;
-  let byShape = compiledReads.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    compiledReads.set(db, byShape);
-  }
-  let compiled = byShape.get(key);
-  if (!compiled) {
-    const standIns = lines.map((_, i) => `${ID_STAND_IN}${i}`);
-    compiled = linesQuery(db, standIns, browser === null ? null : BROWSER_STAND_IN).compile();
-    // A few shapes only (1 to MAX_ORDER_LINES lines, with or without a browser).
-    if (byShape.size < 200) byShape.set(key, compiled);
-  }
-  const ids = lines.map((l) => l.productId);
-  const parameters = compiled.parameters.map((p) => {
-    if (p === BROWSER_STAND_IN) return browser;
-    if (typeof p === "string" && p.startsWith(ID_STAND_IN)) return ids[Number(p.slice(ID_STAND_IN.length))];
-    return p;
-  });
-  const result = await db.executeQuery<LineRow>({ ...compiled, parameters });
-  return result.rows;
-}
-
-/** Each line with its product's row, or the refusal (thrown) of a missing or closed piece or a total too big. */
-function checkLines(lines: CheckoutLine[], rows: LineRow[], now: Date) {
-  const byId = new Map(rows.map((r) => [r.id, r]));
-
-  // Each line with its product's row: the names and prices of the order come from here.
-  const found = lines.map((line) => {
-    const row = byId.get(line.productId);
-    if (!row || row.drop_id !== line.dropId)
-      throw new Refused({ reason: "no_existe", message: "Uno de los productos ya no existe." });
-    return { line, row };
-  });
-  const unavailable = found
-    .filter(
-      ({ row }) =>
-        !isDropPurchasable(
-          { status: row.status, startAt: toDate(row.start_at), endAt: toDate(row.end_at) },
-          now,
-        ),
-    )
-    .map(({ row }) => row.name);
-  if (unavailable.length > 0) {
-    throw new Refused({
-      reason: "coleccion_cerrada",
-      message: `Ya no se puede comprar: ${unavailable.join(", ")}. Su colección no está activa.`,
-    });
-  }
-
-  // The owner's 'Máximo N por persona' of each drop, over all its pieces in the cart.
-  const perDrop = perDropRefusal(
-    lines,
-    new Map(rows.map((r) => [r.drop_id, { name: r.drop_name, maxPerOrder: r.max_per_order }])),
-  );
-  if (perDrop) throw new Refused(perDrop);
-
-  // Before any stock is taken: a total one payment cannot take would not fit the order's column
-  // on PostgreSQL either.
-  const tooMuch = totalRefusal(
-    found.map(({ line, row }) => ({ unitPriceCents: row.price_cents, quantity: line.quantity })),
-  );
-  if (tooMuch) throw new Refused(tooMuch);
-  return found;
-}
-
-/** "No hay piezas suficientes: …", naming each short piece in the shopper's order with what is left. */
-function shortRefusal(
-  lines: CheckoutLine[],
-  short: { line: CheckoutLine; left: number }[],
-  rows: LineRow[],
-): HoldRefusal {
-  const byProduct = new Map(
-    short.map(({ line, left }) => {
-      const name = rows.find((r) => r.id === line.productId)?.name ?? "";
-      return [line.productId, left === 0 ? `${name} (agotado)` : `${name} (quedan ${left})`];
-    }),
-  );
-  const names = lines.map((l) => byProduct.get(l.productId)).filter((m) => m !== undefined);
-  return { reason: "sin_stock", message: `No hay piezas suficientes: ${names.join(", ")}.` };
 }
 
 /** The cart's hold: the shortest its drops allow (never under the minimum, never over the default). */

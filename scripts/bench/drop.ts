@@ -5,7 +5,9 @@
 // the same stampede against a bare node:http server measured in the same run as the yardstick.
 // On SQLite with one app server, on SQLite with WEB_CONCURRENCY=2, and on PostgreSQL with
 // WEB_CONCURRENCY=2 (BENCH_DATABASE_URL or TEST_DATABASE_URL: a role that may create databases;
-// skipped without it). Target: rush p99 ≤ 300 ms; oversold always 0 (exit 1 otherwise).
+// skipped without it; BENCH_ONLY=sqlite or BENCH_ONLY=postgres runs one of them). Target: rush
+// p99 ≤ 300 ms; oversold always 0 (exit 1 otherwise). Each rush also prints the CPU the app
+// servers, PostgreSQL and the load generator spent on it (Linux).
 // The shop runs with its request limits on (REQUEST_LIMITS), every shopper a browser of its own
 // (its `navegador` cookie) behind the one loopback address, as a crowd behind one mobile carrier.
 // The proof of work is off: 500 pre-solved challenges would cost minutes of CPU before the run;
@@ -29,6 +31,8 @@ const RACES = Number(process.env.BENCH_RACES ?? 100);
 const RACERS = Number(process.env.BENCH_RACERS ?? 10);
 const TARGET_P99_MS = 300;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+/** BENCH_ONLY=sqlite or BENCH_ONLY=postgres runs that database's rushes alone. */
+const ONLY = process.env.BENCH_ONLY;
 
 try {
   assertBuilt();
@@ -132,6 +136,59 @@ async function startBareServer(): Promise<{ url: string; stop(): void }> {
   return { url, stop: () => child.kill("SIGTERM") };
 }
 
+/**
+ * CPU milliseconds used so far by the app servers (and their workers), the database's processes
+ * and this load generator (Linux /proc; empty elsewhere).
+ */
+function cpuByProcess(): Map<string, number> {
+  const used = new Map<string, number>();
+  let pids: string[] = [];
+  try {
+    pids = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return used;
+  }
+  const tick = 10; // ms per clock tick (USER_HZ 100)
+  const parent = new Map<number, number>();
+  const spent = new Map<number, { name: string; ms: number }>();
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parent.set(Number(pid), Number(fields[1]));
+      spent.set(Number(pid), { name, ms: (Number(fields[11]) + Number(fields[12])) * tick });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const servers = new Set(appServers.map((s) => s.child.pid));
+  const isServer = (pid: number) => {
+    for (let p: number | undefined = pid; p && p > 1; p = parent.get(p)) if (servers.has(p)) return true;
+    return false;
+  };
+  for (const [pid, { name, ms }] of spent) {
+    const kind =
+      pid === process.pid
+        ? "load generator"
+        : isServer(pid)
+          ? "app servers"
+          : name === "postgres"
+            ? name
+            : null;
+    if (kind) used.set(kind, (used.get(kind) ?? 0) + ms);
+  }
+  return used;
+}
+
+/** Where the CPU went between two snapshots: the app servers, the database and the load generator. */
+function cpuSpent(before: Map<string, number>, after: Map<string, number>): string {
+  const parts = ["app servers", "postgres", "load generator"].map(
+    (kind) => `${kind} ${Math.max(0, (after.get(kind) ?? 0) - (before.get(kind) ?? 0))} ms`,
+  );
+  return parts.join(", ");
+}
+
 let bareP50 = Number.NaN;
 let bareP99 = Number.NaN;
 const ratio = (shop: number, bare: number) => `×${(shop / bare).toFixed(1)} bare`;
@@ -155,11 +212,13 @@ async function stampede(label: string, servers: string[], database: Database) {
   const piece = await runningPiece(database, { name: "Anillo del día", priceCents: 450_000, stock: UNITS });
   const { dropId, id: productId } = piece;
   const body = JSON.stringify({ cart: [{ product: { id: productId }, dropId, quantity: 1 }] });
+  const cpuBefore = cpuByProcess();
   const run = await rush(
     servers.map((s) => `${s}/api/checkout`),
     SHOPPERS,
     body,
   );
+  const cpu = cpuSpent(cpuBefore, cpuByProcess());
   const ok = run.results.filter((r) => r.status === 200).length;
   const refused = run.results.filter((r) => r.status === 409).length;
   const other = run.results.length - ok - refused;
@@ -174,6 +233,8 @@ async function stampede(label: string, servers: string[], database: Database) {
   console.log(
     `    latency p50 ${run.p50.toFixed(0)} ms (${ratio(run.p50, bareP50)})   p99 ${run.p99.toFixed(0)} ms (${ratio(run.p99, bareP99)})   target p99 ≤ ${TARGET_P99_MS} ms: ${run.p99 <= TARGET_P99_MS ? "met" : "NOT met"}   all done in ${run.wall.toFixed(0)} ms`,
   );
+
+  console.log(`    CPU during the rush: ${cpu}`);
 
   // The last piece, raced again and again: exactly one hold each time.
   const last = await runningPiece(database, { name: "Última pieza", priceCents: 450_000, stock: 0 });
@@ -236,7 +297,7 @@ let allGood = true;
 }
 
 // SQLite: the embedded default, one app server; then two processes on the same file.
-for (const processes of ["1", "2"]) {
+for (const processes of ONLY === "postgres" ? [] : ["1", "2"]) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-drop-"));
   const file = path.join(dataDir, "shop.db");
   const database = await openDatabase({ kind: "sqlite", file });
@@ -250,7 +311,9 @@ for (const processes of ["1", "2"]) {
 }
 
 // PostgreSQL: two app server processes (WEB_CONCURRENCY=2) sharing one database.
-if (!PG_URL) {
+if (ONLY === "sqlite") {
+  // Asked for SQLite alone.
+} else if (!PG_URL) {
   console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL).");
 } else {
   const name = `bench_drop_${newId(8)}`;

@@ -4,9 +4,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runningPiece } from "../support/catalogue";
-import { sqliteHarness } from "../support/databases";
+import { postgresHarness, sqliteHarness } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // Page-cache hits answered before Express (server/fast-path.ts): the same answer as the Express
@@ -423,5 +424,66 @@ describe("the front door for checkouts of pieces that are gone", () => {
     );
     expect(text.headers[FRONT]).toBeUndefined();
     expect(text.status).toBe(415);
+  });
+});
+
+// On PostgreSQL the reads go on while holds wait for a product's row: the rush's window.
+const pgUrl = process.env.TEST_DATABASE_URL;
+describe.skipIf(!pgUrl)("the front door in a rush for the last pieces [postgres]", () => {
+  it("sends on to Express only as many as there are pieces; the rest are answered at the door", async () => {
+    const harness = postgresHarness(pgUrl ?? "", cleanups);
+    const database = await harness.fresh();
+    const rushed = await runningPiece(database, { stock: 3, name: "Pulsera Prisa" });
+    const server = await startServer({
+      DATA_DIR: path.join(tmp, "rush-data"),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+      REQUEST_LIMITS: "true",
+      NODE_OPTIONS: `--require ${MARKER}`,
+    });
+    cleanups.push(async () => {
+      await server.stop();
+    });
+    const body = JSON.stringify({
+      cart: [{ product: { id: rushed.id }, dropId: rushed.dropId, quantity: 1 }],
+    });
+    const post = (i: number) =>
+      raw(
+        server.url,
+        "/api/checkout",
+        {
+          "content-type": "application/json",
+          origin: server.url,
+          cookie: `navegador=${`prisa${i}`.padEnd(22, "x")}`,
+        },
+        "POST",
+        body,
+      );
+    // 80 shoppers press 'Pagar' at once for 3 pieces while no hold can be written yet (another
+    // transaction has the product's row): each reads the 3 pieces as there. Three go on; the
+    // others wait at the door, holding nothing, and read again once those holds are written.
+    const writer = new pg.Client({ connectionString: harness.lastUrl() });
+    await writer.connect();
+    await writer.query("BEGIN");
+    await writer.query("SELECT id FROM products WHERE id = $1 FOR UPDATE", [rushed.id]);
+    const pending = Promise.all(Array.from({ length: 80 }, (_, i) => post(i)));
+    await sleep(800);
+    await writer.query("COMMIT");
+    await writer.end();
+    const answers = await pending;
+
+    const held = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 409);
+    expect(held).toHaveLength(3);
+    expect(refused).toHaveLength(77);
+    for (const a of refused) {
+      expect(JSON.parse(a.body.toString()).message).toBe(
+        "No hay piezas suficientes: Pulsera Prisa (agotado).",
+      );
+    }
+    // Answered at the door: not by Express, its limits and a transaction queueing on the row.
+    expect(refused.filter((a) => a.headers[FRONT] === "1")).toHaveLength(77);
+    expect(await rushed.stock()).toBe(0);
   });
 });
