@@ -39,6 +39,12 @@ function webConcurrency(value) {
 
 const processes = development ? 1 : webConcurrency(process.env.WEB_CONCURRENCY);
 if (cluster.isPrimary && processes > 1) {
+  // Each worker accepts its connections itself from the shared socket, rather than the primary
+  // accepting every one and passing it on (node:cluster's default on Linux): that hand-over cost
+  // the shop about as much CPU as answering a drop-day checkout refusal (bench:drop). A busy
+  // worker does not accept, so under load the other takes the connections; when idle one worker
+  // may answer most requests, which costs nothing. NODE_CLUSTER_SCHED_POLICY=rr restores the turn.
+  if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   await runPrimary(processes);
 } else {
   await runShop();
@@ -160,7 +166,7 @@ async function runShop() {
 
 /**
  * The primary of a cluster: forks `count` workers, each of which builds the shop and listens on
- * the shared port (node:cluster hands connections out in turn). Worker 1 starts alone — it runs
+ * the shared port (each accepts connections itself: see above). Worker 1 starts alone — it runs
  * the migrations and, on a first start, draws and loads the demo catalogue — and the others start
  * once it listens, on a database that is ready. A worker that dies is replaced; SIGTERM/SIGINT
  * stop every worker gracefully and the primary exits 0 when all of them did.

@@ -1,5 +1,7 @@
 // npm run bench:drop — drop day: N shoppers (BENCH_SHOPPERS, default 500) press 'Pagar' at once for
-// a piece with M units (BENCH_UNITS, default 10), through the real HTTP endpoint on 127.0.0.1;
+// a piece with M units (BENCH_UNITS, default 10), through the real HTTP endpoint on 127.0.0.1 —
+// after the same crowd pressed it once a minute before the opening (refused: not open yet), as
+// on a real drop day, where the servers have been answering before the opening second;
 // then the last piece raced R times (BENCH_RACES, default 100) by K shoppers at once
 // (BENCH_RACERS, default 10). Prints successes, refusals, oversold count and latency p50/p99, with
 // the same stampede against a bare node:http server measured in the same run as the yardstick.
@@ -209,9 +211,26 @@ async function heldAndLeft(database: Database, productId: string) {
 }
 
 async function stampede(label: string, servers: string[], database: Database) {
+  const cartOf = (piece: { id: string; dropId: string }) =>
+    JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] });
+  // The minute before the opening: the crowd is on the page and presses 'Pagar' early, and the
+  // door says the collection is not open yet. Drop day never starts on servers that have answered
+  // nothing; this is also the fresh servers' first rush, printed as such.
+  const early = await runningPiece(database, {
+    name: "Anillo del día",
+    stock: UNITS,
+    opensInMs: 60 * 60_000,
+  });
+  const before = await rush(
+    servers.map((s) => `${s}/api/checkout`),
+    SHOPPERS,
+    cartOf(early),
+  );
+  const refusedEarly = before.results.filter((r) => r.status === 409).length;
+
   const piece = await runningPiece(database, { name: "Anillo del día", priceCents: 450_000, stock: UNITS });
-  const { dropId, id: productId } = piece;
-  const body = JSON.stringify({ cart: [{ product: { id: productId }, dropId, quantity: 1 }] });
+  const { id: productId } = piece;
+  const body = cartOf(piece);
   const cpuBefore = cpuByProcess();
   const run = await rush(
     servers.map((s) => `${s}/api/checkout`),
@@ -226,7 +245,10 @@ async function stampede(label: string, servers: string[], database: Database) {
   const { held, left } = await heldAndLeft(database, productId);
   const oversold = Math.max(0, held - UNITS, -left);
   console.log(`\n${label}`);
-  console.log(`  rush: ${SHOPPERS} shoppers at once, ${UNITS} units`);
+  console.log(
+    `  the minute before the opening (fresh servers): ${SHOPPERS} at once, told it is not open ${refusedEarly}   p50 ${before.p50.toFixed(0)} ms   p99 ${before.p99.toFixed(0)} ms`,
+  );
+  console.log(`  rush at the opening: ${SHOPPERS} shoppers at once, ${UNITS} units`);
   console.log(
     `    holds ${ok}   refusals (409) ${refused}   other ${other}${other ? ` (${otherStatuses.join(", ")})` : ""}   oversold ${oversold}   stock left ${left}`,
   );
@@ -268,6 +290,7 @@ async function stampede(label: string, servers: string[], database: Database) {
   );
   return (
     oversold === 0 &&
+    refusedEarly === SHOPPERS &&
     ok === UNITS &&
     other === 0 &&
     lastOversold === 0 &&

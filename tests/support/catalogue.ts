@@ -4,7 +4,7 @@ import type { ShippingAddress } from "~/orders/shipping";
 
 const HOUR = 3_600_000;
 
-/** A drop running now with one piece, and a way to read that piece's stock. */
+/** A drop running now (or opening in `opensInMs`) with one piece, and a way to read that piece's stock. */
 export async function runningPiece(
   database: Database,
   options: {
@@ -14,13 +14,14 @@ export async function runningPiece(
     /** The drop's own rules: 'Máximo N por persona', and its hold in minutes. */
     maxPerOrder?: number | null;
     holdMinutes?: number;
+    opensInMs?: number;
   },
 ): Promise<{ dropId: string; id: string; stock(): Promise<number | undefined> }> {
   const now = Date.now();
   const dropId = await createDrop(database.db, {
     name: "Mareas",
     status: "activa",
-    startAt: new Date(now - HOUR),
+    startAt: new Date(options.opensInMs === undefined ? now - HOUR : now + options.opensInMs),
     endAt: new Date(now + HOUR),
     maxPerOrder: options.maxPerOrder ?? null,
     holdMinutes: options.holdMinutes,
