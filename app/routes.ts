@@ -22,7 +22,6 @@ export default [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/index.tsx"),
       route("orders", "routes/admin/orders/index.tsx"),
-      route("orders/exportar.csv", "routes/admin/orders/export.ts"),
       route("orders/:orderId", "routes/admin/orders/detail.tsx"),
       route("orders/:orderId/imprimir", "routes/admin/orders/print.tsx"),
       ...prefix("drops", [
@@ -44,8 +43,9 @@ export default [
       route("sessions", "routes/admin/sessions.ts"),
       route("media", "routes/admin/media.ts"),
     ]),
-    // A download, outside the shell: signed out it answers 401 instead of the sign-in page.
+    // Downloads, outside the shell: signed out they answer 401 instead of the sign-in page.
     route("reports.csv", "routes/admin/reports-csv.ts"),
+    route("orders/exportar.csv", "routes/admin/orders/export.ts"),
   ]),
   route("api/cart", "routes/api.cart.ts"),
   route("api/checkout", "routes/api.checkout.ts"),

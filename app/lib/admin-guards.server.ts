@@ -103,3 +103,22 @@ export function requireAdmin({ request, url, context }: GuardArgs): AdminSession
   }
   return session;
 }
+
+/**
+ * `requireAdmin` for a download (a spreadsheet): a link followed without a session gets a 401
+ * with the Spanish message, not the sign-in page saved as a .csv; anything else is the admin
+ * guard's own answer.
+ */
+export function requireAdminForDownload(args: GuardArgs): AdminSession {
+  try {
+    return requireAdmin(args);
+  } catch (error) {
+    if (error instanceof Response && error.status >= 300 && error.status < 400) {
+      throw Response.json(
+        { message: "Tu sesión terminó. Inicia sesión de nuevo." },
+        { status: 401, headers: { "Cache-Control": "no-store" } },
+      );
+    }
+    throw error;
+  }
+}

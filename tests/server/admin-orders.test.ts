@@ -230,9 +230,14 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
       expect(res.status, page).toBe(302);
       expect(res.headers.get("location"), page).toBe(`/login?redirectTo=${encodeURIComponent(page)}`);
     }
+    // A spreadsheet link followed without a session: a 401 with the reason, not the sign-in page
+    // saved as a .csv.
     const csv = await get("/admin/orders/exportar.csv?estado=enviado", "");
-    expect(csv.status).toBe(302);
-    expect(csv.headers.get("location")).toMatch(/^\/login(\?|$)/);
+    expect(csv.status).toBe(401);
+    expect(csv.headers.get("location")).toBeNull();
+    expect(((await csv.json()) as { message: string }).message).toBe(
+      "Tu sesión terminó. Inicia sesión de nuevo.",
+    );
 
     for (const { order, fields } of attempts) {
       const res = await desk(order.id, fields, { origin: server.url });

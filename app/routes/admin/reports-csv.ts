@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "~/http/methods";
-import { requireAdmin } from "~/lib/admin-guards.server";
+import { requireAdminForDownload } from "~/lib/admin-guards.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { reportCsv } from "~/reports/csv";
 import { parseReportQuery } from "~/reports/query";
@@ -8,24 +8,6 @@ import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/reports-csv";
 
 const noStore = { "Cache-Control": "private, no-store" };
-
-/**
- * `requireAdmin` for a download: a spreadsheet link followed without a session gets a 401 (not
- * the sign-in page saved as a .csv); everything else is the admin guard's own answer.
- */
-function requireAdminForDownload(args: Route.LoaderArgs | Route.ActionArgs) {
-  try {
-    return requireAdmin(args);
-  } catch (error) {
-    if (error instanceof Response && error.status >= 300 && error.status < 400) {
-      throw Response.json(
-        { message: "Tu sesión terminó. Inicia sesión de nuevo." },
-        { status: 401, headers: { "Cache-Control": "no-store" } },
-      );
-    }
-    throw error;
-  }
-}
 
 /** /admin/reports.csv?coleccion=… or ?mes=2026-10: the report on screen, as a spreadsheet. */
 export async function loader(args: Route.LoaderArgs) {

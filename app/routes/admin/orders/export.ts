@@ -1,5 +1,5 @@
 import { onlyGet } from "~/http/methods";
-import { requireAdmin } from "~/lib/admin-guards.server";
+import { requireAdminForDownload } from "~/lib/admin-guards.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { exportOrdersCsv } from "~/orders/admin.server";
 import { parseDeskQuery } from "~/orders/desk-query";
@@ -8,7 +8,7 @@ import type { Route } from "./+types/export";
 
 /** /admin/orders/exportar.csv?estado=…&q=…&desde=…&hasta=…: the tab and search as a spreadsheet. */
 export async function loader(args: Route.LoaderArgs) {
-  requireAdmin(args);
+  requireAdminForDownload(args);
   const { database } = args.context.get(servicesContext);
   const { query, values, refused, errors } = parseDeskQuery(args.url.searchParams);
   if (refused) {
@@ -28,4 +28,8 @@ export async function loader(args: Route.LoaderArgs) {
   });
 }
 
-export const action = onlyGet;
+/** Not a form: signed out 401 (and from another site 403), as every admin action; then 405. */
+export function action(args: Route.ActionArgs) {
+  requireAdminForDownload(args);
+  return onlyGet();
+}
