@@ -194,7 +194,21 @@ function buildApp(
   );
   app.get("/api/reto", limitRequests(services.limits, "challenge"), serveChallenge(services.proofOfWork));
   app.get(["/cancel", "/cancel.data"], limitRequests(services.limits, "cancel"));
-  app.post(["/login", "/login.data"], limitRequests(services.limits, "login"));
+  // The sign-in's every form: the password, the second factor's code and its set-up share one
+  // allowance per browser. Its pages give the browser its cookie (never cached pages), so a person
+  // signing in is counted as a browser; a script that drops it shares the address's small one.
+  app.get(["/login", "/login/codigo", "/login/configurar"], issueBrowserCookie);
+  app.post(
+    [
+      "/login",
+      "/login.data",
+      "/login/codigo",
+      "/login/codigo.data",
+      "/login/configurar",
+      "/login/configurar.data",
+    ],
+    limitRequests(services.limits, "login"),
+  );
   // The sign-up form shows its own 429 (the route answers it): the count is made here all the same.
   // A post's answer is never cached, so it may carry the browser cookie too.
   app.post(WAITLIST_SIGN_UPS, issueBrowserCookie, countRequests(services.limits, "waitlist"));

@@ -135,6 +135,31 @@ describeEachDatabase("request limits", (harness) => {
     expect((await fetch(`${first.url}/api/reto`, { headers: { cookie: newBrowser() } })).status).toBe(200);
   });
 
+  it("the sign-in's forms share one allowance per browser: past it, the code's form gets a Spanish 429 too", async () => {
+    const browser = newBrowser();
+    const post = (server: RunningServer, pathname: string) =>
+      fetch(`${server.url}${pathname}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          cookie: browser,
+          origin: server.url,
+          accept: "text/html",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ codigo: "000000" }),
+      });
+    const forms = ["/login/codigo", "/login/configurar", "/login/codigo.data"];
+    for (let i = 0; i < LIMIT_RULES.login.browser.points; i++) {
+      const res = await post(i % 2 ? second : first, forms[i % forms.length] ?? "/login/codigo");
+      expect(res.status).not.toBe(429);
+    }
+    const refused = await post(first, "/login/codigo");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain("Demasiados intentos seguidos");
+  });
+
   it("/cancel past a browser's allowance: a Spanish 429 page", async () => {
     const browser = newBrowser();
     let last: Response | undefined;
