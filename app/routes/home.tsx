@@ -153,6 +153,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   <Link
                     to={drop.href}
                     className="mt-6 inline-block rounded-full border border-ink px-5 py-2.5 font-medium hover:bg-ink hover:text-cream"
+                    aria-label={`Ver colección ${drop.name}`}
                   >
                     Ver colección
                   </Link>

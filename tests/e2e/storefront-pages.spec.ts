@@ -10,6 +10,11 @@ test.describe("every public page renders, in Spanish, without accessibility prob
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(page.getByRole("heading", { name: drop.name, exact: true })).toBeVisible();
+    // Each drop's link says which collection it opens (a screen reader's list of links).
+    await expect(page.getByRole("link", { name: `Ver colección ${drop.name}`, exact: true })).toHaveAttribute(
+      "href",
+      drop.href,
+    );
     await expect(page.getByRole("heading", { name: "Hecho a mano, paso a paso" })).toBeVisible();
     const countdown = page.getByRole("link", { name: /termina en/ });
     await expect(countdown).toBeVisible();
