@@ -2,7 +2,7 @@ import { data, Link } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { pageTakesNoForm } from "~/http/methods";
 import { servicesContext } from "~/services.server";
-import { confirmSubscription } from "~/waitlist/waitlist.server";
+import { CONFIRM_WITHIN_DAYS, confirmSubscription } from "~/waitlist/waitlist.server";
 import type { Route } from "./+types/waitlist-confirm";
 
 export const meta = () => [{ title: "Confirmar aviso" }, { name: "robots", content: "noindex" }];
@@ -27,6 +27,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     );
   }
   const result = await confirmSubscription(database.db, id);
+  if (!result.ok && result.reason === "vencido" && result.drop) {
+    return data<View>(
+      {
+        title: "Este enlace venció",
+        text: `Los enlaces de confirmación valen ${CONFIRM_WITHIN_DAYS} días. Regístrate de nuevo en la página de ${result.drop.name} y te enviaremos otro.`,
+        link: { to: `/coleccion/${result.drop.id}`, label: `Ver ${result.drop.name}` },
+      },
+      { status: 410 },
+    );
+  }
   if (!result.ok) {
     return result.reason === "dado_de_baja"
       ? data<View>({

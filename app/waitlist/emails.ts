@@ -12,6 +12,8 @@ export interface WaitlistEmailData {
   /** The drop's page, absolute. */
   dropUrl: string;
   confirmUrl: string;
+  /** How many days the confirmation link confirms. */
+  confirmWithinDays: number;
   unsubscribeUrl: string;
 }
 
@@ -43,7 +45,7 @@ export function confirmationNotice(data: WaitlistEmailData, shop: PublicShopSett
   const text = [
     `Pediste que te avisemos cuando abra «${data.dropName}» en ${shop.name} (abre el ${opens}).`,
     "",
-    "Confirma tu correo con este enlace para recibir el aviso:",
+    `Confirma tu correo con este enlace para recibir el aviso (vale ${data.confirmWithinDays} días):`,
     data.confirmUrl,
     "",
     "Si no fuiste tú, ignora este correo: sin confirmar no te escribiremos.",
@@ -56,6 +58,7 @@ export function confirmationNotice(data: WaitlistEmailData, shop: PublicShopSett
     "Confirma tu correo",
     `<p>Pediste que te avisemos cuando abra <strong>${escapeMarkup(data.dropName)}</strong> (abre el ${escapeMarkup(opens)}).</p>
 ${button(data.confirmUrl, "Confirmar mi correo")}
+<p style="font-size:12px;color:#6b625a">El enlace vale ${data.confirmWithinDays} días.</p>
 <p>Si no fuiste tú, ignora este correo: sin confirmar no te escribiremos.</p>
 ${unsubscribeHtml(data.unsubscribeUrl)}`,
   );

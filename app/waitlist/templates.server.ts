@@ -4,7 +4,7 @@ import type { EmailTemplates, QueuedEmail } from "~/mail/queue.server";
 import { confirmationNotice, openingNotice } from "./emails";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "./kinds";
 import { type WaitlistLinks, waitlistUrls } from "./links.server";
-import { getSubscription, type SubscriptionView } from "./waitlist.server";
+import { CONFIRM_WITHIN_DAYS, getSubscription, type SubscriptionView } from "./waitlist.server";
 
 /**
  * The 'Avísame' e-mails the mail queue can render. Each reads its subscription when it is sent:
@@ -36,6 +36,7 @@ export function waitlistEmailTemplates(
           endAt: subscription.drop.endAt,
           dropUrl: `${origin}/coleccion/${subscription.drop.id}`,
           confirmUrl: urls.confirm,
+          confirmWithinDays: CONFIRM_WITHIN_DAYS,
           unsubscribeUrl: urls.unsubscribe,
         },
         shop(),

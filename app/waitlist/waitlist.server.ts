@@ -13,6 +13,12 @@ import { parseConsent, parseEmail, type SignUpRefusal, takesSignUps } from "./si
 
 /** A repeat sign-up re-sends the confirmation at most this often. */
 export const RESEND_AFTER_MINUTES = 10;
+/**
+ * A confirmation link confirms for this long after the latest confirmation e-mail: consent given
+ * weeks later from an old mail (or by whoever reads the mailbox then) is not the consent asked
+ * for. Signing up again sends the link anew.
+ */
+export const CONFIRM_WITHIN_DAYS = 7;
 /** Subscriptions one transaction of the opening job takes. */
 const OPENING_BATCH = 100;
 
@@ -128,19 +134,27 @@ export async function getSubscription(db: Db, id: string): Promise<SubscriptionV
 
 export type LinkResult =
   | { ok: true; already: boolean; drop: { id: string; name: string } }
-  | { ok: false; reason: "no_encontrada" | "dado_de_baja" };
+  | { ok: false; reason: "no_encontrada" | "dado_de_baja" | "vencido"; drop?: { id: string; name: string } };
 
-/** The confirmation link: idempotent; an address that left the list is not put back by an old link. */
+/**
+ * The confirmation link: idempotent; an address that left the list is not put back by an old link,
+ * and a link older than `CONFIRM_WITHIN_DAYS` (since the latest confirmation e-mail) confirms nothing.
+ */
 export async function confirmSubscription(db: Db, id: string, now = new Date()): Promise<LinkResult> {
+  const since = new Date(now.getTime() - CONFIRM_WITHIN_DAYS * 24 * 3_600_000);
   const changed = await db
     .updateTable("waitlist_subscriptions")
     .set({ status: "confirmada", confirmed_at: toTimestamp(now) })
     .where("id", "=", id)
     .where("status", "=", "pendiente")
+    .where("confirmation_sent_at", ">=", toTimestamp(since))
     .executeTakeFirst();
   const found = await getSubscription(db, id);
   if (!found) return { ok: false, reason: "no_encontrada" };
   if (found.status === "baja") return { ok: false, reason: "dado_de_baja" };
+  if (found.status === "pendiente") {
+    return { ok: false, reason: "vencido", drop: { id: found.drop.id, name: found.drop.name } };
+  }
   return {
     ok: true,
     already: Number(changed.numUpdatedRows) === 0,

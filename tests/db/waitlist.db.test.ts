@@ -8,6 +8,7 @@ import { createWaitlistLinks } from "~/waitlist/links.server";
 import { SIGN_UP_MESSAGES } from "~/waitlist/sign-up-input";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
 import {
+  CONFIRM_WITHIN_DAYS,
   confirmSubscription,
   queueOpeningNotices,
   RESEND_AFTER_MINUTES,
@@ -96,6 +97,39 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
     expect(
       await database.db.selectFrom("waitlist_subscriptions").select("status").executeTakeFirstOrThrow(),
     ).toEqual({ status: "confirmada" });
+  });
+
+  it("a confirmation link confirms for 7 days after the latest confirmation e-mail; signing up again sends it anew", async () => {
+    const database = await harness.fresh();
+    // Opens in a month: the sign-up stays open past the link's week.
+    const drop = await upcomingDrop(database, "Luna de Octubre", 30 * 24 * 3_600_000);
+    const t0 = new Date();
+    const result = await join(database, drop.id, "sol@example.mx", { now: t0 });
+    if (!result.ok) throw new Error("sign-up refused");
+    const late = new Date(t0.getTime() + (CONFIRM_WITHIN_DAYS * 24 + 1) * 3_600_000);
+    expect(await confirmSubscription(database.db, result.subscriptionId, late)).toEqual({
+      ok: false,
+      reason: "vencido",
+      drop: { id: drop.id, name: "Luna de Octubre" },
+    });
+    const status = () =>
+      database.db.selectFrom("waitlist_subscriptions").select("status").executeTakeFirstOrThrow();
+    expect(await status()).toEqual({ status: "pendiente" });
+    // Signing up again re-sends the confirmation: the same link is good again from then on.
+    expect(await join(database, drop.id, "sol@example.mx", { now: late })).toMatchObject({
+      outcome: "reenviada",
+    });
+    expect(await confirmSubscription(database.db, result.subscriptionId, late)).toMatchObject({
+      ok: true,
+      already: false,
+    });
+    expect(await status()).toEqual({ status: "confirmada" });
+    // Confirmed, an old link only says so, however late.
+    const later = new Date(late.getTime() + 20 * 24 * 3_600_000);
+    expect(await confirmSubscription(database.db, result.subscriptionId, later)).toMatchObject({
+      ok: true,
+      already: true,
+    });
   });
 
   it("one sign-up per address and drop: repeats are answered alike and re-send the confirmation at most once per pause", async () => {
@@ -436,7 +470,7 @@ describeEachDatabase("'Avísame' over real SMTP", (harness) => {
     }
     const [confirmation, opening] = mine as [string, string];
     expect(confirmation).toContain("Subject: Confirma tu aviso para Sol de Invierno");
-    expect(confirmation).toContain("Confirma tu correo con este enlace para recibir el aviso:");
+    expect(confirmation).toContain("Confirma tu correo con este enlace para recibir el aviso (vale 7 días):");
     expect(confirmation).toMatch(new RegExp(`${SITE}/avisame/confirmar\\?t=${result.subscriptionId}\\.`));
     expect(confirmation).toContain("Content-Type: text/html");
     expect(opening).toContain("Subject: ¡Sol de Invierno ya está abierta!");

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDrop } from "~/catalogue/catalogue.server";
-import type { Database } from "~/db/database.server";
+import { type Database, toTimestamp } from "~/db/database.server";
 import { LIMIT_RULES } from "~/limits/limits.server";
 import { SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE } from "~/waitlist/sign-up-input";
 import { confirmSubscription, signUp } from "~/waitlist/waitlist.server";
@@ -141,6 +141,31 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
           .executeTakeFirstOrThrow()
       ).status,
     ).toBe("baja");
+  });
+
+  it("a confirmation link past its week says it expired (410) and how to get another; nothing changes", async () => {
+    const to = `tarde.${harness.dialect}@example.mx`;
+    await post({ correo: to, consentimiento: "si" }, { cookie: newBrowser() });
+    const [mail] = await waitForMail(to, 1);
+    const confirm = /http:\/\/[^\s"]+\/avisame\/confirmar\?t=[A-Za-z0-9._-]+/.exec(mail ?? "")?.[0];
+    if (!confirm) throw new Error(`link missing in ${mail}`);
+    // The e-mail was sent eight days ago.
+    await database.db
+      .updateTable("waitlist_subscriptions")
+      .set({ confirmation_sent_at: toTimestamp(new Date(Date.now() - 8 * 24 * 3_600_000)) })
+      .where("email", "=", to)
+      .execute();
+    const res = await fetch(confirm);
+    expect(res.status).toBe(410);
+    const html = await res.text();
+    expect(html).toContain("Este enlace venció");
+    expect(html).toContain("Regístrate de nuevo");
+    const row = await database.db
+      .selectFrom("waitlist_subscriptions")
+      .select("status")
+      .where("email", "=", to)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("pendiente");
   });
 
   it("the fetcher's data request, from the product page too, gets the same answer", async () => {
