@@ -1,4 +1,4 @@
-import type { CompiledQuery, InferResult } from "kysely";
+import type { CompiledQuery, DialectAdapter, InferResult } from "kysely";
 import { isDropPurchasable } from "~/catalogue/drop-time";
 import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { newOrderId } from "./ids";
@@ -208,15 +208,22 @@ type LineRow = InferResult<LinesQuery>[number];
  * The read compiled once per database, cart size and kind of asker. On drop day it is made for
  * nearly every request, and building and compiling it cost ten times its execution (measured:
  * ~150 µs against ~15 µs on SQLite).
+ *
+ * Keyed by the database's dialect adapter, which each opened database has its own of and which its
+ * transactions share (each transaction is a new Kysely instance, compiling to the same SQL): a
+ * hold's read in its transaction reuses the compiled query instead of storing a copy per checkout.
+ * The shop's instances carry no plugins or schema (`withPlugin`, `withSchema` share the adapter
+ * but compile differently).
  */
-const compiledReads = new WeakMap<Db, Map<string, CompiledQuery<LineRow>>>();
+const compiledReads = new WeakMap<DialectAdapter, Map<string, CompiledQuery<LineRow>>>();
 
 async function readLines(db: Db, lines: CheckoutLine[], browser: string | null = null): Promise<LineRow[]> {
   const key = `${lines.length} ${browser === null ? "" : "navegador"}`;
-  let byShape = compiledReads.get(db);
+  const adapter = db.getExecutor().adapter;
+  let byShape = compiledReads.get(adapter);
   if (!byShape) {
     byShape = new Map();
-    compiledReads.set(db, byShape);
+    compiledReads.set(adapter, byShape);
   }
   let compiled = byShape.get(key);
   if (!compiled) {
