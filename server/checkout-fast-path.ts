@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { TLSSocket } from "node:tls";
 import { readCheckoutRequest, refusalAnswer } from "~/http/checkout.server";
 import { isSameOriginFrom } from "~/lib/origin.server";
 import { admitCheckout } from "~/orders/admission.server";
 import type { Services } from "~/services.server";
 import { isValidHost } from "./edge";
+import { requestProtocol } from "./fast-path";
 import { keepReadBody, readBody } from "./request-handler";
 import { browserIdFrom } from "./request-limits";
 
@@ -65,14 +65,8 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
     if (host === undefined || !isValidHost(host)) return false;
     const browser = browserIdFrom(headers.cookie);
     if (browser === null) return false;
-    let protocol = (req.socket as TLSSocket).encrypted ? "https" : "http";
-    if (trustProxy) {
-      const forwarded = headers["x-forwarded-proto"];
-      if (forwarded !== undefined) {
-        if (forwarded !== "http" && forwarded !== "https") return false;
-        protocol = forwarded;
-      }
-    }
+    const protocol = requestProtocol(req, trustProxy);
+    if (protocol === null) return false;
 
     void (async () => {
       const body = await readBody(req, maxBodyBytes);

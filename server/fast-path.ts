@@ -36,6 +36,18 @@ export interface FastPathOptions {
  */
 const PLAIN_TARGET = /^\/[!"$&'()*+,\-./0-9:;<=>?@A-Z[\]^_`a-z{|}~]*$/;
 
+/**
+ * req.protocol as Express computes it (trust proxy: the first X-Forwarded-Proto), or null for
+ * anything but a plain http or https: the front doors leave those to Express.
+ */
+export function requestProtocol(req: IncomingMessage, trustProxy: boolean): "http" | "https" | null {
+  const encrypted = (req.socket as TLSSocket).encrypted ? "https" : "http";
+  if (!trustProxy) return encrypted;
+  const forwarded = req.headers["x-forwarded-proto"];
+  if (forwarded === undefined) return encrypted;
+  return forwarded === "http" || forwarded === "https" ? forwarded : null;
+}
+
 export function createFastPath(options: FastPathOptions): FastPath {
   const { cache, publicUrl, trustProxy } = options;
   // Hosts already checked: the same one or two arrive on every request.
@@ -63,16 +75,8 @@ export function createFastPath(options: FastPathOptions): FastPath {
     }
     if (hasAdminSession(headers.cookie)) return false;
 
-    // req.protocol as Express computes it (trust proxy: the first X-Forwarded-Proto); anything
-    // but a plain http or https is left to Express.
-    let protocol = (req.socket as TLSSocket).encrypted ? "https" : "http";
-    if (trustProxy) {
-      const forwarded = headers["x-forwarded-proto"];
-      if (forwarded !== undefined) {
-        if (forwarded !== "http" && forwarded !== "https") return false;
-        protocol = forwarded;
-      }
-    }
+    const protocol = requestProtocol(req, trustProxy);
+    if (protocol === null) return false;
     const scope = publicUrl ?? options.listeningOrigin(protocol, req.socket.localPort);
     // Only the cache middleware stores entries, and only for cacheable paths: a stored entry for
     // this exact key means the path is one.

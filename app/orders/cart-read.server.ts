@@ -1,4 +1,4 @@
-import type { CompiledQuery, InferResult } from "kysely";
+import type { CompiledQuery, DialectAdapter, InferResult } from "kysely";
 import { isDropPurchasable } from "~/catalogue/drop-time";
 import { type Db, toDate } from "~/db/database.server";
 import { type LimitRefusal, type OrderCeilings, perDropRefusal, piecesRefusal, totalRefusal } from "./limits";
@@ -150,7 +150,7 @@ export type LineRow = InferResult<LinesQuery>[number];
  * nearly every request, and building and compiling it cost ten times its execution (measured:
  * ~150 µs against ~15 µs on SQLite).
  */
-const compiledReads = new WeakMap<object, Map<string, CompiledQuery<LineRow>>>();
+const compiledReads = new WeakMap<DialectAdapter, Map<string, CompiledQuery<LineRow>>>();
 
 export async function readLines(
   db: Db,
@@ -158,8 +158,10 @@ export async function readLines(
   browser: string | null = null,
 ): Promise<LineRow[]> {
   const key = `${lines.length} ${browser === null ? "" : "navegador"}`;
-  // Keyed by the dialect's adapter, which a transaction shares with its database: the read
-  // compiled once serves both (a Kysely transaction is a new instance each time).
+  // Keyed by the database's dialect adapter, which each opened database has its own of and its
+  // transactions share (a transaction is a new Kysely instance, compiling to the same SQL): a
+  // hold's read reuses it. The shop's instances carry no plugins or schema (`withPlugin`,
+  // `withSchema` share the adapter but compile differently).
   const adapter = db.getExecutor().adapter;
   let byShape = compiledReads.get(adapter);
   if (!byShape) {

@@ -1,8 +1,8 @@
-import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { busyMessage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { CHALLENGE_COOKIE, TRUSTED_DEVICE_DAYS } from "~/auth/second-factor";
+import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
 import { RouteError } from "~/components/route-error";
 import {
   adminSessionContext,
@@ -72,13 +72,8 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const error = actionData?.error;
-  const input = useRef<HTMLInputElement>(null);
   // After a refusal the field is emptied and ready for the next code.
-  useEffect(() => {
-    if (!actionData?.error || !input.current) return;
-    input.current.value = "";
-    input.current.focus();
-  }, [actionData]);
+  const input = useFieldClearedOnRefusal(actionData);
   return (
     <main className="mx-auto max-w-sm px-4 py-16">
       <h1 className="text-center font-serif text-3xl">Verificación en dos pasos</h1>
@@ -88,23 +83,18 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
       </p>
       <Form method="post" className="mt-8 space-y-5" aria-describedby={error ? "code-error" : undefined}>
         {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
-        <div>
-          <label htmlFor="code" className="block text-sm font-medium">
-            Código de verificación
-          </label>
-          <input
-            ref={input}
-            id="code"
-            name="code"
-            type="text"
-            required
-            autoComplete="one-time-code"
-            autoCapitalize="off"
-            spellCheck={false}
-            maxLength={40}
-            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2 font-mono tracking-widest"
-          />
-        </div>
+        <AuthField
+          ref={input}
+          id="code"
+          label="Código de verificación"
+          code
+          type="text"
+          required
+          autoComplete="one-time-code"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={40}
+        />
         <div className="flex items-start gap-2">
           <input id="trustDevice" name="trustDevice" type="checkbox" className="mt-1 size-4" />
           <label htmlFor="trustDevice" className="text-sm">
@@ -114,18 +104,9 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
             </span>
           </label>
         </div>
-        {error && (
-          <p id="code-error" role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
-            {error}
-          </p>
-        )}
-        <button
-          type="submit"
-          disabled={busy}
-          className="w-full rounded-full bg-ink px-6 py-3 font-medium text-cream disabled:opacity-60"
-        >
-          {busy ? "Verificando..." : "Verificar"}
-        </button>
+        <AuthSubmit error={error} errorId="code-error" busy={busy}>
+          Verificar
+        </AuthSubmit>
       </Form>
       <p className="mt-6 text-center text-sm">
         <Link to="/login" className="underline">

@@ -1,8 +1,8 @@
 import QRCode from "qrcode";
-import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, type ShouldRevalidateFunction, useNavigation } from "react-router";
 import { busyMessage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
+import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
 import { RouteError } from "~/components/route-error";
 import {
   adminSessionContext,
@@ -99,12 +99,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 export default function LoginSetUp({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!actionData?.error || !input.current) return;
-    input.current.value = "";
-    input.current.focus();
-  }, [actionData]);
+  const input = useFieldClearedOnRefusal(actionData);
 
   if (actionData?.recoveryCodes) {
     return (
@@ -167,34 +162,20 @@ export default function LoginSetUp({ loaderData, actionData }: Route.ComponentPr
         <li>Escribe el código de 6 dígitos que muestra la app para la tienda.</li>
       </ol>
       <Form method="post" className="mt-6 space-y-5" aria-describedby={error ? "set-up-error" : undefined}>
-        <div>
-          <label htmlFor="code" className="block text-sm font-medium">
-            Código de 6 dígitos
-          </label>
-          <input
-            ref={input}
-            id="code"
-            name="code"
-            type="text"
-            inputMode="numeric"
-            required
-            autoComplete="one-time-code"
-            maxLength={20}
-            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2 font-mono tracking-widest"
-          />
-        </div>
-        {error && (
-          <p id="set-up-error" role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
-            {error}
-          </p>
-        )}
-        <button
-          type="submit"
-          disabled={busy}
-          className="w-full rounded-full bg-ink px-6 py-3 font-medium text-cream disabled:opacity-60"
-        >
-          {busy ? "Verificando..." : "Activar"}
-        </button>
+        <AuthField
+          ref={input}
+          id="code"
+          label="Código de 6 dígitos"
+          code
+          type="text"
+          inputMode="numeric"
+          required
+          autoComplete="one-time-code"
+          maxLength={20}
+        />
+        <AuthSubmit error={error} errorId="set-up-error" busy={busy}>
+          Activar
+        </AuthSubmit>
       </Form>
       <Form method="post" action="/logout" className="mt-6 text-center text-sm">
         <button type="submit" className="underline">

@@ -1,9 +1,9 @@
-import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { busyMessage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { PASSWORD_MAX_LENGTH } from "~/auth/password-policy";
+import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
 import { RouteError } from "~/components/route-error";
 import {
   adminSessionContext,
@@ -90,13 +90,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/login";
   const error = actionData?.error;
-  const password = useRef<HTMLInputElement>(null);
   // After a refusal the e-mail stays, the password is emptied and ready to type again.
-  useEffect(() => {
-    if (!actionData?.error || !password.current) return;
-    password.current.value = "";
-    password.current.focus();
-  }, [actionData]);
+  const password = useFieldClearedOnRefusal(actionData);
   return (
     <main className="mx-auto max-w-sm px-4 py-16">
       <h1 className="text-center font-serif text-3xl">Iniciar sesión</h1>
@@ -108,48 +103,27 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       )}
       <Form method="post" className="mt-8 space-y-5" aria-describedby={error ? "login-error" : undefined}>
         {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
-        <div>
-          <label htmlFor="email" className="block text-sm font-medium">
-            Correo electrónico
-          </label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            required
-            autoComplete="username"
-            inputMode="email"
-            defaultValue={actionData?.email ?? ""}
-            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2"
-          />
-        </div>
-        <div>
-          <label htmlFor="password" className="block text-sm font-medium">
-            Contraseña
-          </label>
-          <input
-            ref={password}
-            id="password"
-            name="password"
-            type="password"
-            required
-            autoComplete="current-password"
-            maxLength={PASSWORD_MAX_LENGTH}
-            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2"
-          />
-        </div>
-        {error && (
-          <p id="login-error" role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
-            {error}
-          </p>
-        )}
-        <button
-          type="submit"
-          disabled={busy}
-          className="w-full rounded-full bg-ink px-6 py-3 font-medium text-cream disabled:opacity-60"
-        >
-          {busy ? "Verificando..." : "Entrar"}
-        </button>
+        <AuthField
+          id="email"
+          label="Correo electrónico"
+          type="email"
+          required
+          autoComplete="username"
+          inputMode="email"
+          defaultValue={actionData?.email ?? ""}
+        />
+        <AuthField
+          ref={password}
+          id="password"
+          label="Contraseña"
+          type="password"
+          required
+          autoComplete="current-password"
+          maxLength={PASSWORD_MAX_LENGTH}
+        />
+        <AuthSubmit error={error} errorId="login-error" busy={busy}>
+          Entrar
+        </AuthSubmit>
       </Form>
     </main>
   );

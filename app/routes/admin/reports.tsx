@@ -146,22 +146,6 @@ export default function AdminReports({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** A table that may be wider than a phone: it scrolls sideways, and the keyboard can reach it. */
-function Scroller({ label, className, children }: { label: string; className: string; children: ReactNode }) {
-  return (
-    // biome-ignore lint/a11y/useSemanticElements: the scroll container is a named region inside the report
-    <div
-      role="region"
-      aria-label={label}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable with the keyboard (WCAG 2.1.1)
-      tabIndex={0}
-      className={`${className} overflow-x-auto focus-visible:outline-2 focus-visible:outline-gold-500`}
-    >
-      {children}
-    </div>
-  );
-}
-
 function FigureList({ figures }: { figures: Figures }) {
   const items = [
     ["Ventas netas", formatMXN(figures.netCents)],
@@ -184,6 +168,62 @@ function FigureList({ figures }: { figures: Figures }) {
 const th = "px-3 py-2 text-left font-medium";
 const td = "px-3 py-2 tabular-nums";
 
+/**
+ * A report's table, titled by its caption, with `heads` as the column headings and `children` as
+ * its rows. It may be wider than a phone: it scrolls sideways, and the keyboard can reach it. A
+ * hidden caption (the table under a chart, which shows the title) leaves the table its own margin.
+ */
+function ReportTable({
+  title,
+  heads,
+  className,
+  hiddenCaption = false,
+  children,
+}: {
+  title: string;
+  heads: readonly string[];
+  className: string;
+  hiddenCaption?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: the scroll container is a named region inside the report
+    <div
+      role="region"
+      aria-label={title}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable with the keyboard (WCAG 2.1.1)
+      tabIndex={0}
+      className={`${className} overflow-x-auto focus-visible:outline-2 focus-visible:outline-gold-500`}
+    >
+      <table className={hiddenCaption ? "mt-2 w-full text-sm" : "w-full text-sm"}>
+        <caption className={hiddenCaption ? "sr-only" : "text-left font-serif text-xl"}>{title}</caption>
+        <thead>
+          <tr>
+            {heads.map((h) => (
+              <th key={h} scope="col" className={th}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A row of a report's table: `head` names it, `children` are its cells. */
+function ReportRow({ head, children }: { head: ReactNode; children: ReactNode }) {
+  return (
+    <tr className="border-t border-sand">
+      <th scope="row" className={th}>
+        {head}
+      </th>
+      {children}
+    </tr>
+  );
+}
+
 function SeriesSection({ report }: { report: Report }) {
   const title = report.seriesUnit === "day" ? "Ventas netas por día" : "Ventas netas por mes";
   if (report.series.length === 0) {
@@ -197,88 +237,64 @@ function SeriesSection({ report }: { report: Report }) {
       <div className="mt-3 rounded-xl bg-white p-2 shadow-sm">
         <SalesChart points={report.series} unit={report.seriesUnit} />
       </div>
-      <Scroller label={title} className="mt-3">
-        <table className="mt-2 w-full text-sm">
-          <caption className="sr-only">{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col" className={th}>
-                {report.seriesUnit === "day" ? "Día" : "Mes"}
-              </th>
-              <th scope="col" className={th}>
-                Pedidos
-              </th>
-              <th scope="col" className={th}>
-                Piezas
-              </th>
-              <th scope="col" className={th}>
-                Ventas netas
-              </th>
-              <th scope="col" className={th}>
-                Ticket promedio
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.series.map((p) => (
-              <tr key={p.key} className="border-t border-sand">
-                <th scope="row" className={th}>
-                  {report.seriesUnit === "month" ? (
-                    <Link
-                      to={`/admin/reports${reportSearch({ kind: "month", month: p.key })}`}
-                      className="underline"
-                    >
-                      {p.label}
-                    </Link>
-                  ) : (
-                    p.label
-                  )}
-                </th>
-                <td className={td}>{p.orders}</td>
-                <td className={td}>{p.pieces}</td>
-                <td className={td}>{formatMXN(p.netCents)}</td>
-                <td className={td}>{formatMXN(p.averageCents)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Scroller>
+      <ReportTable
+        title={title}
+        heads={[
+          report.seriesUnit === "day" ? "Día" : "Mes",
+          "Pedidos",
+          "Piezas",
+          "Ventas netas",
+          "Ticket promedio",
+        ]}
+        className="mt-3"
+        hiddenCaption
+      >
+        {report.series.map((p) => (
+          <ReportRow
+            key={p.key}
+            head={
+              report.seriesUnit === "month" ? (
+                <Link
+                  to={`/admin/reports${reportSearch({ kind: "month", month: p.key })}`}
+                  className="underline"
+                >
+                  {p.label}
+                </Link>
+              ) : (
+                p.label
+              )
+            }
+          >
+            <td className={td}>{p.orders}</td>
+            <td className={td}>{p.pieces}</td>
+            <td className={td}>{formatMXN(p.netCents)}</td>
+            <td className={td}>{formatMXN(p.averageCents)}</td>
+          </ReportRow>
+        ))}
+      </ReportTable>
     </figure>
   );
 }
 
 function ProductTable({ report }: { report: Report }) {
   return (
-    <Scroller label="Piezas de la colección" className="mt-8">
-      <table className="w-full text-sm">
-        <caption className="text-left font-serif text-xl">Piezas de la colección</caption>
-        <thead>
-          <tr>
-            {["Pieza", "Vendidas", "Ofrecidas", "Vendido", "Ventas netas", "Se agotó"].map((h) => (
-              <th key={h} scope="col" className={th}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {report.products.map((p) => (
-            <tr key={p.id} className="border-t border-sand">
-              <th scope="row" className={th}>
-                {p.name}
-              </th>
-              <td className={td}>{p.pieces}</td>
-              <td className={td}>{p.offered ?? "—"}</td>
-              <td className={td}>{sellThroughText(p.pieces, p.offered)}</td>
-              <td className={td}>{formatMXN(p.netCents)}</td>
-              <td className={td}>
-                {p.soldOutAfterMs === null ? "Sin agotar" : `a ${soldOutText(p.soldOutAfterMs)} de abrir`}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Scroller>
+    <ReportTable
+      title="Piezas de la colección"
+      heads={["Pieza", "Vendidas", "Ofrecidas", "Vendido", "Ventas netas", "Se agotó"]}
+      className="mt-8"
+    >
+      {report.products.map((p) => (
+        <ReportRow key={p.id} head={p.name}>
+          <td className={td}>{p.pieces}</td>
+          <td className={td}>{p.offered ?? "—"}</td>
+          <td className={td}>{sellThroughText(p.pieces, p.offered)}</td>
+          <td className={td}>{formatMXN(p.netCents)}</td>
+          <td className={td}>
+            {p.soldOutAfterMs === null ? "Sin agotar" : `a ${soldOutText(p.soldOutAfterMs)} de abrir`}
+          </td>
+        </ReportRow>
+      ))}
+    </ReportTable>
   );
 }
 
@@ -287,44 +303,33 @@ function DropTable({ report }: { report: Report }) {
   const whole = report.scope.kind === "all";
   const heads = ["Colección", "Ventas netas", "Pedidos", "Ticket promedio", "Piezas"];
   return (
-    <Scroller label="Por colección" className="mt-8">
-      <table className="w-full text-sm">
-        <caption className="text-left font-serif text-xl">Por colección</caption>
-        <thead>
-          <tr>
-            {[...heads, ...(whole ? ["Vendido", "Avísame"] : [])].map((h) => (
-              <th key={h} scope="col" className={th}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {report.drops.map((d) => (
-            <tr key={d.id} className="border-t border-sand">
-              <th scope="row" className={th}>
-                <Link
-                  to={`/admin/reports${reportSearch({ kind: "drop", dropId: d.id })}`}
-                  className="underline"
-                >
-                  {d.name}
-                </Link>
-              </th>
-              <td className={td}>{formatMXN(d.netCents)}</td>
-              <td className={td}>{d.orders}</td>
-              <td className={td}>{formatMXN(d.averageCents)}</td>
-              <td className={td}>{d.pieces}</td>
-              {whole && <td className={td}>{sellThroughText(d.sold, d.offered)}</td>}
-              {whole && (
-                <td className={td}>
-                  {d.waitlist ? `${d.waitlist.confirmed} confirmados, ${d.waitlist.bought} compraron` : "—"}
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Scroller>
+    <ReportTable
+      title="Por colección"
+      heads={[...heads, ...(whole ? ["Vendido", "Avísame"] : [])]}
+      className="mt-8"
+    >
+      {report.drops.map((d) => (
+        <ReportRow
+          key={d.id}
+          head={
+            <Link to={`/admin/reports${reportSearch({ kind: "drop", dropId: d.id })}`} className="underline">
+              {d.name}
+            </Link>
+          }
+        >
+          <td className={td}>{formatMXN(d.netCents)}</td>
+          <td className={td}>{d.orders}</td>
+          <td className={td}>{formatMXN(d.averageCents)}</td>
+          <td className={td}>{d.pieces}</td>
+          {whole && <td className={td}>{sellThroughText(d.sold, d.offered)}</td>}
+          {whole && (
+            <td className={td}>
+              {d.waitlist ? `${d.waitlist.confirmed} confirmados, ${d.waitlist.bought} compraron` : "—"}
+            </td>
+          )}
+        </ReportRow>
+      ))}
+    </ReportTable>
   );
 }
 

@@ -120,6 +120,26 @@ function FieldError({ id, errors }: { id: string; errors: string[] | undefined }
   );
 }
 
+/** A setting's label, with its 'Restablecer' button while the field differs from the original. */
+function SettingLabel({
+  meta,
+  label,
+  changed,
+}: {
+  meta: FieldMetadata<string>;
+  label: string;
+  changed: ReadonlySet<string>;
+}) {
+  return (
+    <div className="flex items-baseline justify-between gap-3">
+      <label htmlFor={meta.id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {changed.has(meta.name) && <ResetButton target={meta.name} label={label} />}
+    </div>
+  );
+}
+
 function TextField({
   meta,
   label,
@@ -132,24 +152,43 @@ function TextField({
   label: string;
   hint?: string;
   type?: "text" | "email" | "url" | "tel";
-  changed: boolean;
+  /** The fields that differ from the original. */
+  changed: ReadonlySet<string>;
   inputMode?: "numeric" | "tel";
 }) {
   const props = getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
   return (
     <div>
-      <div className="flex items-baseline justify-between gap-3">
-        <label htmlFor={meta.id} className="block text-sm font-medium">
-          {label}
-        </label>
-        {changed && <ResetButton target={meta.name} label={label} />}
-      </div>
+      <SettingLabel meta={meta} label={label} changed={changed} />
       <input {...props} key={props.key} inputMode={inputMode} className={inputClass} />
       {hint && (
         <p id={`${meta.id}-hint`} className="mt-1 text-xs text-ink/70">
           {hint}
         </p>
       )}
+      <FieldError id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/** One field of a carrier's row: no 'Restablecer' of its own (the list has one). */
+function CarrierField({
+  meta,
+  label,
+  type,
+  maxLength,
+}: {
+  meta: FieldMetadata<string>;
+  label: string;
+  type: "text" | "url";
+  maxLength?: number;
+}) {
+  return (
+    <div>
+      <label htmlFor={meta.id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input {...getInputProps(meta, { type })} key={meta.key} maxLength={maxLength} className={inputClass} />
       <FieldError id={meta.errorId} errors={meta.errors} />
     </div>
   );
@@ -205,45 +244,26 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <fieldset className={sectionClass}>
           <legend className="px-1 font-serif text-xl">Datos de la tienda</legend>
           <div className="mt-2 grid gap-4 sm:grid-cols-2">
-            <TextField meta={fields.name} label="Nombre de la tienda" changed={changed.has("name")} />
-            <TextField
-              meta={fields.email}
-              label="Correo de contacto"
-              type="email"
-              changed={changed.has("email")}
-            />
+            <TextField meta={fields.name} label="Nombre de la tienda" changed={changed} />
+            <TextField meta={fields.email} label="Correo de contacto" type="email" changed={changed} />
             <TextField
               meta={fields.whatsapp}
               label="WhatsApp"
               type="tel"
               inputMode="tel"
               hint="Con lada internacional, p. ej. 5215512345678."
-              changed={changed.has("whatsapp")}
+              changed={changed}
             />
-            <TextField
-              meta={fields.instagramUrl}
-              label="Instagram"
-              type="url"
-              changed={changed.has("instagramUrl")}
-            />
-            <TextField
-              meta={fields.agencyName}
-              label="Agencia (Powered by)"
-              changed={changed.has("agencyName")}
-            />
-            <TextField
-              meta={fields.agencyUrl}
-              label="Sitio de la agencia"
-              type="url"
-              changed={changed.has("agencyUrl")}
-            />
+            <TextField meta={fields.instagramUrl} label="Instagram" type="url" changed={changed} />
+            <TextField meta={fields.agencyName} label="Agencia (Powered by)" changed={changed} />
+            <TextField meta={fields.agencyUrl} label="Sitio de la agencia" type="url" changed={changed} />
             <div className="sm:col-span-2">
               <TextField
                 meta={fields.processVideoUrl}
                 label="Video del proceso"
                 type="url"
                 hint="Se ve en Nosotros: la dirección para insertar de YouTube o Vimeo, o un archivo MP4/WebM. Vacío: sin video."
-                changed={changed.has("processVideoUrl")}
+                changed={changed}
               />
             </div>
           </div>
@@ -266,7 +286,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               label="Máximo por persona en colecciones nuevas"
               inputMode="numeric"
               hint={`De 1 a ${MAX_ORDER_PIECES}; vacío para no limitar. Cada colección puede cambiarlo.`}
-              changed={changed.has("defaultMaxPerOrder")}
+              changed={changed}
             />
           </div>
         </fieldset>
@@ -287,29 +307,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
                     className="grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-start"
                   >
                     <legend className="sr-only">Paquetería {index + 1}</legend>
-                    <div>
-                      <label htmlFor={row.name.id} className="block text-sm font-medium">
-                        Nombre
-                      </label>
-                      <input
-                        {...getInputProps(row.name, { type: "text" })}
-                        key={row.name.key}
-                        maxLength={60}
-                        className={inputClass}
-                      />
-                      <FieldError id={row.name.errorId} errors={row.name.errors} />
-                    </div>
-                    <div>
-                      <label htmlFor={row.trackingUrl.id} className="block text-sm font-medium">
-                        Dirección de seguimiento
-                      </label>
-                      <input
-                        {...getInputProps(row.trackingUrl, { type: "url" })}
-                        key={row.trackingUrl.key}
-                        className={inputClass}
-                      />
-                      <FieldError id={row.trackingUrl.errorId} errors={row.trackingUrl.errors} />
-                    </div>
+                    <CarrierField meta={row.name} label="Nombre" type="text" maxLength={60} />
+                    <CarrierField meta={row.trackingUrl} label="Dirección de seguimiento" type="url" />
                     <button
                       {...form.remove.getButtonProps({ name: fields.carriers.name, index })}
                       className="mt-6 min-h-11 rounded border border-ink/30 px-3 text-sm"
@@ -352,12 +351,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               const meta = fields[name];
               return (
                 <div key={name}>
-                  <div className="flex items-baseline justify-between gap-3">
-                    <label htmlFor={meta.id} className="block text-sm font-medium">
-                      {LEGAL_LABELS[name]}
-                    </label>
-                    {changed.has(name) && <ResetButton target={name} label={LEGAL_LABELS[name]} />}
-                  </div>
+                  <SettingLabel meta={meta} label={LEGAL_LABELS[name]} changed={changed} />
                   <textarea
                     {...getTextareaProps(meta)}
                     key={meta.key}

@@ -473,9 +473,6 @@ export const test = base.extend<
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
       page.on("console", (message) => {
-        // The test tools put their helpers into every frame; a preview sandboxed without scripts
-        // (Campañas' e-mail) refuses them, as it should. Nothing of the shop's runs there.
-        if (message.text().startsWith("Blocked script execution in 'about:srcdoc'")) return;
         if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
           errors.push(`console: ${message.text()}`);
         }
