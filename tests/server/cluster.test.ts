@@ -17,7 +17,8 @@ afterAll(async () => {
 
 /**
  * Which worker answered each of `n` requests, sent at once, each on a new connection. Workers
- * accept connections themselves: an idle one may take a lone request, but not a crowd alone.
+ * accept connections themselves (decision 13): an idle one may take a lone request, or even a
+ * small crowd of cheap ones, alone.
  */
 async function workersAnswering(url: string, n: number, path = "/healthz"): Promise<string[]> {
   return Promise.all(
@@ -28,6 +29,15 @@ async function workersAnswering(url: string, n: number, path = "/healthz"): Prom
       return res.headers.get("x-shop-worker") ?? "none";
     }),
   );
+}
+
+/** The workers seen answering rounds of `n` requests at once, until both were seen (10 rounds at most). */
+async function workersSeen(url: string, n: number, path = "/healthz"): Promise<Set<string>> {
+  const seen = new Set<string>();
+  for (let round = 0; round < 10 && seen.size < 2; round++) {
+    for (const worker of await workersAnswering(url, n, path)) seen.add(worker);
+  }
+  return seen;
 }
 
 /** Pid of worker `n` as the primary last announced it. */
@@ -80,10 +90,9 @@ describe("WEB_CONCURRENCY=2: two processes serve one port", () => {
 
   it("both workers answer requests", async () => {
     const url = server?.url ?? "";
-    const answers = await workersAnswering(url, 40);
-    expect(new Set(answers)).toEqual(new Set(["1", "2"]));
+    expect(await workersSeen(url, 40)).toEqual(new Set(["1", "2"]));
     // And both render real pages, not only the health check.
-    expect(new Set(await workersAnswering(url, 24, "/"))).toEqual(new Set(["1", "2"]));
+    expect(await workersSeen(url, 24, "/")).toEqual(new Set(["1", "2"]));
   });
 
   it("a worker killed with SIGKILL: the shop keeps answering and a new worker takes its place", async () => {
@@ -101,7 +110,7 @@ describe("WEB_CONCURRENCY=2: two processes serve one port", () => {
     expect(replacement).not.toBe(first);
     expect(alive(first)).toBe(false);
     expect(alive(second)).toBe(true);
-    expect(new Set(await workersAnswering(running.url, 40))).toEqual(new Set(["1", "2"]));
+    expect(await workersSeen(running.url, 40)).toEqual(new Set(["1", "2"]));
     pids = [replacement, second];
   });
 
