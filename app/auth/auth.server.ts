@@ -5,6 +5,7 @@ import { admin as adminPlugin, twoFactor } from "better-auth/plugins";
 import type { Database } from "~/db/database.server";
 import { toDate } from "~/db/database.server";
 import {
+  type AttemptDecision,
   beginLoginAttempt,
   clearLoginFailures,
   deleteOldLoginFailures,
@@ -349,6 +350,13 @@ export function createAdminAuth(
     const left = closedUntil - Date.now();
     return left > 0 ? Math.ceil(left / 1000) : null;
   }
+  /** A refused attempt's answer; the shop-wide ceiling also closes the line here until it frees. */
+  function attemptRefused(decision: Extract<AttemptDecision, { allowed: false }>) {
+    if (!decision.everywhere)
+      return { ok: false, reason: "limited", retryAfterSeconds: decision.retryAfterSeconds } as const;
+    closedUntil = Math.max(closedUntil, decision.freeAt);
+    return { ok: false, reason: "busy", retryAfterSeconds: decision.retryAfterSeconds } as const;
+  }
   const plain = createLibrary(database, settings, false, hasher);
   const secure = createLibrary(database, settings, true, hasher);
   const library = (isSecure: boolean): Library => (isSecure ? secure : plain);
@@ -518,12 +526,7 @@ export function createAdminAuth(
       const wait = busyFor();
       if (wait !== null) return { ok: false, reason: "busy", retryAfterSeconds: wait };
       const decision = await beginLoginAttempt(db, { email, address });
-      if (!decision.allowed) {
-        if (!decision.everywhere)
-          return { ok: false, reason: "limited", retryAfterSeconds: decision.retryAfterSeconds };
-        closedUntil = Math.max(closedUntil, decision.freeAt);
-        return { ok: false, reason: "busy", retryAfterSeconds: decision.retryAfterSeconds };
-      }
+      if (!decision.allowed) return attemptRefused(decision);
       const lib = library(isSecure);
       const withAddress = new Headers(headers);
       withAddress.set(ADDRESS_HEADER, address);
@@ -620,12 +623,7 @@ export function createAdminAuth(
         : undefined;
       if (!waiting) return { ok: false, reason: "expired" };
       const decision = await beginLoginAttempt(db, { email: waiting.email, address });
-      if (!decision.allowed) {
-        if (!decision.everywhere)
-          return { ok: false, reason: "limited", retryAfterSeconds: decision.retryAfterSeconds };
-        closedUntil = Math.max(closedUntil, decision.freeAt);
-        return { ok: false, reason: "busy", retryAfterSeconds: decision.retryAfterSeconds };
-      }
+      if (!decision.allowed) return attemptRefused(decision);
       const lib = library(isSecure);
       // Only the challenge decides whose sign-in this is, not a session cookie the browser still has.
       const forLibrary = withoutCookie(headers, isSecure ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
@@ -686,12 +684,7 @@ export function createAdminAuth(
       const wait = busyFor();
       if (wait !== null) return { ok: false, reason: "busy", retryAfterSeconds: wait };
       const decision = await beginLoginAttempt(db, { email: session.email, address });
-      if (!decision.allowed) {
-        if (!decision.everywhere)
-          return { ok: false, reason: "limited", retryAfterSeconds: decision.retryAfterSeconds };
-        closedUntil = Math.max(closedUntil, decision.freeAt);
-        return { ok: false, reason: "busy", retryAfterSeconds: decision.retryAfterSeconds };
-      }
+      if (!decision.allowed) return attemptRefused(decision);
       const lib = library(isSecure);
       const withAddress = withoutCookie(headers, CHALLENGE_COOKIE);
       withAddress.set(ADDRESS_HEADER, address);

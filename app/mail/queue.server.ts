@@ -78,6 +78,21 @@ export async function queueEmail(
 }
 
 /**
+ * A message whose last attempt failed is due again at once, its retries starting over: one
+ * conditional update, so it happens once however often it is asked for. False for anything else.
+ */
+async function resetFailed(db: Db, id: string): Promise<boolean> {
+  const reset = await db
+    .updateTable("emails")
+    .set({ attempts: 0, next_attempt_at: null, last_error: null })
+    .where("id", "=", id)
+    .where("sent_at", "is", null)
+    .where("last_error", "is not", null)
+    .executeTakeFirst();
+  return Number(reset.numUpdatedRows) > 0;
+}
+
+/**
  * 'Reenviar': a message whose last attempt failed is due again at once, its retries starting over;
  * one that was sent is queued again as a new message. A message still waiting for its first attempt,
  * or being sent right now, is left alone (it goes out anyway). Returns whether anything was queued.
@@ -85,16 +100,7 @@ export async function queueEmail(
 export async function requeueEmail(db: Db, id: string, now = new Date()): Promise<boolean> {
   const row = await db.selectFrom("emails").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return false;
-  if (row.sent_at === null) {
-    const reset = await db
-      .updateTable("emails")
-      .set({ attempts: 0, next_attempt_at: null, last_error: null })
-      .where("id", "=", id)
-      .where("sent_at", "is", null)
-      .where("last_error", "is not", null)
-      .executeTakeFirst();
-    return Number(reset.numUpdatedRows) > 0;
-  }
+  if (row.sent_at === null) return resetFailed(db, id);
   await queueEmail(db, {
     kind: row.kind,
     recipient: row.recipient,
@@ -114,14 +120,7 @@ export async function retryFailedEmail(
   db: Db,
   id: string,
 ): Promise<{ ok: true } | { ok: false; reason: "no_encontrado" | "no_fallido" }> {
-  const reset = await db
-    .updateTable("emails")
-    .set({ attempts: 0, next_attempt_at: null, last_error: null })
-    .where("id", "=", id)
-    .where("sent_at", "is", null)
-    .where("last_error", "is not", null)
-    .executeTakeFirst();
-  if (Number(reset.numUpdatedRows) > 0) return { ok: true };
+  if (await resetFailed(db, id)) return { ok: true };
   const found = await db.selectFrom("emails").select("id").where("id", "=", id).executeTakeFirst();
   return { ok: false, reason: found ? "no_fallido" : "no_encontrado" };
 }

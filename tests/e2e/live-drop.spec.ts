@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { DEMO_DROPS } from "../../app/demo/catalogue";
+import { photographedPiecePath } from "./support/demo-pieces";
 import { expect, type TestDrop, test } from "./support/fixtures";
 
 /*
@@ -275,15 +275,7 @@ test("the gallery's thumbnails are in sight and clear of the bar at first view, 
 }) => {
   // The demo's running drop: its first piece has five photos, so the gallery shows thumbnails.
   if ((page.viewportSize()?.width ?? 0) >= 1024) await page.setViewportSize({ width: 1280, height: 800 });
-  const demo = DEMO_DROPS.find((d) => d.role === "running");
-  const photographed = demo?.products.find((p) => p.extraViews === 4);
-  if (!photographed) throw new Error("the demo catalogue lacks a piece with five photos");
-  const row = await database.db
-    .selectFrom("products")
-    .select(["id", "drop_id"])
-    .where("name", "=", photographed.name)
-    .executeTakeFirstOrThrow();
-  await page.goto(`/drop/${row.drop_id}/product/${row.id}`);
+  await page.goto(await photographedPiecePath(database));
   const thumbnails = page.getByRole("button", { name: /^Ver imagen \d de 5$/ });
   await expect(thumbnails).toHaveCount(5);
   expect(await expectFirstViewClear(page, thumbnails), "thumbnails in sight at first view").toBe(5);

@@ -1,12 +1,12 @@
 import type { CDPSession, Locator, Page } from "@playwright/test";
 import type { Database } from "~/db/database.server";
-import { DEMO_DROPS } from "../../app/demo/catalogue";
+import {
+  demoRunningDrop as demo,
+  photographedPiece as photographed,
+  photographedPiecePath,
+} from "./support/demo-pieces";
 import { expect, expectAccessible, test } from "./support/fixtures";
 
-// The demo catalogue's running drop has a cover image, and its first piece five photos: only
-// looked at here, never changed.
-const demo = DEMO_DROPS.find((d) => d.role === "running");
-const photographed = demo?.products.find((p) => p.extraViews === 4);
 const pieces = (n: number) =>
   ["Uno", "Dos", "Tres", "Cuatro", "Cinco", "Seis"].slice(0, n).map((name) => ({
     name: `Pieza ${name}`,
@@ -48,14 +48,8 @@ async function swipe(page: Page, cdp: CDPSession, target: Locator, dx: number) {
 const swipeReady = (region: Locator) => expect(region.locator("[data-swipe]")).toHaveCount(1);
 
 async function productPage(page: Page, database: Database) {
-  if (!photographed) throw new Error("the demo catalogue lacks a piece with five photos");
-  const row = await database.db
-    .selectFrom("products")
-    .select(["id", "drop_id"])
-    .where("name", "=", photographed.name)
-    .executeTakeFirstOrThrow();
-  await page.goto(`/drop/${row.drop_id}/product/${row.id}`);
-  return page.getByRole("region", { name: `Fotos de ${photographed.name}` });
+  await page.goto(await photographedPiecePath(database));
+  return page.getByRole("region", { name: `Fotos de ${photographed?.name}` });
 }
 
 test.describe("on a phone", () => {
