@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
-import { cspNonceContext, NonceProvider, wholeDocumentContext } from "~/lib/nonce";
+import { cspNonceContext, NonceProvider, wholeDocumentContext } from "~/web/nonce";
 
 export const streamTimeout = 5_000;
 
@@ -70,7 +70,7 @@ export default function handleRequest(
 /**
  * A 405 must say what the address takes, but React Router keeps only the cookies of a route's
  * answer headers on pages and data requests, so a route's own Allow is lost there. Set here: a
- * post refused is a page that takes no form (app/http/methods.ts); a GET refused, an endpoint that
+ * post refused is a page that takes no form (app/web/methods.ts); a GET refused, an endpoint that
  * only takes posts (the checkout, the webhook, the upload).
  */
 function allowOn405(request: Request, status: number, headers: Headers): void {

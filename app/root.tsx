@@ -14,11 +14,11 @@ import { LazyCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
-import { pageTakesNoForm } from "~/http/methods";
-import { adminSessionContext, sessionMiddleware } from "~/lib/admin-guards.server";
-import { isAdminPath } from "~/lib/admin-path";
-import { useNonce } from "~/lib/nonce";
-import { servicesContext } from "~/services.server";
+import { adminSessionContext, sessionMiddleware } from "~/web/guards.server";
+import { pageTakesNoForm } from "~/web/methods";
+import { useNonce } from "~/web/nonce";
+import { isAdminPath } from "~/web/paths";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/root";
 import "./app.css";
 // The same files app.css names (one hashed asset each): preloaded, so the text above the fold is

@@ -1,22 +1,25 @@
 import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
+import { PATHS, routePath } from "./web/paths";
+
+// Addresses the server's edge also knows come from PATHS (app/web/paths.ts).
 
 export default [
   index("routes/home.tsx"),
   route("colecciones", "routes/collections.tsx"),
-  route("coleccion/:dropId", "routes/collection.tsx"),
-  route("drop/:dropId/product/:productId", "routes/product.tsx"),
+  route(routePath(PATHS.collection), "routes/collection.tsx"),
+  route(routePath(PATHS.product), "routes/product.tsx"),
   route("nosotros", "routes/about.tsx"),
   route("aviso-de-privacidad", "routes/legal.tsx", { id: "legal-privacidad" }),
   route("envios", "routes/legal.tsx", { id: "legal-envios" }),
   route("cambios-y-devoluciones", "routes/legal.tsx", { id: "legal-devoluciones" }),
   route("terminos-y-condiciones", "routes/legal.tsx", { id: "legal-terminos" }),
   route("success", "routes/success.tsx"),
-  route("cancel", "routes/cancel.tsx"),
+  route(routePath(PATHS.cancel), "routes/cancel.tsx"),
   route("avisame/confirmar", "routes/waitlist-confirm.tsx"),
   route("avisame/baja", "routes/waitlist-unsubscribe.tsx"),
-  route("login", "routes/login.tsx"),
-  route("login/codigo", "routes/login-code.tsx"),
-  route("login/configurar", "routes/login-set-up.tsx"),
+  route(routePath(PATHS.login), "routes/login.tsx"),
+  route(routePath(PATHS.loginCode), "routes/login-code.tsx"),
+  route(routePath(PATHS.loginSetUp), "routes/login-set-up.tsx"),
   route("logout", "routes/logout.ts"),
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [
@@ -41,14 +44,14 @@ export default [
       route("reports", "routes/admin/reports.tsx", { id: "admin-reports" }),
       route("settings", "routes/admin/settings.tsx", { id: "admin-settings" }),
       route("sessions", "routes/admin/sessions.ts"),
-      route("media", "routes/admin/media.ts"),
+      route(routePath(PATHS.adminMedia, "/admin"), "routes/admin/media.ts"),
     ]),
     // Downloads, outside the shell: signed out they answer 401 instead of the sign-in page.
     route("reports.csv", "routes/admin/reports-csv.ts"),
     route("orders/exportar.csv", "routes/admin/orders/export.ts"),
   ]),
   route("api/cart", "routes/api.cart.ts"),
-  route("api/checkout", "routes/api.checkout.ts"),
+  route(routePath(PATHS.checkout), "routes/api.checkout.ts"),
   route("api/stripe/webhook", "routes/api.stripe-webhook.ts"),
   route("pago-demo/:orderId", "routes/demo-payment.tsx"),
   route("sitemap.xml", "routes/sitemap.ts"),

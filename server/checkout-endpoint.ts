@@ -1,14 +1,14 @@
 import type express from "express";
-import { answerCheckout } from "~/http/checkout.server";
-import { isSameOriginFrom } from "~/lib/origin.server";
-import type { Services } from "~/services.server";
+import { answerCheckout } from "~/web/checkout-request.server";
+import { isSameOriginFrom } from "~/web/origin.server";
+import type { Services } from "~/web/services";
 import { refuse } from "./edge";
 import { readBody } from "./request-handler";
 import { requestBrowser } from "./request-limits";
 
 /**
  * POST /api/checkout answered from Express, after the request limits and the proof of work
- * (server/app.ts), with the same answer as the route module (app/http/checkout.server.ts): on
+ * (server/app.ts), with the same answer as the route module (app/web/checkout-request.server.ts): on
  * drop day this is the request hundreds of phones send in the same second, and React Router's
  * request and response objects cost as much as the checkout's own reads.
  */

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readCheckoutRequest, refusalAnswer } from "~/http/checkout.server";
-import { isSameOriginFrom } from "~/lib/origin.server";
 import { admitCheckout } from "~/orders/admission.server";
-import type { Services } from "~/services.server";
+import { readCheckoutRequest, refusalAnswer } from "~/web/checkout-request.server";
+import { isSameOriginFrom } from "~/web/origin.server";
+import type { Services } from "~/web/services";
 import { isValidHost } from "./edge";
 import { requestProtocol } from "./fast-path";
 import { keepReadBody, readBody } from "./request-handler";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type express from "express";
-import { type LimitedAction, limitMessage, type RequestLimits } from "~/limits/limits.server";
-import { PROOF_MESSAGES, type ProofOfWork } from "~/limits/proof-of-work.server";
+import { PROOF_MESSAGES, type ProofOfWork } from "~/rate-limits/proof-of-work.server";
+import { type LimitedAction, limitMessage, type RequestLimits } from "~/rate-limits/request-limits.server";
 import { refuse } from "./edge";
 
 /**

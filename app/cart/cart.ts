@@ -157,10 +157,6 @@ export function cartChangeMessage(change: CartChange): string {
   }
 }
 
-export function reconcileCart(cart: Cart, current: ReadonlyMap<string, CurrentProduct>): Cart {
-  return reconcileCartWithChanges(cart, current).cart;
-}
-
 /**
  * Reads a cart saved in the browser. Anything malformed (an old format, a hand-edited value)
  * is dropped line by line instead of breaking the page.

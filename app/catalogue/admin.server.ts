@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import type { DropStatus } from "~/db/taxonomy";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { errorLine } from "~/lib/errors";
 import { newId } from "~/lib/ids";
@@ -10,7 +11,6 @@ import { cancelCheckout } from "~/orders/sweeper.server";
 import { getDrop } from "./catalogue.server";
 import { type DropFormValues, type DropInput, MAX_STOCK, type ProductInput, pesosText } from "./drop-input";
 import { type DropTimeState, dropTimeState } from "./drop-time";
-import type { DropStatus } from "./taxonomy";
 
 /*
  * The drops desk: the owner creates, edits and deletes drops. Photos are uploaded first (under the

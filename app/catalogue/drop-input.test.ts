@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_EXTRA_IMAGES } from "~/db/taxonomy";
 import { DB_INTEGER_MAX, MAX_CHARGE_CENTS } from "~/lib/money";
 import {
   dropInput,
@@ -10,7 +11,6 @@ import {
   parsePesos,
   pesosText,
 } from "./drop-input";
-import { MAX_EXTRA_IMAGES } from "./taxonomy";
 
 /** A well-formed media or drop id (16 of [a-z0-9]) that reads as what it stands for. */
 const id = (tag: string) => tag.padEnd(16, "0");

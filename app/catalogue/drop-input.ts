@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { HOLD_MINUTES, MAX_ORDER_PIECES, MIN_HOLD_MINUTES } from "~/config/ceilings";
+import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "~/db/taxonomy";
 import { shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN, MAX_CHARGE_CENTS } from "~/lib/money";
 import { safeText } from "~/lib/text";
-import { HOLD_MINUTES, MAX_ORDER_PIECES, MIN_HOLD_MINUTES } from "~/orders/limits";
 import { normalizeDropStatus } from "./drop-status";
-import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "./taxonomy";
 
 /*
  * The drop form (create and edit), one schema for the page and the server. Dates and times are

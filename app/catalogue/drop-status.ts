@@ -1,4 +1,4 @@
-import { DROP_STATUSES, type DropStatus } from "./taxonomy";
+import { DROP_STATUSES, type DropStatus } from "~/db/taxonomy";
 
 /**
  * Reads a drop status as typed by a person or an old form. The spec's edit form says

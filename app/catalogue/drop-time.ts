@@ -1,4 +1,4 @@
-import type { DropStatus } from "./taxonomy";
+import type { DropStatus } from "~/db/taxonomy";
 
 /** Where a drop stands by its dates alone. */
 export type DropTimeState = "pending" | "running" | "ended";
@@ -61,16 +61,6 @@ export function nextChangeAt(drop: DropDates, now: Date): Date | null {
   if (state === "pending") return drop.startAt;
   if (state === "running") return salesEndAt(drop);
   return null;
-}
-
-/** The earliest of several drops' next changes; null when none of them will change again. */
-export function nextChangeOf(drops: DropDates[], now: Date): Date | null {
-  let best: Date | null = null;
-  for (const drop of drops) {
-    const next = nextChangeAt(drop, now);
-    if (next && (!best || next.getTime() < best.getTime())) best = next;
-  }
-  return best;
 }
 
 /** A drop's dates as pages carry them (ISO text), with its hand-set archive flag. */

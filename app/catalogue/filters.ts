@@ -1,4 +1,4 @@
-import { CATEGORIAS, type Categoria, MATERIALES, type Material } from "./taxonomy";
+import { CATEGORIAS, type Categoria, MATERIALES, type Material } from "~/db/taxonomy";
 
 /** The spec's price ranges in centavos: lower bound inclusive, upper bound exclusive. */
 export const PRICE_RANGES = [

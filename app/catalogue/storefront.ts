@@ -1,5 +1,5 @@
+import type { DropStatus } from "~/db/taxonomy";
 import { type DropTimeState, dropTimeState } from "./drop-time";
-import type { DropStatus } from "./taxonomy";
 
 /** The home page shows every drop that has not been archived by hand, running ones first. */
 export function dropsForHome<T extends { status: DropStatus; startAt: Date; endAt: Date }>(

@@ -2,7 +2,7 @@ import type { CurrentProduct } from "~/cart/cart";
 import type { Db } from "~/db/database.server";
 import { dateRangeText, openingText } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
-import { absoluteUrl } from "~/lib/origin.server";
+import { absoluteUrl } from "~/lib/urls";
 import { type ImageView, imageView, variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { heldPieces, soldOutIds } from "~/orders/held.server";

@@ -13,7 +13,7 @@ import {
   SORTS,
   type SortId,
 } from "~/catalogue/filters";
-import { CATEGORIAS, MATERIALES } from "~/catalogue/taxonomy";
+import { CATEGORIAS, MATERIALES } from "~/db/taxonomy";
 
 // Invoker commands (`commandfor`/`command`) open and close a <dialog> with no script at all.
 declare module "react" {

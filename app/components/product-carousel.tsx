@@ -1,6 +1,7 @@
 import type { ProductTileView } from "~/catalogue/views.server";
 import { ProductTile, type TileMoment } from "./product-tile";
-import { SWIPE_VIEWPORT, type SwipeOptions, useSwipe } from "./swipe/use-swipe";
+import type { SwipeOptions } from "./swipe/swipe-types";
+import { SWIPE_VIEWPORT, useSwipe } from "./swipe/use-swipe";
 
 const OPTIONS: SwipeOptions = { loop: true, align: "start" };
 

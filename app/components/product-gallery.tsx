@@ -1,7 +1,8 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import type { ImageView } from "~/media/media.server";
 import { ResponsiveImage } from "./responsive-image";
-import { SWIPE_VIEWPORT, type SwipeOptions, useSwipe } from "./swipe/use-swipe";
+import type { SwipeOptions } from "./swipe/swipe-types";
+import { SWIPE_VIEWPORT, useSwipe } from "./swipe/use-swipe";
 
 // The zoom viewer is fetched only when a photo is tapped (decision 21).
 const PhotoLightbox = lazy(() => import("./photo-lightbox"));

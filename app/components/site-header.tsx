@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Form, NavLink, useLocation } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
-import { isAdminPath } from "~/lib/admin-path";
+import { isAdminPath } from "~/web/paths";
 
 const LINKS = [
   { to: "/", label: "Inicio" },

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Link, useFetcher } from "react-router";
 import { FIELDS, PRIVACY_NOTICE_PATH } from "~/waitlist/form-fields";
 
-/** What the sign-up action answers (app/waitlist/sign-up-action.server.ts). */
+/** What the sign-up action answers (app/web/waitlist-sign-up.server.ts). */
 type Answer = { ok: true; message: string } | { ok: false; message: string; email: string };
 
 /**

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
-import type { S3Settings } from "~/media/s3-storage.server";
-import { DEFAULT_CEILINGS, HIGHEST_CEILING, type OrderCeilings } from "~/orders/limits";
-import type { ShopDetails } from "~/settings/settings";
+import { DEFAULT_CEILINGS, HIGHEST_CEILING, type OrderCeilings } from "~/config/ceilings";
+import type { S3Settings } from "~/config/s3-settings";
+import type { ShopDetails } from "~/config/shop-details";
 import { StartupError } from "./startup-error";
 
 // Validation messages people read are in Spanish.
@@ -22,7 +22,7 @@ const phone = z
 const webUrl = (example = "") =>
   z.url({ protocol: /^https?$/, error: `debe ser una dirección completa http(s)${example}` });
 
-/** A ceiling of pieces in one order (app/orders/limits.ts): the owner may raise it, within reason. */
+/** A ceiling of pieces in one order (app/orders/ceilings.ts): the owner may raise it, within reason. */
 const ceiling = (fallback: number) =>
   z.coerce
     .number({ error: "debe ser un número" })
@@ -129,7 +129,7 @@ export interface Config {
   databasePoolMax: number;
   /** Drop-day request limits (app/limits); off only for tests that are not about them. */
   requestLimits: boolean;
-  /** A proof of work (ALTCHA) to start a checkout (app/limits/proof-of-work.server.ts). */
+  /** A proof of work (ALTCHA) to start a checkout (app/rate-limits/proof-of-work.server.ts). */
   checkoutChallenge: boolean;
   /** Pieces of one product, and in all, one order may take. */
   orderCeilings: OrderCeilings;

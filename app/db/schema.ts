@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
-import type { Categoria, DropStatus, Material } from "~/catalogue/taxonomy";
+import type { Categoria, DropStatus, Material } from "~/db/taxonomy";
 
 /**
  * Timestamps are `timestamptz` on PostgreSQL and ISO-8601 UTC text on SQLite. They are read back

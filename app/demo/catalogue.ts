@@ -2,7 +2,7 @@
 // without its status being changed, one archived) with eight products each. Dates are offsets from the
 // moment of seeding, so the demo always looks current.
 
-import type { Categoria, DropStatus, Material } from "~/catalogue/taxonomy";
+import type { Categoria, DropStatus, Material } from "~/db/taxonomy";
 
 export interface DemoProduct {
   name: string;

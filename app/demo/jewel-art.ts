@@ -5,7 +5,7 @@
 // gradients, paths, circles, ellipses, clip paths, <use> and Gaussian-blur based shadows. No text, no
 // images, no external fonts.
 
-import type { Categoria, Material } from "~/catalogue/taxonomy";
+import type { Categoria, Material } from "~/db/taxonomy";
 
 export interface JewelArtOptions {
   categoria: Categoria;

@@ -8,20 +8,8 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import type { S3Settings } from "~/config/s3-settings";
 import { assertSafeKey, MediaKeyTaken, type MediaStorage } from "./storage.server";
-
-export interface S3Settings {
-  bucket: string;
-  region: string;
-  /** An S3-compatible service other than AWS (MinIO, R2, Spaces…); null for AWS itself. */
-  endpoint: string | null;
-  /** Where browsers fetch objects: the bucket's public address or a CDN in front of it. */
-  publicUrl: string;
-  /** Address buckets by path (`endpoint/bucket/key`), which most S3-compatible services need. */
-  forcePathStyle: boolean;
-  /** Null: the SDK's usual sources (AWS_ACCESS_KEY_ID…, an instance role). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | null;
-}
 
 /** Objects are immutable (keys are never reused): browsers and CDNs may keep them for a year. */
 const CACHE_CONTROL = "public, max-age=31536000, immutable";

@@ -1,3 +1,4 @@
+import type { OrderCeilings } from "~/config/ceilings";
 import type { Db } from "~/db/database.server";
 import {
   type CheckoutLine,
@@ -9,7 +10,6 @@ import {
   refusalFromRows,
 } from "./cart-read.server";
 import { HoldBoard } from "./hold-board";
-import type { OrderCeilings } from "./limits";
 
 /*
  * The front door's admission of a checkout (decision 15). The minute a drop opens, hundreds of

@@ -1,7 +1,8 @@
 import type { CompiledQuery, DialectAdapter, InferResult } from "kysely";
 import { isDropPurchasable } from "~/catalogue/drop-time";
+import type { OrderCeilings } from "~/config/ceilings";
 import { type Db, toDate } from "~/db/database.server";
-import { type LimitRefusal, type OrderCeilings, perDropRefusal, piecesRefusal, totalRefusal } from "./limits";
+import { type CeilingRefusal, perDropRefusal, piecesRefusal, totalRefusal } from "./ceilings";
 
 /*
  * A cart read as a checkout sees it: its products with their drops, names, prices and stock, and
@@ -21,7 +22,7 @@ export type HoldRefusal =
       reason: "carrito_vacio" | "no_existe" | "coleccion_cerrada" | "sin_stock" | "pago_en_curso";
       message: string;
     }
-  | LimitRefusal;
+  | CeilingRefusal;
 
 /** Thrown inside the hold's transaction to roll back what it took; never leaves app/orders. */
 export class Refused extends Error {

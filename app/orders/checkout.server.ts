@@ -1,3 +1,4 @@
+import type { OrderCeilings } from "~/config/ceilings";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import {
@@ -8,7 +9,6 @@ import {
   releaseHold,
   setPaymentSession,
 } from "./holds.server";
-import type { OrderCeilings } from "./limits";
 import type { PaymentProvider } from "./payment-port";
 import { cancelCheckout } from "./sweeper.server";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatShopDateTime, shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
-import { DEFAULT_CARRIERS, trackingLink } from "./carriers";
+import { DEFAULT_CARRIERS, trackingLink } from "~/settings/carriers";
 import { toCsv } from "./csv";
 import { deskSearch, parseDeskQuery } from "./desk-query";
 import { containsPattern, foldForSearch, orderSearchKey } from "./search";

@@ -1,3 +1,4 @@
+import { HOLD_MINUTES, MIN_HOLD_MINUTES, type OrderCeilings } from "~/config/ceilings";
 import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { holdsChanged } from "./admission.server";
 import {
@@ -12,12 +13,11 @@ import {
   shortRefusal,
 } from "./cart-read.server";
 import { newOrderId } from "./ids";
-import { HOLD_MINUTES, MIN_HOLD_MINUTES, type OrderCeilings } from "./limits";
 import { movableFrom } from "./status";
 import { heldByOrder, restock, takeStock } from "./stock.server";
 
+export { HOLD_MINUTES, MIN_HOLD_MINUTES } from "~/config/ceilings";
 export { type CheckoutLine, type HoldRefusal, precheckCart } from "./cart-read.server";
-export { HOLD_MINUTES, MIN_HOLD_MINUTES } from "./limits";
 
 /** The unique index that keeps one unpaid checkout per browser (migration 0010). */
 const ONE_CHECKOUT_PER_BROWSER = "orders_one_checkout_per_browser";

@@ -2,7 +2,7 @@ import type { Selectable } from "kysely";
 import { type Db, toDate } from "~/db/database.server";
 import type { OrdersTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
-import { trackingLink } from "./carriers";
+import { trackingLink } from "~/settings/carriers";
 import type { Order } from "./order";
 
 type OrderRow = Selectable<OrdersTable>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { safeText } from "~/lib/text";
-import { type Carrier, DEFAULT_CARRIERS, OTHER_CARRIER } from "./carriers";
+import { type Carrier, DEFAULT_CARRIERS, OTHER_CARRIER } from "~/settings/carriers";
 
 /** The spec's message when carrier or tracking number is missing. */
 export const INCOMPLETE_SHIPMENT = "Por favor completa todos los campos.";

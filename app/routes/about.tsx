@@ -9,10 +9,11 @@ import {
   TIMELINE,
   WORKSHOP_BEFORE_AFTER,
 } from "~/content/brand";
-import { pageTakesNoForm } from "~/http/methods";
-import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
-import { servicesContext } from "~/services.server";
+import { absoluteUrl } from "~/lib/urls";
+import { pageTakesNoForm } from "~/web/methods";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/about";
 
 export function loader({ context }: Route.LoaderArgs) {

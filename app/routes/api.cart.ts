@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { cartProducts } from "~/catalogue/views.server";
-import { onlyGet } from "~/http/methods";
 import { isId } from "~/lib/ids";
-import { servicesContext } from "~/services.server";
+import { onlyGet } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/api.cart";
 
 // Ids are checked for their shape before any query.

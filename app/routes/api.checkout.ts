@@ -1,30 +1,16 @@
-import { answerCheckout } from "~/http/checkout.server";
-import { browserIdContext } from "~/lib/client-address";
-import { isSameOrigin, shopOrigin } from "~/lib/origin.server";
-import { servicesContext } from "~/services.server";
-import type { Route } from "./+types/api.checkout";
-
-/**
- * POST /api/checkout { cart: [{ product: { id }, dropId, quantity }] } -> { url } or { message }.
- * The server answers it before React Router (server/checkout-endpoint.ts); this is the same
- * answer for a request that reaches the router.
+/*
+ * POST /api/checkout { cart: [{ product: { id }, dropId, quantity }] } -> { url } or { message } is
+ * answered by the server before React Router, in one place: server/edge-routes.ts (after the
+ * request limits and the proof of work), with its front door for drop day in
+ * server/checkout-fast-path.ts. The route exists so that anything else asked of the address
+ * (a GET, a data request such as /api/checkout.data) gets a Spanish 405 instead of a page, and
+ * never reaches a checkout without the limits.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ message: "Método no permitido." }, { status: 405 });
-  const services = context.get(servicesContext);
-  const answer = await answerCheckout(services, {
-    contentType: request.headers.get("content-type"),
-    sameOrigin: isSameOrigin(request, services.config, { allowUnknown: true }),
-    body: await request.text().catch(() => null),
-    browser: context.get(browserIdContext),
-    origin: shopOrigin(context),
-  });
-  return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
-}
-
-export function loader() {
-  return Response.json(
+const notHere = () =>
+  Response.json(
     { message: "Usa POST para iniciar el pago." },
-    { status: 405, headers: { Allow: "POST" } },
+    { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store" } },
   );
-}
+
+export const loader = notHere;
+export const action = notHere;

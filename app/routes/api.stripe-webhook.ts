@@ -1,6 +1,6 @@
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { InvalidWebhook, type PaymentEvent } from "~/orders/payment-port";
-import { servicesContext } from "~/services.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/api.stripe-webhook";
 
 /** POST /api/stripe/webhook: Stripe's events, verified by their signature on the raw body. */

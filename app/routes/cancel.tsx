@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
-import { browserIdContext } from "~/lib/client-address";
 import { isOrderId } from "~/orders/ids";
 import { cancelFromPaymentPage } from "~/orders/sweeper.server";
-import { servicesContext } from "~/services.server";
+import { browserIdContext } from "~/web/client-address";
+import { pageTakesNoForm } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/cancel";
 
 export const action = pageTakesNoForm;

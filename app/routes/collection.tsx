@@ -15,12 +15,13 @@ import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
 import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { isId } from "~/lib/ids";
-import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
+import { absoluteUrl } from "~/lib/urls";
 import { heldPieces, soldOutIds } from "~/orders/held.server";
-import { servicesContext } from "~/services.server";
-import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
+import { waitlistHeaders, waitlistSignUp } from "~/web/waitlist-sign-up.server";
 import type { Route } from "./+types/collection";
 
 export function meta({ data }: Route.MetaArgs) {

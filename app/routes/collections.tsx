@@ -5,11 +5,12 @@ import { groupByYear } from "~/catalogue/storefront";
 import { dropSummary } from "~/catalogue/views.server";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
 import { yearOf } from "~/lib/dates";
-import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
-import { servicesContext } from "~/services.server";
+import { absoluteUrl } from "~/lib/urls";
+import { pageTakesNoForm } from "~/web/methods";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/collections";
 
 export function meta({ data }: Route.MetaArgs) {

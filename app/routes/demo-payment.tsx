@@ -2,7 +2,6 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
-import { browserIdContext } from "~/lib/client-address";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
 import { cancelPath } from "~/orders/cancel-link.server";
@@ -12,7 +11,8 @@ import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
 import { successPath } from "~/orders/success-link.server";
 import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
-import { servicesContext } from "~/services.server";
+import { browserIdContext } from "~/web/client-address";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/demo-payment";
 
 export const meta = () => [{ title: "Pago de demostración" }, { name: "robots", content: "noindex" }];

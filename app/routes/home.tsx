@@ -19,12 +19,13 @@ import { useShopClock } from "~/components/shop-clock";
 import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { WhatsAppButton } from "~/components/whatsapp-button";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
-import { pageTakesNoForm } from "~/http/methods";
-import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
+import { absoluteUrl } from "~/lib/urls";
 import { heldPieces, soldOutIds } from "~/orders/held.server";
-import { servicesContext } from "~/services.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
+import { pageTakesNoForm } from "~/web/methods";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/home";
 
 export function meta({ data }: Route.MetaArgs) {

@@ -1,11 +1,12 @@
 import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { LEGAL_LINKS } from "~/content/legal";
-import { pageTakesNoForm } from "~/http/methods";
-import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
-import { servicesContext } from "~/services.server";
+import { absoluteUrl } from "~/lib/urls";
 import { legalPageFor } from "~/settings/settings";
+import { pageTakesNoForm } from "~/web/methods";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/legal";
 
 /** /aviso-de-privacidad, /envios, /cambios-y-devoluciones, /terminos-y-condiciones. */

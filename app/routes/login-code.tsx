@@ -4,14 +4,10 @@ import { logLoginRefusal } from "~/auth/login-log.server";
 import { CHALLENGE_COOKIE, TRUSTED_DEVICE_DAYS } from "~/auth/second-factor";
 import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
 import { RouteError } from "~/components/route-error";
-import {
-  adminSessionContext,
-  isSecureRequest,
-  requireSameOrigin,
-  safeAdminPath,
-} from "~/lib/admin-guards.server";
-import { clientAddressContext } from "~/lib/client-address";
-import { servicesContext } from "~/services.server";
+import { clientAddressContext } from "~/web/client-address";
+import { adminSessionContext, isSecureRequest, requireSameOrigin } from "~/web/guards.server";
+import { safeAdminPath } from "~/web/paths";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/login-code";
 
 /** The second step of signing in: the code from the authenticator app, or a recovery code. */

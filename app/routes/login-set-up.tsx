@@ -4,14 +4,14 @@ import { busyMessage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
 import { RouteError } from "~/components/route-error";
+import { clientAddressContext } from "~/web/client-address";
 import {
   adminSessionContext,
   isSecureRequest,
   requireSameOrigin,
   setUpSessionContext,
-} from "~/lib/admin-guards.server";
-import { clientAddressContext } from "~/lib/client-address";
-import { servicesContext } from "~/services.server";
+} from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/login-set-up";
 
 /**

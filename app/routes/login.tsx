@@ -5,16 +5,16 @@ import { logLoginRefusal } from "~/auth/login-log.server";
 import { PASSWORD_MAX_LENGTH } from "~/auth/password-policy";
 import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
 import { RouteError } from "~/components/route-error";
+import { clientAddressContext } from "~/web/client-address";
 import {
   adminSessionContext,
   isSecureRequest,
   requireSameOrigin,
   SET_UP_PATH,
-  safeAdminPath,
   setUpSessionContext,
-} from "~/lib/admin-guards.server";
-import { clientAddressContext } from "~/lib/client-address";
-import { servicesContext } from "~/services.server";
+} from "~/web/guards.server";
+import { safeAdminPath } from "~/web/paths";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/login";
 
 const INVALID = "Credenciales inválidas";

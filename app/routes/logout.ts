@@ -4,8 +4,8 @@ import {
   isSecureRequest,
   requireSameOrigin,
   setUpSessionContext,
-} from "~/lib/admin-guards.server";
-import { servicesContext } from "~/services.server";
+} from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/logout";
 
 /** 'Cerrar sesión': ends the session in the database and clears the cookie. */

@@ -20,13 +20,14 @@ import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { openingText } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
-import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
+import { absoluteUrl } from "~/lib/urls";
 import { imageView, variantUrl } from "~/media/media.server";
 import { heldPieces, soldOutIds } from "~/orders/held.server";
-import { servicesContext } from "~/services.server";
-import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
+import { waitlistHeaders, waitlistSignUp } from "~/web/waitlist-sign-up.server";
 import type { Route } from "./+types/product";
 
 export function meta({ data }: Route.MetaArgs) {

@@ -1,5 +1,5 @@
-import { onlyGet } from "~/http/methods";
-import { shopOrigin } from "~/lib/origin.server";
+import { onlyGet } from "~/web/methods";
+import { shopOrigin } from "~/web/origin.server";
 import type { Route } from "./+types/robots";
 
 export function loader({ context }: Route.LoaderArgs) {

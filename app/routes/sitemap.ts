@@ -1,10 +1,10 @@
 import { listDrops } from "~/catalogue/catalogue.server";
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { LEGAL_LINKS } from "~/content/legal";
-import { onlyGet } from "~/http/methods";
 import { escapeMarkup } from "~/lib/escape";
-import { shopOrigin } from "~/lib/origin.server";
-import { servicesContext } from "~/services.server";
+import { onlyGet } from "~/web/methods";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/sitemap";
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -3,11 +3,11 @@ import { Link } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
 import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
-import { browserIdContext } from "~/lib/client-address";
 import { isOrderId } from "~/orders/ids";
 import { receiptOf } from "~/orders/receipt.server";
-import { servicesContext } from "~/services.server";
+import { browserIdContext } from "~/web/client-address";
+import { pageTakesNoForm } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/success";
 
 export const meta = () => [{ title: "¡Gracias por tu compra!" }, { name: "robots", content: "noindex" }];

@@ -1,8 +1,8 @@
 import { data, Link } from "react-router";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
-import { servicesContext } from "~/services.server";
 import { CONFIRM_WITHIN_DAYS, confirmSubscription } from "~/waitlist/waitlist.server";
+import { pageTakesNoForm } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/waitlist-confirm";
 
 export const meta = () => [{ title: "Confirmar aviso" }, { name: "robots", content: "noindex" }];

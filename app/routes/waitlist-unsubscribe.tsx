@@ -1,7 +1,7 @@
 import { data, Form, Link } from "react-router";
 import { RouteError } from "~/components/route-error";
-import { servicesContext } from "~/services.server";
 import { getSubscription, unsubscribe } from "~/waitlist/waitlist.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/waitlist-unsubscribe";
 
 export const meta = () => [{ title: "Darte de baja de los avisos" }, { name: "robots", content: "noindex" }];

@@ -1,3 +1,4 @@
+import type { ShopDetails } from "~/config/shop-details";
 import type { Db } from "~/db/database.server";
 import { toTimestamp } from "~/db/database.server";
 import {
@@ -7,7 +8,6 @@ import {
   type SettingsField,
   type SettingsOverrides,
   type SettingsValues,
-  type ShopDetails,
   type ShopSettings,
   settingsFromEnvironment,
 } from "./settings";

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { MAX_ORDER_PIECES } from "~/config/ceilings";
+import type { ShopDetails } from "~/config/shop-details";
 import { isLegalPath, LEGAL_LINKS, type LegalPath, type LegalSection, legalPage } from "~/content/legal";
 import { safeText } from "~/lib/text";
-import { type Carrier, DEFAULT_CARRIERS, GUIA, OTHER_CARRIER } from "~/orders/carriers";
-import { MAX_ORDER_PIECES } from "~/orders/limits";
+import { type Carrier, DEFAULT_CARRIERS, GUIA, OTHER_CARRIER } from "~/settings/carriers";
 
 /*
  * Configuración (decision 24): the shop's details, carriers, the default 'Máximo por persona' and
@@ -10,17 +11,6 @@ import { MAX_ORDER_PIECES } from "~/orders/limits";
  * as overrides of single fields, so a field never changed keeps following the environment.
  * Plain TypeScript: the form (Conform) and the server share this schema.
  */
-
-/** The shop's public details: everything here may reach the browser. */
-export interface ShopDetails {
-  name: string;
-  email: string;
-  whatsapp: string;
-  instagramUrl: string;
-  agencyName: string;
-  agencyUrl: string;
-  processVideoUrl: string | null;
-}
 
 export const LEGAL_FIELDS = {
   legalPrivacy: "/aviso-de-privacidad",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type DropDates, dropTimeState } from "~/catalogue/drop-time";
-import type { DropStatus } from "~/catalogue/taxonomy";
+import type { DropStatus } from "~/db/taxonomy";
 
 /*
  * The 'Avísame' form's input and every sentence it can answer, shared by the form and the

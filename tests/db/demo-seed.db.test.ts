@@ -5,7 +5,7 @@ import { afterAll, expect, it, vi } from "vitest";
 import { countDrops, getDrop, listDrops } from "~/catalogue/catalogue.server";
 import { dropTimeState } from "~/catalogue/drop-time";
 import { PRICE_RANGES } from "~/catalogue/filters";
-import { CATEGORIAS, MATERIALES } from "~/catalogue/taxonomy";
+import { CATEGORIAS, MATERIALES } from "~/db/taxonomy";
 import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
 import { createLocalStorage } from "~/media/local-storage.server";
 import { describeEachDatabase } from "../support/databases";

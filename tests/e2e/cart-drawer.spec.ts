@@ -1,4 +1,4 @@
-import { LIMIT_RULES } from "~/limits/limits.server";
+import { LIMIT_RULES } from "~/rate-limits/request-limits.server";
 import { CartUtil, expect, test } from "./support/fixtures";
 
 test("the drawer opens from the header and closes by its button, Escape and the backdrop", async ({

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalStorage, LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { createS3Storage } from "~/media/s3-storage.server";
 import { MediaKeyTaken, type MediaStorage } from "~/media/storage.server";
-import { localMedia } from "../../server/app";
+import { localMedia } from "../../server/static-files";
 import { startS3Server } from "../support/s3-server";
 
 /*

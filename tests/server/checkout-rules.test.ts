@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
-import { LIMIT_RULES } from "~/limits/limits.server";
+import { LIMIT_RULES } from "~/rate-limits/request-limits.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Challenge, solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { LIMIT_RULES } from "~/limits/limits.server";
+import { LIMIT_RULES } from "~/rate-limits/request-limits.server";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 

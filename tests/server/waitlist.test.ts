@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDrop } from "~/catalogue/catalogue.server";
 import { type Database, toTimestamp } from "~/db/database.server";
-import { LIMIT_RULES } from "~/limits/limits.server";
+import { LIMIT_RULES } from "~/rate-limits/request-limits.server";
 import { SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE } from "~/waitlist/sign-up-input";
 import { confirmSubscription, signUp } from "~/waitlist/waitlist.server";
 import { upcomingDrop } from "../support/catalogue";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
-import type { S3Settings } from "~/media/s3-storage.server";
+import type { S3Settings } from "~/config/s3-settings";
 
 /**
  * A real S3-compatible server (s3rver) on 127.0.0.1 with one bucket, its objects in a temporary

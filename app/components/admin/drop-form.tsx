@@ -6,7 +6,7 @@ import {
   MAX_PRODUCTS,
   type ProductFormValues,
 } from "~/catalogue/drop-input";
-import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "~/catalogue/taxonomy";
+import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "~/db/taxonomy";
 import { ExtraImages, MediaSlot } from "./media-picker";
 
 export interface DropFormErrors {

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { DEFAULT_CARRIERS, OTHER_CARRIER } from "~/orders/carriers";
+import { DEFAULT_CARRIERS, OTHER_CARRIER } from "~/settings/carriers";
 
 const DEFAULT_NAMES = DEFAULT_CARRIERS.map((c) => c.name);
 

@@ -1,6 +1,6 @@
 import useEmblaCarousel from "embla-carousel-react";
 import { type RefObject, useEffect, useState } from "react";
-import type { SwipeApi, SwipeOptions } from "./use-swipe";
+import type { SwipeApi, SwipeOptions } from "./swipe-types";
 
 /**
  * Hands a server-rendered, natively scrolling list to Embla (loaded on its own, after the page is

@@ -1,8 +1,5 @@
-import type useEmblaCarousel from "embla-carousel-react";
 import { type KeyboardEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
-
-export type SwipeOptions = NonNullable<Parameters<typeof useEmblaCarousel>[0]>;
-export type SwipeApi = NonNullable<ReturnType<typeof useEmblaCarousel>[1]>;
+import type { SwipeApi, SwipeOptions } from "./swipe-types";
 
 // Embla is not needed to show a page, only to swipe it: fetched once the page is idle or at the
 // first touch, so it never weighs on the page's first load (the product page's JavaScript budget).

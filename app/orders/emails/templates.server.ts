@@ -1,7 +1,7 @@
 import type { Db } from "~/db/database.server";
 import type { EmailTemplates } from "~/mail/queue.server";
+import { withTrackingLink } from "~/settings/carriers";
 import type { ShopSettings } from "~/settings/settings";
-import { withTrackingLink } from "../carriers";
 import { getOrder } from "../queries.server";
 import { confirmationEmail } from "./confirmation";
 import { CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "./kinds";

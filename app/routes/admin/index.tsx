@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { pageTakesNoForm } from "~/http/methods";
-import { requireAdmin } from "~/lib/admin-guards.server";
+import { requireAdmin } from "~/web/guards.server";
+import { pageTakesNoForm } from "~/web/methods";
 import type { Route } from "./+types/index";
 
 // /admin itself has no page of its own: orders are where the day's work is.

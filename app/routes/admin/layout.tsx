@@ -1,8 +1,8 @@
 import { Form, NavLink, Outlet } from "react-router";
 import { RouteError } from "~/components/route-error";
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { countPending } from "~/orders/admin.server";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/layout";
 
 const SECTIONS = [

@@ -1,6 +1,6 @@
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { receiveUpload, type UploadReason } from "~/media/uploads.server";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/media";
 
 const NO_STORE = { "Cache-Control": "no-store" };

@@ -1,10 +1,10 @@
-import { methodNotAllowed } from "~/http/methods";
-import { requireAdminForDownload } from "~/lib/admin-guards.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { reportCsv } from "~/reports/csv";
 import { parseReportQuery } from "~/reports/query";
 import { loadReport } from "~/reports/reports.server";
-import { servicesContext } from "~/services.server";
+import { requireAdminForDownload } from "~/web/guards.server";
+import { methodNotAllowed } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/reports-csv";
 
 const noStore = { "Cache-Control": "private, no-store" };

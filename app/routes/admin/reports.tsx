@@ -2,14 +2,14 @@ import type { ReactNode } from "react";
 import { data, Form, Link } from "react-router";
 import { SalesChart } from "~/components/admin/sales-chart";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { formatMXN } from "~/lib/money";
 import { monthLabel } from "~/reports/calendar";
 import { parseReportQuery, REPORT_PARAMS, reportSearch } from "~/reports/query";
 import { type Figures, type Report, type ReportScope, sellThroughText, soldOutText } from "~/reports/report";
 import { loadReport } from "~/reports/reports.server";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { pageTakesNoForm } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/reports";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reportes · Administración" }];

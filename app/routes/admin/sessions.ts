@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { requireAdmin } from "~/lib/admin-guards.server";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/sessions";
 
 /** 'Cerrar sesión en todos los dispositivos': every session of this administrator ends (lost phone). */

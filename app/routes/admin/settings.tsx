@@ -10,11 +10,9 @@ import {
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { RouteError } from "~/components/route-error";
-import { requireAdmin } from "~/lib/admin-guards.server";
+import { MAX_ORDER_PIECES } from "~/config/ceilings";
 import { formatShopDateTime } from "~/lib/dates";
-import { GUIA, OTHER_CARRIER } from "~/orders/carriers";
-import { MAX_ORDER_PIECES } from "~/orders/limits";
-import { servicesContext } from "~/services.server";
+import { GUIA, OTHER_CARRIER } from "~/settings/carriers";
 import {
   DETAIL_FIELDS,
   formValues,
@@ -26,6 +24,8 @@ import {
   type SettingsField,
   settingsSchema,
 } from "~/settings/settings";
+import { requireAdmin } from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/settings";
 
 export const meta: Route.MetaFunction = () => [{ title: "Configuración · Administración" }];

@@ -4,9 +4,9 @@ import { test as base, expect, type Locator, type Page } from "@playwright/test"
 import { type AdminAuth, createAdminAuth, SESSION_COOKIE } from "~/auth/auth.server";
 import { authSettings } from "~/auth/settings.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
-import type { Categoria, Material } from "~/catalogue/taxonomy";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase } from "~/db/database.server";
+import type { Categoria, Material } from "~/db/taxonomy";
 import { newId } from "~/lib/ids";
 import { holdCart } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";

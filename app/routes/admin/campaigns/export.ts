@@ -1,9 +1,9 @@
 import { exportSignUpsCsv } from "~/campaigns/waitlists.server";
-import { methodNotAllowed } from "~/http/methods";
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { isId } from "~/lib/ids";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { methodNotAllowed } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/export";
 
 const plain = (status: number, message: string) =>

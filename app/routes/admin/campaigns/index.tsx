@@ -13,12 +13,12 @@ import { queueTestEmail, renderOpeningEmail } from "~/campaigns/opening-email.se
 import { SIGN_UP_STATUS_LABELS } from "~/campaigns/waitlist-csv";
 import { campaignDrop, listSignUps, SIGN_UPS_SHOWN, upcomingCampaigns } from "~/campaigns/waitlists.server";
 import { RouteError } from "~/components/route-error";
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { formatShopDateTime } from "~/lib/dates";
 import { isId } from "~/lib/ids";
-import { shopOrigin } from "~/lib/origin.server";
 import { retryFailedEmail } from "~/mail/queue.server";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = () => [{ title: "Campañas · Administración" }];

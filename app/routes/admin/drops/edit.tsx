@@ -3,9 +3,9 @@ import { deleteDrop, dropForEdit, updateDropFromInput } from "~/catalogue/admin.
 import { dropInput, fieldErrors, formToDropInput } from "~/catalogue/drop-input";
 import { DropForm } from "~/components/admin/drop-form";
 import { RouteError } from "~/components/route-error";
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { isId } from "~/lib/ids";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/edit";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -1,6 +1,6 @@
 import { Link, Outlet, useLocation } from "react-router";
 import { RouteError } from "~/components/route-error";
-import { requireAdmin } from "~/lib/admin-guards.server";
+import { requireAdmin } from "~/web/guards.server";
 import type { Route } from "./+types/layout";
 
 /** The spec's tabs, each an address of its own. */

@@ -2,13 +2,13 @@ import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { listAdminDrops } from "~/catalogue/admin.server";
 import { DROP_TIME_LABELS } from "~/catalogue/drop-time";
-import type { DropStatus } from "~/catalogue/taxonomy";
 import { ConfirmDialog } from "~/components/admin/modal";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
-import { requireAdmin } from "~/lib/admin-guards.server";
+import type { DropStatus } from "~/db/taxonomy";
 import { formatShopDateTime } from "~/lib/dates";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { pageTakesNoForm } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/list";
 
 const STATUS_OF_PATH: Record<string, DropStatus> = {

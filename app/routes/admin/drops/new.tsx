@@ -3,9 +3,9 @@ import { createDropFromInput } from "~/catalogue/admin.server";
 import { dropInput, emptyDrop, fieldErrors, formToDropInput } from "~/catalogue/drop-input";
 import { DropForm } from "~/components/admin/drop-form";
 import { RouteError } from "~/components/route-error";
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { newId } from "~/lib/ids";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/new";
 
 export const meta: Route.MetaFunction = () => [{ title: "Crear colección · Administración" }];

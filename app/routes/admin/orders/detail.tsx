@@ -5,7 +5,6 @@ import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
 import { OrderView } from "~/components/admin/order-view";
 import { ShipmentFields } from "~/components/admin/shipment-form";
 import { RouteError } from "~/components/route-error";
-import { requireAdmin, safeAdminPath } from "~/lib/admin-guards.server";
 import { formatShopDateTime } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import {
@@ -18,12 +17,14 @@ import {
   resendOrderEmail,
   shipOrder,
 } from "~/orders/admin.server";
-import { withTrackingLink } from "~/orders/carriers";
 import { DESK_NOTICE_PARAM, DESK_NOTICES } from "~/orders/desk-query";
 import { isOrderId } from "~/orders/ids";
 import { shipmentInputFor } from "~/orders/shipment-input";
 import { DESK_ACTIONS, STATUS_LABELS } from "~/orders/status";
-import { servicesContext } from "~/services.server";
+import { withTrackingLink } from "~/settings/carriers";
+import { requireAdmin } from "~/web/guards.server";
+import { safeAdminPath } from "~/web/paths";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/detail";
 
 export const meta: Route.MetaFunction = ({ params }) => [

@@ -1,9 +1,9 @@
-import { onlyGet } from "~/http/methods";
-import { requireAdminForDownload } from "~/lib/admin-guards.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { exportOrdersCsv } from "~/orders/admin.server";
 import { parseDeskQuery } from "~/orders/desk-query";
-import { servicesContext } from "~/services.server";
+import { requireAdminForDownload } from "~/web/guards.server";
+import { onlyGet } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/export";
 
 /** /admin/orders/exportar.csv?estado=…&q=…&desde=…&hasta=…: the tab and search as a spreadsheet. */

@@ -2,13 +2,13 @@ import { data, Form, Link } from "react-router";
 import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
 import { OrderView } from "~/components/admin/order-view";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { listOrders } from "~/orders/admin.server";
-import { withTrackingLink } from "~/orders/carriers";
 import { DESK_PARAMS, deskSearch, parseDeskQuery } from "~/orders/desk-query";
 import { DESK_TABS, STATUS_LABELS } from "~/orders/status";
-import { servicesContext } from "~/services.server";
+import { withTrackingLink } from "~/settings/carriers";
+import { requireAdmin } from "~/web/guards.server";
+import { pageTakesNoForm } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = () => [{ title: "Pedidos · Administración" }];

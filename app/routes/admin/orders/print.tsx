@@ -1,12 +1,12 @@
 import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
-import { pageTakesNoForm } from "~/http/methods";
-import { requireAdmin } from "~/lib/admin-guards.server";
 import { formatShopDateTime } from "~/lib/dates";
 import { getDeskOrder } from "~/orders/admin.server";
 import { isOrderId } from "~/orders/ids";
 import { addressLines } from "~/orders/shipping";
-import { servicesContext } from "~/services.server";
+import { requireAdmin } from "~/web/guards.server";
+import { pageTakesNoForm } from "~/web/methods";
+import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/print";
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Hoja de empaque ${params.orderId}` }];

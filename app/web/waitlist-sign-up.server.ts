@@ -1,10 +1,10 @@
 import { data, type HeadersFunction, type RouterContextProvider } from "react-router";
-import { limitRefusalContext } from "~/http/limit-refusal";
-import { shopOrigin } from "~/lib/origin.server";
-import { limitMessage } from "~/limits/limits.server";
-import { servicesContext } from "~/services.server";
-import { FIELDS, SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE, type SignUpRefusal } from "./sign-up-input";
-import { signUp } from "./waitlist.server";
+import { limitMessage } from "~/rate-limits/request-limits.server";
+import { FIELDS, SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE, type SignUpRefusal } from "~/waitlist/sign-up-input";
+import { signUp } from "~/waitlist/waitlist.server";
+import { limitRefusalContext } from "~/web/limit-refusal";
+import { shopOrigin } from "~/web/origin.server";
+import { servicesContext } from "~/web/services";
 
 /** What the 'Avísame' form shows after a post. */
 export type SignUpAnswer = { ok: true; message: string } | { ok: false; message: string; email: string };

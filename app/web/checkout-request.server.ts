@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { MAX_ORDER_LINES } from "~/config/ceilings";
 import { isId } from "~/lib/ids";
 import { cancelPath } from "~/orders/cancel-link.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import type { CheckoutLine } from "~/orders/holds.server";
-import { MAX_ORDER_LINES } from "~/orders/limits";
 import { successPath } from "~/orders/success-link.server";
-import type { Services } from "~/services.server";
+import type { Services } from "~/web/services";
 
 /*
  * POST /api/checkout, the drawer's 'Pagar': what it takes and what it answers, apart from how the

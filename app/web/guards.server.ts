@@ -1,9 +1,9 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import type { AdminSession } from "~/auth/auth.server";
 import type { Config } from "~/config/env.server";
-import { servicesContext } from "~/services.server";
-import { isAdminPath } from "./admin-path";
+import { servicesContext } from "~/web/services";
 import { isSameOrigin } from "./origin.server";
+import { isAdminPath, PATHS, safeAdminPath } from "./paths";
 
 /*
  * The HTTP side of administrator sign-in (app/auth has the rules and knows nothing of requests):
@@ -20,7 +20,7 @@ export const adminSessionContext = createContext<AdminSession | null>(null);
 export const setUpSessionContext = createContext<AdminSession | null>(null);
 
 /** Where a session without its second factor set up is sent. */
-export const SET_UP_PATH = "/login/configurar";
+export const SET_UP_PATH = PATHS.loginSetUp;
 
 /** Where the browser is: HTTPS decides the cookie's name and its Secure flag. */
 export function isSecureRequest(request: Request, config: Config): boolean {
@@ -47,8 +47,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   if (
     session ||
     setCookies.length > 0 ||
-    url.pathname === "/login" ||
-    url.pathname.startsWith("/login/") ||
+    url.pathname === PATHS.login ||
+    url.pathname.startsWith(`${PATHS.login}/`) ||
     isAdminPath(url.pathname)
   ) {
     response.headers.set("Cache-Control", "private, no-store");
@@ -76,14 +76,6 @@ export function requireSameOrigin({ request, context }: Omit<GuardArgs, "url">):
   }
 }
 
-/** Where /login may send someone back to: only pages of the admin area. */
-export function safeAdminPath(value: string | null | undefined): string | null {
-  if (!value) return null;
-  if (!/^\/admin(\/[\w\-/.]*)?(\?[\w\-=&%.+]*)?$/.test(value)) return null;
-  if (value.includes("//") || value.includes("..")) return null;
-  return value;
-}
-
 /**
  * Every /admin loader and action starts here. Pages without a session go to /login (and come
  * back after it), actions answer 401, and a state-changing request from another site 403, before
@@ -99,7 +91,9 @@ export function requireAdmin({ request, url, context }: GuardArgs): AdminSession
     // Signed in with the password only: nothing but setting up the second factor.
     if (context.get(setUpSessionContext)) throw redirect(SET_UP_PATH);
     const back = safeAdminPath(`${url.pathname}${url.search}`);
-    throw redirect(back && back !== "/admin" ? `/login?redirectTo=${encodeURIComponent(back)}` : "/login");
+    throw redirect(
+      back && back !== "/admin" ? `${PATHS.login}?redirectTo=${encodeURIComponent(back)}` : PATHS.login,
+    );
   }
   return session;
 }

@@ -11,11 +11,6 @@ export function shopOrigin(context: Readonly<RouterContextProvider>): string {
   return context.get(shopOriginContext);
 }
 
-/** Makes a path (e.g. a /media URL) absolute, for canonical links, previews and the sitemap. */
-export function absoluteUrl(origin: string, pathOrUrl: string): string {
-  return new URL(pathOrUrl, `${origin}/`).toString();
-}
-
 /**
  * Whether a state-changing request comes from the shop's own pages. Browsers send `Origin` with
  * every POST; when it is missing (old browsers) `Sec-Fetch-Site` may vouch for it. With

@@ -1,17 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { MAX_PRICE_CENTS, MAX_STOCK } from "~/catalogue/drop-input";
-import { DB_INTEGER_MAX } from "~/lib/money";
 import {
-  LINE_QUANTITY_MESSAGE,
   MAX_LINE_QUANTITY,
   MAX_ORDER_LINES,
   MAX_ORDER_PIECES,
   MAX_ORDER_TOTAL_CENTS,
-  ORDER_PIECES_MESSAGE,
+} from "~/config/ceilings";
+import { DB_INTEGER_MAX } from "~/lib/money";
+import {
+  lineQuantityMessage,
   ORDER_TOTAL_MESSAGE,
+  orderPiecesMessage,
   piecesRefusal,
   totalRefusal,
-} from "./limits";
+} from "./ceilings";
+
+const LINE_QUANTITY_MESSAGE = lineQuantityMessage(MAX_LINE_QUANTITY);
+const ORDER_PIECES_MESSAGE = orderPiecesMessage(MAX_ORDER_PIECES);
 
 const lines = (...quantities: number[]) => quantities.map((quantity) => ({ quantity }));
 

@@ -1,0 +1,75 @@
+import type { AdminAuth } from "~/auth/auth.server";
+import type { Database } from "~/db/database.server";
+import type { MailQueue } from "~/mail/queue.server";
+import type { MediaStorage } from "~/media/storage.server";
+import { sweepUnusedMedia } from "~/media/sweep.server";
+import type { PaymentProvider } from "~/orders/payment-port";
+import { sweepExpiredHolds } from "~/orders/sweeper.server";
+import { queueOpeningNotices } from "~/waitlist/waitlist.server";
+import type { Job } from "./scheduler.server";
+
+export interface ShopJobDeps {
+  database: Database;
+  payments: PaymentProvider;
+  mail: MailQueue;
+  media: MediaStorage;
+  auth: AdminAuth;
+}
+
+/** The shop's background work, every app server running all of it (see scheduler.server.ts). */
+export function shopJobs({ database, payments, mail, media, auth }: ShopJobDeps): Job[] {
+  return [
+    {
+      name: "Apartados vencidos",
+      everyMs: 60_000,
+      runAtStart: true,
+      async run() {
+        const { released, paid, failed } = await sweepExpiredHolds(database.db, payments);
+        if (released + paid + failed === 0) return null;
+        // Failures were logged one by one; the count says how many wait for the next round.
+        const pending = failed > 0 ? `, ${failed} sin resolver (se reintentan)` : "";
+        return `Apartados vencidos: ${released} liberados, ${paid} pagados${pending}.`;
+      },
+    },
+    {
+      // Whatever `sendSoon` could not send (a failed SMTP attempt, a crash) goes out here.
+      name: "Correos",
+      everyMs: 60_000,
+      runAtStart: true,
+      async run() {
+        const { sent, failed } = await mail.deliver();
+        return failed > 0 ? `Correos: ${sent} enviados, ${failed} fallaron (se reintentará).` : null;
+      },
+    },
+    {
+      // 'Avísame': a drop that opened tells its confirmed addresses, once each (decision 16).
+      name: "Avisos de apertura",
+      everyMs: 60_000,
+      runAtStart: true,
+      async run() {
+        const { queued } = await queueOpeningNotices(database.db);
+        if (queued === 0) return null;
+        mail.sendSoon();
+        return `Avísame: ${queued} avisos de apertura en cola.`;
+      },
+    },
+    {
+      // Photos uploaded on forms that were never saved, and files left by cut-off uploads.
+      name: "Limpieza de medios",
+      everyMs: 60 * 60_000,
+      async run() {
+        const { rows, files } = await sweepUnusedMedia(database.db, media);
+        return rows + files > 0 ? `Medios sin usar borrados: ${rows} registros, ${files} archivos.` : null;
+      },
+    },
+    {
+      // Sessions whose cookie never comes back are deleted here, not left in the table.
+      name: "Limpieza de sesiones",
+      everyMs: 15 * 60_000,
+      async run() {
+        await auth.deleteEndedSessions();
+        return null;
+      },
+    },
+  ];
+}
