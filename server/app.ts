@@ -223,7 +223,7 @@ function buildApp(
       next();
       return;
     }
-    logLoginRefusal("busy", req.ip ?? "desconocida");
+    logLoginRefusal("ocupado", req.ip ?? "desconocida");
     res
       .status(429)
       .set({ "Retry-After": String(wait), "Cache-Control": "private, no-store" })
