@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createAdminAuth } from "~/auth/auth.server";
+import { authSettings } from "~/auth/auth-config.server";
 import { ensureDemoAdmin } from "~/auth/demo-admin.server";
-import { authSettings } from "~/auth/settings.server";
 import { campaignEmailTemplates } from "~/campaigns/opening-email.server";
 import { productImageUrls } from "~/catalogue/views.server";
 import type { Config } from "~/config/env.server";

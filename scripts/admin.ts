@@ -8,9 +8,9 @@
 import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { AdminAccountError, createAdminAuth } from "~/auth/auth.server";
+import { authSettings } from "~/auth/auth-config.server";
 import { normalizeEmail } from "~/auth/login-limits.server";
 import { checkPassword } from "~/auth/password-policy";
-import { authSettings } from "~/auth/settings.server";
 import { runCli } from "./cli";
 
 const USAGE = `Uso:

@@ -84,7 +84,7 @@ export function edgeRoutes(
       next();
       return;
     }
-    logLoginRefusal("busy", req.ip ?? "desconocida");
+    logLoginRefusal("ocupado", req.ip ?? "desconocida");
     res
       .status(429)
       .set({ "Retry-After": String(wait), "Cache-Control": "private, no-store" })

@@ -1,8 +1,9 @@
-export type LoginRefusal = "invalid" | "limited" | "busy";
+/** Why a sign-in step was refused: wrong credentials or code, limited, or the shop is busy. */
+export type LoginRefusal = "invalido" | "limitado" | "ocupado";
 const REFUSAL_WORDS: Record<LoginRefusal, string> = {
-  invalid: "credenciales",
-  limited: "demasiados intentos",
-  busy: "tienda ocupada",
+  invalido: "credenciales",
+  limitado: "demasiados intentos",
+  ocupado: "tienda ocupada",
 };
 
 /** Busy refusals come in floods: the first is logged, then one line each BUSY_LOG_MS says how many more. */
@@ -16,7 +17,7 @@ function flushBusyCount(): void {
     return;
   }
   console.warn(
-    `Inicio de sesión rechazado (${REFUSAL_WORDS.busy}): ${busyUnlogged} más en los últimos ${BUSY_LOG_MS / 1000} s`,
+    `Inicio de sesión rechazado (${REFUSAL_WORDS.ocupado}): ${busyUnlogged} más en los últimos ${BUSY_LOG_MS / 1000} s`,
   );
   busyUnlogged = 0;
   busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
@@ -28,12 +29,12 @@ function flushBusyCount(): void {
  * busy refusals after the first are only counted, so a flood cannot flood the log.
  */
 export function logLoginRefusal(reason: LoginRefusal, address: string): void {
-  if (reason === "busy" && busyTimer) {
+  if (reason === "ocupado" && busyTimer) {
     busyUnlogged++;
     return;
   }
   console.warn(`Inicio de sesión rechazado (${REFUSAL_WORDS[reason]}) desde ${address}`);
-  if (reason === "busy") {
+  if (reason === "ocupado") {
     busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
     busyTimer.unref();
   }

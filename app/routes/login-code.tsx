@@ -50,13 +50,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     secure: isSecureRequest(request, config),
   });
   if (!result.ok) {
-    if (result.reason !== "expired") logLoginRefusal(result.reason, address);
-    if (result.reason === "invalid") return data({ error: WRONG }, { status: 401 });
+    if (result.reason !== "vencido") logLoginRefusal(result.reason, address);
+    if (result.reason === "invalido") return data({ error: WRONG }, { status: 401 });
     // Thrown, not returned: the page itself would send a browser without a challenge to /login.
-    if (result.reason === "expired")
+    if (result.reason === "vencido")
       throw Response.json({ message: EXPIRED }, { status: 401, headers: { "Cache-Control": "no-store" } });
     const headers = { "Retry-After": String(result.retryAfterSeconds) };
-    const error = result.reason === "busy" ? busyMessage(result.retryAfterSeconds) : LIMITED;
+    const error = result.reason === "ocupado" ? busyMessage(result.retryAfterSeconds) : LIMITED;
     return data({ error }, { status: 429, headers });
   }
   const headers = new Headers();

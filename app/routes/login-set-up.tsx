@@ -81,9 +81,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!result.ok) {
     logLoginRefusal(result.reason, address);
-    if (result.reason === "invalid") return data({ error: WRONG, recoveryCodes: null }, { status: 401 });
+    if (result.reason === "invalido") return data({ error: WRONG, recoveryCodes: null }, { status: 401 });
     const headers = { "Retry-After": String(result.retryAfterSeconds) };
-    const error = result.reason === "busy" ? busyMessage(result.retryAfterSeconds) : LIMITED;
+    const error = result.reason === "ocupado" ? busyMessage(result.retryAfterSeconds) : LIMITED;
     return data({ error, recoveryCodes: null }, { status: 429, headers });
   }
   const headers = new Headers({ "Cache-Control": "no-store" });

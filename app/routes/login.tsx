@@ -66,10 +66,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!result.ok) {
     logLoginRefusal(result.reason, context.get(clientAddressContext));
-    if (result.reason === "invalid") return data({ error: INVALID, email }, { status: 401 });
+    if (result.reason === "invalido") return data({ error: INVALID, email }, { status: 401 });
     const headers = { "Retry-After": String(result.retryAfterSeconds) };
     // The shop as a whole is busy: says so, since it tells nothing about any account or address.
-    if (result.reason === "busy")
+    if (result.reason === "ocupado")
       return data({ error: busyMessage(result.retryAfterSeconds), email }, { status: 429, headers });
     // Locked or wrong: the same words either way, so the form reveals nothing about the account.
     return data({ error: INVALID, email }, { status: 429, headers });

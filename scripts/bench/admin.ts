@@ -13,7 +13,7 @@ import path from "node:path";
 import { type Insertable, sql } from "kysely";
 import pg from "pg";
 import { createAdminAuth, SESSION_COOKIE } from "~/auth/auth.server";
-import { authSettings } from "~/auth/settings.server";
+import { authSettings } from "~/auth/auth-config.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import { type Database, type Db, migrateToLatest, openDatabase, toTimestamp } from "~/db/database.server";

@@ -129,9 +129,9 @@ describeEachDatabase("administrator sign-in", (harness) => {
     const email = await newAdmin();
     expect(await signIn(email, { password: "otra contraseña larga" })).toEqual({
       ok: false,
-      reason: "invalid",
+      reason: "invalido",
     });
-    expect(await signIn("nadie@example.com")).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn("nadie@example.com")).toEqual({ ok: false, reason: "invalido" });
     const result = await signedIn(` ${email.toUpperCase()} `);
     expect(result.session.email).toBe(email);
     expect((await sessionOf(result.cookie))?.email).toBe(email);
@@ -264,7 +264,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
     const c = await signedIn(email);
     await auth.resetPassword(email, "la contraseña nueva y larga");
     expect(await sessionOf(c.cookie)).toBeNull();
-    expect(await signIn(email)).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn(email)).toEqual({ ok: false, reason: "invalido" });
     expect((await signIn(email, { password: "la contraseña nueva y larga" })).ok).toBe(true);
   });
 
@@ -304,7 +304,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
         updated_at: now,
       })
       .execute();
-    expect(await signIn(email)).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn(email)).toEqual({ ok: false, reason: "invalido" });
     const left = await database.db
       .selectFrom("auth_session")
       .select("id")
@@ -322,12 +322,12 @@ describeEachDatabase("administrator sign-in", (harness) => {
         // From many addresses: the account's own limit is what engages.
         expect(await signIn(email, { password: `incorrecta-${i}-xxxx`, address: `10.2.0.${i}` })).toEqual({
           ok: false,
-          reason: "invalid",
+          reason: "invalido",
         });
       }
       const locked = await signIn(email, { address: "10.2.1.1" });
-      expect(locked).toMatchObject({ ok: false, reason: "limited" });
-      if (locked.ok || locked.reason !== "limited") throw new Error("not limited");
+      expect(locked).toMatchObject({ ok: false, reason: "limitado" });
+      if (locked.ok || locked.reason !== "limitado") throw new Error("not limited");
       expect(locked.retryAfterSeconds).toBeGreaterThan(0);
       expect(locked.retryAfterSeconds).toBeLessThanOrEqual(LOGIN_LIMITS.windowMinutes * 60);
       // Another account is not affected.
@@ -345,7 +345,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
       for (let i = 0; i < LOGIN_LIMITS.perAddress; i++) {
         await signIn(`intento-${i}-${newId(4)}@example.com`, { address });
       }
-      expect(await signIn(email, { address })).toMatchObject({ ok: false, reason: "limited" });
+      expect(await signIn(email, { address })).toMatchObject({ ok: false, reason: "limitado" });
       // The same account from elsewhere is fine.
       expect((await signIn(email, { address: "10.3.255.1" })).ok).toBe(true);
       vi.setSystemTime(start + (LOGIN_LIMITS.windowMinutes + 1) * MINUTE);
@@ -358,7 +358,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
       for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
         await signIn(variants[i % variants.length] ?? email, { password: `incorrecta-${i}-wwww` });
       }
-      expect(await signIn(email)).toMatchObject({ ok: false, reason: "limited" });
+      expect(await signIn(email)).toMatchObject({ ok: false, reason: "limitado" });
     });
 
     it("an owner's login does not give a guesser's address its failures back", async () => {
@@ -373,7 +373,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
       for (let i = 0; i < remaining; i++) {
         await signIn(`otra-${i}-${newId(4)}@example.com`, { address: guesser });
       }
-      expect(await signIn(email, { address: guesser })).toMatchObject({ ok: false, reason: "limited" });
+      expect(await signIn(email, { address: guesser })).toMatchObject({ ok: false, reason: "limitado" });
     });
 
     it("a successful login clears the account's earlier failures", async () => {
@@ -397,14 +397,14 @@ describeEachDatabase("administrator sign-in", (harness) => {
       // Every failure from a different address and for a different e-mail: no other limit engages.
       for (let i = 0; i < LOGIN_LIMITS.everywhere; i++) {
         expect(await signIn(`nadie-${i}-${newId(4)}@example.com`, { address: `10.9.${i}.1`, using })).toEqual(
-          { ok: false, reason: "invalid" },
+          { ok: false, reason: "invalido" },
         );
       }
       expect(using.busyFor(), "not yet: the ceiling is met by the next failure").toBeNull();
       // Even the right password from a fresh address waits: the shop as a whole is busy.
       const refused = await signIn(email, { address: "10.9.250.1", using });
-      expect(refused).toMatchObject({ ok: false, reason: "busy" });
-      if (refused.ok || refused.reason !== "busy") throw new Error("not refused");
+      expect(refused).toMatchObject({ ok: false, reason: "ocupado" });
+      if (refused.ok || refused.reason !== "ocupado") throw new Error("not refused");
       expect(refused.retryAfterSeconds).toBeGreaterThan(0);
       expect(refused.retryAfterSeconds).toBeLessThanOrEqual(LOGIN_LIMITS.everywhereWindowSeconds);
       // From now on this server knows without asking the database (the route refuses before rendering).
@@ -420,7 +420,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
         );
       const before = await failures();
       expect(await signIn(`otro-${newId(4)}@example.com`, { address: "10.9.251.1", using })).toMatchObject({
-        reason: "busy",
+        reason: "ocupado",
       });
       expect(await failures(), "a refusal while busy writes nothing").toBe(before);
       const sessions = await database.db
@@ -449,8 +449,8 @@ describeEachDatabase("administrator sign-in", (harness) => {
         await signIn(`nadie-${i}-${newId(4)}@example.com`, { address: `10.10.${i}.1`, using });
       }
       const both = await signIn(email, { address: guesser, using });
-      expect(both).toMatchObject({ ok: false, reason: "busy" });
-      if (both.ok || both.reason !== "busy") throw new Error("not refused");
+      expect(both).toMatchObject({ ok: false, reason: "ocupado" });
+      if (both.ok || both.reason !== "ocupado") throw new Error("not refused");
       expect(both.retryAfterSeconds).toBeLessThanOrEqual(LOGIN_LIMITS.everywhereWindowSeconds);
       expect(using.busyFor()).toBeLessThanOrEqual(LOGIN_LIMITS.everywhereWindowSeconds);
 
@@ -459,7 +459,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
       // The guesser's address is still limited on its own; everyone else may sign in.
       expect(await signIn(email, { address: guesser, using })).toMatchObject({
         ok: false,
-        reason: "limited",
+        reason: "limitado",
       });
       expect((await signIn(email, { address: "10.10.255.1", using })).ok).toBe(true);
     });
@@ -471,11 +471,11 @@ describeEachDatabase("administrator sign-in", (harness) => {
           signIn(email, { password: `incorrecta-${i}-zzzz`, address: `10.4.0.${i}` }),
         ),
       );
-      const checked = results.filter((r) => !r.ok && r.reason === "invalid").length;
+      const checked = results.filter((r) => !r.ok && r.reason === "invalido").length;
       expect(checked).toBeLessThanOrEqual(LOGIN_LIMITS.perAccount);
       // The rest are refused unhashed: by the account's limit, or (the line in front of hashing
       // being full on a busy machine) as busy.
-      const refused = results.filter((r) => !r.ok && (r.reason === "limited" || r.reason === "busy"));
+      const refused = results.filter((r) => !r.ok && (r.reason === "limitado" || r.reason === "ocupado"));
       expect(refused.length).toBeGreaterThanOrEqual(8);
     });
   });
@@ -500,7 +500,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
       const lined = withHasher(hasher);
       const email = await newAdmin();
       const release = occupy(hasher);
-      const busy = { ok: false, reason: "busy", retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS };
+      const busy = { ok: false, reason: "ocupado", retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS };
       for (const who of [email, `nadie-${newId(4)}@example.com`]) {
         const started = performance.now();
         const result = await lined.signIn({
@@ -541,7 +541,7 @@ describeEachDatabase("administrator sign-in", (harness) => {
         });
         expect(result, who).toEqual({
           ok: false,
-          reason: "busy",
+          reason: "ocupado",
           retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS,
         });
         expect(await failuresFor(who), "the attempt is not counted").toBe(0);
@@ -574,10 +574,10 @@ describeEachDatabase("administrator sign-in", (harness) => {
           secure: false,
         });
       calls.length = 0;
-      expect(await attempt(email)).toEqual({ ok: false, reason: "invalid" });
+      expect(await attempt(email)).toEqual({ ok: false, reason: "invalido" });
       expect(calls).toEqual(["verify"]);
       calls.length = 0;
-      expect(await attempt(`nadie-${newId(4)}@example.com`)).toEqual({ ok: false, reason: "invalid" });
+      expect(await attempt(`nadie-${newId(4)}@example.com`)).toEqual({ ok: false, reason: "invalido" });
       expect(calls).toEqual(["hash"]);
     });
   });

@@ -99,7 +99,7 @@ describeEachDatabase("the administrator's second factor", (harness) => {
         secure: false,
       });
     const wrong = totp(pending.secret) === "000000" ? "111111" : "000000";
-    expect(await set(wrong)).toEqual({ ok: false, reason: "invalid" });
+    expect(await set(wrong)).toEqual({ ok: false, reason: "invalido" });
     const done = await set(totp(pending.secret));
     if (!done.ok) throw new Error(done.reason);
     expect(done.recoveryCodes).toHaveLength(10);
@@ -126,7 +126,7 @@ describeEachDatabase("the administrator's second factor", (harness) => {
     const right = totp(admin.secret);
     expect(await typeCode(cookie, right === "123456" ? "654321" : "123456")).toEqual({
       ok: false,
-      reason: "invalid",
+      reason: "invalido",
     });
     expect(await sessionCount(admin.email)).toBe(0);
     const done = await typeCode(cookie, right);
@@ -136,8 +136,8 @@ describeEachDatabase("the administrator's second factor", (harness) => {
       (await auth.readSession(new Headers({ cookie: cookiesFrom(done.setCookies) }), false)).session?.email,
     ).toBe(admin.email);
     // The challenge was used up with it; without one no code is checked.
-    expect(await typeCode(cookie, right)).toEqual({ ok: false, reason: "expired" });
-    expect(await typeCode("", right)).toEqual({ ok: false, reason: "expired" });
+    expect(await typeCode(cookie, right)).toEqual({ ok: false, reason: "vencido" });
+    expect(await typeCode("", right)).toEqual({ ok: false, reason: "vencido" });
   });
 
   it("accepts the code of the current 30-second step and of one step either side, no further", async () => {
@@ -153,7 +153,7 @@ describeEachDatabase("the administrator's second factor", (harness) => {
     for (const offset of [-3, -2, 2, 3]) {
       expect(await typeCode(cookie, codeAt(offset)), `offset ${offset}`).toEqual({
         ok: false,
-        reason: "invalid",
+        reason: "invalido",
       });
     }
     expect((await typeCode(cookie, codeAt(-1))).ok).toBe(true);
@@ -169,7 +169,7 @@ describeEachDatabase("the administrator's second factor", (harness) => {
     const first = await passwordStep(admin.email);
     expect((await typeCode(first.cookie, code)).ok).toBe(true);
     const second = await passwordStep(admin.email);
-    expect(await typeCode(second.cookie, code)).toEqual({ ok: false, reason: "invalid" });
+    expect(await typeCode(second.cookie, code)).toEqual({ ok: false, reason: "invalido" });
     // The others still work.
     expect((await typeCode(second.cookie, admin.recoveryCodes[4] ?? "")).ok).toBe(true);
   });
@@ -185,16 +185,16 @@ describeEachDatabase("the administrator's second factor", (harness) => {
         headers: new Headers(),
         secure: false,
       });
-      expect(answer).toEqual({ ok: false, reason: "invalid" });
+      expect(answer).toEqual({ ok: false, reason: "invalido" });
     }
     // The right password is not a failure, and does not clear the earlier ones: the code is still to come.
     const { cookie } = await passwordStep(admin.email, "", "10.8.1.1");
     const wrong = totp(admin.secret) === "000000" ? "111111" : "000000";
     for (let i = 0; i < 4; i++)
-      expect(await typeCode(cookie, wrong, false, `10.8.2.${i}`)).toEqual({ ok: false, reason: "invalid" });
+      expect(await typeCode(cookie, wrong, false, `10.8.2.${i}`)).toEqual({ ok: false, reason: "invalido" });
     const locked = await typeCode(cookie, totp(admin.secret), false, "10.8.3.1");
-    expect(locked).toMatchObject({ ok: false, reason: "limited" });
-    if (locked.ok || locked.reason !== "limited") throw new Error("not limited");
+    expect(locked).toMatchObject({ ok: false, reason: "limitado" });
+    if (locked.ok || locked.reason !== "limitado") throw new Error("not limited");
     expect(locked.retryAfterSeconds).toBeGreaterThan(0);
     expect(locked.retryAfterSeconds).toBeLessThanOrEqual(LOGIN_LIMITS.windowMinutes * 60);
     expect(await sessionCount(admin.email)).toBe(0);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createAdminAuth } from "~/auth/auth.server";
-import { authSettings } from "~/auth/settings.server";
+import { authSettings } from "~/auth/auth-config.server";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase } from "~/db/database.server";
 import { type RunningServer, startServer } from "../support/server-process";

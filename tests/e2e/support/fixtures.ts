@@ -2,7 +2,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { type AdminAuth, createAdminAuth, SESSION_COOKIE } from "~/auth/auth.server";
-import { authSettings } from "~/auth/settings.server";
+import { authSettings } from "~/auth/auth-config.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase } from "~/db/database.server";

@@ -2,7 +2,20 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "~/config/env.server";
-import type { AuthSettings } from "./auth.server";
+
+/** What administrator sign-in needs from the shop's configuration (not the shop's own settings). */
+export interface AuthSettings {
+  /** Signs the session cookie; at least 32 characters. */
+  secret: string;
+  /** Where the shop is served, e.g. https://tienda.ejemplo.mx. */
+  baseUrl: string;
+  /** A session unused this long ends (sliding). */
+  idleMinutes: number;
+  /** A session ends this long after sign-in, however active. */
+  absoluteHours: number;
+  /** The name the authenticator app shows next to the account (the shop's name). */
+  issuer?: string;
+}
 
 /**
  * The try-it mode needs no SESSION_SECRET: one is generated on the first start and kept beside

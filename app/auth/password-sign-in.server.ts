@@ -1,0 +1,129 @@
+import type { Database } from "~/db/database.server";
+import { findAdmin } from "./accounts.server";
+import {
+  ADDRESS_HEADER,
+  isRefusal,
+  type Libraries,
+  type LibraryUser,
+  type SignInResponse,
+  sessionCookieName,
+} from "./better-auth.server";
+import { beginLoginAttempt, normalizeEmail } from "./login-limits.server";
+import { HASHING_BUSY_RETRY_SECONDS, HashingBusy } from "./password-hashing.server";
+import { ADMIN_ROLE } from "./password-policy";
+import type { AdminSession, Sessions } from "./sessions.server";
+import type { AttemptRefusal, SignInGate } from "./sign-in-gate.server";
+import { keepTrustDeadline, trustedDevice } from "./trusted-devices.server";
+
+/**
+ * The first step of signing in: the e-mail and password, through the sign-in gate. It ends in a
+ * session (a trusted device skips the code), in the code page (the second factor is set up), or
+ * in the set-up page (it is not yet: a new secret waits there).
+ */
+
+export type SignInResult =
+  /** `set-up`: the account has no second factor yet; the session only reaches the set-up page. */
+  | { ok: true; step: "signed-in" | "set-up"; session: AdminSession; setCookies: string[] }
+  /** The password was right; the code comes next, within a short-lived challenge cookie. */
+  | { ok: true; step: "code"; setCookies: string[] }
+  | { ok: false; reason: "invalido" }
+  /**
+   * `limitado`: too many failures for this account or from this address. `ocupado`: too many
+   * sign-ins across the shop (its ceiling, or the hashing line is full): nothing was checked.
+   */
+  | AttemptRefusal;
+
+export interface PasswordSignInInput {
+  email: string;
+  password: string;
+  address: string;
+  headers: Headers;
+  secure: boolean;
+  /** The session this browser held until now (it ends: a new token at every login). */
+  previousSessionId?: string | null;
+}
+
+export function createPasswordSignIn(parts: {
+  database: Database;
+  libraries: Libraries;
+  gate: SignInGate;
+  sessions: Sessions;
+}): (input: PasswordSignInInput) => Promise<SignInResult> {
+  const { libraries, gate, sessions } = parts;
+  const { db } = parts.database;
+
+  return async function signIn({ email, password, address, headers, secure: isSecure, previousSessionId }) {
+    // Known to be busy: refused before anything is read or written, so a flood costs next to nothing.
+    const wait = gate.busyFor();
+    if (wait !== null) return { ok: false, reason: "ocupado", retryAfterSeconds: wait };
+    const decision = await beginLoginAttempt(db, { email, address });
+    if (!decision.allowed) return gate.refused(decision);
+    const lib = libraries.forRequest(isSecure);
+    const withAddress = new Headers(headers);
+    withAddress.set(ADDRESS_HEADER, address);
+    const trusted = await trustedDevice(db, headers);
+    let result: SignInResponse;
+    try {
+      result = await lib.api.signInEmail({
+        body: { email: normalizeEmail(email), password, rememberMe: true },
+        headers: withAddress,
+        returnHeaders: true,
+      });
+    } catch (error) {
+      if (error instanceof HashingBusy) {
+        // The line filled up meanwhile (known and unknown e-mails both hash): nothing was checked.
+        await decision.attempt.withdrawn();
+        return { ok: false, reason: "ocupado", retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS };
+      }
+      // Unknown e-mail, wrong password, malformed input: all the same to the person typing.
+      if (isRefusal(error)) return { ok: false, reason: "invalido" };
+      throw error;
+    }
+    const setCookies = result.headers.getSetCookie();
+    if ((result.response as { twoFactorRedirect?: boolean }).twoFactorRedirect) {
+      if (!(await findAdmin(db, email))) return { ok: false, reason: "invalido" };
+      // The password is right but the sign-in is not done: the attempt does not count, and the
+      // account's earlier failures stay until a right code.
+      await decision.attempt.withdrawn();
+      if (previousSessionId) await sessions.signOut(previousSessionId, isSecure);
+      return { ok: true, step: "code", setCookies };
+    }
+    const user = result.response.user as LibraryUser;
+    if (user.role !== ADMIN_ROLE) {
+      // Only administrators sign in here; the fresh session is dropped at once.
+      await db.deleteFrom("auth_session").where("token", "=", result.response.token).execute();
+      return { ok: false, reason: "invalido" };
+    }
+    const settingUp = !user.twoFactorEnabled;
+    // A secret already waiting is kept: the app it was scanned into keeps working.
+    const waiting =
+      settingUp &&
+      (await db.selectFrom("auth_two_factor").select("id").where("user_id", "=", user.id).executeTakeFirst());
+    if (settingUp && !waiting) {
+      // The first sign-in since the second factor came: a new secret waits for the set-up page
+      // (the library asks for the password to make one; it was just typed).
+      const cookie = setCookies.find((c) => c.startsWith(`${sessionCookieName(isSecure)}=`));
+      try {
+        await lib.api.enableTwoFactor({
+          body: { password, method: "totp" },
+          headers: new Headers({ cookie: cookie?.split(";")[0] ?? "" }),
+        });
+      } catch (error) {
+        await db.deleteFrom("auth_session").where("token", "=", result.response.token).execute();
+        if (!(error instanceof HashingBusy)) throw error;
+        await decision.attempt.withdrawn();
+        return { ok: false, reason: "ocupado", retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS };
+      }
+    }
+    if (!settingUp) await keepTrustDeadline(db, setCookies, trusted, user.id);
+    await decision.attempt.succeeded();
+    // A new token at every login: the one this browser held before (if any) stops working.
+    if (previousSessionId) await sessions.signOut(previousSessionId, isSecure);
+    return {
+      ok: true,
+      step: settingUp ? "set-up" : "signed-in",
+      setCookies,
+      session: await sessions.byToken(result.response.token, user, settingUp),
+    };
+  };
+}
