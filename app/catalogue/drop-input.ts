@@ -20,7 +20,7 @@ export const MAX_PRODUCTS = 60;
  * still be bought, and far below PostgreSQL's 32-bit `integer` (see orders/limits.ts).
  */
 export const MAX_PRICE_CENTS = MAX_CHARGE_CENTS; // $999,999.99
-/** Pieces of one product: also what a save may raise its stock to (see catalogue/admin.server.ts). */
+/** Pieces of one product: also what a save may raise its stock to (see drops-desk/update.server.ts). */
 export const MAX_STOCK = 10_000;
 
 /** One-line text, or `multiline` (the descriptions' textareas keep tabs and line breaks). */

@@ -8,6 +8,7 @@ import {
   dropTimeState,
   isDropPurchasable,
 } from "~/catalogue/drop-time";
+import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
 import { dropsForHome } from "~/catalogue/storefront";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
@@ -22,7 +23,6 @@ import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageTakesNoForm } from "~/http/methods";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
-import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { servicesContext } from "~/services.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import type { Route } from "./+types/home";

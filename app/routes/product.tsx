@@ -9,6 +9,7 @@ import {
   dropTimeState,
   isDropPurchasable,
 } from "~/catalogue/drop-time";
+import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
 import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
@@ -23,7 +24,6 @@ import { formatMXN } from "~/lib/money";
 import { absoluteUrl, shopOrigin } from "~/lib/origin.server";
 import { pageMeta } from "~/lib/seo";
 import { imageView, variantUrl } from "~/media/media.server";
-import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { servicesContext } from "~/services.server";
 import { waitlistHeaders, waitlistSignUp } from "~/waitlist/sign-up-action.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";

@@ -1,8 +1,10 @@
 import { data, redirect, useNavigation } from "react-router";
-import { deleteDrop, dropForEdit, updateDropFromInput } from "~/catalogue/admin.server";
 import { dropInput, fieldErrors, formToDropInput } from "~/catalogue/drop-input";
 import { DropForm } from "~/components/admin/drop-form";
 import { RouteError } from "~/components/route-error";
+import { deleteDrop } from "~/drops-desk/delete.server";
+import { dropForEdit } from "~/drops-desk/edit-form.server";
+import { updateDropFromInput } from "~/drops-desk/update.server";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import { isId } from "~/lib/ids";
 import { servicesContext } from "~/services.server";

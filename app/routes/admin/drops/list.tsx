@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { listAdminDrops } from "~/catalogue/admin.server";
 import { DROP_TIME_LABELS } from "~/catalogue/drop-time";
 import type { DropStatus } from "~/catalogue/taxonomy";
 import { ConfirmDialog } from "~/components/admin/modal";
 import { RouteError } from "~/components/route-error";
+import { listAdminDrops } from "~/drops-desk/list.server";
 import { pageTakesNoForm } from "~/http/methods";
 import { requireAdmin } from "~/lib/admin-guards.server";
 import { formatShopDateTime } from "~/lib/dates";
