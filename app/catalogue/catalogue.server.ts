@@ -3,9 +3,15 @@ import type { DropRow, MediaRow, ProductRow } from "~/db/schema";
 import { isId, newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { loadMedia } from "~/media/media.server";
-import { MAX_PRICE_CENTS, MAX_STOCK } from "./drop-input";
 import { normalizeDropStatus } from "./drop-status";
-import { type Categoria, type DropStatus, MAX_EXTRA_IMAGES, type Material } from "./taxonomy";
+import {
+  type Categoria,
+  type DropStatus,
+  MAX_EXTRA_IMAGES,
+  MAX_PRICE_CENTS,
+  MAX_STOCK,
+  type Material,
+} from "./taxonomy";
 
 export interface Product {
   id: string;

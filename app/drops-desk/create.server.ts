@@ -1,6 +1,6 @@
-import type { DropInput } from "~/catalogue/drop-input";
 import { type Db, toTimestamp } from "~/db/database.server";
 import type { MediaStorage } from "~/media/storage.server";
+import type { DropInput } from "./drop-input";
 import { checkMedia, dropUnusedMediaRows, writeAlts } from "./form-media.server";
 import { insertProduct } from "./form-products.server";
 import { saveDropForm } from "./save.server";

@@ -1,10 +1,10 @@
 import { getDrop } from "~/catalogue/catalogue.server";
-import { type DropFormValues, pesosText } from "~/catalogue/drop-input";
 import { heldPieces } from "~/catalogue/held-pieces.server";
 import { type Db, toDate } from "~/db/database.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
+import { type DropFormValues, pesosText } from "./drop-input";
 
 /** A drop as the edit form opens it: typed values, uploaded media with their addresses, held pieces. */
 export async function dropForEdit(

@@ -1,7 +1,7 @@
-import type { DropInput } from "~/catalogue/drop-input";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import type { MediaStorage } from "~/media/storage.server";
+import type { DropInput } from "./drop-input";
 import type { DropRefusal } from "./types";
 
 /*

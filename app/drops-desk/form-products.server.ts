@@ -1,6 +1,6 @@
-import type { ProductInput } from "~/catalogue/drop-input";
 import type { Db } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import type { ProductInput } from "./drop-input";
 
 /** The columns a form sets on a product, new or kept (stock is set apart: see update.server.ts). */
 export function productColumns(p: ProductInput, position: number, stamp: string) {

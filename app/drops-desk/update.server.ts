@@ -1,8 +1,9 @@
 import { sql } from "kysely";
-import { type DropInput, MAX_STOCK, type ProductInput } from "~/catalogue/drop-input";
 import { heldPieces } from "~/catalogue/held-pieces.server";
+import { MAX_STOCK } from "~/catalogue/taxonomy";
 import { type Db, toTimestamp } from "~/db/database.server";
 import type { MediaStorage } from "~/media/storage.server";
+import type { DropInput, ProductInput } from "./drop-input";
 import { checkMedia, dropUnusedMediaRows, writeAlts } from "./form-media.server";
 import { insertProduct, productColumns, writeProductImages } from "./form-products.server";
 import { saveDropForm } from "./save.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PRICE_CENTS, MAX_STOCK } from "~/catalogue/drop-input";
+import { MAX_PRICE_CENTS, MAX_STOCK } from "~/catalogue/taxonomy";
 import { DB_INTEGER_MAX } from "~/lib/money";
 import {
   LINE_QUANTITY_MESSAGE,

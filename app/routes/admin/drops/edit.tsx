@@ -1,8 +1,8 @@
 import { data, redirect, useNavigation } from "react-router";
-import { dropInput, fieldErrors, formToDropInput } from "~/catalogue/drop-input";
 import { DropForm } from "~/components/admin/drop-form";
 import { RouteError } from "~/components/route-error";
 import { deleteDrop } from "~/drops-desk/delete.server";
+import { dropInput, fieldErrors, formToDropInput } from "~/drops-desk/drop-input";
 import { dropForEdit } from "~/drops-desk/edit-form.server";
 import { updateDropFromInput } from "~/drops-desk/update.server";
 import { requireAdmin } from "~/lib/admin-guards.server";
