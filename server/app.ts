@@ -5,7 +5,8 @@ import morgan from "morgan";
 import type { ServerBuild } from "react-router";
 import { type Config, loadConfig } from "~/config/env.server";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
-import { MAX_UPLOAD_BODY_BYTES, tooLargeMessage } from "~/media/uploads.server";
+import { MAX_UPLOAD_BODY_BYTES } from "~/media/multipart.server";
+import { tooLargeMessage } from "~/media/upload-failures.server";
 import { startServices } from "~/services.server";
 import { isAdminPath, PATHS } from "~/web/paths";
 import { anonymousContext, requestContext } from "~/web/request-context.server";
@@ -106,7 +107,7 @@ function buildApp(
   app.use(edgeGuards(config));
   // A body is refused unread when its declared length is past its cap; one sent without a length
   // (chunked) is counted as it arrives (server/request-handler.ts). The media upload streams its
-  // body and counts each kind's limit itself (app/media/uploads.server.ts).
+  // body and counts each kind's limit itself (app/media/multipart.server.ts).
   app.use((req, res, next) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (req.method === "POST" && req.path === UPLOAD_PATH) {

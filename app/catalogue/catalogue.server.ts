@@ -1,10 +1,16 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { DropRow, MediaRow, ProductRow } from "~/db/schema";
-import { type Categoria, type DropStatus, MAX_EXTRA_IMAGES, type Material } from "~/db/taxonomy";
+import {
+  type Categoria,
+  type DropStatus,
+  MAX_EXTRA_IMAGES,
+  MAX_PRICE_CENTS,
+  MAX_STOCK,
+  type Material,
+} from "~/db/taxonomy";
 import { isId, newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { loadMedia } from "~/media/media.server";
-import { MAX_PRICE_CENTS, MAX_STOCK } from "./drop-input";
 import { normalizeDropStatus } from "./drop-status";
 
 export interface Product {

@@ -5,9 +5,9 @@ import { formatMXN } from "~/lib/money";
 import { absoluteUrl } from "~/lib/urls";
 import { type ImageView, imageView, variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
-import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { type DropInfo, getProductsWithDrops, type Product } from "./catalogue.server";
 import { type DropMoment, type DropTimeState, dropTimeState, isDropPurchasable } from "./drop-time";
+import { heldPieces, soldOutIds } from "./held-pieces.server";
 
 /** What a product tile shows: serialisable, prices already formatted. */
 export interface ProductTileView {
@@ -31,7 +31,7 @@ export function productHref(dropId: string, productId: string): string {
   return `/drop/${dropId}/product/${productId}`;
 }
 
-/** `held`: pieces of sold-out products held by unpaid checkouts (see orders/held.server.ts). */
+/** `held`: pieces of sold-out products held by unpaid checkouts (see held-pieces.server.ts). */
 export function productTile(
   storage: MediaStorage,
   drop: DropInfo,

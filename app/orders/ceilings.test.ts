@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PRICE_CENTS, MAX_STOCK } from "~/catalogue/drop-input";
 import {
   MAX_LINE_QUANTITY,
   MAX_ORDER_LINES,
   MAX_ORDER_PIECES,
   MAX_ORDER_TOTAL_CENTS,
 } from "~/config/ceilings";
+import { MAX_PRICE_CENTS, MAX_STOCK } from "~/db/taxonomy";
 import { DB_INTEGER_MAX } from "~/lib/money";
 import {
   lineQuantityMessage,

@@ -7,6 +7,7 @@ import {
   isDropPurchasable,
 } from "~/catalogue/drop-time";
 import { filterProducts, parseFilters, parseSort, sortProducts } from "~/catalogue/filters";
+import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { FilterBar } from "~/components/filter-bar";
@@ -17,7 +18,6 @@ import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { isId } from "~/lib/ids";
 import { pageMeta } from "~/lib/seo";
 import { absoluteUrl } from "~/lib/urls";
-import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";

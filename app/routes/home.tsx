@@ -8,6 +8,7 @@ import {
   dropTimeState,
   isDropPurchasable,
 } from "~/catalogue/drop-time";
+import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
 import { dropsForHome } from "~/catalogue/storefront";
 import { dropSummary, productTile } from "~/catalogue/views.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
@@ -21,7 +22,6 @@ import { WhatsAppButton } from "~/components/whatsapp-button";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
 import { absoluteUrl } from "~/lib/urls";
-import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";

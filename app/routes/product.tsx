@@ -9,6 +9,7 @@ import {
   dropTimeState,
   isDropPurchasable,
 } from "~/catalogue/drop-time";
+import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
 import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
 import { dropHref, productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
@@ -23,7 +24,6 @@ import { formatMXN } from "~/lib/money";
 import { pageMeta } from "~/lib/seo";
 import { absoluteUrl } from "~/lib/urls";
 import { imageView, variantUrl } from "~/media/media.server";
-import { heldPieces, soldOutIds } from "~/orders/held.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";

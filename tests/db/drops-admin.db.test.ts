@@ -4,17 +4,15 @@ import path from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, expect, it } from "vitest";
-import {
-  createDropFromInput,
-  deleteDrop,
-  dropForEdit,
-  heldPieces,
-  listAdminDrops,
-  updateDropFromInput,
-} from "~/catalogue/admin.server";
 import { getDrop } from "~/catalogue/catalogue.server";
-import { dropInput, pesosText } from "~/catalogue/drop-input";
+import { heldPieces } from "~/catalogue/held-pieces.server";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { createDropFromInput } from "~/drops-desk/create.server";
+import { deleteDrop } from "~/drops-desk/delete.server";
+import { dropInput, pesosText } from "~/drops-desk/drop-input";
+import { dropForEdit } from "~/drops-desk/edit-form.server";
+import { listAdminDrops } from "~/drops-desk/list.server";
+import { updateDropFromInput } from "~/drops-desk/update.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
 import { createLocalStorage } from "~/media/local-storage.server";

@@ -1,7 +1,10 @@
 import { expect, it } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { heldPieces } from "~/catalogue/held-pieces.server";
+import { cartProducts } from "~/catalogue/views.server";
 import type { Database } from "~/db/database.server";
-import { heldPieces } from "~/orders/held.server";
+import { dropForEdit } from "~/drops-desk/edit-form.server";
+import { createLocalStorage } from "~/media/local-storage.server";
 import { releaseHold } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { describeEachDatabase } from "../support/databases";
@@ -9,7 +12,7 @@ import { hold } from "../support/orders";
 
 /*
  * 'Apartado' (Drop day): stock that is 0 only because of unpaid checkouts. The count is one
- * grouped query over the waiting orders' lines.
+ * grouped query over the waiting orders' lines, the same for the storefront and the drops desk.
  */
 
 const HOUR = 3_600_000;
@@ -32,7 +35,7 @@ async function threePieces(database: Database) {
   });
   const ids = ((await getDrop(database.db, dropId))?.products ?? []).map((p) => p.id);
   const line = (i: number, quantity: number) => ({ productId: ids[i] ?? "", dropId, quantity });
-  return { ids, line };
+  return { dropId, ids, line };
 }
 
 describeEachDatabase("pieces held by unpaid checkouts", (harness) => {
@@ -89,5 +92,35 @@ describeEachDatabase("pieces held by unpaid checkouts", (harness) => {
       .where("order_id", "=", order.id)
       .execute();
     expect(await heldPieces(database.db, ids)).toEqual(new Map());
+  });
+
+  it("the drops desk and the storefront count the same pieces of a line with missing pieces", async () => {
+    const database = await harness.fresh();
+    const { dropId, ids, line } = await threePieces(database);
+    const ring = ids[0] ?? "";
+    // No image is read: the products have none.
+    const storage = createLocalStorage("/nonexistent-media-root");
+    const counts = async () => {
+      const desk = (await dropForEdit(database.db, storage, dropId))?.products.find((p) => p.id === ring);
+      const [shop] = await cartProducts(database.db, storage, [ring], new Date());
+      return { desk: desk?.held, storefront: shop?.held };
+    };
+    // All three pieces wait for one payment: the piece is sold out, and 'Apartado' everywhere.
+    const order = await hold(database.db, { lines: [line(0, 3)], provider: "demo" });
+    expect(await counts()).toEqual({ desk: 3, storefront: 3 });
+
+    // Two of its pieces were never taken from stock: only one is held, on both screens.
+    await database.db
+      .updateTable("order_lines")
+      .set({ missing: 2 })
+      .where("order_id", "=", order.id)
+      .execute();
+    expect(await counts()).toEqual({ desk: 1, storefront: 1 });
+    await database.db
+      .updateTable("order_lines")
+      .set({ missing: 3 })
+      .where("order_id", "=", order.id)
+      .execute();
+    expect(await counts()).toEqual({ desk: 0, storefront: 0 });
   });
 });

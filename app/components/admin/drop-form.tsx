@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Form } from "react-router";
+import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "~/db/taxonomy";
 import {
   type DropFormValues,
   emptyProduct,
   MAX_PRODUCTS,
   type ProductFormValues,
-} from "~/catalogue/drop-input";
-import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "~/db/taxonomy";
+} from "~/drops-desk/drop-input";
 import { ExtraImages, MediaSlot } from "./media-picker";
 
 export interface DropFormErrors {

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from "react";
-import type { MediaValue } from "~/catalogue/drop-input";
+import type { MediaValue } from "~/drops-desk/drop-input";
 import { MB, UPLOAD_LIMITS } from "~/media/upload-limits";
 
 type Kind = "image" | "video";

@@ -1,4 +1,5 @@
-import { receiveUpload, type UploadReason } from "~/media/uploads.server";
+import type { UploadReason } from "~/media/upload-failures.server";
+import { receiveUpload } from "~/media/uploads.server";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/media";
@@ -13,7 +14,7 @@ function statusOf(reason: UploadReason): 400 | 413 {
  * POST /admin/media: one photo or video for a drop, sent by the drop form as soon as it is chosen
  * (the drop may not be saved yet). multipart/form-data with `dropId` and `kind` (image | video)
  * before `file`. 201 with { id, kind, url, width, height }; a refusal is { message } in Spanish
- * with 400, or 413 for a file over its limit. The body is streamed (app/media/uploads.server.ts);
+ * with 400, or 413 for a file over its limit. The body is streamed (app/media/multipart.server.ts);
  * server/app.ts lets this path past the 256 KB cap and drains or closes what is left unread.
  */
 export async function action(args: Route.ActionArgs) {

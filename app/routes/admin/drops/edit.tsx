@@ -1,8 +1,10 @@
 import { data, redirect, useNavigation } from "react-router";
-import { deleteDrop, dropForEdit, updateDropFromInput } from "~/catalogue/admin.server";
-import { dropInput, fieldErrors, formToDropInput } from "~/catalogue/drop-input";
 import { DropForm } from "~/components/admin/drop-form";
 import { RouteError } from "~/components/route-error";
+import { deleteDrop } from "~/drops-desk/delete.server";
+import { dropInput, fieldErrors, formToDropInput } from "~/drops-desk/drop-input";
+import { dropForEdit } from "~/drops-desk/edit-form.server";
+import { updateDropFromInput } from "~/drops-desk/update.server";
 import { isId } from "~/lib/ids";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";

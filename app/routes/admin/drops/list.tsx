@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { listAdminDrops } from "~/catalogue/admin.server";
 import { DROP_TIME_LABELS } from "~/catalogue/drop-time";
 import { ConfirmDialog } from "~/components/admin/modal";
 import { RouteError } from "~/components/route-error";
 import type { DropStatus } from "~/db/taxonomy";
+import { listAdminDrops } from "~/drops-desk/list.server";
 import { formatShopDateTime } from "~/lib/dates";
 import { requireAdmin } from "~/web/guards.server";
 import { pageTakesNoForm } from "~/web/methods";

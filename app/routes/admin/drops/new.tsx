@@ -1,8 +1,8 @@
 import { data, redirect, useNavigation } from "react-router";
-import { createDropFromInput } from "~/catalogue/admin.server";
-import { dropInput, emptyDrop, fieldErrors, formToDropInput } from "~/catalogue/drop-input";
 import { DropForm } from "~/components/admin/drop-form";
 import { RouteError } from "~/components/route-error";
+import { createDropFromInput } from "~/drops-desk/create.server";
+import { dropInput, emptyDrop, fieldErrors, formToDropInput } from "~/drops-desk/drop-input";
 import { newId } from "~/lib/ids";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";

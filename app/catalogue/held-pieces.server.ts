@@ -1,10 +1,18 @@
 import type { Db } from "~/db/database.server";
 
+/*
+ * The one rule for pieces held by unpaid checkouts: the storefront's 'Apartado' and the drops
+ * desk (the edit form's count, the refusal to remove a product someone is paying for) both read it.
+ * Catalogue sits below orders, so it reads the order tables through the schema, not orders' code;
+ * the count is what releasing those checkouts would give back (orders/stock.server.ts `heldByOrder`).
+ */
+
 /**
  * Pieces of each product held by checkouts still waiting for payment (`esperando_pago`): what may
  * come back to the shop if those shoppers do not pay. One grouped query, driven by the orders'
- * status index; only asked about products whose stock is 0 (the only ones whose label it
- * changes), so a page with everything in stock runs no query at all.
+ * status index. Products holding nothing are left out of the map. The storefront asks only about
+ * products whose stock is 0 (the only ones whose label it changes, see `soldOutIds`), so a page
+ * with everything in stock runs no query at all.
  */
 export async function heldPieces(db: Db, productIds: readonly string[]): Promise<Map<string, number>> {
   const held = new Map<string, number>();

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { normalizeDropStatus } from "~/catalogue/drop-status";
 import { HOLD_MINUTES, MAX_ORDER_PIECES, MIN_HOLD_MINUTES } from "~/config/ceilings";
-import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "~/db/taxonomy";
+import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES, MAX_PRICE_CENTS, MAX_STOCK } from "~/db/taxonomy";
 import { shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
-import { formatMXN, MAX_CHARGE_CENTS } from "~/lib/money";
+import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
-import { normalizeDropStatus } from "./drop-status";
 
 /*
  * The drop form (create and edit), one schema for the page and the server. Dates and times are
@@ -15,13 +15,6 @@ import { normalizeDropStatus } from "./drop-status";
 
 /** At most this many pieces in one drop (a limited collection). */
 export const MAX_PRODUCTS = 60;
-/**
- * A price above this is a typo. It is also the most one payment can be, so a piece at the cap can
- * still be bought, and far below PostgreSQL's 32-bit `integer` (see orders/limits.ts).
- */
-export const MAX_PRICE_CENTS = MAX_CHARGE_CENTS; // $999,999.99
-/** Pieces of one product: also what a save may raise its stock to (see catalogue/admin.server.ts). */
-export const MAX_STOCK = 10_000;
 
 /** One-line text, or `multiline` (the descriptions' textareas keep tabs and line breaks). */
 const text = (max: number, label: string, options: { missing?: string; multiline?: boolean } = {}) =>

@@ -1,0 +1,54 @@
+import type { Db } from "~/db/database.server";
+import { errorLine } from "~/lib/errors";
+import type { MediaStorage } from "~/media/storage.server";
+import type { PaymentProvider } from "~/orders/payment-port";
+import { cancelCheckout } from "~/orders/sweeper.server";
+import type { DropResult } from "./types";
+
+/**
+ * Deletes a drop with its products and media. Checkouts still waiting for payment on its pieces
+ * are closed at the payment provider and released first, so nobody pays for a piece that is gone;
+ * paid orders keep their lines and totals (they are copies).
+ */
+export async function deleteDrop(
+  db: Db,
+  storage: MediaStorage,
+  payments: PaymentProvider,
+  dropId: string,
+): Promise<DropResult> {
+  // Archived first: from here on no checkout can hold its pieces.
+  const closed = await db
+    .updateTable("drops")
+    .set({ status: "archivada" })
+    .where("id", "=", dropId)
+    .executeTakeFirst();
+  if (Number(closed.numUpdatedRows) === 0)
+    return { ok: false, reason: "no_encontrado", message: "Drop no encontrado." };
+  const waiting = await db
+    .selectFrom("orders")
+    .innerJoin("order_lines", "order_lines.order_id", "orders.id")
+    .select("orders.id")
+    .distinct()
+    .where("orders.status", "=", "esperando_pago")
+    .where("order_lines.drop_id", "=", dropId)
+    .execute();
+  try {
+    for (const order of waiting) await cancelCheckout(db, payments, order.id);
+  } catch (error) {
+    // The payment provider did not answer: one of them may still be paid. The drop stays archived
+    // (nobody can buy from it) and the owner tries again.
+    console.error(`No se pudo cerrar un pago pendiente de ${dropId}: ${errorLine(error)}`);
+    return {
+      ok: false,
+      reason: "pago_pendiente",
+      message:
+        "No se pudo cerrar un pago pendiente de esta colección; quedó archivada. Intenta de nuevo en unos minutos.",
+    };
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("drops").where("id", "=", dropId).execute();
+    await trx.deleteFrom("media").where("drop_id", "=", dropId).execute();
+  });
+  await storage.deletePrefix(`drops/${dropId}/`);
+  return { ok: true };
+}

@@ -1,0 +1,59 @@
+import { getDrop } from "~/catalogue/catalogue.server";
+import { heldPieces } from "~/catalogue/held-pieces.server";
+import { type Db, toDate } from "~/db/database.server";
+import { shopDateTimeStamp } from "~/lib/dates";
+import { variantUrl } from "~/media/media.server";
+import type { MediaStorage } from "~/media/storage.server";
+import { type DropFormValues, pesosText } from "./drop-input";
+
+/** A drop as the edit form opens it: typed values, uploaded media with their addresses, held pieces. */
+export async function dropForEdit(
+  db: Db,
+  storage: MediaStorage,
+  dropId: string,
+): Promise<DropFormValues | null> {
+  const drop = await getDrop(db, dropId, { extraImages: true });
+  if (!drop) return null;
+  const held = await heldPieces(
+    db,
+    drop.products.map((p) => p.id),
+  );
+  const image = (row: Parameters<typeof variantUrl>[1] | null) =>
+    row ? { id: row.id, url: variantUrl(storage, row, 480), alt: row.alt } : null;
+  const [startDate = "", startTime = ""] = shopDateTimeStamp(drop.startAt).split(" ");
+  const [endDate = "", endTime = ""] = shopDateTimeStamp(drop.endAt).split(" ");
+  const { updated_at } = await db
+    .selectFrom("drops")
+    .select("updated_at")
+    .where("id", "=", dropId)
+    .executeTakeFirstOrThrow();
+  return {
+    id: drop.id,
+    version: toDate(updated_at).toISOString(),
+    name: drop.name,
+    startDate,
+    startTime,
+    endDate,
+    endTime,
+    maxPerOrder: drop.maxPerOrder === null ? "" : String(drop.maxPerOrder),
+    holdMinutes: String(drop.holdMinutes),
+    smallDescription: drop.smallDescription,
+    fullDescription: drop.fullDescription,
+    status: drop.status,
+    image: image(drop.image),
+    video: drop.video ? { id: drop.video.id, url: storage.publicUrl(drop.video.key), alt: "" } : null,
+    products: drop.products.map((p) => ({
+      id: p.id,
+      name: p.name,
+      price: pesosText(p.priceCents),
+      stock: String(p.stock),
+      stockLoaded: String(p.stock),
+      held: held.get(p.id) ?? 0,
+      categoria: p.categoria,
+      material: p.material,
+      description: p.description,
+      image: image(p.image),
+      extras: p.extraImages.map((m) => ({ id: m.id, url: variantUrl(storage, m, 480), alt: m.alt })),
+    })),
+  };
+}

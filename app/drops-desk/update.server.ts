@@ -1,0 +1,201 @@
+import { sql } from "kysely";
+import { heldPieces } from "~/catalogue/held-pieces.server";
+import { type Db, toTimestamp } from "~/db/database.server";
+import { MAX_STOCK } from "~/db/taxonomy";
+import type { MediaStorage } from "~/media/storage.server";
+import type { DropInput, ProductInput } from "./drop-input";
+import { checkMedia, dropUnusedMediaRows, writeAlts } from "./form-media.server";
+import { insertProduct, productColumns, writeProductImages } from "./form-products.server";
+import { saveDropForm } from "./save.server";
+import { type DropRefusal, type DropResult, Refused, refuse } from "./types";
+
+/** A product of the drop as it is stored before the save. */
+interface StoredProduct {
+  id: string;
+  name: string;
+}
+
+/**
+ * Saves the edit form. A stock typed by the owner is applied as a difference from the value the
+ * form loaded (`stockLoaded`), so pieces sold or held while the form was open are never lost; a
+ * difference that would take stock below zero is refused with what is there now. Products taken
+ * off the form are deleted (paid orders keep their own copy of name and price); replaced photos
+ * and videos are deleted with their files.
+ */
+export async function updateDropFromInput(
+  db: Db,
+  storage: MediaStorage,
+  dropId: string,
+  input: DropInput,
+  now = new Date(),
+): Promise<DropResult> {
+  return saveDropForm(db, storage, async (trx) => {
+    const stamp = toTimestamp(now);
+    const gone = await claimDrop(trx, dropId, input.version, stamp);
+    if (gone) return gone;
+    // Before the drop names them: a photo that is gone is refused, not a database error.
+    const media = await checkMedia(trx, dropId, { ...input, id: dropId });
+    if (media) throw new Refused(media);
+
+    const existing = await trx
+      .selectFrom("products")
+      .select(["id", "name"])
+      .where("drop_id", "=", dropId)
+      .execute();
+    const kept = keptProducts(existing, input.products);
+    await applyStockChanges(trx, kept, stamp);
+    const removed = await removableProducts(trx, existing, kept);
+
+    await writeDrop(trx, dropId, input, stamp);
+    await writeProducts(trx, dropId, input.products, stamp);
+    if (removed.length > 0) {
+      await trx
+        .deleteFrom("products")
+        .where(
+          "id",
+          "in",
+          removed.map((p) => p.id),
+        )
+        .execute();
+    }
+    await writeAlts(trx, input);
+    return { ok: true, unused: await dropUnusedMediaRows(trx, dropId) };
+  });
+}
+
+/**
+ * Claims the drop (a row lock on PostgreSQL, taken before any product's, like a delete) and
+ * refuses a form opened on an older version: stock is safe either way (differences), the rest
+ * would silently undo another tab's save. Returns the refusal of a drop that is gone.
+ */
+async function claimDrop(
+  trx: Db,
+  dropId: string,
+  version: DropInput["version"],
+  stamp: string,
+): Promise<DropRefusal | null> {
+  let claim = trx.updateTable("drops").set({ updated_at: stamp }).where("id", "=", dropId);
+  if (version) claim = claim.where("updated_at", "=", toTimestamp(new Date(version)));
+  const claimed = await claim.executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) > 0) return null;
+  const exists = await trx.selectFrom("drops").select("id").where("id", "=", dropId).executeTakeFirst();
+  if (!exists) return { ok: false, reason: "no_encontrado", message: "Drop no encontrado." };
+  return refuse("version", "La colección se guardó desde otra pestaña mientras editabas: recarga la página.");
+}
+
+/** The form's products that are already stored: each the drop's own, once, with the stock it showed. */
+function keptProducts(existing: StoredProduct[], products: ProductInput[]): ProductInput[] {
+  const ownIds = new Set(existing.map((p) => p.id));
+  const kept = products.filter((p) => p.id !== "");
+  // One product twice would apply its stock change twice.
+  if (new Set(kept.map((p) => p.id)).size !== kept.length) {
+    refuse("producto_ajeno", "Un producto aparece dos veces: recarga la página.");
+  }
+  for (const p of kept) {
+    if (!ownIds.has(p.id)) refuse("producto_ajeno", "Un producto ya no existe: recarga la página.");
+    if (p.stockLoaded === null) {
+      // Without the value the form showed, a typed stock could undo sales: ask for a fresh form.
+      refuse(
+        "stock_cambio",
+        `No sabemos qué stock de ${p.name} tenías a la vista: recarga la página y vuelve a escribirlo.`,
+      );
+    }
+  }
+  return kept;
+}
+
+/**
+ * Each kept product's typed stock, as a change from what the form loaded. Stock first, in
+ * product-id order like every checkout, so a save and a checkout sharing two pieces can never wait
+ * on each other (PostgreSQL would end one with a deadlock).
+ */
+async function applyStockChanges(trx: Db, kept: ProductInput[], stamp: string) {
+  for (const p of [...kept].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const delta = p.stock - (p.stockLoaded ?? p.stock);
+    // A raise may not take stock past MAX_STOCK (a forged `stockLoaded` could otherwise grow it
+    // save after save until the column overflows); a cut or no change always goes through.
+    const changed = await trx
+      .updateTable("products")
+      .set({ stock: sql`stock + ${delta}`, updated_at: stamp })
+      .where("id", "=", p.id)
+      .where(sql<boolean>`stock + ${delta} >= 0`)
+      .where(sql<boolean>`(${delta} <= 0 or stock + ${delta} <= ${MAX_STOCK})`)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) {
+      const left = await trx.selectFrom("products").select("stock").where("id", "=", p.id).executeTakeFirst();
+      if (delta > 0 && (left?.stock ?? 0) + delta > MAX_STOCK) {
+        refuse(
+          "stock_maximo",
+          `El stock de ${p.name} puede ser de hasta ${MAX_STOCK} piezas (ahora hay ${left?.stock ?? 0}).`,
+        );
+      }
+      refuse(
+        "stock_cambio",
+        `El stock de ${p.name} cambió mientras editabas (ahora hay ${left?.stock ?? 0}): recarga la página y vuelve a escribirlo.`,
+      );
+    }
+  }
+}
+
+/**
+ * The stored products taken off the form. A piece taken off while a shopper is paying for it would
+ * be paid for and gone: a product with pieces held by an unpaid checkout is refused.
+ */
+async function removableProducts(
+  trx: Db,
+  existing: StoredProduct[],
+  kept: ProductInput[],
+): Promise<StoredProduct[]> {
+  const keptIds = new Set(kept.map((p) => p.id));
+  const removed = existing.filter((p) => !keptIds.has(p.id));
+  const held = await heldPieces(
+    trx,
+    removed.map((p) => p.id),
+  );
+  const busy = removed.find((p) => (held.get(p.id) ?? 0) > 0);
+  if (busy) {
+    refuse(
+      "producto_apartado",
+      `No se puede quitar ${busy.name}: tiene piezas apartadas en pagos que aún no terminan. Intenta de nuevo en unos minutos.`,
+    );
+  }
+  return removed;
+}
+
+/** The drop's own fields as the form has them. */
+async function writeDrop(trx: Db, dropId: string, input: DropInput, stamp: string) {
+  await trx
+    .updateTable("drops")
+    .set({
+      name: input.name,
+      small_description: input.smallDescription,
+      full_description: input.fullDescription,
+      description: input.smallDescription,
+      start_at: toTimestamp(input.startAt),
+      end_at: toTimestamp(input.endAt),
+      ...(input.status ? { status: input.status } : {}),
+      image_id: input.imageId || null,
+      video_id: input.videoId || null,
+      max_per_order: input.maxPerOrder,
+      hold_minutes: input.holdMinutes,
+      updated_at: stamp,
+    })
+    .where("id", "=", dropId)
+    .execute();
+}
+
+/** Kept products take the form's fields and photos (their stock is already applied); new ones are added. */
+async function writeProducts(trx: Db, dropId: string, products: ProductInput[], stamp: string) {
+  for (const [position, p] of products.entries()) {
+    if (!p.id) {
+      await insertProduct(trx, dropId, p, position, stamp);
+      continue;
+    }
+    await trx
+      .updateTable("products")
+      .set(productColumns(p, position, stamp))
+      .where("id", "=", p.id)
+      .execute();
+    await writeProductImages(trx, p.id, p.extraImageIds);
+  }
+}
