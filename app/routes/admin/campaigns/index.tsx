@@ -1,5 +1,4 @@
 import { data, Form, Link, useFetcher } from "react-router";
-import { mailKindLabel } from "~/campaigns/kinds";
 import {
   MAIL_FILTER_LABELS,
   MAIL_STATE_LABELS,
@@ -17,6 +16,7 @@ import { requireAdmin } from "~/lib/admin-guards.server";
 import { formatShopDateTime } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { shopOrigin } from "~/lib/origin.server";
+import { mailKindLabel } from "~/mail/kinds";
 import { retryFailedEmail } from "~/mail/queue.server";
 import { servicesContext } from "~/services.server";
 import type { Route } from "./+types/index";
