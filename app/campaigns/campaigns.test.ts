@@ -54,7 +54,7 @@ describe("the mail log's address", () => {
         message: expect.stringMatching(/^Página: /),
       });
     }
-    expect(mailLogHref("fallido", 2)).toBe("/admin/campains?vista=correos&estado=fallido&pagina=2");
-    expect(mailLogHref(null)).toBe("/admin/campains?vista=correos");
+    expect(mailLogHref("fallido", 2)).toBe("/admin/campains/correos?estado=fallido&pagina=2");
+    expect(mailLogHref(null)).toBe("/admin/campains/correos");
   });
 });
