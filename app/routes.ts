@@ -38,7 +38,9 @@ export default [
         ]),
       ]),
       // The spec's spelling of the address is kept.
-      route("campains", "routes/admin/campaigns/index.tsx", { id: "admin-campains" }, [
+      ...prefix("campains", [
+        index("routes/admin/campaigns/waitlists.tsx", { id: "admin-campains" }),
+        route("correos", "routes/admin/campaigns/mail-log.tsx"),
         route("exportar.csv", "routes/admin/campaigns/export.ts"),
       ]),
       route("reports", "routes/admin/reports.tsx", { id: "admin-reports" }),

@@ -11,6 +11,7 @@ import { migrateToLatest, openDatabase } from "~/db/database.server";
 import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
 import { startJobs } from "~/jobs/scheduler.server";
 import { shopJobs } from "~/jobs/shop-jobs.server";
+import { WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
 import { createMailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
@@ -23,7 +24,6 @@ import { createStripeClient, createStripePayments } from "~/payments/stripe-paym
 import { createProofOfWork } from "~/rate-limits/proof-of-work.server";
 import { createRequestLimits, noRequestLimits } from "~/rate-limits/request-limits.server";
 import { startShopSettings } from "~/settings/settings.server";
-import { WAITLIST_OPENING_EMAIL } from "~/waitlist/kinds";
 import { createWaitlistLinks } from "~/waitlist/links.server";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
 import type { Services } from "~/web/services";

@@ -1,6 +1,6 @@
 /*
  * The mail log's vocabulary, shared by the page and the server: how a queued message stands, the
- * filter in the address (?vista=correos&estado=…&pagina=…) and its Spanish words.
+ * filter in the address (/admin/campains/correos?estado=…&pagina=…) and its Spanish words.
  */
 
 /**
@@ -54,10 +54,14 @@ export function parseMailLogQuery(params: URLSearchParams): MailLogQuery {
   return { ok: true, state, page };
 }
 
+/** The log's page in Campañas (until it had its own address: /admin/campains?vista=correos). */
+export const MAIL_LOG_PATH = "/admin/campains/correos";
+
 /** The address of one view of the log. */
 export function mailLogHref(state: MailState | null, page = 1): string {
-  const params = new URLSearchParams({ vista: "correos" });
+  const params = new URLSearchParams();
   if (state) params.set("estado", state);
   if (page > 1) params.set("pagina", String(page));
-  return `/admin/campains?${params}`;
+  const query = params.toString();
+  return query ? `${MAIL_LOG_PATH}?${query}` : MAIL_LOG_PATH;
 }

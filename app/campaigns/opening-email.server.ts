@@ -1,9 +1,9 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import { type Db, toDate } from "~/db/database.server";
+import { CAMPAIGN_TEST_EMAIL } from "~/mail/kinds";
 import type { MailMessage } from "~/mail/mailer.server";
 import { type EmailTemplates, queueEmail } from "~/mail/queue.server";
 import { openingNotice } from "~/waitlist/emails";
-import { CAMPAIGN_TEST_EMAIL } from "./kinds";
 
 /*
  * A drop's opening e-mail as the owner checks it before it goes (decision 25): the preview and

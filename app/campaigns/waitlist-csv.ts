@@ -1,5 +1,5 @@
+import { toCsv } from "~/lib/csv";
 import { shopDateTimeStamp } from "~/lib/dates";
-import { toCsv } from "~/orders/csv";
 
 /** One address on a drop's 'Avísame' list, as the owner sees it. */
 export interface SignUpEntry {

@@ -1,12 +1,12 @@
 import { sql } from "kysely";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { OrderEventsTable, OrderStatus } from "~/db/schema";
+import { toCsv } from "~/lib/csv";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
+import { mailKindLabel, SHIPMENT_EMAIL } from "~/mail/kinds";
 import { type EmailState, emailsOfOrder, queueEmail, requeueEmail } from "~/mail/queue.server";
-import { toCsv } from "./csv";
 import type { DeskQuery } from "./desk-query";
-import { EMAIL_LABELS, SHIPMENT_EMAIL } from "./emails/kinds";
 import type { Order } from "./order";
 import { withLines } from "./queries.server";
 import { containsPattern } from "./search";
@@ -290,7 +290,7 @@ export async function resendOrderEmail(
   return db.transaction().execute(async (trx) => {
     // A message waiting for its first try, or being sent now, goes out anyway: nothing to do.
     if (!(await requeueEmail(trx, emailId, now))) return { ok: true, queued: false };
-    await recordEvent(trx, orderId, "correo_reenviado", EMAIL_LABELS[email.kind] ?? email.kind, now);
+    await recordEvent(trx, orderId, "correo_reenviado", mailKindLabel(email.kind), now);
     return { ok: true, queued: true };
   });
 }
@@ -327,7 +327,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     }[e.state];
     entries.push({
       at: e.sentAt ?? e.createdAt,
-      title: EMAIL_LABELS[e.kind] ?? e.kind,
+      title: mailKindLabel(e.kind),
       detail,
       email: { id: e.id, state: e.state },
     });

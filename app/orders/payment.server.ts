@@ -1,6 +1,6 @@
 import { type Db, toTimestamp } from "~/db/database.server";
+import { CONFIRMATION_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
-import { CONFIRMATION_EMAIL } from "./emails/kinds";
 import { orderSearchKey } from "./search";
 import type { ShippingAddress } from "./shipping";
 import { takeStock } from "./stock.server";

@@ -1,4 +1,4 @@
-import { toCsv } from "~/orders/csv";
+import { toCsv } from "~/lib/csv";
 import { type Report, sellThroughText, soldOutText } from "./report";
 
 /** Centavos as pesos with two decimals, the way spreadsheets read numbers: 123456 -> "1234.56". */
@@ -9,7 +9,7 @@ export function pesos(cents: number): string {
 }
 
 /**
- * The report as a spreadsheet (UTF-8 with BOM, every cell quoted, formulas defused: orders/csv.ts):
+ * The report as a spreadsheet (UTF-8 with BOM, every cell quoted, formulas defused: lib/csv.ts):
  * the figures, then one row per piece, then the chart's data, each block under its own header.
  */
 export function reportCsv(report: Report): string {

@@ -1,14 +1,7 @@
 import { getDrop } from "~/catalogue/catalogue.server";
-import {
-  changeInstants,
-  DROP_TIME_LABELS,
-  datesOf,
-  dropTimeState,
-  isDropPurchasable,
-} from "~/catalogue/drop-time";
+import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
 import { filterProducts, parseFilters, parseSort, sortProducts } from "~/catalogue/filters";
-import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
-import { dropSummary, productTile } from "~/catalogue/views.server";
+import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { FilterBar } from "~/components/filter-bar";
 import { ProductTile } from "~/components/product-tile";
@@ -17,7 +10,6 @@ import { useShopClock } from "~/components/shop-clock";
 import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { isId } from "~/lib/ids";
 import { pageMeta } from "~/lib/seo";
-import { absoluteUrl } from "~/lib/urls";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";
@@ -29,32 +21,32 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { database, media, settings } = context.get(servicesContext);
-  const { shop } = settings.current();
+  const services = context.get(servicesContext);
   // An address that cannot name a drop is not looked up.
-  const drop = isId(params.dropId) ? await getDrop(database.db, params.dropId) : null;
+  const drop = isId(params.dropId) ? await getDrop(services.database.db, params.dropId) : null;
   if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const now = new Date();
   const query = new URL(request.url).searchParams;
   const filters = parseFilters(query);
   const sort = parseSort(query);
-  const shown = sortProducts(filterProducts(drop.products, filters), sort);
-  const held = await heldPieces(database.db, isDropPurchasable(drop, now) ? soldOutIds(shown) : []);
-  const products = shown.map((p) => productTile(media, drop, p, held));
-  const origin = shopOrigin(context);
-  const summary = dropSummary(media, drop, now);
+  const shown = { drop, products: sortProducts(filterProducts(drop.products, filters), sort) };
+  const page = await storefrontPage(services, shopOrigin(context), [shown], { now, takesSignUps });
+  const [view] = page.drops;
+  if (!view) throw new Error("The page shows its drop");
+  const { waitlist, products, ...summary } = view;
   return {
     seo: {
       title: drop.name,
-      description: drop.smallDescription || drop.description || `Colección ${drop.name}`,
-      // Filtered views are the same page for search engines.
-      url: `${origin}${summary.href}`,
-      image: summary.image ? absoluteUrl(origin, summary.image.src) : null,
-      shopName: shop.name,
+      ...page.seo({
+        description: drop.smallDescription || drop.description || `Colección ${drop.name}`,
+        // Filtered views are the same page for search engines.
+        path: summary.href,
+        image: summary.image?.src ?? null,
+      }),
     },
     now: now.toISOString(),
     drop: summary,
-    waitlist: takesSignUps(drop, now),
+    waitlist,
     filters,
     sort,
     products,

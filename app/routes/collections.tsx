@@ -2,12 +2,12 @@ import { Link } from "react-router";
 import { listDrops } from "~/catalogue/catalogue.server";
 import { DROP_TIME_LABELS } from "~/catalogue/drop-time";
 import { groupByYear } from "~/catalogue/storefront";
+import { pageSeo } from "~/catalogue/storefront-page.server";
 import { dropSummary } from "~/catalogue/views.server";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { yearOf } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
-import { absoluteUrl } from "~/lib/urls";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";
@@ -19,10 +19,8 @@ export function meta({ data }: Route.MetaArgs) {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { database, media, settings } = context.get(servicesContext);
-  const { shop } = settings.current();
   const now = new Date();
   const drops = await listDrops(database.db, { products: false });
-  const origin = shopOrigin(context);
   const groups = groupByYear(drops, yearOf).map((g) => ({
     year: g.year,
     drops: g.drops.map((d) => dropSummary(media, d, now)),
@@ -30,10 +28,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     seo: {
       title: "Colecciones",
-      description: "Todas nuestras colecciones de temporada de joyería de oro hecha a mano, año por año.",
-      url: `${origin}/colecciones`,
-      image: groups[0]?.drops[0]?.image ? absoluteUrl(origin, groups[0].drops[0].image.src) : null,
-      shopName: shop.name,
+      ...pageSeo(shopOrigin(context), settings.current().shop.name, {
+        description: "Todas nuestras colecciones de temporada de joyería de oro hecha a mano, año por año.",
+        path: "/colecciones",
+        image: groups[0]?.drops[0]?.image?.src ?? null,
+      }),
     },
     groups,
   };

@@ -6,11 +6,9 @@ import {
   DROP_TIME_LABELS,
   datesOf,
   dropTimeState,
-  isDropPurchasable,
 } from "~/catalogue/drop-time";
-import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
 import { dropsForHome } from "~/catalogue/storefront";
-import { dropSummary, productTile } from "~/catalogue/views.server";
+import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { Picture } from "~/components/picture";
 import { ProductCarousel } from "~/components/product-carousel";
@@ -21,7 +19,6 @@ import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { WhatsAppButton } from "~/components/whatsapp-button";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
-import { absoluteUrl } from "~/lib/urls";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";
@@ -34,31 +31,22 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { database, media, settings } = context.get(servicesContext);
-  const { shop } = settings.current();
+  const services = context.get(servicesContext);
   const now = new Date();
-  const drops = dropsForHome(await listDrops(database.db), now);
-  const origin = shopOrigin(context);
-  const held = await heldPieces(
-    database.db,
-    // Only a drop on sale can show 'Apartado': the others' pieces are not worth asking about.
-    drops.filter((d) => isDropPurchasable(d, now)).flatMap((d) => soldOutIds(d.products)),
-  );
-  const views = drops.map((d) => ({
-    ...dropSummary(media, d, now),
-    waitlist: takesSignUps(d, now),
-    products: d.products.map((p) => productTile(media, d, p, held)),
+  const shown = dropsForHome(await listDrops(services.database.db), now).map((drop) => ({
+    drop,
+    products: drop.products,
   }));
+  const page = await storefrontPage(services, shopOrigin(context), shown, { now, takesSignUps });
   return {
-    seo: {
-      shopName: shop.name,
+    seo: page.seo({
       description: BRAND.tagline,
-      url: `${origin}/`,
-      image: absoluteUrl(origin, views[0]?.image?.src ?? HERO_IMAGE.src),
-    },
+      path: "/",
+      image: page.drops[0]?.image?.src ?? HERO_IMAGE.src,
+    }),
     now: now.toISOString(),
-    whatsapp: shop.whatsapp,
-    drops: views,
+    whatsapp: page.shop.whatsapp,
+    drops: page.drops,
   };
 }
 

@@ -2,27 +2,19 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { checkAdd } from "~/cart/cart";
 import { getDrop } from "~/catalogue/catalogue.server";
-import {
-  changeInstants,
-  DROP_TIME_LABELS,
-  datesOf,
-  dropTimeState,
-  isDropPurchasable,
-} from "~/catalogue/drop-time";
-import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
+import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
 import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
-import { dropHref, productHref } from "~/catalogue/views.server";
+import { storefrontPage } from "~/catalogue/storefront-page.server";
+import { productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { ProductGallery } from "~/components/product-gallery";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
 import { WaitlistForm } from "~/components/waitlist-form-lazy";
-import { openingText } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { pageMeta } from "~/lib/seo";
-import { absoluteUrl } from "~/lib/urls";
 import { imageView, variantUrl } from "~/media/media.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { shopOrigin } from "~/web/origin.server";
@@ -60,43 +52,46 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { database, media, settings } = context.get(servicesContext);
-  const { shop } = settings.current();
+  const services = context.get(servicesContext);
   // An address that cannot name a product is not looked up.
   const drop =
     isId(params.dropId) && isId(params.productId)
-      ? await getDrop(database.db, params.dropId, { extraImages: true })
+      ? await getDrop(services.database.db, params.dropId, { extraImages: true })
       : null;
   const product = drop?.products.find((p) => p.id === params.productId);
   if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
   const now = new Date();
-  const held = isDropPurchasable(drop, now)
-    ? ((await heldPieces(database.db, soldOutIds([product]))).get(product.id) ?? 0)
-    : 0;
+  const page = await storefrontPage(services, shopOrigin(context), [{ drop, products: [product] }], {
+    now,
+    takesSignUps,
+  });
+  const [view] = page.drops;
+  if (!view) throw new Error("The page shows its drop");
+  const held = page.held.get(product.id) ?? 0;
   const images = [product.image, ...product.extraImages]
     .filter((m) => m !== null)
-    .map((m) => imageView(media, m));
-  const origin = shopOrigin(context);
+    .map((m) => imageView(services.media, m));
   return {
     seo: {
       title: product.name,
-      description:
-        product.description || `${product.categoria} de ${product.material.toLowerCase()}, hecho a mano.`,
-      url: `${origin}${productHref(drop.id, product.id)}`,
-      image: images[0] ? absoluteUrl(origin, images[0].src) : null,
-      images: images.map((i) => absoluteUrl(origin, i.src)),
-      shopName: shop.name,
+      ...page.seo({
+        description:
+          product.description || `${product.categoria} de ${product.material.toLowerCase()}, hecho a mano.`,
+        path: productHref(drop.id, product.id),
+        image: images[0]?.src ?? null,
+      }),
+      images: images.map((i) => page.absolute(i.src)),
     },
     now: now.toISOString(),
     drop: {
-      id: drop.id,
-      name: drop.name,
-      href: dropHref(drop.id),
+      id: view.id,
+      name: view.name,
+      href: view.href,
       maxPerOrder: drop.maxPerOrder,
-      startsAt: drop.startAt.toISOString(),
-      endsAt: drop.endAt.toISOString(),
-      archived: drop.status === "archivada",
-      opensText: openingText(drop.startAt, now),
+      startsAt: view.startsAt,
+      endsAt: view.endsAt,
+      archived: view.archived,
+      opensText: view.opensText,
     },
     product: {
       id: product.id,
@@ -109,10 +104,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       stock: product.stock,
       held,
       stockText: stockText(product.stock, held),
-      thumbnail: product.image ? variantUrl(media, product.image, 0) : null,
+      thumbnail: product.image ? variantUrl(services.media, product.image, 0) : null,
     },
     images,
-    waitlist: takesSignUps(drop, now),
+    waitlist: view.waitlist,
     /** Null exactly when the piece could be bought at render time (the page follows the clock). */
     label: productTileLabel(drop, product.stock, now, held),
   };

@@ -1,8 +1,8 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import { formatShopDateTime } from "~/lib/dates";
 import { escapeMarkup } from "~/lib/escape";
+import { contactLine, emailHtml } from "~/mail/layout";
 import type { MailMessage } from "~/mail/mailer.server";
-import { contactLine, emailHtml } from "~/orders/emails/layout";
 
 /** What every 'Avísame' e-mail needs: the drop, and where its links go. */
 export interface WaitlistEmailData {

@@ -1,8 +1,8 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
+import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import type { EmailTemplates, QueuedEmail } from "~/mail/queue.server";
 import { confirmationNotice, openingNotice } from "./emails";
-import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "./kinds";
 import { type WaitlistLinks, waitlistUrls } from "./links.server";
 import { CONFIRM_WITHIN_DAYS, getSubscription, type SubscriptionView } from "./waitlist.server";
 

@@ -1,7 +1,7 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
-import { openingDedupeKey, WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "./kinds";
 import { parseConsent, parseEmail, type SignUpRefusal, takesSignUps } from "./sign-up-input";
 
 /*
@@ -21,6 +21,11 @@ export const RESEND_AFTER_MINUTES = 10;
 export const CONFIRM_WITHIN_DAYS = 7;
 /** Subscriptions one transaction of the opening job takes. */
 const OPENING_BATCH = 100;
+
+/** One opening notice per drop and address, however many servers run the job at once. */
+function openingDedupeKey(dropId: string, email: string): string {
+  return `avisame_apertura:${dropId}:${email}`;
+}
 
 export type SignUpResult =
   | { ok: true; outcome: "nueva" | "reenviada" | "ya_pendiente" | "ya_confirmada"; subscriptionId: string }

@@ -1,13 +1,12 @@
 import { expect, it } from "vitest";
-import { CAMPAIGN_TEST_EMAIL } from "~/campaigns/kinds";
 import { countMailByState, listMailLog } from "~/campaigns/mail-log.server";
 import { campaignEmailTemplates, queueTestEmail, renderOpeningEmail } from "~/campaigns/opening-email.server";
 import { campaignDrop, exportSignUpsCsv, listSignUps, upcomingCampaigns } from "~/campaigns/waitlists.server";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
+import { CAMPAIGN_TEST_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import type { Mailer, MailMessage } from "~/mail/mailer.server";
 import { deliverPendingEmails, NOT_NEEDED, queueEmail, retryFailedEmail } from "~/mail/queue.server";
-import { WAITLIST_OPENING_EMAIL } from "~/waitlist/kinds";
 import { createWaitlistLinks } from "~/waitlist/links.server";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
 import { confirmSubscription, queueOpeningNotices, signUp, unsubscribe } from "~/waitlist/waitlist.server";

@@ -677,7 +677,7 @@ describeEachDatabase("orders desk: timeline and e-mails", (harness) => {
     expect(timeline.map((e) => e.title)).toEqual([
       "Pedido creado",
       "Pago confirmado",
-      "Correo de confirmación",
+      "Confirmación de pedido",
       "Enviado",
       "Aviso de envío",
       "Archivado",
@@ -707,7 +707,7 @@ describeEachDatabase("orders desk: timeline and e-mails", (harness) => {
     if (!order) throw new Error("paid order not found");
     const failed = (await orderTimeline(db, order)).find((e) => e.email);
     expect(failed).toMatchObject({
-      title: "Correo de confirmación",
+      title: "Confirmación de pedido",
       detail: "Falló: SMTP 421 servicio no disponible",
       email: { state: "fallo" },
     });
@@ -723,7 +723,7 @@ describeEachDatabase("orders desk: timeline and e-mails", (harness) => {
     expect(sent).toEqual([`Tu pedido ${id} está confirmado`]);
     const timeline = await orderTimeline(db, order);
     expect(timeline.filter((e) => e.title === "Correo reenviado")).toMatchObject([
-      { detail: "Correo de confirmación" },
+      { detail: "Confirmación de pedido" },
     ]);
     expect(timeline.find((e) => e.email)?.email?.state).toBe("enviado");
   });

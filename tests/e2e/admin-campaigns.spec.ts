@@ -102,7 +102,7 @@ test("'Reenviar' on a failed e-mail in the mail log sends it again", async ({ pa
 
   await admins.login(page);
   // Straight to the log: the Avísame view's preview frame plays no part here.
-  await page.goto("/admin/campains?vista=correos");
+  await page.goto("/admin/campains/correos");
   await expect(
     page
       .getByRole("navigation", { name: "Secciones de Campañas" })

@@ -206,7 +206,7 @@ test.describe("the orders desk", () => {
     await expect(page.getByRole("heading", { name: `Pedido ${orderId}`, level: 1 })).toBeVisible();
     const history = page.getByRole("list").filter({ hasText: "Pedido creado" });
     await expect(history).toContainText("Pago confirmado");
-    await expect(history).toContainText("Correo de confirmación");
+    await expect(history).toContainText("Confirmación de pedido");
 
     // Shipping sends the queued e-mails at once; the timeline then says they were sent.
     await page.getByRole("button", { name: "Atender pedido" }).click();

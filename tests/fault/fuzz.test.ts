@@ -1210,7 +1210,7 @@ const GENERATORS: Record<string, Generator[]> = {
       };
     },
   ],
-  "routes/admin/campaigns/index.tsx": [
+  "routes/admin/campaigns/waitlists.tsx": [
     adminPage(() => "/admin/campains", ["drop", "vista", "estado", "pagina"]),
     // Its actions on what does not exist: a test e-mail for no drop, 'Reenviar' for no message.
     (r) => {
@@ -1229,6 +1229,25 @@ const GENERATORS: Record<string, Generator[]> = {
       return {
         method: m,
         target: r.chance(0.25) ? dataUrl(r, "/admin/campains") : "/admin/campains",
+        body: m === "POST" ? formBody(r, noise(r, fields)) : undefined,
+        session: r.chance(0.75),
+      };
+    },
+  ],
+  "routes/admin/campaigns/mail-log.tsx": [
+    adminPage(() => "/admin/campains/correos", ["estado", "pagina"]),
+    // 'Reenviar' for no message, or another intent.
+    (r) => {
+      const m = method(r, "POST");
+      const fields: Fields = r.chance(0.7)
+        ? [
+            ["intent", "reenviar"],
+            ["email", r.pick([oddText(r), r.id()])],
+          ]
+        : [["intent", r.pick(["", "prueba", oddText(r)])]];
+      return {
+        method: m,
+        target: r.chance(0.25) ? dataUrl(r, "/admin/campains/correos") : "/admin/campains/correos",
         body: m === "POST" ? formBody(r, noise(r, fields)) : undefined,
         session: r.chance(0.75),
       };

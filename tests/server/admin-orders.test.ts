@@ -781,7 +781,7 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
       "Pago confirmado",
       "Enviado",
       "Aviso de envío",
-      "Correo de confirmación",
+      "Confirmación de pedido",
     ]) {
       expect(text).toContain(expected);
     }

@@ -1,9 +1,10 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import { escapeMarkup } from "~/lib/escape";
+import { contactLine, emailHtml } from "~/mail/layout";
 import type { MailMessage } from "~/mail/mailer.server";
 import type { Order } from "../order";
 import { addressLines } from "../shipping";
-import { contactLine, emailHtml, firstNameOf, piecesOf } from "./layout";
+import { firstNameOf, piecesOf } from "./order-parts";
 
 /** The shipment notice: pieces, carrier, tracking number and, for known carriers, where to follow it. */
 export function shipmentEmail(order: Order, shop: PublicShopSettings): Omit<MailMessage, "to"> {

@@ -1,10 +1,10 @@
 import type { Db } from "~/db/database.server";
+import { CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "~/mail/kinds";
 import type { EmailTemplates } from "~/mail/queue.server";
 import { withTrackingLink } from "~/settings/carriers";
 import type { ShopSettings } from "~/settings/settings";
 import { getOrder } from "../queries.server";
 import { confirmationEmail } from "./confirmation";
-import { CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "./kinds";
 import { shipmentEmail } from "./shipment";
 
 /**

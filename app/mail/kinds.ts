@@ -1,0 +1,28 @@
+/*
+ * Every kind of e-mail the shop queues (the `emails.kind` column) and the one Spanish name the
+ * shop's pages give it: the order's timeline, 'Reenviar', and the mail log in Campañas.
+ */
+
+/** The order confirmation, queued when the payment is confirmed. */
+export const CONFIRMATION_EMAIL = "confirmacion";
+/** The shipment notice with its tracking number. */
+export const SHIPMENT_EMAIL = "envio";
+/** 'Avísame': the link that confirms an address. */
+export const WAITLIST_CONFIRM_EMAIL = "avisame_confirmar";
+/** 'Avísame': the notice that the drop opened. */
+export const WAITLIST_OPENING_EMAIL = "avisame_apertura";
+/** 'Enviar prueba': the opening e-mail of a drop, sent to the signed-in owner. */
+export const CAMPAIGN_TEST_EMAIL = "campana_prueba";
+
+/** How the shop names each kind of message (an unknown kind shows as it is stored). */
+export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
+  [CONFIRMATION_EMAIL]: "Confirmación de pedido",
+  [SHIPMENT_EMAIL]: "Aviso de envío",
+  [WAITLIST_CONFIRM_EMAIL]: "Avísame: confirmar correo",
+  [WAITLIST_OPENING_EMAIL]: "Avísame: la colección abrió",
+  [CAMPAIGN_TEST_EMAIL]: "Prueba del correo de apertura",
+};
+
+export function mailKindLabel(kind: string): string {
+  return MAIL_KIND_LABELS[kind] ?? kind;
+}
