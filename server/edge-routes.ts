@@ -51,7 +51,7 @@ export function edgeRoutes(
     res.json({ ahora: Date.now() });
   });
 
-  // Drop-day limits, per browser first and per address second (app/limits).
+  // Drop-day limits, per browser first and per address second (app/rate-limits).
   router.use("/api", issueBrowserCookie);
   router.post(
     PATHS.checkout,

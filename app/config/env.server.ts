@@ -127,7 +127,7 @@ export interface Config {
   media: { kind: "local" } | ({ kind: "s3" } & S3Settings);
   database: DatabaseTarget;
   databasePoolMax: number;
-  /** Drop-day request limits (app/limits); off only for tests that are not about them. */
+  /** Drop-day request limits (app/rate-limits); off only for tests that are not about them. */
   requestLimits: boolean;
   /** A proof of work (ALTCHA) to start a checkout (app/rate-limits/proof-of-work.server.ts). */
   checkoutChallenge: boolean;

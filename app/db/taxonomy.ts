@@ -18,7 +18,7 @@ export const MAX_EXTRA_IMAGES = 4;
 
 /**
  * A price above this is a typo. It is also the most one payment can be, so a piece at the cap can
- * still be bought, and far below PostgreSQL's 32-bit `integer` (see orders/limits.ts).
+ * still be bought, and far below PostgreSQL's 32-bit `integer` (see config/ceilings.ts).
  */
 export const MAX_PRICE_CENTS = MAX_CHARGE_CENTS; // $999,999.99
 /** Pieces of one product: also what a save may raise its stock to (see drops-desk/update.server.ts). */

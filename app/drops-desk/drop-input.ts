@@ -138,7 +138,7 @@ export const dropInput = z
     startTime: z.string().trim().optional().default("00:00"),
     endDate: z.string({ error: "Escribe la fecha de fin." }).trim().min(1, "Escribe la fecha de fin."),
     endTime: z.string().trim().optional().default("23:59"),
-    /** 'Máximo N por persona': pieces of this drop in one order; empty for the shop's limits only. */
+    /** 'Máximo N por persona': pieces of this drop in one order; empty for the shop's ceilings only. */
     maxPerOrder: z
       .string()
       .trim()

@@ -5,7 +5,7 @@ import { type Readable, Transform, type Writable } from "node:stream";
 // parser collects each part's bytes in memory before handing the part over.
 import Busboy, { type BusboyInstance } from "@fastify/busboy";
 import { type UploadFailure, uploadFailure } from "./upload-failures.server";
-import { UPLOAD_LIMITS, type UploadKind } from "./upload-limits";
+import { UPLOAD_MAX_BYTES, type UploadKind } from "./upload-sizes";
 
 /*
  * An upload's body, parsed as it arrives: fields first, then one file handed over as a stream.
@@ -16,7 +16,7 @@ import { UPLOAD_LIMITS, type UploadKind } from "./upload-limits";
 /** Room for the form's other fields and the multipart boundaries around the file. */
 export const FORM_OVERHEAD_BYTES = 64 * 1024;
 /** The longest body an upload may have (a video at its limit); a longer Content-Length is refused unread. */
-export const MAX_UPLOAD_BODY_BYTES = UPLOAD_LIMITS.video + FORM_OVERHEAD_BYTES;
+export const MAX_UPLOAD_BODY_BYTES = UPLOAD_MAX_BYTES.video + FORM_OVERHEAD_BYTES;
 
 /** A file past its limit, raised by the byte counter while it streams. */
 export class UploadTooLarge extends Error {}
@@ -157,10 +157,10 @@ export async function readUploadForm<T extends object>(
 ): Promise<T | UploadFailure> {
   const contentType = input.contentType ?? "";
   if (!input.body || !/^multipart\/form-data\s*;/i.test(contentType)) {
-    return uploadFailure("not-multipart", null);
+    return uploadFailure("formato_invalido", null);
   }
   if (input.contentLength !== null && input.contentLength > MAX_UPLOAD_BODY_BYTES) {
-    return uploadFailure("too-large", null);
+    return uploadFailure("demasiado_grande", null);
   }
   let parser: BusboyInstance;
   try {
@@ -169,7 +169,7 @@ export async function readUploadForm<T extends object>(
       limits: { fieldNameSize: 100, fieldSize: 1024, fields: 10, parts: 20, headerPairs: 20 },
     });
   } catch {
-    return uploadFailure("not-multipart", null);
+    return uploadFailure("formato_invalido", null);
   }
 
   const fields = new Map<string, string>();
@@ -185,7 +185,7 @@ export async function readUploadForm<T extends object>(
     announceFailure = resolve;
   });
   const feeder = feedBody(input.body, parser, () =>
-    state.kind ? UPLOAD_LIMITS[state.kind] + FORM_OVERHEAD_BYTES : MAX_UPLOAD_BODY_BYTES,
+    state.kind ? UPLOAD_MAX_BYTES[state.kind] + FORM_OVERHEAD_BYTES : MAX_UPLOAD_BODY_BYTES,
   );
   /** The first refusal wins: reading stops and the file being received is abandoned. */
   const fail = (failure: UploadFailure) => {
@@ -197,7 +197,7 @@ export async function readUploadForm<T extends object>(
   };
 
   const parsed = new Promise<void>((resolve) => parser.on("finish", resolve));
-  parser.on("error", () => fail(uploadFailure("malformed", state.kind)));
+  parser.on("error", () => fail(uploadFailure("incompleto", state.kind)));
   parser.on("field", (name, value) => {
     if (fields.has(name)) return; // the first value counts
     fields.set(name, value);
@@ -220,9 +220,9 @@ export async function readUploadForm<T extends object>(
     }
     const kind = accepted.kind;
     state.kind = kind;
-    if (input.contentLength !== null && input.contentLength > UPLOAD_LIMITS[kind] + FORM_OVERHEAD_BYTES) {
+    if (input.contentLength !== null && input.contentLength > UPLOAD_MAX_BYTES[kind] + FORM_OVERHEAD_BYTES) {
       stream.resume();
-      fail(uploadFailure("too-large", kind)); // told by Content-Length: the file is not read
+      fail(uploadFailure("demasiado_grande", kind)); // told by Content-Length: the file is not read
       return;
     }
     state.file = stream;
@@ -236,8 +236,8 @@ export async function readUploadForm<T extends object>(
     );
   });
   void feeder.done.then((outcome) => {
-    if (outcome === "too-large") fail(uploadFailure("too-large", state.kind));
-    else if (outcome === "broken") fail(uploadFailure("malformed", state.kind));
+    if (outcome === "too-large") fail(uploadFailure("demasiado_grande", state.kind));
+    else if (outcome === "broken") fail(uploadFailure("incompleto", state.kind));
   });
 
   const completion = (async (): Promise<T | UploadFailure> => {

@@ -12,7 +12,7 @@ import { capBytes, peek, UploadTooLarge } from "./multipart.server";
 import { hasHeicBrand, SNIFF_BYTES, sniffVideo } from "./sniff";
 import type { MediaStorage } from "./storage.server";
 import { type UploadFailure, uploadFailure } from "./upload-failures.server";
-import { UPLOAD_LIMITS } from "./upload-limits";
+import { UPLOAD_MAX_BYTES } from "./upload-sizes";
 
 /*
  * What is done with an uploaded file as it streams in: a photo is checked by its content and
@@ -56,20 +56,20 @@ export async function receiveImage(target: Target, file: Readable): Promise<Stor
   try {
     const tmp = path.join(dir, "imagen");
     try {
-      await pipeline(file, capBytes(UPLOAD_LIMITS.image), fs.createWriteStream(tmp));
+      await pipeline(file, capBytes(UPLOAD_MAX_BYTES.image), fs.createWriteStream(tmp));
     } catch (error) {
-      if (error instanceof UploadTooLarge) return uploadFailure("too-large", "image");
+      if (error instanceof UploadTooLarge) return uploadFailure("demasiado_grande", "image");
       throw error;
     }
     const body = await fsp.readFile(tmp);
-    if (body.length === 0) return uploadFailure("no-file", "image");
+    if (body.length === 0) return uploadFailure("sin_archivo", "image");
     if (await isHeic(body)) return uploadFailure("heic", "image");
     let processed: ProcessedImage;
     try {
       processed = await processImage(body);
     } catch {
       // Refused by its content, or a file that passes the header check but does not decode.
-      return uploadFailure("not-image", "image");
+      return uploadFailure("no_es_imagen", "image");
     }
     const id = newId();
     const key = `drops/${target.dropId}/${id}`;
@@ -108,20 +108,20 @@ export async function receiveImage(target: Target, file: Readable): Promise<Stor
  */
 export async function receiveVideo(target: Target, file: Readable): Promise<Stored | UploadFailure> {
   const { head, ended } = await peek(file, SNIFF_BYTES);
-  if (head.length === 0) return uploadFailure("no-file", "video");
+  if (head.length === 0) return uploadFailure("sin_archivo", "video");
   const format = sniffVideo(head);
-  if (!format) return uploadFailure("not-video", "video");
+  if (!format) return uploadFailure("no_es_video", "video");
   const id = newId();
   const key = `drops/${target.dropId}/${id}.${format.ext}`;
   const source = ended ? Readable.from([head]) : file;
-  const body = capBytes(UPLOAD_LIMITS.video);
+  const body = capBytes(UPLOAD_MAX_BYTES.video);
   source.once("error", (error) => body.destroy(error));
   source.pipe(body);
   try {
     await target.storage.put(key, body, format.mime);
   } catch (error) {
     await target.storage.deletePrefix(key).catch(() => {});
-    if (error instanceof UploadTooLarge) return uploadFailure("too-large", "video");
+    if (error instanceof UploadTooLarge) return uploadFailure("demasiado_grande", "video");
     throw error;
   }
   return {

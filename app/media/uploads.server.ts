@@ -5,7 +5,7 @@ import { type MultipartUpload, readUploadForm } from "./multipart.server";
 import { receiveImage, receiveVideo, type Target } from "./pipeline.server";
 import type { MediaStorage } from "./storage.server";
 import { type UploadFailure, uploadFailure } from "./upload-failures.server";
-import type { UploadKind } from "./upload-limits";
+import type { UploadKind } from "./upload-sizes";
 
 /*
  * Uploads from the drops admin form: one photo or video per request, for a drop that may not be
@@ -37,14 +37,18 @@ export function checkUploadFields(
 ): { ok: true; dropId: string; kind: UploadKind } | UploadFailure {
   const dropId = fields.get("dropId");
   const kind = fields.get("kind");
-  if (kind !== undefined && kind !== "image" && kind !== "video") return uploadFailure("bad-kind", null);
+  if (kind !== undefined && kind !== "image" && kind !== "video") return uploadFailure("tipo_invalido", null);
   const known = kind ?? null;
   if (dropId === undefined) {
-    return uploadFailure("bad-drop", known, "falta la colección (dropId), que va antes del archivo.");
+    return uploadFailure("destino_invalido", known, "falta la colección (dropId), que va antes del archivo.");
   }
-  if (!isId(dropId)) return uploadFailure("bad-drop", known);
+  if (!isId(dropId)) return uploadFailure("destino_invalido", known);
   if (kind === undefined) {
-    return uploadFailure("bad-kind", null, "falta el tipo (kind: image o video), que va antes del archivo.");
+    return uploadFailure(
+      "tipo_invalido",
+      null,
+      "falta el tipo (kind: image o video), que va antes del archivo.",
+    );
   }
   return { ok: true, dropId, kind };
 }
@@ -70,8 +74,9 @@ export async function receiveUpload(deps: UploadDeps, input: UploadInput): Promi
   const outcome = await readUploadForm(input, {
     field(name, value) {
       // A bad value is refused at once; a missing one when the file arrives.
-      if (name === "kind" && value !== "image" && value !== "video") return uploadFailure("bad-kind", null);
-      if (name === "dropId" && !isId(value)) return uploadFailure("bad-drop", null);
+      if (name === "kind" && value !== "image" && value !== "video")
+        return uploadFailure("tipo_invalido", null);
+      if (name === "dropId" && !isId(value)) return uploadFailure("destino_invalido", null);
       return null;
     },
     file(fields, stream) {
@@ -91,7 +96,7 @@ export async function receiveUpload(deps: UploadDeps, input: UploadInput): Promi
     },
     noFile(fields) {
       const checked = checkUploadFields(fields);
-      return checked.ok ? uploadFailure("no-file", checked.kind) : checked;
+      return checked.ok ? uploadFailure("sin_archivo", checked.kind) : checked;
     },
     discard: (stored) => deps.storage.deletePrefix(stored.row.key).catch(() => {}),
   });

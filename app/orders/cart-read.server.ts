@@ -19,7 +19,7 @@ export interface CheckoutLine {
 /** Why a cart cannot be held, with the Spanish message the shopper reads. */
 export type HoldRefusal =
   | {
-      reason: "carrito_vacio" | "no_existe" | "coleccion_cerrada" | "sin_stock" | "pago_en_curso";
+      reason: "carrito_vacio" | "no_encontrado" | "coleccion_cerrada" | "sin_stock" | "pago_en_curso";
       message: string;
     }
   | CeilingRefusal;
@@ -194,7 +194,7 @@ export function checkLines(lines: CheckoutLine[], rows: LineRow[], now: Date) {
   const found = lines.map((line) => {
     const row = byId.get(line.productId);
     if (!row || row.drop_id !== line.dropId)
-      throw new Refused({ reason: "no_existe", message: "Uno de los productos ya no existe." });
+      throw new Refused({ reason: "no_encontrado", message: "Uno de los productos ya no existe." });
     return { line, row };
   });
   const unavailable = found

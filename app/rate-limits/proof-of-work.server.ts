@@ -21,13 +21,13 @@ export const PROOF_OF_WORK = {
   validMinutes: 30,
 } as const;
 
-export type ProofRefusal = "falta" | "invalida" | "vencida" | "usada";
+export type ProofRefusal = "falta" | "invalido" | "vencido" | "usado";
 
 export const PROOF_MESSAGES: Record<ProofRefusal, string> = {
   falta: "No pudimos verificar tu navegador. Recarga la página e intenta de nuevo.",
-  invalida: "No pudimos verificar tu navegador. Recarga la página e intenta de nuevo.",
-  vencida: "La verificación de tu navegador venció. Intenta de nuevo.",
-  usada: "La verificación de tu navegador ya se usó. Intenta de nuevo.",
+  invalido: "No pudimos verificar tu navegador. Recarga la página e intenta de nuevo.",
+  vencido: "La verificación de tu navegador venció. Intenta de nuevo.",
+  usado: "La verificación de tu navegador ya se usó. Intenta de nuevo.",
 };
 
 export interface ProofOfWork {
@@ -62,7 +62,7 @@ export function createProofOfWork(
       if (!header) return { ok: false, reason: "falta" };
       const payload = parsePayload(header);
       if (!payload || payload.challenge.parameters.algorithm !== PROOF_OF_WORK.algorithm) {
-        return { ok: false, reason: "invalida" };
+        return { ok: false, reason: "invalido" };
       }
       // Only challenges this shop made, at this shop's cost: a cheaper one would fail the signature.
       let result: Awaited<ReturnType<typeof verifySolution>>;
@@ -75,15 +75,15 @@ export function createProofOfWork(
           hmacKeySignatureSecret: keySecret,
         });
       } catch {
-        return { ok: false, reason: "invalida" };
+        return { ok: false, reason: "invalido" };
       }
-      if (result.expired) return { ok: false, reason: "vencida" };
-      if (!result.verified) return { ok: false, reason: "invalida" };
+      if (result.expired) return { ok: false, reason: "vencido" };
+      if (!result.verified) return { ok: false, reason: "invalido" };
       const fresh = await once(
         `altcha:${payload.challenge.parameters.nonce}`,
         PROOF_OF_WORK.validMinutes * 60,
       );
-      return fresh ? { ok: true } : { ok: false, reason: "usada" };
+      return fresh ? { ok: true } : { ok: false, reason: "usado" };
     },
   };
 }

@@ -40,7 +40,7 @@ describe("the checkout's proof of work", () => {
     const pow = createProofOfWork("secreto", memoryOnce());
     const { header } = await solved(pow);
     expect(await pow.verify(header)).toEqual({ ok: true });
-    expect(await pow.verify(header)).toEqual({ ok: false, reason: "usada" });
+    expect(await pow.verify(header)).toEqual({ ok: false, reason: "usado" });
   });
 
   it("refuses a missing, garbled, forged, cheapened or foreign answer", async () => {
@@ -48,21 +48,21 @@ describe("the checkout's proof of work", () => {
     const { challenge, solution } = await solved(pow);
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64");
     expect(await pow.verify(null)).toEqual({ ok: false, reason: "falta" });
-    expect(await pow.verify("no es base64 ni json")).toEqual({ ok: false, reason: "invalida" });
-    expect(await pow.verify(encode({ challenge }))).toEqual({ ok: false, reason: "invalida" });
+    expect(await pow.verify("no es base64 ni json")).toEqual({ ok: false, reason: "invalido" });
+    expect(await pow.verify(encode({ challenge }))).toEqual({ ok: false, reason: "invalido" });
     // The derived key is the proof (only the work finds it); a made-up one fails.
     const madeUp = { ...solution, derivedKey: "00".repeat(32) };
     expect(await pow.verify(encode({ challenge, solution: madeUp }))).toEqual({
       ok: false,
-      reason: "invalida",
+      reason: "invalido",
     });
     const cheaper = { ...challenge, parameters: { ...challenge.parameters, cost: 1 } };
     expect(await pow.verify(encode({ challenge: cheaper, solution }))).toEqual({
       ok: false,
-      reason: "invalida",
+      reason: "invalido",
     });
     const other = createProofOfWork("otro secreto", memoryOnce());
-    expect(await other.verify(encode({ challenge, solution }))).toEqual({ ok: false, reason: "invalida" });
+    expect(await other.verify(encode({ challenge, solution }))).toEqual({ ok: false, reason: "invalido" });
   });
 
   it("an answer past its 30 minutes is refused as expired", async () => {
@@ -71,7 +71,7 @@ describe("the checkout's proof of work", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       vi.setSystemTime(Date.now() + (PROOF_OF_WORK.validMinutes + 1) * 60_000);
-      expect(await pow.verify(header)).toEqual({ ok: false, reason: "vencida" });
+      expect(await pow.verify(header)).toEqual({ ok: false, reason: "vencido" });
     } finally {
       vi.useRealTimers();
     }

@@ -139,7 +139,7 @@ export async function getSubscription(db: Db, id: string): Promise<SubscriptionV
 
 export type LinkResult =
   | { ok: true; already: boolean; drop: { id: string; name: string } }
-  | { ok: false; reason: "no_encontrada" | "dado_de_baja" | "vencido"; drop?: { id: string; name: string } };
+  | { ok: false; reason: "no_encontrado" | "dado_de_baja" | "vencido"; drop?: { id: string; name: string } };
 
 /**
  * The confirmation link: idempotent; an address that left the list is not put back by an old link,
@@ -155,7 +155,7 @@ export async function confirmSubscription(db: Db, id: string, now = new Date()):
     .where("confirmation_sent_at", ">=", toTimestamp(since))
     .executeTakeFirst();
   const found = await getSubscription(db, id);
-  if (!found) return { ok: false, reason: "no_encontrada" };
+  if (!found) return { ok: false, reason: "no_encontrado" };
   if (found.status === "baja") return { ok: false, reason: "dado_de_baja" };
   if (found.status === "pendiente") {
     return { ok: false, reason: "vencido", drop: { id: found.drop.id, name: found.drop.name } };
@@ -173,7 +173,7 @@ export async function confirmSubscription(db: Db, id: string, now = new Date()):
  */
 export async function unsubscribe(db: Db, id: string, now = new Date()): Promise<LinkResult> {
   const found = await getSubscription(db, id);
-  if (!found) return { ok: false, reason: "no_encontrada" };
+  if (!found) return { ok: false, reason: "no_encontrado" };
   const changed = await db
     .updateTable("waitlist_subscriptions")
     .set({ status: "baja", unsubscribed_at: toTimestamp(now) })

@@ -18,7 +18,7 @@ import type { Services } from "~/web/services";
 /**
  * What the drawer sends: ids (checked for their shape before any query) and whole quantities.
  * Anything else in the body is ignored; how many pieces one order may have is the domain's rule
- * (orders/limits.ts), said in its own words.
+ * (config/ceilings.ts), said in its own words.
  */
 const checkoutRequest = z.object({
   cart: z
@@ -35,7 +35,7 @@ const checkoutRequest = z.object({
 
 const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = {
   carrito_vacio: 400,
-  no_existe: 409,
+  no_encontrado: 409,
   coleccion_cerrada: 409,
   sin_stock: 409,
   limite_piezas: 400,
@@ -53,7 +53,7 @@ export interface CheckoutAnswer {
 /** What a checkout request says, as it arrived. */
 export interface CheckoutRequest {
   contentType: string | null;
-  /** Whether the request comes from the shop's own pages (lib/origin.server.ts isSameOrigin). */
+  /** Whether the request comes from the shop's own pages (web/origin.server.ts isSameOrigin). */
   sameOrigin: boolean;
   /** The body as sent; null when it could not be read. */
   body: string | null;

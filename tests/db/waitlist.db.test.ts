@@ -252,7 +252,7 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
     expect(await unsubscribe(database.db, a.subscriptionId)).toMatchObject({ ok: true, already: true });
     expect(await unsubscribe(database.db, "zzzzzzzzzzzzzzzz")).toEqual({
       ok: false,
-      reason: "no_encontrada",
+      reason: "no_encontrado",
     });
     const statuses = await database.db
       .selectFrom("waitlist_subscriptions")

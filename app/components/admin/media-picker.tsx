@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from "react";
 import type { MediaValue } from "~/drops-desk/drop-input";
-import { MB, UPLOAD_LIMITS } from "~/media/upload-limits";
+import { MB, UPLOAD_MAX_BYTES } from "~/media/upload-sizes";
 
 type Kind = "image" | "video";
 
@@ -21,8 +21,8 @@ export function uploadMedia(
   onProgress: (fraction: number) => void,
 ): Promise<{ ok: true; media: MediaValue } | { ok: false; message: string }> {
   // Said at once, without sending megabytes the server would refuse.
-  const limit = UPLOAD_LIMITS[kind] / MB;
-  if (file.size > UPLOAD_LIMITS[kind]) {
+  const limit = UPLOAD_MAX_BYTES[kind] / MB;
+  if (file.size > UPLOAD_MAX_BYTES[kind]) {
     return Promise.resolve({
       ok: false,
       message: `${UPLOAD_FAILED[kind]}: ${kind === "image" ? "las imágenes pueden pesar" : "los videos pueden pesar"} hasta ${limit} MB.`,

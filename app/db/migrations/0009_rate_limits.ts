@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and must not follow today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
-  // Request limits (app/limits): the table rate-limiter-flexible reads and writes, in the shape
+  // Request limits (app/rate-limits): the table rate-limiter-flexible reads and writes, in the shape
   // its SQLite and PostgreSQL stores expect (created here so the schema lives in migrations).
   // `expire` is milliseconds since 1970.
   await db.schema

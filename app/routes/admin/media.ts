@@ -7,7 +7,7 @@ import type { Route } from "./+types/media";
 const NO_STORE = { "Cache-Control": "no-store" };
 
 function statusOf(reason: UploadReason): 400 | 413 {
-  return reason === "too-large" ? 413 : 400;
+  return reason === "demasiado_grande" ? 413 : 400;
 }
 
 /**
