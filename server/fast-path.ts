@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
+import { cacheKey, hasAdminSession } from "./cacheable-pages";
+import { chooseEncoding } from "./cached-headers";
 import { isValidHost } from "./edge";
-import { type CachedPage, cacheKey, chooseEncoding, hasAdminSession, type PageCache } from "./page-cache";
+import type { CachedPage, PageCache } from "./page-cache";
 
 /*
  * The front door for page-cache hits (decision 12): a request that the Express app would answer

@@ -1,14 +1,9 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  cacheKey,
-  chooseEncoding,
-  hasAdminSession,
-  inlineScriptHashes,
-  isCacheablePath,
-  PageCache,
-  policyWithHashes,
-} from "./page-cache";
+import { cacheKey, hasAdminSession, isCacheablePath } from "./cacheable-pages";
+import { chooseEncoding } from "./cached-headers";
+import { PageCache } from "./page-cache";
+import { inlineScriptHashes, policyWithHashes } from "./script-hashes";
 
 const sha = (text: string) => `'sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}'`;
 

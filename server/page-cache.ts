@@ -1,10 +1,6 @@
-import crypto from "node:crypto";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type express from "express";
-import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "~/auth/auth.server";
-import { collectionSearch, parseFilters, parseSort } from "~/catalogue/filters";
-import { requestPath } from "./edge";
+import { inlineScriptHashes } from "./script-hashes";
 
 /*
  * A short-lived, in-process cache of whole rendered answers for the anonymous public pages
@@ -31,23 +27,6 @@ export const MAX_ENTRIES = 500;
 /** Answers larger than this are served but not kept. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-/**
- * Pages (and their React Router `.data` twins, what client navigations fetch: `/_.data` for the
- * home with trailing-slash-aware data requests, `/x.data` for the others) that may be cached.
- * `[^/]+` takes an id with or without `.data`.
- */
-const PUBLIC_PAGES: RegExp[] = [
-  /^\/$/,
-  /^\/_\.data$/,
-  /^\/colecciones(?:\.data)?$/,
-  /^\/coleccion\/[^/]+$/,
-  /^\/drop\/[^/]+\/product\/[^/]+$/,
-  /^\/nosotros(?:\.data)?$/,
-  /^\/(?:aviso-de-privacidad|envios|cambios-y-devoluciones|terminos-y-condiciones)(?:\.data)?$/,
-  /^\/sitemap\.xml$/,
-  /^\/robots\.txt$/,
-];
-
 export type Encoding = "br" | "gzip" | "identity";
 
 export interface CachedPage {
@@ -68,106 +47,6 @@ export interface CachedPage {
 }
 
 export type WireHeaders = Record<"plain" | "secure", Record<Encoding, string[]>>;
-
-/** A collection page's document (not its `.data` twin), whose query is filters and order only. */
-const COLLECTION_PAGE = /^\/coleccion\/[^/.]+$/;
-
-/**
- * The cache key's path part: the address as asked (path and query), without a fragment. A
- * collection page's query is reduced to the view it shows (known filters and order, in a fixed
- * order), so a link's tracking parameters or a hand-edited order share that view's entry rather
- * than costing a render each; the page is rendered for that reduced address.
- */
-export function cacheKey(originalUrl: string): string {
-  const hash = originalUrl.indexOf("#");
-  const url = hash === -1 ? originalUrl : originalUrl.slice(0, hash);
-  const query = url.indexOf("?");
-  if (query !== -1 && COLLECTION_PAGE.test(url.slice(0, query))) {
-    const params = new URLSearchParams(url.slice(query + 1));
-    return url.slice(0, query) + collectionSearch(parseFilters(params), parseSort(params));
-  }
-  // "/x?" and "/x" are the same page.
-  return url.endsWith("?") ? url.slice(0, -1) : url;
-}
-
-/** Whether the path names a public page that may be cached (the query is not looked at). */
-export function isCacheablePath(pathname: string): boolean {
-  return PUBLIC_PAGES.some((re) => re.test(pathname));
-}
-
-/** True when the Cookie header carries an administrator's session cookie (either name). */
-export function hasAdminSession(cookieHeader: string | undefined): boolean {
-  if (!cookieHeader) return false;
-  return cookieHeader.split(";").some((part) => {
-    const name = part.slice(0, part.indexOf("=") === -1 ? undefined : part.indexOf("=")).trim();
-    return name === SESSION_COOKIE || name === SECURE_SESSION_COOKIE;
-  });
-}
-
-/** Accept-Encoding values already decided: browsers send the same few strings on every request. */
-const chosenEncodings = new Map<string, Encoding>();
-
-/** Brotli, else gzip, else the plain body, as Accept-Encoding allows (q=0 refuses one). */
-export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
-  if (!acceptEncoding) return "identity";
-  const known = chosenEncodings.get(acceptEncoding);
-  if (known !== undefined) return known;
-  const encoding = parseAcceptEncoding(acceptEncoding);
-  // Bounded, so odd headers cannot fill memory.
-  if (acceptEncoding.length <= 256) {
-    if (chosenEncodings.size >= 64) chosenEncodings.clear();
-    chosenEncodings.set(acceptEncoding, encoding);
-  }
-  return encoding;
-}
-
-function parseAcceptEncoding(acceptEncoding: string): Encoding {
-  const q = new Map<string, number>();
-  for (const part of acceptEncoding.split(",")) {
-    const [name = "", ...params] = part.trim().toLowerCase().split(";");
-    if (!name) continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const value = qParam ? Number(qParam.slice(2)) : 1;
-    q.set(name.trim(), Number.isFinite(value) ? value : 0);
-  }
-  const accepts = (coding: string) => {
-    const own = q.get(coding);
-    if (own !== undefined) return own > 0;
-    const any = q.get("*");
-    return any !== undefined && any > 0;
-  };
-  if (accepts("br")) return "br";
-  if (accepts("gzip")) return "gzip";
-  return "identity";
-}
-
-/**
- * 'sha256-…' sources for every inline <script> in an HTML document (those without src). The
- * browser hashes a script element's text exactly as written (script is raw text: no entity
- * decoding), so the bytes between the tags are what is hashed.
- */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
-    if (/\ssrc\s*=/i.test(` ${m[1] ?? ""}`)) continue;
-    const body = m[2] ?? "";
-    if (body === "") continue;
-    hashes.add(`'sha256-${crypto.createHash("sha256").update(body, "utf8").digest("base64")}'`);
-  }
-  return [...hashes];
-}
-
-/**
- * The per-request policy with its nonce replaced by the cached page's script hashes: the same
- * directives, and script-src allows exactly the inline scripts this stored page contains.
- */
-export function policyWithHashes(policy: string, hashes: string[]): string {
-  return policy
-    .replace(/\s*'nonce-[^']*'/g, "")
-    .replace(/(^|;\s*)script-src ([^;]*)/, (_all, lead, sources) => {
-      return `${lead}script-src ${[sources.trim(), ...hashes].filter(Boolean).join(" ")}`;
-    });
-}
 
 /** Headers never stored nor replayed: per connection, per encoding, or decided by the cache. */
 const NOT_STORED = new Set([
@@ -350,87 +229,4 @@ export class PageCache {
     }
     this.entries.set(key, value);
   }
-}
-
-export interface PageCacheMiddlewareOptions {
-  cache: PageCache;
-  /** Renders the page for a request that carries nothing of the visitor (see server/app.ts). */
-  render(pathAndQuery: string, req: express.Request): Promise<Response>;
-  /** Separates pages rendered for different shop addresses (protocol without PUBLIC_URL). */
-  scope(req: express.Request): string;
-}
-
-/** Whether this request may be answered from the cache at all. */
-export function mayUseCache(req: express.Request): boolean {
-  if (req.method !== "GET" && req.method !== "HEAD") return false;
-  if (!isCacheablePath(req.path)) return false;
-  return !hasAdminSession(req.headers.cookie);
-}
-
-/**
- * Answers cacheable requests from the cache; everything else goes on untouched (`next()`), with
- * today's headers. Marks its answers so the compression middleware leaves them alone.
- */
-export function pageCacheMiddleware(options: PageCacheMiddlewareOptions): express.RequestHandler {
-  return async (req, res, next) => {
-    if (!mayUseCache(req)) {
-      if (isCacheablePath(req.path)) res.setHeader("X-Cache", "BYPASS");
-      next();
-      return;
-    }
-    try {
-      // A whole address in the request line ("GET http://host/x") stands for its path (the edge
-      // refused anything that is not one).
-      const path = cacheKey(requestPath(req.originalUrl) ?? "/");
-      const result = await options.cache.get(`${options.scope(req)} ${path}`, () =>
-        options.render(path, req),
-      );
-      if (result === "pass") {
-        res.setHeader("X-Cache", "BYPASS");
-        next();
-        return;
-      }
-      if (res.destroyed || res.writableEnded) return;
-      send(req, res, result.page, result.outcome);
-    } catch (error) {
-      next(error);
-    }
-  };
-}
-
-function send(req: express.Request, res: express.Response, page: CachedPage, outcome: "hit" | "miss"): void {
-  const encoding = chooseEncoding(req.headers["accept-encoding"]);
-  const body = page.bodies[encoding];
-  res.locals.fromPageCache = true;
-  res.status(page.status);
-  for (const [name, value] of page.headers) res.setHeader(name, value);
-  const policy = res.getHeader("Content-Security-Policy");
-  if (typeof policy === "string")
-    res.setHeader("Content-Security-Policy", policyWithHashes(policy, page.scriptHashes));
-  res.setHeader("Vary", "Accept-Encoding");
-  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", String(body.length));
-  res.setHeader("X-Cache", outcome === "hit" ? "HIT" : "MISS");
-  if (req.method === "HEAD") res.end();
-  else res.end(body);
-}
-
-/**
- * What `send` writes for a hit, as one flat list: the security headers every answer gets
- * (`security`, already computed for a plain or an HTTPS request, with the nonce placeholder in
- * its CSP), then the same steps as `send` in the same order, a later name replacing an earlier
- * one as setHeader does.
- */
-export function hitHeaders(page: CachedPage, security: [string, string][], encoding: Encoding): string[] {
-  const headers = new Map<string, [string, string]>();
-  const set = (name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
-  for (const [name, value] of security) set(name, value);
-  for (const [name, value] of page.headers) set(name, value);
-  const policy = headers.get("content-security-policy");
-  if (policy) set(policy[0], policyWithHashes(policy[1], page.scriptHashes));
-  set("Vary", "Accept-Encoding");
-  if (encoding !== "identity") set("Content-Encoding", encoding);
-  set("Content-Length", String(page.bodies[encoding].length));
-  set("X-Cache", "HIT");
-  return [...headers.values()].flat();
 }

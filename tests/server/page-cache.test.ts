@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import { inlineScriptHashes } from "../../server/page-cache";
+import { inlineScriptHashes } from "../../server/script-hashes";
 import { signInAdmin } from "../support/admin-http";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";

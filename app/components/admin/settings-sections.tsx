@@ -1,0 +1,176 @@
+import { type FormMetadata, getFieldsetProps, getTextareaProps } from "@conform-to/react";
+import type { z } from "zod";
+import { MAX_ORDER_PIECES } from "~/config/ceilings";
+import { GUIA, OTHER_CARRIER } from "~/settings/carriers";
+import {
+  DETAIL_FIELDS,
+  LEGAL_FIELDS,
+  LEGAL_LABELS,
+  type LegalField,
+  MAX_CARRIERS,
+  type settingsSchema,
+} from "~/settings/settings";
+import {
+  CarrierField,
+  FieldError,
+  inputClass,
+  ResetButton,
+  SettingLabel,
+  settingsSectionClass,
+  TextField,
+} from "./setting-fields";
+
+/** The settings form as Conform sees it, and its fields. */
+export type SettingsForm = FormMetadata<z.input<typeof settingsSchema>, string[]>;
+export type SettingsFields = ReturnType<SettingsForm["getFieldset"]>;
+
+/** Each section gets the form's fields and the names of those that differ from the original. */
+interface SectionProps {
+  fields: SettingsFields;
+  changed: ReadonlySet<string>;
+}
+
+/** The shop's name, contact, links and process video, with one 'Restablecer' for them all. */
+export function ShopDetailsSection({ fields, changed }: SectionProps) {
+  return (
+    <fieldset className={settingsSectionClass}>
+      <legend className="px-1 font-serif text-xl">Datos de la tienda</legend>
+      <div className="mt-2 grid gap-4 sm:grid-cols-2">
+        <TextField meta={fields.name} label="Nombre de la tienda" changed={changed} />
+        <TextField meta={fields.email} label="Correo de contacto" type="email" changed={changed} />
+        <TextField
+          meta={fields.whatsapp}
+          label="WhatsApp"
+          type="tel"
+          inputMode="tel"
+          hint="Con lada internacional, p. ej. 5215512345678."
+          changed={changed}
+        />
+        <TextField meta={fields.instagramUrl} label="Instagram" type="url" changed={changed} />
+        <TextField meta={fields.agencyName} label="Agencia (Powered by)" changed={changed} />
+        <TextField meta={fields.agencyUrl} label="Sitio de la agencia" type="url" changed={changed} />
+        <div className="sm:col-span-2">
+          <TextField
+            meta={fields.processVideoUrl}
+            label="Video del proceso"
+            type="url"
+            hint="Se ve en Nosotros: la dirección para insertar de YouTube o Vimeo, o un archivo MP4/WebM. Vacío: sin video."
+            changed={changed}
+          />
+        </div>
+      </div>
+      {DETAIL_FIELDS.some((f) => changed.has(f)) && (
+        <p className="mt-4">
+          <ResetButton
+            target="detalles"
+            label="todos los datos de la tienda"
+            text="Restablecer todos los datos de la tienda"
+          />
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** What applies to buying: the default most pieces per person of a new drop. */
+export function PurchasesSection({ fields, changed }: SectionProps) {
+  return (
+    <fieldset className={settingsSectionClass}>
+      <legend className="px-1 font-serif text-xl">Compras</legend>
+      <div className="mt-2 max-w-xs">
+        <TextField
+          meta={fields.defaultMaxPerOrder}
+          label="Máximo por persona en colecciones nuevas"
+          inputMode="numeric"
+          hint={`De 1 a ${MAX_ORDER_PIECES}; vacío para no limitar. Cada colección puede cambiarlo.`}
+          changed={changed}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+/** The carriers, a row each, that can be added and removed (Conform's intents, with or without JavaScript). */
+export function CarriersSection({ form, fields, changed }: SectionProps & { form: SettingsForm }) {
+  const carriers = fields.carriers.getFieldList();
+  return (
+    <fieldset className={settingsSectionClass}>
+      <legend className="px-1 font-serif text-xl">Paqueterías</legend>
+      <p className="mt-1 text-sm text-ink/75">
+        La dirección de seguimiento lleva {GUIA} donde va el número de guía; sin dirección, el correo de envío
+        no lleva enlace. «{OTHER_CARRIER}» siempre está en la lista.
+      </p>
+      <ul className="mt-4 space-y-4">
+        {carriers.map((carrier, index) => {
+          const row = carrier.getFieldset();
+          return (
+            <li key={carrier.key}>
+              <fieldset
+                {...getFieldsetProps(carrier)}
+                className="grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-start"
+              >
+                <legend className="sr-only">Paquetería {index + 1}</legend>
+                <CarrierField meta={row.name} label="Nombre" type="text" maxLength={60} />
+                <CarrierField meta={row.trackingUrl} label="Dirección de seguimiento" type="url" />
+                <button
+                  {...form.remove.getButtonProps({ name: fields.carriers.name, index })}
+                  className="mt-6 min-h-11 rounded border border-ink/30 px-3 text-sm"
+                  aria-label={`Quitar paquetería ${index + 1}`}
+                >
+                  Quitar
+                </button>
+              </fieldset>
+            </li>
+          );
+        })}
+      </ul>
+      <FieldError id={fields.carriers.errorId} errors={fields.carriers.errors} />
+      <div className="mt-4 flex flex-wrap items-center gap-4">
+        {carriers.length < MAX_CARRIERS && (
+          <button
+            {...form.insert.getButtonProps({
+              name: fields.carriers.name,
+              defaultValue: { name: "", trackingUrl: "" },
+            })}
+            className="min-h-11 rounded border border-ink/30 px-4 text-sm"
+          >
+            Agregar paquetería
+          </button>
+        )}
+        {changed.has("carriers") && (
+          <ResetButton target="carriers" label="la lista de paqueterías" text="Restablecer la lista" />
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The legal pages' texts, one textarea each. */
+export function LegalTextsSection({ fields, changed }: SectionProps) {
+  return (
+    <fieldset className={settingsSectionClass}>
+      <legend className="px-1 font-serif text-xl">Textos legales</legend>
+      <p className="mt-1 text-sm text-ink/75">
+        «## » al inicio de una línea empieza una sección; «- » un elemento de lista; una línea en blanco
+        separa párrafos. Restablecer vuelve al texto modelo.
+      </p>
+      <div className="mt-4 space-y-6">
+        {(Object.keys(LEGAL_FIELDS) as LegalField[]).map((name) => {
+          const meta = fields[name];
+          return (
+            <div key={name}>
+              <SettingLabel meta={meta} label={LEGAL_LABELS[name]} changed={changed} />
+              <textarea
+                {...getTextareaProps(meta)}
+                key={meta.key}
+                rows={10}
+                className={`${inputClass} py-2 font-mono text-sm`}
+              />
+              <FieldError id={meta.errorId} errors={meta.errors} />
+            </div>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
