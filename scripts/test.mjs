@@ -82,7 +82,15 @@ const vitestRun = () =>
   run(
     "Vitest",
     bin("vitest"),
-    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/vitest.json`],
+    [
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${reports}/vitest.json`,
+      // Beside the browser tests a server test's shop takes longer to start (its first start
+      // draws the demo catalogue's images): a set-up hook may take up to 2 minutes, not 1.
+      ...(sideBySide ? ["--hookTimeout=120000"] : []),
+    ],
     { prefix: sideBySide ? "[vitest] " : "" },
   );
 const playwrightRun = () =>
