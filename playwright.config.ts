@@ -14,6 +14,15 @@ const chromiumArgs = [
   "--disable-sync",
 ];
 
+/** The administration's specs (tests/e2e/admin-*.spec.ts). */
+const ADMIN_SPECS = /\/admin-[\w-]+\.spec\.ts$/;
+
+const phone = {
+  ...devices["Pixel 7"],
+  viewport: { width: 360, height: 740 },
+  browserName: "chromium" as const,
+};
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
@@ -24,15 +33,17 @@ export default defineConfig({
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: "retain-on-failure",
+    // A trace only when a test is run again (CI retries once): the first run records nothing.
+    trace: "on-first-retry",
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },
   projects: [
-    // The narrowest phones still in use are 360 px wide.
-    {
-      name: "phone",
-      use: { ...devices["Pixel 7"], viewport: { width: 360, height: 740 }, browserName: "chromium" },
-    },
+    // Every shopper's page on the narrowest phones still in use (360 px wide).
+    { name: "phone", testIgnore: ADMIN_SPECS, use: phone },
+    // The administration is the owner's desk, tested on a computer; on a phone only the screens
+    // the owner really uses there: the tests tagged @phone (signing in, the orders desk and
+    // shipping an order).
+    { name: "phone-admin", testMatch: ADMIN_SPECS, grep: /@phone\b/, use: phone },
     { name: "desktop", use: { ...devices["Desktop Chrome"], browserName: "chromium" } },
   ],
   webServer: {

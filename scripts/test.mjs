@@ -1,16 +1,53 @@
 // npm test: builds the app, runs every test runner, and ends with one line that sums them:
-// "N passed, N failed, N skipped". Exits non-zero if anything failed.
-import { spawnSync } from "node:child_process";
+// "N passed, N failed, N skipped". Exits non-zero if anything failed. Each stage's time is printed
+// as it ends, and all of them together just before that last line.
+//
+// Vitest and Playwright run side by side once the build is there (TEST_SIDE_BY_SIDE=0 runs them
+// one after the other): each spends much of its time waiting on servers, browsers and databases,
+// so on a 2-core machine together they finish well before the one-after-the-other sum (Vitest
+// runs one test file at a time there; measured: the browser tests took 568 s beside it, 540 s
+// alone). Side by side, each line they print starts with the runner's name. Playwright goes first and Vitest
+// follows once the browser tests' shop is up: both shops' first start draws the demo catalogue's
+// images, the busiest seconds of either run, and they are not drawn at the same time.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import readline from "node:readline";
 
 const bin = (name) => `./node_modules/.bin/${name}`;
 const reports = ".tmp/reports";
 fs.rmSync(reports, { recursive: true, force: true });
 fs.mkdirSync(reports, { recursive: true });
+const sideBySide = process.env.TEST_SIDE_BY_SIDE !== "0";
 
-function run(cmd, args, env = {}) {
-  const result = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  return result.status ?? 1;
+const started = Date.now();
+/** Each stage's name and seconds, in the order they ended. */
+const timings = [];
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Runs a command to its end; `prefix` marks each line it prints. Resolves with its exit status. */
+function run(name, cmd, args, { env = {}, prefix = "" } = {}) {
+  const start = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      stdio: prefix ? ["ignore", "pipe", "pipe"] : "inherit",
+      env: { ...process.env, ...env },
+    });
+    if (prefix) {
+      for (const [stream, out] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        readline.createInterface({ input: stream }).on("line", (line) => out.write(`${prefix}${line}\n`));
+      }
+    }
+    child.on("error", () => {});
+    child.on("close", (code) => {
+      const took = Date.now() - start;
+      timings.push([name, took]);
+      console.log(`\n[npm test] ${name} took ${seconds(took)} (exit ${code ?? "signal"})`);
+      resolve(code ?? 1);
+    });
+  });
 }
 
 function readJson(file) {
@@ -24,18 +61,73 @@ function readJson(file) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let exitCode = 0;
 
-// The server tests and the browser tests run against the production build.
-if (run(bin("react-router"), ["build"]) !== 0) {
-  console.log("\n0 passed, 1 failed");
-  process.exit(1);
+function finish() {
+  console.log(
+    `\n[npm test] stage times (${sideBySide ? "Vitest and Playwright side by side" : "one after the other"}):`,
+  );
+  for (const [name, took] of timings) console.log(`[npm test]   ${name.padEnd(10)} ${seconds(took)}`);
+  console.log(`[npm test]   ${"total".padEnd(10)} ${seconds(Date.now() - started)}`);
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  process.exit(exitCode);
 }
 
-const vitestStatus = run(bin("vitest"), [
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${reports}/vitest.json`,
-]);
+// The server tests and the browser tests run against the production build.
+if ((await run("build", bin("react-router"), ["build"])) !== 0) {
+  totals.failed += 1;
+  exitCode = 1;
+  finish();
+}
+
+const vitestRun = () =>
+  run(
+    "Vitest",
+    bin("vitest"),
+    [
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${reports}/vitest.json`,
+      // Beside the browser tests a server test's shop takes longer to start (its first start
+      // draws the demo catalogue's images): a set-up hook may take up to 2 minutes, not 1.
+      ...(sideBySide ? ["--hookTimeout=120000"] : []),
+    ],
+    { prefix: sideBySide ? "[vitest] " : "" },
+  );
+const playwrightRun = () =>
+  run("Playwright", bin("playwright"), ["test"], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: `${reports}/playwright.json` },
+    prefix: sideBySide ? "[e2e] " : "",
+  });
+
+/** Resolves once the browser tests' shop answers (tests/e2e/support/env.ts: E2E_PORT), or `done` does. */
+async function shopUp(done, limitMs = 120_000) {
+  const url = `http://127.0.0.1:${process.env.E2E_PORT ?? 4173}/healthz`;
+  let over = false;
+  done.then(() => {
+    over = true;
+  });
+  const until = Date.now() + limitMs;
+  while (!over && Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+let vitestStatus;
+let playwrightStatus;
+if (sideBySide) {
+  const playwrightDone = playwrightRun();
+  await shopUp(playwrightDone);
+  [vitestStatus, playwrightStatus] = await Promise.all([vitestRun(), playwrightDone]);
+} else {
+  vitestStatus = await vitestRun();
+  playwrightStatus = await playwrightRun();
+}
+
 const vitest = readJson(`${reports}/vitest.json`);
 if (vitest) {
   totals.passed += vitest.numPassedTests;
@@ -49,9 +141,6 @@ if (vitest) {
 }
 if (vitestStatus !== 0) exitCode = 1;
 
-const playwrightStatus = run(bin("playwright"), ["test"], {
-  PLAYWRIGHT_JSON_OUTPUT_FILE: `${reports}/playwright.json`,
-});
 const playwright = readJson(`${reports}/playwright.json`);
 if (playwright?.stats) {
   totals.passed += playwright.stats.expected + playwright.stats.flaky;
@@ -63,5 +152,4 @@ if (playwright?.stats) {
 }
 if (playwrightStatus !== 0) exitCode = 1;
 
-console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-process.exit(exitCode);
+finish();

@@ -81,12 +81,10 @@ test.describe("the orders desk", () => {
     await expect(page.getByText("No hay pedidos en esta sección.")).toBeVisible();
   });
 
-  test("'Atender pedido': empty fields are refused; filled, the order is shipped and the customer e-mailed", async ({
-    page,
-    shop,
-    admins,
-    desk,
-  }) => {
+  // @phone: the owner ships orders from the phone too (playwright.config.ts runs it there as well).
+  test("'Atender pedido': empty fields are refused; filled, the order is shipped and the customer e-mailed", {
+    tag: "@phone",
+  }, async ({ page, shop, admins, desk }) => {
     const tag = newId(5);
     const { orderId } = await shop.paidOrder({ customerName: `Lucía Méndez ${tag}` });
     await admins.login(page);
@@ -249,7 +247,7 @@ test.describe("the orders desk", () => {
   });
 });
 
-test.describe("the orders desk is accessible and fits the screen", () => {
+test.describe("the orders desk is accessible and fits the screen", { tag: "@phone" }, () => {
   test("the pending tab with the shipping dialog open, and an order's page", async ({
     page,
     shop,

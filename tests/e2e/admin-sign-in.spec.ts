@@ -17,7 +17,7 @@ function header(page: Page) {
 // Campañas shows its opening e-mail's preview, a frame sandboxed without scripts. A trace's DOM
 // snapshots run a script in every frame, which the sandbox refuses with a console error; this
 // file's traces keep their actions and screenshots, without those snapshots.
-test.use({ trace: { mode: "retain-on-failure", snapshots: false } });
+test.use({ trace: { mode: "on-first-retry", snapshots: false } });
 
 const ADMIN_SECTIONS = [
   { label: "Pedidos", path: "/admin/orders" },
@@ -74,10 +74,10 @@ test.describe("administrator sign-in", () => {
     expect(await admins.activeSessions(admin)).toBe(0);
   });
 
-  test("the right password and code through the form land on /admin/orders with the admin header", async ({
-    page,
-    admins,
-  }) => {
+  // @phone: the owner signs in from the phone too (playwright.config.ts runs it there as well).
+  test("the right password and code through the form land on /admin/orders with the admin header", {
+    tag: "@phone",
+  }, async ({ page, admins }) => {
     const admin = await admins.create();
     await page.goto("/login");
     await expectSignedOut(page);
@@ -265,7 +265,7 @@ test.describe("administrator sign-in", () => {
   });
 });
 
-test.describe("the sign-in pages are accessible and fit the screen", () => {
+test.describe("the sign-in pages are accessible and fit the screen", { tag: "@phone" }, () => {
   test("/login with the error shown", async ({ page, admins }) => {
     await failLogin(page, await admins.create());
     await expectAccessible(page);

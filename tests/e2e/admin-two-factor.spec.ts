@@ -77,10 +77,10 @@ test.describe("second factor", () => {
     await expect(page).toHaveURL(/\/admin\/orders$/);
   });
 
-  test("sign-in asks for the code: a wrong one is refused in Spanish, the right one lands on /admin/orders", async ({
-    page,
-    admins,
-  }) => {
+  // @phone: the owner signs in from the phone too (playwright.config.ts runs it there as well).
+  test("sign-in asks for the code: a wrong one is refused in Spanish, the right one lands on /admin/orders", {
+    tag: "@phone",
+  }, async ({ page, admins }) => {
     const admin = await admins.create();
     await fillLogin(page, admin);
     await expect(page.getByRole("heading", { name: "Verificación en dos pasos", level: 1 })).toBeVisible();

@@ -281,15 +281,3 @@ test("the gallery's thumbnails are in sight and clear of the bar at first view, 
   expect(await expectFirstViewClear(page, thumbnails), "thumbnails in sight at first view").toBe(5);
   await expectBarCoversNothing(page, thumbnails);
 });
-
-test("/api/hora tells the server's time, never cached, with no cookie", async ({ page }) => {
-  const before = Date.now();
-  const response = await page.request.get("/api/hora");
-  const after = Date.now();
-  expect(response.status()).toBe(200);
-  expect(response.headers()["cache-control"]).toBe("no-store");
-  expect(response.headers()["set-cookie"]).toBeUndefined();
-  const { ahora } = (await response.json()) as { ahora: number };
-  expect(ahora).toBeGreaterThanOrEqual(before - 5);
-  expect(ahora).toBeLessThanOrEqual(after + 5);
-});

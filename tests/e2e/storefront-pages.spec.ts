@@ -153,21 +153,6 @@ test.describe("every public page renders, in Spanish, without accessibility prob
     await expect(page.getByRole("heading", { name: "Producto no encontrado." })).toBeVisible();
     await expectAccessible(page);
   });
-
-  test("sitemap.xml and robots.txt", async ({ request, shop }) => {
-    const drop = await shop.drop({
-      timing: "running",
-      products: [{ name: "Anillo Mapa", priceCents: 100_000, stock: 1 }],
-    });
-    const sitemap = await request.get("/sitemap.xml");
-    expect(sitemap.headers()["content-type"]).toContain("application/xml");
-    const xml = await sitemap.text();
-    expect(xml).toContain(`${drop.href}</loc>`);
-    expect(xml).toContain(`${drop.products[0]?.href}</loc>`);
-    const robots = await (await request.get("/robots.txt")).text();
-    expect(robots).toContain("Disallow: /admin");
-    expect(robots).toMatch(/Sitemap: http:\/\/.+\/sitemap\.xml/);
-  });
 });
 
 test("the header's background changes once the page is scrolled", async ({ page }) => {

@@ -1,13 +1,18 @@
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { type AdminAuth, createAdminAuth, SESSION_COOKIE } from "~/auth/auth.server";
 import { authSettings } from "~/auth/auth-config.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { isDropPurchasable } from "~/catalogue/drop-time";
+import { heldPieces } from "~/catalogue/held-pieces.server";
+import { stockText } from "~/catalogue/storefront";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase } from "~/db/database.server";
 import type { Categoria, Material } from "~/db/taxonomy";
 import { newId } from "~/lib/ids";
+import { formatMXN } from "~/lib/money";
 import { holdCart } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import type { ShippingAddress } from "~/orders/shipping";
@@ -34,16 +39,109 @@ export interface TestDrop {
   href: string;
 }
 
+/** React's escaping of text in HTML, to find a name in a page as it is written there. */
+const inHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c] ?? c,
+  );
+
+/** A public page as an anonymous visitor gets it (from the page cache, when it has it). */
+async function publicPage(pathname: string): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${E2E_PORT}${pathname}`, { redirect: "manual" });
+  return response.text();
+}
+
 /**
  * Creates catalogue data for one test, straight in the running shop's database. Like a sale on
  * another app server, such a write reaches public pages within the page cache's 1 s
- * (server/page-cache.ts), so each write waits that long before the test goes on.
+ * (server/page-cache.ts): each write returns once the public pages it changes show it (read as
+ * a visitor, polled), so a test never sees a copy cached before it. The administration's pages
+ * are never cached: a write only they show returns at once.
  */
 export class ShopData {
+  /** The drops this test made, archived when it ends. */
+  private readonly made: string[] = [];
+
   constructor(private readonly database: Database) {}
 
-  private settle(): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, PAGE_TTL_MS + 50));
+  /**
+   * Takes this test's drops off the home page (archived, as the owner puts a drop away), so that
+   * home does not grow with every test: each page and accessibility check of home stays as quick
+   * at the end of the suite as at its start. Their pages and orders stay.
+   */
+  async putAway(): Promise<void> {
+    if (this.made.length === 0) return;
+    await this.database.db
+      .updateTable("drops")
+      .set({ status: "archivada" })
+      .where("id", "in", this.made)
+      .execute();
+  }
+
+  /** Reads each page until `shows` holds on it; gives up after a few lifetimes of a cached page. */
+  private async untilShown(pages: { path: string; shows: (html: string) => boolean }[]): Promise<void> {
+    const deadline = Date.now() + 10 * PAGE_TTL_MS;
+    await Promise.all(
+      pages.map(async ({ path: pathname, shows }) => {
+        while (!shows(await publicPage(pathname))) {
+          if (Date.now() > deadline) throw new Error(`${pathname} still does not show the change`);
+          await sleep(50);
+        }
+      }),
+    );
+  }
+
+  /**
+   * A new drop is at new addresses, never cached; the lists that name every drop (home leaves
+   * out the archived ones), documents and the `.data` a client navigation asks for, may be.
+   */
+  private async listed(name: string, archived: boolean): Promise<void> {
+    const lists = archived ? ["/colecciones"] : ["/", "/colecciones"];
+    const paths = lists.flatMap((list) => [list, list === "/" ? "/_.data" : `${list}.data`]);
+    const shows = (body: string) => body.includes(name) || body.includes(inHtml(name));
+    await this.untilShown(paths.map((p) => ({ path: p, shows })));
+  }
+
+  /**
+   * After a change of a piece's price, stock or holds: its page's price and stock line and its
+   * tile on its drop's page say what the database now says.
+   */
+  private async pieceShown(productId: string): Promise<void> {
+    const row = await this.database.db
+      .selectFrom("products")
+      .select(["name", "drop_id", "stock", "price_cents"])
+      .where("id", "=", productId)
+      .executeTakeFirstOrThrow();
+    const drop = await getDrop(this.database.db, row.drop_id);
+    if (!drop) throw new Error("drop vanished");
+    const held = (await heldPieces(this.database.db, [productId])).get(productId) ?? 0;
+    const price = formatMXN(row.price_cents);
+    // Unpaid holds count only while the drop can be bought: either line may be the right one.
+    const lines = [stockText(row.stock, held), stockText(row.stock, 0)];
+    const tile = (html: string) => {
+      const start = html.indexOf(`aria-label="${inHtml(row.name)}"`);
+      return start === -1 ? "" : html.slice(start, html.indexOf("</article>", start));
+    };
+    await this.untilShown([
+      {
+        path: `/drop/${row.drop_id}/product/${productId}`,
+        shows: (html) =>
+          html.includes(`>${price}</p>`) && lines.some((l) => html.includes(`data-testid="stock">${l}</p>`)),
+      },
+      // A tile tells sold-out and held pieces apart only while the drop can be bought.
+      ...(isDropPurchasable(drop, new Date())
+        ? [
+            {
+              path: `/coleccion/${row.drop_id}`,
+              shows: (html: string) => {
+                const shown = tile(html);
+                return row.stock > 0 ? shown.includes(price) : lines.some((l) => shown.includes(l));
+              },
+            },
+          ]
+        : []),
+    ]);
   }
 
   async drop(options: {
@@ -84,9 +182,10 @@ export class ShopData {
         ...p,
       })),
     });
+    this.made.push(id);
     const drop = await getDrop(this.database.db, id);
     if (!drop) throw new Error("drop vanished");
-    await this.settle();
+    await this.listed(name, options.status === "archivada");
     return {
       id,
       name,
@@ -112,7 +211,7 @@ export class ShopData {
       })
       .where("id", "=", productId)
       .execute();
-    await this.settle();
+    await this.pieceShown(productId);
   }
 
   /** Another shopper's checkout, still unpaid, holding pieces of a product; its order id. */
@@ -122,7 +221,7 @@ export class ShopData {
       provider: "demo",
     });
     if (!held.ok) throw new Error(held.message);
-    await this.settle();
+    await this.pieceShown(productId);
     return held.id;
   }
 
@@ -134,7 +233,12 @@ export class ShopData {
       customerEmail: `cliente-${newId(6)}@example.mx`,
       shipping: oaxacaAddress("Luz Ramírez", "951 123 4567"),
     });
-    await this.settle();
+    const lines = await this.database.db
+      .selectFrom("order_lines")
+      .select("product_id")
+      .where("order_id", "=", orderId)
+      .execute();
+    for (const line of lines) await this.pieceShown(line.product_id);
   }
 
   /** A paid order (as if the shopper paid on the payment page) for a new running piece. */
@@ -507,7 +611,9 @@ export const test = base.extend<
     await use(new AdminUtil(adminAuth));
   },
   shop: async ({ database }, use) => {
-    await use(new ShopData(database));
+    const shop = new ShopData(database);
+    await use(shop);
+    await shop.putAway();
   },
   cart: async ({ page }, use) => {
     await use(new CartUtil(page));
