@@ -19,7 +19,7 @@ import { loadConfig } from "~/config/env.server";
 import { type Database, type Db, migrateToLatest, openDatabase, toTimestamp } from "~/db/database.server";
 import type { OrderLinesTable, OrderStatus, OrdersTable } from "~/db/schema";
 import { newId } from "~/lib/ids";
-import { countPending, listOrders } from "~/orders/admin.server";
+import { countPending, listOrders } from "~/orders/desk.server";
 import { parseDeskQuery } from "~/orders/desk-query";
 import { newOrderId } from "~/orders/ids";
 import { foldForSearch, orderSearchKey } from "~/orders/search";

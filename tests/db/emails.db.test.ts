@@ -6,7 +6,7 @@ import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
 import { deliverPendingEmails, retryDelayMinutes } from "~/mail/queue.server";
-import { shipOrder } from "~/orders/admin.server";
+import { shipOrder } from "~/orders/desk.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { shipmentInput } from "~/orders/shipment-input";

@@ -19,7 +19,7 @@ import {
   PAGE_SIZE,
   resendOrderEmail,
   shipOrder,
-} from "~/orders/admin.server";
+} from "~/orders/desk.server";
 import { parseDeskQuery } from "~/orders/desk-query";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { releaseHold } from "~/orders/holds.server";

@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import { shipOrder } from "~/orders/admin.server";
+import { shipOrder } from "~/orders/desk.server";
 import { confirmPayment } from "~/orders/payment.server";
 import routeConfig from "~/routes";
 import { signInAdmin } from "../support/admin-http";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import { archiveOrder, shipOrder } from "~/orders/admin.server";
+import { archiveOrder, shipOrder } from "~/orders/desk.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { signInAdmin } from "../support/admin-http";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";

@@ -1,6 +1,6 @@
 import { Form, NavLink, Outlet } from "react-router";
 import { RouteError } from "~/components/route-error";
-import { countPending } from "~/orders/admin.server";
+import { countPending } from "~/orders/desk.server";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/layout";

@@ -16,7 +16,7 @@ import {
   orderTimeline,
   resendOrderEmail,
   shipOrder,
-} from "~/orders/admin.server";
+} from "~/orders/desk.server";
 import { DESK_NOTICE_PARAM, DESK_NOTICES } from "~/orders/desk-query";
 import { isOrderId } from "~/orders/ids";
 import { shipmentInputFor } from "~/orders/shipment-input";

@@ -1,5 +1,5 @@
 import { shopDateTimeStamp } from "~/lib/dates";
-import { exportOrdersCsv } from "~/orders/admin.server";
+import { exportOrdersCsv } from "~/orders/desk.server";
 import { parseDeskQuery } from "~/orders/desk-query";
 import { requireAdminForDownload } from "~/web/guards.server";
 import { onlyGet } from "~/web/methods";

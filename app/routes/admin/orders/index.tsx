@@ -2,7 +2,7 @@ import { data, Form, Link } from "react-router";
 import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
 import { OrderView } from "~/components/admin/order-view";
 import { RouteError } from "~/components/route-error";
-import { listOrders } from "~/orders/admin.server";
+import { listOrders } from "~/orders/desk.server";
 import { DESK_PARAMS, deskSearch, parseDeskQuery } from "~/orders/desk-query";
 import { DESK_TABS, STATUS_LABELS } from "~/orders/status";
 import { withTrackingLink } from "~/settings/carriers";

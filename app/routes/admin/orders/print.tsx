@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
-import { getDeskOrder } from "~/orders/admin.server";
+import { getDeskOrder } from "~/orders/desk.server";
 import { isOrderId } from "~/orders/ids";
 import { addressLines } from "~/orders/shipping";
 import { requireAdmin } from "~/web/guards.server";
