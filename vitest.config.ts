@@ -1,4 +1,3 @@
-import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -9,10 +8,6 @@ export default defineConfig({
     setupFiles: ["tests/support/ci-guard.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Vitest's default is one worker less than the cores: one worker on a 2-core CI machine, where a
-    // worker mostly waits on its server process or PostgreSQL. Two files at a time there halve the
-    // wall time for the same CPU; larger machines keep the default.
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // `vitest run` runs both; `npm run test:unit` only the first, without a build or a database.
     projects: [
       {
