@@ -4,11 +4,30 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
-    include: ["app/**/*.test.ts", "server/**/*.test.ts", "tests/**/*.test.ts"],
-    exclude: ["tests/e2e/**", "node_modules/**"],
     environment: "node",
     setupFiles: ["tests/support/ci-guard.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // `vitest run` runs both; `npm run test:unit` only the first, without a build or a database.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          // Pure modules tested beside the code: no build, no database, no server.
+          include: ["app/**/*.test.ts", "server/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/**/*.test.ts"],
+          exclude: ["tests/e2e/**", "node_modules/**"],
+          // One migrated database per engine per run; every test database is a copy of it.
+          globalSetup: ["tests/support/database-templates.ts"],
+        },
+      },
+    ],
   },
 });

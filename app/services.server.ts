@@ -57,7 +57,9 @@ export async function startServices(
     if (config.demoData) {
       const onSeeding = () =>
         log("Base de datos vacía: cargando el catálogo de demostración (unos segundos)…");
-      if (await seedDemoOnFirstStart(database.db, media, { onSeeding, onProgress: progressLines(log) }))
+      const onProgress = progressLines(log);
+      const artCache = config.demoArtCache;
+      if (await seedDemoOnFirstStart(database.db, media, { onSeeding, onProgress, artCache }))
         log("Catálogo de demostración listo.");
     }
     const shopSettings = await startShopSettings(database.db, config.shop, { log });

@@ -53,6 +53,7 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DEMO_DATA: flag.optional(),
+  DEMO_ART_CACHE: z.string().min(1).optional(),
   DEMO_PAYMENTS: flag.optional(),
   STRIPE_SECRET_KEY: z
     .string()
@@ -135,6 +136,8 @@ export interface Config {
   orderCeilings: OrderCeilings;
   /** Load the demo catalogue on the first start of an empty database. */
   demoData: boolean;
+  /** A folder of demo art already drawn (test runs); null: the demo catalogue is drawn every time. */
+  demoArtCache: string | null;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | null } | null;
   admin: {
@@ -268,6 +271,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: e.DATABASE_POOL_MAX,
     // Demo data is on by default only in the embedded mode: a real PostgreSQL shop starts empty.
     demoData: e.DEMO_DATA ?? database.kind === "sqlite",
+    demoArtCache: e.DEMO_ART_CACHE ? path.resolve(e.DEMO_ART_CACHE) : null,
     stripe,
     admin: {
       sessionSecret: e.SESSION_SECRET ?? null,

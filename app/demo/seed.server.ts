@@ -4,6 +4,7 @@ import type { NewMediaRow } from "~/db/schema";
 import { newId } from "~/lib/ids";
 import { storeImage } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
+import { type ArtProcessing, cachedArtProcessing } from "./art-cache.server";
 import { DEMO_DROPS, DEMO_WAITLIST, type DemoProduct } from "./catalogue";
 import { dropCoverSvg, jewelSvg } from "./jewel-art";
 
@@ -20,6 +21,12 @@ interface PreparedCatalogue {
 /** How far drawing the catalogue has come: images done of the total. */
 export type SeedProgress = (done: number, total: number) => void;
 
+interface DrawingOptions {
+  onProgress?: SeedProgress;
+  /** DEMO_ART_CACHE: a folder of art already drawn, to copy instead of drawing again. */
+  artCache?: string | null;
+}
+
 /** Every image the demo catalogue draws: a cover per drop and each product's views. */
 export const DEMO_IMAGE_COUNT = DEMO_DROPS.reduce(
   (sum, drop) => sum + 1 + drop.products.reduce((n, p) => n + p.extraViews + 1, 0),
@@ -28,6 +35,7 @@ export const DEMO_IMAGE_COUNT = DEMO_DROPS.reduce(
 
 interface Drawing {
   storage: MediaStorage;
+  processing: ArtProcessing | undefined;
   now: Date;
   media: NewMediaRow[];
   progress: () => void;
@@ -35,7 +43,8 @@ interface Drawing {
 
 /** Renders an SVG and stores its WebP variants through the upload pipeline; returns the row's id. */
 async function storeArt(drawing: Drawing, dropId: string, svg: string) {
-  const row = await storeImage(drawing.storage, { dropId, body: Buffer.from(svg), now: drawing.now });
+  const body = Buffer.from(svg);
+  const row = await storeImage(drawing.storage, { dropId, body, now: drawing.now }, drawing.processing);
   drawing.media.push(row);
   drawing.progress();
   return row.id;
@@ -68,11 +77,13 @@ async function prepareProduct(drawing: Drawing, dropId: string, p: DemoProduct):
 async function prepareDemoCatalogue(
   storage: MediaStorage,
   now: Date,
-  onProgress?: SeedProgress,
+  options: DrawingOptions,
 ): Promise<PreparedCatalogue> {
   let done = 0;
+  const { onProgress, artCache } = options;
   const drawing: Drawing = {
     storage,
+    processing: artCache ? cachedArtProcessing(artCache) : undefined,
     now,
     media: [],
     progress: () => onProgress?.(++done, DEMO_IMAGE_COUNT),
@@ -155,7 +166,7 @@ function discardOnFailure(storage: MediaStorage, prepared: PreparedCatalogue) {
 export async function seedDemoOnFirstStart(
   db: Db,
   storage: MediaStorage,
-  options: { now?: Date; onSeeding?: () => void; onProgress?: SeedProgress } = {},
+  options: DrawingOptions & { now?: Date; onSeeding?: () => void } = {},
 ): Promise<boolean> {
   const now = options.now ?? new Date();
   const marker = await db
@@ -165,7 +176,7 @@ export async function seedDemoOnFirstStart(
     .executeTakeFirst();
   if (marker || (await countDrops(db)) > 0) return false;
   options.onSeeding?.();
-  const prepared = await prepareDemoCatalogue(storage, now, options.onProgress);
+  const prepared = await prepareDemoCatalogue(storage, now, options);
   const seeded = await db
     .transaction()
     .execute(async (trx) => {
@@ -187,10 +198,10 @@ export async function seedDemoOnFirstStart(
 export async function replaceWithDemoCatalogue(
   db: Db,
   storage: MediaStorage,
-  options: { now?: Date; onProgress?: SeedProgress } = {},
+  options: DrawingOptions & { now?: Date } = {},
 ): Promise<string[]> {
   const now = options.now ?? new Date();
-  const prepared = await prepareDemoCatalogue(storage, now, options.onProgress);
+  const prepared = await prepareDemoCatalogue(storage, now, options);
   const old = await db.selectFrom("drops").select("id").execute();
   const ids = await db
     .transaction()

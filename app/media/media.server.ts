@@ -2,7 +2,7 @@ import type { Db } from "~/db/database.server";
 import { toTimestamp } from "~/db/database.server";
 import type { MediaRow, NewMediaRow } from "~/db/schema";
 import { newId } from "~/lib/ids";
-import { processImage, variantKey } from "./images.server";
+import { type ProcessedImage, processImage, variantKey } from "./images.server";
 import type { MediaStorage } from "./storage.server";
 
 /** An image as the pages need it: what to put in src, srcset, width and height. */
@@ -44,13 +44,15 @@ export function imageView(storage: MediaStorage, row: MediaRow): ImageView {
 
 /**
  * Checks and re-encodes an image and writes its variants under the drop's folder. Returns the row
- * to record; nothing is written to the database yet.
+ * to record; nothing is written to the database yet. `processing` replaces the pipeline only for
+ * the demo art's cache (app/demo/art-cache.server.ts).
  */
 export async function storeImage(
   storage: MediaStorage,
   input: { dropId: string; body: Buffer; now?: Date },
+  processing: (body: Buffer) => Promise<ProcessedImage> = processImage,
 ): Promise<NewMediaRow> {
-  const processed = await processImage(input.body);
+  const processed = await processing(input.body);
   const id = newId();
   const key = `drops/${input.dropId}/${id}`;
   await Promise.all(

@@ -8,7 +8,7 @@ const at = (iso: string) => iso;
 
 describeEachDatabase("migration 0007 (orders desk) on a shop that already has orders", (harness) => {
   it("keeps every e-mail, folds names for search, and marks the pieces a late payment never took", async () => {
-    const database = await harness.fresh();
+    const database = await harness.fresh({ migrate: true });
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
     // Back to the shape the shop had before (this runs 0007's down too).
     const back = await migrator.migrateTo("0006_admin_accounts");

@@ -8,7 +8,7 @@ import { LOGIN_LIMITS } from "~/auth/login-limits.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { postForm, signInOverHttp, testAdminAuth } from "../support/admin-http";
-import { describeEachDatabase } from "../support/databases";
+import { copySqliteTemplate, describeEachDatabase } from "../support/databases";
 import { setUpSecondFactor } from "../support/second-factor";
 import { baseEnv, type RunningServer, startServer } from "../support/server-process";
 import { totp } from "../support/totp";
@@ -24,6 +24,7 @@ const ADMIN_PAGES = ["/admin/orders", "/admin/drops", "/admin/campains", "/admin
 describe("without TRUST_PROXY", () => {
   let server: RunningServer;
   beforeAll(async () => {
+    copySqliteTemplate(path.join(tmp, "no-proxy", "shop.db"));
     server = await startServer({ DATA_DIR: path.join(tmp, "no-proxy"), DEMO_DATA: "false" });
   });
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { signInAdmin } from "../support/admin-http";
+import { copySqliteTemplate } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // What reaches the shop before any route: malformed requests, bodies past their cap however they
@@ -19,6 +20,8 @@ let server: RunningServer;
 let port: number;
 
 beforeAll(async () => {
+  // A copy of the migrated template: the start-up migrations check finds nothing to apply.
+  copySqliteTemplate(path.join(tmp, "data", "shop.db"));
   server = await startServer({ DATA_DIR: path.join(tmp, "data"), DEMO_PAYMENTS: "true" });
   port = Number(new URL(server.url).port);
 });

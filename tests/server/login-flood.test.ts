@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAdminAuth } from "~/auth/auth.server";
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
 import { newId } from "~/lib/ids";
-import { describeEachDatabase } from "../support/databases";
+import { copySqliteTemplate, describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // Password guessing from many addresses at once: the shop refuses what it cannot afford to check,
@@ -60,6 +60,7 @@ function busyLines(server: RunningServer): string[] {
 describe("many wrong passwords at the same moment", () => {
   let server: RunningServer;
   beforeAll(async () => {
+    copySqliteTemplate(path.join(tmp, "line", "shop.db"));
     server = await startServer({ DATA_DIR: path.join(tmp, "line"), DEMO_DATA: "false", TRUST_PROXY: "true" });
     // The first answers load the pages' code: not what is timed here.
     await (await fetch(`${server.url}/login`)).text();

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { copySqliteTemplate } from "../support/databases";
 import { startS3Server } from "../support/s3-server";
 import { type RunningServer, startServer } from "../support/server-process";
 
@@ -15,6 +16,7 @@ let server: RunningServer;
 beforeAll(async () => {
   s3 = await startS3Server();
   const { bucket, endpoint, publicUrl, credentials } = s3.settings;
+  copySqliteTemplate(path.join(tmp, "shop.db"));
   server = await startServer({
     DATA_DIR: tmp,
     MEDIA_STORAGE: "s3",

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, describe } from "vitest";
+import { afterAll, describe, inject } from "vitest";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 
@@ -10,26 +10,57 @@ import { newId } from "~/lib/ids";
  * Data-layer suites run once per database: `describeEachDatabase("…", (harness) => { … })`.
  * PostgreSQL comes from TEST_DATABASE_URL (a role that may CREATE DATABASE); each suite gets a
  * fresh database of its own. In CI PostgreSQL is mandatory: a missing URL fails instead of skipping.
+ *
+ * A fresh database is a copy of the run's migrated template (database-templates.ts, the Vitest
+ * globalSetup), not migrated again; `fresh({ migrate: true })` runs every migration on an empty one.
  */
+export interface FreshOptions {
+  /** Run the migrations on an empty database instead of copying the migrated template. */
+  migrate?: boolean;
+}
+
 export interface DatabaseHarness {
   dialect: "sqlite" | "postgres";
   /** A new, migrated, empty database. Closed and removed after the suite. */
-  fresh(): Promise<Database>;
+  fresh(options?: FreshOptions): Promise<Database>;
   /** The connection target of the last fresh() database, for tests that start a server on it. */
   lastUrl(): string;
 }
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 
+/** The run's migrated template of one engine, or "" outside a run that made one. */
+function template(key: "sqliteTemplate" | "postgresTemplate"): string {
+  try {
+    return inject(key) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Puts a copy of the migrated SQLite template at `file` (a server's DATA_DIR/shop.db): the server's
+ * start-up migrations check then finds nothing to apply. Without a template it leaves `file` alone
+ * and the server migrates it itself.
+ */
+export function copySqliteTemplate(file: string): void {
+  const source = template("sqliteTemplate");
+  if (!source) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.copyFileSync(source, file);
+}
+
 export function sqliteHarness(cleanups: (() => Promise<void>)[]): DatabaseHarness {
   let last = "";
   return {
     dialect: "sqlite",
-    async fresh() {
+    async fresh(options = {}) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
       last = path.join(dir, "shop.db");
+      const source = options.migrate ? "" : template("sqliteTemplate");
+      if (source) fs.copyFileSync(source, last);
       const database = await openDatabase({ kind: "sqlite", file: last });
-      await migrateToLatest(database);
+      if (!source) await migrateToLatest(database);
       cleanups.push(async () => {
         await database.close();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -44,17 +75,18 @@ export function postgresHarness(adminUrl: string, cleanups: (() => Promise<void>
   let last = "";
   return {
     dialect: "postgres",
-    async fresh() {
+    async fresh(options = {}) {
       const name = `shop_test_${newId(10)}`;
+      const source = options.migrate ? "" : template("postgresTemplate");
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.query(source ? `CREATE DATABASE ${name} TEMPLATE ${source}` : `CREATE DATABASE ${name}`);
       await admin.end();
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
       last = url.toString();
       const database = await openDatabase({ kind: "postgres", url: last }, { poolMax: 20 });
-      await migrateToLatest(database);
+      if (!source) await migrateToLatest(database);
       cleanups.push(async () => {
         await database.close();
         const drop = new pg.Client({ connectionString: adminUrl });

@@ -30,6 +30,9 @@ export function assertBuilt(): void {
   }
 }
 
+/** Demo art drawn by the test servers, kept between runs (content-addressed: see art-cache.server.ts). */
+export const DEMO_ART_CACHE_DIR = path.join(root, ".tmp/demo-art");
+
 /** The servers' session secret: it also encrypts the administrators' second-factor secrets. */
 export const TEST_SESSION_SECRET = "test-session-secret-0123456789abcdef";
 
@@ -47,6 +50,9 @@ export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     CHECKOUT_CHALLENGE: "false",
     // PostgreSQL and HTTPS shops require one; tests that check the refusal set it to "".
     SESSION_SECRET: TEST_SESSION_SECRET,
+    // A demo shop's images are drawn once per content and copied on every later first start
+    // (tests/db/demo-seed.db.test.ts and the first-start benchmark draw them for real).
+    DEMO_ART_CACHE: DEMO_ART_CACHE_DIR,
     ...env,
   };
 }

@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { IMAGE_WIDTHS, type ProcessedImage, processImage } from "~/media/images.server";
+
+/** Turns a drawing's source into the stored image: the upload pipeline, or a copy of its last result. */
+export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
+
+/**
+ * DEMO_ART_CACHE: a folder of demo art already drawn, keyed by content (the drawing's source, the
+ * stored widths, the pipeline's code and sharp's version), so a later first start copies the WebP
+ * files instead of drawing them again. For test runs that start many demo shops; a shop without
+ * the setting draws every time.
+ */
+export function cachedArtProcessing(dir: string): ArtProcessing {
+  const pipeline = `${IMAGE_WIDTHS.join(",")}\0${JSON.stringify(sharp.versions)}\0${processImage.toString()}`;
+  return async (body) => {
+    const key = createHash("sha256").update(pipeline).update("\0").update(body).digest("hex");
+    const file = (name: string) => path.join(dir, `${key}${name}`);
+    const cached = await readCached(file);
+    if (cached) return cached;
+    const processed = await processImage(body);
+    await writeCached(dir, file, processed);
+    return processed;
+  };
+}
+
+interface CachedEntry {
+  width: number;
+  height: number;
+  widths: number[];
+}
+
+async function readCached(file: (name: string) => string): Promise<ProcessedImage | null> {
+  try {
+    const entry = JSON.parse(await fs.readFile(file(".json"), "utf8")) as CachedEntry;
+    const variants = await Promise.all(
+      entry.widths.map(async (width) => ({ width, body: await fs.readFile(file(`-${width}.webp`)) })),
+    );
+    return { width: entry.width, height: entry.height, variants };
+  } catch {
+    return null;
+  }
+}
+
+/** The variants first, the entry last, each by rename: a reader sees a whole entry or none. */
+async function writeCached(dir: string, file: (name: string) => string, image: ProcessedImage) {
+  await fs.mkdir(dir, { recursive: true });
+  const put = async (name: string, body: Buffer | string) => {
+    const temporary = `${file(name)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await fs.writeFile(temporary, body);
+    await fs.rename(temporary, file(name));
+  };
+  await Promise.all(image.variants.map((v) => put(`-${v.width}.webp`, v.body)));
+  const entry: CachedEntry = {
+    width: image.width,
+    height: image.height,
+    widths: image.variants.map((v) => v.width),
+  };
+  await put(".json", JSON.stringify(entry));
+}
