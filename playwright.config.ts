@@ -58,6 +58,9 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR: E2E_DATA_DIR,
       LOG_REQUESTS: "false",
+      // The demo catalogue's images, drawn once per clone and copied by later first starts (the
+      // server tests share the folder: tests/support/server-process.ts).
+      DEMO_ART_CACHE: ".tmp/demo-art",
     },
   },
 });
