@@ -41,8 +41,8 @@ export default defineConfig({
     // Every shopper's page on the narrowest phones still in use (360 px wide).
     { name: "phone", testIgnore: ADMIN_SPECS, use: phone },
     // The administration is the owner's desk, tested on a computer; on a phone only the screens
-    // the owner really uses there: the tests tagged @phone (signing in, the orders desk and
-    // shipping an order).
+    // the owner really uses there: the tests tagged @phone (signing in, the orders desk,
+    // shipping an order, the drops desk's lists and form fitting the screen).
     { name: "phone-admin", testMatch: ADMIN_SPECS, grep: /@phone\b/, use: phone },
     { name: "desktop", use: { ...devices["Desktop Chrome"], browserName: "chromium" } },
   ],

@@ -216,7 +216,8 @@ test.describe("the drops desk", () => {
   });
 });
 
-test.describe("the drops desk is accessible and fits the screen", () => {
+// Also on a phone: the owner checks her drops from it on drop day.
+test.describe("the drops desk is accessible and fits the screen", { tag: "@phone" }, () => {
   test("the lists and the create form", async ({ page, admins }) => {
     await admins.login(page);
     await page.goto("/admin/drops/show-upcoming-drops");

@@ -261,6 +261,31 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     expect(lines.map((l) => [l.unit_price_cents, l.quantity])).toEqual([[99_999_999, 1]]);
   });
 
+  it("a checkout asked of any other address of the route (its data request, a GET) is a Spanish 405 that holds nothing", async () => {
+    const p = await product(3);
+    const cart = JSON.stringify({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] });
+    // Only POST /api/checkout takes a checkout, after the request limits and the proof of work. A
+    // data request reaches the route's action through React Router (which encodes the answer).
+    const data = await fetch(`${server.url}/api/checkout.data`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: cart,
+    });
+    expect(data.status).toBe(405);
+    expect(await data.text()).toContain("Usa POST para iniciar el pago.");
+    const get = await fetch(`${server.url}/api/checkout`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect(((await get.json()) as { message: string }).message).toBe("Usa POST para iniciar el pago.");
+    expect(await p.stock()).toBe(3);
+    const orders = await database.db
+      .selectFrom("order_lines")
+      .select("order_id")
+      .where("product_id", "=", p.id)
+      .execute();
+    expect(orders).toHaveLength(0);
+  });
+
   it("only the shop's own pages can start a checkout, and bodies stay small", async () => {
     const p = await product(3);
     const body = JSON.stringify({ cart: [{ product: { id: p.id }, dropId: p.dropId, quantity: 1 }] });
