@@ -509,8 +509,10 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     );
     expect(answer.status, answer.error ?? "").toBe(413);
     expect(JSON.parse(answer.body)).toEqual({ message: IMAGE_TOO_LARGE });
-    // Answered while most of the body was still to be sent.
-    expect(answer.sent).toBeLessThan(length / 2);
+    // Answered before the body was all sent: a server that read it first would have taken it
+    // whole. (How much more the client wrote meanwhile depends on how busy the machine is: the
+    // server drains what follows its answer, so that the browser sees it.)
+    expect(answer.sent).toBeLessThan(length);
     expectNothingStored(dropId);
   });
 
