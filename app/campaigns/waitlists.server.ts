@@ -109,7 +109,8 @@ export async function listSignUps(db: Db, dropId: string, limit?: number): Promi
   }));
 }
 
-/** The whole list of a drop as a CSV file's text. */
-export async function exportSignUpsCsv(db: Db, dropId: string): Promise<string> {
-  return signUpsCsv(await listSignUps(db, dropId));
+/** The whole list of a drop as a CSV file's text; null when there is no such drop. */
+export async function exportSignUpsCsv(db: Db, dropId: string): Promise<string | null> {
+  const drop = await db.selectFrom("drops").select("id").where("id", "=", dropId).executeTakeFirst();
+  return drop ? signUpsCsv(await listSignUps(db, drop.id)) : null;
 }

@@ -97,7 +97,7 @@ describeEachDatabase("Campañas", (harness) => {
       ["ana@example.mx", "confirmada"],
     ]);
 
-    const csv = await exportSignUpsCsv(database.db, drop.id);
+    const csv = (await exportSignUpsCsv(database.db, drop.id)) ?? "";
     expect(csv.startsWith("\uFEFF")).toBe(true);
     expect(parseCsv(csv.slice(1))).toEqual([
       ["Correo", "Estado", "Registro", "Confirmación", "Baja", "Aviso de apertura"],

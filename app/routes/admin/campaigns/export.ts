@@ -24,14 +24,13 @@ export async function action(args: Route.ActionArgs) {
   if (!form) return plain(400, "Envía el formulario.");
   const dropId = String(form.get("drop") ?? "");
   if (!isId(dropId)) return plain(404, "Esa colección no existe.");
-  const drop = await database.db.selectFrom("drops").select("id").where("id", "=", dropId).executeTakeFirst();
-  if (!drop) return plain(404, "Esa colección no existe.");
-  const csv = await exportSignUpsCsv(database.db, drop.id);
+  const csv = await exportSignUpsCsv(database.db, dropId);
+  if (csv === null) return plain(404, "Esa colección no existe.");
   const day = shopDateTimeStamp(new Date()).slice(0, 10);
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="avisame-${drop.id}-${day}.csv"`,
+      "Content-Disposition": `attachment; filename="avisame-${dropId}-${day}.csv"`,
       "Cache-Control": "private, no-store",
     },
   });
