@@ -46,6 +46,16 @@ export interface DropsTable {
   max_per_order: number | null;
   /** How long a checkout holds this drop's pieces, in minutes (10 to 30). */
   hold_minutes: ColumnType<number, number | undefined, number>;
+  /** Seconds after the opening during which checkouts are drawn in a random order (decision 27). */
+  lottery_seconds: ColumnType<number, number | undefined, number>;
+  /** How long the opening's rules last, in minutes from the start. */
+  opening_minutes: ColumnType<number, number | undefined, number>;
+  /** A checkout's hold during the opening, in minutes. */
+  opening_hold_minutes: ColumnType<number, number | undefined, number>;
+  /** Pieces one address bucket (IPv4, IPv6 /64) may hold or buy during the opening. */
+  opening_holds_per_address: ColumnType<number, number | undefined, number>;
+  /** Until when one app process dispatches this drop's line. */
+  line_lease_until: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -101,7 +111,36 @@ export interface OrdersTable {
   search_text: ColumnType<string, string | undefined, string>;
   /** The browser whose payment page for this order is open (one per browser while unpaid). */
   checkout_browser: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The checkout's address bucket (IPv4 address or IPv6 /64), for the opening's per-address rule. */
+  address_bucket: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where the shopper pays this order (its open payment page). */
+  payment_url: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type LineStatus = "esperando" | "atendido" | "agotado" | "retirado";
+
+/** A checkout waiting its turn for a drop's pieces (orders/line.server.ts). */
+export interface DropLineTable {
+  id: string;
+  drop_id: string;
+  browser: string;
+  address_bucket: string;
+  /** JSON: the cart's lines, [{ productId, dropId, quantity }]. */
+  cart: string;
+  origin: string;
+  /** Its place: digits only, smaller first (orders/line-order.ts). */
+  place: string;
+  status: LineStatus;
+  /** 'apartadas': every piece it wants is held by others for now. */
+  note: string | null;
+  order_id: string | null;
+  payment_url: string | null;
+  /** Why it ended without a hold, in the shopper's words. */
+  message: string | null;
+  joined_at: Timestamp;
+  seen_at: Timestamp;
   updated_at: Timestamp;
 }
 
@@ -262,6 +301,7 @@ export interface KyselyDatabase {
   login_failures: LoginFailuresTable;
   emails: EmailsTable;
   orders: OrdersTable;
+  drop_line: DropLineTable;
   order_events: OrderEventsTable;
   order_lines: OrderLinesTable;
   payment_events: PaymentEventsTable;

@@ -13,6 +13,7 @@ import * as m0011 from "./0011_waitlist";
 import * as m0012 from "./0012_admin_two_factor";
 import * as m0013 from "./0013_shop_settings";
 import * as m0014 from "./0014_mail_log";
+import * as m0015 from "./0015_fair_opening";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "0012_admin_two_factor": m0012,
   "0013_shop_settings": m0013,
   "0014_mail_log": m0014,
+  "0015_fair_opening": m0015,
 };
