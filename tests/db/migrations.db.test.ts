@@ -92,6 +92,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0012_admin_two_factor",
       "0013_shop_settings",
       "0014_mail_log",
+      "0015_fair_opening",
     ]);
 
     const db = database.db;
@@ -180,6 +181,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0012_admin_two_factor",
       "0013_shop_settings",
       "0014_mail_log",
+      "0015_fair_opening",
     ]);
   });
 });
