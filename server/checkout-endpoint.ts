@@ -39,6 +39,7 @@ export function checkoutEndpoint(
         body: read.toString("utf8"),
         browser: requestBrowser(req, res),
         origin: shopOrigin(req),
+        address: req.ip ?? req.socket.remoteAddress ?? "desconocida",
       });
       if (res.destroyed || res.writableEnded) return;
       const body = JSON.stringify(answer.body);

@@ -1,6 +1,7 @@
 import express from "express";
 import { busyPage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
+import { lookAtPlace } from "~/web/line-request.server";
 import { PATHS, pathPattern, SIGN_IN_PATHS, withDataRequest } from "~/web/paths";
 import type { Services } from "~/web/services";
 import { checkoutEndpoint } from "./checkout-endpoint";
@@ -8,6 +9,7 @@ import {
   countRequests,
   issueBrowserCookie,
   limitRequests,
+  requestBrowser,
   requireProofOfWork,
   serveChallenge,
 } from "./request-limits";
@@ -59,6 +61,21 @@ export function edgeRoutes(
     requireProofOfWork(services.proofOfWork),
     checkoutEndpoint(services, shopOrigin, maxBodyBytes),
   );
+  // A place in line: the drawer looks every half second while it waits, so it is never counted
+  // against the checkout's allowance; only its own browser may see it.
+  router.get(PATHS.line, async (req, res, next) => {
+    try {
+      const view = await lookAtPlace(services, String(req.params.id), requestBrowser(req, res));
+      res.set("Cache-Control", "no-store");
+      if (!view) {
+        res.status(404).json({ message: "No encontramos tu lugar en la fila. Intenta pagar de nuevo." });
+        return;
+      }
+      res.json(view);
+    } catch (error) {
+      next(error);
+    }
+  });
   router.get(
     PATHS.challenge,
     limitRequests(services.limits, "challenge"),

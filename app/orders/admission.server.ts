@@ -1,5 +1,5 @@
 import type { OrderCeilings } from "~/config/ceilings";
-import type { Db } from "~/db/database.server";
+import { type Db, toDate } from "~/db/database.server";
 import {
   type CheckoutLine,
   type HoldRefusal,
@@ -10,6 +10,7 @@ import {
   refusalFromRows,
 } from "./cart-read.server";
 import { HoldBoard } from "./hold-board";
+import { inOpening } from "./opening";
 
 /*
  * The front door's admission of a checkout (decision 15). The minute a drop opens, hundreds of
@@ -72,6 +73,8 @@ export async function admitCheckout(
   const now = input.now ?? new Date();
   const first = await readTogether(db, lines, input.browser, now);
   if (first.own) return { refusal: null, leave: stay };
+  // A drop in its opening: every checkout takes a place in its line, which decides (decision 27).
+  if (first.rows.some((r) => inOpening(openingOf(r), now))) return { refusal: null, leave: stay };
   let rows = first.rows;
   const board = boardOf(db);
   const giveUpAt = Date.now() + (input.maxWaitMs ?? BOARD_MAX_WAIT_MS);
@@ -97,6 +100,14 @@ export async function admitCheckout(
     // Its own checkout was asked about on the first read: while waiting, this request is it.
     ({ rows } = await readTogether(db, lines, null, now));
   }
+}
+
+function openingOf(row: LineRow) {
+  return {
+    startAt: toDate(row.start_at),
+    lotterySeconds: row.lottery_seconds,
+    openingMinutes: row.opening_minutes,
+  };
 }
 
 interface Reader {

@@ -126,6 +126,10 @@ function linesQuery(db: Db, ids: string[], browser: string | null) {
       "drops.name as drop_name",
       "drops.max_per_order",
       "drops.hold_minutes",
+      "drops.lottery_seconds",
+      "drops.opening_minutes",
+      "drops.opening_hold_minutes",
+      "drops.opening_holds_per_address",
     ])
     .$if(browser !== null, (qb) =>
       qb.select((eb) =>

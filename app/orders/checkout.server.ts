@@ -9,38 +9,80 @@ import {
   releaseHold,
   setPaymentSession,
 } from "./holds.server";
+import { joinLine, lineDrops, lineToJoin } from "./line.server";
 import type { PaymentProvider } from "./payment-port";
 import { cancelCheckout } from "./sweeper.server";
 
+export type CheckoutRefusal =
+  | HoldRefusal
+  | { reason: "pago_no_disponible"; message: string }
+  | { reason: "limite_conexion"; message: string }
+  /** The browser already holds these pieces: it is sent back to its payment page, nothing is renewed. */
+  | { reason: "ya_apartada"; message: string; url: string | null };
+
 export type CheckoutResult =
   | { ok: true; url: string; orderId: string }
-  | ({ ok: false } & (HoldRefusal | { reason: "pago_no_disponible"; message: string }));
+  /** The checkout took a place in its drop's line (the opening, or people already waiting). */
+  | { ok: true; queued: string }
+  | ({ ok: false } & CheckoutRefusal);
+
+export type PaymentUrls = {
+  success: string | ((orderId: string) => string);
+  cancel: (orderId: string) => string;
+};
+
+export interface CheckoutAsk {
+  lines: CheckoutLine[];
+  urls: PaymentUrls;
+  /** The browser starting it (its signed cookie); null without one. */
+  browser?: string | null;
+  ceilings?: OrderCeilings;
+  /** The client's address bucket (IPv4 address or IPv6 /64), for the opening's per-address rule. */
+  bucket?: string | null;
+  /** The shop's own origin the request came from (a place in line opens its payment page later). */
+  origin?: string;
+  now?: Date;
+}
+
+const NO_BROWSER_MESSAGE = "No pudimos identificar tu navegador. Recarga la página e intenta de nuevo.";
+
+export const ALREADY_HELD_MESSAGE =
+  "Ya tienes estas piezas apartadas. Termina tu pago: no se pueden apartar de nuevo.";
 
 /**
- * The spec's createStripeCheckout: holds the pieces, creates the order and opens a payment
- * session. If the provider fails, the hold is released at once.
+ * The spec's createStripeCheckout, with a fair opening (decision 27): holds the pieces, creates
+ * the order and opens a payment session, or, during a drop's opening (or while people wait for its
+ * pieces), takes a place in its line.
  *
- * A browser holds at most one unpaid checkout: its previous one (a payment page left open, the
- * back button, a second tab) is closed at the provider and released first, so a shopper who
- * changes the cart never competes with herself, and a script cannot pile up holds from one
- * browser. Without a browser (no cookie), only the request limits bound it.
+ * A browser holds at most one unpaid checkout. Asked again for pieces it holds, it is sent back to
+ * the payment page it has: a hold is never renewed, so a script cannot keep a piece by asking for
+ * it again and again. Its previous checkout of other pieces (the shopper changed the cart) is
+ * closed at the provider and released first. Without a browser (no cookie), only the request
+ * limits bound it.
  */
 export async function startCheckout(
   db: Db,
   payments: PaymentProvider,
   lines: CheckoutLine[],
-  urls: { success: string | ((orderId: string) => string); cancel: (orderId: string) => string },
+  urls: PaymentUrls,
   browser: string | null = null,
   ceilings?: OrderCeilings,
+  more: Pick<CheckoutAsk, "bucket" | "origin" | "now"> = {},
 ): Promise<CheckoutResult> {
+  const ask: CheckoutAsk = { lines, urls, browser, ceilings, ...more };
+  const now = ask.now ?? new Date();
   if (browser) {
+    const wanted = new Set(lines.map((l) => l.productId));
     for (const previous of await openCheckoutsOf(db, browser)) {
+      if (previous.productIds.some((id) => wanted.has(id))) {
+        return { ok: false, reason: "ya_apartada", message: ALREADY_HELD_MESSAGE, url: previous.paymentUrl };
+      }
       try {
         // Paid after all (or waiting for cash): it stays, and no longer counts as this browser's.
-        await cancelCheckout(db, payments, previous);
+        await cancelCheckout(db, payments, previous.id);
       } catch (error) {
         // The provider did not say whether it was paid: nothing is released, nothing new is held.
-        console.error(`No se pudo cerrar el pago anterior ${previous}: ${errorLine(error)}`);
+        console.error(`No se pudo cerrar el pago anterior ${previous.id}: ${errorLine(error)}`);
         return {
           ok: false,
           reason: "pago_no_disponible",
@@ -49,8 +91,51 @@ export async function startCheckout(
       }
     }
   }
-  const order = await holdCart(db, { lines, provider: payments.name, browser, ceilings });
+  const line = await lineToJoin(
+    db,
+    await lineDrops(
+      db,
+      lines.map((l) => l.dropId),
+    ),
+    now,
+  );
+  if (line) {
+    // The line knows its places by browser: a request without one cannot wait in it.
+    if (!browser) return { ok: false, reason: "limite_conexion", message: NO_BROWSER_MESSAGE };
+    {
+      const joined = await joinLine(db, {
+        drop: line,
+        lines,
+        browser,
+        bucket: ask.bucket ?? "desconocida",
+        origin: ask.origin ?? "",
+        now,
+      });
+      return joined.ok ? { ok: true, queued: joined.entryId } : joined;
+    }
+  }
+  return openCheckout(db, payments, { ...ask, now });
+}
+
+/**
+ * Holds the cart's pieces and opens its payment page, now: a checkout outside any line, or a place
+ * whose turn came. If the provider fails, the hold is released at once.
+ */
+export async function openCheckout(
+  db: Db,
+  payments: PaymentProvider,
+  ask: CheckoutAsk,
+): Promise<{ ok: true; url: string; orderId: string } | ({ ok: false } & CheckoutRefusal)> {
+  const order = await holdCart(db, {
+    lines: ask.lines,
+    provider: payments.name,
+    browser: ask.browser ?? null,
+    ceilings: ask.ceilings,
+    bucket: ask.bucket ?? null,
+    now: ask.now,
+  });
   if (!order.ok) return order;
+  const { urls } = ask;
   try {
     const session = await payments.createSession(order, {
       success: typeof urls.success === "string" ? urls.success : urls.success(order.id),

@@ -5,6 +5,7 @@ import {
   type CheckoutLine,
   checkLines,
   type HoldRefusal,
+  type LineRow,
   mergeLines,
   Refused,
   readForHold,
@@ -13,6 +14,7 @@ import {
   shortRefusal,
 } from "./cart-read.server";
 import { newOrderId } from "./ids";
+import { holdMinutesAt } from "./opening";
 import { movableFrom } from "./status";
 import { heldByOrder, restock, takeStock } from "./stock.server";
 
@@ -52,6 +54,8 @@ export async function holdCart(
     browser?: string | null;
     /** The order's ceilings of pieces, when the owner raised them. */
     ceilings?: OrderCeilings;
+    /** The client's address bucket (the opening's per-address rule counts it). */
+    bucket?: string | null;
     now?: Date;
     precheck?: boolean;
   },
@@ -67,7 +71,9 @@ export async function holdCart(
   try {
     const order = await db
       .transaction()
-      .execute((trx) => holdInTransaction(trx, lines, input.provider, input.browser ?? null, now));
+      .execute((trx) =>
+        holdInTransaction(trx, lines, input.provider, input.browser ?? null, input.bucket ?? null, now),
+      );
     return { ok: true, ...order };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, ...error.refusal };
@@ -91,9 +97,27 @@ export async function holdCart(
   }
 }
 
-/** The cart's hold: the shortest its drops allow (never under the minimum, never over the default). */
-function holdMinutes(rows: readonly { hold_minutes: number }[]): number {
-  const shortest = Math.min(HOLD_MINUTES, ...rows.map((r) => r.hold_minutes));
+/**
+ * The cart's hold: the shortest its drops allow now (a drop's opening has its own, shorter hold),
+ * never under the minimum, never over the default.
+ */
+function holdMinutes(rows: readonly LineRow[], now: Date): number {
+  const shortest = Math.min(
+    HOLD_MINUTES,
+    ...rows.map((r) =>
+      holdMinutesAt(
+        {
+          startAt: toDate(r.start_at),
+          lotterySeconds: r.lottery_seconds,
+          openingMinutes: r.opening_minutes,
+          openingHoldMinutes: r.opening_hold_minutes,
+          openingHoldsPerAddress: r.opening_holds_per_address,
+          holdMinutes: r.hold_minutes,
+        },
+        now,
+      ),
+    ),
+  );
   return Math.max(MIN_HOLD_MINUTES, shortest);
 }
 
@@ -102,6 +126,7 @@ async function holdInTransaction(
   lines: CheckoutLine[],
   provider: string,
   browser: string | null,
+  bucket: string | null,
   now: Date,
 ) {
   // The stock read here decides nothing: the conditional decrement does.
@@ -117,7 +142,7 @@ async function holdInTransaction(
   const order: HeldOrder = {
     id: newOrderId(),
     totalCents: snapshot.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
-    expiresAt: new Date(now.getTime() + holdMinutes(rows) * 60_000),
+    expiresAt: new Date(now.getTime() + holdMinutes(rows, now) * 60_000),
     lines: snapshot,
   };
   // The order first, the stock after: the insert may wait on the one-checkout-per-browser index
@@ -134,6 +159,7 @@ async function holdInTransaction(
       customer_email: "",
       payment_provider: provider,
       checkout_browser: browser,
+      address_bucket: bucket,
       // The session, shipping address and tracking columns stay null until they are known.
       expires_at: toTimestamp(order.expiresAt),
       created_at: toTimestamp(now),
@@ -171,26 +197,39 @@ async function holdInTransaction(
 export async function setPaymentSession(
   db: Db,
   orderId: string,
-  session: { id: string; expiresAt: Date },
+  session: { id: string; expiresAt: Date; url?: string },
   holdEndsAt?: Date,
 ): Promise<void> {
   const ends = holdEndsAt && holdEndsAt < session.expiresAt ? holdEndsAt : session.expiresAt;
   await db
     .updateTable("orders")
-    .set({ payment_session_id: session.id, expires_at: toTimestamp(ends) })
+    .set({ payment_session_id: session.id, expires_at: toTimestamp(ends), payment_url: session.url ?? null })
     .where("id", "=", orderId)
     .execute();
 }
 
-/** The browser's unpaid checkouts whose payment page may still be open (one, by the unique index). */
-export async function openCheckoutsOf(db: Db, browser: string): Promise<string[]> {
+/**
+ * The browser's unpaid checkouts whose payment page may still be open (one, by the unique index),
+ * with the products they hold and where they are paid.
+ */
+export async function openCheckoutsOf(
+  db: Db,
+  browser: string,
+): Promise<{ id: string; paymentUrl: string | null; productIds: string[] }[]> {
   const rows = await db
     .selectFrom("orders")
-    .select("id")
-    .where("checkout_browser", "=", browser)
-    .where("status", "=", "esperando_pago")
+    .leftJoin("order_lines", "order_lines.order_id", "orders.id")
+    .select(["orders.id", "orders.payment_url", "order_lines.product_id"])
+    .where("orders.checkout_browser", "=", browser)
+    .where("orders.status", "=", "esperando_pago")
     .execute();
-  return rows.map((r) => r.id);
+  const byOrder = new Map<string, { id: string; paymentUrl: string | null; productIds: string[] }>();
+  for (const r of rows) {
+    const order = byOrder.get(r.id) ?? { id: r.id, paymentUrl: r.payment_url, productIds: [] };
+    if (r.product_id) order.productIds.push(r.product_id);
+    byOrder.set(r.id, order);
+  }
+  return [...byOrder.values()];
 }
 
 /** Whether `browser` may act on the order's open checkout: the one that started it (or any, when none did). */

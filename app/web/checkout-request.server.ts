@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { MAX_ORDER_LINES } from "~/config/ceilings";
+import { addressBucket } from "~/lib/address-bucket";
 import { isId } from "~/lib/ids";
-import { cancelPath } from "~/orders/cancel-link.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import type { CheckoutLine } from "~/orders/holds.server";
-import { successPath } from "~/orders/success-link.server";
+import type { LineView } from "~/orders/line.server";
+import { lookAtPlace, paymentUrls } from "~/web/line-request.server";
 import type { Services } from "~/web/services";
 
 /*
@@ -43,11 +44,17 @@ const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = 
   limite_coleccion: 400,
   pago_en_curso: 409,
   pago_no_disponible: 502,
+  ya_apartada: 409,
+  limite_conexion: 429,
 };
 
 export interface CheckoutAnswer {
   status: number;
-  body: { url: string } | { message: string };
+  /**
+   * A payment page; a place in the drop's line (202: look at it at /api/fila/:id); or why not
+   * (with the payment page the browser already has, when it asked again for pieces it holds).
+   */
+  body: { url: string } | ({ fila: string } & LineView) | { message: string; url?: string };
 }
 
 /** What a checkout request says, as it arrived. */
@@ -96,9 +103,10 @@ export function readCheckoutRequest(
 
 /** The answer to a cart that cannot be paid for. */
 export function refusalAnswer(
-  refusal: Pick<Exclude<CheckoutResult, { ok: true }>, "reason" | "message">,
+  refusal: Pick<Exclude<CheckoutResult, { ok: true }>, "reason" | "message"> & { url?: string | null },
 ): CheckoutAnswer {
-  return { status: STATUS[refusal.reason], body: { message: refusal.message } };
+  const body = refusal.url ? { message: refusal.message, url: refusal.url } : { message: refusal.message };
+  return { status: STATUS[refusal.reason], body };
 }
 
 export async function answerCheckout(
@@ -108,24 +116,32 @@ export async function answerCheckout(
     browser: string | null;
     /** The shop's own origin, for the payment page's return addresses. */
     origin: string;
+    /** The client's address (the opening counts pieces per address bucket). */
+    address: string;
   },
 ): Promise<CheckoutAnswer> {
   const read = readCheckoutRequest(request);
   if (!read.ok) return read.answer;
-  const { database, payments, config, cancelLinks, successLinks } = services;
+  const { database, payments, config } = services;
   const { origin, browser } = request;
   const result = await startCheckout(
     database.db,
     payments,
     read.lines,
-    {
-      // Both signed for this browser: only it sees the order's details, or gives the pieces back.
-      success: (orderId) => `${origin}${successPath(successLinks, orderId, browser)}`,
-      cancel: (orderId) => `${origin}${cancelPath(cancelLinks, orderId, browser)}`,
-    },
+    // Both signed for this browser: only it sees the order's details, or gives the pieces back.
+    paymentUrls(services, origin, browser),
     browser,
     config.orderCeilings,
+    { bucket: addressBucket(request.address), origin },
   );
-  if (result.ok) return { status: 200, body: { url: result.url } };
-  return refusalAnswer(result);
+  if (!result.ok) return refusalAnswer(result);
+  if ("url" in result) return { status: 200, body: { url: result.url } };
+  // A place in line: past the lottery its turn may have come already (the first look serves it).
+  const view = await lookAtPlace(services, result.queued, browser);
+  if (view?.estado === "listo") return { status: 200, body: { url: view.url } };
+  if (view?.estado === "terminado") return { status: 409, body: { message: view.mensaje } };
+  return {
+    status: 202,
+    body: { fila: result.queued, ...(view ?? { estado: "esperando", antes: 0, apartadas: false }) },
+  };
 }

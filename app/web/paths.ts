@@ -8,6 +8,8 @@ export const PATHS = {
   loginSetUp: "/login/configurar",
   cancel: "/cancel",
   checkout: "/api/checkout",
+  /** A shopper's place in a drop's line, looked at while the drawer waits (`:id` the place). */
+  line: "/api/fila/:id",
   /** The proof of work's challenge (server/request-limits.ts). */
   challenge: "/api/reto",
   /** The server's clock for pages that open and close a drop on their own. */

@@ -112,6 +112,7 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
       "navegador_de_ana_00001",
     );
     if (!result.ok) throw new Error(result.message);
+    if (!("orderId" in result)) throw new Error("en la fila");
     const [sessionId, session] = [...fake.sessions.entries()].at(-1) ?? [];
     // Stripe keeps a session open for 30 minutes at least: asked for that much, never less.
     expect(Number(session?.expires_at) * 1000 - started).toBeGreaterThanOrEqual(30 * 60_000);

@@ -10,7 +10,7 @@ import {
 import { formatMXN } from "~/lib/money";
 import { useScrollLock } from "../scroll-lock";
 import { useCart } from "./cart-context";
-import { requestCheckout } from "./checkout-client";
+import { type LineStatus, requestCheckout } from "./checkout-client";
 
 const LEGAL_LINKS = [
   { to: "/terminos-y-condiciones", label: "Términos y condiciones" },
@@ -28,6 +28,9 @@ export function CartDrawer() {
   const dialog = useRef<HTMLDialogElement>(null);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A place in a drop's line while the opening's checkouts wait their turn (decision 27).
+  const [line, setLine] = useState<LineStatus | null>(null);
+  const waiting = useRef<AbortController | null>(null);
   // What the revalidation removed or changed: kept until the shopper dismisses it or closes the
   // drawer, even after the cart it describes has changed again.
   const [changes, setChanges] = useState<CartChange[]>([]);
@@ -74,17 +77,28 @@ export function CartDrawer() {
     return () => window.removeEventListener("pageshow", onShow);
   }, []);
 
+  // Closing the drawer stops looking at the place (it is given up when nobody looks for a while).
+  useEffect(() => {
+    if (!showCart) waiting.current?.abort();
+  }, [showCart]);
+
   async function pay() {
     setSubmitting(true);
     setError(null);
-    const result = await requestCheckout(cart);
+    waiting.current = new AbortController();
+    const result = await requestCheckout(cart, undefined, undefined, {
+      onWait: setLine,
+      signal: waiting.current.signal,
+    });
     if ("url" in result) {
       // Stays 'Redirigiendo...' until the payment page loads: a second tap cannot hold twice.
+      setLine(null);
       window.location.assign(result.url);
       return;
     }
+    setLine(null);
     setSubmitting(false);
-    setError(result.error);
+    setError(result.error || null);
   }
 
   return (
@@ -213,6 +227,7 @@ export function CartDrawer() {
                 {error}
               </p>
             )}
+            {line && <LinePlace status={line} />}
             <p className="flex justify-between font-medium">
               <span>Subtotal: $</span>
               <span data-testid="subtotal">{formatMXN(subtotalCents).replace(/^\$/, "")}</span>
@@ -223,7 +238,7 @@ export function CartDrawer() {
               disabled={submitting}
               className="mt-4 w-full rounded-full bg-ink py-3 font-medium text-cream disabled:opacity-60"
             >
-              {submitting ? "Redirigiendo..." : "Pagar"}
+              {line ? "En la fila..." : submitting ? "Redirigiendo..." : "Pagar"}
             </button>
             <p className="mt-3 text-center text-xs text-ink/70">
               Al pagar aceptas los Términos y condiciones y el Aviso de privacidad.
@@ -245,5 +260,39 @@ export function CartDrawer() {
         )}
       </div>
     </dialog>
+  );
+}
+
+/** The shopper's place in a drop's line, said in words; read out by screen readers as it changes. */
+function LinePlace({ status }: { status: LineStatus }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  let text: string;
+  let detail: string | null = null;
+  if (status.estado === "sorteo") {
+    const seconds = Math.max(0, Math.ceil((Date.parse(status.sorteoTermina) - now) / 1000));
+    text = "Estás en la fila de la apertura.";
+    detail = `Quienes llegan en los primeros segundos entran a un sorteo: el orden se decide ${
+      seconds > 0 ? `en ${seconds} ${seconds === 1 ? "segundo" : "segundos"}` : "ahora"
+    }. Llegar antes no da ventaja.`;
+  } else {
+    text =
+      status.antes === 0
+        ? "Eres la siguiente persona en la fila."
+        : `Hay ${status.antes} ${status.antes === 1 ? "persona" : "personas"} antes que tú.`;
+    if (status.apartadas) {
+      detail =
+        "Las piezas que quieres están apartadas por otras personas. Si alguna se libera, será para quien sigue en la fila.";
+    }
+  }
+  return (
+    <div role="status" className="mb-3 rounded bg-sand px-3 py-2 text-sm">
+      <p className="font-medium">{text}</p>
+      {detail && <p className="mt-1">{detail}</p>}
+      <p className="mt-1 text-ink/70">No cierres esta ventana: te llevamos al pago cuando sea tu turno.</p>
+    </div>
   );
 }

@@ -1,18 +1,51 @@
 import type { Cart } from "~/cart/cart";
 
 export const CHECKOUT_ENDPOINT = "/api/checkout";
+/** A place in a drop's line: looked at every LINE_LOOK_MS while the drawer waits. */
+export const LINE_ENDPOINT = "/api/fila";
+export const LINE_LOOK_MS = 500;
+
+/** What the drawer shows while the shopper waits in a drop's line (decision 27). */
+export type LineStatus =
+  | { estado: "sorteo"; sorteoTermina: string }
+  | { estado: "esperando"; antes: number; apartadas: boolean };
 
 export type CheckoutResult = { url: string } | { error: string };
+
+export interface CheckoutOptions {
+  /** Called with each look at the shopper's place while it waits. */
+  onWait?: (status: LineStatus) => void;
+  lookEveryMs?: number;
+  /** Stops waiting (the drawer was closed): answers an empty error. */
+  signal?: AbortSignal;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+function messageOf(data: unknown): string {
+  const message = (data as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : "";
+}
 
 /**
  * Asks the server for a payment page (the spec's createStripeCheckout). Only ids and quantities
  * are sent: the server re-reads names, prices and stock. Maps every failure to the spec's message.
+ * During a drop's opening the answer is a place in its line (202): the shopper waits here, told
+ * her place on every look, until the payment page is hers or the pieces are gone.
  */
 export async function requestCheckout(
   cart: Cart,
   fetcher: typeof fetch = fetch,
   proofOfWork: () => Promise<string | null> = async () =>
     (await import("~/cart/proof-of-work")).takeProofOfWork(fetcher),
+  options: CheckoutOptions = {},
 ): Promise<CheckoutResult> {
   try {
     // Solved in the background since the cart got its first piece (~/cart/proof-of-work).
@@ -29,16 +62,50 @@ export async function requestCheckout(
       }),
     });
     const data: unknown = await response.json().catch(() => null);
-    const message =
-      typeof (data as { message?: unknown })?.message === "string"
-        ? (data as { message: string }).message
-        : "";
-    if (!response.ok) return { error: message || "Error validando stock o creando pago" };
-    const url = (data as { url?: unknown })?.url;
+    const url = (data as { url?: unknown } | null)?.url;
+    // Asked again for pieces it holds: back to the payment page it already has.
+    if (response.status === 409 && typeof url === "string" && url !== "") return { url };
+    if (!response.ok) return { error: messageOf(data) || "Error validando stock o creando pago" };
+    if (response.status === 202) return await waitInLine(data, fetcher, options);
     if (typeof url !== "string" || url === "") return { error: "Error al crear sesión de pago" };
     return { url };
   } catch (error) {
     console.error("Checkout failed", error);
     return { error: "Error al procesar la compra." };
+  }
+}
+
+type LineAnswer = LineStatus | { estado: "listo"; url: string } | { estado: "terminado"; mensaje: string };
+
+/** Looks at the place until its turn comes or it ends. */
+async function waitInLine(
+  first: unknown,
+  fetcher: typeof fetch,
+  options: CheckoutOptions,
+): Promise<CheckoutResult> {
+  const place = (first as { fila?: unknown } | null)?.fila;
+  if (typeof place !== "string") return { error: "Error al crear sesión de pago" };
+  let answer = first as LineAnswer;
+  let failures = 0;
+  for (;;) {
+    if (answer.estado === "listo") return { url: answer.url };
+    if (answer.estado === "terminado") return { error: answer.mensaje };
+    options.onWait?.(answer);
+    await sleep(options.lookEveryMs ?? LINE_LOOK_MS, options.signal);
+    if (options.signal?.aborted) return { error: "" };
+    try {
+      const response = await fetcher(`${LINE_ENDPOINT}/${place}`, {
+        headers: { accept: "application/json" },
+        cache: "no-store",
+      });
+      const data: unknown = await response.json().catch(() => null);
+      if (response.status === 404) return { error: messageOf(data) || "Error al crear sesión de pago" };
+      if (!response.ok) throw new Error(String(response.status));
+      answer = data as LineAnswer;
+      failures = 0;
+    } catch (error) {
+      // A look lost on a weak signal: the place stays; give up only after a while.
+      if (++failures >= 20) throw error;
+    }
   }
 }

@@ -1,0 +1,61 @@
+import { isId } from "~/lib/ids";
+import { cancelPath } from "~/orders/cancel-link.server";
+import { openCheckout } from "~/orders/checkout.server";
+import { type LineTurn, type LineView, lineView, type TurnOutcome } from "~/orders/line.server";
+import { nudgeLine } from "~/orders/line-rounds.server";
+import { successPath } from "~/orders/success-link.server";
+import type { Services } from "~/web/services";
+
+/*
+ * GET /api/fila/:id: a shopper's place in a drop's line, looked at every half second by the cart
+ * drawer while it waits (decision 27). Each look may serve the line (its turn came: the answer
+ * carries the payment page), so the shopper learns within a look what happened.
+ */
+
+/** Payment pages of a checkout started from `origin` for `browser`: /success and /cancel signed for it. */
+export function paymentUrls(services: Services, origin: string, browser: string | null) {
+  const { successLinks, cancelLinks } = services;
+  return {
+    success: (orderId: string) => `${origin}${successPath(successLinks, orderId, browser)}`,
+    cancel: (orderId: string) => `${origin}${cancelPath(cancelLinks, orderId, browser)}`,
+  };
+}
+
+/** What a place whose turn came does: holds its pieces and opens its payment page. */
+export function turnTaker(services: Services): (turn: LineTurn) => Promise<TurnOutcome> {
+  const { database, payments, config } = services;
+  return async (turn) => {
+    const opened = await openCheckout(database.db, payments, {
+      lines: turn.lines,
+      urls: paymentUrls(services, turn.origin, turn.browser),
+      browser: turn.browser,
+      ceilings: config.orderCeilings,
+      bucket: turn.bucket,
+    });
+    if (opened.ok) return opened;
+    return { ok: false, refusal: opened };
+  };
+}
+
+/** Serves the drop's line if it is due and answers the place's view; null: no such place for this browser. */
+export async function lookAtPlace(
+  services: Services,
+  entryId: string,
+  browser: string | null,
+): Promise<LineView | null> {
+  if (!browser || !isId(entryId)) return null;
+  const db = services.database.db;
+  const dropId = await dropOfEntry(services, entryId);
+  if (!dropId) return null;
+  await nudgeLine(db, dropId, turnTaker(services));
+  return lineView(db, entryId, browser);
+}
+
+async function dropOfEntry(services: Services, entryId: string): Promise<string | null> {
+  const row = await services.database.db
+    .selectFrom("drop_line")
+    .select("drop_id")
+    .where("id", "=", entryId)
+    .executeTakeFirst();
+  return row?.drop_id ?? null;
+}

@@ -1,0 +1,294 @@
+import { expect, it } from "vitest";
+import type { Database } from "~/db/database.server";
+import { toTimestamp } from "~/db/database.server";
+import { openCheckout, startCheckout } from "~/orders/checkout.server";
+import {
+  joinLine,
+  type LineTurn,
+  lineDrops,
+  lineView,
+  serveLine,
+  type TurnOutcome,
+} from "~/orders/line.server";
+import { getOrder } from "~/orders/queries.server";
+import { sweepExpiredHolds } from "~/orders/sweeper.server";
+import { createDemoPayments } from "~/payments/demo-payments.server";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+
+/*
+ * The opening's line (decision 27): drawn by lot in its first seconds, by arrival after; pieces
+ * that come back go to the first one waiting; a hold is never renewed; one address bucket holds
+ * few pieces while the opening lasts.
+ */
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const urls = {
+  success: "https://t.example/success",
+  cancel: (id: string) => `https://t.example/cancel?pedido=${id}`,
+};
+
+/** A drop whose opening began `ago` ms before `now` (lottery 10 s, its rules the defaults), with one piece. */
+async function openingPiece(database: Database, stock: number, startAt: Date) {
+  const piece = await runningPiece(database, {
+    stock,
+    maxPerOrder: 1,
+    opensInMs: startAt.getTime() - Date.now(),
+  });
+  await database.db
+    .updateTable("drops")
+    .set({ start_at: toTimestamp(startAt) })
+    .where("id", "=", piece.dropId)
+    .execute();
+  const [drop] = await lineDrops(database.db, [piece.dropId]);
+  if (!drop) throw new Error("sin colección");
+  const lines = [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }];
+  return { ...piece, drop, lines };
+}
+
+/** Turns taken through the demo payment page, in the order the line gave them. */
+function demoTurns(database: Database) {
+  const payments = createDemoPayments(database.db);
+  const given: LineTurn[] = [];
+  const takeTurn = async (turn: LineTurn): Promise<TurnOutcome> => {
+    given.push(turn);
+    const opened = await openCheckout(database.db, payments, {
+      lines: turn.lines,
+      urls,
+      browser: turn.browser,
+      bucket: turn.bucket,
+    });
+    return opened.ok ? opened : { ok: false, refusal: opened };
+  };
+  return { payments, given, takeTurn };
+}
+
+/** Spearman's rank correlation of two orderings of the same items (ranks 0..n-1). */
+function spearman(a: number[], b: number[]): number {
+  const n = a.length;
+  const d2 = a.reduce((sum, x, i) => sum + (x - (b[i] ?? 0)) ** 2, 0);
+  return 1 - (6 * d2) / (n * (n * n - 1));
+}
+
+describeEachDatabase("the opening's line", (harness) => {
+  it("arrival order within the lottery does not predict the line's order; arrivals after it queue behind, in order", async () => {
+    const database = await harness.fresh();
+    const start = new Date(Date.now() - 2 * SECOND);
+    const piece = await openingPiece(database, 300, start);
+    const arrivals = 200;
+    const ids: string[] = [];
+    // 200 shoppers from 200 addresses, one every 40 ms from 3 s before the opening to 5 s after it.
+    for (let i = 0; i < arrivals; i++) {
+      const joined = await joinLine(database.db, {
+        drop: piece.drop,
+        lines: piece.lines,
+        browser: `lotería-${i}`,
+        bucket: `10.0.${i >> 8}.${i & 255}`,
+        origin: "https://t.example",
+        now: new Date(start.getTime() - 3 * SECOND + i * 40),
+      });
+      if (!joined.ok) throw new Error(joined.message);
+      ids.push(joined.entryId);
+    }
+    // Three more after the lottery's 10 seconds: first come, first served, behind all of the draw.
+    const late: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const joined = await joinLine(database.db, {
+        drop: piece.drop,
+        lines: piece.lines,
+        browser: `tarde-${i}`,
+        bucket: `10.9.0.${i}`,
+        origin: "https://t.example",
+        now: new Date(start.getTime() + 11 * SECOND + i),
+      });
+      if (joined.ok) late.push(joined.entryId);
+    }
+    expect(late).toHaveLength(3);
+
+    const { given, takeTurn } = demoTurns(database);
+    const round = await serveLine(
+      database.db,
+      piece.dropId,
+      takeTurn,
+      new Date(start.getTime() + 11.5 * SECOND),
+    );
+    expect(round).toMatchObject({ ran: true, served: arrivals + 3 });
+    const order = given.map((t) => t.entryId);
+    expect(order.slice(arrivals)).toEqual(late);
+    const lineRank = ids.map((id) => order.indexOf(id));
+    expect(lineRank.every((r) => r >= 0 && r < arrivals)).toBe(true);
+    // Independent orders give |rho| ≈ N(0, 1/√199): 0.071. Past 0.25 (3.5 σ, 1 run in ~2,000) it is no lottery.
+    const rho = spearman(
+      ids.map((_, i) => i),
+      lineRank,
+    );
+    expect(Math.abs(rho)).toBeLessThan(0.25);
+    // The first ten served came from all over the window, not from its first instants.
+    const firstTen = order.slice(0, 10).map((id) => ids.indexOf(id));
+    expect(firstTen.filter((i) => i < 20).length).toBeLessThan(6);
+  });
+
+  it("nobody is served before the lottery ends; then the pieces go by the draw and the rest are told within the round", async () => {
+    const database = await harness.fresh();
+    const start = new Date();
+    const piece = await openingPiece(database, 2, start);
+    const entries: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const joined = await joinLine(database.db, {
+        drop: piece.drop,
+        lines: piece.lines,
+        browser: `fila-${i}`,
+        bucket: `10.1.0.${i}`,
+        origin: "https://t.example",
+        now: new Date(start.getTime() + i * 100),
+      });
+      if (joined.ok) entries.push(joined.entryId);
+    }
+    const { takeTurn } = demoTurns(database);
+    expect(
+      await serveLine(database.db, piece.dropId, takeTurn, new Date(start.getTime() + 5 * SECOND)),
+    ).toMatchObject({
+      ran: false,
+    });
+    expect(
+      await lineView(database.db, entries[0] ?? "", "fila-0", new Date(start.getTime() + 5 * SECOND)),
+    ).toEqual({
+      estado: "sorteo",
+      sorteoTermina: new Date(start.getTime() + 10 * SECOND).toISOString(),
+    });
+    const after = new Date(start.getTime() + 10 * SECOND);
+    const round = await serveLine(database.db, piece.dropId, takeTurn, after);
+    // Two served; two wait for the two held pieces to come back; two are told they are gone.
+    expect(round).toEqual({ ran: true, served: 2, waiting: 2, told: 2 });
+    const views = await Promise.all(entries.map((id, i) => lineView(database.db, id, `fila-${i}`, after)));
+    expect(views.filter((v) => v?.estado === "listo")).toHaveLength(2);
+    const waiting = views.filter((v) => v?.estado === "esperando");
+    expect(waiting.map((v) => v?.estado === "esperando" && [v.antes, v.apartadas]).sort()).toEqual([
+      [0, true],
+      [1, true],
+    ]);
+    expect(views.filter((v) => v?.estado === "terminado")).toEqual([
+      { estado: "terminado", mensaje: "Se acabaron las piezas que pedías: Anillo Marea." },
+      { estado: "terminado", mensaje: "Se acabaron las piezas que pedías: Anillo Marea." },
+    ]);
+    expect(await piece.stock()).toBe(0);
+  });
+
+  it("a renewal is refused (the same hold, the same end), and when that hold ends its piece goes to the next in line, not to a newcomer", async () => {
+    const database = await harness.fresh();
+    const start = new Date(Date.now() - 30 * SECOND);
+    const piece = await openingPiece(database, 1, start);
+    const { payments, given, takeTurn } = demoTurns(database);
+    const ask = (browser: string, bucket: string, now?: Date) =>
+      startCheckout(database.db, payments, piece.lines, urls, browser, undefined, {
+        bucket,
+        origin: "https://t.example",
+        now,
+      });
+
+    // Ana gets the piece: in the opening her checkout takes a place, and the first round serves it.
+    const ana = await ask("ana", "10.2.0.1");
+    if (!ana.ok || !("queued" in ana)) throw new Error("sin lugar");
+    await serveLine(database.db, piece.dropId, takeTurn);
+    const served = await lineView(database.db, ana.queued, "ana");
+    if (served?.estado !== "listo") throw new Error(`no se atendió: ${JSON.stringify(served)}`);
+    const order = await database.db
+      .selectFrom("orders")
+      .select(["id", "expires_at"])
+      .where("checkout_browser", "=", "ana")
+      .executeTakeFirstOrThrow();
+    // During the opening a hold lasts the opening's 10 minutes, not the drop's 30.
+    const holdMs = new Date(order.expires_at).getTime() - Date.now();
+    expect(holdMs).toBeGreaterThan(9 * MINUTE);
+    expect(holdMs).toBeLessThanOrEqual(10 * MINUTE);
+
+    // Luz waits for it.
+    const luz = await ask("luz", "10.2.0.2");
+    if (!luz.ok || !("queued" in luz)) throw new Error("sin lugar");
+    await serveLine(database.db, piece.dropId, takeTurn);
+    expect(await lineView(database.db, luz.queued, "luz")).toEqual({
+      estado: "esperando",
+      antes: 0,
+      apartadas: true,
+    });
+
+    // Ana asks again for the piece she holds: sent back to her payment page, nothing renewed.
+    const again = await ask("ana", "10.2.0.1");
+    expect(again).toMatchObject({ ok: false, reason: "ya_apartada", url: served.url });
+    const still = await getOrder(database.db, order.id);
+    expect(still?.status).toBe("esperando_pago");
+    expect(still?.expiresAt.getTime()).toBe(new Date(order.expires_at).getTime());
+    expect(await piece.stock()).toBe(0);
+
+    // Her hold ends; the sweep gives the piece back. A newcomer asking that instant takes a place
+    // behind Luz, and the next round gives the piece to Luz.
+    const later = new Date(new Date(order.expires_at).getTime() + SECOND);
+    expect(await sweepExpiredHolds(database.db, payments, later)).toMatchObject({ released: 1 });
+    const sol = await ask("sol", "10.2.0.3", later);
+    expect(sol).toMatchObject({ ok: true, queued: expect.any(String) });
+    given.length = 0;
+    // (Their pages keep looking at their places meanwhile.)
+    await database.db
+      .updateTable("drop_line")
+      .set({ seen_at: toTimestamp(later) })
+      .execute();
+    await serveLine(database.db, piece.dropId, takeTurn, later);
+    expect(given.map((t) => t.browser)).toEqual(["luz"]);
+    expect((await lineView(database.db, luz.queued, "luz", later))?.estado).toBe("listo");
+    expect(await piece.stock()).toBe(0);
+  });
+
+  it("during the opening one address bucket holds at most the drop's 2 pieces, however many browsers it brings", async () => {
+    const database = await harness.fresh();
+    const start = new Date(Date.now() - 30 * SECOND);
+    const piece = await openingPiece(database, 10, start);
+    const { payments, takeTurn } = demoTurns(database);
+    const answers = [];
+    for (let i = 0; i < 5; i++) {
+      answers.push(
+        await startCheckout(database.db, payments, piece.lines, urls, `guion-${i}`, undefined, {
+          bucket: "203.0.113.7",
+          origin: "https://t.example",
+        }),
+      );
+    }
+    expect(answers.filter((a) => a.ok)).toHaveLength(2);
+    for (const refused of answers.filter((a) => !a.ok)) {
+      expect(refused).toMatchObject({
+        reason: "limite_conexion",
+        message:
+          "Desde tu conexión ya se apartaron 2 piezas de esta colección en su apertura. Intenta más tarde o desde otra conexión.",
+      });
+    }
+    await serveLine(database.db, piece.dropId, takeTurn);
+    expect(await piece.stock()).toBe(8);
+    // Its two held, a third browser of the same bucket is still refused; another address is not.
+    const third = await startCheckout(database.db, payments, piece.lines, urls, "guion-9", undefined, {
+      bucket: "203.0.113.7",
+    });
+    expect(third).toMatchObject({ ok: false, reason: "limite_conexion" });
+    const other = await startCheckout(database.db, payments, piece.lines, urls, "otra", undefined, {
+      bucket: "203.0.113.8",
+      origin: "https://t.example",
+    });
+    expect(other).toMatchObject({ ok: true });
+  });
+
+  it("outside the opening nobody waits: a checkout holds at once, as always", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 2 });
+    const payments = createDemoPayments(database.db);
+    const result = await startCheckout(
+      database.db,
+      payments,
+      [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      urls,
+      "ana",
+      undefined,
+      { bucket: "10.3.0.1" },
+    );
+    expect(result).toMatchObject({ ok: true, url: expect.any(String) });
+    expect(await piece.stock()).toBe(1);
+  });
+});
