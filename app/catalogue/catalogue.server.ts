@@ -50,6 +50,13 @@ export interface DropInfo {
   maxPerOrder: number | null;
   /** How long a checkout holds this drop's pieces, in minutes. */
   holdMinutes: number;
+  /** The opening's rules (decision 27). */
+  opening: {
+    lotterySeconds: number;
+    openingMinutes: number;
+    openingHoldMinutes: number;
+    openingHoldsPerAddress: number;
+  };
 }
 
 export interface Drop<P extends Product = Product> extends DropInfo {
@@ -173,6 +180,12 @@ function toDropInfo(d: DropRow, media: Map<string, MediaRow>): DropInfo {
     video: pick(d.video_id),
     maxPerOrder: d.max_per_order,
     holdMinutes: d.hold_minutes,
+    opening: {
+      lotterySeconds: d.lottery_seconds,
+      openingMinutes: d.opening_minutes,
+      openingHoldMinutes: d.opening_hold_minutes,
+      openingHoldsPerAddress: d.opening_holds_per_address,
+    },
   };
 }
 

@@ -40,6 +40,10 @@ export async function createDropFromInput(
         video_id: input.videoId || null,
         max_per_order: input.maxPerOrder,
         hold_minutes: input.holdMinutes,
+        lottery_seconds: input.lotterySeconds,
+        opening_minutes: input.openingMinutes,
+        opening_hold_minutes: input.openingHoldMinutes,
+        opening_holds_per_address: input.openingHoldsPerAddress,
         created_at: stamp,
         updated_at: stamp,
       })

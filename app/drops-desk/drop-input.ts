@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { normalizeDropStatus } from "~/catalogue/drop-status";
 import { HOLD_MINUTES, MAX_ORDER_PIECES, MIN_HOLD_MINUTES } from "~/config/ceilings";
+import { OPENING_BOUNDS, OPENING_DEFAULTS } from "~/config/opening";
 import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES, MAX_PRICE_CENTS, MAX_STOCK } from "~/db/taxonomy";
 import { shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
@@ -35,6 +36,21 @@ function isVersion(value: string): boolean {
 
 /** Said of a product without its main image; `fieldErrors` names the product ('Producto 2 …'). */
 const NO_MAIN_IMAGE = "no tiene imagen principal";
+
+/** One of the opening's rules: a whole number within its bounds; empty is the default. */
+function openingRule(rule: keyof typeof OPENING_BOUNDS, label: string, unit: string) {
+  const { min, max } = OPENING_BOUNDS[rule];
+  return z
+    .string()
+    .trim()
+    .optional()
+    .default("")
+    .refine(
+      (v) => v === "" || (/^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max),
+      `${label}: escribe de ${min} a ${max} ${unit}.`,
+    )
+    .transform((v) => (v === "" ? OPENING_DEFAULTS[rule] : Number(v)));
+}
 
 /** "12,500.00", "12500", "12500.5" or "$12,500" -> 1250000 centavos; null when it is not money. */
 export function parsePesos(input: string): number | null {
@@ -161,6 +177,15 @@ export const dropInput = z
         `Apartado: escribe de ${MIN_HOLD_MINUTES} a ${HOLD_MINUTES} minutos.`,
       )
       .transform((v) => (v === "" ? HOLD_MINUTES : Number(v))),
+    // The opening's rules (decision 27): empty means the default.
+    lotterySeconds: openingRule("lotterySeconds", "Sorteo al abrir", "segundos"),
+    openingMinutes: openingRule("openingMinutes", "Duración de la apertura", "minutos"),
+    openingHoldMinutes: openingRule("openingHoldMinutes", "Apartado en la apertura", "minutos"),
+    openingHoldsPerAddress: openingRule(
+      "openingHoldsPerAddress",
+      "Piezas por conexión en la apertura",
+      "piezas",
+    ),
     smallDescription: text(300, "Descripción corta", { multiline: true }).optional().default(""),
     fullDescription: text(5000, "Descripción completa", { multiline: true }).optional().default(""),
     /** Edit only; new drops start as proximamente. `archivado` is read as `archivada`. */
@@ -296,6 +321,10 @@ export interface DropFormValues {
   /** 'Máximo N por persona': empty for no limit. */
   maxPerOrder: string;
   holdMinutes: string;
+  lotterySeconds: string;
+  openingMinutes: string;
+  openingHoldMinutes: string;
+  openingHoldsPerAddress: string;
   smallDescription: string;
   fullDescription: string;
   status: string;
@@ -335,6 +364,10 @@ export function emptyDrop(id: string, defaults: { maxPerOrder?: number | null } 
     endTime: "22:00",
     maxPerOrder: defaults.maxPerOrder ? String(defaults.maxPerOrder) : "",
     holdMinutes: String(HOLD_MINUTES),
+    lotterySeconds: String(OPENING_DEFAULTS.lotterySeconds),
+    openingMinutes: String(OPENING_DEFAULTS.openingMinutes),
+    openingHoldMinutes: String(OPENING_DEFAULTS.openingHoldMinutes),
+    openingHoldsPerAddress: String(OPENING_DEFAULTS.openingHoldsPerAddress),
     smallDescription: "",
     fullDescription: "",
     status: "proximamente",

@@ -178,6 +178,10 @@ async function writeDrop(trx: Db, dropId: string, input: DropInput, stamp: strin
       video_id: input.videoId || null,
       max_per_order: input.maxPerOrder,
       hold_minutes: input.holdMinutes,
+      lottery_seconds: input.lotterySeconds,
+      opening_minutes: input.openingMinutes,
+      opening_hold_minutes: input.openingHoldMinutes,
+      opening_holds_per_address: input.openingHoldsPerAddress,
       updated_at: stamp,
     })
     .where("id", "=", dropId)

@@ -9,6 +9,8 @@
  * - The opening's rules last `openingMinutes` from the start: short holds, few pieces per address.
  */
 
+export { OPENING_BOUNDS, OPENING_DEFAULTS } from "~/config/opening";
+
 /** Checkouts this early are taken into the lottery (phones' clocks and countdowns run a little ahead). */
 export const LOTTERY_LEAD_SECONDS = 5;
 
@@ -19,21 +21,6 @@ export interface OpeningRules {
   openingHoldMinutes: number;
   openingHoldsPerAddress: number;
 }
-
-/** The defaults of a new drop (migration 0015), and the bounds of the owner's form. */
-export const OPENING_DEFAULTS = {
-  lotterySeconds: 10,
-  openingMinutes: 60,
-  openingHoldMinutes: 10,
-  openingHoldsPerAddress: 2,
-} as const;
-
-export const OPENING_BOUNDS = {
-  lotterySeconds: { min: 0, max: 120 },
-  openingMinutes: { min: 0, max: 24 * 60 },
-  openingHoldMinutes: { min: 5, max: 30 },
-  openingHoldsPerAddress: { min: 1, max: 100 },
-} as const;
 
 export function lotteryStartsAt(rules: Pick<OpeningRules, "startAt">): Date {
   return new Date(rules.startAt.getTime() - LOTTERY_LEAD_SECONDS * 1000);

@@ -37,6 +37,33 @@ export function turnTaker(services: Services): (turn: LineTurn) => Promise<TurnO
   };
 }
 
+/** Draws already set to run in this process, by drop. */
+const drawsSet = new WeakMap<object, Set<string>>();
+
+/**
+ * A place taken during the lottery: this process serves the line the moment the lottery ends, so
+ * the draw's winners and losers learn it on their very next look, not on the look that happens to
+ * come first. (Every process with a place in the draw sets one; the lease lets one of them run it.)
+ */
+export function serveAtDraw(services: Services, dropId: string, endsAt: Date): void {
+  const db = services.database.db;
+  let set = drawsSet.get(db);
+  if (!set) {
+    set = new Set();
+    drawsSet.set(db, set);
+  }
+  if (set.has(dropId)) return;
+  set.add(dropId);
+  const timer = setTimeout(
+    () => {
+      set.delete(dropId);
+      void nudgeLine(db, dropId, turnTaker(services));
+    },
+    Math.max(0, endsAt.getTime() - Date.now()) + 5,
+  );
+  timer.unref();
+}
+
 /** Serves the drop's line if it is due and answers the place's view; null: no such place for this browser. */
 export async function lookAtPlace(
   services: Services,
@@ -48,7 +75,9 @@ export async function lookAtPlace(
   const dropId = await dropOfEntry(services, entryId);
   if (!dropId) return null;
   await nudgeLine(db, dropId, turnTaker(services));
-  return lineView(db, entryId, browser);
+  const view = await lineView(db, entryId, browser);
+  if (view?.estado === "sorteo") serveAtDraw(services, dropId, new Date(view.sorteoTermina));
+  return view;
 }
 
 async function dropOfEntry(services: Services, entryId: string): Promise<string | null> {

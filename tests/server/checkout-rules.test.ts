@@ -69,27 +69,35 @@ describeEachDatabase("checkout rules over HTTP", (harness) => {
       .where("orders.status", "=", "esperando_pago")
       .execute();
 
-  it("one browser cannot hold two checkouts: the second releases the first, on either server", async () => {
+  it("one browser cannot hold two checkouts: a new cart releases the first, on either server; the same piece is never held anew", async () => {
     const piece = await runningPiece(database, { stock: 5 });
+    const other = await runningPiece(database, { stock: 5, name: "Arete Marea" });
     const browser = newBrowser();
     const a = await checkout(first, browser, piece, 2);
     expect(a.status).toBe(200);
     expect(await piece.stock()).toBe(3);
-    const b = await checkout(second, browser, piece, 1);
+    // Asked again for the pieces it holds: sent back to its payment page, nothing renewed.
+    const again = await checkout(second, browser, piece, 1);
+    expect(again.status).toBe(409);
+    expect(await piece.stock()).toBe(3);
+    const b = await checkout(second, browser, other, 1);
     expect(b.status).toBe(200);
-    expect(await piece.stock()).toBe(4);
-    expect(await waitingOf(piece.dropId)).toHaveLength(1);
+    expect(await piece.stock()).toBe(5);
+    expect(await other.stock()).toBe(4);
+    expect(await waitingOf(other.dropId)).toHaveLength(1);
 
     // Two taps at once, one per server: one hold stands, no piece is lost.
     const both = await Promise.all([checkout(first, browser, piece), checkout(second, browser, piece)]);
     expect(both.some((r) => r.status === 200)).toBe(true);
     for (const r of both.filter((r) => r.status !== 200)) {
       expect(r.status).toBe(409);
-      expect(r.message).toBe(
+      expect([
         "Ya tienes un pago en curso en otra ventana. Termínalo ahí o intenta de nuevo en unos segundos.",
-      );
+        "Ya tienes estas piezas apartadas. Termina tu pago: no se pueden apartar de nuevo.",
+      ]).toContain(r.message);
     }
     expect(await waitingOf(piece.dropId)).toHaveLength(1);
+    expect(await waitingOf(other.dropId)).toHaveLength(0);
     expect(await piece.stock()).toBe(4);
   });
 
@@ -99,7 +107,9 @@ describeEachDatabase("checkout rules over HTTP", (harness) => {
     const answers = [];
     for (let i = 0; i < 200; i++) answers.push(await checkout(i % 2 ? first : second, browser, piece));
     const allowed = LIMIT_RULES.checkout.browser.points;
-    expect(answers.filter((a) => a.status === 200)).toHaveLength(allowed);
+    // One hold; every other allowed one is sent back to its payment page (409): nothing renewed.
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(allowed - 1);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(200 - allowed);
     expect(await waitingOf(piece.dropId)).toHaveLength(1);
     expect(await piece.stock()).toBe(49);

@@ -86,6 +86,50 @@ export function DropFields({
           hint="Cuánto se guardan las piezas mientras se paga: de 10 a 30."
         />
       </div>
+      <fieldset className="grid gap-3 rounded border border-sand p-3">
+        <legend className="px-1 text-sm font-medium">Apertura</legend>
+        <p className="text-xs text-ink/70">
+          Reglas de los primeros momentos de la colección, cuando mucha gente pide las mismas piezas a la vez.
+        </p>
+        <div className="grid grid-cols-2 gap-3">
+          <Field
+            label="Sorteo al abrir (segundos)"
+            name="lotterySeconds"
+            inputMode="numeric"
+            value={drop.lotterySeconds}
+            onChange={set("lotterySeconds")}
+            error={err("lotterySeconds")}
+            hint="Quienes piden pagar en esos segundos entran en un orden al azar, no por quién llegó antes."
+          />
+          <Field
+            label="Duración de la apertura (minutos)"
+            name="openingMinutes"
+            inputMode="numeric"
+            value={drop.openingMinutes}
+            onChange={set("openingMinutes")}
+            error={err("openingMinutes")}
+            hint="Mientras dura, todos hacen fila y rigen las dos reglas siguientes."
+          />
+          <Field
+            label="Apartado en la apertura (minutos)"
+            name="openingHoldMinutes"
+            inputMode="numeric"
+            value={drop.openingHoldMinutes}
+            onChange={set("openingHoldMinutes")}
+            error={err("openingHoldMinutes")}
+            hint="Más corto que el normal: una pieza sin pagar vuelve pronto a la fila."
+          />
+          <Field
+            label="Piezas por conexión en la apertura"
+            name="openingHoldsPerAddress"
+            inputMode="numeric"
+            value={drop.openingHoldsPerAddress}
+            onChange={set("openingHoldsPerAddress")}
+            error={err("openingHoldsPerAddress")}
+            hint="Cuántas piezas pueden apartar o comprar quienes comparten una conexión a internet."
+          />
+        </div>
+      </fieldset>
       <Field
         label="Descripción corta"
         name="smallDescription"
