@@ -48,6 +48,12 @@ const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = 
 export interface CheckoutAnswer {
   status: number;
   body: { url: string } | { message: string };
+  /**
+   * For the shop's counters only, never sent: why it was refused (the checkout's reason code, or
+   * `solicitud` for a request that is no cart) and the drops its cart named.
+   */
+  reason?: string;
+  dropIds?: readonly string[];
 }
 
 /** What a checkout request says, as it arrived. */
@@ -68,10 +74,16 @@ export function readCheckoutRequest(
   request: CheckoutRequest,
 ): { ok: true; lines: CheckoutLine[] } | { ok: false; answer: CheckoutAnswer } {
   if (!(request.contentType ?? "").startsWith("application/json")) {
-    return { ok: false, answer: { status: 415, body: { message: "La solicitud debe ser JSON." } } };
+    return {
+      ok: false,
+      answer: { status: 415, body: { message: "La solicitud debe ser JSON." }, reason: "solicitud" },
+    };
   }
   if (!request.sameOrigin)
-    return { ok: false, answer: { status: 403, body: { message: "Solicitud no permitida." } } };
+    return {
+      ok: false,
+      answer: { status: 403, body: { message: "Solicitud no permitida." }, reason: "solicitud" },
+    };
   let json: unknown = null;
   try {
     json = request.body === null ? null : JSON.parse(request.body);
@@ -85,6 +97,7 @@ export function readCheckoutRequest(
       answer: {
         status: 400,
         body: { message: "El carrito no es válido. Revisa las piezas e intenta de nuevo." },
+        reason: "solicitud",
       },
     };
   }
@@ -97,8 +110,19 @@ export function readCheckoutRequest(
 /** The answer to a cart that cannot be paid for. */
 export function refusalAnswer(
   refusal: Pick<Exclude<CheckoutResult, { ok: true }>, "reason" | "message">,
+  lines: readonly CheckoutLine[] = [],
 ): CheckoutAnswer {
-  return { status: STATUS[refusal.reason], body: { message: refusal.message } };
+  return {
+    status: STATUS[refusal.reason],
+    body: { message: refusal.message },
+    reason: refusal.reason,
+    dropIds: dropsOf(lines),
+  };
+}
+
+/** The drops a cart names, once each. */
+export function dropsOf(lines: readonly CheckoutLine[]): string[] {
+  return [...new Set(lines.map((l) => l.dropId))];
 }
 
 export async function answerCheckout(
@@ -126,6 +150,6 @@ export async function answerCheckout(
     browser,
     config.orderCeilings,
   );
-  if (result.ok) return { status: 200, body: { url: result.url } };
-  return refusalAnswer(result);
+  if (result.ok) return { status: 200, body: { url: result.url }, dropIds: dropsOf(read.lines) };
+  return refusalAnswer(result, read.lines);
 }
