@@ -135,6 +135,47 @@ describe("/metrics", () => {
     });
   });
 
+  it("counts checkouts refused before their cart is read: by the proof of work, by the request limits", async () => {
+    const database = await harness.fresh();
+    const server = await shopOn(harness, "reto", {
+      METRICS_TOKEN: TOKEN,
+      CHECKOUT_CHALLENGE: "true",
+      REQUEST_LIMITS: "true",
+    });
+    const piece = await runningPiece(database, { stock: 3 });
+    const body = JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] });
+    const post = (cookie?: string) =>
+      fetch(`${server.url}/api/checkout`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+        body,
+      });
+    // A browser with its cookie and no proof: the front door read its cart, so its drop is known.
+    const cart = await fetch(`${server.url}/api/cart`);
+    await cart.arrayBuffer();
+    const browser = (cart.headers.getSetCookie().find((c) => c.startsWith("navegador=")) ?? "").split(";")[0];
+    const unproven = await post(browser);
+    expect(unproven.status).toBe(400);
+    // Without a cookie, past the cookieless allowance of the address: a 429 before any body is read.
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) statuses.push((await post()).status);
+    const limited = statuses.filter((s) => s === 429).length;
+    expect(limited).toBeGreaterThan(0);
+
+    const text = await scrape(server);
+    expect(
+      sample(text, "tienda_checkouts_rechazados_total", { drop: piece.dropId, reason: "verificacion" }),
+    ).toBe(1);
+    expect(sample(text, "tienda_checkouts_rechazados_total", { drop: "ninguna", reason: "limite" })).toBe(
+      limited,
+    );
+    expect(
+      sample(text, "tienda_checkouts_rechazados_total", { drop: "ninguna", reason: "verificacion" }),
+    ).toBe(statuses.length - limited);
+    // A scrape is no checkout and counts against no limit: many in a row are all answered.
+    for (let i = 0; i < 30; i++) await scrape(server);
+  });
+
   it("with two processes, serves the whole shop's sum whichever process is asked", async () => {
     const database = await harness.fresh();
     const server = await shopOn(harness, "dos-procesos", { METRICS_TOKEN: TOKEN, WEB_CONCURRENCY: "2" });

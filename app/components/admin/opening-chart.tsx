@@ -11,6 +11,15 @@ export interface OpeningPoint {
   paid: number;
 }
 
+/** A second on the chart's axis, as the shop's clock shows it (Mexico City). */
+const clockFormat = new Intl.DateTimeFormat("es-MX", {
+  timeZone: "America/Mexico_City",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+const clock = (seconds: number) => clockFormat.format(new Date(seconds * 1000));
+
 const dataOf = (points: OpeningPoint[]): uPlot.AlignedData => [
   points.map((p) => p.at / 1000),
   points.map((p) => p.started),
@@ -41,10 +50,11 @@ export function OpeningChart({ points }: { points: OpeningPoint[] }) {
           width: element.clientWidth,
           height: HEIGHT,
           cursor: { show: false },
+          legend: { live: false },
           scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
-          axes: [{}, { size: 48 }],
+          axes: [{ values: (_u, splits) => splits.map(clock) }, { size: 48 }],
           series: [
-            {},
+            { label: "Hora" },
             { label: "Iniciados/s", stroke: "#8a6a1f", width: 2, points: { show: false } },
             { label: "Rechazados/s", stroke: "#9b2c2c", width: 2, points: { show: false } },
             { label: "Pagados/s", stroke: "#2f6b4f", width: 2, points: { show: false } },
