@@ -263,26 +263,28 @@ async function runPrimary(count) {
   let collecting = 0;
   const collections = new Map(); // collection id -> { numbers: [], waiting, done }
   async function answerMetrics(asker, id) {
-    const { AggregatorRegistry } = await import("prom-client");
-    const collection = ++collecting;
-    const numbers = await new Promise((resolve) => {
-      const entry = { numbers: [], waiting: 0, done: () => resolve(entry.numbers) };
-      collections.set(collection, entry);
-      for (const child of workers.values()) {
-        if (!child.isConnected()) continue;
-        child.send({ type: METRICS_COLLECT, id: collection });
-        entry.waiting++;
-      }
-      if (entry.waiting === 0) entry.done();
-      setTimeout(entry.done, METRICS_COLLECT_MS).unref();
-    });
-    collections.delete(collection);
+    const answer = (message) => {
+      if (asker.isConnected()) asker.send({ type: METRICS_ANSWER, id, ...message }, () => {});
+    };
     try {
-      const sum = await AggregatorRegistry.aggregate(numbers).getMetricsAsJSON();
-      if (asker.isConnected()) asker.send({ type: METRICS_ANSWER, id, metrics: sum });
+      const { AggregatorRegistry } = await import("prom-client");
+      const collection = ++collecting;
+      const numbers = await new Promise((resolve) => {
+        const entry = { numbers: [], waiting: 0, done: () => resolve(entry.numbers) };
+        collections.set(collection, entry);
+        for (const child of workers.values()) {
+          if (!child.isConnected()) continue;
+          // A worker that cannot be told (it is going away) just does not answer.
+          child.send({ type: METRICS_COLLECT, id: collection }, () => {});
+          entry.waiting++;
+        }
+        if (entry.waiting === 0) entry.done();
+        setTimeout(entry.done, METRICS_COLLECT_MS).unref();
+      });
+      collections.delete(collection);
+      answer({ metrics: await AggregatorRegistry.aggregate(numbers).getMetricsAsJSON() });
     } catch (error) {
-      if (asker.isConnected())
-        asker.send({ type: METRICS_ANSWER, id, error: String(error?.message ?? error) });
+      answer({ error: String(error?.message ?? error) });
     }
   }
   cluster.on("message", (_child, message) => {

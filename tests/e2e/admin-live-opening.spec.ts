@@ -48,8 +48,11 @@ test("an admin watches a running drop's opening: held, sold, left and checkouts 
   admins,
 }) => {
   test.setTimeout(90_000);
+  // Opened two hours ago: past its opening's own rules (the lottery, the per-address cap), so the
+  // three scripted shoppers, all from this machine's one address, are served in turn.
   const drop = await shop.drop({
     timing: "running",
+    startAt: new Date(Date.now() - 2 * 3_600_000),
     products: [
       { name: "Anillo Apertura", priceCents: 450_000, stock: 5 },
       { name: "Aretes Apertura", priceCents: 320_000, stock: 3 },
