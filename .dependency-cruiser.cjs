@@ -4,7 +4,7 @@
 //
 // Layers, top to bottom:
 //   routes, components, root  →  web (request layer)  →  feature folders (domain)
-//   →  adapters (db, mail, media)  →  config, content  →  lib
+//   →  adapters (db, mail, media, observability)  →  config, content  →  lib
 // app/services.server.ts composes everything and is imported only by the request layer and server/.
 
 /** Folders that hold the shop's domain: they see adapters, config and lib, never what is above. */
@@ -59,6 +59,15 @@ module.exports = {
       severity: "error",
       from: { path: "^app/(mail|media)/" },
       to: { path: "^app/", pathNot: "^app/(mail|media|db|config|content|lib)/" },
+    },
+    {
+      name: "observability-is-an-adapter",
+      comment:
+        "The shop's metrics (app/observability) sit beside the adapters: they see config and lib only, " +
+        "and the features, the request layer and server/ record through them.",
+      severity: "error",
+      from: { path: "^app/observability/" },
+      to: { path: "^app/", pathNot: "^app/(observability|config|lib)/" },
     },
     {
       name: "domain-stays-below-the-request",

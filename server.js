@@ -17,6 +17,12 @@ const development = process.argv.includes("--dev");
 process.env.NODE_ENV ??= development ? "development" : "production";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+// The exchange of the shop's counters between a worker and the primary (runPrimary).
+const METRICS_ASK = "tienda-metricas:pedir";
+const METRICS_ANSWER = "tienda-metricas:respuesta";
+const METRICS_COLLECT = "tienda-metricas:reunir";
+const METRICS_LOCAL = "tienda-metricas:locales";
+const METRICS_COLLECT_MS = 1_000;
 
 function fail(message) {
   console.error(message);
@@ -186,6 +192,10 @@ async function runPrimary(count) {
     workers.set(number, child);
     restarts.set(number, { ...(restarts.get(number) ?? { delayMs: 0 }), startedAt: Date.now() });
     child.on("message", (message) => {
+      if (message?.type === METRICS_ASK) {
+        void answerMetrics(child, message.id);
+        return;
+      }
       if (message?.type !== "listening") return;
       url ??= message.url;
       listening.add(number);
@@ -243,6 +253,47 @@ async function runPrimary(count) {
       process.exit(1);
     }, SHUTDOWN_ALL_MS).unref();
   }
+
+  /*
+   * The shop's counters (app/observability/metrics.server.ts, decision 28) are kept by each worker.
+   * A worker asked for them (/metrics, the live opening page) asks here; this gathers every
+   * worker's own numbers, adds them up with prom-client's AggregatorRegistry and answers the sum.
+   * A worker that does not answer within a second (being replaced) is left out of that sum.
+   */
+  let collecting = 0;
+  const collections = new Map(); // collection id -> { numbers: [], waiting, done }
+  async function answerMetrics(asker, id) {
+    const answer = (message) => {
+      if (asker.isConnected()) asker.send({ type: METRICS_ANSWER, id, ...message }, () => {});
+    };
+    try {
+      const { AggregatorRegistry } = await import("prom-client");
+      const collection = ++collecting;
+      const numbers = await new Promise((resolve) => {
+        const entry = { numbers: [], waiting: 0, done: () => resolve(entry.numbers) };
+        collections.set(collection, entry);
+        for (const child of workers.values()) {
+          if (!child.isConnected()) continue;
+          // A worker that cannot be told (it is going away) just does not answer.
+          child.send({ type: METRICS_COLLECT, id: collection }, () => {});
+          entry.waiting++;
+        }
+        if (entry.waiting === 0) entry.done();
+        setTimeout(entry.done, METRICS_COLLECT_MS).unref();
+      });
+      collections.delete(collection);
+      answer({ metrics: await AggregatorRegistry.aggregate(numbers).getMetricsAsJSON() });
+    } catch (error) {
+      answer({ error: String(error?.message ?? error) });
+    }
+  }
+  cluster.on("message", (_child, message) => {
+    if (message?.type !== METRICS_LOCAL) return;
+    const entry = collections.get(message.id);
+    if (!entry) return;
+    if (Array.isArray(message.metrics)) entry.numbers.push(message.metrics);
+    if (--entry.waiting === 0) entry.done();
+  });
 
   for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => stopAll("SIGTERM"));
   fork(1);

@@ -36,6 +36,7 @@ export default [
           route("new-drop", "routes/admin/drops/new.tsx"),
           route("edit-drop/:dropId", "routes/admin/drops/edit.tsx"),
         ]),
+        route(":dropId/apertura", "routes/admin/drops/opening.tsx"),
       ]),
       // The spec's spelling of the address is kept.
       ...prefix("campains", [
@@ -51,6 +52,8 @@ export default [
     // Downloads, outside the shell: signed out they answer 401 instead of the sign-in page.
     route("reports.csv", "routes/admin/reports-csv.ts"),
     route("orders/exportar.csv", "routes/admin/orders/export.ts"),
+    // What the live opening page reads every second (JSON).
+    route("drops/:dropId/apertura/datos", "routes/admin/drops/opening-data.ts"),
   ]),
   route("api/cart", "routes/api.cart.ts"),
   route(routePath(PATHS.checkout), "routes/api.checkout.ts"),

@@ -7,15 +7,18 @@ import { type Config, loadConfig } from "~/config/env.server";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { MAX_UPLOAD_BODY_BYTES } from "~/media/multipart.server";
 import { tooLargeMessage } from "~/media/upload-failures.server";
+import type { AnswerKind } from "~/observability/metrics.server";
 import { startServices } from "~/services.server";
 import { isAdminPath, PATHS } from "~/web/paths";
 import { anonymousContext, requestContext } from "~/web/request-context.server";
 import type { Services } from "~/web/services";
+import { answerTimes, markArrival, timeFastAnswer } from "./answer-times";
 import { hitHeaders } from "./cached-headers";
 import { type CheckoutFastPath, createCheckoutFastPath } from "./checkout-fast-path";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { edgeRoutes, healthCheck } from "./edge-routes";
 import { createFastPath, type FastPath } from "./fast-path";
+import { metricsEndpoint } from "./metrics-route";
 import { listeningOrigin, originOf } from "./origins";
 import { type CachedPage, type Encoding, PageCache } from "./page-cache";
 import { pageCacheMiddleware } from "./page-cache-middleware";
@@ -90,8 +93,15 @@ function buildApp(
   // and only the last X-Forwarded-For hop (the one it added) is believed.
   if (config.trustProxy) app.set("trust proxy", 1);
 
+  // How long each answer takes, for the shop's metrics (app/observability).
+  app.use(answerTimes);
   const logger = config.logRequests ? morgan(LOG_FORMAT) : undefined;
   if (logger) app.use(logger);
+  // The front doors' answers: timed, and logged like the rest (LOG_REQUESTS).
+  const fastAnswer = (kind: AnswerKind) => (req: IncomingMessage, res: ServerResponse) => {
+    timeFastAnswer(req, kind);
+    if (logger) logFastAnswer(app, logger, req, res);
+  };
   // Pages from the page cache are already compressed (gzip and brotli, once when stored).
   const compress = compression({
     filter: (req, res) => !res.locals.fromPageCache && compression.filter(req, res),
@@ -135,6 +145,7 @@ function buildApp(
   app.use(security.middleware);
 
   app.get(PATHS.health, healthCheck(services));
+  app.get(PATHS.metrics, metricsEndpoint(config.metricsToken));
 
   if (services.media.kind === "local") app.use(LOCAL_MEDIA_ROUTE, localMedia(config.mediaDir));
   else app.use(LOCAL_MEDIA_ROUTE, notFound);
@@ -176,7 +187,7 @@ function buildApp(
       trustProxy: config.trustProxy,
       listeningOrigin: (protocol, port) =>
         originOf(protocol, config.host, port ?? (app.locals.listenPort as number | undefined)),
-      log: logger && ((req, res) => logFastAnswer(app, logger, req, res)),
+      log: fastAnswer("page"),
     });
     // Configuración saved here or on another server (seen by its poll): pages stored before it
     // would show the old details, and their headers the old CSP.
@@ -254,10 +265,12 @@ function buildApp(
     maxBodyBytes: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
     headers: checkoutHeaders,
-    log: logger && ((req, res) => logFastAnswer(app, logger, req, res)),
+    log: fastAnswer("checkout"),
   });
-  const fastPath: ShopFastPath = (req, res, extraHeaders, next) =>
-    pageFastPath(req, res, extraHeaders) || checkoutFastPath(req, res, extraHeaders, next);
+  const fastPath: ShopFastPath = (req, res, extraHeaders, next) => {
+    markArrival(req);
+    return pageFastPath(req, res, extraHeaders) || checkoutFastPath(req, res, extraHeaders, next);
+  };
   return { app, fastPath, warmUp };
 }
 

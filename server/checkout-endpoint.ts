@@ -2,6 +2,7 @@ import type express from "express";
 import { answerCheckout } from "~/web/checkout-request.server";
 import { isSameOriginFrom } from "~/web/origin.server";
 import type { Services } from "~/web/services";
+import { countCheckoutAnswer, countRefusedCheckout } from "./checkout-metrics";
 import { refuse } from "./edge";
 import { readBody } from "./request-handler";
 import { requestBrowser } from "./request-limits";
@@ -21,6 +22,7 @@ export function checkoutEndpoint(
     try {
       const read = await readBody(req, maxBodyBytes);
       if (read === "too-large") {
+        countRefusedCheckout(req, "solicitud");
         refuse(req, res, 413, "La solicitud es demasiado grande.");
         return;
       }
@@ -41,6 +43,7 @@ export function checkoutEndpoint(
         origin: shopOrigin(req),
         address: req.ip ?? req.socket.remoteAddress ?? "desconocida",
       });
+      countCheckoutAnswer(answer);
       if (res.destroyed || res.writableEnded) return;
       const body = JSON.stringify(answer.body);
       res.writeHead(answer.status, {

@@ -3,6 +3,7 @@ import { admitCheckout } from "~/orders/admission.server";
 import { readCheckoutRequest, refusalAnswer } from "~/web/checkout-request.server";
 import { isSameOriginFrom } from "~/web/origin.server";
 import type { Services } from "~/web/services";
+import { countCheckoutAnswer } from "./checkout-metrics";
 import { isValidHost } from "./edge";
 import { requestProtocol } from "./fast-path";
 import { keepReadBody, readBody } from "./request-handler";
@@ -107,7 +108,9 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
           return;
         }
         if (res.destroyed || res.writableEnded) return;
-        const { status, body: message } = refusalAnswer(admission.refusal);
+        const refusal = refusalAnswer(admission.refusal, read.lines);
+        countCheckoutAnswer(refusal);
+        const { status, body: message } = refusal;
         const answer = JSON.stringify(message);
         const list = (protocol === "https" ? options.headers.secure : options.headers.plain).concat(
           "Content-Type",

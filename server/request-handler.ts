@@ -82,6 +82,11 @@ export function keepReadBody(req: IncomingMessage, body: Buffer): void {
   (req as IncomingMessage & { [READ_BEFORE]?: Buffer })[READ_BEFORE] = body;
 }
 
+/** The body the front door already read, if it did. */
+export function keptBody(req: IncomingMessage): Buffer | undefined {
+  return (req as IncomingMessage & { [READ_BEFORE]?: Buffer })[READ_BEFORE];
+}
+
 /** Reads a body into memory up to `max` bytes; past that it stops reading (the rest is drained by the edge). */
 export function readBody(req: IncomingMessage, max: number): Promise<Buffer | "too-large" | "aborted"> {
   const before = (req as IncomingMessage & { [READ_BEFORE]?: Buffer })[READ_BEFORE];

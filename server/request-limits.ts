@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type express from "express";
 import { PROOF_MESSAGES, type ProofOfWork } from "~/rate-limits/proof-of-work.server";
 import { type LimitedAction, limitMessage, type RequestLimits } from "~/rate-limits/request-limits.server";
+import { countRefusedCheckout } from "./checkout-metrics";
 import { refuse } from "./edge";
 
 /**
@@ -59,6 +60,7 @@ export function limitRequests(limits: RequestLimits, action: LimitedAction): exp
         next();
         return;
       }
+      if (action === "checkout") countRefusedCheckout(req, "limite");
       refuse(req, res, 429, limitMessage(decision.retryAfterSeconds), {
         headers: { "Retry-After": String(decision.retryAfterSeconds) },
       });
@@ -117,6 +119,7 @@ export function requireProofOfWork(proofOfWork: ProofOfWork | null): express.Req
         next();
         return;
       }
+      countRefusedCheckout(req, "verificacion");
       refuse(req, res, 400, PROOF_MESSAGES[checked.reason], { detail: `reto ${checked.reason}` });
     } catch (error) {
       next(error);

@@ -46,6 +46,10 @@ const schema = z.object({
   LOG_REQUESTS: flag.default(true),
   REQUEST_LIMITS: flag.default(true),
   CHECKOUT_CHALLENGE: flag.default(true),
+  METRICS_TOKEN: z
+    .string()
+    .min(24, "debe tener al menos 24 caracteres (p. ej. openssl rand -hex 24)")
+    .optional(),
   ORDER_MAX_PER_PRODUCT: ceiling(DEFAULT_CEILINGS.perProduct),
   ORDER_MAX_PIECES: ceiling(DEFAULT_CEILINGS.pieces),
 
@@ -134,6 +138,8 @@ export interface Config {
   checkoutChallenge: boolean;
   /** Pieces of one product, and in all, one order may take. */
   orderCeilings: OrderCeilings;
+  /** The bearer token that reads /metrics; null: /metrics does not exist (404). */
+  metricsToken: string | null;
   /** Load the demo catalogue on the first start of an empty database. */
   demoData: boolean;
   /** A folder of demo art already drawn (test runs); null: the demo catalogue is drawn every time. */
@@ -259,6 +265,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logRequests: e.LOG_REQUESTS,
     requestLimits: e.REQUEST_LIMITS,
     checkoutChallenge: e.CHECKOUT_CHALLENGE,
+    metricsToken: e.METRICS_TOKEN ?? null,
     // A product's ceiling above the order's would never be reached: the order's is the true one.
     orderCeilings: {
       perProduct: Math.min(e.ORDER_MAX_PER_PRODUCT, e.ORDER_MAX_PIECES),

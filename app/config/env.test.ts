@@ -23,3 +23,16 @@ describe("order ceilings (ORDER_MAX_PER_PRODUCT, ORDER_MAX_PIECES)", () => {
     }
   });
 });
+
+describe("the metrics' token (METRICS_TOKEN)", () => {
+  it("is unset by default (no /metrics) and taken when 24 characters or more", () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: "" }).metricsToken).toBeNull();
+    const token = "a".repeat(24);
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+  });
+
+  it("a short one stops the server with the setting named", () => {
+    expect(() => loadConfig({ METRICS_TOKEN: "corto" })).toThrow(/METRICS_TOKEN: debe tener al menos 24/);
+  });
+});

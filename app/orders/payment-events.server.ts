@@ -1,5 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { detachBrowser, releaseHold } from "./holds.server";
+import { countPaidOrder } from "./paid-count.server";
 import { confirmPayment, recordPaymentEvent } from "./payment.server";
 import type { PaymentEvent } from "./payment-port";
 
@@ -57,15 +58,17 @@ async function apply(db: Db, event: PaymentEvent, now: Date): Promise<PaymentEve
     }
   }
   switch (event.kind) {
-    case "paid":
-      await confirmPayment(db, {
+    case "paid": {
+      const paid = await confirmPayment(db, {
         orderId: event.orderId,
         customerName: event.customerName,
         customerEmail: event.customerEmail,
         shipping: event.shipping,
         now,
       });
+      await countPaidOrder(db, event.orderId, paid);
       return "paid";
+    }
     case "awaiting_payment":
       // Delayed payment methods complete the session unpaid; a paid event follows. The
       // payment page is done with: its browser may start another checkout meanwhile.

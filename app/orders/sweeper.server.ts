@@ -1,6 +1,7 @@
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
+import { countPaidOrder } from "./paid-count.server";
 import { confirmPayment } from "./payment.server";
 import type { PaymentProvider } from "./payment-port";
 
@@ -67,6 +68,7 @@ async function settleHold(
         shipping: state.shipping,
         now,
       });
+      await countPaidOrder(db, hold.id, outcome);
       return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";
     }
     if (state.status === "complete") {

@@ -7,6 +7,7 @@ import { safeText } from "~/lib/text";
 import { cancelPath } from "~/orders/cancel-link.server";
 import { isCheckoutOf, releaseHold } from "~/orders/holds.server";
 import { isOrderId } from "~/orders/ids";
+import { countPaidOrder } from "~/orders/paid-count.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
 import { successPath } from "~/orders/success-link.server";
@@ -98,12 +99,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
   // The order exists (checked above) and unpaid orders are never deleted: not "unknown_order".
-  await confirmPayment(database.db, {
+  const paid = await confirmPayment(database.db, {
     orderId: params.orderId,
     customerName: name,
     customerEmail: email,
     shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
   });
+  await countPaidOrder(database.db, params.orderId, paid);
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the scheduler retries it.
   mail.sendSoon();

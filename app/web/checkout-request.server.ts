@@ -55,6 +55,14 @@ export interface CheckoutAnswer {
    * (with the payment page the browser already has, when it asked again for pieces it holds).
    */
   body: { url: string } | ({ fila: string } & LineView) | { message: string; url?: string };
+  /**
+   * For the shop's counters only, never sent: why it was refused (the checkout's reason code, or
+   * `solicitud` for a request that is no cart) and the drops its cart named.
+   */
+  reason?: string;
+  dropIds?: readonly string[];
+  /** How it counts, when its status does not say (a place served at once counts as one in line). */
+  outcome?: "queued";
 }
 
 /** What a checkout request says, as it arrived. */
@@ -75,10 +83,16 @@ export function readCheckoutRequest(
   request: CheckoutRequest,
 ): { ok: true; lines: CheckoutLine[] } | { ok: false; answer: CheckoutAnswer } {
   if (!(request.contentType ?? "").startsWith("application/json")) {
-    return { ok: false, answer: { status: 415, body: { message: "La solicitud debe ser JSON." } } };
+    return {
+      ok: false,
+      answer: { status: 415, body: { message: "La solicitud debe ser JSON." }, reason: "solicitud" },
+    };
   }
   if (!request.sameOrigin)
-    return { ok: false, answer: { status: 403, body: { message: "Solicitud no permitida." } } };
+    return {
+      ok: false,
+      answer: { status: 403, body: { message: "Solicitud no permitida." }, reason: "solicitud" },
+    };
   let json: unknown = null;
   try {
     json = request.body === null ? null : JSON.parse(request.body);
@@ -92,6 +106,7 @@ export function readCheckoutRequest(
       answer: {
         status: 400,
         body: { message: "El carrito no es válido. Revisa las piezas e intenta de nuevo." },
+        reason: "solicitud",
       },
     };
   }
@@ -104,9 +119,19 @@ export function readCheckoutRequest(
 /** The answer to a cart that cannot be paid for. */
 export function refusalAnswer(
   refusal: Pick<Exclude<CheckoutResult, { ok: true }>, "reason" | "message"> & { url?: string | null },
+  lines: readonly CheckoutLine[] = [],
 ): CheckoutAnswer {
-  const body = refusal.url ? { message: refusal.message, url: refusal.url } : { message: refusal.message };
-  return { status: STATUS[refusal.reason], body };
+  return {
+    status: STATUS[refusal.reason],
+    body: refusal.url ? { message: refusal.message, url: refusal.url } : { message: refusal.message },
+    reason: refusal.reason,
+    dropIds: dropsOf(lines),
+  };
+}
+
+/** The drops a cart names, once each. */
+export function dropsOf(lines: readonly CheckoutLine[]): string[] {
+  return [...new Set(lines.map((l) => l.dropId))];
 }
 
 export async function answerCheckout(
@@ -134,14 +159,18 @@ export async function answerCheckout(
     config.orderCeilings,
     { bucket: addressBucket(request.address), origin },
   );
-  if (!result.ok) return refusalAnswer(result);
-  if ("url" in result) return { status: 200, body: { url: result.url } };
+  const dropIds = dropsOf(read.lines);
+  if (!result.ok) return refusalAnswer(result, read.lines);
+  if ("url" in result) return { status: 200, body: { url: result.url }, dropIds };
   // A place in line: past the lottery its turn may have come already (the first look serves it).
   const view = await lookAtPlace(services, result.queued, browser);
-  if (view?.estado === "listo") return { status: 200, body: { url: view.url } };
-  if (view?.estado === "terminado") return { status: 409, body: { message: view.mensaje } };
+  if (view?.estado === "listo") return { status: 200, body: { url: view.url }, dropIds, outcome: "queued" };
+  if (view?.estado === "terminado") {
+    return { status: 409, body: { message: view.mensaje }, reason: "agotado", dropIds };
+  }
   return {
     status: 202,
     body: { fila: result.queued, ...(view ?? { estado: "esperando", antes: 0, apartadas: false }) },
+    dropIds,
   };
 }

@@ -1,4 +1,5 @@
 import { isId } from "~/lib/ids";
+import { recordTurnHeld } from "~/observability/metrics.server";
 import { cancelPath } from "~/orders/cancel-link.server";
 import { openCheckout } from "~/orders/checkout.server";
 import { type LineTurn, type LineView, lineView, type TurnOutcome } from "~/orders/line.server";
@@ -32,7 +33,10 @@ export function turnTaker(services: Services): (turn: LineTurn) => Promise<TurnO
       ceilings: config.orderCeilings,
       bucket: turn.bucket,
     });
-    if (opened.ok) return opened;
+    if (opened.ok) {
+      recordTurnHeld([turn.dropId]);
+      return opened;
+    }
     return { ok: false, refusal: opened };
   };
 }

@@ -15,6 +15,8 @@ export const PATHS = {
   /** The server's clock for pages that open and close a drop on their own. */
   clock: "/api/hora",
   health: "/healthz",
+  /** The shop's counters for a metrics system (server/metrics-route.ts), behind a bearer token. */
+  metrics: "/metrics",
   /** The endpoint that takes files: its body is streamed, not read whole. */
   adminMedia: "/admin/media",
   collection: "/coleccion/:dropId",

@@ -18,6 +18,9 @@ const STATUS_OF_PATH: Record<string, DropStatus> = {
   "/admin/drops/show-archive-drops": "archivada",
 };
 
+/** How long before its opening a drop offers 'Apertura en vivo'. */
+const LIVE_BEFORE_MS = 3_600_000;
+
 const TITLES: Record<DropStatus, string> = {
   activa: "Activas",
   proximamente: "Próximas",
@@ -39,7 +42,14 @@ export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
   const status = STATUS_OF_PATH[args.url.pathname.replace(/\/+$/, "")] ?? "activa";
   const { database } = args.context.get(servicesContext);
-  const drops = await listAdminDrops(database.db, status);
+  const now = Date.now();
+  // A drop running, or opening within the hour, can be watched live (routes/admin/drops/opening.tsx).
+  const drops = (await listAdminDrops(database.db, status)).map((drop) => ({
+    ...drop,
+    live:
+      drop.timeState === "running" ||
+      (drop.timeState === "pending" && drop.startAt.getTime() - now <= LIVE_BEFORE_MS),
+  }));
   const code = args.url.searchParams.get("aviso") ?? "";
   return {
     title: TITLES[status],
@@ -96,6 +106,14 @@ export default function DropsList({ loaderData }: Route.ComponentProps) {
                   >
                     Editar
                   </Link>
+                  {drop.live ? (
+                    <Link
+                      to={`/admin/drops/${drop.id}/apertura`}
+                      className="min-h-11 content-center rounded-full border border-ink px-5 text-sm font-medium"
+                    >
+                      Apertura en vivo
+                    </Link>
+                  ) : null}
                   <button
                     type="button"
                     onClick={() => setConfirming({ id: drop.id, name: drop.name })}

@@ -1,0 +1,21 @@
+import type { Db } from "~/db/database.server";
+import { recordPaid } from "~/observability/metrics.server";
+import type { PaidOutcome } from "./payment.server";
+
+/**
+ * Counts an order that a confirmation just paid (`confirmPayment`'s outcome) in the shop's
+ * metrics, once per drop its pieces come from. A replayed confirmation (already paid) is not
+ * counted again. Only a count: a failure to read the order's drops never fails the payment.
+ */
+export async function countPaidOrder(db: Db, orderId: string, outcome: PaidOutcome): Promise<void> {
+  if (outcome === "already_paid" || outcome === "unknown_order") return;
+  try {
+    const drops = await db
+      .selectFrom("order_lines")
+      .select("drop_id")
+      .distinct()
+      .where("order_id", "=", orderId)
+      .execute();
+    recordPaid(drops.map((d) => d.drop_id));
+  } catch {}
+}
