@@ -23,3 +23,11 @@ describe("order ceilings (ORDER_MAX_PER_PRODUCT, ORDER_MAX_PIECES)", () => {
     }
   });
 });
+
+describe("the log's level (LOG_LEVEL)", () => {
+  it("is info unless set; a level pino does not know stops the server with the setting named", () => {
+    expect(loadConfig({}).logLevel).toBe("info");
+    expect(loadConfig({ LOG_LEVEL: "warn" }).logLevel).toBe("warn");
+    expect(() => loadConfig({ LOG_LEVEL: "verbose" })).toThrow(/LOG_LEVEL: debe ser uno de: fatal, error/);
+  });
+});
