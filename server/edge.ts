@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type express from "express";
 import type { Config } from "~/config/env.server";
-import { log } from "~/config/log.server";
+import { log, outsideRequests } from "~/config/log.server";
 
 /**
  * The shop's edge: what every request passes before any route sees it. Malformed requests (an
@@ -95,7 +95,7 @@ function logLine(req: express.Request, status: number, message: string, detail?:
   repeats.set(key, { refusal: several ? { status, several: true } : refusal, count: 0 });
   log.warn(refusal, "Solicitud rechazada");
   // The first line of a second starts its count.
-  if (repeats.size === 1) setTimeout(flushRepeats, 1_000).unref();
+  if (repeats.size === 1) outsideRequests(() => setTimeout(flushRepeats, 1_000).unref());
 }
 
 function flushRepeats(): void {

@@ -1,4 +1,4 @@
-import { log } from "~/config/log.server";
+import { log, outsideRequests } from "~/config/log.server";
 
 /** Why a sign-in step was refused: wrong credentials or code, limited, or the shop is busy. */
 export type LoginRefusal = "invalido" | "limitado" | "ocupado";
@@ -38,7 +38,8 @@ export function logLoginRefusal(reason: LoginRefusal, address: string): void {
   }
   log.warn({ address }, `Inicio de sesión rechazado (${REFUSAL_WORDS[reason]})`);
   if (reason === "ocupado") {
-    busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
+    // Its count speaks for many requests: its line carries none's id.
+    busyTimer = outsideRequests(() => setTimeout(flushBusyCount, BUSY_LOG_MS));
     busyTimer.unref();
   }
 }

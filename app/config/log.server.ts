@@ -49,7 +49,11 @@ export function withRequestId<T>(id: string, work: () => T): T {
   return requestIds.run(id, work);
 }
 
-/** The id of the request being handled, if any. */
-export function currentRequestId(): string | undefined {
-  return requestIds.getStore();
+/**
+ * Runs `work` as part of no request: for a timer or a listener a request happens to start that
+ * outlives it and speaks for many (a count of refusals each second), whose lines would otherwise
+ * carry that one request's id.
+ */
+export function outsideRequests<T>(work: () => T): T {
+  return requestIds.exit(work);
 }

@@ -13,7 +13,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "~/config/env.server";
-import { log } from "~/config/log.server";
+import { log, outsideRequests } from "~/config/log.server";
 import { StartupError } from "~/config/startup-error";
 import { migrations } from "./migrations";
 import type { KyselyDatabase } from "./schema";
@@ -132,7 +132,10 @@ async function openPostgres(url: string, poolMax: number, warm: boolean): Promis
     connectionTimeoutMillis: 5000,
   });
   // An idle client that loses its connection must not crash the process.
-  pool.on("error", (error) => log.error({ error: error.message }, "PostgreSQL: conexión inactiva perdida"));
+  // (A connection opened while a request waited for one is no part of that request afterwards.)
+  pool.on("error", (error) =>
+    outsideRequests(() => log.error({ error: error.message }, "PostgreSQL: conexión inactiva perdida")),
+  );
   const db = new Kysely<KyselyDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await sql`select 1`.execute(db);

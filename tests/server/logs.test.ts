@@ -116,6 +116,18 @@ describe("with LOG_REQUESTS", () => {
       }),
       expect.objectContaining({ msg: "Solicitud", method: "POST", path: "/admin/orders", status: 403 }),
     ]);
+    // The same refusal again within the second is counted, and the count (written a second
+    // later, for however many requests) carries no request's id.
+    const again = await crossSiteForm(server);
+    await again.text();
+    const counted = (line: LogLine) => line.msg === "Solicitud rechazada: más en el último segundo";
+    await vi.waitFor(() => expect(logLines(server.output()).some(counted)).toBe(true), { timeout: 5_000 });
+    const count = logLines(server.output()).filter(counted);
+    expect(count).toEqual([expect.objectContaining({ status: 403, url: "/admin/orders", more: 1 })]);
+    expect(count[0]).not.toHaveProperty("reqId");
+    expect(await linesOf(server, again.headers.get("x-request-id") ?? "")).toEqual([
+      expect.objectContaining({ msg: "Solicitud", status: 403 }),
+    ]);
   });
 
   it("requests handled at the same moment keep their own ids", async () => {
