@@ -298,8 +298,9 @@ function accessLog(trustProxy: boolean) {
   return {
     begin(req: IncomingMessage, res: ServerResponse, reqId: string): void {
       const started = performance.now();
+      // As it arrived: Express rewrites req.url under a mounted path (/media).
+      const url = req.url ?? "";
       res.once("close", () => {
-        const url = req.url ?? "";
         const query = url.indexOf("?");
         const declared = lengths.get(res) ?? res.getHeader("content-length");
         log.info(

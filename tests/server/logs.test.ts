@@ -155,6 +155,20 @@ describe("with LOG_REQUESTS", () => {
     }
   });
 
+  it("the access line names the path as asked, without its query, also under a mounted folder", async () => {
+    for (const target of ["/media/drops/no-existe.webp", "/colecciones?orden=precio-asc&token=secreto"]) {
+      const res = await fetch(`${server.url}${target}`);
+      await res.arrayBuffer();
+      const [line] = await linesOf(server, res.headers.get("x-request-id") ?? "");
+      expect(line, target).toMatchObject({
+        msg: "Solicitud",
+        path: target.split("?")[0],
+        status: res.status,
+      });
+      expect(JSON.stringify(line)).not.toContain("secreto");
+    }
+  });
+
   it("a page-cache hit answered before Express has an id and its access line too", async () => {
     let hit: Response | undefined;
     for (let i = 0; i < 20 && !hit; i++) {
