@@ -85,6 +85,8 @@ async function runShop() {
   }
 
   const { shopModule, vite } = await loadShopModule();
+  // The shop's JSON log (app/config/log.server.ts); only fail() above writes plain lines.
+  const { log } = shopModule;
   let shop;
   try {
     shop = await shopModule.createShop({
@@ -120,14 +122,13 @@ async function runShop() {
   await shop.warmUp();
 
   const { host, port } = shop.config;
-  // Page-cache hits are answered before Express (shop.fastPath), with the same two headers the
-  // wrapper above adds to every other answer.
+  // Every request goes in through shop.serve: it gives the request its id, and answers page-cache
+  // hits before Express, with the same two headers the wrapper above adds to every other answer.
   const workerHeaders = worker ? ["X-Shop-Worker", worker] : [];
   const closingHeaders = ["Connection", "close", ...workerHeaders];
   // A request without a Host header is answered by the shop itself (a Spanish 400), not by Node.
   server = createServer({ requireHostHeader: false }, (req, res) => {
-    if (shop.fastPath(req, res, stopping ? closingHeaders : workerHeaders, () => root(req, res))) return;
-    root(req, res);
+    shop.serve(req, res, stopping ? closingHeaders : workerHeaders, () => root(req, res));
   });
   shopModule.answerParserErrors(server);
   server.listen(port, host, () => {
@@ -136,7 +137,7 @@ async function runShop() {
     // A worker tells the primary, which says it once for the whole cluster.
     if (worker && process.connected)
       process.send({ type: "listening", url: `http://${shown}:${address.port}` });
-    else console.log(`Tienda lista en http://${shown}:${address.port}`);
+    else log.info(`Tienda lista en http://${shown}:${address.port}`);
   });
   server.on("error", (error) => {
     if (error.code === "EADDRINUSE") fail(`El puerto ${port} ya está en uso. Usa otro con PORT=…`);
@@ -152,15 +153,15 @@ async function runShop() {
   function shutdown(signal) {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: cerrando; se terminan las peticiones en curso…`);
+    log.info(`${signal}: cerrando; se terminan las peticiones en curso…`);
     const force = setTimeout(() => {
-      console.error("Cierre forzado: aún había peticiones después de 10 s.");
+      log.error("Cierre forzado: aún había peticiones después de 10 s.");
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
       clearInterval(sweep);
-      await shop.close().catch((error) => console.error(error));
+      await shop.close().catch((error) => log.error({ err: error }, "Error al cerrar la tienda"));
       await vite?.close();
       process.exit(0);
     });
@@ -178,6 +179,16 @@ async function runShop() {
  * stop every worker gracefully and the primary exits 0 when all of them did.
  */
 async function runPrimary(count) {
+  // JSON lines like the workers' (app/config/log.server.ts, which lives in the build the primary
+  // never loads). A LOG_LEVEL the workers refuse stops them with its message; here it is ignored.
+  const { pino } = await import("pino");
+  const level = process.env.LOG_LEVEL ?? "";
+  const log = pino({
+    level: ["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(level) ? level : "info",
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  });
   const SHUTDOWN_ALL_MS = SHUTDOWN_GRACE_MS + 5_000;
   const workers = new Map(); // worker number -> its cluster.Worker
   const listening = new Set(); // numbers of the workers that said they listen
@@ -201,14 +212,14 @@ async function runPrimary(count) {
       listening.add(number);
       if (stopping) return;
       if (started) {
-        console.log(`Proceso ${number} de nuevo en servicio (pid ${child.process.pid}).`);
+        log.info(`Proceso ${number} de nuevo en servicio (pid ${child.process.pid}).`);
         return;
       }
-      console.log(`Proceso ${number} de ${count} listo (pid ${child.process.pid}).`);
+      log.info(`Proceso ${number} de ${count} listo (pid ${child.process.pid}).`);
       if (number === 1) for (let n = 2; n <= count; n++) fork(n);
       if (listening.size === count) {
         started = true;
-        console.log(`Tienda lista en ${url} (${count} procesos)`);
+        log.info(`Tienda lista en ${url} (${count} procesos)`);
       }
     });
     child.on("exit", (code, signal) => {
@@ -233,7 +244,7 @@ async function runPrimary(count) {
       const young = Date.now() - last.startedAt < 10_000;
       const delayMs = young ? Math.min(30_000, Math.max(1_000, last.delayMs * 2)) : 0;
       restarts.set(number, { ...last, delayMs });
-      console.error(
+      log.error(
         `El proceso ${number} terminó (${signal ?? `código ${code}`}); se inicia otro${delayMs ? ` en ${delayMs / 1000} s` : ""}.`,
       );
       setTimeout(() => stopping || fork(number), delayMs);
@@ -248,7 +259,7 @@ async function runPrimary(count) {
     // Each worker runs the single server's graceful stop; this only waits for them.
     for (const child of workers.values()) child.process.kill(signal);
     setTimeout(() => {
-      console.error("Cierre forzado: algún proceso no terminó a tiempo.");
+      log.error("Cierre forzado: algún proceso no terminó a tiempo.");
       for (const child of workers.values()) child.process.kill("SIGKILL");
       process.exit(1);
     }, SHUTDOWN_ALL_MS).unref();

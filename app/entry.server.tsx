@@ -4,6 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import { log } from "~/config/log.server";
 import { cspNonceContext, NonceProvider, wholeDocumentContext } from "~/web/nonce";
 
 export const streamTimeout = 5_000;
@@ -60,7 +61,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error({ err: error }, "Error al mostrar la página");
         },
       },
     );
@@ -91,10 +92,11 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // React Router's own cross-site check refused a form post (answered 400): one line is enough.
   if (error instanceof Error && error.message.includes("does not match `origin` header")) {
     const from = request.headers.get("origin");
-    console.warn(
-      `Envío desde otro sitio rechazado: ${request.method} ${new URL(request.url).pathname} (Origin: ${from})`,
+    log.warn(
+      { method: request.method, path: new URL(request.url).pathname, origin: from },
+      "Envío desde otro sitio rechazado",
     );
     return;
   }
-  console.error(error);
+  log.error({ err: error }, "Error al atender la solicitud");
 }

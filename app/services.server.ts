@@ -6,6 +6,7 @@ import { ensureDemoAdmin } from "~/auth/demo-admin.server";
 import { campaignEmailTemplates } from "~/campaigns/opening-email.server";
 import { productImageUrls } from "~/catalogue/views.server";
 import type { Config } from "~/config/env.server";
+import { log as shopLog } from "~/config/log.server";
 import { StartupError } from "~/config/startup-error";
 import { migrateToLatest, openDatabase } from "~/db/database.server";
 import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
@@ -45,7 +46,7 @@ export function ensureWritableDir(dir: string, what: string): void {
 
 export async function startServices(
   config: Config,
-  log: (line: string) => void = console.log,
+  log: (line: string) => void = (line) => shopLog.info(line),
 ): Promise<Services> {
   ensureWritableDir(config.dataDir, "de datos (DATA_DIR)");
   if (config.media.kind === "local") ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");

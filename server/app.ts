@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import express, { type Express } from "express";
-import morgan from "morgan";
 import type { ServerBuild } from "react-router";
 import { type Config, loadConfig } from "~/config/env.server";
+import { log, withRequestId } from "~/config/log.server";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { MAX_UPLOAD_BODY_BYTES } from "~/media/multipart.server";
 import { tooLargeMessage } from "~/media/upload-failures.server";
@@ -14,7 +15,7 @@ import { anonymousContext, requestContext } from "~/web/request-context.server";
 import type { Services } from "~/web/services";
 import { answerTimes, markArrival, timeFastAnswer } from "./answer-times";
 import { hitHeaders } from "./cached-headers";
-import { type CheckoutFastPath, createCheckoutFastPath } from "./checkout-fast-path";
+import { createCheckoutFastPath } from "./checkout-fast-path";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { edgeRoutes, healthCheck } from "./edge-routes";
 import { createFastPath, type FastPath } from "./fast-path";
@@ -27,8 +28,8 @@ import { requestBrowser } from "./request-limits";
 import { securityHeaders } from "./security-headers";
 import { builtAssets, localMedia, notFound } from "./static-files";
 
-export type ShopFastPath = CheckoutFastPath;
-
+/** The shop's log, for server.js's own lines. */
+export { log } from "~/config/log.server";
 export { answerParserErrors } from "./edge";
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -51,17 +52,26 @@ export interface ShopOptions {
 }
 
 export interface Shop {
+  /** The Express app, reached through `serve` (which gives each request its id). */
   app: Express;
   config: Config;
   services: Services;
   /**
-   * Answers a fresh page-cache hit (server/fast-path.ts) or a checkout of pieces that are gone
-   * (server/checkout-fast-path.ts) before Express sees the request; false when it did not take
-   * the request, which goes to `app`. A checkout it took and does not answer goes on to `next`
-   * (Express) with its body already read. `extraHeaders` (name, value, …) are added to its
-   * answer, as server.js adds them to every answer.
+   * Every request's way in. It gives the request its id (X-Request-Id: the client's or a load
+   * balancer's when it looks sane, else a new one), answered in the `X-Request-Id` header and
+   * carried by every log line written while handling it; with LOG_REQUESTS, one access line when
+   * it ends. Then it answers a fresh page-cache hit (server/fast-path.ts) or a checkout of pieces
+   * that are gone (server/checkout-fast-path.ts) before Express sees the request, or hands it to
+   * `express` (`app`, behind server.js' own wrapper); a checkout taken but not answered there goes
+   * on to `express` with its body already read. `extraHeaders` (name, value, …) are added to a
+   * front door's answer, as server.js adds them to every answer.
    */
-  fastPath: ShopFastPath;
+  serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    extraHeaders: readonly string[],
+    express: () => void,
+  ): void;
   /** Renders the home once, unseen, so the first visitors of a new process do not pay for its start. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -70,18 +80,19 @@ export interface Shop {
 /** Reads the configuration, opens the database (migrating it) and builds the HTTP app. */
 export async function createShop(options: ShopOptions = {}): Promise<Shop> {
   const config = loadConfig(options.env);
+  log.level = config.logLevel;
   const services = await startServices(config, options.log);
-  const { app, fastPath, warmUp } = buildApp(services, options.clientDir);
-  return { app, config, services, fastPath, warmUp, close: () => services.stop() };
+  const { app, serve, warmUp } = buildApp(services, options.clientDir);
+  return { app, config, services, serve, warmUp, close: () => services.stop() };
 }
 
-/** What morgan writes per request (LOG_REQUESTS), on either path. */
-const LOG_FORMAT = ":remote-addr :method :url :status :res[content-length] - :response-time ms";
+/** An X-Request-Id taken as it comes: short, and only characters that need no escaping anywhere. */
+const SANE_REQUEST_ID = /^[\w.:@-]{1,64}$/;
 
 function buildApp(
   services: Services,
   clientDir: string | undefined,
-): { app: Express; fastPath: ShopFastPath; warmUp(): Promise<void> } {
+): { app: Express; serve: Shop["serve"]; warmUp(): Promise<void> } {
   const { config } = services;
   const app = express();
   app.disable("x-powered-by");
@@ -93,14 +104,13 @@ function buildApp(
   // and only the last X-Forwarded-For hop (the one it added) is believed.
   if (config.trustProxy) app.set("trust proxy", 1);
 
+  const access = config.logRequests ? accessLog(config.trustProxy) : undefined;
   // How long each answer takes, for the shop's metrics (app/observability).
   app.use(answerTimes);
-  const logger = config.logRequests ? morgan(LOG_FORMAT) : undefined;
-  if (logger) app.use(logger);
   // The front doors' answers: timed, and logged like the rest (LOG_REQUESTS).
-  const fastAnswer = (kind: AnswerKind) => (req: IncomingMessage, res: ServerResponse) => {
+  const fastAnswer = (kind: AnswerKind) => (req: IncomingMessage, res: ServerResponse, bytes: number) => {
     timeFastAnswer(req, kind);
-    if (logger) logFastAnswer(app, logger, req, res);
+    access?.answered(req, res, bytes);
   };
   // Pages from the page cache are already compressed (gzip and brotli, once when stored).
   const compress = compression({
@@ -267,25 +277,73 @@ function buildApp(
     headers: checkoutHeaders,
     log: fastAnswer("checkout"),
   });
-  const fastPath: ShopFastPath = (req, res, extraHeaders, next) => {
+  const serve: Shop["serve"] = (req, res, extraHeaders, toExpress) => {
     markArrival(req);
-    return pageFastPath(req, res, extraHeaders) || checkoutFastPath(req, res, extraHeaders, next);
+    const asked = req.headers["x-request-id"];
+    const id = typeof asked === "string" && SANE_REQUEST_ID.test(asked) ? asked : randomUUID();
+    access?.begin(req, res, id);
+    withRequestId(id, () => {
+      const viaExpress = () => {
+        res.setHeader("X-Request-Id", id);
+        toExpress();
+      };
+      const headers = ["X-Request-Id", id, ...extraHeaders];
+      if (pageFastPath(req, res, headers) || checkoutFastPath(req, res, headers, viaExpress)) return;
+      viaExpress();
+    });
   };
-  return { app, fastPath, warmUp };
+  return { app, serve, warmUp };
 }
 
 /**
- * A front-door answer logged by the same morgan middleware, on a request given Express' request
- * prototype as Express itself does, so `:remote-addr` is `req.ip` (trust proxy included).
+ * LOG_REQUESTS: one line per request as it ends, from either path, e.g.
+ *   {"level":"info",…,"reqId":"…","method":"GET","path":"/nosotros","status":200,"bytes":5120,
+ *    "ms":1.8,"address":"203.0.113.7","msg":"Solicitud"}
+ * `path` leaves out the query (it may hold a signed link's token); `bytes` is the answer's
+ * declared length (absent when streamed); `ms` runs from its arrival to its last byte handed to
+ * the connection; `aborted` says the client left first. `address` is Express' `req.ip` (with
+ * TRUST_PROXY, the last X-Forwarded-For hop), computed without Express for the front doors.
  */
-function logFastAnswer(
-  app: Express,
-  logger: express.RequestHandler,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void {
-  Object.setPrototypeOf(req, app.request);
-  logger(req as express.Request, res as express.Response, () => {});
+function accessLog(trustProxy: boolean) {
+  // The length of a front door's answer: its header list is written whole, not with setHeader.
+  const lengths = new WeakMap<ServerResponse, number>();
+  return {
+    begin(req: IncomingMessage, res: ServerResponse, reqId: string): void {
+      const started = performance.now();
+      // As it arrived: Express rewrites req.url under a mounted path (/media).
+      const url = req.url ?? "";
+      res.once("close", () => {
+        const query = url.indexOf("?");
+        const declared = lengths.get(res) ?? res.getHeader("content-length");
+        log.info(
+          {
+            reqId,
+            method: req.method,
+            path: (query < 0 ? url : url.slice(0, query)).slice(0, 200),
+            status: res.statusCode,
+            bytes: declared === undefined ? undefined : Number(declared),
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            address: clientAddress(req, trustProxy),
+            aborted: res.writableFinished ? undefined : true,
+          },
+          "Solicitud",
+        );
+      });
+    },
+    answered(_req: IncomingMessage, res: ServerResponse, bytes: number): void {
+      lengths.set(res, bytes);
+    },
+  };
+}
+
+/** req.ip as Express gives it with `trust proxy` unset or 1 (the one hop the proxy added). */
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  if (typeof forwarded === "string" && forwarded !== "") {
+    const last = forwarded.slice(forwarded.lastIndexOf(",") + 1).trim();
+    if (last !== "") return last;
+  }
+  return req.socket.remoteAddress;
 }
 
 /**

@@ -43,8 +43,8 @@ export interface CheckoutFastPathOptions {
   trustProxy: boolean;
   /** The headers every answer gets (security.headers), plain and over HTTPS; read per answer. */
   headers: { plain: readonly string[]; secure: readonly string[] };
-  /** Logs the answer as the Express path would (LOG_REQUESTS); called before it is written. */
-  log?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Tells the access log (LOG_REQUESTS) the answer's length; called before it is written. */
+  log?: (req: IncomingMessage, res: ServerResponse, bytes: number) => void;
 }
 
 export function createCheckoutFastPath(options: CheckoutFastPathOptions): CheckoutFastPath {
@@ -122,7 +122,7 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
           extraHeaders,
         );
         res.statusCode = status;
-        options.log?.(req, res);
+        options.log?.(req, res, Buffer.byteLength(answer));
         res.writeHead(status, list);
         res.end(answer);
       } catch {

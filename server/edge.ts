@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type express from "express";
 import type { Config } from "~/config/env.server";
+import { log, outsideRequests } from "~/config/log.server";
 
 /**
  * The shop's edge: what every request passes before any route sees it. Malformed requests (an
@@ -61,33 +62,45 @@ function wantsJson(req: express.Request): boolean {
   return req.accepts(["json", "html"]) === "json";
 }
 
-/** Refusals logged in the current second, by their line: the first is written, the rest counted. */
-const repeats = new Map<string, number>();
+/** What a refusal's log line says besides its message. */
+interface Refusal {
+  status: number;
+  method?: string;
+  url?: string;
+  reason?: string;
+  detail?: string;
+  /** Counted together with other refusals of its status: past MAX_DISTINCT kinds in a second. */
+  several?: true;
+}
+
+/** Refusals logged in the current second, by their kind: the first is written, the rest counted. */
+const repeats = new Map<string, { refusal: Refusal; count: number }>();
 /** Distinct lines remembered per second; past it a flood of odd addresses is counted as one. */
 const MAX_DISTINCT = 200;
 
 function logLine(req: express.Request, status: number, message: string, detail?: string): void {
-  // One line per refusal, with the address cut short and control characters shown escaped.
-  const address = JSON.stringify(req.originalUrl.slice(0, 200)).slice(1, -1);
-  const line = `Solicitud rechazada (${status}): ${req.method} ${address}: ${message}${detail ? ` [${detail}]` : ""}`;
+  // One line per refusal, with the address cut short (the JSON shows control characters escaped).
+  const url = req.originalUrl.slice(0, 200);
+  const refusal: Refusal = { status, method: req.method, url, reason: message, detail };
+  const line = `${status} ${req.method} ${url} ${message} ${detail ?? ""}`;
   // Under a flood (a script past its limit), the same line a thousand times a second would cost
   // more than the refusals themselves: it is written once, then as a count each second.
-  const key =
-    repeats.size >= MAX_DISTINCT && !repeats.has(line) ? `Solicitud rechazada (${status}): varias` : line;
+  const several = repeats.size >= MAX_DISTINCT && !repeats.has(line);
+  const key = several ? `${status} varias` : line;
   const seen = repeats.get(key);
   if (seen !== undefined) {
-    repeats.set(key, seen + 1);
+    seen.count++;
     return;
   }
-  repeats.set(key, 0);
-  console.warn(line);
+  repeats.set(key, { refusal: several ? { status, several: true } : refusal, count: 0 });
+  log.warn(refusal, "Solicitud rechazada");
   // The first line of a second starts its count.
-  if (repeats.size === 1) setTimeout(flushRepeats, 1_000).unref();
+  if (repeats.size === 1) outsideRequests(() => setTimeout(flushRepeats, 1_000).unref());
 }
 
 function flushRepeats(): void {
-  for (const [line, count] of repeats)
-    if (count > 0) console.warn(`${line} (${count} más en el último segundo)`);
+  for (const { refusal, count } of repeats.values())
+    if (count > 0) log.warn({ ...refusal, more: count }, "Solicitud rechazada: más en el último segundo");
   repeats.clear();
 }
 
@@ -256,7 +269,7 @@ export const errorHandler: express.ErrorRequestHandler = (error, req, res, _next
     );
     return;
   }
-  console.error(error);
+  log.error({ err: error }, "Error al atender la solicitud");
   if (res.headersSent) {
     res.destroy();
     return;
@@ -289,14 +302,19 @@ function rawAnswer(status: number, reason: string, message: string, headers = ""
  */
 export function answerParserErrors(server: Server): void {
   server.on("connect", (req: IncomingMessage, socket: Duplex) => {
-    console.warn(`Solicitud rechazada (405): CONNECT ${JSON.stringify(String(req.url).slice(0, 200))}`);
+    log.warn({ status: 405, method: "CONNECT", url: String(req.url).slice(0, 200) }, "Solicitud rechazada");
     socket.on("error", () => socket.destroy());
     socket.end(rawAnswer(405, "Method Not Allowed", "Método no permitido.", "Allow: GET, HEAD, POST\r\n"));
   });
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
-    const expect = JSON.stringify(String(req.headers.expect).slice(0, 100));
-    console.warn(
-      `Solicitud rechazada (417): ${req.method} ${JSON.stringify(String(req.url).slice(0, 200))} [Expect: ${expect}]`,
+    log.warn(
+      {
+        status: 417,
+        method: req.method,
+        url: String(req.url).slice(0, 200),
+        detail: `Expect: ${String(req.headers.expect).slice(0, 100)}`,
+      },
+      "Solicitud rechazada",
     );
     const body = JSON.stringify({
       message: "La solicitud pide algo que el servidor no ofrece (encabezado Expect).",
@@ -316,7 +334,7 @@ export function answerParserErrors(server: Server): void {
     }
     const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
     const status = tooLarge ? 431 : 400;
-    console.warn(`Solicitud rechazada (${status}) por el analizador HTTP: ${error.code ?? error.message}`);
+    log.warn({ status, error: error.code ?? error.message }, "Solicitud rechazada por el analizador HTTP");
     socket.end(
       tooLarge
         ? rawAnswer(

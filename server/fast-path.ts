@@ -28,8 +28,8 @@ export interface FastPathOptions {
   trustProxy: boolean;
   /** The shop's origin from the protocol and listening port when PUBLIC_URL is not set. */
   listeningOrigin(protocol: string, port: number | undefined): string;
-  /** Logs the answer as the Express path would (LOG_REQUESTS); called before it is written. */
-  log?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Tells the access log (LOG_REQUESTS) the answer's length; called before it is written. */
+  log?: (req: IncomingMessage, res: ServerResponse, bytes: number) => void;
 }
 
 /**
@@ -88,7 +88,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
 
     const encoding = chooseEncoding(headers["accept-encoding"]);
     const list = wire[protocol === "https" ? "secure" : "plain"][encoding];
-    options.log?.(req, res);
+    options.log?.(req, res, page.bodies[encoding].length);
     res.writeHead(page.status, extraHeaders?.length ? list.concat(extraHeaders) : list);
     if (method === "HEAD") res.end();
     else res.end(page.bodies[encoding]);

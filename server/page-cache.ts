@@ -1,5 +1,6 @@
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { log } from "~/config/log.server";
 import { inlineScriptHashes } from "./script-hashes";
 
 /*
@@ -168,7 +169,9 @@ export class PageCache {
       if ("pass" in stored) return "pass";
       if (left <= this.refreshAheadMs && !this.flights.has(key)) {
         // Its successor, in the background; a failure shows on the next miss, rendered normally.
-        this.start(key, render).catch((error) => console.error(error));
+        this.start(key, render).catch((error) =>
+          log.error({ err: error }, "No se pudo renovar una página guardada"),
+        );
       }
       return { page: stored, outcome: "hit" };
     }

@@ -20,12 +20,8 @@ export async function ensureDemoAdmin(
     if ((await auth.listAdmins()).length > 0) return;
     throw error;
   }
+  // One line (the log is one JSON object per line): who reads it finds both after their label.
   log(
-    [
-      "Administrador de demostración creado (la contraseña se muestra solo esta vez):",
-      `  correo:     ${email}`,
-      `  contraseña: ${password}`,
-      `  Cámbiala con: npm run admin -- reset-password ${email}`,
-    ].join("\n"),
+    `Administrador de demostración creado (la contraseña se muestra solo esta vez): correo: ${email} contraseña: ${password} — cámbiala con: npm run admin -- reset-password ${email}`,
   );
 }

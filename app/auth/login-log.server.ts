@@ -1,3 +1,5 @@
+import { log, outsideRequests } from "~/config/log.server";
+
 /** Why a sign-in step was refused: wrong credentials or code, limited, or the shop is busy. */
 export type LoginRefusal = "invalido" | "limitado" | "ocupado";
 const REFUSAL_WORDS: Record<LoginRefusal, string> = {
@@ -16,8 +18,9 @@ function flushBusyCount(): void {
     busyTimer = null;
     return;
   }
-  console.warn(
-    `Inicio de sesión rechazado (${REFUSAL_WORDS.ocupado}): ${busyUnlogged} más en los últimos ${BUSY_LOG_MS / 1000} s`,
+  log.warn(
+    { more: busyUnlogged, seconds: BUSY_LOG_MS / 1000 },
+    `Inicio de sesión rechazado (${REFUSAL_WORDS.ocupado}): varios más`,
   );
   busyUnlogged = 0;
   busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
@@ -33,9 +36,10 @@ export function logLoginRefusal(reason: LoginRefusal, address: string): void {
     busyUnlogged++;
     return;
   }
-  console.warn(`Inicio de sesión rechazado (${REFUSAL_WORDS[reason]}) desde ${address}`);
+  log.warn({ address }, `Inicio de sesión rechazado (${REFUSAL_WORDS[reason]})`);
   if (reason === "ocupado") {
-    busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
+    // Its count speaks for many requests: its line carries none's id.
+    busyTimer = outsideRequests(() => setTimeout(flushBusyCount, BUSY_LOG_MS));
     busyTimer.unref();
   }
 }

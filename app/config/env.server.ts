@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_CEILINGS, HIGHEST_CEILING, type OrderCeilings } from "~/config/ceilings";
+import { LOG_LEVELS, type LogLevel } from "~/config/log.server";
 import type { S3Settings } from "~/config/s3-settings";
 import type { ShopDetails } from "~/config/shop-details";
 import { StartupError } from "./startup-error";
@@ -44,6 +45,7 @@ const schema = z.object({
   PUBLIC_URL: webUrl(", p. ej. https://tienda.ejemplo.mx").optional(),
   TRUST_PROXY: flag.default(false),
   LOG_REQUESTS: flag.default(true),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `debe ser uno de: ${LOG_LEVELS.join(", ")}` }).default("info"),
   REQUEST_LIMITS: flag.default(true),
   CHECKOUT_CHALLENGE: flag.default(true),
   METRICS_TOKEN: z
@@ -125,6 +127,8 @@ export interface Config {
   publicUrl: string | undefined;
   trustProxy: boolean;
   logRequests: boolean;
+  /** The least severe log lines written (app/config/log.server.ts). */
+  logLevel: LogLevel;
   dataDir: string;
   /** Local media (the embedded default). Unused when media live in S3-compatible storage. */
   mediaDir: string;
@@ -263,6 +267,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
     trustProxy: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
+    logLevel: e.LOG_LEVEL,
     requestLimits: e.REQUEST_LIMITS,
     checkoutChallenge: e.CHECKOUT_CHALLENGE,
     metricsToken: e.METRICS_TOKEN ?? null,

@@ -36,3 +36,11 @@ describe("the metrics' token (METRICS_TOKEN)", () => {
     expect(() => loadConfig({ METRICS_TOKEN: "corto" })).toThrow(/METRICS_TOKEN: debe tener al menos 24/);
   });
 });
+
+describe("the log's level (LOG_LEVEL)", () => {
+  it("is info unless set; a level pino does not know stops the server with the setting named", () => {
+    expect(loadConfig({}).logLevel).toBe("info");
+    expect(loadConfig({ LOG_LEVEL: "warn" }).logLevel).toBe("warn");
+    expect(() => loadConfig({ LOG_LEVEL: "verbose" })).toThrow(/LOG_LEVEL: debe ser uno de: fatal, error/);
+  });
+});

@@ -13,6 +13,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "~/config/env.server";
+import { log, outsideRequests } from "~/config/log.server";
 import { StartupError } from "~/config/startup-error";
 import { migrations } from "./migrations";
 import type { KyselyDatabase } from "./schema";
@@ -69,8 +70,9 @@ export async function fillPool(pool: pg.Pool, size: number): Promise<void> {
   for (const c of clients) if (c.status === "fulfilled") c.value.release();
   const failed = clients.find((c) => c.status === "rejected");
   if (failed) {
-    console.error(
-      `PostgreSQL: no se pudieron abrir todas las conexiones de antemano (${(failed.reason as Error)?.message ?? failed.reason}); se abrirán al necesitarse.`,
+    log.error(
+      { error: String((failed.reason as Error)?.message ?? failed.reason) },
+      "PostgreSQL: no se pudieron abrir todas las conexiones de antemano; se abrirán al necesitarse.",
     );
   }
 }
@@ -130,7 +132,10 @@ async function openPostgres(url: string, poolMax: number, warm: boolean): Promis
     connectionTimeoutMillis: 5000,
   });
   // An idle client that loses its connection must not crash the process.
-  pool.on("error", (error) => console.error(`PostgreSQL: conexión inactiva perdida: ${error.message}`));
+  // (A connection opened while a request waited for one is no part of that request afterwards.)
+  pool.on("error", (error) =>
+    outsideRequests(() => log.error({ error: error.message }, "PostgreSQL: conexión inactiva perdida")),
+  );
   const db = new Kysely<KyselyDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await sql`select 1`.execute(db);

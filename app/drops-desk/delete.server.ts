@@ -1,3 +1,4 @@
+import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import type { MediaStorage } from "~/media/storage.server";
@@ -37,7 +38,7 @@ export async function deleteDrop(
   } catch (error) {
     // The payment provider did not answer: one of them may still be paid. The drop stays archived
     // (nobody can buy from it) and the owner tries again.
-    console.error(`No se pudo cerrar un pago pendiente de ${dropId}: ${errorLine(error)}`);
+    log.error({ dropId, error: errorLine(error) }, "No se pudo cerrar un pago pendiente de la colección");
     return {
       ok: false,
       reason: "pago_pendiente",

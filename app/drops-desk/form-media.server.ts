@@ -1,3 +1,4 @@
+import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import type { MediaStorage } from "~/media/storage.server";
@@ -101,7 +102,7 @@ export async function deleteFiles(storage: MediaStorage, rows: { key: string }[]
   for (const row of rows) {
     await storage.deletePrefix(row.key).catch((error) => {
       // The sweep of unused files retries later; the save itself succeeded.
-      console.error(`No se pudo borrar ${row.key}: ${errorLine(error)}`);
+      log.error({ key: row.key, error: errorLine(error) }, "No se pudo borrar un archivo");
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { OrderCeilings } from "~/config/ceilings";
+import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import {
@@ -82,7 +83,7 @@ export async function startCheckout(
         await cancelCheckout(db, payments, previous.id);
       } catch (error) {
         // The provider did not say whether it was paid: nothing is released, nothing new is held.
-        console.error(`No se pudo cerrar el pago anterior ${previous.id}: ${errorLine(error)}`);
+        log.error({ orderId: previous.id, error: errorLine(error) }, "No se pudo cerrar el pago anterior");
         return {
           ok: false,
           reason: "pago_no_disponible",
@@ -144,7 +145,10 @@ export async function openCheckout(
     await setPaymentSession(db, order.id, session, order.expiresAt);
     return { ok: true, url: session.url, orderId: order.id };
   } catch (error) {
-    console.error(`No se pudo crear la sesión de pago del pedido ${order.id}: ${errorLine(error)}`);
+    log.error(
+      { orderId: order.id, error: errorLine(error) },
+      "No se pudo crear la sesión de pago del pedido",
+    );
     await releaseHold(db, order.id);
     return {
       ok: false,

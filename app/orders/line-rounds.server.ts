@@ -1,3 +1,4 @@
+import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { type LineTurn, type RoundResult, serveLine, type TurnOutcome } from "./line.server";
 
@@ -29,7 +30,7 @@ export function nudgeLine(
   state.lastAt = Date.now();
   state.running = serveLine(db, dropId, takeTurn)
     .catch((error: unknown) => {
-      console.error(`No se pudo atender la fila de la colección ${dropId}: ${String(error)}`);
+      log.error({ dropId, err: error }, "No se pudo atender la fila de la colección");
       return null;
     })
     .finally(() => {

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
@@ -437,7 +438,7 @@ async function serveRound(
           origin: entry.origin,
           lines: entry.lines,
         }).catch((error: unknown) => {
-          console.error(`No se pudo atender el lugar ${entry.id} de la fila: ${String(error)}`);
+          log.error({ entryId: entry.id, err: error }, "No se pudo atender un lugar de la fila");
           return null;
         }),
       })),

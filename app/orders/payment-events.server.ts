@@ -1,3 +1,4 @@
+import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { detachBrowser, releaseHold } from "./holds.server";
 import { countPaidOrder } from "./paid-count.server";
@@ -53,7 +54,10 @@ async function apply(db: Db, event: PaymentEvent, now: Date): Promise<PaymentEve
     const wrong = await mismatch(db, event);
     if (wrong) {
       // Signed, so it came from the provider; still, it changes nothing (one line for the owner's logs).
-      console.warn(`Evento de pago ${event.id} (${event.type}) ignorado para ${event.orderId}: ${wrong}.`);
+      log.warn(
+        { eventId: event.id, eventType: event.type, orderId: event.orderId, reason: wrong },
+        "Evento de pago ignorado",
+      );
       return "ignored";
     }
   }

@@ -1,3 +1,4 @@
+import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
@@ -38,7 +39,7 @@ export async function sweepExpiredHolds(
         if (outcome) counts[outcome]++;
       } catch (error) {
         counts.failed++;
-        console.error(`No se pudo resolver el apartado ${hold.id}: ${errorLine(error)}`);
+        log.error({ orderId: hold.id, error: errorLine(error) }, "No se pudo resolver el apartado");
       }
     }
     // The next page starts past this one, failed holds included; a short page was the last.
@@ -131,7 +132,7 @@ export async function cancelFromPaymentPage(
   try {
     return await cancelCheckout(db, payments, orderId);
   } catch (error) {
-    console.error(`No se pudo cancelar el pago del pedido ${orderId}: ${errorLine(error)}`);
+    log.error({ orderId, error: errorLine(error) }, "No se pudo cancelar el pago del pedido");
     return "sin_respuesta";
   }
 }

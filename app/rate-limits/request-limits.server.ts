@@ -8,6 +8,7 @@ import {
   RateLimiterSQLite,
 } from "rate-limiter-flexible";
 import type { DatabaseTarget } from "~/config/env.server";
+import { log } from "~/config/log.server";
 import { fillPool } from "~/db/database.server";
 import { withStatementCache } from "~/db/statement-cache";
 
@@ -164,8 +165,9 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
         if (refusal instanceof RateLimiterRes) {
           return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
         }
-        console.error(
-          `Límites de solicitudes: no se pudo contar (${(refusal as Error)?.message ?? refusal})`,
+        log.error(
+          { error: String((refusal as Error)?.message ?? refusal) },
+          "Límites de solicitudes: no se pudo contar",
         );
         return { ok: true };
       }

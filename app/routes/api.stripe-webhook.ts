@@ -1,3 +1,4 @@
+import { log } from "~/config/log.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { InvalidWebhook, type PaymentEvent } from "~/orders/payment-port";
 import { servicesContext } from "~/web/services";
@@ -13,7 +14,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     event = payments.parseWebhook(payload, request.headers.get("stripe-signature") ?? "");
   } catch (error) {
     if (error instanceof InvalidWebhook) {
-      if (error.reason === "evento") console.warn(`Webhook de pago ilegible: ${error.message}`);
+      if (error.reason === "evento") log.warn({ error: error.message }, "Webhook de pago ilegible");
       const message = error.reason === "firma" ? "Firma inválida." : "Evento inválido.";
       return Response.json({ message }, { status: 400 });
     }

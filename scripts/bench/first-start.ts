@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { logLines } from "../../tests/support/log-lines";
 import { assertBuilt, startServer } from "../../tests/support/server-process";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
@@ -25,10 +26,9 @@ for (let run = 1; run <= RUNS; run++) {
   const server = await startServer({ DATA_DIR: dataDir, SESSION_SECRET: "" }, 180_000);
   const seconds = (performance.now() - started) / 1000;
   times.push(seconds);
-  const progress = server
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("Catálogo de demostración:"));
+  const progress = logLines(server.output())
+    .map((line) => line.msg)
+    .filter((msg) => msg.startsWith("Catálogo de demostración:"));
   await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(

@@ -76,7 +76,7 @@ async function startShop(env) {
     let out = "";
     server.stdout.on("data", (chunk) => {
       out += chunk;
-      const match = out.match(/Tienda lista en (http:\/\/\S+)/);
+      const match = out.match(/Tienda lista en (http:\/\/[^\s"]+)/);
       if (match) resolve(match[1]);
     });
     server.on("exit", () => reject(new Error(`server exited:\n${out}`)));

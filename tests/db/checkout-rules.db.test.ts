@@ -1,5 +1,6 @@
 import { expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { log } from "~/config/log.server";
 import type { Database } from "~/db/database.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { holdCart, precheckCart } from "~/orders/holds.server";
@@ -165,7 +166,7 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
         throw new Error("ECONNRESET");
       },
     };
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(log, "error").mockImplementation(() => {});
     const second = await startCheckout(database.db, down, [shop.line(1, 1)], urls, BROWSER);
     vi.restoreAllMocks();
     expect(second).toMatchObject({

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { log } from "~/config/log.server";
 import type { Database } from "~/db/database.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { HOLD_MINUTES, setPaymentSession } from "~/orders/holds.server";
@@ -59,7 +60,7 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
   it("a session Stripe no longer knows (404 resource_missing) is unpaid: the sweeper releases its hold", async () => {
     const database = await harness.fresh();
     const gone = await heldAtStripe(database, "cs_test_de_otra_cuenta");
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(log, "error").mockImplementation(() => {});
     expect(await sweepExpiredHolds(database.db, gone.payments, later())).toEqual({
       released: 1,
       paid: 0,
@@ -82,7 +83,7 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
   it("Stripe down (500s): the sweeper keeps the hold and releases it in the first sweep after Stripe is back", async () => {
     const database = await harness.fresh();
     const held = await heldAtStripe(database, "real");
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(log, "error").mockImplementation(() => {});
     fake.outage = "error";
     expect(await sweepExpiredHolds(database.db, held.payments, later())).toMatchObject({
       released: 0,
@@ -140,7 +141,7 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
   it("Stripe unreachable at /cancel: the hold stays (it may have been paid); a retry once Stripe is back releases it", async () => {
     const database = await harness.fresh();
     const held = await heldAtStripe(database, "real");
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {});
     for (const outage of ["hangup", "error"] as const) {
       fake.outage = outage;
       expect(await cancelFromPaymentPage(database.db, held.payments, held.orderId)).toBe("sin_respuesta");
@@ -150,9 +151,11 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
     // One line per failure, naming the order.
     expect(logged).toHaveBeenCalledTimes(2);
     for (const args of logged.mock.calls) {
-      expect(args).toHaveLength(1);
-      expect(String(args[0])).toContain(held.orderId);
-      expect(String(args[0])).not.toContain("\n");
+      expect(args).toEqual([
+        { orderId: held.orderId, error: expect.any(String) },
+        "No se pudo cancelar el pago del pedido",
+      ]);
+      expect((args[0] as unknown as { error: string }).error).not.toContain("\n");
     }
     fake.outage = null;
     expect(await cancelFromPaymentPage(database.db, held.payments, held.orderId)).toBe("liberado");

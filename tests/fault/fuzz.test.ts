@@ -14,6 +14,7 @@ import routeConfig from "~/routes";
 import { signInAdmin } from "../support/admin-http";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { logLines } from "../support/log-lines";
 import { hold } from "../support/orders";
 import { type RunningServer, startServer } from "../support/server-process";
 
@@ -192,16 +193,18 @@ const KNOWN_LOG: RegExp[] = [];
 
 /**
  * What the server logged with a stack trace (its own fault, or a framework's complaint) while the
- * fuzz ran: a malformed request never deserves one. The log is cut into entries at each line
- * that starts at the margin.
+ * fuzz ran: a malformed request never deserves one. The log is JSON lines (a fault's `err` has its
+ * stack); a line that is not JSON (something writing past the logger) is cut into entries at each
+ * line that starts at the margin.
  */
 function stackTraces(log: string): string[] {
   const entries: string[] = [];
-  for (const line of log.split("\n")) {
-    if (/^[^\s}\]]/.test(line) || entries.length === 0) entries.push(line);
-    else entries[entries.length - 1] += `\n${line}`;
+  for (const line of logLines(log)) {
+    if (!line.plain) entries.push(JSON.stringify(line, null, 1));
+    else if (/^[^\s}\]]/.test(line.msg) || entries.length === 0) entries.push(line.msg);
+    else entries[entries.length - 1] += `\n${line.msg}`;
   }
-  return entries.filter((e) => /\n\s+at /.test(e) && !KNOWN_LOG.some((known) => known.test(e)));
+  return entries.filter((e) => /\n\s+at |\\n\s+at /.test(e) && !KNOWN_LOG.some((known) => known.test(e)));
 }
 
 function isKnown(probe: Probe, problem: string): boolean {

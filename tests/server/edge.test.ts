@@ -8,6 +8,7 @@ import { openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { signInAdmin } from "../support/admin-http";
 import { copySqliteTemplate } from "../support/databases";
+import { type LogLine, logLines } from "../support/log-lines";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // What reaches the shop before any route: malformed requests, bodies past their cap however they
@@ -174,7 +175,7 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
   });
 
   it("a form posted from another site is refused with a Spanish 403 on every route, and logged in one line", async () => {
-    const before = server.output().split("\n").length;
+    const before = logLines(server.output()).length;
     for (const route of [
       "/",
       "/api/cart",
@@ -195,17 +196,23 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
       expectSpanish(body);
       expect(body).toContain("no viene de la tienda");
     }
-    await vi.waitFor(() =>
-      expect(server.output()).toContain("Solicitud rechazada (403): POST /admin/orders"),
-    );
-    const lines = server
-      .output()
-      .split("\n")
-      .slice(before - 1);
-    const refusals = lines.filter((l) => l.includes("Solicitud rechazada (403)"));
+    const refusedLast = (line: LogLine) =>
+      line.msg === "Solicitud rechazada" && line.status === 403 && line.url === "/admin/orders";
+    await vi.waitFor(() => expect(logLines(server.output()).some(refusedLast)).toBe(true));
+    const lines = logLines(server.output()).slice(before);
+    const refusals = lines.filter((l) => l.msg === "Solicitud rechazada" && l.status === 403);
     expect(refusals).toHaveLength(7);
-    // One line each: nothing else (no stack, no object) was printed with them.
-    expect(lines.filter((l) => l.trim() !== "" && !l.includes("Solicitud rechazada"))).toEqual([]);
+    for (const refusal of refusals) {
+      expect(refusal).toMatchObject({
+        level: "warn",
+        method: "POST",
+        detail: "Origin: https://evil.example",
+      });
+      expect(refusal.reason).toContain("no viene de la tienda");
+    }
+    // One line each: nothing else (no stack, no error object) was printed with them.
+    expect(lines.filter((l) => l.msg !== "Solicitud rechazada")).toEqual([]);
+    expect(refusals.filter((l) => "err" in l)).toEqual([]);
   });
 
   it("a malformed query string does not break a page", async () => {

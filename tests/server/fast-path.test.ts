@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runningPiece } from "../support/catalogue";
 import { postgresHarness, sqliteHarness } from "../support/databases";
+import { accessLines } from "../support/log-lines";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // Page-cache hits answered before Express (server/fast-path.ts): the same answer as the Express
@@ -72,9 +73,13 @@ function rawSocket(origin: string, request: string): Promise<string> {
   });
 }
 
-/** Headers to compare: all but those that differ by the moment or by which path answered. */
+/**
+ * Headers to compare: all but those that differ by the moment, by the request (its id: each path
+ * gives one, checked here) or by which path answered.
+ */
 function comparable(headers: http.IncomingHttpHeaders): http.IncomingHttpHeaders {
-  const { date: _date, [FRONT]: _front, ...rest } = headers;
+  const { date: _date, [FRONT]: _front, "x-request-id": id, ...rest } = headers;
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
   return rest;
 }
 
@@ -307,18 +312,22 @@ describe("the front door in a cluster, with request logging", () => {
       if (res.headers[FRONT]) fronts.push(res);
     }
     expect(fronts.length).toBeGreaterThan(0);
-    const length = fronts[0]?.headers["content-length"];
+    const length = Number(fronts[0]?.headers["content-length"]);
     await sleep(200);
-    const lines = server
-      .output()
-      .split("\n")
-      .filter((line) => line.includes(" GET /nosotros "));
-    // Every request is logged, the front door's as Express' (the same length for the same page).
+    const lines = accessLines(server.output()).filter((line) => line.path === "/nosotros");
+    // Every request is logged, the front door's as Express' (the same length for the same page),
+    // each under the id its answer carries.
     expect(lines.length).toBeGreaterThanOrEqual(fronts.length);
-    for (const line of lines) expect(line).toMatch(/^127\.0\.0\.1 GET \/nosotros 200 \d+ - [\d.]+ ms$/);
-    expect(lines.filter((line) => line.includes(` 200 ${length} - `)).length).toBeGreaterThanOrEqual(
-      fronts.length,
-    );
+    for (const line of lines) {
+      expect(line).toMatchObject({ level: "info", method: "GET", status: 200, address: "127.0.0.1" });
+      expect(line.bytes).toBeGreaterThan(0);
+      expect(line.ms).toBeTypeOf("number");
+    }
+    for (const front of fronts) {
+      const own = lines.filter((line) => line.reqId === front.headers["x-request-id"]);
+      expect(own).toEqual([expect.objectContaining({ bytes: length })]);
+    }
+    expect(lines.filter((line) => line.bytes === length).length).toBeGreaterThanOrEqual(fronts.length);
   });
 });
 

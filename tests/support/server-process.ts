@@ -81,7 +81,7 @@ export function launchServer(env: Record<string, string>, timeoutMs = 90_000): L
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), timeoutMs);
     const check = () => {
-      const match = out.match(/Tienda lista en (http:\/\/\S+)/);
+      const match = out.match(/Tienda lista en (http:\/\/[^\s"]+)/);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
