@@ -139,6 +139,9 @@ export async function confirmPayment(
   });
 }
 
+/** How long the refunds job leaves a new refund to the code that recorded it. */
+const REFUND_SWEEP_DELAY_MS = 2 * 60_000;
+
 /**
  * The order just paid takes its buyer past a drop's limit: it is cancelled (a conditional move),
  * its pieces go back to stock (and so to the next in line), and its refund is recorded, to ask.
@@ -169,6 +172,8 @@ async function cancelIfOverLimit(trx: Db, orderId: string, now: Date): Promise<b
       provider: order.payment_provider,
       reason: over.reason,
       status: "pendiente",
+      // The caller asks the provider right away; the sweep only if that did not happen (a crash).
+      next_attempt_at: toTimestamp(new Date(now.getTime() + REFUND_SWEEP_DELAY_MS)),
       created_at: toTimestamp(now),
     })
     .onConflict((oc) => oc.column("order_id").doNothing())

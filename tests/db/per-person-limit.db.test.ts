@@ -345,7 +345,7 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     expect(mails.filter((m) => m.includes(`Cancelamos tu pedido ${over.orderId}`))).toHaveLength(1);
   });
 
-  it("the demo page's payments: same e-mail over the limit is cancelled and its refund recorded (nothing was charged)", async () => {
+  it("the demo page's payments: same e-mail over the limit is cancelled and its refund recorded (nothing was charged), by the sweep if nobody asked", async () => {
     const database = await harness.fresh();
     const demo = createDemoPayments(database.db);
     const piece = await runningPiece(database, { stock: 2, maxPerOrder: 1 });
@@ -364,6 +364,13 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     expect((await pay()).outcome).toBe("paid");
     const over = await pay();
     expect(over.outcome).toBe("cancelled_over_limit");
+    // As if the app died before asking for the refund: the sweep leaves it to its caller for a
+    // moment, then makes it.
+    expect(await retryPendingRefunds(database.db, demo)).toEqual({ refunded: 0, failed: 0 });
+    expect(await retryPendingRefunds(database.db, demo, new Date(Date.now() + 3 * 60_000))).toEqual({
+      refunded: 1,
+      failed: 0,
+    });
     expect(await refundOrder(database.db, demo, over.id)).toBe("reembolsado");
     expect(await refundRow(database, over.id)).toMatchObject({
       status: "hecho",
