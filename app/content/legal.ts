@@ -37,7 +37,7 @@ export function isLegalPath(path: string): path is LegalPath {
 }
 
 /** When the model text was last reviewed; the owner changes it with the text. */
-export const LEGAL_UPDATED = "23 de noviembre de 2026";
+export const LEGAL_UPDATED = "25 de noviembre de 2026";
 
 export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
   const contact = `${shop.email} o por WhatsApp al +${shop.whatsapp}`;
@@ -63,7 +63,7 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
             items: [
               "Identificación y contacto: nombre completo, correo electrónico y teléfono.",
               "Envío: calle y número, colonia, código postal, ciudad o municipio y estado.",
-              "Datos del pedido: las piezas, el importe y la fecha de compra.",
+              "Datos del pedido: las piezas, el importe y la fecha de compra, y el identificador de la tarjeta que nos da el procesador de pagos (no es el número de la tarjeta: sirve para respetar el máximo de piezas por persona de una colección).",
               "Datos técnicos: una cookie que identifica a tu navegador (para proteger el pago y evitar abusos) y el carrito guardado en tu propio navegador.",
             ],
           },
@@ -231,6 +231,14 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
             paragraphs: [
               "Vendemos en colecciones («drops») que abren y cierran en fechas y horas anunciadas, con existencias limitadas. Una colección puede fijar un máximo de piezas por persona.",
               "Al iniciar el pago apartamos tus piezas durante el tiempo indicado (de 10 a 30 minutos). Si el pago no se completa en ese tiempo, las piezas vuelven a la tienda; mientras tanto se muestran como «Apartado».",
+            ],
+          },
+          {
+            heading: "Máximo de piezas por persona",
+            paragraphs: [
+              "Cuando una colección dice «Máximo N por persona», el máximo cuenta todas tus compras de esa colección, no solo un pedido. Lo revisamos después de cobrar, porque antes del pago la tienda no puede saber quién paga: cuentan como una misma persona los pedidos pagados con el mismo correo electrónico, con la misma tarjeta (según el identificador que nos da el procesador de pagos, nunca el número de la tarjeta) o enviados a la misma dirección (calle y número, código postal y país).",
+              "Los primeros pedidos pagados se quedan con sus piezas. Si un pedido pasa del máximo, lo cancelamos completo de forma automática, te reembolsamos el importe total por el mismo medio de pago y te avisamos por correo; sus piezas pasan a quien sigue en la fila. Si crees que se trata de un error (por ejemplo, dos personas distintas que viven en la misma dirección), escríbenos y lo revisamos.",
+              "Si pagas en efectivo en una tienda de conveniencia, tus piezas quedan apartadas como máximo hasta que vence tu ficha de pago, y durante las primeras horas de una colección solo por el tiempo normal del apartado.",
             ],
           },
           {

@@ -82,7 +82,8 @@ export interface ProductImagesTable {
   media_id: string;
 }
 
-export type OrderStatus = "esperando_pago" | "pendiente" | "enviado" | "archivado" | "expirado";
+/** `cancelado`: paid beyond a drop's 'Máximo N por persona', refunded, pieces back (decision 29). */
+export type OrderStatus = "esperando_pago" | "pendiente" | "enviado" | "archivado" | "expirado" | "cancelado";
 
 export interface OrdersTable {
   id: string;
@@ -115,8 +116,32 @@ export interface OrdersTable {
   address_bucket: ColumnType<string | null, string | null | undefined, string | null>;
   /** Where the shopper pays this order (its open payment page). */
   payment_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The buyer's e-mail, trimmed and in lower case (orders/buyer-keys.ts): the per-person limit's. */
+  email_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's fingerprint of the card that paid (the same card gives the same one). */
+  card_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The shipping address folded: line 1, postal code and country (orders/buyer-keys.ts). */
+  address_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's payment (Stripe: the PaymentIntent), which a refund names. */
+  payment_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** An order's refund (decision 29): asked of the provider until it answers, then its record. */
+export interface RefundsTable {
+  order_id: string;
+  amount_cents: number;
+  currency: string;
+  provider: string;
+  reason: string;
+  status: "pendiente" | "hecho";
+  provider_refund_id: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+  refunded_at: NullableTimestamp;
 }
 
 export type LineStatus = "esperando" | "atendido" | "agotado" | "retirado";
@@ -301,6 +326,7 @@ export interface KyselyDatabase {
   login_failures: LoginFailuresTable;
   emails: EmailsTable;
   orders: OrdersTable;
+  refunds: RefundsTable;
   drop_line: DropLineTable;
   order_events: OrderEventsTable;
   order_lines: OrderLinesTable;

@@ -4,6 +4,7 @@ import type { MailQueue } from "~/mail/queue.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { sweepUnusedMedia } from "~/media/sweep.server";
 import type { PaymentProvider } from "~/orders/payment-port";
+import { retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { queueOpeningNotices } from "~/waitlist/waitlist.server";
 import type { Job } from "./scheduler.server";
@@ -29,6 +30,19 @@ export function shopJobs({ database, payments, mail, media, auth }: ShopJobDeps)
         // Failures were logged one by one; the count says how many wait for the next round.
         const pending = failed > 0 ? `, ${failed} sin resolver (se reintentan)` : "";
         return `Apartados vencidos: ${released} liberados, ${paid} pagados${pending}.`;
+      },
+    },
+    {
+      // Orders cancelled over a per-person limit whose refund the provider did not make yet.
+      name: "Reembolsos",
+      everyMs: 60_000,
+      runAtStart: true,
+      async run() {
+        const { refunded, failed } = await retryPendingRefunds(database.db, payments);
+        if (refunded + failed === 0) return null;
+        if (refunded > 0) mail.sendSoon();
+        const pending = failed > 0 ? `, ${failed} sin hacer (se reintentan)` : "";
+        return `Reembolsos: ${refunded} hechos${pending}.`;
       },
     },
     {

@@ -5,6 +5,8 @@
 
 /** The order confirmation, queued when the payment is confirmed. */
 export const CONFIRMATION_EMAIL = "confirmacion";
+/** An order cancelled over a drop's per-person limit, sent once its refund was made (decision 29). */
+export const CANCELLATION_EMAIL = "cancelacion";
 /** The shipment notice with its tracking number. */
 export const SHIPMENT_EMAIL = "envio";
 /** 'Avísame': the link that confirms an address. */
@@ -17,6 +19,7 @@ export const CAMPAIGN_TEST_EMAIL = "campana_prueba";
 /** How the shop names each kind of message (an unknown kind shows as it is stored). */
 export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
   [CONFIRMATION_EMAIL]: "Confirmación de pedido",
+  [CANCELLATION_EMAIL]: "Cancelación y reembolso",
   [SHIPMENT_EMAIL]: "Aviso de envío",
   [WAITLIST_CONFIRM_EMAIL]: "Avísame: confirmar correo",
   [WAITLIST_OPENING_EMAIL]: "Avísame: la colección abrió",

@@ -1,9 +1,9 @@
 import { shopTimeToInstant } from "~/lib/dates";
 import { safeText } from "~/lib/text";
-import { type DeskTab, isDeskTab } from "./status";
+import { type DeskView, isDeskView } from "./status";
 
 export interface DeskQuery {
-  tab: DeskTab;
+  tab: DeskView;
   /** Part of the order number or of the customer's name; case and accents are ignored. */
   search?: string;
   /** Created at or after (inclusive) / before (exclusive). */
@@ -42,7 +42,7 @@ function nextDay(date: string): string {
 export interface ParsedDeskQuery {
   query: DeskQuery;
   /** What the form shows back, as typed. */
-  values: { tab: DeskTab; search: string; from: string; until: string };
+  values: { tab: DeskView; search: string; from: string; until: string };
   /** Spanish messages for parameters that were not understood (and were left out). */
   errors: string[];
   /** A known notice named in the address, e.g. after a delete. */
@@ -57,7 +57,7 @@ const searchText = safeText({ label: "Búsqueda" });
 export function parseDeskQuery(params: URLSearchParams): ParsedDeskQuery {
   const errors: string[] = [];
   const rawTab = params.get(DESK_PARAMS.tab);
-  const tab: DeskTab = isDeskTab(rawTab) ? rawTab : "pendiente";
+  const tab: DeskView = isDeskView(rawTab) ? rawTab : "pendiente";
   // A search with control characters is refused, never sent to the database; long ones are cut.
   const typed = searchText.safeParse(params.get(DESK_PARAMS.search) ?? "");
   if (!typed.success) errors.push(typed.error.issues[0]?.message ?? "");

@@ -11,7 +11,7 @@ import type { Order } from "./order";
 import { withLines } from "./queries.server";
 import { containsPattern } from "./search";
 import type { ShipmentInput } from "./shipment-input";
-import { DESK_TABS, isDeskTab, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
+import { DESK_VIEWS, isDeskView, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
 import { heldByOrder, restock } from "./stock.server";
 
 /*
@@ -129,7 +129,7 @@ export type DeskResult<T = object> = ({ ok: true } & T) | DeskRefusal;
 async function refusal(trx: Db, orderId: string): Promise<DeskRefusal> {
   const row = await trx.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirst();
   // Unpaid orders do not exist for the desk.
-  if (!row || !isDeskTab(row.status)) {
+  if (!row || !isDeskView(row.status)) {
     return { ok: false, reason: "no_encontrado", status: null };
   }
   return { ok: false, reason: "conflicto", status: row.status };
@@ -335,13 +335,13 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
-/** A paid order for the desk; null for unknown and unpaid orders alike. */
+/** A paid order (kept or cancelled) for the desk; null for unknown and unpaid orders alike. */
 export async function getDeskOrder(db: Db, orderId: string): Promise<Order | null> {
   const row = await db
     .selectFrom("orders")
     .selectAll()
     .where("id", "=", orderId)
-    .where("status", "in", [...DESK_TABS])
+    .where("status", "in", [...DESK_VIEWS])
     .executeTakeFirst();
   if (!row) return null;
   return (await withLines(db, [row]))[0] ?? null;

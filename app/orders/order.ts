@@ -23,4 +23,17 @@ export interface Order {
   /** The carrier's tracking page for this shipment, when the carrier is a known one. */
   trackingUrl: string | null;
   lines: { name: string; quantity: number; unitPriceCents: number }[];
+  /** Cancelled over the per-person limit (decision 29): why, and how its refund stands; else null. */
+  cancellation: OrderCancellation | null;
+}
+
+export interface OrderCancellation {
+  reason: string;
+  amountCents: number;
+  /** `pendiente`: not made yet (the provider failed; retried); `hecho`: the provider made it. */
+  refund: "pendiente" | "hecho";
+  refundId: string | null;
+  refundedAt: Date | null;
+  attempts: number;
+  lastError: string | null;
 }

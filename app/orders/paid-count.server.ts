@@ -8,7 +8,8 @@ import type { PaidOutcome } from "./payment.server";
  * counted again. Only a count: a failure to read the order's drops never fails the payment.
  */
 export async function countPaidOrder(db: Db, orderId: string, outcome: PaidOutcome): Promise<void> {
-  if (outcome === "already_paid" || outcome === "unknown_order") return;
+  // Paid beyond the per-person limit: cancelled and refunded, not a sale.
+  if (outcome === "already_paid" || outcome === "unknown_order" || outcome === "cancelled_over_limit") return;
   try {
     const drops = await db
       .selectFrom("order_lines")

@@ -3,19 +3,32 @@ import type { Db } from "~/db/database.server";
 import { detachBrowser, releaseHold } from "./holds.server";
 import { countPaidOrder } from "./paid-count.server";
 import { confirmPayment, recordPaymentEvent } from "./payment.server";
-import type { PaymentEvent } from "./payment-port";
+import type { PaymentEvent, PaymentProvider } from "./payment-port";
+import { refundOrder } from "./refunds.server";
 
-export type PaymentEventOutcome = "duplicate" | "paid" | "awaiting_payment" | "released" | "ignored";
+export type PaymentEventOutcome =
+  | "duplicate"
+  | "paid"
+  /** Paid beyond a drop's per-person limit: cancelled, and refunded when the provider answered. */
+  | "cancelled"
+  | "awaiting_payment"
+  | "released"
+  | "ignored";
 
 /**
  * Applies one provider event. Events arrive at least once, out of order, for days: every step is
  * an idempotent transition on the order, and the event id is recorded only after it was applied,
  * so a failure here makes the provider retry rather than lose the event.
+ *
+ * With the provider, a payment's details the event leaves out (the card's fingerprint) are asked
+ * of it before the order is confirmed, and an order cancelled over the per-person limit is refunded
+ * at once (if the provider fails, the sweep retries the refund; the event is done).
  */
 export async function applyPaymentEvent(
   db: Db,
   event: PaymentEvent,
   now = new Date(),
+  payments?: PaymentProvider,
 ): Promise<PaymentEventOutcome> {
   const seen = await db
     .selectFrom("payment_events")
@@ -23,7 +36,7 @@ export async function applyPaymentEvent(
     .where("id", "=", event.id)
     .executeTakeFirst();
   if (seen) return "duplicate";
-  const outcome = await apply(db, event, now);
+  const outcome = await apply(db, event, now, payments);
   await recordPaymentEvent(db, event.id, event.type, now);
   return outcome;
 }
@@ -49,7 +62,12 @@ async function mismatch(db: Db, event: Exclude<PaymentEvent, { kind: "ignored" }
   return null;
 }
 
-async function apply(db: Db, event: PaymentEvent, now: Date): Promise<PaymentEventOutcome> {
+async function apply(
+  db: Db,
+  event: PaymentEvent,
+  now: Date,
+  payments: PaymentProvider | undefined,
+): Promise<PaymentEventOutcome> {
   if (event.kind !== "ignored") {
     const wrong = await mismatch(db, event);
     if (wrong) {
@@ -63,14 +81,22 @@ async function apply(db: Db, event: PaymentEvent, now: Date): Promise<PaymentEve
   }
   switch (event.kind) {
     case "paid": {
-      const paid = await confirmPayment(db, {
+      // Throws when the provider does not answer: the event is retried, nothing was changed.
+      const details = payments ? await payments.getSession(event.sessionId) : null;
+      const outcome = await confirmPayment(db, {
         orderId: event.orderId,
         customerName: event.customerName,
         customerEmail: event.customerEmail,
         shipping: event.shipping,
+        paymentId: details?.paymentId ?? event.paymentId ?? null,
+        cardFingerprint: details?.cardFingerprint ?? null,
         now,
       });
-      await countPaidOrder(db, event.orderId, paid);
+      await countPaidOrder(db, event.orderId, outcome);
+      if (outcome === "cancelled_over_limit" || (await pendingRefund(db, event.orderId))) {
+        if (payments) await refundOrder(db, payments, event.orderId, now);
+        return "cancelled";
+      }
       return "paid";
     }
     case "awaiting_payment":
@@ -85,4 +111,15 @@ async function apply(db: Db, event: PaymentEvent, now: Date): Promise<PaymentEve
     default:
       return "ignored";
   }
+}
+
+/** A replayed event for an order cancelled before its refund was made: the refund is asked again. */
+async function pendingRefund(db: Db, orderId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("refunds")
+    .select("order_id")
+    .where("order_id", "=", orderId)
+    .where("status", "=", "pendiente")
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -34,6 +34,22 @@ export interface PaymentState {
   customerEmail: string;
   /** Where to send the order, as collected by the payment page. */
   shipping: ShippingAddress | null;
+  /** The provider's payment (Stripe: the PaymentIntent), once there is one; a refund names it. */
+  paymentId?: string | null;
+  /** The provider's fingerprint of the card that paid (one card, one fingerprint), when known. */
+  cardFingerprint?: string | null;
+  /** When a cash voucher (OXXO) given for it stops being payable, when the provider says so. */
+  voucherExpiresAt?: Date | null;
+}
+
+/** Money given back for a paid order: its whole total (decision 29). */
+export interface RefundRequest {
+  orderId: string;
+  sessionId: string | null;
+  /** The provider's payment, as recorded when it was confirmed (null: the adapter finds it from the session). */
+  paymentId: string | null;
+  amountCents: number;
+  currency: string;
 }
 
 /**
@@ -54,6 +70,8 @@ export type PaymentEvent =
       customerName: string;
       customerEmail: string;
       shipping: ShippingAddress | null;
+      /** The provider's payment (Stripe: the PaymentIntent's id), when the event names it. */
+      paymentId?: string | null;
     }
   | {
       id: string;
@@ -92,6 +110,11 @@ export interface PaymentProvider {
    * completed with a delayed payment method) in the meantime stays as it is. Throws like getSession.
    */
   expireSession(sessionId: string): Promise<PaymentState>;
+  /**
+   * Gives an order's money back. Idempotent per order (a retry, or two app servers, never refund
+   * twice); answers the provider's refund id, and throws when the provider did not make it.
+   */
+  refund(request: RefundRequest): Promise<{ id: string }>;
   /** Providers that notify by webhook: verifies the signature and reads the event (throws InvalidWebhook). */
   parseWebhook?(payload: string, signature: string): PaymentEvent;
 }

@@ -1,15 +1,20 @@
 import { type Db, toTimestamp } from "~/db/database.server";
 import { CONFIRMATION_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
+import { addressKey, emailKey } from "./buyer-keys";
+import { overPerPersonLimit } from "./per-person.server";
 import { orderSearchKey } from "./search";
 import type { ShippingAddress } from "./shipping";
-import { takeStock } from "./stock.server";
+import { movableFrom } from "./status";
+import { heldByOrder, restock, takeStock } from "./stock.server";
 
 export type PaidOutcome =
   | "paid"
   | "already_paid"
   | "paid_after_expiry"
   | "paid_after_expiry_short"
+  /** Paid beyond a drop's 'Máximo N por persona': cancelled, its refund to ask (refunds.server.ts). */
+  | "cancelled_over_limit"
   | "unknown_order";
 
 /**
@@ -18,6 +23,11 @@ export type PaidOutcome =
  * nothing. A payment that arrives after its hold expired takes the pieces again if they are still
  * there; if not, the order is kept (the money is real) with a `stock_issue` saying what is missing,
  * so the shop can refund it — stock never goes below zero.
+ *
+ * In the same transaction the per-person limit is checked (decision 29): a payment that takes the
+ * buyer (same e-mail, card or address) past a drop's 'Máximo N por persona' cancels its order,
+ * gives its pieces back and records the refund to ask; no confirmation is sent. The caller then
+ * asks the provider for the refund (`refundOrder`); the sweeper retries it if that fails.
  */
 export async function confirmPayment(
   db: Db,
@@ -26,6 +36,10 @@ export async function confirmPayment(
     customerName: string;
     customerEmail: string;
     shipping?: ShippingAddress | null;
+    /** The provider's payment (Stripe: the PaymentIntent), which a refund names. */
+    paymentId?: string | null;
+    /** The provider's fingerprint of the card that paid, when it tells it. */
+    cardFingerprint?: string | null;
     now?: Date;
   },
 ): Promise<PaidOutcome> {
@@ -36,6 +50,10 @@ export async function confirmPayment(
     customer_name: input.customerName,
     customer_email: input.customerEmail,
     search_text: orderSearchKey(input.orderId, input.customerName),
+    email_key: emailKey(input.customerEmail),
+    card_fingerprint: input.cardFingerprint || null,
+    address_key: addressKey(ship),
+    payment_id: input.paymentId || null,
     ...(ship
       ? {
           ship_name: ship.name,
@@ -69,6 +87,7 @@ export async function confirmPayment(
       .where("status", "=", "esperando_pago")
       .executeTakeFirst();
     if (Number(fromWaiting.numUpdatedRows) === 1) {
+      if (await cancelIfOverLimit(trx, input.orderId, now)) return "cancelled_over_limit";
       await queueConfirmation(trx);
       return "paid";
     }
@@ -114,9 +133,52 @@ export async function confirmPayment(
         .where("id", "=", input.orderId)
         .execute();
     }
+    if (await cancelIfOverLimit(trx, input.orderId, now)) return "cancelled_over_limit";
     await queueConfirmation(trx);
     return short.length === 0 ? "paid_after_expiry" : "paid_after_expiry_short";
   });
+}
+
+/** How long the refunds job leaves a new refund to the code that recorded it. */
+const REFUND_SWEEP_DELAY_MS = 2 * 60_000;
+
+/**
+ * The order just paid takes its buyer past a drop's limit: it is cancelled (a conditional move),
+ * its pieces go back to stock (and so to the next in line), and its refund is recorded, to ask.
+ */
+async function cancelIfOverLimit(trx: Db, orderId: string, now: Date): Promise<boolean> {
+  const over = await overPerPersonLimit(trx, orderId);
+  if (!over) return false;
+  const cancelled = await trx
+    .updateTable("orders")
+    // The refund covers the whole order: nothing is left to refund by hand.
+    .set({ status: "cancelado", stock_issue: null, updated_at: toTimestamp(now) })
+    .where("id", "=", orderId)
+    .where("status", "in", movableFrom("cancelOverLimit"))
+    .executeTakeFirst();
+  if (Number(cancelled.numUpdatedRows) !== 1) return false;
+  await restock(trx, await heldByOrder(trx, orderId), now);
+  const order = await trx
+    .selectFrom("orders")
+    .select(["total_cents", "currency", "payment_provider"])
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto("refunds")
+    .values({
+      order_id: orderId,
+      amount_cents: order.total_cents,
+      currency: order.currency,
+      provider: order.payment_provider,
+      reason: over.reason,
+      status: "pendiente",
+      // The caller asks the provider right away; the sweep only if that did not happen (a crash).
+      next_attempt_at: toTimestamp(new Date(now.getTime() + REFUND_SWEEP_DELAY_MS)),
+      created_at: toTimestamp(now),
+    })
+    .onConflict((oc) => oc.column("order_id").doNothing())
+    .execute();
+  return true;
 }
 
 /** Records a payment event id; false when it was already processed (a replay). */

@@ -1,15 +1,16 @@
 import type { Selectable } from "kysely";
 import { type Db, toDate } from "~/db/database.server";
-import type { OrdersTable } from "~/db/schema";
+import type { OrdersTable, RefundsTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { trackingLink } from "~/settings/carriers";
 import type { Order } from "./order";
 
 type OrderRow = Selectable<OrdersTable>;
+type RefundRow = Selectable<RefundsTable>;
 type LineRow = { order_id: string; name: string; quantity: number; unit_price_cents: number };
 
 /** The one mapping from stored rows to an `Order` (`lines`: this order's, in their order). */
-export function toOrder(row: OrderRow, lines: LineRow[]): Order {
+export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | null): Order {
   return {
     id: row.id,
     status: row.status,
@@ -39,6 +40,17 @@ export function toOrder(row: OrderRow, lines: LineRow[]): Order {
     trackingNumber: row.tracking_number,
     trackingUrl: trackingLink(row.carrier, row.tracking_number),
     lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
+    cancellation: refund
+      ? {
+          reason: refund.reason,
+          amountCents: refund.amount_cents,
+          refund: refund.status,
+          refundId: refund.provider_refund_id,
+          refundedAt: refund.refunded_at ? toDate(refund.refunded_at) : null,
+          attempts: refund.attempts,
+          lastError: refund.last_error,
+        }
+      : null,
   };
 }
 
@@ -66,7 +78,18 @@ export async function withLines(db: Db, rows: OrderRow[]): Promise<Order[]> {
       else byOrder.set(line.order_id, [line]);
     }
   }
-  return rows.map((row) => toOrder(row, byOrder.get(row.id) ?? []));
+  // Cancelled orders come with their refund (few: read only for them).
+  const cancelled = rows.filter((r) => r.status === "cancelado").map((r) => r.id);
+  const refunds = new Map<string, RefundRow>();
+  for (let i = 0; i < cancelled.length; i += IDS_PER_QUERY) {
+    const found = await db
+      .selectFrom("refunds")
+      .selectAll()
+      .where("order_id", "in", cancelled.slice(i, i + IDS_PER_QUERY))
+      .execute();
+    for (const refund of found) refunds.set(refund.order_id, refund);
+  }
+  return rows.map((row) => toOrder(row, byOrder.get(row.id) ?? [], refunds.get(row.id)));
 }
 
 export async function getOrder(db: Db, id: string): Promise<Order | null> {

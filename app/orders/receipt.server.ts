@@ -11,6 +11,8 @@ export interface Receipt {
   email: string;
   /** The provider sent the shopper back before its confirmation reached the shop. */
   confirming: boolean;
+  /** Cancelled over a drop's per-person limit (decision 29): why; null otherwise. */
+  cancelled: string | null;
 }
 
 /** The order as a receipt, or null when it is not (or no longer) one worth showing. */
@@ -27,5 +29,6 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
     total: order.total,
     email: order.customerEmail,
     confirming: order.status === "esperando_pago",
+    cancelled: order.cancellation?.reason ?? null,
   };
 }

@@ -5,6 +5,7 @@ import {
   DESK_TABS,
   deskActions,
   isDeskTab,
+  isDeskView,
   movableFrom,
   ORDER_MOVES,
   type OrderMove,
@@ -20,9 +21,17 @@ const ALLOWED: Record<OrderMove, OrderStatus[]> = {
   archive: ["enviado"],
   deletePending: ["pendiente"],
   deleteFromHistory: ["enviado", "archivado"],
+  cancelOverLimit: ["pendiente"],
 };
 
-const STATUSES: OrderStatus[] = ["esperando_pago", "pendiente", "enviado", "archivado", "expirado"];
+const STATUSES: OrderStatus[] = [
+  "esperando_pago",
+  "pendiente",
+  "enviado",
+  "archivado",
+  "expirado",
+  "cancelado",
+];
 const MOVES = Object.keys(ALLOWED) as OrderMove[];
 
 describe("the order's allowed moves", () => {
@@ -45,6 +54,16 @@ describe("the order's allowed moves", () => {
     expect(ORDER_MOVES.archive.to).toBe("archivado");
     expect(ORDER_MOVES.deletePending.to).toBeNull();
     expect(ORDER_MOVES.deleteFromHistory.to).toBeNull();
+    expect(ORDER_MOVES.cancelOverLimit.to).toBe("cancelado");
+  });
+
+  it("a paid order over the per-person limit is cancelled only while it waits to be shipped", () => {
+    expect(STATUSES.filter((s) => canMove(s, "cancelOverLimit"))).toEqual(["pendiente"]);
+  });
+
+  it("a cancelled order goes nowhere: never paid again, shipped, deleted or cancelled twice", () => {
+    expect(MOVES.filter((m) => canMove("cancelado", m))).toEqual([]);
+    expect(deskActions("cancelado")).toEqual([]);
   });
 
   it("the conditional update of a move starts from exactly its allowed statuses", () => {
@@ -104,6 +123,7 @@ describe("the orders desk's buttons per status", () => {
       enviado: "Enviado",
       archivado: "Archivado",
       expirado: "Pago vencido",
+      cancelado: "Cancelado",
     });
   });
 });
@@ -118,6 +138,7 @@ describe("the desk's tabs", () => {
     for (const other of [
       "esperando_pago",
       "expirado",
+      "cancelado",
       "",
       null,
       undefined,
@@ -128,6 +149,16 @@ describe("the desk's tabs", () => {
       "pendiente,enviado",
     ]) {
       expect(isDeskTab(other), String(other)).toBe(false);
+    }
+  });
+});
+
+describe("the desk's views", () => {
+  it("are its tabs and the cancelled orders", () => {
+    for (const view of ["pendiente", "enviado", "archivado", "cancelado"])
+      expect(isDeskView(view), view).toBe(true);
+    for (const other of ["esperando_pago", "expirado", "Cancelado", "", null]) {
+      expect(isDeskView(other), String(other)).toBe(false);
     }
   });
 });

@@ -12,6 +12,12 @@ import type { OrderStatus } from "~/db/schema";
  *      expirado
  *
  * The deletes remove a paid order for good; from pendiente they return the pieces to stock.
+ *
+ *   pendiente --cancelOverLimit--> cancelado
+ *
+ * A payment beyond a drop's 'Máximo N por persona' (decision 29) is cancelled in the very
+ * transaction that confirms it: refunded through the provider, its pieces back to the line. A
+ * cancelled order is never shipped, deleted or paid again: no move starts from it.
  */
 export const ORDER_MOVES = {
   pay: { from: ["esperando_pago", "expirado"], to: "pendiente" },
@@ -23,6 +29,7 @@ export const ORDER_MOVES = {
   // so a delete confirmed for a pending order cannot remove one that another tab just shipped.
   deletePending: { from: ["pendiente"], to: null },
   deleteFromHistory: { from: ["enviado", "archivado"], to: null },
+  cancelOverLimit: { from: ["pendiente"], to: "cancelado" },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus | null }>;
 
 export type OrderMove = keyof typeof ORDER_MOVES;
@@ -44,12 +51,32 @@ export function isDeskTab(value: string | null | undefined): value is DeskTab {
   return (DESK_TABS as readonly string[]).includes(value ?? "");
 }
 
+/**
+ * What the desk lists: its three tabs and 'Cancelados' (paid over the per-person limit, refunded).
+ * Cancelled orders are not sales: reports count DESK_TABS only.
+ */
+export const DESK_VIEWS = [...DESK_TABS, "cancelado"] as const;
+export type DeskView = (typeof DESK_VIEWS)[number];
+
+export function isDeskView(value: string | null | undefined): value is DeskView {
+  return (DESK_VIEWS as readonly string[]).includes(value ?? "");
+}
+
+/** The desk's names for its views. */
+export const VIEW_LABELS: Record<DeskView, string> = {
+  pendiente: "Pendiente",
+  enviado: "Enviado",
+  archivado: "Archivado",
+  cancelado: "Cancelados",
+};
+
 export const STATUS_LABELS: Record<OrderStatus, string> = {
   esperando_pago: "Esperando pago",
   pendiente: "Pendiente",
   enviado: "Enviado",
   archivado: "Archivado",
   expirado: "Pago vencido",
+  cancelado: "Cancelado",
 };
 
 /**

@@ -1,12 +1,16 @@
 import { log } from "~/config/log.server";
-import type { Db } from "~/db/database.server";
+import { type Db, toDate } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
 import { countPaidOrder } from "./paid-count.server";
 import { confirmPayment } from "./payment.server";
 import type { PaymentProvider } from "./payment-port";
+import { refundOrder } from "./refunds.server";
 
-/** How much longer a hold waits for a delayed payment method (cash at a store can take days). */
+/**
+ * How much longer a hold waits for a delayed payment method (cash at a store can take days), at
+ * each sweep: never past the voucher's own expiry, and not at all during its drop's opening.
+ */
 const DELAYED_PAYMENT_RECHECK_MS = 60 * 60_000;
 
 /** Holds read at a time; the sweep goes on page after page until none is left. */
@@ -14,9 +18,11 @@ const PAGE_SIZE = 100;
 
 /**
  * Settles holds whose time is up. The provider is asked first: a session that was paid (say,
- * while this server was down) is fulfilled; one completed with a delayed payment method keeps
- * its hold until that payment succeeds or fails; any other (including one the provider does not
- * know) is closed and its pieces go back.
+ * while this server was down) is fulfilled (and, over a drop's per-person limit, cancelled and
+ * refunded); one completed with a delayed payment method (a cash voucher) keeps its hold an hour
+ * more at a time while the voucher can still be paid — never past the voucher's expiry, and never
+ * while one of its drops is in its opening period, when the hold ends on time like any other; any
+ * other (including one the provider does not know) is closed and its pieces go back.
  *
  * A hold that cannot be settled now (the provider does not answer) keeps waiting for the next
  * sweep, and the sweep pages past it: however many fail, every other hold is reached. Safe when
@@ -67,18 +73,53 @@ async function settleHold(
         customerName: state.customerName,
         customerEmail: state.customerEmail,
         shipping: state.shipping,
+        paymentId: state.paymentId ?? null,
+        cardFingerprint: state.cardFingerprint ?? null,
         now,
       });
       await countPaidOrder(db, hold.id, outcome);
+      if (outcome === "cancelled_over_limit") await refundOrder(db, payments, hold.id, now);
       return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";
     }
     if (state.status === "complete") {
-      const extended = await extendHold(db, hold.id, new Date(now.getTime() + DELAYED_PAYMENT_RECHECK_MS));
-      return extended ? "waiting" : null;
+      const until = await voucherHoldUntil(db, hold.id, state.voucherExpiresAt ?? null, now);
+      if (until) {
+        const extended = await extendHold(db, hold.id, until);
+        return extended ? "waiting" : null;
+      }
+      // The voucher expired, or the drop is opening: the hold ends like any other.
     }
     // Expired, or missing at the provider: it can no longer be paid.
   }
   return (await releaseHold(db, hold.id, now)) ? "released" : null;
+}
+
+/**
+ * Until when an unpaid cash voucher keeps its order's pieces: an hour more, but never past the
+ * voucher's expiry (when the provider tells it) and never while one of the order's drops is in its
+ * opening period (its first `opening_minutes`). Null: the hold is not extended.
+ */
+export async function voucherHoldUntil(
+  db: Db,
+  orderId: string,
+  voucherExpiresAt: Date | null,
+  now: Date,
+): Promise<Date | null> {
+  const drops = await db
+    .selectFrom("order_lines as l")
+    .innerJoin("drops as d", "d.id", "l.drop_id")
+    .select(["d.start_at", "d.opening_minutes"])
+    .where("l.order_id", "=", orderId)
+    .execute();
+  const opening = drops.some((d) => {
+    const start = toDate(d.start_at).getTime();
+    return now.getTime() < start + d.opening_minutes * 60_000;
+  });
+  if (opening) return null;
+  const hour = now.getTime() + DELAYED_PAYMENT_RECHECK_MS;
+  if (!voucherExpiresAt) return new Date(hour);
+  if (voucherExpiresAt.getTime() <= now.getTime()) return null;
+  return new Date(Math.min(hour, voucherExpiresAt.getTime()));
 }
 
 /** What /cancel did with the shopper's hold. */

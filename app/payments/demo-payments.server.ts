@@ -6,7 +6,8 @@ export const DEMO_PAYMENT_ROUTE = "/pago-demo";
 
 /**
  * The built-in demonstration payment page: a page of the shop stands in for the hosted card page
- * so the whole shop works on a fresh machine. The session is the order itself.
+ * so the whole shop works on a fresh machine. The session is the order itself. It asks for no card,
+ * so it tells no card fingerprint: the per-person limit compares e-mail and address only.
  */
 export function createDemoPayments(db: Db): PaymentProvider {
   const orderIdOf = (sessionId: string) => sessionId.replace(/^demo_/, "");
@@ -19,6 +20,10 @@ export function createDemoPayments(db: Db): PaymentProvider {
     async expireSession(sessionId) {
       // Nothing to close: the demo page refuses orders that are no longer waiting for payment.
       return getSession(sessionId);
+    },
+    async refund(request) {
+      // No money was taken: the refund is recorded by the shop (the refunds table) and nothing else.
+      return { id: `demo_re_${request.orderId}` };
     },
   };
 

@@ -44,7 +44,8 @@ export function createStripePayments(
 ): PaymentProvider {
   async function getSession(sessionId: string): Promise<PaymentState> {
     try {
-      return stateOf(await stripe.checkout.sessions.retrieve(sessionId));
+      // The PaymentIntent and its charge come along: the card's fingerprint, the voucher's expiry.
+      return stateOf(await stripe.checkout.sessions.retrieve(sessionId, { expand: [PAYMENT_EXPANDED] }));
     } catch (error) {
       if (isMissing(error)) return MISSING;
       throw error;
@@ -102,6 +103,31 @@ export function createStripePayments(
         return state;
       }
     },
+    async refund(request) {
+      let paymentIntent = request.paymentId;
+      if (!paymentIntent && request.sessionId) {
+        const session = await stripe.checkout.sessions.retrieve(request.sessionId);
+        paymentIntent = idOf(session.payment_intent);
+      }
+      if (!paymentIntent)
+        throw new Error(`el pedido ${request.orderId} no tiene pago en Stripe que reembolsar`);
+      // One refund per order: a retry with the same key gets Stripe's first answer, never a second refund.
+      const refund = await stripe.refunds.create(
+        {
+          payment_intent: paymentIntent,
+          amount: request.amountCents,
+          reason: "requested_by_customer",
+          metadata: { order_id: request.orderId },
+        },
+        { idempotencyKey: `refund-${request.orderId}` },
+      );
+      if (refund.status === "failed" || refund.status === "canceled") {
+        throw new Error(
+          `Stripe no hizo el reembolso ${refund.id}: ${refund.failure_reason ?? refund.status}`,
+        );
+      }
+      return { id: refund.id };
+    },
     parseWebhook(payload, signature) {
       let event: Stripe.Event;
       try {
@@ -144,11 +170,35 @@ function eventOf(event: Stripe.Event): PaymentEvent {
         customerName: session.customer_details?.name ?? "",
         customerEmail: session.customer_details?.email ?? "",
         shipping: shippingOf(session),
+        paymentId: idOf(session.payment_intent),
       };
     }
     default:
       return { ...base, kind: "ignored" };
   }
+}
+
+/** What getSession asks Stripe to include: the PaymentIntent and its charge. */
+const PAYMENT_EXPANDED = "payment_intent.latest_charge";
+
+/** An expandable field's id, whether Stripe sent the id or the object. */
+function idOf(field: string | { id: string } | null | undefined): string | null {
+  if (!field) return null;
+  return typeof field === "string" ? field : field.id;
+}
+
+/** The payment's id, the card's fingerprint and a cash voucher's expiry, when Stripe included them. */
+function paymentOf(
+  session: Stripe.Checkout.Session,
+): Pick<PaymentState, "paymentId" | "cardFingerprint" | "voucherExpiresAt"> {
+  const intent = typeof session.payment_intent === "object" ? session.payment_intent : null;
+  const charge = intent && typeof intent.latest_charge === "object" ? intent.latest_charge : null;
+  const expiresAfter = intent?.next_action?.oxxo_display_details?.expires_after;
+  return {
+    paymentId: idOf(session.payment_intent),
+    cardFingerprint: charge?.payment_method_details?.card?.fingerprint ?? null,
+    voucherExpiresAt: expiresAfter ? new Date(expiresAfter * 1000) : null,
+  };
 }
 
 /** A session Stripe does not know can never be paid: an answer, not a failure. */
@@ -176,6 +226,7 @@ function stateOf(session: Stripe.Checkout.Session): PaymentState {
     customerName: session.customer_details?.name ?? "",
     customerEmail: session.customer_details?.email ?? "",
     shipping: shippingOf(session),
+    ...paymentOf(session),
   };
 }
 

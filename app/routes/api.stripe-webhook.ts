@@ -20,10 +20,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw error;
   }
-  const outcome = await applyPaymentEvent(database.db, event);
-  // The confirmation e-mail was queued with the payment; send it after answering Stripe (which
-  // wants a quick 2xx), or the scheduler will.
-  if (outcome === "paid") mail.sendSoon();
+  const outcome = await applyPaymentEvent(database.db, event, new Date(), payments);
+  // The confirmation e-mail (or, over the per-person limit, the refund's) was queued with the
+  // payment; send it after answering Stripe (which wants a quick 2xx), or the scheduler will.
+  if (outcome === "paid" || outcome === "cancelled") mail.sendSoon();
   return Response.json({ received: true, outcome });
 }
 

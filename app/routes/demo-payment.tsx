@@ -10,6 +10,7 @@ import { isOrderId } from "~/orders/ids";
 import { countPaidOrder } from "~/orders/paid-count.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
+import { refundOrder } from "~/orders/refunds.server";
 import { successPath } from "~/orders/success-link.server";
 import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
 import { browserIdContext } from "~/web/client-address";
@@ -67,7 +68,7 @@ const FIELDS = [
 ] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { database, mail, cancelLinks, successLinks } = demoServices(context);
+  const { database, mail, cancelLinks, successLinks, payments } = demoServices(context);
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const form = await request.formData().catch(() => null);
   if (!form)
@@ -99,13 +100,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
   // The order exists (checked above) and unpaid orders are never deleted: not "unknown_order".
-  const paid = await confirmPayment(database.db, {
+  const outcome = await confirmPayment(database.db, {
     orderId: params.orderId,
     customerName: name,
     customerEmail: email,
     shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
   });
-  await countPaidOrder(database.db, params.orderId, paid);
+  await countPaidOrder(database.db, params.orderId, outcome);
+  // Over a drop's per-person limit: cancelled, and its refund (recorded only: nothing was charged).
+  if (outcome === "cancelled_over_limit") await refundOrder(database.db, payments, params.orderId);
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the scheduler retries it.
   mail.sendSoon();

@@ -49,11 +49,18 @@ export default function Success({ loaderData }: Route.ComponentProps) {
             Pedido <span data-testid="order-number">{receipt.id}</span>
           </h2>
           <OrderLines lines={receipt.lines} total={receipt.total} totalTestId="order-total" />
-          <p className="mt-4 text-sm text-ink/80" data-testid="order-email">
-            {receipt.confirming || !receipt.email
-              ? "Estamos confirmando tu pago; el correo de confirmación te llegará en cuanto se acredite."
-              : `Enviamos la confirmación a ${receipt.email}.`}
-          </p>
+          {receipt.cancelled ? (
+            <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
+              Cancelamos este pedido porque pasa del máximo de piezas por persona: {receipt.cancelled} Te
+              devolvemos el total y te escribimos a {receipt.email} en cuanto el reembolso esté hecho.
+            </p>
+          ) : (
+            <p className="mt-4 text-sm text-ink/80" data-testid="order-email">
+              {receipt.confirming || !receipt.email
+                ? "Estamos confirmando tu pago; el correo de confirmación te llegará en cuanto se acredite."
+                : `Enviamos la confirmación a ${receipt.email}.`}
+            </p>
+          )}
         </section>
       )}
       <Link

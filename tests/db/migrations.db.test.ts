@@ -93,6 +93,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0013_shop_settings",
       "0014_mail_log",
       "0015_fair_opening",
+      "0016_per_person_limit",
     ]);
 
     const db = database.db;
@@ -182,6 +183,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0013_shop_settings",
       "0014_mail_log",
       "0015_fair_opening",
+      "0016_per_person_limit",
     ]);
   });
 });

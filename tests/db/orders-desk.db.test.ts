@@ -94,6 +94,11 @@ async function orderIn(db: Db, shop: Workshop, status: OrderStatus, customer = "
   }
   const id = await paidOrder(db, shop, customer);
   if (status === "pendiente") return id;
+  if (status === "cancelado") {
+    // As the per-person limit leaves it (per-person-limit.db.test.ts): paid, then cancelled.
+    await db.updateTable("orders").set({ status: "cancelado" }).where("id", "=", id).execute();
+    return id;
+  }
   expect(await shipOrder(db, id, ESTAFETA)).toEqual({ ok: true });
   await emailsDelivered(db, id);
   if (status === "enviado") return id;
@@ -173,6 +178,7 @@ const DESK_ACTIONS: {
       archivado: "archivado",
       esperando_pago: "no_encontrado",
       expirado: "no_encontrado",
+      cancelado: "cancelado",
     },
   },
   {
@@ -184,6 +190,7 @@ const DESK_ACTIONS: {
       archivado: "archivado",
       esperando_pago: "no_encontrado",
       expirado: "no_encontrado",
+      cancelado: "cancelado",
     },
   },
   {
@@ -195,6 +202,7 @@ const DESK_ACTIONS: {
       archivado: "archivado",
       esperando_pago: "no_encontrado",
       expirado: "no_encontrado",
+      cancelado: "cancelado",
     },
   },
   {
@@ -206,6 +214,7 @@ const DESK_ACTIONS: {
       archivado: "archivado",
       esperando_pago: "no_encontrado",
       expirado: "no_encontrado",
+      cancelado: "cancelado",
     },
   },
   {
@@ -217,10 +226,18 @@ const DESK_ACTIONS: {
       archivado: "ok",
       esperando_pago: "no_encontrado",
       expirado: "no_encontrado",
+      cancelado: "cancelado",
     },
   },
 ];
-const STATUSES: OrderStatus[] = ["pendiente", "enviado", "archivado", "esperando_pago", "expirado"];
+const STATUSES: OrderStatus[] = [
+  "pendiente",
+  "enviado",
+  "archivado",
+  "esperando_pago",
+  "expirado",
+  "cancelado",
+];
 
 describeEachDatabase("orders desk: moves of an order", (harness) => {
   describe.each(DESK_ACTIONS)("$name", ({ name, run, outcomes }) => {

@@ -8,7 +8,7 @@ import { cancelFromPaymentPage, sweepExpiredHolds } from "~/orders/sweeper.serve
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
+import { type FakeStripe, payByVoucher, startFakeStripe } from "../support/fake-stripe";
 import { hold } from "../support/orders";
 
 /*
@@ -164,5 +164,90 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
     // Again (a reload of /cancel): nothing left to release.
     expect(await cancelFromPaymentPage(database.db, held.payments, held.orderId)).toBe("sin_apartado");
     expect(await held.stock()).toBe(2);
+  });
+
+  it("a cash voucher (OXXO) keeps its hold no longer than the voucher itself: then the pieces go back", async () => {
+    const database = await harness.fresh();
+    const held = await heldAtStripe(database, "real");
+    const sweepAt = later();
+    // Stripe's voucher can be paid for 20 more minutes when the hold's time is up.
+    const voucherEnds = new Date(sweepAt.getTime() + 20 * 60_000);
+    payByVoucher(fake, held.sessionId, voucherEnds);
+    expect(await sweepExpiredHolds(database.db, held.payments, sweepAt)).toMatchObject({
+      waiting: 1,
+      released: 0,
+    });
+    const order = await database.db
+      .selectFrom("orders")
+      .select("expires_at")
+      .where("id", "=", held.orderId)
+      .executeTakeFirstOrThrow();
+    // Extended to the voucher's end, not the hour it used to be.
+    expect(new Date(order.expires_at).getTime()).toBe(Math.floor(voucherEnds.getTime() / 1000) * 1000);
+    expect(await held.stock()).toBe(0);
+    // Nothing to do before then; once the voucher is over, the hold is released, not extended again.
+    expect(
+      await sweepExpiredHolds(database.db, held.payments, new Date(voucherEnds.getTime() - 60_000)),
+    ).toMatchObject({
+      waiting: 0,
+      released: 0,
+    });
+    expect(
+      await sweepExpiredHolds(database.db, held.payments, new Date(voucherEnds.getTime() + 60_000)),
+    ).toEqual({
+      released: 1,
+      paid: 0,
+      waiting: 0,
+      failed: 0,
+    });
+    expect(await held.status()).toBe("expirado");
+    expect(await held.stock()).toBe(2);
+  });
+
+  it("a cash voucher during its drop's opening period is not waited for: the hold ends on time like any other", async () => {
+    const database = await harness.fresh();
+    const held = await heldAtStripe(database, "real");
+    // The drop opened an hour ago and its opening lasts a day.
+    const drop = await database.db
+      .selectFrom("order_lines")
+      .select("drop_id")
+      .where("order_id", "=", held.orderId)
+      .executeTakeFirstOrThrow();
+    await database.db
+      .updateTable("drops")
+      .set({ opening_minutes: 24 * 60 })
+      .where("id", "=", drop.drop_id)
+      .execute();
+    const sweepAt = later();
+    payByVoucher(fake, held.sessionId, new Date(sweepAt.getTime() + 3 * 24 * 60 * 60_000));
+    expect(await sweepExpiredHolds(database.db, held.payments, sweepAt)).toEqual({
+      released: 1,
+      paid: 0,
+      waiting: 0,
+      failed: 0,
+    });
+    expect(await held.status()).toBe("expirado");
+    expect(await held.stock()).toBe(2);
+
+    // After the opening, the same voucher is waited for (an hour at a time) as before.
+    const after = await heldAtStripe(database, "real");
+    await database.db
+      .updateTable("drops")
+      .set({ opening_minutes: 30 })
+      .where("id", "in", (eb) =>
+        eb.selectFrom("order_lines").select("drop_id").where("order_id", "=", after.orderId),
+      )
+      .execute();
+    payByVoucher(fake, after.sessionId, new Date(sweepAt.getTime() + 3 * 24 * 60 * 60_000));
+    expect(await sweepExpiredHolds(database.db, after.payments, sweepAt)).toMatchObject({
+      waiting: 1,
+      released: 0,
+    });
+    const extended = await database.db
+      .selectFrom("orders")
+      .select("expires_at")
+      .where("id", "=", after.orderId)
+      .executeTakeFirstOrThrow();
+    expect(new Date(extended.expires_at).getTime()).toBe(sweepAt.getTime() + 60 * 60_000);
   });
 });

@@ -44,6 +44,9 @@ function providerWith(states: Record<string, PaymentState | "unreachable">) {
       states[id] = closed;
       return closed;
     },
+    refund: async () => {
+      throw new Error("no refunds here");
+    },
   };
   return { provider, expired };
 }

@@ -6,6 +6,8 @@ import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { archiveOrder, shipOrder } from "~/orders/desk.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { refundOrder } from "~/orders/refunds.server";
+import { createDemoPayments } from "~/payments/demo-payments.server";
 import { signInAdmin } from "../support/admin-http";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -802,5 +804,46 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     ]) {
       expect(slipText).toContain(expected);
     }
+  });
+
+  it("'Cancelados': an order paid over 'Máximo 1 por persona' shows with its reason and its refund, and no buttons", async () => {
+    const piece = await runningPiece(database, { stock: 3, maxPerOrder: 1 });
+    const email = `limite-${newId(8)}@example.com`;
+    const pay = async () => {
+      const held = await hold(database.db, {
+        lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+        provider: "demo",
+      });
+      const outcome = await confirmPayment(database.db, {
+        orderId: held.id,
+        customerName: "Sofía Ruiz",
+        customerEmail: email,
+        shipping: oaxacaAddress("Sofía Ruiz", "951 123 4567"),
+      });
+      return { id: held.id, outcome };
+    };
+    expect((await pay()).outcome).toBe("paid");
+    const over = await pay();
+    expect(over.outcome).toBe("cancelled_over_limit");
+    expect(await refundOrder(database.db, createDemoPayments(database.db), over.id)).toBe("reembolsado");
+
+    const list = await get("/admin/orders?estado=cancelado");
+    expect(list.status).toBe(200);
+    const html = await list.text();
+    const text = visibleText(html);
+    expect(html).toContain(`href="/admin/orders/${over.id}"`);
+    expect(text).toContain("Cancelados");
+    expect(text).toContain("Cancelado por el máximo por persona: «Mareas» permite 1 por persona");
+    expect(text).toContain("con el mismo correo");
+    expect(text).toContain(`Reembolso de $4,500.00 MXN hecho`);
+    expect(text).toContain(`demo_re_${over.id}`);
+    expect(html).not.toContain('value="atender"');
+    // Not among the pending orders; its own page shows the same.
+    expect(await (await get("/admin/orders?estado=pendiente")).text()).not.toContain(
+      `href="/admin/orders/${over.id}"`,
+    );
+    const detail = await get(`/admin/orders/${over.id}`);
+    expect(detail.status).toBe(200);
+    expect(visibleText(await detail.text())).toContain("Reembolso de $4,500.00 MXN hecho");
   });
 });

@@ -6,8 +6,24 @@ import http from "node:http";
  */
 export interface FakeStripe {
   url: string;
-  requests: { method: string; path: string; headers: http.IncomingHttpHeaders; form: URLSearchParams }[];
+  requests: {
+    method: string;
+    path: string;
+    headers: http.IncomingHttpHeaders;
+    form: URLSearchParams;
+    query: URLSearchParams;
+  }[];
   sessions: Map<string, Record<string, unknown>>;
+  /** PaymentIntents, each with its latest charge inside (Stripe answers it when asked to expand it). */
+  paymentIntents: Map<string, Record<string, unknown>>;
+  /** Every refund made (a request repeated with its idempotency key gets the first answer, not a new one). */
+  refunds: {
+    id: string;
+    payment_intent: string;
+    amount: number;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }[];
   /**
    * Stripe is down while this is set: `error` answers every request with a 500, `hangup` closes
    * the connection without an answer. The SDK retries both before it gives up.
@@ -34,9 +50,86 @@ export const STRIPE_SHOPPER = {
   },
 };
 
+/**
+ * The shopper pays a session by card, as Stripe's page would: the session completes, paid, with a
+ * PaymentIntent whose charge carries the card's fingerprint. Returns the PaymentIntent's id.
+ */
+export function payByCard(
+  fake: FakeStripe,
+  sessionId: string,
+  payment: { amount: number; fingerprint: string; shopper?: Partial<typeof STRIPE_SHOPPER> },
+): string {
+  const session = fake.sessions.get(sessionId);
+  if (!session) throw new Error(`no session ${sessionId}`);
+  const id = `pi_test_${sessionId.replace(/^cs_test_/, "")}`;
+  fake.paymentIntents.set(id, {
+    id,
+    object: "payment_intent",
+    amount: payment.amount,
+    currency: "mxn",
+    status: "succeeded",
+    next_action: null,
+    latest_charge: {
+      id: `ch_test_${sessionId.replace(/^cs_test_/, "")}`,
+      object: "charge",
+      amount: payment.amount,
+      payment_intent: id,
+      payment_method_details: {
+        type: "card",
+        card: { brand: "visa", last4: "4242", fingerprint: payment.fingerprint },
+      },
+    },
+  });
+  Object.assign(session, {
+    status: "complete",
+    payment_status: "paid",
+    amount_total: payment.amount,
+    currency: "mxn",
+    payment_intent: id,
+    ...STRIPE_SHOPPER,
+    ...payment.shopper,
+  });
+  return id;
+}
+
+/**
+ * The shopper chose cash at a store (OXXO): the session completes unpaid, and its PaymentIntent
+ * waits with a voucher payable until `expiresAfter` (Stripe's next_action.oxxo_display_details).
+ */
+export function payByVoucher(fake: FakeStripe, sessionId: string, expiresAfter: Date): string {
+  const session = fake.sessions.get(sessionId);
+  if (!session) throw new Error(`no session ${sessionId}`);
+  const id = `pi_test_${sessionId.replace(/^cs_test_/, "")}`;
+  fake.paymentIntents.set(id, {
+    id,
+    object: "payment_intent",
+    currency: "mxn",
+    status: "requires_action",
+    latest_charge: null,
+    next_action: {
+      type: "oxxo_display_details",
+      oxxo_display_details: {
+        expires_after: Math.floor(expiresAfter.getTime() / 1000),
+        number: "12345678901234657890123456789012",
+        hosted_voucher_url: "https://payments.stripe.test/oxxo/voucher",
+      },
+    },
+  });
+  Object.assign(session, {
+    status: "complete",
+    payment_status: "unpaid",
+    payment_intent: id,
+    ...STRIPE_SHOPPER,
+  });
+  return id;
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripe["requests"] = [];
   const sessions = new Map<string, Record<string, unknown>>();
+  const paymentIntents = new Map<string, Record<string, unknown>>();
+  const refunds: FakeStripe["refunds"] = [];
+  const refundsByKey = new Map<string, Record<string, unknown>>();
   let next = 1;
   const server = http.createServer((req, res) => {
     let body = "";
@@ -44,9 +137,28 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       body += c.toString();
     });
     req.on("end", () => {
-      const path = (req.url ?? "").split("?")[0] ?? "";
+      const [path = "", search = ""] = (req.url ?? "").split("?");
       const form = new URLSearchParams(body);
-      requests.push({ method: req.method ?? "", path, headers: req.headers, form });
+      const query = new URLSearchParams(search);
+      requests.push({ method: req.method ?? "", path, headers: req.headers, form, query });
+      // What to expand, as Stripe reads it: expand[]=a.b (the SDK sends expand[0]=… in the query).
+      const expand = [...query.entries(), ...form.entries()]
+        .filter(([k]) => k.startsWith("expand"))
+        .map(([, v]) => v);
+      /** An object with the fields named in `expand` replaced by what they name. */
+      const expanded = (object: Record<string, unknown>, prefix = ""): Record<string, unknown> => {
+        const out = { ...object };
+        const intentId = out.payment_intent;
+        if (!prefix && typeof intentId === "string" && expand.some((e) => e.startsWith("payment_intent"))) {
+          const intent = paymentIntents.get(intentId);
+          if (intent) out.payment_intent = expanded(intent, "payment_intent.");
+        }
+        const charge = out.latest_charge as { id?: string } | null | undefined;
+        if (charge && typeof charge === "object" && !expand.includes(`${prefix}latest_charge`)) {
+          out.latest_charge = charge.id; // Stripe sends the id unless asked for the charge
+        }
+        return out;
+      };
       const send = (status: number, json: unknown) => {
         res.writeHead(status, { "content-type": "application/json", "request-id": `req_${next}` });
         res.end(JSON.stringify(json));
@@ -73,6 +185,65 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         sessions.set(id, session);
         return send(200, session);
       }
+      if (req.method === "POST" && path === "/v1/refunds") {
+        const key = String(req.headers["idempotency-key"] ?? "");
+        const repeated = key ? refundsByKey.get(key) : undefined;
+        if (repeated) return send(200, repeated);
+        const intentId = form.get("payment_intent") ?? "";
+        const intent = paymentIntents.get(intentId);
+        if (!intent) {
+          return send(404, {
+            error: {
+              type: "invalid_request_error",
+              code: "resource_missing",
+              message: `No such payment_intent: '${intentId}'`,
+            },
+          });
+        }
+        const amount = Number(form.get("amount") ?? intent.amount);
+        const done = refunds.filter((r) => r.payment_intent === intentId).reduce((n, r) => n + r.amount, 0);
+        if (done + amount > Number(intent.amount)) {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              code: "charge_already_refunded",
+              message: "Charge has already been refunded.",
+            },
+          });
+        }
+        const metadata: Record<string, string> = {};
+        for (const [k, v] of form.entries()) {
+          const m = k.match(/^metadata\[(.+)\]$/);
+          if (m?.[1]) metadata[m[1]] = v;
+        }
+        const refund = {
+          id: `re_test_${next++}`,
+          object: "refund",
+          amount,
+          currency: "mxn",
+          payment_intent: intentId,
+          status: "succeeded",
+          reason: form.get("reason"),
+          metadata,
+        };
+        refunds.push({ id: refund.id, payment_intent: intentId, amount, idempotencyKey: key, metadata });
+        if (key) refundsByKey.set(key, refund);
+        return send(200, refund);
+      }
+      const intentMatch = path.match(/^\/v1\/payment_intents\/([^/]+)$/);
+      if (req.method === "GET" && intentMatch) {
+        const intent = paymentIntents.get(intentMatch[1] ?? "");
+        if (!intent) {
+          return send(404, {
+            error: {
+              type: "invalid_request_error",
+              code: "resource_missing",
+              message: "No such payment_intent",
+            },
+          });
+        }
+        return send(200, expanded(intent));
+      }
       const match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/);
       const session = match ? sessions.get(match[1] ?? "") : undefined;
       if (!session) {
@@ -92,7 +263,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         }
         session.status = "expired";
       }
-      return send(200, session);
+      return send(200, expanded(session));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -101,6 +272,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     url: `http://127.0.0.1:${port}`,
     requests,
     sessions,
+    paymentIntents,
+    refunds,
     outage: null,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatShopDateTime } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
-import type { Order } from "~/orders/order";
+import type { Order, OrderCancellation } from "~/orders/order";
 import { addressLines } from "~/orders/shipping";
 import { STATUS_LABELS } from "~/orders/status";
 
@@ -9,6 +9,7 @@ const STATUS_STYLE: Record<string, string> = {
   pendiente: "bg-gold-300/60 text-ink",
   enviado: "bg-emerald-100 text-emerald-900",
   archivado: "bg-sand text-ink",
+  cancelado: "bg-red-100 text-red-900",
 };
 
 export function StatusBadge({ status }: { status: Order["status"] }) {
@@ -44,6 +45,7 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
       <p className="text-sm text-ink/75">
         <time dateTime={order.createdAt.toISOString()}>{formatShopDateTime(order.createdAt)}</time>
       </p>
+      {order.cancellation && <CancellationNote cancellation={order.cancellation} />}
       {order.stockIssue && (
         <p className="rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900">
           <strong>Reembolsar a mano:</strong> {order.stockIssue}
@@ -111,6 +113,44 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
               </a>
             </>
           )}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Why a paid order was cancelled (over the per-person limit) and how its refund stands. */
+function CancellationNote({ cancellation }: { cancellation: OrderCancellation }) {
+  const amount = `${formatMXN(cancellation.amountCents)} MXN`;
+  return (
+    <div
+      data-testid="cancellation"
+      className="space-y-1 rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900"
+    >
+      <p>
+        <strong>Cancelado por el máximo por persona:</strong> {cancellation.reason}
+      </p>
+      {cancellation.refund === "hecho" ? (
+        <p>
+          Reembolso de {amount} hecho
+          {cancellation.refundedAt && (
+            <>
+              {" el "}
+              <time dateTime={cancellation.refundedAt.toISOString()}>
+                {formatShopDateTime(cancellation.refundedAt)}
+              </time>
+            </>
+          )}
+          {cancellation.refundId && <> (referencia {cancellation.refundId})</>}. Las piezas volvieron al
+          stock.
+        </p>
+      ) : (
+        <p>
+          <strong>Reembolso de {amount} pendiente:</strong>{" "}
+          {cancellation.attempts > 0
+            ? `el proveedor de pagos no lo hizo (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}${cancellation.lastError ? `: ${cancellation.lastError}` : ""}); se reintenta solo. Si sigue así, reembolsa a mano desde el panel del proveedor.`
+            : "se está pidiendo al proveedor de pagos."}{" "}
+          Las piezas ya volvieron al stock.
         </p>
       )}
     </div>

@@ -14,6 +14,7 @@ import * as m0012 from "./0012_admin_two_factor";
 import * as m0013 from "./0013_shop_settings";
 import * as m0014 from "./0014_mail_log";
 import * as m0015 from "./0015_fair_opening";
+import * as m0016 from "./0016_per_person_limit";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   "0013_shop_settings": m0013,
   "0014_mail_log": m0014,
   "0015_fair_opening": m0015,
+  "0016_per_person_limit": m0016,
 };

@@ -1,9 +1,13 @@
+import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
-import { CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "~/mail/kinds";
+import { CANCELLATION_EMAIL, CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "~/mail/kinds";
+import type { MailMessage } from "~/mail/mailer.server";
 import type { EmailTemplates } from "~/mail/queue.server";
 import { withTrackingLink } from "~/settings/carriers";
 import type { ShopSettings } from "~/settings/settings";
+import type { Order } from "../order";
 import { getOrder } from "../queries.server";
+import { cancellationEmail } from "./cancellation";
 import { confirmationEmail } from "./confirmation";
 import { shipmentEmail } from "./shipment";
 
@@ -13,7 +17,7 @@ import { shipmentEmail } from "./shipment";
  */
 export function orderEmailTemplates(db: Db, settings: () => ShopSettings): EmailTemplates {
   const withOrder =
-    (render: typeof confirmationEmail) =>
+    (render: (order: Order, shop: PublicShopSettings) => Omit<MailMessage, "to"> | null) =>
     async ({ orderId }: { orderId: string | null }) => {
       const order = orderId ? await getOrder(db, orderId) : null;
       if (!order) return null;
@@ -23,5 +27,6 @@ export function orderEmailTemplates(db: Db, settings: () => ShopSettings): Email
   return {
     [CONFIRMATION_EMAIL]: withOrder(confirmationEmail),
     [SHIPMENT_EMAIL]: withOrder(shipmentEmail),
+    [CANCELLATION_EMAIL]: withOrder(cancellationEmail),
   };
 }

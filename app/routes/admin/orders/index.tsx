@@ -4,7 +4,7 @@ import { OrderView } from "~/components/admin/order-view";
 import { RouteError } from "~/components/route-error";
 import { listOrders } from "~/orders/desk.server";
 import { DESK_PARAMS, deskSearch, parseDeskQuery } from "~/orders/desk-query";
-import { DESK_TABS, STATUS_LABELS } from "~/orders/status";
+import { DESK_VIEWS, VIEW_LABELS } from "~/orders/status";
 import { withTrackingLink } from "~/settings/carriers";
 import { requireAdmin } from "~/web/guards.server";
 import { pageTakesNoForm } from "~/web/methods";
@@ -52,7 +52,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       </div>
 
       <nav aria-label="Estado de los pedidos" className="mt-6 flex gap-2 overflow-x-auto">
-        {DESK_TABS.map((tab) => (
+        {DESK_VIEWS.map((tab) => (
           <Link
             key={tab}
             to={`/admin/orders${deskSearch({ ...values, tab })}`}
@@ -61,7 +61,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               tab === values.tab ? "bg-ink text-cream" : "bg-sand/60 hover:bg-sand"
             }`}
           >
-            {STATUS_LABELS[tab]}
+            {VIEW_LABELS[tab]}
           </Link>
         ))}
       </nav>
@@ -114,7 +114,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       {orders.length === 0 ? (
         <p className="mt-8 text-ink/75">No hay pedidos en esta sección.</p>
       ) : (
-        <ol className="mt-6 space-y-4" aria-label={`Pedidos: ${STATUS_LABELS[values.tab]}`}>
+        <ol className="mt-6 space-y-4" aria-label={`Pedidos: ${VIEW_LABELS[values.tab]}`}>
           {orders.map((order) => (
             <li key={order.id}>
               <article aria-label={`Pedido ${order.id}`} className="rounded-xl bg-white p-4 shadow-sm sm:p-6">

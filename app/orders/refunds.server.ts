@@ -1,0 +1,126 @@
+import { log } from "~/config/log.server";
+import { type Db, toTimestamp } from "~/db/database.server";
+import { errorLine } from "~/lib/errors";
+import { CANCELLATION_EMAIL } from "~/mail/kinds";
+import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
+import type { PaymentProvider } from "./payment-port";
+
+/*
+ * Refunds (decision 29). An order cancelled over the per-person limit records its refund in the
+ * payment's transaction (`pendiente`); the provider is asked right after, and again by the sweep
+ * until it makes it. The provider's idempotency key is the order, and the record moves to `hecho`
+ * with a conditional update: a retry, a replayed webhook or two app servers never refund twice,
+ * and the buyer's e-mail (that the refund was made) is queued once, with that move.
+ */
+
+export type RefundOutcome =
+  /** The provider made the refund (now, or before: this call found it done). */
+  | "reembolsado"
+  /** The provider did not make it: recorded, retried later, shown on the desk. */
+  | "fallido"
+  /** Nothing to refund for this order. */
+  | "sin_reembolso"
+  /** Paid through another provider than the one running now: left for the owner. */
+  | "otro_proveedor";
+
+/** Asks the provider for an order's pending refund. Never throws for the provider's failures. */
+export async function refundOrder(
+  db: Db,
+  payments: PaymentProvider,
+  orderId: string,
+  now = new Date(),
+): Promise<RefundOutcome> {
+  const refund = await db
+    .selectFrom("refunds as r")
+    .innerJoin("orders as o", "o.id", "r.order_id")
+    .select([
+      "r.status",
+      "r.provider",
+      "r.amount_cents",
+      "r.currency",
+      "r.attempts",
+      "o.payment_session_id",
+      "o.payment_id",
+      "o.customer_email",
+    ])
+    .where("r.order_id", "=", orderId)
+    .executeTakeFirst();
+  if (!refund) return "sin_reembolso";
+  if (refund.status === "hecho") return "reembolsado";
+  if (refund.provider !== payments.name) {
+    await failed(db, orderId, refund.attempts, `pagado con ${refund.provider}: reembolsar a mano`, now);
+    return "otro_proveedor";
+  }
+  let made: { id: string };
+  try {
+    made = await payments.refund({
+      orderId,
+      sessionId: refund.payment_session_id,
+      paymentId: refund.payment_id,
+      amountCents: refund.amount_cents,
+      currency: refund.currency,
+    });
+  } catch (error) {
+    const line = errorLine(error);
+    log.error({ orderId, error: line }, "No se pudo reembolsar el pedido");
+    await failed(db, orderId, refund.attempts, line, now);
+    return "fallido";
+  }
+  await db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable("refunds")
+      .set({
+        status: "hecho",
+        provider_refund_id: made.id,
+        refunded_at: toTimestamp(now),
+        attempts: refund.attempts + 1,
+        last_error: null,
+        next_attempt_at: null,
+      })
+      .where("order_id", "=", orderId)
+      .where("status", "=", "pendiente")
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return; // another server recorded it first
+    await queueEmail(trx, {
+      kind: CANCELLATION_EMAIL,
+      recipient: refund.customer_email,
+      orderId,
+      dedupeKey: `${CANCELLATION_EMAIL}:${orderId}`,
+      now,
+    });
+  });
+  return "reembolsado";
+}
+
+async function failed(db: Db, orderId: string, attempts: number, error: string, now: Date) {
+  const next = new Date(now.getTime() + retryDelayMinutes(attempts + 1) * 60_000);
+  await db
+    .updateTable("refunds")
+    .set({ attempts: attempts + 1, last_error: error.slice(0, 500), next_attempt_at: toTimestamp(next) })
+    .where("order_id", "=", orderId)
+    .where("status", "=", "pendiente")
+    .execute();
+}
+
+/** Refunds still to make whose next attempt is due: the sweep asks the provider again. */
+export async function retryPendingRefunds(
+  db: Db,
+  payments: PaymentProvider,
+  now = new Date(),
+): Promise<{ refunded: number; failed: number }> {
+  const due = await db
+    .selectFrom("refunds")
+    .select("order_id")
+    .where("status", "=", "pendiente")
+    .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", toTimestamp(now))]))
+    .orderBy("created_at")
+    .limit(50)
+    .execute();
+  const counts = { refunded: 0, failed: 0 };
+  for (const { order_id } of due) {
+    const outcome = await refundOrder(db, payments, order_id, now);
+    if (outcome === "reembolsado") counts.refunded++;
+    else counts.failed++;
+  }
+  return counts;
+}

@@ -1,0 +1,382 @@
+import Stripe from "stripe";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { loadConfig } from "~/config/env.server";
+import type { Database } from "~/db/database.server";
+import { createSmtpMailer } from "~/mail/mailer.server";
+import { deliverPendingEmails } from "~/mail/queue.server";
+import { getDeskOrder, listOrders } from "~/orders/desk.server";
+import { orderEmailTemplates } from "~/orders/emails/templates.server";
+import { setPaymentSession } from "~/orders/holds.server";
+import { confirmPayment } from "~/orders/payment.server";
+import { applyPaymentEvent } from "~/orders/payment-events.server";
+import { refundOrder, retryPendingRefunds } from "~/orders/refunds.server";
+import { createDemoPayments } from "~/payments/demo-payments.server";
+import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { settingsFromEnvironment } from "~/settings/settings";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { hold } from "../support/orders";
+import { readable, startSmtp } from "../support/smtp";
+
+/*
+ * 'Máximo N por persona' at payment (decision 29), through the real Stripe SDK and adapter against
+ * the local stand-in for Stripe's API, and a real SMTP server: a second paid order of one buyer
+ * (same e-mail, same card or same address, each alone) beyond the drop's limit is cancelled,
+ * refunded for its total, its pieces back in stock, and the buyer told in Spanish.
+ */
+
+vi.setConfig({ testTimeout: 60_000 });
+const SECRET = "whsec_limite_por_persona";
+const shop = loadConfig({}).shop;
+let fake: FakeStripe;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  smtp = await startSmtp();
+});
+afterAll(async () => {
+  await fake.close();
+  await smtp.close();
+});
+afterEach(() => {
+  fake.outage = null;
+  vi.restoreAllMocks();
+});
+
+const signer = new Stripe("sk_test_123");
+function stripePayments() {
+  return createStripePayments(
+    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
+    { webhookSecret: SECRET },
+  );
+}
+
+interface Buyer {
+  email: string;
+  fingerprint: string;
+  /** Stripe's fields of the address that differ from STRIPE_SHOPPER's. */
+  address: Record<string, string>;
+}
+
+let eventNumber = 0;
+
+/**
+ * One checkout of `quantity` pieces paid by card at Stripe, its `checkout.session.completed`
+ * signed like Stripe's and handed to the shop as the webhook route does.
+ */
+async function buy(
+  database: Database,
+  piece: { id: string; dropId: string },
+  quantity: number,
+  buyer: Buyer,
+) {
+  const payments = stripePayments();
+  const order = await hold(database.db, {
+    lines: [{ productId: piece.id, dropId: piece.dropId, quantity }],
+    provider: "stripe",
+  });
+  const session = await payments.createSession(order, {
+    success: "https://t.example/s",
+    cancel: "https://t.example/c",
+  });
+  await setPaymentSession(database.db, order.id, session);
+  const address = { ...STRIPE_SHOPPER.collected_information.shipping_details.address, ...buyer.address };
+  const paymentIntent = payByCard(fake, session.id, {
+    amount: order.totalCents,
+    fingerprint: buyer.fingerprint,
+    shopper: {
+      customer_details: { ...STRIPE_SHOPPER.customer_details, email: buyer.email },
+      collected_information: {
+        shipping_details: { ...STRIPE_SHOPPER.collected_information.shipping_details, address },
+      },
+    },
+  });
+  const payload = JSON.stringify({
+    id: `evt_limite_${++eventNumber}`,
+    object: "event",
+    type: "checkout.session.completed",
+    data: { object: fake.sessions.get(session.id) },
+  });
+  const deliver = async () =>
+    applyPaymentEvent(
+      database.db,
+      payments.parseWebhook?.(
+        payload,
+        signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+      ) ??
+        (() => {
+          throw new Error("no webhooks");
+        })(),
+      new Date(),
+      payments,
+    );
+  return { orderId: order.id, totalCents: order.totalCents, paymentIntent, deliver, payments };
+}
+
+const row = (database: Database, id: string) =>
+  database.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const refundRow = (database: Database, id: string) =>
+  database.db.selectFrom("refunds").selectAll().where("order_id", "=", id).executeTakeFirst();
+
+/** Sends the queue over real SMTP and returns what `to` received, as a person reads it. */
+async function mailTo(database: Database, to: string): Promise<string[]> {
+  const mailer = createSmtpMailer(`smtp://127.0.0.1:${smtp.port}`, '"Oro de Luna" <hola@orodeluna.mx>');
+  await deliverPendingEmails(
+    database.db,
+    mailer,
+    orderEmailTemplates(database.db, () => settingsFromEnvironment(shop)),
+  );
+  const wanted = to.toLowerCase();
+  return smtp.received
+    .filter((m) => m.to.some((address) => address.toLowerCase() === wanted))
+    .map((m) => readable(m.raw));
+}
+
+const OTHER_ADDRESS = {
+  line1: "Avenida Juárez 10",
+  postal_code: "06000",
+  city: "Ciudad de México",
+  state: "CDMX",
+};
+
+describeEachDatabase("the per-person limit at payment", (harness) => {
+  const cases: { name: string; first: Buyer; second: Buyer; words: string }[] = [
+    {
+      name: "the same e-mail (typed otherwise)",
+      first: { email: `sol.${harness.dialect}@example.mx`, fingerprint: "fp_tarjeta_sol", address: {} },
+      second: {
+        email: `SOL.${harness.dialect.toUpperCase()}@Example.MX`,
+        fingerprint: "fp_otra_tarjeta_1",
+        address: OTHER_ADDRESS,
+      },
+      words: "el mismo correo",
+    },
+    {
+      name: "the same card (Stripe's fingerprint)",
+      first: { email: `rio.${harness.dialect}@example.mx`, fingerprint: "fp_misma_tarjeta", address: {} },
+      second: {
+        email: `otro.rio.${harness.dialect}@example.mx`,
+        fingerprint: "fp_misma_tarjeta",
+        address: OTHER_ADDRESS,
+      },
+      words: "la misma tarjeta",
+    },
+    {
+      name: "the same shipping address (spelled otherwise)",
+      first: { email: `luz.${harness.dialect}@example.mx`, fingerprint: "fp_tarjeta_luz", address: {} },
+      second: {
+        email: `hermana.luz.${harness.dialect}@example.mx`,
+        fingerprint: "fp_tarjeta_hermana",
+        address: { line1: "calle MACEDONIO alcala #401", postal_code: "68000", country: "MX" },
+      },
+      words: "la misma dirección de envío",
+    },
+  ];
+
+  it.each(cases)(
+    "a second order over 'Máximo 1 por persona' by $name is cancelled and refunded through Stripe, with its e-mail",
+    async ({ first, second, words }) => {
+      const database = await harness.fresh();
+      const piece = await runningPiece(database, { stock: 3, priceCents: 450_000, maxPerOrder: 1 });
+
+      const kept = await buy(database, piece, 1, first);
+      expect(await kept.deliver()).toBe("paid");
+      expect(await row(database, kept.orderId)).toMatchObject({
+        status: "pendiente",
+        card_fingerprint: first.fingerprint,
+      });
+
+      const over = await buy(database, piece, 1, second);
+      expect(await piece.stock()).toBe(1);
+      const refundsBefore = fake.refunds.length;
+      expect(await over.deliver()).toBe("cancelled");
+
+      // The first order keeps its piece; the second is cancelled and its piece is back in stock.
+      expect((await row(database, kept.orderId)).status).toBe("pendiente");
+      expect(await row(database, over.orderId)).toMatchObject({
+        status: "cancelado",
+        card_fingerprint: second.fingerprint,
+        payment_id: over.paymentIntent,
+      });
+      expect(await piece.stock()).toBe(2);
+
+      // Stripe was asked for one refund: the order's whole total, on its PaymentIntent, keyed by the order.
+      const made = fake.refunds.slice(refundsBefore);
+      expect(made).toEqual([
+        {
+          id: expect.stringMatching(/^re_test_/),
+          payment_intent: over.paymentIntent,
+          amount: over.totalCents,
+          idempotencyKey: `refund-${over.orderId}`,
+          metadata: { order_id: over.orderId },
+        },
+      ]);
+      expect(over.totalCents).toBe(450_000);
+      const refund = await refundRow(database, over.orderId);
+      expect(refund).toMatchObject({
+        status: "hecho",
+        amount_cents: 450_000,
+        currency: "mxn",
+        provider: "stripe",
+        provider_refund_id: made[0]?.id,
+        last_error: null,
+      });
+      expect(refund?.reason).toContain("«Mareas» permite 1 por persona");
+      expect(refund?.reason).toContain(words);
+      expect(refund?.refunded_at).toBeTruthy();
+
+      // The buyer is told in Spanish, once; the first buyer got only the confirmation.
+      const mails = await mailTo(database, second.email);
+      const notices = mails.filter((m) =>
+        m.includes(`Subject: Cancelamos tu pedido ${over.orderId} y te devolvimos tu dinero`),
+      );
+      expect(notices, mails.join("\n---\n")).toHaveLength(1);
+      const text = notices[0] ?? "";
+      expect(text).toContain("pasa del máximo de piezas por persona");
+      expect(text).toContain(words);
+      expect(text).toContain("Ya hicimos el reembolso de $4,500.00 MXN");
+      expect(text).toContain("pasaron a quien seguía en la fila");
+      expect(mails.some((m) => m.includes(`Tu pedido ${over.orderId} está confirmado`))).toBe(false);
+
+      // The owner sees it under 'Cancelados', with the reason and the refund.
+      const listed = await listOrders(database.db, { tab: "cancelado", page: 1 });
+      expect(listed.orders.map((o) => o.id)).toEqual([over.orderId]);
+      expect(listed.orders[0]?.cancellation).toMatchObject({
+        refund: "hecho",
+        amountCents: 450_000,
+        refundId: made[0]?.id,
+      });
+      expect((await getDeskOrder(database.db, over.orderId))?.cancellation?.reason).toContain(words);
+      expect((await listOrders(database.db, { tab: "pendiente", page: 1 })).orders.map((o) => o.id)).toEqual([
+        kept.orderId,
+      ]);
+
+      // Idempotent: the webhook delivered again, the refund asked again, the sweep: no second refund.
+      expect(await over.deliver()).toBe("duplicate");
+      expect(await refundOrder(database.db, over.payments, over.orderId)).toBe("reembolsado");
+      expect(await retryPendingRefunds(database.db, over.payments)).toEqual({ refunded: 0, failed: 0 });
+      expect(fake.refunds.length).toBe(refundsBefore + 1);
+      expect(await piece.stock()).toBe(2);
+      expect((await mailTo(database, second.email)).filter((m) => m.includes("Cancelamos"))).toHaveLength(1);
+    },
+  );
+
+  it("a buyer within the limit across two orders keeps both", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 5, maxPerOrder: 2 });
+    const buyer = { email: `dos.${harness.dialect}@example.mx`, fingerprint: "fp_dos", address: {} };
+    const a = await buy(database, piece, 1, buyer);
+    const b = await buy(database, piece, 1, buyer);
+    expect(await a.deliver()).toBe("paid");
+    expect(await b.deliver()).toBe("paid");
+    expect((await row(database, a.orderId)).status).toBe("pendiente");
+    expect((await row(database, b.orderId)).status).toBe("pendiente");
+    expect(await refundRow(database, b.orderId)).toBeUndefined();
+    expect(await piece.stock()).toBe(3);
+    // A third piece would be one over: that order is cancelled.
+    const c = await buy(database, piece, 1, buyer);
+    expect(await c.deliver()).toBe("cancelled");
+    expect(await piece.stock()).toBe(3);
+  });
+
+  it("two payments of one buyer confirmed at once (two app servers): exactly one keeps the piece", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 4, maxPerOrder: 1 });
+    const buyer = { email: `prisa.${harness.dialect}@example.mx`, fingerprint: "fp_prisa", address: {} };
+    const orders = await Promise.all([1, 2, 3].map(() => buy(database, piece, 1, buyer)));
+    const outcomes = await Promise.all(orders.map((o) => o.deliver()));
+    expect([...outcomes].sort()).toEqual(["cancelled", "cancelled", "paid"]);
+    const statuses = await Promise.all(orders.map(async (o) => (await row(database, o.orderId)).status));
+    expect(statuses.filter((s) => s === "pendiente")).toHaveLength(1);
+    expect(await piece.stock()).toBe(3);
+    const refunded = fake.refunds.filter((r) => orders.some((o) => o.paymentIntent === r.payment_intent));
+    expect(refunded).toHaveLength(2);
+  });
+
+  it("Stripe down when the refund is asked: the order is cancelled with its refund pending for the owner, and the sweep makes it once Stripe is back", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 3, maxPerOrder: 1 });
+    const buyer = { email: `caida.${harness.dialect}@example.mx`, fingerprint: "fp_caida", address: {} };
+    const first = await buy(database, piece, 1, buyer);
+    expect(await first.deliver()).toBe("paid");
+    const over = await buy(database, piece, 1, buyer);
+    // The payment is confirmed (details asked of Stripe), then Stripe fails at the refund.
+    const refund = vi
+      .spyOn(over.payments, "refund")
+      .mockRejectedValueOnce(new Error("Stripe: 500 api_error"));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await over.deliver()).toBe("cancelled");
+    expect(refund).toHaveBeenCalledTimes(1);
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(String(logged.mock.calls[0]?.[0])).toContain(over.orderId);
+    expect((await row(database, over.orderId)).status).toBe("cancelado");
+    expect(await refundRow(database, over.orderId)).toMatchObject({
+      status: "pendiente",
+      attempts: 1,
+      last_error: "Stripe: 500 api_error",
+      provider_refund_id: null,
+    });
+    expect(await piece.stock()).toBe(2);
+    // Shown on the desk as pending; no e-mail says a refund was made.
+    const desk = await getDeskOrder(database.db, over.orderId);
+    expect(desk?.cancellation).toMatchObject({
+      refund: "pendiente",
+      attempts: 1,
+      lastError: "Stripe: 500 api_error",
+    });
+    expect(
+      await database.db.selectFrom("emails").select("id").where("order_id", "=", over.orderId).execute(),
+    ).toEqual([]);
+    // Not due again at once; a sweep after the pause makes it, once.
+    expect(await retryPendingRefunds(database.db, over.payments)).toEqual({ refunded: 0, failed: 0 });
+    const later = new Date(Date.now() + 10 * 60_000);
+    expect(await retryPendingRefunds(database.db, over.payments, later)).toEqual({ refunded: 1, failed: 0 });
+    expect(await retryPendingRefunds(database.db, over.payments, later)).toEqual({ refunded: 0, failed: 0 });
+    expect(fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toMatchObject([
+      { amount: over.totalCents, idempotencyKey: `refund-${over.orderId}` },
+    ]);
+    expect(await refundRow(database, over.orderId)).toMatchObject({
+      status: "hecho",
+      attempts: 2,
+      last_error: null,
+    });
+    const mails = await mailTo(database, buyer.email);
+    expect(mails.filter((m) => m.includes(`Cancelamos tu pedido ${over.orderId}`))).toHaveLength(1);
+  });
+
+  it("the demo page's payments: same e-mail over the limit is cancelled and its refund recorded (nothing was charged), by the sweep if nobody asked", async () => {
+    const database = await harness.fresh();
+    const demo = createDemoPayments(database.db);
+    const piece = await runningPiece(database, { stock: 2, maxPerOrder: 1 });
+    const pay = async () => {
+      const order = await hold(database.db, {
+        lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+        provider: "demo",
+      });
+      const outcome = await confirmPayment(database.db, {
+        orderId: order.id,
+        customerName: "Ana Pérez",
+        customerEmail: `demo.${harness.dialect}@example.mx`,
+      });
+      return { id: order.id, outcome };
+    };
+    expect((await pay()).outcome).toBe("paid");
+    const over = await pay();
+    expect(over.outcome).toBe("cancelled_over_limit");
+    // As if the app died before asking for the refund: the sweep leaves it to its caller for a
+    // moment, then makes it.
+    expect(await retryPendingRefunds(database.db, demo)).toEqual({ refunded: 0, failed: 0 });
+    expect(await retryPendingRefunds(database.db, demo, new Date(Date.now() + 3 * 60_000))).toEqual({
+      refunded: 1,
+      failed: 0,
+    });
+    expect(await refundOrder(database.db, demo, over.id)).toBe("reembolsado");
+    expect(await refundRow(database, over.id)).toMatchObject({
+      status: "hecho",
+      provider: "demo",
+      provider_refund_id: `demo_re_${over.id}`,
+    });
+    expect(await piece.stock()).toBe(1);
+  });
+});
