@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
+import { log } from "~/config/log.server";
 import type { Database } from "~/db/database.server";
 import { createSmtpMailer } from "~/mail/mailer.server";
 import { deliverPendingEmails } from "~/mail/queue.server";
@@ -305,11 +306,11 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     const refund = vi
       .spyOn(over.payments, "refund")
       .mockRejectedValueOnce(new Error("Stripe: 500 api_error"));
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {});
     expect(await over.deliver()).toBe("cancelled");
     expect(refund).toHaveBeenCalledTimes(1);
     expect(logged).toHaveBeenCalledTimes(1);
-    expect(String(logged.mock.calls[0]?.[0])).toContain(over.orderId);
+    expect(logged.mock.calls[0]?.[0]).toMatchObject({ orderId: over.orderId });
     expect((await row(database, over.orderId)).status).toBe("cancelado");
     expect(await refundRow(database, over.orderId)).toMatchObject({
       status: "pendiente",
