@@ -37,7 +37,7 @@ export function checkoutEndpoint(
           { allowUnknown: true },
         ),
         body: read.toString("utf8"),
-        browser: requestBrowser(req, res),
+        browser: requestBrowser(services.browserCookies, req, res),
         origin: shopOrigin(req),
       });
       if (res.destroyed || res.writableEnded) return;
