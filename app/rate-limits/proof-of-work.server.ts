@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { type Challenge, createChallenge, type Solution, verifySolution } from "altcha-lib";
+import { type Challenge, createChallenge, type Solution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { DEFAULT_PROOF_DIFFICULTY, type ProofDifficulty } from "~/config/proof-of-work";
 
@@ -94,20 +94,8 @@ export function createProofOfWork(
         return { ok: false, reason: "invalido" };
       }
       // Only challenges this shop made, at this shop's cost: a cheaper one would fail the signature.
-      let result: Awaited<ReturnType<typeof verifySolution>>;
-      try {
-        result = await verifySolution({
-          challenge: payload.challenge,
-          solution: payload.solution,
-          deriveKey,
-          hmacSignatureSecret: signatureSecret,
-          hmacKeySignatureSecret: keySecret,
-        });
-      } catch {
-        return { ok: false, reason: "invalido" };
-      }
-      if (result.expired) return { ok: false, reason: "vencido" };
-      if (!result.verified) return { ok: false, reason: "invalido" };
+      const checked = checkSolution(payload, signatureSecret, keySecret, now());
+      if (checked !== null) return { ok: false, reason: checked };
       // Checked before it is spent: a proof shown by another browser stays its own browser's.
       if (browser === null || payload.challenge.parameters.data?.navegador !== browserTag(browser)) {
         return { ok: false, reason: "ajeno" };
@@ -116,6 +104,62 @@ export function createProofOfWork(
       return fresh ? { ok: true } : { ok: false, reason: "usado" };
     },
   };
+}
+
+/**
+ * altcha-lib's `verifySolution` for this shop's challenges (deterministic mode: the server signed
+ * the expected key), done with node:crypto's synchronous HMAC. The library's own goes through
+ * WebCrypto, whose every step waits for a turn of the event loop: in a drop's first second, with
+ * hundreds of requests queued behind it, the few checkouts that go on to a hold — which everyone
+ * else's answer waits for (server/checkout-fast-path.ts) — took hundreds of milliseconds longer.
+ * Same checks, same order of trust: the challenge's signature (its parameters as altcha-lib signs
+ * them: keys sorted, JSON), then its expiry, then the solution's key against the signed one.
+ */
+function checkSolution(
+  payload: { challenge: Challenge; solution: Solution },
+  signatureSecret: string,
+  keySecret: string,
+  nowMs: number,
+): "invalido" | "vencido" | null {
+  const { challenge, solution } = payload;
+  const parameters = challenge.parameters;
+  const hmac = (key: string, data: string | Buffer) =>
+    crypto.createHmac("sha256", key).update(data).digest("hex");
+  if (!sameText(challenge.signature ?? "", hmac(signatureSecret, JSON.stringify(sortKeys(parameters))))) {
+    return "invalido";
+  }
+  if (parameters.expiresAt && parameters.expiresAt < nowMs / 1000) return "vencido";
+  if (
+    typeof parameters.keySignature !== "string" ||
+    !/^(?:[0-9a-f]{2})+$/.test(solution.derivedKey) ||
+    !Number.isInteger(solution.counter) ||
+    solution.counter < 0 ||
+    solution.counter > 0xffffffff
+  ) {
+    return "invalido";
+  }
+  return sameText(parameters.keySignature, hmac(keySecret, Buffer.from(solution.derivedKey, "hex")))
+    ? null
+    : "invalido";
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}
+
+/** Keys sorted at every level, undefined values left out: the JSON altcha-lib signs. */
+function sortKeys(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .flatMap((key) => {
+        const inner = (value as Record<string, unknown>)[key];
+        return inner === undefined ? [] : [[key, sortKeys(inner)]];
+      }),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
-import { solveChallenge } from "altcha-lib";
+import crypto from "node:crypto";
+import { solveChallenge, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { describe, expect, it, vi } from "vitest";
 import { createProofOfWork, PROOF_OF_WORK, type ProofOfWorkOptions } from "./proof-of-work.server";
@@ -136,5 +137,29 @@ describe("the checkout's proof of work", () => {
     const now = createProofOfWork("secreto", memoryOnce(), CHEAP);
     const { header } = await solved(early);
     expect(await now.verify(header, ANA)).toEqual({ ok: false, reason: "vencido" });
+  });
+
+  it("its check agrees with altcha-lib's own verifySolution, for good answers and bad", async () => {
+    const secret = "secreto";
+    const pow = createProofOfWork(secret, async () => true, CHEAP);
+    const derive = (purpose: string) => crypto.createHmac("sha256", secret).update(purpose).digest("hex");
+    const { challenge, solution } = await solved(pow);
+    const cases = [
+      { challenge, solution },
+      { challenge, solution: { ...solution, derivedKey: "ab".repeat(32) } },
+      { challenge, solution: { ...solution, derivedKey: solution.derivedKey.toUpperCase() } },
+      { challenge: { ...challenge, parameters: { ...challenge.parameters, keyPrefix: "00" } }, solution },
+      { challenge: { ...challenge, signature: "00".repeat(32) }, solution },
+    ];
+    for (const [i, payload] of cases.entries()) {
+      const library = await verifySolution({
+        ...payload,
+        deriveKey,
+        hmacSignatureSecret: derive("altcha-firma"),
+        hmacKeySignatureSecret: derive("altcha-clave"),
+      });
+      const header = Buffer.from(JSON.stringify(payload)).toString("base64");
+      expect((await pow.verify(header, ANA)).ok, String(i)).toBe(library.verified);
+    }
   });
 });
