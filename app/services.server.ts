@@ -22,6 +22,7 @@ import type { PaymentProvider } from "~/orders/payment-port";
 import { createSuccessLinks } from "~/orders/success-link.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { createBrowserCookies } from "~/rate-limits/browser-cookie.server";
 import { createProofOfWork } from "~/rate-limits/proof-of-work.server";
 import { createRequestLimits, noRequestLimits } from "~/rate-limits/request-limits.server";
 import { startShopSettings } from "~/settings/settings.server";
@@ -119,8 +120,11 @@ export async function startServices(
       cancelLinks: createCancelLinks(settings.secret),
       waitlistLinks,
       successLinks: createSuccessLinks(settings.secret),
+      browserCookies: createBrowserCookies(settings.secret),
       proofOfWork: config.checkoutChallenge
-        ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds))
+        ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds), {
+            difficulty: config.proofOfWork,
+          })
         : null,
       async stop() {
         // Rounds under way finish first: a message sent must be recorded as sent.

@@ -236,7 +236,7 @@ function buildApp(
         const refusal = res.locals.limitRefusal;
         return requestContext(services, {
           clientAddress: req.ip ?? req.socket.remoteAddress ?? "desconocida",
-          browserId: requestBrowser(req, res),
+          browserId: requestBrowser(services.browserCookies, req, res),
           nonce: String(res.locals.cspNonce ?? ""),
           origin: shopOrigin(req),
           limitRefusal: typeof refusal === "number" ? refusal : null,

@@ -39,7 +39,7 @@ export function checkoutEndpoint(
           { allowUnknown: true },
         ),
         body: read.toString("utf8"),
-        browser: requestBrowser(req, res),
+        browser: requestBrowser(services.browserCookies, req, res),
         origin: shopOrigin(req),
         address: req.ip ?? req.socket.remoteAddress ?? "desconocida",
       });

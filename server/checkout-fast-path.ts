@@ -64,7 +64,7 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
       return false;
     const host = headers.host;
     if (host === undefined || !isValidHost(host)) return false;
-    const browser = browserIdFrom(headers.cookie);
+    const browser = browserIdFrom(services.browserCookies, headers.cookie);
     if (browser === null) return false;
     const protocol = requestProtocol(req, trustProxy);
     if (protocol === null) return false;

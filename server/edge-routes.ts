@@ -54,18 +54,19 @@ export function edgeRoutes(
   });
 
   // Drop-day limits, per browser first and per address second (app/rate-limits).
-  router.use("/api", issueBrowserCookie);
+  const { limits, browserCookies: cookies } = services;
+  router.use("/api", issueBrowserCookie(cookies));
   router.post(
     PATHS.checkout,
-    limitRequests(services.limits, "checkout"),
-    requireProofOfWork(services.proofOfWork),
+    limitRequests(limits, cookies, "checkout"),
+    requireProofOfWork(services.proofOfWork, cookies),
     checkoutEndpoint(services, shopOrigin, maxBodyBytes),
   );
   // A place in line: the drawer looks every half second while it waits, so it is never counted
   // against the checkout's allowance; only its own browser may see it.
   router.get(PATHS.line, async (req, res, next) => {
     try {
-      const view = await lookAtPlace(services, String(req.params.id), requestBrowser(req, res));
+      const view = await lookAtPlace(services, String(req.params.id), requestBrowser(cookies, req, res));
       res.set("Cache-Control", "no-store");
       if (!view) {
         res.status(404).json({ message: "No encontramos tu lugar en la fila. Intenta pagar de nuevo." });
@@ -78,18 +79,18 @@ export function edgeRoutes(
   });
   router.get(
     PATHS.challenge,
-    limitRequests(services.limits, "challenge"),
-    serveChallenge(services.proofOfWork),
+    limitRequests(limits, cookies, "challenge"),
+    serveChallenge(services.proofOfWork, cookies),
   );
-  router.get(withDataRequest(PATHS.cancel), limitRequests(services.limits, "cancel"));
+  router.get(withDataRequest(PATHS.cancel), limitRequests(limits, cookies, "cancel"));
   // The sign-in's every form: the password, the second factor's code and its set-up share one
   // allowance per browser. Its pages give the browser its cookie (never cached pages), so a person
   // signing in is counted as a browser; a script that drops it shares the address's small one.
-  router.get([...SIGN_IN_PATHS], issueBrowserCookie);
-  router.post(SIGN_IN_PATHS.flatMap(withDataRequest), limitRequests(services.limits, "login"));
+  router.get([...SIGN_IN_PATHS], issueBrowserCookie(cookies));
+  router.post(SIGN_IN_PATHS.flatMap(withDataRequest), limitRequests(limits, cookies, "login"));
   // The sign-up form shows its own 429 (the route answers it): the count is made here all the same.
   // A post's answer is never cached, so it may carry the browser cookie too.
-  router.post(WAITLIST_SIGN_UPS, issueBrowserCookie, countRequests(services.limits, "waitlist"));
+  router.post(WAITLIST_SIGN_UPS, issueBrowserCookie(cookies), countRequests(limits, cookies, "waitlist"));
 
   // While the server already knows the sign-in line is full (no database read), a login form
   // posted without JavaScript is refused here, before React Router renders anything: under a

@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_CEILINGS, HIGHEST_CEILING, type OrderCeilings } from "~/config/ceilings";
 import { LOG_LEVELS, type LogLevel } from "~/config/log.server";
+import { DEFAULT_PROOF_DIFFICULTY, type ProofDifficulty } from "~/config/proof-of-work";
 import type { S3Settings } from "~/config/s3-settings";
 import type { ShopDetails } from "~/config/shop-details";
 import { StartupError } from "./startup-error";
@@ -52,6 +53,19 @@ const schema = z.object({
     .string()
     .min(24, "debe tener al menos 24 caracteres (p. ej. openssl rand -hex 24)")
     .optional(),
+  // Lowered only for benchmarks and tests (app/config/proof-of-work.ts).
+  PROOF_OF_WORK_COST: z.coerce
+    .number({ error: "debe ser un número" })
+    .int("debe ser un número entero")
+    .min(1, "debe estar entre 1 y 1000000")
+    .max(1_000_000, "debe estar entre 1 y 1000000")
+    .default(DEFAULT_PROOF_DIFFICULTY.cost),
+  PROOF_OF_WORK_TRIES: z.coerce
+    .number({ error: "debe ser un número" })
+    .int("debe ser un número entero")
+    .min(1, "debe estar entre 1 y 1000000")
+    .max(1_000_000, "debe estar entre 1 y 1000000")
+    .default(DEFAULT_PROOF_DIFFICULTY.tries),
   ORDER_MAX_PER_PRODUCT: ceiling(DEFAULT_CEILINGS.perProduct),
   ORDER_MAX_PIECES: ceiling(DEFAULT_CEILINGS.pieces),
 
@@ -140,6 +154,8 @@ export interface Config {
   requestLimits: boolean;
   /** A proof of work (ALTCHA) to start a checkout (app/rate-limits/proof-of-work.server.ts). */
   checkoutChallenge: boolean;
+  /** How hard that proof is: PBKDF2 iterations per try, and the most tries (benchmarks lower it). */
+  proofOfWork: ProofDifficulty;
   /** Pieces of one product, and in all, one order may take. */
   orderCeilings: OrderCeilings;
   /** The bearer token that reads /metrics; null: /metrics does not exist (404). */
@@ -271,6 +287,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requestLimits: e.REQUEST_LIMITS,
     checkoutChallenge: e.CHECKOUT_CHALLENGE,
     metricsToken: e.METRICS_TOKEN ?? null,
+    proofOfWork: { cost: e.PROOF_OF_WORK_COST, tries: e.PROOF_OF_WORK_TRIES },
     // A product's ceiling above the order's would never be reached: the order's is the true one.
     orderCeilings: {
       perProduct: Math.min(e.ORDER_MAX_PER_PRODUCT, e.ORDER_MAX_PIECES),

@@ -44,3 +44,20 @@ describe("the log's level (LOG_LEVEL)", () => {
     expect(() => loadConfig({ LOG_LEVEL: "verbose" })).toThrow(/LOG_LEVEL: debe ser uno de: fatal, error/);
   });
 });
+
+describe("the proof of work's difficulty (PROOF_OF_WORK_COST, PROOF_OF_WORK_TRIES)", () => {
+  it("defaults to 1000 iterations a try and 5000 tries at most; a benchmark may lower both", () => {
+    expect(loadConfig({}).proofOfWork).toEqual({ cost: 1_000, tries: 5_000 });
+    expect(loadConfig({ PROOF_OF_WORK_COST: "1", PROOF_OF_WORK_TRIES: "20" }).proofOfWork).toEqual({
+      cost: 1,
+      tries: 20,
+    });
+  });
+
+  it("a value that is not a whole number from 1 up stops the server with the setting named", () => {
+    for (const bad of ["0", "-5", "1.5", "mucho", "2000000"]) {
+      expect(() => loadConfig({ PROOF_OF_WORK_COST: bad }), bad).toThrow(/PROOF_OF_WORK_COST: debe/);
+      expect(() => loadConfig({ PROOF_OF_WORK_TRIES: bad }), bad).toThrow(/PROOF_OF_WORK_TRIES: debe/);
+    }
+  });
+});

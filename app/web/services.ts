@@ -8,6 +8,7 @@ import type { MediaStorage } from "~/media/storage.server";
 import type { CancelLinks } from "~/orders/cancel-link.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import type { SuccessLinks } from "~/orders/success-link.server";
+import type { BrowserCookies } from "~/rate-limits/browser-cookie.server";
 import type { ProofOfWork } from "~/rate-limits/proof-of-work.server";
 import type { RequestLimits } from "~/rate-limits/request-limits.server";
 import type { ShopSettingsService } from "~/settings/settings.server";
@@ -27,6 +28,8 @@ export interface Services {
   settings: ShopSettingsService;
   /** How often a browser and an address may start a checkout, leave the payment page, sign in, sign up for 'Avísame'. */
   limits: RequestLimits;
+  /** Issues and checks the signed browser cookie (`navegador`): only the shop makes browsers. */
+  browserCookies: BrowserCookies;
   /** The proof of work a checkout needs; null when CHECKOUT_CHALLENGE is off. */
   proofOfWork: ProofOfWork | null;
   /** Signs and checks the /cancel links of payment pages (one browser's own checkout only). */

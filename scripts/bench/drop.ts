@@ -11,9 +11,13 @@
 // p99 ≤ 300 ms; oversold always 0 (exit 1 otherwise). Each rush also prints the CPU the app
 // servers, PostgreSQL and the load generator spent on it (Linux).
 // The shop runs with its request limits on (REQUEST_LIMITS), every shopper a browser of its own
-// (its `navegador` cookie) behind the one loopback address, as a crowd behind one mobile carrier.
-// The proof of work is off: 500 pre-solved challenges would cost minutes of CPU before the run;
-// checking one is an HMAC and one write (tests/server/request-limits.test.ts).
+// behind the one loopback address, as a crowd behind one mobile carrier: before the opening, while
+// the countdown runs, each shopper's page asks /api/reto, which gives it its signed `navegador`
+// cookie with a challenge made for it, and solves it; every checkout carries its proof
+// (X-Altcha), which the server checks for that browser and spends, as on a real drop day. The
+// proof of work is on at a cheap difficulty (PROOF_OF_WORK_COST=1, PROOF_OF_WORK_TRIES=20):
+// checking a proof costs the same at any difficulty (an HMAC and one write); solving 2,000 a run
+// at the shop's own would take the load generator minutes.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -24,6 +28,7 @@ import pg from "pg";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 // The same one-piece running drop and the same server start-up the tests use.
+import { CHEAP_PROOF_OF_WORK, solvedProof } from "../../tests/support/browser";
 import { runningPiece } from "../../tests/support/catalogue";
 import { assertBuilt, type RunningServer, startServer } from "../../tests/support/server-process";
 
@@ -32,6 +37,8 @@ const UNITS = Number(process.env.BENCH_UNITS ?? 10);
 const RACES = Number(process.env.BENCH_RACES ?? 100);
 const RACERS = Number(process.env.BENCH_RACERS ?? 10);
 const TARGET_P99_MS = 300;
+/** About the length of a real X-Altcha header (base64 of the challenge and its solution). */
+const PROOF_HEADER_CHARS = 752;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 /** BENCH_ONLY=sqlite or BENCH_ONLY=postgres runs that database's rushes alone. */
 const ONLY = process.env.BENCH_ONLY;
@@ -50,7 +57,13 @@ process.on("exit", () => {
 
 /** Starts an app server without demo data; its errors still reach this terminal. */
 async function startAppServer(env: Record<string, string>): Promise<string> {
-  const server = await startServer({ DEMO_DATA: "false", REQUEST_LIMITS: "true", ...env });
+  const server = await startServer({
+    DEMO_DATA: "false",
+    REQUEST_LIMITS: "true",
+    CHECKOUT_CHALLENGE: "true",
+    ...CHEAP_PROOF_OF_WORK,
+    ...env,
+  });
   server.child.stderr?.pipe(process.stderr);
   appServers.push(server);
   return server.url;
@@ -63,18 +76,36 @@ async function stopAppServers() {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-let browsers = 0;
-/** A browser cookie no other request of the run has (one checkout per browser is a rule). */
-const newBrowser = () => `navegador=${`banco${String(++browsers).padStart(8, "0")}`.padEnd(22, "x")}`;
+/** A shopper's browser as the shop knows it: its signed cookie, and a proof solved for it. */
+interface Shopper {
+  cookie: string;
+  proof: string;
+}
 
-/** `n` POSTs of `body` to `urls` (in turn) all at once, each from its own browser: status and milliseconds of each. */
-async function rush(urls: string[], n: number, body: string) {
-  const cookies = Array.from({ length: n }, newBrowser);
+/**
+ * What `n` shoppers' pages do while the countdown runs: each asks /api/reto at `urls` (in turn)
+ * and solves its challenge. Without `cookies`, that first /api request also gives each a cookie
+ * of its own (one checkout per browser is a rule); with them, the same browsers solve again.
+ */
+async function watchCountdown(urls: string[], n: number, cookies?: string[]): Promise<Shopper[]> {
+  const shoppers: Shopper[] = [];
+  // Twenty-five pages at a time: the crowd arrives over the minutes before the opening.
+  for (let i = 0; i < n; i += 25) {
+    const batch = Array.from({ length: Math.min(25, n - i) }, (_, j) =>
+      solvedProof(urls[(i + j) % urls.length] ?? "", cookies?.[i + j] ?? null),
+    );
+    shoppers.push(...(await Promise.all(batch)));
+  }
+  return shoppers;
+}
+
+/** `n` POSTs of `body` to `urls` (in turn) all at once, each from its shopper's browser: status and milliseconds of each. */
+async function rush(urls: string[], shoppers: Shopper[], body: string) {
   const started = performance.now();
   const results = await Promise.all(
-    Array.from({ length: n }, async (_, i) => {
+    shoppers.map(async (shopper, i) => {
       const t0 = performance.now();
-      const status = await post(urls[i % urls.length] ?? "", body, cookies[i] ?? "");
+      const status = await post(urls[i % urls.length] ?? "", body, shopper);
       return { status, ms: performance.now() - t0 };
     }),
   );
@@ -92,11 +123,12 @@ async function rush(urls: string[], n: number, body: string) {
  * on the same two cores as the shop, and a full HTTP client (fetch) spent more of them issuing 500
  * requests than a bare server spends answering them. Resolves to the status (0: no answer).
  */
-function post(url: string, body: string, cookie: string): Promise<number> {
+function post(url: string, body: string, shopper: Shopper): Promise<number> {
   const { hostname, port, pathname } = new URL(url);
   const request =
     `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
-    `Cookie: ${cookie}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    `Cookie: ${shopper.cookie}\r\nX-Altcha: ${shopper.proof}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
   return new Promise((resolve) => {
     let head = "";
     let status = 0;
@@ -210,9 +242,22 @@ async function heldAndLeft(database: Database, productId: string) {
   return { held: Number(holds?.n ?? 0), left: left.stock };
 }
 
+/** Proofs of work the servers have checked and spent (single use: kept in the limits' table). */
+async function spentProofs(database: Database): Promise<number> {
+  const row = await sql<{
+    n: number | string;
+  }>`SELECT COUNT(*) AS n FROM rate_limits WHERE key LIKE 'once_%'`.execute(database.db);
+  return Number(row.rows[0]?.n ?? 0);
+}
+
 async function stampede(label: string, servers: string[], database: Database) {
   const cartOf = (piece: { id: string; dropId: string }) =>
     JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] });
+  const reto = servers;
+  // The crowd arrives during the countdown: each page gets its cookie and solves its proof.
+  const crowdStarted = performance.now();
+  const waiting = await watchCountdown(reto, SHOPPERS);
+  const crowdMs = performance.now() - crowdStarted;
   // The minute before the opening: the crowd is on the page and presses 'Pagar' early, and the
   // door says the collection is not open yet. Drop day never starts on servers that have answered
   // nothing; this is also the fresh servers' first rush, printed as such.
@@ -223,21 +268,29 @@ async function stampede(label: string, servers: string[], database: Database) {
   });
   const before = await rush(
     servers.map((s) => `${s}/api/checkout`),
-    SHOPPERS,
+    waiting,
     cartOf(early),
   );
   const refusedEarly = before.results.filter((r) => r.status === 409).length;
+  // Each page took its proof for that 'Pagar' and solved a new one, for the same browser.
+  const crowd = await watchCountdown(
+    reto,
+    SHOPPERS,
+    waiting.map((s) => s.cookie),
+  );
 
   const piece = await runningPiece(database, { name: "Anillo del día", priceCents: 450_000, stock: UNITS });
   const { id: productId } = piece;
   const body = cartOf(piece);
+  const spentBefore = await spentProofs(database);
   const cpuBefore = cpuByProcess();
   const run = await rush(
     servers.map((s) => `${s}/api/checkout`),
-    SHOPPERS,
+    crowd,
     body,
   );
   const cpu = cpuSpent(cpuBefore, cpuByProcess());
+  const spent = (await spentProofs(database)) - spentBefore;
   const ok = run.results.filter((r) => r.status === 200).length;
   const refused = run.results.filter((r) => r.status === 409).length;
   const other = run.results.length - ok - refused;
@@ -245,6 +298,9 @@ async function stampede(label: string, servers: string[], database: Database) {
   const { held, left } = await heldAndLeft(database, productId);
   const oversold = Math.max(0, held - UNITS, -left);
   console.log(`\n${label}`);
+  console.log(
+    `  the countdown: ${SHOPPERS} pages each got a signed cookie and solved a proof for it, in ${(crowdMs / 1000).toFixed(1)} s`,
+  );
   console.log(
     `  the minute before the opening (fresh servers): ${SHOPPERS} at once, told it is not open ${refusedEarly}   p50 ${before.p50.toFixed(0)} ms   p99 ${before.p99.toFixed(0)} ms`,
   );
@@ -256,6 +312,9 @@ async function stampede(label: string, servers: string[], database: Database) {
     `    latency p50 ${run.p50.toFixed(0)} ms (${ratio(run.p50, bareP50)})   p99 ${run.p99.toFixed(0)} ms (${ratio(run.p99, bareP99)})   target p99 ≤ ${TARGET_P99_MS} ms: ${run.p99 <= TARGET_P99_MS ? "met" : "NOT met"}   all done in ${run.wall.toFixed(0)} ms`,
   );
 
+  console.log(
+    `    proofs of work checked and spent by the servers ${spent} (every checkout that reached a hold; the front door answers the rest from a read, holding nothing)`,
+  );
   console.log(`    CPU during the rush: ${cpu}`);
 
   // The last piece, raced again and again: exactly one hold each time.
@@ -270,9 +329,11 @@ async function stampede(label: string, servers: string[], database: Database) {
     // A thousand checkouts in seconds from one address is past its ceiling (600 a minute), as it
     // should be: the races measure the hold, so each starts with the address's count at zero.
     await sql`DELETE FROM rate_limits`.execute(database.db);
+    // New browsers each race (one unpaid checkout per browser), with their cookies and proofs.
+    const racers = await watchCountdown(reto, RACERS);
     const r = await rush(
       servers.map((s) => `${s}/api/checkout`),
-      RACERS,
+      racers,
       lastBody,
     );
     const won = r.results.filter((x) => x.status === 200).length;
@@ -305,8 +366,13 @@ let allGood = true;
 {
   const bare = await startBareServer();
   // The first rush also warms this process's HTTP client up: measured is the second.
-  await rush([bare.url], SHOPPERS, "{}");
-  const base = await rush([bare.url], SHOPPERS, "{}");
+  // The same burst: each request with a cookie and a proof of a real one's size.
+  const lookalikes = Array.from({ length: SHOPPERS }, () => ({
+    cookie: `navegador=${"c".repeat(22)}.${"f".repeat(43)}`,
+    proof: "p".repeat(PROOF_HEADER_CHARS),
+  }));
+  await rush([bare.url], lookalikes, "{}");
+  const base = await rush([bare.url], lookalikes, "{}");
   bare.stop();
   bareP50 = base.p50;
   bareP99 = base.p99;

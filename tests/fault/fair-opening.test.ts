@@ -5,15 +5,18 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { type Database, openDatabase } from "~/db/database.server";
+import { CHEAP_PROOF_OF_WORK, solvedProof } from "../support/browser";
 import { type RunningServer, startServer } from "../support/server-process";
 
 /*
  * The attack on a drop's opening, replayed (decision 27): two app processes with the shop's
- * defaults and its request limits on; a 'Máximo 1 por persona' drop opens; one script from one
- * address (then from ten) fires 100 checkouts 29 ms after the opening, each from a browser of its
- * own (real cookies asked of the shop, and made-up ones), among 40 shoppers each from an address
- * of its own, arriving 0.3–5 s after the opening. Loopback has a whole /8: every client binds its
- * own 127.x address.
+ * defaults, its request limits and its proof of work on (at a cheap difficulty, so that the run
+ * does not spend minutes solving; the server checks each proof as always); a 'Máximo 1 por
+ * persona' drop opens; one script from one address (then from ten) fires 100 checkouts 29 ms
+ * after the opening, each from a browser of its own with a proof solved for it in advance (cookies
+ * asked of the shop: as many as it likes), and 50 more with made-up cookies; among 40 shoppers
+ * each from an address of its own, arriving 0.3–5 s after the opening. Loopback has a whole /8:
+ * every client binds its own 127.x address.
  */
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
@@ -32,7 +35,7 @@ function call(
   from: string,
   method: "GET" | "POST",
   pathname: string,
-  options: { cookie?: string; body?: string } = {},
+  options: { cookie?: string; body?: string; proof?: string } = {},
 ): Promise<Answer> {
   const url = new URL(pathname, base);
   return new Promise((resolve, reject) => {
@@ -48,6 +51,7 @@ function call(
           accept: "application/json",
           origin: base,
           ...(options.cookie ? { cookie: options.cookie } : {}),
+          ...(options.proof ? { "x-altcha": options.proof } : {}),
           ...(options.body ? { "content-type": "application/json" } : {}),
         },
       },
@@ -85,12 +89,13 @@ async function buyer(
   base: string,
   who: Outcome["who"],
   from: string,
-  cookie: string,
+  browser: { cookie: string; proof: string },
   cart: string,
   until: number,
 ): Promise<Outcome> {
+  const { cookie, proof } = browser;
   const askedAt = Date.now();
-  const first = await call(base, from, "POST", "/api/checkout", { cookie, body: cart });
+  const first = await call(base, from, "POST", "/api/checkout", { cookie, proof, body: cart });
   const outcome: Outcome = {
     who,
     from,
@@ -126,6 +131,8 @@ describe("a drop's opening against one script, on two app processes", () => {
       DEMO_DATA: "false",
       DEMO_PAYMENTS: "true",
       REQUEST_LIMITS: "true",
+      CHECKOUT_CHALLENGE: "true",
+      ...CHEAP_PROOF_OF_WORK,
       WEB_CONCURRENCY: "2",
     });
     database = await openDatabase({ kind: "sqlite", file: path.join(dir, "shop.db") });
@@ -161,43 +168,44 @@ describe("a drop's opening against one script, on two app processes", () => {
     return { dropId, productId, startAt, cart };
   }
 
-  /** A real browser cookie, asked of the shop as a page would (the cart drawer's first look). */
-  async function realCookie(from: string, productId: string): Promise<string> {
-    const answer = await call(server.url, from, "GET", `/api/cart?id=${productId}`);
-    if (!answer.cookie) throw new Error("sin cookie");
-    return answer.cookie;
-  }
+  /** A browser of the shop's (its signed cookie) with a proof of work solved for it, as a page has while the countdown runs. */
+  const browserWithProof = () => solvedProof(server.url, null);
 
   async function replay(scriptAddresses: string[], stock: number) {
     const shopperAddresses = Array.from({ length: 40 }, (_, i) => `127.0.${stock}.${i + 10}`);
     const drop = await dropOpeningIn(4 * SECOND, stock);
-    // Before the opening: every shopper's browser has its cookie; the script gathers 100
-    // browsers, half of them asked of the shop and half made up.
-    const shopperCookies = await Promise.all(shopperAddresses.map((a) => realCookie(a, drop.productId)));
-    const scriptBrowsers = await Promise.all(
-      Array.from({ length: 100 }, async (_, i) => {
-        const from = scriptAddresses[i % scriptAddresses.length] ?? "";
-        const cookie =
-          i % 2 === 0
-            ? await realCookie(from, drop.productId)
-            : `navegador=${`guion${String(i).padStart(4, "0")}`.padEnd(22, "x")}`;
-        return { from, cookie };
-      }),
-    );
+    // Before the opening: every shopper's page has its cookie and a proof solved for it; the
+    // script gathers 100 browsers with their proofs, and makes up 50 cookies besides (each sent
+    // with one of its proofs: a proof is good for its own browser only).
+    const shopperBrowsers = await Promise.all(shopperAddresses.map(() => browserWithProof()));
+    const solved = await Promise.all(Array.from({ length: 100 }, () => browserWithProof()));
+    const scriptBrowsers = [
+      ...solved.map((b, i) => ({ ...b, from: scriptAddresses[i % scriptAddresses.length] ?? "" })),
+      ...solved.slice(0, 50).map((b, i) => ({
+        proof: b.proof,
+        cookie: `navegador=${`guion${String(i).padStart(4, "0")}`.padEnd(22, "x")}`,
+        from: scriptAddresses[i % scriptAddresses.length] ?? "",
+      })),
+    ];
     const opensAt = drop.startAt.getTime();
     const until = opensAt + 25 * SECOND;
     const wait = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
     await wait(opensAt);
     const script = (async () => {
       await wait(opensAt + 29);
-      return Promise.all(
-        scriptBrowsers.map((b) => buyer(server.url, "script", b.from, b.cookie, drop.cart, until)),
-      );
+      return Promise.all(scriptBrowsers.map((b) => buyer(server.url, "script", b.from, b, drop.cart, until)));
     })();
     const shoppers = Promise.all(
       shopperAddresses.map(async (from, i) => {
         await wait(opensAt + 300 + Math.random() * 4_700);
-        return buyer(server.url, "shopper", from, shopperCookies[i] ?? "", drop.cart, until);
+        return buyer(
+          server.url,
+          "shopper",
+          from,
+          shopperBrowsers[i] ?? { cookie: "", proof: "" },
+          drop.cart,
+          until,
+        );
       }),
     );
     const outcomes = [...(await script), ...(await shoppers)];
@@ -252,6 +260,11 @@ describe("a drop's opening against one script, on two app processes", () => {
       console.log(
         `${name}: guion ${run.script} piezas, compradores ${run.shoppers}; primera respuesta más lenta ${Math.max(...shoppers.map((o) => o.firstAnswerMs))} ms, aviso más lento tras el sorteo ${slowest} ms`,
       );
+    }
+    // A made-up cookie is no browser: its proof (solved for another one) is refused, nothing waits.
+    for (const run of [one, ten]) {
+      const madeUp = run.outcomes.filter((o) => o.who === "script").slice(100);
+      expect(madeUp.map((o) => o.result)).toEqual(Array(50).fill("rechazado"));
     }
     expect(one.script).toBeLessThanOrEqual(2);
     expect(one.shoppers).toBe(10 - one.script);

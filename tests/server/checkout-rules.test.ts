@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { LIMIT_RULES } from "~/rate-limits/request-limits.server";
+import { shopBrowser, shopBrowsers } from "../support/browser";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -18,9 +19,6 @@ import { type RunningServer, startServer } from "../support/server-process";
 vi.setConfig({ testTimeout: 180_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-rules-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-let browsers = 0;
-const newBrowser = () => `navegador=${`reglas${String(++browsers).padStart(6, "0")}`.padEnd(22, "x")}`;
 
 describeEachDatabase("checkout rules over HTTP", (harness) => {
   let database: Database;
@@ -72,7 +70,7 @@ describeEachDatabase("checkout rules over HTTP", (harness) => {
   it("one browser cannot hold two checkouts: a new cart releases the first, on either server; the same piece is never held anew", async () => {
     const piece = await runningPiece(database, { stock: 5 });
     const other = await runningPiece(database, { stock: 5, name: "Arete Marea" });
-    const browser = newBrowser();
+    const browser = await shopBrowser(first.url);
     const a = await checkout(first, browser, piece, 2);
     expect(a.status).toBe(200);
     expect(await piece.stock()).toBe(3);
@@ -103,7 +101,7 @@ describeEachDatabase("checkout rules over HTTP", (harness) => {
 
   it("200 checkouts of real pieces from one browser in a minute: 429s past its allowance, and one hold at the end", async () => {
     const piece = await runningPiece(database, { stock: 50 });
-    const browser = newBrowser();
+    const browser = await shopBrowser(first.url);
     const answers = [];
     for (let i = 0; i < 200; i++) answers.push(await checkout(i % 2 ? first : second, browser, piece));
     const allowed = LIMIT_RULES.checkout.browser.points;
@@ -117,7 +115,7 @@ describeEachDatabase("checkout rules over HTTP", (harness) => {
 
   it("a crowd of 300 browsers behind one address each hold their piece", async () => {
     const piece = await runningPiece(database, { stock: 300 });
-    const crowd = Array.from({ length: 300 }, newBrowser);
+    const crowd = await shopBrowsers(first.url, 300);
     const answers: number[] = [];
     // Twenty at a time, as a carrier's crowd arrives.
     for (let i = 0; i < crowd.length; i += 20) {
@@ -135,13 +133,13 @@ describeEachDatabase("checkout rules over HTTP", (harness) => {
 
   it("'Máximo 2 por persona': a third piece is refused with a Spanish 400, and nothing is held", async () => {
     const piece = await runningPiece(database, { stock: 10, maxPerOrder: 2 });
-    const refused = await checkout(first, newBrowser(), piece, 3);
+    const refused = await checkout(first, await shopBrowser(first.url), piece, 3);
     expect(refused).toEqual({
       status: 400,
       message: "Máximo 2 por persona en Mareas: deja hasta 2 piezas de esta colección en tu carrito.",
     });
     expect(await piece.stock()).toBe(10);
-    expect((await checkout(second, newBrowser(), piece, 2)).status).toBe(200);
+    expect((await checkout(second, await shopBrowser(second.url), piece, 2)).status).toBe(200);
     expect(await piece.stock()).toBe(8);
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { shopBrowser } from "../support/browser";
 import { demoPayment, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -431,7 +432,7 @@ describeEachDatabase("checkout through HTTP", (harness) => {
     expect(await p.stock()).toBe(1);
     const elsewhere = await fetch(
       `${server.url}${leftUrl}`,
-      form({ intent: "cancel" }, "navegador=OtroNavegador000000000A"),
+      form({ intent: "cancel" }, await shopBrowser(server.url)),
     );
     expect(elsewhere.headers.get("location")).toBe(`/cancel?pedido=${leftUrl.split("/").pop()}`);
     const notHers = await fetch(`${server.url}${elsewhere.headers.get("location")}`);

@@ -6,6 +6,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { shopBrowser, shopBrowsers } from "../support/browser";
 import { runningPiece } from "../support/catalogue";
 import { postgresHarness, sqliteHarness } from "../support/databases";
 import { accessLines } from "../support/log-lines";
@@ -357,8 +358,8 @@ describe("the front door for checkouts of pieces that are gone", () => {
     await server?.stop();
   });
 
-  let browsers = 0;
-  const newBrowser = () => `navegador=${`puerta${++browsers}`.padEnd(22, "x")}`;
+  /** A browser's cookie, from the shop. */
+  const newBrowser = () => shopBrowser(server.url);
   const cart = (piece: typeof soldOut) =>
     JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] });
   const post = (body: string, headers: Record<string, string>, target = "/api/checkout") =>
@@ -371,7 +372,7 @@ describe("the front door for checkouts of pieces that are gone", () => {
     );
 
   it("refuses them before Express with the answer Express gives, counting nothing against the limits", async () => {
-    const browser = newBrowser();
+    const browser = await newBrowser();
     const front = await post(cart(soldOut), { cookie: browser });
     // The same request through Express (absolute form).
     const express = await post(cart(soldOut), { cookie: browser }, `${server.url}/api/checkout`);
@@ -398,11 +399,11 @@ describe("the front door for checkouts of pieces that are gone", () => {
   });
 
   it("leaves to Express the last piece the browser holds itself: the back button from the payment page", async () => {
-    const holder = newBrowser();
+    const holder = await newBrowser();
     const first = await post(cart(lastOne), { cookie: holder });
     expect(first.status).toBe(200);
     // Another browser is told it is gone, at the front door.
-    const other = await post(cart(lastOne), { cookie: newBrowser() });
+    const other = await post(cart(lastOne), { cookie: await newBrowser() });
     expect(other.status).toBe(409);
     expect(other.headers[FRONT]).toBe("1");
     // The holder asks again for the same piece: sent back to the payment page it has, nothing renewed.
@@ -418,16 +419,26 @@ describe("the front door for checkouts of pieces that are gone", () => {
     expect(noCookie.headers[FRONT]).toBeUndefined();
     expect(noCookie.status).toBe(409);
     expect(noCookie.headers["set-cookie"]?.join(";")).toContain("navegador=");
-    const malformed = await post("{", { cookie: newBrowser() });
+    // A cookie the shop did not sign is none: the same.
+    for (const forged of ["navegador=puerta1xxxxxxxxxxxxxxxxx", `${await newBrowser()}x`]) {
+      const refused = await post(cart(soldOut), { cookie: forged });
+      expect(refused.headers[FRONT]).toBeUndefined();
+      expect(refused.status).toBe(409);
+      expect(refused.headers["set-cookie"]?.join(";")).toMatch(/navegador=[\w-]{22}\.[\w-]{43};/);
+    }
+    const malformed = await post("{", { cookie: await newBrowser() });
     expect(malformed.headers[FRONT]).toBeUndefined();
     expect(malformed.status).toBe(400);
-    const elsewhere = await post(cart(soldOut), { cookie: newBrowser(), origin: "https://otro.example" });
+    const elsewhere = await post(cart(soldOut), {
+      cookie: await newBrowser(),
+      origin: "https://otro.example",
+    });
     expect(elsewhere.headers[FRONT]).toBeUndefined();
     expect(elsewhere.status).toBe(403);
     const text = await raw(
       server.url,
       "/api/checkout",
-      { "content-type": "text/plain", cookie: newBrowser() },
+      { "content-type": "text/plain", cookie: await newBrowser() },
       "POST",
       cart(soldOut),
     );
@@ -457,6 +468,8 @@ describe.skipIf(!pgUrl)("the front door in a rush for the last pieces [postgres]
     const body = JSON.stringify({
       cart: [{ product: { id: rushed.id }, dropId: rushed.dropId, quantity: 1 }],
     });
+    // The crowd got its cookies from the shop while watching the countdown.
+    const cookies = await shopBrowsers(server.url, 80);
     const post = (i: number) =>
       raw(
         server.url,
@@ -464,7 +477,7 @@ describe.skipIf(!pgUrl)("the front door in a rush for the last pieces [postgres]
         {
           "content-type": "application/json",
           origin: server.url,
-          cookie: `navegador=${`prisa${i}`.padEnd(22, "x")}`,
+          cookie: cookies[i] ?? "",
         },
         "POST",
         body,

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
+import { shopBrowser } from "../support/browser";
 import { demoPayment, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -16,13 +17,14 @@ vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-honesty-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const ANA = "navegador=honestidadAna000000000";
-const LUZ = "navegador=honestidadLuz000000000";
 const HELD = "Apartado — puede volver a estar disponible";
 
 describeEachDatabase("honest pages through HTTP", (harness) => {
   let server: RunningServer;
   let database: Database;
+  /** Two browsers' cookies, from the shop. */
+  let ANA: string;
+  let LUZ: string;
 
   beforeAll(async () => {
     database = await harness.fresh();
@@ -32,6 +34,8 @@ describeEachDatabase("honest pages through HTTP", (harness) => {
       DEMO_DATA: "false",
       DEMO_PAYMENTS: "true",
     });
+    ANA = await shopBrowser(server.url);
+    LUZ = await shopBrowser(server.url);
   });
   afterAll(async () => {
     await server?.stop();

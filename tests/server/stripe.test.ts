@@ -5,6 +5,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { shopBrowser } from "../support/browser";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase, sqliteHarness } from "../support/databases";
 import { type FakeStripe, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
@@ -217,7 +218,7 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     const late = await page(browsers.get(sessionId) ?? "");
     expect(late).toContain("Enviamos la confirmación a ana@example.mx.");
     // Another browser with the same address: only the thanks.
-    const elsewhere = await page("navegador=otroNavegadorStripe000");
+    const elsewhere = await page(await shopBrowser(server.url));
     expect(elsewhere).toContain("¡Gracias por tu compra!");
     expect(elsewhere).not.toContain(orderId);
   });
@@ -324,7 +325,7 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     for (const attempt of [
       fetch(`${server.url}/cancel?pedido=${orderId}`, { headers: { cookie: browsers.get(sessionId) ?? "" } }),
       fetch(`${server.url}${link.pathname}${link.search}`, {
-        headers: { cookie: "navegador=OtroNavegador000000000A" },
+        headers: { cookie: await shopBrowser(server.url) },
       }),
       fetch(`${server.url}${link.pathname}${link.search}`),
       fetch(`${server.url}/cancel?pedido=${orderId}&firma=${"A".repeat(43)}`, {

@@ -7,6 +7,7 @@ import { type Database, toTimestamp } from "~/db/database.server";
 import { LIMIT_RULES } from "~/rate-limits/request-limits.server";
 import { SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE } from "~/waitlist/sign-up-input";
 import { confirmSubscription, signUp } from "~/waitlist/waitlist.server";
+import { shopBrowser } from "../support/browser";
 import { upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -21,9 +22,6 @@ vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-waitlist-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const HOUR = 3_600_000;
-
-let browsers = 0;
-const newBrowser = () => `navegador=${`avisame${String(++browsers).padStart(6, "0")}`.padEnd(22, "x")}`;
 
 describeEachDatabase("'Avísame' over HTTP", (harness) => {
   let database: Database;
@@ -50,6 +48,8 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
   afterAll(async () => {
     await server?.stop();
   });
+  /** A browser's cookie, from the shop. */
+  const newBrowser = () => shopBrowser(server.url);
 
   /** A sign-up as a browser sends it: a plain form post (a page back), or the fetcher's data request. */
   async function post(
@@ -93,7 +93,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
 
   it("a plain form post signs up and the page answers in Spanish; the e-mail's links confirm and unsubscribe", async () => {
     const to = `ana.${harness.dialect}@example.mx`;
-    const page = await post({ correo: to, consentimiento: "si" }, { cookie: newBrowser() });
+    const page = await post({ correo: to, consentimiento: "si" }, { cookie: await newBrowser() });
     expect(page.status).toBe(200);
     expect(page.body).toContain(SIGNED_UP_MESSAGE);
     expect(page.headers.get("cache-control")).toMatch(/no-store/);
@@ -145,7 +145,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
 
   it("a confirmation link past its week says it expired (410) and how to get another; nothing changes", async () => {
     const to = `tarde.${harness.dialect}@example.mx`;
-    await post({ correo: to, consentimiento: "si" }, { cookie: newBrowser() });
+    await post({ correo: to, consentimiento: "si" }, { cookie: await newBrowser() });
     const [mail] = await waitForMail(to, 1);
     const confirm = /http:\/\/[^\s"]+\/avisame\/confirmar\?t=[A-Za-z0-9._-]+/.exec(mail ?? "")?.[0];
     if (!confirm) throw new Error(`link missing in ${mail}`);
@@ -169,7 +169,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
   });
 
   it("the fetcher's data request, from the product page too, gets the same answer", async () => {
-    const cookie = newBrowser();
+    const cookie = await newBrowser();
     const viaCollection = await post(
       { correo: `luz.${harness.dialect}@example.mx`, consentimiento: "si" },
       { cookie, data: true },
@@ -190,12 +190,12 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
   });
 
   it("bad input gets a Spanish 4xx, never a 5xx", async () => {
-    const cookie = newBrowser();
+    const cookie = await newBrowser();
     for (const data of [false, true]) {
-      const bad = await post({ correo: "ana@", consentimiento: "si" }, { cookie: newBrowser(), data });
+      const bad = await post({ correo: "ana@", consentimiento: "si" }, { cookie: await newBrowser(), data });
       expect(bad.status).toBe(400);
       expect(bad.body).toContain(SIGN_UP_MESSAGES.correo_invalido);
-      const noConsent = await post({ correo: "ana@example.mx" }, { cookie: newBrowser(), data });
+      const noConsent = await post({ correo: "ana@example.mx" }, { cookie: await newBrowser(), data });
       expect(noConsent.status).toBe(400);
       expect(noConsent.body).toContain(SIGN_UP_MESSAGES.sin_consentimiento);
     }
@@ -210,7 +210,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
       headers: {
         "content-type": "multipart/form-data; boundary=x",
         origin: server.url,
-        cookie: newBrowser(),
+        cookie: await newBrowser(),
       },
       body: "--y\r\nnada",
     });
@@ -226,7 +226,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
   });
 
   it("past a browser's allowance, a Spanish 429 with Retry-After, in the page and in the fetcher's answer", async () => {
-    const cookie = newBrowser();
+    const cookie = await newBrowser();
     const allowance = LIMIT_RULES.waitlist.browser.points;
     const answers = [];
     for (let i = 0; i < allowance + 2; i++) {
@@ -254,7 +254,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
     // Another browser behind the same address still signs up.
     const other = await post(
       { correo: `otra.${harness.dialect}@example.mx`, consentimiento: "si" },
-      { cookie: newBrowser() },
+      { cookie: await newBrowser() },
     );
     expect(other.status).toBe(200);
   });

@@ -70,4 +70,32 @@ describe("requestCheckout", () => {
       error: "Error al procesar la compra.",
     });
   });
+
+  it("a checkout refused for its proof of work is asked once more, with a new proof, and only once", async () => {
+    const refusal = () =>
+      Response.json(
+        { message: "No pudimos verificar tu navegador. Recarga la página e intenta de nuevo." },
+        { status: 400, headers: { "X-Reto-Rechazado": "ajeno" } },
+      );
+    const proofs = ["uno", "dos", "tres"];
+    const nextProof = async () => proofs.shift() ?? null;
+    const fetcher = vi.fn(async (_url: string, _init?: RequestInit) =>
+      fetcher.mock.calls.length === 1 ? refusal() : Response.json({ url: "https://p.example" }),
+    );
+    expect(await requestCheckout(cart, fetcher as unknown as typeof fetch, nextProof)).toEqual({
+      url: "https://p.example",
+    });
+    const sent = fetcher.mock.calls.map((call) => new Headers(call[1]?.headers).get("x-altcha"));
+    expect(sent).toEqual(["uno", "dos"]);
+
+    const always = vi.fn(async () => refusal());
+    expect(await requestCheckout(cart, always as unknown as typeof fetch, nextProof)).toEqual({
+      error: "No pudimos verificar tu navegador. Recarga la página e intenta de nuevo.",
+    });
+    expect(always).toHaveBeenCalledTimes(2);
+    // Any other 400 (a cart the server could not read) is not sent again.
+    const other = vi.fn(async () => Response.json({ message: "Tu carrito está vacío." }, { status: 400 }));
+    await requestCheckout(cart, other as unknown as typeof fetch, nextProof);
+    expect(other).toHaveBeenCalledTimes(1);
+  });
 });

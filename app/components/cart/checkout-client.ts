@@ -1,4 +1,5 @@
 import type { Cart } from "~/cart/cart";
+import { PROOF_REFUSED_HEADER } from "~/rate-limits/proof-headers";
 
 export const CHECKOUT_ENDPOINT = "/api/checkout";
 /** A place in a drop's line: looked at every LINE_LOOK_MS while the drawer waits. */
@@ -48,19 +49,26 @@ export async function requestCheckout(
   options: CheckoutOptions = {},
 ): Promise<CheckoutResult> {
   try {
-    // Solved in the background since the cart got its first piece (~/cart/proof-of-work).
-    const proof = await proofOfWork();
-    const response = await fetcher(CHECKOUT_ENDPOINT, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json",
-        ...(proof ? { "x-altcha": proof } : {}),
-      },
-      body: JSON.stringify({
-        cart: cart.map((l) => ({ product: { id: l.product.id }, dropId: l.dropId, quantity: l.quantity })),
-      }),
+    const body = JSON.stringify({
+      cart: cart.map((l) => ({ product: { id: l.product.id }, dropId: l.dropId, quantity: l.quantity })),
     });
+    // Solved in the background since the cart got its first piece (~/cart/proof-of-work).
+    const send = (proof: string | null) =>
+      fetcher(CHECKOUT_ENDPOINT, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          ...(proof ? { "x-altcha": proof } : {}),
+        },
+        body,
+      });
+    let response = await send(await proofOfWork());
+    // A proof the server refused (made for a cookie since replaced, or gone stale while the
+    // computer slept): once more, with a new one solved for the cookie the browser has now.
+    if (response.status === 400 && response.headers.has(PROOF_REFUSED_HEADER)) {
+      response = await send(await proofOfWork());
+    }
     const data: unknown = await response.json().catch(() => null);
     const url = (data as { url?: unknown } | null)?.url;
     // Asked again for pieces it holds: back to the payment page it already has.
