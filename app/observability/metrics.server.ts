@@ -148,6 +148,12 @@ export function recordTurnHeld(dropIds: readonly string[]): void {
   for (const drop of dropLabels(dropIds)) held.inc({ drop });
 }
 
+/** A place in a drop's line ended without pieces (gone, or past the opening's pieces per address). */
+export function recordTurnRefused(dropId: string, reason: string): void {
+  for (const drop of dropLabels([dropId]))
+    refused.inc({ drop, reason: REASON.test(reason) ? reason : "otro" });
+}
+
 /** One order was paid: counted once for each drop its pieces come from. */
 export function recordPaid(dropIds: readonly string[]): void {
   for (const drop of dropLabels(dropIds)) paid.inc({ drop });

@@ -10,7 +10,7 @@ import {
   releaseHold,
   setPaymentSession,
 } from "./holds.server";
-import { joinLine, lineDrops, lineToJoin } from "./line.server";
+import { joinLine, type LineDrop, lineDrops, lineToJoin } from "./line.server";
 import type { PaymentProvider } from "./payment-port";
 import { cancelCheckout } from "./sweeper.server";
 
@@ -24,7 +24,7 @@ export type CheckoutRefusal =
 export type CheckoutResult =
   | { ok: true; url: string; orderId: string }
   /** The checkout took a place in its drop's line (the opening, or people already waiting). */
-  | { ok: true; queued: string }
+  | { ok: true; queued: string; drop: LineDrop }
   | ({ ok: false } & CheckoutRefusal);
 
 export type PaymentUrls = {
@@ -112,7 +112,7 @@ export async function startCheckout(
         origin: ask.origin ?? "",
         now,
       });
-      return joined.ok ? { ok: true, queued: joined.entryId } : joined;
+      return joined.ok ? { ok: true, queued: joined.entryId, drop: line } : joined;
     }
   }
   return openCheckout(db, payments, { ...ask, now });

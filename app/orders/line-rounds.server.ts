@@ -1,6 +1,6 @@
 import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
-import { type LineTurn, type RoundResult, serveLine, type TurnOutcome } from "./line.server";
+import { type LineTurn, type RoundResult, serveLine, type TurnOutcome } from "./line-serving.server";
 
 /*
  * When a drop's line is served: whenever someone looks at their place (every half second while

@@ -3,8 +3,9 @@ import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { recordTurnRefused } from "~/observability/metrics.server";
 import type { CheckoutLine, HoldRefusal } from "./cart-read.server";
-import { inOpening, lotteryEndsAt, lotteryStartsAt, type OpeningRules, placeFor } from "./opening";
+import { inLottery, inOpening, lotteryEndsAt, lotteryStartsAt, type OpeningRules, placeFor } from "./opening";
 
 /*
  * The line of a drop's checkouts (decision 27). During a drop's opening every checkout of its
@@ -35,8 +36,6 @@ export type LineView =
 export const LINE_STALE_MS = 15_000;
 /** How often a waiting place's last look is written at most. */
 const SEEN_WRITE_MS = 4_000;
-/** A serving round's lease on the drop; a process that dies mid-round frees it after this. */
-const LEASE_MS = 20_000;
 
 const ACTIVE_ORDER = ["esperando_pago", "pendiente", "enviado", "archivado"] as const;
 
@@ -97,12 +96,12 @@ export async function lineToJoin(db: Db, drops: readonly LineDrop[], now: Date):
 }
 
 /** Pieces of the drop in the cart. */
-function piecesOf(lines: readonly CheckoutLine[], dropId: string): number {
+export function piecesOf(lines: readonly CheckoutLine[], dropId: string): number {
   return lines.filter((l) => l.dropId === dropId).reduce((sum, l) => sum + l.quantity, 0);
 }
 
 /** Pieces of the drop that one address bucket holds or bought since its opening began (orders only). */
-async function bucketOrderPieces(db: Db, drop: LineDrop): Promise<Map<string, number>> {
+export async function bucketOrderPieces(db: Db, drop: LineDrop): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom("order_lines")
     .innerJoin("orders", "orders.id", "order_lines.order_id")
@@ -139,17 +138,19 @@ export async function joinLine(
 ): Promise<JoinResult> {
   const { drop, browser, bucket } = input;
   const now = input.now ?? new Date();
-  const own = await waitingEntryOf(db, drop.id, browser);
-  if (own) return { ok: true, entryId: own };
   if (inOpening(drop, now)) {
-    const ordered = (await bucketOrderPieces(db, drop)).get(bucket) ?? 0;
+    // Nobody is served before the draw: during the lottery the bucket has no orders of the drop yet.
+    const ordered = inLottery(drop, now) ? 0 : ((await bucketOrderPieces(db, drop)).get(bucket) ?? 0);
     const waiting = await db
       .selectFrom("drop_line")
-      .select("cart")
+      .select(["id", "browser", "cart"])
       .where("drop_id", "=", drop.id)
       .where("status", "=", "esperando")
       .where("address_bucket", "=", bucket)
       .execute();
+    // Its own place, taken before: kept (one place per browser and drop).
+    const own = waiting.find((w) => w.browser === browser);
+    if (own) return { ok: true, entryId: own.id };
     const waitingPieces = waiting.reduce((sum, w) => sum + piecesOf(parseCart(w.cart), drop.id), 0);
     if (ordered + waitingPieces + piecesOf(input.lines, drop.id) > drop.openingHoldsPerAddress) {
       return {
@@ -198,7 +199,7 @@ async function waitingEntryOf(db: Db, dropId: string, browser: string): Promise<
   return row?.id ?? null;
 }
 
-function parseCart(text: string): CheckoutLine[] {
+export function parseCart(text: string): CheckoutLine[] {
   return JSON.parse(text) as CheckoutLine[];
 }
 
@@ -212,6 +213,16 @@ export async function lineView(
   browser: string,
   now = new Date(),
 ): Promise<LineView | null> {
+  return (await lineLook(db, entryId, browser, now))?.view ?? null;
+}
+
+/** `lineView`, with the place's drop. */
+export async function lineLook(
+  db: Db,
+  entryId: string,
+  browser: string,
+  now = new Date(),
+): Promise<{ dropId: string; view: LineView } | null> {
   const row = await db
     .selectFrom("drop_line")
     .innerJoin("drops", "drops.id", "drop_line.drop_id")
@@ -230,9 +241,13 @@ export async function lineView(
     .where("drop_line.id", "=", entryId)
     .executeTakeFirst();
   if (!row || row.browser !== browser) return null;
-  if (row.status === "atendido" && row.payment_url) return { estado: "listo", url: row.payment_url };
-  if (row.status !== "esperando")
-    return { estado: "terminado", mensaje: row.message ?? LINE_MESSAGES.retirado };
+  const dropId = row.drop_id;
+  if (row.status === "atendido" && row.payment_url) {
+    return { dropId, view: { estado: "listo", url: row.payment_url } };
+  }
+  if (row.status !== "esperando") {
+    return { dropId, view: { estado: "terminado", mensaje: row.message ?? LINE_MESSAGES.retirado } };
+  }
   if (now.getTime() - toDate(row.seen_at).getTime() > SEEN_WRITE_MS) {
     await db
       .updateTable("drop_line")
@@ -242,7 +257,7 @@ export async function lineView(
       .execute();
   }
   const ends = lotteryEndsAt({ startAt: toDate(row.start_at), lotterySeconds: row.lottery_seconds });
-  if (now < ends) return { estado: "sorteo", sorteoTermina: ends.toISOString() };
+  if (now < ends) return { dropId, view: { estado: "sorteo", sorteoTermina: ends.toISOString() } };
   const ahead = await db
     .selectFrom("drop_line")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -250,7 +265,10 @@ export async function lineView(
     .where("status", "=", "esperando")
     .where("place", "<", row.place)
     .executeTakeFirstOrThrow();
-  return { estado: "esperando", antes: Number(ahead.n), apartadas: row.note === "apartadas" };
+  return {
+    dropId,
+    view: { estado: "esperando", antes: Number(ahead.n), apartadas: row.note === "apartadas" },
+  };
 }
 
 /** The shopper gives up a place (a new cart, or 'Salir de la fila'). */
@@ -268,207 +286,6 @@ export async function leaveLine(
     .where("status", "=", "esperando")
     .executeTakeFirst();
   return Number(changed.numUpdatedRows) === 1;
-}
-
-/** A place reached by the line, handed to the checkout to hold its pieces and open its payment page. */
-export interface LineTurn {
-  entryId: string;
-  dropId: string;
-  browser: string;
-  bucket: string;
-  origin: string;
-  lines: CheckoutLine[];
-}
-
-/** How a turn went: a payment page, or why not (a refusal `sin_stock` keeps the place: another took them first). */
-export type TurnOutcome =
-  | { ok: true; orderId: string; url: string }
-  | { ok: false; refusal: { reason: HoldRefusal["reason"] | (string & {}); message: string } };
-
-/** What one serving round did, for tests and figures. */
-export interface RoundResult {
-  served: number;
-  told: number;
-  waiting: number;
-  /** False: another process holds the lease, or the lottery has not ended. */
-  ran: boolean;
-}
-
-/** Turns given at once in one round (each holds and opens a payment page). */
-const TURNS_AT_ONCE = 10;
-
-/**
- * One round of serving the drop's line, by whichever process takes the lease. Gives the pieces in
- * stock to the first ones waiting for them, tells those who cannot get them any more, and marks
- * the ones waiting for held pieces to come back.
- */
-export async function serveLine(
-  db: Db,
-  dropId: string,
-  takeTurn: (turn: LineTurn) => Promise<TurnOutcome>,
-  now = new Date(),
-): Promise<RoundResult> {
-  const idle = { served: 0, told: 0, waiting: 0, ran: false };
-  const [drop] = await lineDrops(db, [dropId]);
-  if (!drop || now < lotteryEndsAt(drop)) return idle;
-  const leased = await db
-    .updateTable("drops")
-    .set({ line_lease_until: toTimestamp(new Date(now.getTime() + LEASE_MS)) })
-    .where("id", "=", dropId)
-    .where((eb) => eb.or([eb("line_lease_until", "is", null), eb("line_lease_until", "<", toTimestamp(now))]))
-    .executeTakeFirst();
-  if (Number(leased.numUpdatedRows) !== 1) return idle;
-  try {
-    return await serveRound(db, drop, takeTurn, now);
-  } finally {
-    await db.updateTable("drops").set({ line_lease_until: null }).where("id", "=", dropId).execute();
-  }
-}
-
-async function serveRound(
-  db: Db,
-  drop: LineDrop,
-  takeTurn: (turn: LineTurn) => Promise<TurnOutcome>,
-  now: Date,
-): Promise<RoundResult> {
-  // Places nobody has looked at for a while: their shoppers left.
-  await db
-    .updateTable("drop_line")
-    .set({ status: "retirado", message: LINE_MESSAGES.retirado, updated_at: toTimestamp(now) })
-    .where("drop_id", "=", drop.id)
-    .where("status", "=", "esperando")
-    .where("seen_at", "<", toTimestamp(new Date(now.getTime() - LINE_STALE_MS)))
-    .execute();
-  const entries = (
-    await db
-      .selectFrom("drop_line")
-      .select(["id", "browser", "address_bucket", "cart", "origin", "note"])
-      .where("drop_id", "=", drop.id)
-      .where("status", "=", "esperando")
-      .orderBy("place")
-      .orderBy("id")
-      .execute()
-  ).map((e) => ({ ...e, lines: parseCart(e.cart) }));
-  if (entries.length === 0) return { served: 0, told: 0, waiting: 0, ran: true };
-
-  const productIds = [...new Set(entries.flatMap((e) => e.lines.map((l) => l.productId)))];
-  const products = await db
-    .selectFrom("products")
-    .select(["id", "name", "stock"])
-    .where("id", "in", productIds)
-    .execute();
-  const held = await db
-    .selectFrom("order_lines")
-    .innerJoin("orders", "orders.id", "order_lines.order_id")
-    .select([
-      "order_lines.product_id",
-      sql<number>`sum(order_lines.quantity - order_lines.missing)`.as("pieces"),
-    ])
-    .where("orders.status", "=", "esperando_pago")
-    .where("order_lines.product_id", "in", productIds)
-    .groupBy("order_lines.product_id")
-    .execute();
-  const stock = new Map(products.map((p) => [p.id, p.stock]));
-  const names = new Map(products.map((p) => [p.id, p.name]));
-  // Pieces that may still come back: held by unpaid checkouts.
-  const mayReturn = new Map(held.map((h) => [h.product_id, Number(h.pieces)]));
-  const opening = inOpening(drop, now);
-  const byBucket = opening ? await bucketOrderPieces(db, drop) : new Map<string, number>();
-  const waitedFor = new Map<string, number>();
-
-  const turns: (typeof entries)[number][] = [];
-  const told: { id: string; message: string }[] = [];
-  const apartadas: string[] = [];
-  for (const entry of entries) {
-    const mine = piecesOf(entry.lines, drop.id);
-    if (opening && (byBucket.get(entry.address_bucket) ?? 0) + mine > drop.openingHoldsPerAddress) {
-      told.push({ id: entry.id, message: LINE_MESSAGES.porDireccion(drop.openingHoldsPerAddress) });
-      continue;
-    }
-    const short = entry.lines.filter((l) => (stock.get(l.productId) ?? 0) < l.quantity);
-    if (short.length === 0) {
-      for (const l of entry.lines) {
-        stock.set(l.productId, (stock.get(l.productId) ?? 0) - l.quantity);
-        mayReturn.set(l.productId, (mayReturn.get(l.productId) ?? 0) + l.quantity);
-      }
-      byBucket.set(entry.address_bucket, (byBucket.get(entry.address_bucket) ?? 0) + mine);
-      turns.push(entry);
-      continue;
-    }
-    // Short: it may wait while the pieces that could come back outnumber those waited for before it.
-    const hopeless = short.filter(
-      (l) =>
-        (waitedFor.get(l.productId) ?? 0) + l.quantity >
-        (stock.get(l.productId) ?? 0) + (mayReturn.get(l.productId) ?? 0),
-    );
-    if (hopeless.length > 0) {
-      told.push({
-        id: entry.id,
-        message: LINE_MESSAGES.agotado(hopeless.map((l) => names.get(l.productId) ?? "").join(", ")),
-      });
-      continue;
-    }
-    for (const l of short) waitedFor.set(l.productId, (waitedFor.get(l.productId) ?? 0) + l.quantity);
-    if (entry.note !== "apartadas") apartadas.push(entry.id);
-  }
-
-  const stamp = toTimestamp(now);
-  for (const t of told) {
-    await db
-      .updateTable("drop_line")
-      .set({ status: "agotado", message: t.message, updated_at: stamp })
-      .where("id", "=", t.id)
-      .where("status", "=", "esperando")
-      .execute();
-  }
-  if (apartadas.length > 0) {
-    await db.updateTable("drop_line").set({ note: "apartadas" }).where("id", "in", apartadas).execute();
-  }
-
-  let served = 0;
-  for (let i = 0; i < turns.length; i += TURNS_AT_ONCE) {
-    const outcomes = await Promise.all(
-      turns.slice(i, i + TURNS_AT_ONCE).map(async (entry) => ({
-        entry,
-        outcome: await takeTurn({
-          entryId: entry.id,
-          dropId: drop.id,
-          browser: entry.browser,
-          bucket: entry.address_bucket,
-          origin: entry.origin,
-          lines: entry.lines,
-        }).catch((error: unknown) => {
-          log.error({ entryId: entry.id, err: error }, "No se pudo atender un lugar de la fila");
-          return null;
-        }),
-      })),
-    );
-    for (const { entry, outcome } of outcomes) {
-      if (outcome === null) continue; // it keeps its place for the next round
-      if (outcome.ok) {
-        served++;
-        await db
-          .updateTable("drop_line")
-          .set({
-            status: "atendido",
-            order_id: outcome.orderId,
-            payment_url: outcome.url,
-            note: null,
-            updated_at: stamp,
-          })
-          .where("id", "=", entry.id)
-          .execute();
-      } else if (outcome.refusal.reason !== "sin_stock") {
-        await db
-          .updateTable("drop_line")
-          .set({ status: "agotado", message: outcome.refusal.message, updated_at: stamp })
-          .where("id", "=", entry.id)
-          .where("status", "=", "esperando")
-          .execute();
-      }
-    }
-  }
-  return { served, told: told.length, waiting: entries.length - served - told.length, ran: true };
 }
 
 /** Drops whose line has someone waiting. */

@@ -5,7 +5,8 @@ import { isId } from "~/lib/ids";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import type { CheckoutLine } from "~/orders/holds.server";
 import type { LineView } from "~/orders/line.server";
-import { lookAtPlace, paymentUrls } from "~/web/line-request.server";
+import { inLottery, lotteryEndsAt } from "~/orders/opening";
+import { lookAtPlace, paymentUrls, serveAtDraw } from "~/web/line-request.server";
 import type { Services } from "~/web/services";
 
 /*
@@ -162,7 +163,17 @@ export async function answerCheckout(
   const dropIds = dropsOf(read.lines);
   if (!result.ok) return refusalAnswer(result, read.lines);
   if ("url" in result) return { status: 200, body: { url: result.url }, dropIds };
-  // A place in line: past the lottery its turn may have come already (the first look serves it).
+  // A place in the draw: nothing to look at until it ends (the line is served then).
+  if (inLottery(result.drop, new Date())) {
+    const endsAt = lotteryEndsAt(result.drop);
+    serveAtDraw(services, result.drop.id, endsAt);
+    return {
+      status: 202,
+      body: { fila: result.queued, estado: "sorteo", sorteoTermina: endsAt.toISOString() },
+      dropIds,
+    };
+  }
+  // A place in line: its turn may have come already (the first look serves it).
   const view = await lookAtPlace(services, result.queued, browser);
   if (view?.estado === "listo") return { status: 200, body: { url: view.url }, dropIds, outcome: "queued" };
   if (view?.estado === "terminado") {

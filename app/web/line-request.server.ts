@@ -2,8 +2,9 @@ import { isId } from "~/lib/ids";
 import { recordTurnHeld } from "~/observability/metrics.server";
 import { cancelPath } from "~/orders/cancel-link.server";
 import { openCheckout } from "~/orders/checkout.server";
-import { type LineTurn, type LineView, lineView, type TurnOutcome } from "~/orders/line.server";
+import { type LineView, lineLook, lineView } from "~/orders/line.server";
 import { nudgeLine } from "~/orders/line-rounds.server";
+import type { LineTurn, TurnOutcome } from "~/orders/line-serving.server";
 import { successPath } from "~/orders/success-link.server";
 import type { Services } from "~/web/services";
 
@@ -68,7 +69,10 @@ export function serveAtDraw(services: Services, dropId: string, endsAt: Date): v
   timer.unref();
 }
 
-/** Serves the drop's line if it is due and answers the place's view; null: no such place for this browser. */
+/**
+ * The place's view, after serving the drop's line if it is due (a look may be the one whose turn
+ * comes); null: no such place for this browser. During the draw a look reads only the place.
+ */
 export async function lookAtPlace(
   services: Services,
   entryId: string,
@@ -76,19 +80,13 @@ export async function lookAtPlace(
 ): Promise<LineView | null> {
   if (!browser || !isId(entryId)) return null;
   const db = services.database.db;
-  const dropId = await dropOfEntry(services, entryId);
-  if (!dropId) return null;
-  await nudgeLine(db, dropId, turnTaker(services));
-  const view = await lineView(db, entryId, browser);
-  if (view?.estado === "sorteo") serveAtDraw(services, dropId, new Date(view.sorteoTermina));
-  return view;
-}
-
-async function dropOfEntry(services: Services, entryId: string): Promise<string | null> {
-  const row = await services.database.db
-    .selectFrom("drop_line")
-    .select("drop_id")
-    .where("id", "=", entryId)
-    .executeTakeFirst();
-  return row?.drop_id ?? null;
+  const first = await lineLook(db, entryId, browser);
+  if (!first) return null;
+  if (first.view.estado === "sorteo") {
+    serveAtDraw(services, first.dropId, new Date(first.view.sorteoTermina));
+    return first.view;
+  }
+  if (first.view.estado !== "esperando") return first.view;
+  await nudgeLine(db, first.dropId, turnTaker(services));
+  return lineView(db, entryId, browser);
 }

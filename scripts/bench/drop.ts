@@ -1,5 +1,8 @@
 // npm run bench:drop — drop day: N shoppers (BENCH_SHOPPERS, default 500) press 'Pagar' at once for
-// a piece with M units (BENCH_UNITS, default 10), through the real HTTP endpoint on 127.0.0.1 —
+// a piece with M units (BENCH_UNITS, default 10) the instant its drop opens, through the real HTTP
+// endpoint on 127.0.0.1, each from a loopback address of its own (127.1.x.y), as a crowd on its
+// phones — in the opening's lottery every one of them takes a place in the drop's line (202), and
+// the draw 10 seconds later gives the pieces (decision 27); the bench waits for it and counts —
 // after the same crowd pressed it once a minute before the opening (refused: not open yet), as
 // on a real drop day, where the servers have been answering before the opening second;
 // then the last piece raced R times (BENCH_RACES, default 100) by K shoppers at once
@@ -82,6 +85,9 @@ interface Shopper {
   proof: string;
 }
 
+/** The loopback address shopper `i` connects from (a whole /8 is the loopback's): one phone each. */
+const addressOf = (i: number) => `127.1.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+
 /**
  * What `n` shoppers' pages do while the countdown runs: each asks /api/reto at `urls` (in turn)
  * and solves its challenge. Without `cookies`, that first /api request also gives each a cookie
@@ -105,7 +111,7 @@ async function rush(urls: string[], shoppers: Shopper[], body: string) {
   const results = await Promise.all(
     shoppers.map(async (shopper, i) => {
       const t0 = performance.now();
-      const status = await post(urls[i % urls.length] ?? "", body, shopper);
+      const status = await post(urls[i % urls.length] ?? "", body, shopper, addressOf(i));
       return { status, ms: performance.now() - t0 };
     }),
   );
@@ -123,7 +129,7 @@ async function rush(urls: string[], shoppers: Shopper[], body: string) {
  * on the same two cores as the shop, and a full HTTP client (fetch) spent more of them issuing 500
  * requests than a bare server spends answering them. Resolves to the status (0: no answer).
  */
-function post(url: string, body: string, shopper: Shopper): Promise<number> {
+function post(url: string, body: string, shopper: Shopper, from: string): Promise<number> {
   const { hostname, port, pathname } = new URL(url);
   const request =
     `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
@@ -134,7 +140,9 @@ function post(url: string, body: string, shopper: Shopper): Promise<number> {
     let status = 0;
     // Written, not ended: a client that half-closes may be taken for one that left. The server
     // closes the connection after its answer (Connection: close).
-    const socket = net.connect(Number(port), hostname, () => socket.write(request));
+    const socket = net.connect({ port: Number(port), host: hostname, localAddress: from }, () =>
+      socket.write(request),
+    );
     socket.setEncoding("latin1");
     socket.on("data", (chunk: string) => {
       if (status) return;
@@ -279,9 +287,17 @@ async function stampede(label: string, servers: string[], database: Database) {
     waiting.map((s) => s.cookie),
   );
 
-  const piece = await runningPiece(database, { name: "Anillo del día", priceCents: 450_000, stock: UNITS });
+  // The drop opens in a second and a half; the crowd presses 'Pagar' the instant it does.
+  const opensAt = Date.now() + 1_500;
+  const piece = await runningPiece(database, {
+    name: "Anillo del día",
+    priceCents: 450_000,
+    stock: UNITS,
+    opensInMs: opensAt - Date.now(),
+  });
   const { id: productId } = piece;
   const body = cartOf(piece);
+  await new Promise((r) => setTimeout(r, Math.max(0, opensAt - Date.now())));
   const spentBefore = await spentProofs(database);
   const cpuBefore = cpuByProcess();
   const run = await rush(
@@ -291,12 +307,20 @@ async function stampede(label: string, servers: string[], database: Database) {
   );
   const cpu = cpuSpent(cpuBefore, cpuByProcess());
   const spent = (await spentProofs(database)) - spentBefore;
-  const ok = run.results.filter((r) => r.status === 200).length;
-  const refused = run.results.filter((r) => r.status === 409).length;
-  const other = run.results.length - ok - refused;
-  const otherStatuses = [...new Set(run.results.map((r) => r.status).filter((x) => x !== 200 && x !== 409))];
-  const { held, left } = await heldAndLeft(database, productId);
+  const queued = run.results.filter((r) => r.status === 202).length;
+  const other = run.results.length - queued;
+  const otherStatuses = [...new Set(run.results.map((r) => r.status).filter((x) => x !== 202))];
+  // The draw: 10 seconds after the opening the line gives the pieces, in its random order.
+  const drawAt = opensAt + 10_000;
+  await new Promise((r) => setTimeout(r, Math.max(0, drawAt - Date.now())));
+  let { held, left } = await heldAndLeft(database, productId);
+  while (held < UNITS && Date.now() < drawAt + 10_000) {
+    await new Promise((r) => setTimeout(r, 100));
+    ({ held, left } = await heldAndLeft(database, productId));
+  }
+  const drawnMs = Date.now() - drawAt;
   const oversold = Math.max(0, held - UNITS, -left);
+  const ok = held;
   console.log(`\n${label}`);
   console.log(
     `  the countdown: ${SHOPPERS} pages each got a signed cookie and solved a proof for it, in ${(crowdMs / 1000).toFixed(1)} s`,
@@ -304,16 +328,18 @@ async function stampede(label: string, servers: string[], database: Database) {
   console.log(
     `  the minute before the opening (fresh servers): ${SHOPPERS} at once, told it is not open ${refusedEarly}   p50 ${before.p50.toFixed(0)} ms   p99 ${before.p99.toFixed(0)} ms`,
   );
-  console.log(`  rush at the opening: ${SHOPPERS} shoppers at once, ${UNITS} units`);
   console.log(
-    `    holds ${ok}   refusals (409) ${refused}   other ${other}${other ? ` (${otherStatuses.join(", ")})` : ""}   oversold ${oversold}   stock left ${left}`,
+    `  rush at the opening: ${SHOPPERS} shoppers at once, each from its own address, ${UNITS} units`,
+  );
+  console.log(
+    `    places in the draw (202) ${queued}   other ${other}${other ? ` (${otherStatuses.join(", ")})` : ""}   after the draw (${drawnMs} ms past its end): holds ${held}   oversold ${oversold}   stock left ${left}`,
   );
   console.log(
     `    latency p50 ${run.p50.toFixed(0)} ms (${ratio(run.p50, bareP50)})   p99 ${run.p99.toFixed(0)} ms (${ratio(run.p99, bareP99)})   target p99 ≤ ${TARGET_P99_MS} ms: ${run.p99 <= TARGET_P99_MS ? "met" : "NOT met"}   all done in ${run.wall.toFixed(0)} ms`,
   );
 
   console.log(
-    `    proofs of work checked and spent by the servers ${spent} (every checkout that reached a hold; the front door answers the rest from a read, holding nothing)`,
+    `    proofs of work checked and spent by the servers ${spent} (one per place taken in the line)`,
   );
   console.log(`    CPU during the rush: ${cpu}`);
 
@@ -353,6 +379,7 @@ async function stampede(label: string, servers: string[], database: Database) {
     oversold === 0 &&
     refusedEarly === SHOPPERS &&
     ok === UNITS &&
+    queued === SHOPPERS &&
     other === 0 &&
     lastOversold === 0 &&
     badRaces === 0 &&

@@ -2,14 +2,8 @@ import { expect, it } from "vitest";
 import type { Database } from "~/db/database.server";
 import { toTimestamp } from "~/db/database.server";
 import { openCheckout, startCheckout } from "~/orders/checkout.server";
-import {
-  joinLine,
-  type LineTurn,
-  lineDrops,
-  lineView,
-  serveLine,
-  type TurnOutcome,
-} from "~/orders/line.server";
+import { joinLine, lineDrops, lineView } from "~/orders/line.server";
+import { type LineTurn, serveLine, type TurnOutcome } from "~/orders/line-serving.server";
 import { getOrder } from "~/orders/queries.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";

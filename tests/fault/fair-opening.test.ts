@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { type LineStatus, nextLookIn } from "~/components/cart/checkout-client";
 import { type Database, openDatabase } from "~/db/database.server";
 import { CHEAP_PROOF_OF_WORK, solvedProof } from "../support/browser";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -114,7 +115,8 @@ async function buyer(
       return { ...outcome, toldAt: outcome.toldAt ?? Date.now(), result: "agotado" };
     // Waiting for held pieces to come back: told, and nothing more to measure.
     if (view.estado === "esperando") return { ...outcome, toldAt: Date.now(), result: "apartadas" };
-    await new Promise((r) => setTimeout(r, LOOK_MS));
+    // As the drawer does: every half second in line, and just after the draw ends.
+    await new Promise((r) => setTimeout(r, nextLookIn(view as LineStatus, LOOK_MS)));
     view = (await call(base, from, "GET", `/api/fila/${place}`, { cookie })).body;
   }
   return outcome;

@@ -1154,6 +1154,12 @@ const GENERATORS: Record<string, Generator[]> = {
       ["aviso", "index"],
     ),
   ],
+  "routes/admin/drops/opening.tsx": [
+    adminPage((r, fx) => `/admin/drops/${someId(r, r.pick(fx.drops))}/apertura`, ["desde"]),
+  ],
+  "routes/admin/drops/opening-data.ts": [
+    adminPage((r, fx) => `/admin/drops/${someId(r, r.pick(fx.drops))}/apertura/datos`, ["desde"]),
+  ],
   "routes/admin/drops/new.tsx": [
     (r) => {
       const m = method(r, "POST");

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { requestCheckout } from "./checkout-client";
+import { nextLookIn, requestCheckout } from "./checkout-client";
 
 const cart = [
   {
@@ -97,5 +97,64 @@ describe("requestCheckout", () => {
     const other = vi.fn(async () => Response.json({ message: "Tu carrito está vacío." }, { status: 400 }));
     await requestCheckout(cart, other as unknown as typeof fetch, nextProof);
     expect(other).toHaveBeenCalledTimes(1);
+  });
+
+  it("a place in the drop's line (202) waits, telling each look, until its payment page or the pieces are gone", async () => {
+    const looks = [
+      { estado: "esperando", antes: 2, apartadas: false },
+      { estado: "esperando", antes: 0, apartadas: true },
+      { estado: "listo", url: "https://pago.example/s/9" },
+    ];
+    const fetcher = vi.fn(async (url: string, _init?: RequestInit) =>
+      url === "/api/checkout"
+        ? Response.json(
+            { fila: "abcdefghjkmnpqrs", estado: "esperando", antes: 3, apartadas: false },
+            { status: 202 },
+          )
+        : Response.json(looks.shift()),
+    );
+    const told: unknown[] = [];
+    const result = await requestCheckout(cart, fetcher as unknown as typeof fetch, noProof, {
+      onWait: (status) => told.push(status),
+      lookEveryMs: 1,
+    });
+    expect(result).toEqual({ url: "https://pago.example/s/9" });
+    expect(told.map((t) => (t as { antes: number }).antes)).toEqual([3, 2, 0]);
+    expect(fetcher.mock.calls.slice(1).map((c) => c[0])).toEqual(Array(3).fill("/api/fila/abcdefghjkmnpqrs"));
+
+    const gone = async (url: string) =>
+      url === "/api/checkout"
+        ? Response.json(
+            { fila: "abcdefghjkmnpqrs", estado: "esperando", antes: 0, apartadas: true },
+            { status: 202 },
+          )
+        : Response.json({ estado: "terminado", mensaje: "Se acabaron las piezas que pedías: Anillo." });
+    expect(await requestCheckout(cart, gone as typeof fetch, noProof, { lookEveryMs: 1 })).toEqual({
+      error: "Se acabaron las piezas que pedías: Anillo.",
+    });
+  });
+
+  it("asked again for pieces it holds, the shopper goes back to the payment page she has", async () => {
+    const again = answer(409, {
+      message: "Ya tienes estas piezas apartadas.",
+      url: "https://pago.example/s/1",
+    });
+    expect(await requestCheckout(cart, again as typeof fetch, noProof)).toEqual({
+      url: "https://pago.example/s/1",
+    });
+  });
+});
+
+describe("nextLookIn", () => {
+  it("looks every half second in line; during the draw every 2 s, and just after it ends", () => {
+    const now = Date.parse("2026-12-01T18:00:00.000Z");
+    const drawEnds = (ms: number) => ({
+      estado: "sorteo" as const,
+      sorteoTermina: new Date(now + ms).toISOString(),
+    });
+    expect(nextLookIn({ estado: "esperando", antes: 1, apartadas: false }, 500, now)).toBe(500);
+    expect(nextLookIn(drawEnds(8_000), 500, now)).toBe(2_000);
+    expect(nextLookIn(drawEnds(1_000), 500, now)).toBe(1_150);
+    expect(nextLookIn(drawEnds(-5_000), 500, now)).toBe(50);
   });
 });

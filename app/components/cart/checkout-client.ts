@@ -1,4 +1,5 @@
 import type { Cart } from "~/cart/cart";
+import { shopNow } from "~/components/shop-clock";
 import { PROOF_REFUSED_HEADER } from "~/rate-limits/proof-headers";
 
 export const CHECKOUT_ENDPOINT = "/api/checkout";
@@ -83,6 +84,21 @@ export async function requestCheckout(
   }
 }
 
+/**
+ * When to look again: every `every` ms while in line; during the draw, every 2 seconds (nothing
+ * changes before it ends) and just after it ends (the server's time, as the page knows it).
+ */
+export function nextLookIn(status: LineStatus, every: number, now: number = shopNow()): number {
+  if (status.estado !== "sorteo") return every;
+  const left = Date.parse(status.sorteoTermina) - now;
+  return Math.max(50, Math.min(DRAW_LOOK_MS, left + AFTER_DRAW_MS));
+}
+
+/** Looks during the draw (a place's last look keeps it). */
+const DRAW_LOOK_MS = 2_000;
+/** The first look after the draw's end: the line is served the moment it ends. */
+const AFTER_DRAW_MS = 150;
+
 type LineAnswer = LineStatus | { estado: "listo"; url: string } | { estado: "terminado"; mensaje: string };
 
 /** Looks at the place until its turn comes or it ends. */
@@ -99,7 +115,7 @@ async function waitInLine(
     if (answer.estado === "listo") return { url: answer.url };
     if (answer.estado === "terminado") return { error: answer.mensaje };
     options.onWait?.(answer);
-    await sleep(options.lookEveryMs ?? LINE_LOOK_MS, options.signal);
+    await sleep(nextLookIn(answer, options.lookEveryMs ?? LINE_LOOK_MS), options.signal);
     if (options.signal?.aborted) return { error: "" };
     try {
       const response = await fetcher(`${LINE_ENDPOINT}/${place}`, {

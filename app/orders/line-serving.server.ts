@@ -1,0 +1,233 @@
+import { sql } from "kysely";
+import { log } from "~/config/log.server";
+import type { Db } from "~/db/database.server";
+import { toTimestamp } from "~/db/database.server";
+import { recordTurnRefused } from "~/observability/metrics.server";
+import type { CheckoutLine, HoldRefusal } from "./cart-read.server";
+import {
+  bucketOrderPieces,
+  LINE_MESSAGES,
+  LINE_STALE_MS,
+  type LineDrop,
+  lineDrops,
+  parseCart,
+  piecesOf,
+} from "./line.server";
+import { inOpening, lotteryEndsAt } from "./opening";
+
+/*
+ * Serving a drop's line (decision 27): one round at a time across every app process (a lease on
+ * the drop's row), each giving the pieces in stock to the first places waiting for them, telling
+ * those who cannot get one any more, and marking those waiting for held pieces to come back.
+ */
+
+/** A place reached by the line, handed to the checkout to hold its pieces and open its payment page. */
+export interface LineTurn {
+  entryId: string;
+  dropId: string;
+  browser: string;
+  bucket: string;
+  origin: string;
+  lines: CheckoutLine[];
+}
+
+/** How a turn went: a payment page, or why not (a refusal `sin_stock` keeps the place: another took them first). */
+export type TurnOutcome =
+  | { ok: true; orderId: string; url: string }
+  | { ok: false; refusal: { reason: HoldRefusal["reason"] | (string & {}); message: string } };
+
+/** What one serving round did, for tests and figures. */
+export interface RoundResult {
+  served: number;
+  told: number;
+  waiting: number;
+  /** False: another process holds the lease, or the lottery has not ended. */
+  ran: boolean;
+}
+
+/** A serving round's lease on the drop; a process that dies mid-round frees it after this. */
+const LEASE_MS = 20_000;
+
+/** Turns given at once in one round (each holds and opens a payment page). */
+const TURNS_AT_ONCE = 10;
+
+/**
+ * One round of serving the drop's line, by whichever process takes the lease. Gives the pieces in
+ * stock to the first ones waiting for them, tells those who cannot get them any more, and marks
+ * the ones waiting for held pieces to come back.
+ */
+export async function serveLine(
+  db: Db,
+  dropId: string,
+  takeTurn: (turn: LineTurn) => Promise<TurnOutcome>,
+  now = new Date(),
+): Promise<RoundResult> {
+  const idle = { served: 0, told: 0, waiting: 0, ran: false };
+  const [drop] = await lineDrops(db, [dropId]);
+  if (!drop || now < lotteryEndsAt(drop)) return idle;
+  const leased = await db
+    .updateTable("drops")
+    .set({ line_lease_until: toTimestamp(new Date(now.getTime() + LEASE_MS)) })
+    .where("id", "=", dropId)
+    .where((eb) => eb.or([eb("line_lease_until", "is", null), eb("line_lease_until", "<", toTimestamp(now))]))
+    .executeTakeFirst();
+  if (Number(leased.numUpdatedRows) !== 1) return idle;
+  try {
+    return await serveRound(db, drop, takeTurn, now);
+  } finally {
+    await db.updateTable("drops").set({ line_lease_until: null }).where("id", "=", dropId).execute();
+  }
+}
+
+async function serveRound(
+  db: Db,
+  drop: LineDrop,
+  takeTurn: (turn: LineTurn) => Promise<TurnOutcome>,
+  now: Date,
+): Promise<RoundResult> {
+  // Places nobody has looked at for a while: their shoppers left.
+  await db
+    .updateTable("drop_line")
+    .set({ status: "retirado", message: LINE_MESSAGES.retirado, updated_at: toTimestamp(now) })
+    .where("drop_id", "=", drop.id)
+    .where("status", "=", "esperando")
+    .where("seen_at", "<", toTimestamp(new Date(now.getTime() - LINE_STALE_MS)))
+    .execute();
+  const entries = (
+    await db
+      .selectFrom("drop_line")
+      .select(["id", "browser", "address_bucket", "cart", "origin", "note"])
+      .where("drop_id", "=", drop.id)
+      .where("status", "=", "esperando")
+      .orderBy("place")
+      .orderBy("id")
+      .execute()
+  ).map((e) => ({ ...e, lines: parseCart(e.cart) }));
+  if (entries.length === 0) return { served: 0, told: 0, waiting: 0, ran: true };
+
+  const productIds = [...new Set(entries.flatMap((e) => e.lines.map((l) => l.productId)))];
+  const products = await db
+    .selectFrom("products")
+    .select(["id", "name", "stock"])
+    .where("id", "in", productIds)
+    .execute();
+  const held = await db
+    .selectFrom("order_lines")
+    .innerJoin("orders", "orders.id", "order_lines.order_id")
+    .select([
+      "order_lines.product_id",
+      sql<number>`sum(order_lines.quantity - order_lines.missing)`.as("pieces"),
+    ])
+    .where("orders.status", "=", "esperando_pago")
+    .where("order_lines.product_id", "in", productIds)
+    .groupBy("order_lines.product_id")
+    .execute();
+  const stock = new Map(products.map((p) => [p.id, p.stock]));
+  const names = new Map(products.map((p) => [p.id, p.name]));
+  // Pieces that may still come back: held by unpaid checkouts.
+  const mayReturn = new Map(held.map((h) => [h.product_id, Number(h.pieces)]));
+  const opening = inOpening(drop, now);
+  const byBucket = opening ? await bucketOrderPieces(db, drop) : new Map<string, number>();
+  const waitedFor = new Map<string, number>();
+
+  const turns: (typeof entries)[number][] = [];
+  const told: { id: string; message: string; reason: string }[] = [];
+  const apartadas: string[] = [];
+  for (const entry of entries) {
+    const mine = piecesOf(entry.lines, drop.id);
+    if (opening && (byBucket.get(entry.address_bucket) ?? 0) + mine > drop.openingHoldsPerAddress) {
+      told.push({
+        id: entry.id,
+        message: LINE_MESSAGES.porDireccion(drop.openingHoldsPerAddress),
+        reason: "limite_conexion",
+      });
+      continue;
+    }
+    const short = entry.lines.filter((l) => (stock.get(l.productId) ?? 0) < l.quantity);
+    if (short.length === 0) {
+      for (const l of entry.lines) {
+        stock.set(l.productId, (stock.get(l.productId) ?? 0) - l.quantity);
+        mayReturn.set(l.productId, (mayReturn.get(l.productId) ?? 0) + l.quantity);
+      }
+      byBucket.set(entry.address_bucket, (byBucket.get(entry.address_bucket) ?? 0) + mine);
+      turns.push(entry);
+      continue;
+    }
+    // Short: it may wait while the pieces that could come back outnumber those waited for before it.
+    const hopeless = short.filter(
+      (l) =>
+        (waitedFor.get(l.productId) ?? 0) + l.quantity >
+        (stock.get(l.productId) ?? 0) + (mayReturn.get(l.productId) ?? 0),
+    );
+    if (hopeless.length > 0) {
+      told.push({
+        id: entry.id,
+        message: LINE_MESSAGES.agotado(hopeless.map((l) => names.get(l.productId) ?? "").join(", ")),
+        reason: "agotado",
+      });
+      continue;
+    }
+    for (const l of short) waitedFor.set(l.productId, (waitedFor.get(l.productId) ?? 0) + l.quantity);
+    if (entry.note !== "apartadas") apartadas.push(entry.id);
+  }
+
+  const stamp = toTimestamp(now);
+  for (const t of told) {
+    recordTurnRefused(drop.id, t.reason);
+    await db
+      .updateTable("drop_line")
+      .set({ status: "agotado", message: t.message, updated_at: stamp })
+      .where("id", "=", t.id)
+      .where("status", "=", "esperando")
+      .execute();
+  }
+  if (apartadas.length > 0) {
+    await db.updateTable("drop_line").set({ note: "apartadas" }).where("id", "in", apartadas).execute();
+  }
+
+  let served = 0;
+  for (let i = 0; i < turns.length; i += TURNS_AT_ONCE) {
+    const outcomes = await Promise.all(
+      turns.slice(i, i + TURNS_AT_ONCE).map(async (entry) => ({
+        entry,
+        outcome: await takeTurn({
+          entryId: entry.id,
+          dropId: drop.id,
+          browser: entry.browser,
+          bucket: entry.address_bucket,
+          origin: entry.origin,
+          lines: entry.lines,
+        }).catch((error: unknown) => {
+          log.error({ entryId: entry.id, err: error }, "No se pudo atender un lugar de la fila");
+          return null;
+        }),
+      })),
+    );
+    for (const { entry, outcome } of outcomes) {
+      if (outcome === null) continue; // it keeps its place for the next round
+      if (outcome.ok) {
+        served++;
+        await db
+          .updateTable("drop_line")
+          .set({
+            status: "atendido",
+            order_id: outcome.orderId,
+            payment_url: outcome.url,
+            note: null,
+            updated_at: stamp,
+          })
+          .where("id", "=", entry.id)
+          .execute();
+      } else if (outcome.refusal.reason !== "sin_stock") {
+        recordTurnRefused(drop.id, outcome.refusal.reason);
+        await db
+          .updateTable("drop_line")
+          .set({ status: "agotado", message: outcome.refusal.message, updated_at: stamp })
+          .where("id", "=", entry.id)
+          .where("status", "=", "esperando")
+          .execute();
+      }
+    }
+  }
+  return { served, told: told.length, waiting: entries.length - served - told.length, ran: true };
+}
