@@ -18,7 +18,7 @@ import { hitHeaders } from "./cached-headers";
 import { createCheckoutFastPath } from "./checkout-fast-path";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { edgeRoutes, healthCheck } from "./edge-routes";
-import { createFastPath, type FastPath } from "./fast-path";
+import { clientAddress, createFastPath, type FastPath } from "./fast-path";
 import { metricsEndpoint } from "./metrics-route";
 import { listeningOrigin, originOf } from "./origins";
 import { type CachedPage, type Encoding, PageCache } from "./page-cache";
@@ -275,6 +275,9 @@ function buildApp(
     maxBodyBytes: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
     headers: checkoutHeaders,
+    shopOrigin: (protocol, port) =>
+      config.publicUrl ??
+      originOf(protocol, config.host, port ?? (app.locals.listenPort as number | undefined)),
     log: fastAnswer("checkout"),
   });
   const serve: Shop["serve"] = (req, res, extraHeaders, toExpress) => {
@@ -334,16 +337,6 @@ function accessLog(trustProxy: boolean) {
       lengths.set(res, bytes);
     },
   };
-}
-
-/** req.ip as Express gives it with `trust proxy` unset or 1 (the one hop the proxy added). */
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
-  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
-  if (typeof forwarded === "string" && forwarded !== "") {
-    const last = forwarded.slice(forwarded.lastIndexOf(",") + 1).trim();
-    if (last !== "") return last;
-  }
-  return req.socket.remoteAddress;
 }
 
 /**

@@ -1,11 +1,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { addressBucket } from "~/lib/address-bucket";
 import { admitCheckout } from "~/orders/admission.server";
-import { readCheckoutRequest, refusalAnswer } from "~/web/checkout-request.server";
+import type { CheckoutLine } from "~/orders/cart-read.server";
+import { inDraw, takeDrawPlace } from "~/orders/line-draw.server";
+import {
+  type CheckoutAnswer,
+  dropsOf,
+  readCheckoutRequest,
+  refusalAnswer,
+} from "~/web/checkout-request.server";
+import { serveAtDraw } from "~/web/line-request.server";
 import { isSameOriginFrom } from "~/web/origin.server";
 import type { Services } from "~/web/services";
 import { countCheckoutAnswer } from "./checkout-metrics";
 import { isValidHost } from "./edge";
-import { requestProtocol } from "./fast-path";
+import { clientAddress, requestProtocol } from "./fast-path";
 import { keepReadBody, readBody } from "./request-handler";
 import { browserIdFrom } from "./request-limits";
 
@@ -43,6 +52,8 @@ export interface CheckoutFastPathOptions {
   trustProxy: boolean;
   /** The headers every answer gets (security.headers), plain and over HTTPS; read per answer. */
   headers: { plain: readonly string[]; secure: readonly string[] };
+  /** The shop's own origin, as the Express path gives it (a place's payment page returns there). */
+  shopOrigin: (protocol: "http" | "https", port: number | undefined) => string;
   /** Tells the access log (LOG_REQUESTS) the answer's length; called before it is written. */
   log?: (req: IncomingMessage, res: ServerResponse, bytes: number) => void;
 }
@@ -68,6 +79,55 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
     if (browser === null) return false;
     const protocol = requestProtocol(req, trustProxy);
     if (protocol === null) return false;
+
+    const send = (status: number, message: unknown) => {
+      const answer = JSON.stringify(message);
+      const list = (protocol === "https" ? options.headers.secure : options.headers.plain).concat(
+        "Content-Type",
+        "application/json",
+        "Content-Length",
+        String(Buffer.byteLength(answer)),
+        "Cache-Control",
+        "no-store",
+        extraHeaders,
+      );
+      res.statusCode = status;
+      options.log?.(req, res, Buffer.byteLength(answer));
+      res.writeHead(status, list);
+      res.end(answer);
+    };
+
+    /**
+     * A place in the draw of the cart's drop, when its lottery is on: the answer to send; null
+     * when the cart is in no draw; "express" for a proof the full path must refuse in its own words.
+     * The request limits do not count it: a browser has one place per drop whatever it asks, an
+     * address a few pieces in the draw, and every place costs a proof of work.
+     */
+    const drawPlace = async (
+      lines: CheckoutLine[],
+      browser: string,
+      protocol: "http" | "https",
+    ): Promise<CheckoutAnswer | "express" | null> => {
+      const proof = services.proofOfWork;
+      const dropIds = dropsOf(lines);
+      if (!(await inDraw(database.db, dropIds))) return null;
+      if (proof && !(await proof.verify(headers["x-altcha"] as string | undefined, browser)).ok)
+        return "express";
+      const place = await takeDrawPlace(database.db, {
+        lines,
+        browser,
+        bucket: addressBucket(clientAddress(req, trustProxy) ?? "desconocida"),
+        origin: options.shopOrigin(protocol, req.socket.localPort),
+      });
+      if (place === null) return "express";
+      if (!place.ok) return { ...refusalAnswer(place, lines) };
+      serveAtDraw(services, place.drop.id, place.drawEndsAt);
+      return {
+        status: 202,
+        body: { fila: place.entryId, estado: "sorteo", sorteoTermina: place.drawEndsAt.toISOString() },
+        dropIds,
+      };
+    };
 
     void (async () => {
       const body = await readBody(req, maxBodyBytes);
@@ -95,6 +155,18 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
           next();
           return;
         }
+        // In a drop's draw: a place, taken here (decision 27); its proof of work is checked first.
+        const draw = await drawPlace(read.lines, browser, protocol);
+        if (draw === "express") {
+          next();
+          return;
+        }
+        if (draw !== null) {
+          if (res.destroyed || res.writableEnded) return;
+          countCheckoutAnswer(draw);
+          send(draw.status, draw.body);
+          return;
+        }
         // Pieces the browser holds itself are not gone for it: that one goes on (back button).
         const admission = await admitCheckout(database.db, {
           lines: read.lines,
@@ -110,21 +182,7 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
         if (res.destroyed || res.writableEnded) return;
         const refusal = refusalAnswer(admission.refusal, read.lines);
         countCheckoutAnswer(refusal);
-        const { status, body: message } = refusal;
-        const answer = JSON.stringify(message);
-        const list = (protocol === "https" ? options.headers.secure : options.headers.plain).concat(
-          "Content-Type",
-          "application/json",
-          "Content-Length",
-          String(Buffer.byteLength(answer)),
-          "Cache-Control",
-          "no-store",
-          extraHeaders,
-        );
-        res.statusCode = status;
-        options.log?.(req, res, Buffer.byteLength(answer));
-        res.writeHead(status, list);
-        res.end(answer);
+        send(refusal.status, refusal.body);
       } catch {
         // The full path reads again and answers whatever went wrong in its own way.
         if (!res.headersSent) next();

@@ -42,6 +42,16 @@ const PLAIN_TARGET = /^\/[!"$&'()*+,\-./0-9:;<=>?@A-Z[\]^_`a-z{|}~]*$/;
  * req.protocol as Express computes it (trust proxy: the first X-Forwarded-Proto), or null for
  * anything but a plain http or https: the front doors leave those to Express.
  */
+/** req.ip as Express gives it with `trust proxy` unset or 1 (the one hop the proxy added). */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  if (typeof forwarded === "string" && forwarded !== "") {
+    const last = forwarded.slice(forwarded.lastIndexOf(",") + 1).trim();
+    if (last !== "") return last;
+  }
+  return req.socket.remoteAddress;
+}
+
 export function requestProtocol(req: IncomingMessage, trustProxy: boolean): "http" | "https" | null {
   const encrypted = (req.socket as TLSSocket).encrypted ? "https" : "http";
   if (!trustProxy) return encrypted;

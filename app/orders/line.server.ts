@@ -188,7 +188,7 @@ export async function joinLine(
   }
 }
 
-async function waitingEntryOf(db: Db, dropId: string, browser: string): Promise<string | null> {
+export async function waitingEntryOf(db: Db, dropId: string, browser: string): Promise<string | null> {
   const row = await db
     .selectFrom("drop_line")
     .select("id")
