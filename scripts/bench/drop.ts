@@ -13,6 +13,7 @@
 // skipped without it; BENCH_ONLY=sqlite or BENCH_ONLY=postgres runs one of them). Target: rush
 // p99 ≤ 300 ms; oversold always 0 (exit 1 otherwise). Each rush also prints the CPU the app
 // servers, PostgreSQL and the load generator spent on it (Linux).
+// BENCH_PROF_DIR=<folder> writes each app server's CPU profile there (node --cpu-prof) when it stops.
 // The shop runs with its request limits on (REQUEST_LIMITS), every shopper a browser of its own
 // behind the one loopback address, as a crowd behind one mobile carrier: before the opening, while
 // the countdown runs, each shopper's page asks /api/reto, which gives it its signed `navegador`
@@ -65,6 +66,9 @@ async function startAppServer(env: Record<string, string>): Promise<string> {
     REQUEST_LIMITS: "true",
     CHECKOUT_CHALLENGE: "true",
     ...CHEAP_PROOF_OF_WORK,
+    ...(process.env.BENCH_PROF_DIR
+      ? { NODE_EXEC_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROF_DIR}` }
+      : {}),
     ...env,
   });
   server.child.stderr?.pipe(process.stderr);

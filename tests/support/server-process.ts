@@ -65,7 +65,9 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
 /** Spawns `node server.js` without waiting: `ready` says when it listens. */
 export function launchServer(env: Record<string, string>, timeoutMs = 90_000): LaunchedServer {
   assertBuilt();
-  const child = spawn(process.execPath, ["server.js"], { cwd: root, env: baseEnv(env) });
+  // NODE_EXEC_ARGS: options for node itself that NODE_OPTIONS does not take (e.g. --cpu-prof).
+  const execArgs = env.NODE_EXEC_ARGS ? env.NODE_EXEC_ARGS.split(" ") : [];
+  const child = spawn(process.execPath, [...execArgs, "server.js"], { cwd: root, env: baseEnv(env) });
   let out = "";
   const collect = (chunk: Buffer) => {
     out += chunk.toString();

@@ -62,6 +62,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on("drop_line")
     .columns(["drop_id", "status", "place"])
     .execute();
+  // The places of one address bucket (the opening's pieces per address), read for every place taken.
+  await db.schema
+    .createIndex("drop_line_by_bucket")
+    .on("drop_line")
+    .columns(["drop_id", "address_bucket", "status"])
+    .execute();
   // One place in a drop's line per browser.
   await sql`CREATE UNIQUE INDEX drop_line_one_per_browser ON drop_line (drop_id, browser) WHERE status = 'esperando'`.execute(
     db,
@@ -76,6 +82,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("orders_by_address_bucket").execute();
+  await db.schema.dropIndex("drop_line_by_bucket").execute();
   await db.schema.dropTable("drop_line").execute();
   for (const column of ["payment_url", "address_bucket"]) {
     await db.schema.alterTable("orders").dropColumn(column).execute();
