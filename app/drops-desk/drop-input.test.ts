@@ -638,4 +638,40 @@ describe("dropInput: drop-day rules", () => {
       });
     }
   });
+
+  it("the opening's rules default to a 10-second draw, an hour, 10-minute holds and 2 pieces per connection", () => {
+    expect(parsed(form())).toMatchObject({
+      lotterySeconds: 10,
+      openingMinutes: 60,
+      openingHoldMinutes: 10,
+      openingHoldsPerAddress: 2,
+    });
+    expect(
+      parsed(
+        form({
+          lotterySeconds: "0",
+          openingMinutes: "120",
+          openingHoldMinutes: "5",
+          openingHoldsPerAddress: "4",
+        }),
+      ),
+    ).toMatchObject({
+      lotterySeconds: 0,
+      openingMinutes: 120,
+      openingHoldMinutes: 5,
+      openingHoldsPerAddress: 4,
+    });
+    expect(errorsOf(form({ lotterySeconds: "121" }))).toEqual({
+      lotterySeconds: "Sorteo al abrir: escribe de 0 a 120 segundos.",
+    });
+    expect(errorsOf(form({ openingHoldMinutes: "4" }))).toEqual({
+      openingHoldMinutes: "Apartado en la apertura: escribe de 5 a 30 minutos.",
+    });
+    expect(errorsOf(form({ openingHoldsPerAddress: "0" }))).toEqual({
+      openingHoldsPerAddress: "Piezas por conexión en la apertura: escribe de 1 a 100 piezas.",
+    });
+    expect(errorsOf(form({ openingMinutes: "una hora" }))).toEqual({
+      openingMinutes: "Duración de la apertura: escribe de 0 a 1440 minutos.",
+    });
+  });
 });

@@ -2,7 +2,7 @@ import type { CompiledQuery } from "kysely";
 import { type Db, isUniqueViolation, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import type { CheckoutLine } from "./cart-read.server";
-import { LINE_MESSAGES, type LineDrop, lineDrops, parseCart, piecesOf, waitingEntryOf } from "./line.server";
+import { addressCapRefusal, type LineDrop, lineDrops, waitingEntryOf } from "./line.server";
 import { inLottery, lotteryEndsAt, placeFor } from "./opening";
 
 /*
@@ -111,14 +111,8 @@ export async function takeDrawPlace(
   const drawEndsAt = lotteryEndsAt(drop);
   const own = taken.find((t) => t.browser === input.browser);
   if (own) return { ok: true, entryId: own.id, drop, drawEndsAt };
-  const waiting = taken.reduce((sum, t) => sum + piecesOf(parseCart(t.cart), drop.id), 0);
-  if (waiting + piecesOf(input.lines, drop.id) > drop.openingHoldsPerAddress) {
-    return {
-      ok: false,
-      reason: "limite_conexion",
-      message: LINE_MESSAGES.porDireccion(drop.openingHoldsPerAddress),
-    };
-  }
+  const over = addressCapRefusal(drop, 0, taken, input.lines);
+  if (over) return over;
   const id = newId();
   try {
     await run(db, insert, {

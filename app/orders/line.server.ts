@@ -115,6 +115,22 @@ export async function bucketOrderPieces(db: Db, drop: LineDrop): Promise<Map<str
   return new Map(rows.map((r) => [r.address_bucket ?? "", Number(r.pieces)]));
 }
 
+/** The opening's pieces per address, with the pieces the bucket bought or held and those its places wait for. */
+export function addressCapRefusal(
+  drop: LineDrop,
+  ordered: number,
+  places: readonly { cart: string }[],
+  lines: readonly CheckoutLine[],
+): { ok: false; reason: "limite_conexion"; message: string } | null {
+  const waiting = places.reduce((sum, p) => sum + piecesOf(parseCart(p.cart), drop.id), 0);
+  if (ordered + waiting + piecesOf(lines, drop.id) <= drop.openingHoldsPerAddress) return null;
+  return {
+    ok: false,
+    reason: "limite_conexion",
+    message: LINE_MESSAGES.porDireccion(drop.openingHoldsPerAddress),
+  };
+}
+
 export type JoinResult =
   | { ok: true; entryId: string }
   | { ok: false; reason: "limite_conexion"; message: string };
@@ -151,14 +167,8 @@ export async function joinLine(
     // Its own place, taken before: kept (one place per browser and drop).
     const own = waiting.find((w) => w.browser === browser);
     if (own) return { ok: true, entryId: own.id };
-    const waitingPieces = waiting.reduce((sum, w) => sum + piecesOf(parseCart(w.cart), drop.id), 0);
-    if (ordered + waitingPieces + piecesOf(input.lines, drop.id) > drop.openingHoldsPerAddress) {
-      return {
-        ok: false,
-        reason: "limite_conexion",
-        message: LINE_MESSAGES.porDireccion(drop.openingHoldsPerAddress),
-      };
-    }
+    const over = addressCapRefusal(drop, ordered, waiting, input.lines);
+    if (over) return over;
   }
   const id = newId();
   try {

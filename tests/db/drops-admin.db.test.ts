@@ -167,6 +167,11 @@ async function loadForm(db: Db, dropId: string) {
     status: drop.status as string,
     imageId: drop.image?.id ?? "",
     videoId: drop.video?.id ?? "",
+    // As the edit form shows them (edit-form.server.ts).
+    lotterySeconds: String(drop.opening.lotterySeconds),
+    openingMinutes: String(drop.opening.openingMinutes),
+    openingHoldMinutes: String(drop.opening.openingHoldMinutes),
+    openingHoldsPerAddress: String(drop.opening.openingHoldsPerAddress),
     products: drop.products.map(
       (p): RawProduct => ({
         id: p.id,
@@ -326,27 +331,44 @@ describeEachDatabase("drops desk", (harness) => {
     for (const id of [cover, ring, necklace, extra1, extra2]) await expectKept(shop, id);
   });
 
-  it("keeps the drop's 'Máximo por persona' and hold minutes, shows them in the edit form, and an emptied maximum is no limit", async () => {
+  it("keeps the drop's 'Máximo por persona', hold minutes and opening rules, shows them in the edit form, and an emptied maximum is no limit", async () => {
     const shop = await open(harness);
     const dropId = newId();
     const [ring = ""] = await uploads(shop, dropId, 1);
     const created = await createDropFromInput(
       shop.db,
       shop.storage,
-      newForm(dropId, { maxPerOrder: "2", holdMinutes: "10" }, [{ name: "Anillo Marea", imageId: ring }]),
+      newForm(dropId, { maxPerOrder: "2", holdMinutes: "10", lotterySeconds: "20" }, [
+        { name: "Anillo Marea", imageId: ring },
+      ]),
     );
     expect(created.ok).toBe(true);
-    expect(await getDrop(shop.db, dropId)).toMatchObject({ maxPerOrder: 2, holdMinutes: 10 });
+    expect(await getDrop(shop.db, dropId)).toMatchObject({
+      maxPerOrder: 2,
+      holdMinutes: 10,
+      opening: { lotterySeconds: 20, openingMinutes: 60, openingHoldMinutes: 10, openingHoldsPerAddress: 2 },
+    });
     const form = await dropForEdit(shop.db, shop.storage, dropId);
-    expect(form).toMatchObject({ maxPerOrder: "2", holdMinutes: "10" });
+    expect(form).toMatchObject({
+      maxPerOrder: "2",
+      holdMinutes: "10",
+      lotterySeconds: "20",
+      openingMinutes: "60",
+    });
     const edited = {
       ...(await loadForm(shop.db, dropId)),
       version: form?.version,
       maxPerOrder: "",
       holdMinutes: "25",
+      openingMinutes: "30",
+      openingHoldsPerAddress: "3",
     };
     expect((await updateDropFromInput(shop.db, shop.storage, dropId, dropInput.parse(edited))).ok).toBe(true);
-    expect(await getDrop(shop.db, dropId)).toMatchObject({ maxPerOrder: null, holdMinutes: 25 });
+    expect(await getDrop(shop.db, dropId)).toMatchObject({
+      maxPerOrder: null,
+      holdMinutes: 25,
+      opening: { lotterySeconds: 20, openingMinutes: 30, openingHoldsPerAddress: 3 },
+    });
   });
 
   it("a second submit of the same create form is refused and changes nothing", async () => {

@@ -9,6 +9,30 @@ const STATUS_OPTIONS = [
 ];
 
 /** The drop's own fields (name, dates, limits, descriptions, status, image and video). */
+/** The opening's rules (decision 27), in the form's words. */
+const OPENING_FIELDS = [
+  {
+    name: "lotterySeconds",
+    label: "Sorteo al abrir (segundos)",
+    hint: "Quienes piden pagar en esos segundos entran en un orden al azar, no por quién llegó antes.",
+  },
+  {
+    name: "openingMinutes",
+    label: "Duración de la apertura (minutos)",
+    hint: "Mientras dura, todos hacen fila y rigen las dos reglas siguientes.",
+  },
+  {
+    name: "openingHoldMinutes",
+    label: "Apartado en la apertura (minutos)",
+    hint: "Más corto que el normal: una pieza sin pagar vuelve pronto a la fila.",
+  },
+  {
+    name: "openingHoldsPerAddress",
+    label: "Piezas por conexión en la apertura",
+    hint: "Cuántas piezas pueden apartar o comprar quienes comparten una conexión a internet.",
+  },
+] as const;
+
 export function DropFields({
   drop,
   mode,
@@ -92,42 +116,18 @@ export function DropFields({
           Reglas de los primeros momentos de la colección, cuando mucha gente pide las mismas piezas a la vez.
         </p>
         <div className="grid grid-cols-2 gap-3">
-          <Field
-            label="Sorteo al abrir (segundos)"
-            name="lotterySeconds"
-            inputMode="numeric"
-            value={drop.lotterySeconds}
-            onChange={set("lotterySeconds")}
-            error={err("lotterySeconds")}
-            hint="Quienes piden pagar en esos segundos entran en un orden al azar, no por quién llegó antes."
-          />
-          <Field
-            label="Duración de la apertura (minutos)"
-            name="openingMinutes"
-            inputMode="numeric"
-            value={drop.openingMinutes}
-            onChange={set("openingMinutes")}
-            error={err("openingMinutes")}
-            hint="Mientras dura, todos hacen fila y rigen las dos reglas siguientes."
-          />
-          <Field
-            label="Apartado en la apertura (minutos)"
-            name="openingHoldMinutes"
-            inputMode="numeric"
-            value={drop.openingHoldMinutes}
-            onChange={set("openingHoldMinutes")}
-            error={err("openingHoldMinutes")}
-            hint="Más corto que el normal: una pieza sin pagar vuelve pronto a la fila."
-          />
-          <Field
-            label="Piezas por conexión en la apertura"
-            name="openingHoldsPerAddress"
-            inputMode="numeric"
-            value={drop.openingHoldsPerAddress}
-            onChange={set("openingHoldsPerAddress")}
-            error={err("openingHoldsPerAddress")}
-            hint="Cuántas piezas pueden apartar o comprar quienes comparten una conexión a internet."
-          />
+          {OPENING_FIELDS.map((f) => (
+            <Field
+              key={f.name}
+              label={f.label}
+              name={f.name}
+              inputMode="numeric"
+              value={drop[f.name]}
+              onChange={set(f.name)}
+              error={err(f.name)}
+              hint={f.hint}
+            />
+          ))}
         </div>
       </fieldset>
       <Field
