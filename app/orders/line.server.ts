@@ -280,31 +280,3 @@ export async function lineLook(
     view: { estado: "esperando", antes: Number(ahead.n), apartadas: row.note === "apartadas" },
   };
 }
-
-/** The shopper gives up a place (a new cart, or 'Salir de la fila'). */
-export async function leaveLine(
-  db: Db,
-  entryId: string,
-  browser: string,
-  now = new Date(),
-): Promise<boolean> {
-  const changed = await db
-    .updateTable("drop_line")
-    .set({ status: "retirado", message: LINE_MESSAGES.retirado, updated_at: toTimestamp(now) })
-    .where("id", "=", entryId)
-    .where("browser", "=", browser)
-    .where("status", "=", "esperando")
-    .executeTakeFirst();
-  return Number(changed.numUpdatedRows) === 1;
-}
-
-/** Drops whose line has someone waiting. */
-export async function dropsWithLines(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectFrom("drop_line")
-    .select("drop_id")
-    .where("status", "=", "esperando")
-    .groupBy("drop_id")
-    .execute();
-  return rows.map((r) => r.drop_id);
-}
