@@ -131,10 +131,19 @@ export function createStripePayments(
     parseWebhook(payload, signature) {
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(payload, signature, options.webhookSecret);
+        event = stripe.webhooks.constructEvent(payload, signature, options.webhookSecret, TOLERANCE_SECONDS);
       } catch (error) {
         throw new InvalidWebhook((error as Error).message);
       }
+      // The SDK refuses a signature older than its tolerance, not one from the future: a clock that
+      // far ahead is no clock of Stripe's (a replay kept for later, or a forged date).
+      const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+      if (signedAt > Date.now() / 1000 + TOLERANCE_SECONDS) {
+        throw new InvalidWebhook("firma con fecha en el futuro");
+      }
+      // Signed, but not one event object (an array, a string, null): refused like an unreadable
+      // event (400), never a 5xx that Stripe would retry for days.
+      if (!isEventObject(event)) throw new InvalidWebhook("no es un objeto de evento", "evento");
       // A signed event that is not what we expect is refused like a bad signature (400), never a
       // 5xx: Stripe would retry a 5xx for days.
       try {
@@ -144,6 +153,22 @@ export function createStripePayments(
       }
     },
   };
+}
+
+/** Stripe's own tolerance for a signature's time, in seconds (its SDK's default). */
+const TOLERANCE_SECONDS = 300;
+
+/** One event object, as Stripe sends them: an id, a type and its data. */
+function isEventObject(value: unknown): value is Stripe.Event {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const event = value as { id?: unknown; type?: unknown; data?: unknown };
+  return (
+    typeof event.id === "string" &&
+    event.id !== "" &&
+    typeof event.type === "string" &&
+    typeof event.data === "object" &&
+    event.data !== null
+  );
 }
 
 /** A Stripe event as the orders domain understands it. */

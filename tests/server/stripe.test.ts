@@ -261,6 +261,46 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     expect((await orderRow(orderId)).status).toBe("pendiente");
   });
 
+  it("a signed body that is not one event object (an array, a string, null, an object without an id) is a Spanish 400", async () => {
+    for (const body of [
+      [event("checkout.session.completed", "cs_x", "OL-AAAAAAAA", true)],
+      "evento",
+      null,
+      { type: "x" },
+    ]) {
+      const res = await deliver(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe("Evento inválido.");
+    }
+  });
+
+  it("a signature dated 10 minutes ahead, or 10 minutes old, is refused; one within Stripe's 5 minutes is taken", async () => {
+    const p = await product(database, 2);
+    const { orderId, sessionId } = await checkout(p);
+    const payload = JSON.stringify(event("checkout.session.completed", sessionId, orderId, true));
+    const at = (secondsFromNow: number) =>
+      fetch(`${server.url}/api/stripe/webhook`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "stripe-signature": signer.webhooks.generateTestHeaderString({
+            payload,
+            secret: WEBHOOK_SECRET,
+            timestamp: Math.floor(Date.now() / 1000) + secondsFromNow,
+          }),
+        },
+        body: payload,
+      });
+    for (const seconds of [600, -600]) {
+      const res = await at(seconds);
+      expect(res.status, String(seconds)).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe("Firma inválida.");
+    }
+    expect((await orderRow(orderId)).status).toBe("esperando_pago");
+    expect((await at(60)).status).toBe(200);
+    expect((await orderRow(orderId)).status).toBe("pendiente");
+  });
+
   it("a bad signature is refused with 400 and changes nothing", async () => {
     const p = await product(database, 2);
     const { orderId, sessionId } = await checkout(p);
