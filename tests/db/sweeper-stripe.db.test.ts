@@ -26,6 +26,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   fake.outage = null;
+  fake.failingSessions.clear();
   vi.restoreAllMocks();
 });
 
@@ -57,6 +58,38 @@ async function heldAtStripe(database: Database, session: "real" | string) {
 }
 
 describeEachDatabase("holds against Stripe's API", (harness) => {
+  it("200 sessions that keep failing at Stripe do not delay another expired hold past one sweep interval", async () => {
+    const database = await harness.fresh();
+    const payments = stripePayments();
+    const piece = await runningPiece(database, { stock: 201 });
+    const sessions: string[] = [];
+    for (let i = 0; i < 201; i++) {
+      const order = await hold(database.db, {
+        lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+        provider: "stripe",
+      });
+      const opened = await payments.createSession(order, {
+        success: "https://t.example/s",
+        cancel: "https://t.example/c",
+      });
+      await setPaymentSession(database.db, order.id, opened);
+      sessions.push(opened.id);
+    }
+    // The first 200 to expire (the sweep's first pages) fail at every request, the last one does not.
+    const normal = sessions.pop() ?? "";
+    for (const id of sessions) fake.failingSessions.add(id);
+    vi.spyOn(log, "error").mockImplementation(() => {});
+    const started = Date.now();
+    const swept = await sweepExpiredHolds(database.db, payments, later());
+    const took = Date.now() - started;
+    console.log(`200 sesiones que fallan y una normal: barrido en ${took} ms`);
+    expect(swept).toMatchObject({ released: 1, failed: 200 });
+    expect(fake.sessions.get(normal)?.status).toBe("expired");
+    expect(await piece.stock()).toBe(1);
+    // The shop sweeps every minute: the normal hold is back well within one interval.
+    expect(took).toBeLessThan(60_000);
+  });
+
   it("a session Stripe no longer knows (404 resource_missing) is unpaid: the sweeper releases its hold", async () => {
     const database = await harness.fresh();
     const gone = await heldAtStripe(database, "cs_test_de_otra_cuenta");

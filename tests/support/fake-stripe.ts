@@ -29,6 +29,8 @@ export interface FakeStripe {
    * the connection without an answer. The SDK retries both before it gives up.
    */
   outage: "error" | "hangup" | null;
+  /** Sessions whose every request fails with a 500 (the SDK retries them before it gives up). */
+  failingSessions: Set<string>;
   close(): Promise<void>;
 }
 
@@ -164,6 +166,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         res.end(JSON.stringify(json));
       };
       if (fake.outage === "hangup") return req.socket.destroy();
+      const sessionInPath = /^\/v1\/checkout\/sessions\/([^/]+)/.exec(path)?.[1];
+      if (sessionInPath && fake.failingSessions.has(sessionInPath)) {
+        return send(500, { error: { type: "api_error", message: "An unknown error occurred" } });
+      }
       if (fake.outage === "error") {
         return send(500, { error: { type: "api_error", message: "An unknown error occurred" } });
       }
@@ -275,6 +281,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     paymentIntents,
     refunds,
     outage: null,
+    failingSessions: new Set(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
