@@ -27,7 +27,11 @@ export async function waitlistSignUp(args: {
 }) {
   const { request, params, context } = args;
   const form = await request.formData().catch(() => null);
-  const typed = String(form?.get(FIELDS.email) ?? "").slice(0, 320);
+  // Given back to refill the form after a refusal: no address has angle brackets, so none come back
+  // (the data answer of a scripted form carries the text as it is).
+  const typed = String(form?.get(FIELDS.email) ?? "")
+    .slice(0, 320)
+    .replace(/[<>]/g, "");
   const wait = context.get(limitRefusalContext);
   if (wait !== null) {
     return data<SignUpAnswer>(
