@@ -16,7 +16,7 @@ import { countCheckoutAnswer } from "./checkout-metrics";
 import { isValidHost } from "./edge";
 import { clientAddress, requestProtocol } from "./fast-path";
 import { keepReadBody, readBody } from "./request-handler";
-import { browserIdFrom } from "./request-limits";
+import { browserId } from "./request-limits";
 
 /*
  * The front door for drop day's checkouts (decision 15): the minute a drop opens, hundreds of
@@ -75,7 +75,7 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
       return false;
     const host = headers.host;
     if (host === undefined || !isValidHost(host)) return false;
-    const browser = browserIdFrom(services.browserCookies, headers.cookie);
+    const browser = browserId(services.browserCookies, req);
     if (browser === null) return false;
     const protocol = requestProtocol(req, trustProxy);
     if (protocol === null) return false;

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type express from "express";
 import { BROWSER_COOKIE, type BrowserCookies } from "~/rate-limits/browser-cookie.server";
 import { NEW_BROWSER_HEADER, PROOF_REFUSED_HEADER } from "~/rate-limits/proof-headers";
@@ -14,16 +15,18 @@ import { refuse } from "./edge";
  * cached pages. A made-up or altered one counts as none: its request is cookieless, and gets a
  * new cookie.
  */
-export { BROWSER_COOKIE };
+
+/** Each request's browser, its signature checked once (the front door and each limit ask). */
+const checked = new WeakMap<IncomingMessage, string | null>();
 
 /** The request's own browser: its cookie when the shop signed it, else null. */
-export function browserId(cookies: BrowserCookies, req: express.Request): string | null {
-  return cookies.idFrom(req.headers.cookie);
-}
-
-/** The browser id in a Cookie header when the shop signed it, or null. */
-export function browserIdFrom(cookies: BrowserCookies, cookieHeader: string | undefined): string | null {
-  return cookies.idFrom(cookieHeader);
+export function browserId(cookies: BrowserCookies, req: IncomingMessage): string | null {
+  let id = checked.get(req);
+  if (id === undefined) {
+    id = cookies.idFrom(req.headers.cookie);
+    checked.set(req, id);
+  }
+  return id;
 }
 
 /** Gives a request without a (valid) browser cookie a new one, signed, with its answer. */

@@ -1,6 +1,8 @@
+import { sql } from "kysely";
 import { type DropTimeState, dropTimeState } from "~/catalogue/drop-time";
 import { type Db, toDate } from "~/db/database.server";
 import { type DropFigures, dropFigures, shopMetrics } from "~/observability/metrics.server";
+import { DESK_TABS } from "~/orders/status";
 
 /*
  * The pieces of a drop as its opening goes, for the owner's live page (routes/admin/drops/
@@ -28,8 +30,6 @@ export interface LiveOpening {
   inLine: number;
 }
 
-const SOLD = ["pendiente", "enviado", "archivado"] as const;
-
 /** The drop's live figures, or null when there is no such drop. */
 export async function liveOpening(db: Db, dropId: string, now = new Date()): Promise<LiveOpening | null> {
   const drop = await db
@@ -49,9 +49,10 @@ export async function liveOpening(db: Db, dropId: string, now = new Date()): Pro
       .selectFrom("order_lines")
       .innerJoin("orders", "orders.id", "order_lines.order_id")
       .select(["order_lines.product_id", "orders.status"])
-      .select((eb) => eb.fn.sum<number>("order_lines.quantity").as("pieces"))
+      // Less the pieces a payment after its hold's end could not take (never held, never sold).
+      .select(sql<number>`sum(order_lines.quantity - order_lines.missing)`.as("pieces"))
       .where("order_lines.drop_id", "=", dropId)
-      .where("orders.status", "in", ["esperando_pago", ...SOLD])
+      .where("orders.status", "in", ["esperando_pago", ...DESK_TABS])
       .groupBy(["order_lines.product_id", "orders.status"])
       .execute(),
     db

@@ -1,10 +1,11 @@
 import type { OrderCeilings } from "~/config/ceilings";
-import { type Db, toDate } from "~/db/database.server";
+import type { Db } from "~/db/database.server";
 import {
   type CheckoutLine,
   type HoldRefusal,
   type LineRow,
   mergeLines,
+  openingRulesOf,
   readLines,
   refusalBeforeRead,
   refusalFromRows,
@@ -74,7 +75,7 @@ export async function admitCheckout(
   const first = await readTogether(db, lines, input.browser, now);
   if (first.own) return { refusal: null, leave: stay };
   // A drop in its opening: every checkout takes a place in its line, which decides (decision 27).
-  if (first.rows.some((r) => inOpening(openingOf(r), now))) return { refusal: null, leave: stay };
+  if (first.rows.some((r) => inOpening(openingRulesOf(r), now))) return { refusal: null, leave: stay };
   let rows = first.rows;
   const board = boardOf(db);
   const giveUpAt = Date.now() + (input.maxWaitMs ?? BOARD_MAX_WAIT_MS);
@@ -100,14 +101,6 @@ export async function admitCheckout(
     // Its own checkout was asked about on the first read: while waiting, this request is it.
     ({ rows } = await readTogether(db, lines, null, now));
   }
-}
-
-function openingOf(row: LineRow) {
-  return {
-    startAt: toDate(row.start_at),
-    lotterySeconds: row.lottery_seconds,
-    openingMinutes: row.opening_minutes,
-  };
 }
 
 interface Reader {

@@ -3,6 +3,7 @@ import { isDropPurchasable } from "~/catalogue/drop-time";
 import type { OrderCeilings } from "~/config/ceilings";
 import { type Db, toDate } from "~/db/database.server";
 import { type CeilingRefusal, perDropRefusal, piecesRefusal, totalRefusal } from "./ceilings";
+import type { OpeningRules } from "./opening";
 
 /*
  * A cart read as a checkout sees it: its products with their drops, names, prices and stock, and
@@ -149,6 +150,18 @@ function linesQuery(db: Db, ids: string[], browser: string | null) {
 
 type LinesQuery = ReturnType<typeof linesQuery>;
 export type LineRow = InferResult<LinesQuery>[number];
+
+/** The opening rules and hold of a cart row's drop. */
+export function openingRulesOf(row: LineRow): OpeningRules & { holdMinutes: number } {
+  return {
+    startAt: toDate(row.start_at),
+    lotterySeconds: row.lottery_seconds,
+    openingMinutes: row.opening_minutes,
+    openingHoldMinutes: row.opening_hold_minutes,
+    openingHoldsPerAddress: row.opening_holds_per_address,
+    holdMinutes: row.hold_minutes,
+  };
+}
 
 /**
  * The read compiled once per dialect, cart size and kind of asker. On drop day it is made for

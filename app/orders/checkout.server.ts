@@ -18,6 +18,8 @@ export type CheckoutRefusal =
   | HoldRefusal
   | { reason: "pago_no_disponible"; message: string }
   | { reason: "limite_conexion"; message: string }
+  /** No (valid) browser cookie: a place in line is its browser's. */
+  | { reason: "sin_navegador"; message: string }
   /** The browser already holds these pieces: it is sent back to its payment page, nothing is renewed. */
   | { reason: "ya_apartada"; message: string; url: string | null };
 
@@ -74,23 +76,14 @@ export async function startCheckout(
   const now = ask.now ?? new Date();
   if (browser) {
     const wanted = new Set(lines.map((l) => l.productId));
-    for (const previous of await openCheckoutsOf(db, browser)) {
-      if (previous.productIds.some((id) => wanted.has(id))) {
-        return { ok: false, reason: "ya_apartada", message: ALREADY_HELD_MESSAGE, url: previous.paymentUrl };
-      }
-      try {
-        // Paid after all (or waiting for cash): it stays, and no longer counts as this browser's.
-        await cancelCheckout(db, payments, previous.id);
-      } catch (error) {
-        // The provider did not say whether it was paid: nothing is released, nothing new is held.
-        log.error({ orderId: previous.id, error: errorLine(error) }, "No se pudo cerrar el pago anterior");
-        return {
-          ok: false,
-          reason: "pago_no_disponible",
-          message: "No pudimos cerrar tu pago anterior. Intenta de nuevo en unos momentos.",
-        };
-      }
-    }
+    const open = await openCheckoutsOf(db, browser);
+    // Its hold on these pieces, still running: back to its payment page, nothing renewed. (One
+    // whose time is up, not yet swept, is closed below like any other.)
+    const held = open.find((o) => o.expiresAt > now && o.productIds.some((id) => wanted.has(id)));
+    if (held)
+      return { ok: false, reason: "ya_apartada", message: ALREADY_HELD_MESSAGE, url: held.paymentUrl };
+    const closing = await closeOpenCheckouts(db, payments, open);
+    if (closing) return closing;
   }
   const line = await lineToJoin(
     db,
@@ -102,7 +95,7 @@ export async function startCheckout(
   );
   if (line) {
     // The line knows its places by browser: a request without one cannot wait in it.
-    if (!browser) return { ok: false, reason: "limite_conexion", message: NO_BROWSER_MESSAGE };
+    if (!browser) return { ok: false, reason: "sin_navegador", message: NO_BROWSER_MESSAGE };
     {
       const joined = await joinLine(db, {
         drop: line,
@@ -116,6 +109,32 @@ export async function startCheckout(
     }
   }
   return openCheckout(db, payments, { ...ask, now });
+}
+
+/**
+ * Closes the browser's unpaid checkouts at the provider and gives their pieces back (the shopper
+ * changed the cart, or her turn in a line came). One paid after all, or waiting for cash, stays
+ * and no longer counts as the browser's. Null when all are closed; a refusal when the provider did
+ * not say whether one was paid (then nothing is released, and nothing new may be held).
+ */
+export async function closeOpenCheckouts(
+  db: Db,
+  payments: PaymentProvider,
+  open: readonly { id: string }[],
+): Promise<({ ok: false } & CheckoutRefusal) | null> {
+  for (const previous of open) {
+    try {
+      await cancelCheckout(db, payments, previous.id);
+    } catch (error) {
+      log.error({ orderId: previous.id, error: errorLine(error) }, "No se pudo cerrar el pago anterior");
+      return {
+        ok: false,
+        reason: "pago_no_disponible",
+        message: "No pudimos cerrar tu pago anterior. Intenta de nuevo en unos momentos.",
+      };
+    }
+  }
+  return null;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type HoldRefusal,
   type LineRow,
   mergeLines,
+  openingRulesOf,
   Refused,
   readForHold,
   readLines,
@@ -102,22 +103,7 @@ export async function holdCart(
  * never under the minimum, never over the default.
  */
 function holdMinutes(rows: readonly LineRow[], now: Date): number {
-  const shortest = Math.min(
-    HOLD_MINUTES,
-    ...rows.map((r) =>
-      holdMinutesAt(
-        {
-          startAt: toDate(r.start_at),
-          lotterySeconds: r.lottery_seconds,
-          openingMinutes: r.opening_minutes,
-          openingHoldMinutes: r.opening_hold_minutes,
-          openingHoldsPerAddress: r.opening_holds_per_address,
-          holdMinutes: r.hold_minutes,
-        },
-        now,
-      ),
-    ),
-  );
+  const shortest = Math.min(HOLD_MINUTES, ...rows.map((r) => holdMinutesAt(openingRulesOf(r), now)));
   return Math.max(MIN_HOLD_MINUTES, shortest);
 }
 
@@ -215,17 +201,25 @@ export async function setPaymentSession(
 export async function openCheckoutsOf(
   db: Db,
   browser: string,
-): Promise<{ id: string; paymentUrl: string | null; productIds: string[] }[]> {
+): Promise<{ id: string; paymentUrl: string | null; expiresAt: Date; productIds: string[] }[]> {
   const rows = await db
     .selectFrom("orders")
     .leftJoin("order_lines", "order_lines.order_id", "orders.id")
-    .select(["orders.id", "orders.payment_url", "order_lines.product_id"])
+    .select(["orders.id", "orders.payment_url", "orders.expires_at", "order_lines.product_id"])
     .where("orders.checkout_browser", "=", browser)
     .where("orders.status", "=", "esperando_pago")
     .execute();
-  const byOrder = new Map<string, { id: string; paymentUrl: string | null; productIds: string[] }>();
+  const byOrder = new Map<
+    string,
+    { id: string; paymentUrl: string | null; expiresAt: Date; productIds: string[] }
+  >();
   for (const r of rows) {
-    const order = byOrder.get(r.id) ?? { id: r.id, paymentUrl: r.payment_url, productIds: [] };
+    const order = byOrder.get(r.id) ?? {
+      id: r.id,
+      paymentUrl: r.payment_url,
+      expiresAt: toDate(r.expires_at),
+      productIds: [],
+    };
     if (r.product_id) order.productIds.push(r.product_id);
     byOrder.set(r.id, order);
   }

@@ -65,9 +65,10 @@ export async function serveLine(
   const idle = { served: 0, told: 0, waiting: 0, ran: false };
   const [drop] = await lineDrops(db, [dropId]);
   if (!drop || now < lotteryEndsAt(drop)) return idle;
+  const lease = toTimestamp(new Date(now.getTime() + LEASE_MS));
   const leased = await db
     .updateTable("drops")
-    .set({ line_lease_until: toTimestamp(new Date(now.getTime() + LEASE_MS)) })
+    .set({ line_lease_until: lease })
     .where("id", "=", dropId)
     .where((eb) => eb.or([eb("line_lease_until", "is", null), eb("line_lease_until", "<", toTimestamp(now))]))
     .executeTakeFirst();
@@ -75,7 +76,13 @@ export async function serveLine(
   try {
     return await serveRound(db, drop, takeTurn, now);
   } finally {
-    await db.updateTable("drops").set({ line_lease_until: null }).where("id", "=", dropId).execute();
+    // Only its own lease: one that ran out may already be another process's.
+    await db
+      .updateTable("drops")
+      .set({ line_lease_until: null })
+      .where("id", "=", dropId)
+      .where("line_lease_until", "=", lease)
+      .execute();
   }
 }
 
@@ -186,7 +193,9 @@ async function serveRound(
   }
 
   let served = 0;
-  for (let i = 0; i < turns.length; i += TURNS_AT_ONCE) {
+  // Within half the lease: the places left wait for the next round, never for two rounds at once.
+  const stopAt = Date.now() + LEASE_MS / 2;
+  for (let i = 0; i < turns.length && Date.now() < stopAt; i += TURNS_AT_ONCE) {
     const outcomes = await Promise.all(
       turns.slice(i, i + TURNS_AT_ONCE).map(async (entry) => ({
         entry,
@@ -217,6 +226,7 @@ async function serveRound(
             updated_at: stamp,
           })
           .where("id", "=", entry.id)
+          .where("status", "=", "esperando")
           .execute();
       } else if (outcome.refusal.reason !== "sin_stock") {
         recordTurnRefused(drop.id, outcome.refusal.reason);

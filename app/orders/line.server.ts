@@ -1,10 +1,8 @@
 import { sql } from "kysely";
-import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import { recordTurnRefused } from "~/observability/metrics.server";
-import type { CheckoutLine, HoldRefusal } from "./cart-read.server";
+import type { CheckoutLine } from "./cart-read.server";
 import { inLottery, inOpening, lotteryEndsAt, lotteryStartsAt, type OpeningRules, placeFor } from "./opening";
 
 /*

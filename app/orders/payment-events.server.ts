@@ -93,7 +93,11 @@ async function apply(
         now,
       });
       await countPaidOrder(db, event.orderId, outcome);
-      if (outcome === "cancelled_over_limit" || (await pendingRefund(db, event.orderId))) {
+      // A replay of an order already cancelled over the limit still owes its refund if it is not made.
+      if (
+        outcome === "cancelled_over_limit" ||
+        (outcome === "already_paid" && (await pendingRefund(db, event.orderId)))
+      ) {
         if (payments) await refundOrder(db, payments, event.orderId, now);
         return "cancelled";
       }

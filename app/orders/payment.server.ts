@@ -2,7 +2,7 @@ import { type Db, toTimestamp } from "~/db/database.server";
 import { CONFIRMATION_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import { addressKey, emailKey } from "./buyer-keys";
-import { overPerPersonLimit } from "./per-person.server";
+import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
 import { orderSearchKey } from "./search";
 import type { ShippingAddress } from "./shipping";
 import { movableFrom } from "./status";
@@ -80,6 +80,8 @@ export async function confirmPayment(
   // Each branch claims its transition with a conditional update: on PostgreSQL a concurrent
   // release or a second confirmation waits for this row and then finds the status changed.
   return db.transaction().execute(async (trx) => {
+    // The per-person locks before any order or product row (see lockLimitedDrops).
+    await lockLimitedDrops(trx, input.orderId);
     const fromWaiting = await trx
       .updateTable("orders")
       .set(paid)

@@ -44,14 +44,19 @@ function joinWords(words: string[]): string {
   return `${words.slice(0, -1).join(", ")} y ${words.at(-1)}`;
 }
 
-/** Null when the order is within every drop's limit (or no drop of it has one). */
-export async function overPerPersonLimit(trx: Db, orderId: string): Promise<OverLimit | null> {
+/**
+ * Takes the per-person locks of the order's limited drops (PostgreSQL; SQLite writes one at a time
+ * anyway), in id order, and returns those drops and the order's lines. Taken first thing in a
+ * confirmation's transaction, before any product row, so that two confirmations never wait on
+ * each other's locks and rows.
+ */
+export async function lockLimitedDrops(trx: Db, orderId: string) {
   const lines = await trx
     .selectFrom("order_lines")
     .select(["drop_id", "quantity", "missing"])
     .where("order_id", "=", orderId)
     .execute();
-  if (lines.length === 0) return null;
+  if (lines.length === 0) return { lines, limited: [] };
   const limited = await trx
     .selectFrom("drops")
     .select(["id", "name", "max_per_order"])
@@ -59,13 +64,20 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
     .where("max_per_order", "is not", null)
     .orderBy("id")
     .execute();
-  if (limited.length === 0) return null;
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
     // In id order, so two confirmations sharing drops cannot wait on each other.
     for (const drop of limited) {
       await sql`select pg_advisory_xact_lock(hashtext(${`por-persona:${drop.id}`}))`.execute(trx);
     }
   }
+  return { lines, limited };
+}
+
+/** Null when the order is within every drop's limit (or no drop of it has one). */
+export async function overPerPersonLimit(trx: Db, orderId: string): Promise<OverLimit | null> {
+  // Its locks are already this transaction's (confirmPayment took them first): taken again, a no-op.
+  const { lines, limited } = await lockLimitedDrops(trx, orderId);
+  if (limited.length === 0) return null;
   const me = await trx
     .selectFrom("orders")
     .select(["email_key", "card_fingerprint", "address_key"])

@@ -2,6 +2,7 @@ import { log } from "~/config/log.server";
 import { type Db, toDate } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
+import { inOpening } from "./opening";
 import { countPaidOrder } from "./paid-count.server";
 import { confirmPayment } from "./payment.server";
 import type { PaymentProvider } from "./payment-port";
@@ -111,7 +112,7 @@ async function settleHold(
  * voucher's expiry (when the provider tells it) and never while one of the order's drops is in its
  * opening period (its first `opening_minutes`). Null: the hold is not extended.
  */
-export async function voucherHoldUntil(
+async function voucherHoldUntil(
   db: Db,
   orderId: string,
   voucherExpiresAt: Date | null,
@@ -120,13 +121,15 @@ export async function voucherHoldUntil(
   const drops = await db
     .selectFrom("order_lines as l")
     .innerJoin("drops as d", "d.id", "l.drop_id")
-    .select(["d.start_at", "d.opening_minutes"])
+    .select(["d.start_at", "d.lottery_seconds", "d.opening_minutes"])
     .where("l.order_id", "=", orderId)
     .execute();
-  const opening = drops.some((d) => {
-    const start = toDate(d.start_at).getTime();
-    return now.getTime() < start + d.opening_minutes * 60_000;
-  });
+  const opening = drops.some((d) =>
+    inOpening(
+      { startAt: toDate(d.start_at), lotterySeconds: d.lottery_seconds, openingMinutes: d.opening_minutes },
+      now,
+    ),
+  );
   if (opening) return null;
   const hour = now.getTime() + DELAYED_PAYMENT_RECHECK_MS;
   if (!voucherExpiresAt) return new Date(hour);

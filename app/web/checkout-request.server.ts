@@ -47,6 +47,7 @@ const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = 
   pago_no_disponible: 502,
   ya_apartada: 409,
   limite_conexion: 429,
+  sin_navegador: 400,
 };
 
 export interface CheckoutAnswer {

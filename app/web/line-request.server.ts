@@ -1,13 +1,12 @@
 import { isId } from "~/lib/ids";
 import { recordTurnHeld } from "~/observability/metrics.server";
 import { cancelPath } from "~/orders/cancel-link.server";
-import { openCheckout } from "~/orders/checkout.server";
+import { closeOpenCheckouts, openCheckout } from "~/orders/checkout.server";
 import { openCheckoutsOf } from "~/orders/holds.server";
 import { type LineView, lineLook, lineView } from "~/orders/line.server";
 import { nudgeLine } from "~/orders/line-rounds.server";
 import type { LineTurn, TurnOutcome } from "~/orders/line-serving.server";
 import { successPath } from "~/orders/success-link.server";
-import { cancelCheckout } from "~/orders/sweeper.server";
 import type { Services } from "~/web/services";
 
 /*
@@ -25,21 +24,18 @@ export function paymentUrls(services: Services, origin: string, browser: string 
   };
 }
 
-const PREVIOUS_OPEN_MESSAGE = "No pudimos cerrar tu pago anterior. Intenta de nuevo en unos momentos.";
-
 /** What a place whose turn came does: holds its pieces and opens its payment page. */
 export function turnTaker(services: Services): (turn: LineTurn) => Promise<TurnOutcome> {
   const { database, payments, config } = services;
   return async (turn) => {
     // A place taken in the draw skipped what a checkout does first: the browser's unpaid
     // checkout of other pieces is closed now, so its turn is not lost to it.
-    for (const previous of await openCheckoutsOf(database.db, turn.browser)) {
-      try {
-        await cancelCheckout(database.db, payments, previous.id);
-      } catch {
-        return { ok: false, refusal: { reason: "pago_no_disponible", message: PREVIOUS_OPEN_MESSAGE } };
-      }
-    }
+    const closing = await closeOpenCheckouts(
+      database.db,
+      payments,
+      await openCheckoutsOf(database.db, turn.browser),
+    );
+    if (closing) return { ok: false, refusal: closing };
     const opened = await openCheckout(database.db, payments, {
       lines: turn.lines,
       urls: paymentUrls(services, turn.origin, turn.browser),

@@ -7,6 +7,7 @@ import {
   lineTotalCents,
   reconcileCartWithChanges,
 } from "~/cart/cart";
+import { shopNow } from "~/components/shop-clock";
 import { formatMXN } from "~/lib/money";
 import { useScrollLock } from "../scroll-lock";
 import { useCart } from "./cart-context";
@@ -265,9 +266,10 @@ export function CartDrawer() {
 
 /** The shopper's place in a drop's line, said in words; read out by screen readers as it changes. */
 function LinePlace({ status }: { status: LineStatus }) {
-  const [now, setNow] = useState(() => Date.now());
+  // The server's clock, as the page knows it (the draw ends on the server's time).
+  const [now, setNow] = useState(() => shopNow());
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    const timer = setInterval(() => setNow(shopNow()), 1000);
     return () => clearInterval(timer);
   }, []);
   let text: string;
