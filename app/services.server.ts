@@ -66,7 +66,18 @@ export async function startServices(
     }
     const shopSettings = await startShopSettings(database.db, config.shop, { log });
     const settings = authSettings(config);
-    const auth = createAdminAuth(database, settings);
+    const limits = config.requestLimits ? createRequestLimits(config.database) : noRequestLimits;
+    const proofOfWork = config.checkoutChallenge
+      ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds), {
+          difficulty: config.proofOfWork,
+        })
+      : null;
+    // The owner's door asks an unknown device for the same proofs past its limits (decision 32).
+    const auth = createAdminAuth(database, settings, {
+      proofs: proofOfWork && {
+        spend: async (proof, browserId) => (await proofOfWork.verify(proof, browserId)).ok,
+      },
+    });
     if (config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
     let payments: PaymentProvider;
     if (config.stripe) {
@@ -106,7 +117,6 @@ export async function startServices(
       { bulkKinds: [WAITLIST_OPENING_EMAIL] },
     );
     const stopJobs = startJobs(shopJobs({ database, payments, mail, media, auth }), log);
-    const limits = config.requestLimits ? createRequestLimits(config.database) : noRequestLimits;
     return {
       config,
       database,
@@ -121,11 +131,7 @@ export async function startServices(
       waitlistLinks,
       successLinks: createSuccessLinks(settings.secret),
       browserCookies: createBrowserCookies(settings.secret),
-      proofOfWork: config.checkoutChallenge
-        ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds), {
-            difficulty: config.proofOfWork,
-          })
-        : null,
+      proofOfWork,
       async stop() {
         // Rounds under way finish first: a message sent must be recorded as sent.
         shopSettings.stop();

@@ -6,6 +6,7 @@ import { PATHS, pathPattern, SIGN_IN_PATHS, withDataRequest } from "~/web/paths"
 import type { Services } from "~/web/services";
 import { checkoutEndpoint } from "./checkout-endpoint";
 import {
+  browserId,
   countRequests,
   issueBrowserCookie,
   limitRequests,
@@ -96,18 +97,23 @@ export function edgeRoutes(
   // posted without JavaScript is refused here, before React Router renders anything: under a
   // password-guessing flood, that render is what the other pages would wait behind. With
   // JavaScript the form asks for /login.data and the action answers, so the message shows in it.
-  router.post(PATHS.login, (req, res, next) => {
-    const wait = services.auth.busyFor();
-    if (wait === null) {
-      next();
-      return;
+  // A browser the owner signed in from before is never held here (decision 32).
+  router.post(PATHS.login, async (req, res, next) => {
+    try {
+      const wait = services.auth.busyFor();
+      if (wait === null || (await services.auth.knownDevice(browserId(cookies, req)))) {
+        next();
+        return;
+      }
+      logLoginRefusal("ocupado", req.ip ?? "desconocida");
+      res
+        .status(429)
+        .set({ "Retry-After": String(wait), "Cache-Control": "private, no-store" })
+        .type("html")
+        .send(busyPage(wait));
+    } catch (error) {
+      next(error);
     }
-    logLoginRefusal("ocupado", req.ip ?? "desconocida");
-    res
-      .status(429)
-      .set({ "Retry-After": String(wait), "Cache-Control": "private, no-store" })
-      .type("html")
-      .send(busyPage(wait));
   });
   return router;
 }

@@ -103,7 +103,9 @@ export function createLibrary(
         issuer: settings.issuer ?? "Tienda",
         trustDeviceMaxAge: TRUSTED_DEVICE_DAYS * 86_400,
         twoFactorCookieMaxAge: CHALLENGE_MINUTES * 60,
-        // Its own count of consecutive wrong codes stays on as a second line behind ours.
+        // Its own lock after consecutive wrong codes would shut the owner out on every device,
+        // known ones too: our limits count wrong codes per device and account (decision 32).
+        accountLockout: { enabled: false },
         schema: {
           user: { fields: { twoFactorEnabled: "two_factor_enabled" } },
           twoFactor: {

@@ -22,3 +22,12 @@ export function busyMessage(retryAfterSeconds: number): string {
 export function busyPage(retryAfterSeconds: number): string {
   return `<!doctype html><html lang="es-MX"><meta charset="utf-8"><meta name="robots" content="noindex"><title>Iniciar sesión</title><h1>Iniciar sesión</h1><p role="alert">${busyMessage(retryAfterSeconds)}</p><p><a href="/login">Volver a intentar</a></p></html>`;
 }
+
+/**
+ * What a sign-in form says when an unknown device must bring a proof of work first (decision 32).
+ * With JavaScript the page solves one and sends the form again on its own; without it, this is
+ * what stays on screen.
+ */
+export function proofMessage(retryAfterSeconds: number): string {
+  return `Hay muchos intentos de inicio de sesión en este momento: para continuar desde este dispositivo, tu navegador debe resolver una verificación. Activa JavaScript, o intenta de nuevo en ${waitWords(retryAfterSeconds)}.`;
+}

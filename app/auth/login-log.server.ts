@@ -1,45 +1,53 @@
 import { log, outsideRequests } from "~/config/log.server";
 
-/** Why a sign-in step was refused: wrong credentials or code, limited, or the shop is busy. */
-export type LoginRefusal = "invalido" | "limitado" | "ocupado";
+/**
+ * Why a sign-in step was refused: wrong credentials or code, limited, the shop is busy, or a
+ * proof of work is asked for first (decision 32).
+ */
+export type LoginRefusal = "invalido" | "limitado" | "ocupado" | "prueba";
 const REFUSAL_WORDS: Record<LoginRefusal, string> = {
   invalido: "credenciales",
   limitado: "demasiados intentos",
   ocupado: "tienda ocupada",
+  prueba: "falta prueba de trabajo",
 };
 
-/** Busy refusals come in floods: the first is logged, then one line each BUSY_LOG_MS says how many more. */
-const BUSY_LOG_MS = 10_000;
-let busyUnlogged = 0;
-let busyTimer: ReturnType<typeof setTimeout> | null = null;
+/** The refusals that come in floods: the first is logged, then one line each FLOOD_LOG_MS says how many more. */
+type Flood = "ocupado" | "prueba";
+const FLOOD_LOG_MS = 10_000;
+const unlogged: Record<Flood, number> = { ocupado: 0, prueba: 0 };
+const timers: Record<Flood, ReturnType<typeof setTimeout> | null> = { ocupado: null, prueba: null };
 
-function flushBusyCount(): void {
-  if (busyUnlogged === 0) {
-    busyTimer = null;
+function flushCount(reason: Flood): void {
+  if (unlogged[reason] === 0) {
+    timers[reason] = null;
     return;
   }
   log.warn(
-    { more: busyUnlogged, seconds: BUSY_LOG_MS / 1000 },
-    `Inicio de sesión rechazado (${REFUSAL_WORDS.ocupado}): varios más`,
+    { more: unlogged[reason], seconds: FLOOD_LOG_MS / 1000 },
+    `Inicio de sesión rechazado (${REFUSAL_WORDS[reason]}): varios más`,
   );
-  busyUnlogged = 0;
-  busyTimer = setTimeout(flushBusyCount, BUSY_LOG_MS);
-  busyTimer.unref();
+  unlogged[reason] = 0;
+  timers[reason] = setTimeout(() => flushCount(reason), FLOOD_LOG_MS);
+  timers[reason].unref();
 }
 
 /**
  * One line per refused login, with the client's address (never the e-mail or password typed);
- * busy refusals after the first are only counted, so a flood cannot flood the log.
+ * busy refusals (and those asking for a proof) after the first are only counted, so a flood
+ * cannot flood the log.
  */
 export function logLoginRefusal(reason: LoginRefusal, address: string): void {
-  if (reason === "ocupado" && busyTimer) {
-    busyUnlogged++;
+  const flood = reason === "ocupado" || reason === "prueba" ? reason : null;
+  if (flood && timers[flood]) {
+    unlogged[flood]++;
     return;
   }
   log.warn({ address }, `Inicio de sesión rechazado (${REFUSAL_WORDS[reason]})`);
-  if (reason === "ocupado") {
+  if (flood) {
     // Its count speaks for many requests: its line carries none's id.
-    busyTimer = outsideRequests(() => setTimeout(flushBusyCount, BUSY_LOG_MS));
-    busyTimer.unref();
+    const timer = outsideRequests(() => setTimeout(() => flushCount(flood), FLOOD_LOG_MS));
+    timer.unref();
+    timers[flood] = timer;
   }
 }

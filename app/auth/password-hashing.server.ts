@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import os from "node:os";
 
@@ -51,7 +52,16 @@ export interface PasswordHasher {
   isFull(): boolean;
   /** Runs a job in the line the hashes wait in (each hash is one such job); HashingBusy when full. */
   run<T>(job: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with every hash it asks for put at the head of the line, even a full one: for a
+   * device the owner signed in from before (decision 32), which a flood must not hold back.
+   * Few such sign-ins ever run at once, so the line stays bounded.
+   */
+  first<T>(work: () => Promise<T>): Promise<T>;
 }
+
+/** Set while a known device's sign-in runs: its hashes go first. */
+const headOfLine = new AsyncLocalStorage<true>();
 
 function deriveKey(password: string, salt: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -98,6 +108,7 @@ export function createPasswordHasher(line: HashingLine = HASHING_LINE): Password
 
   async function run<T>(job: () => Promise<T>): Promise<T> {
     if (running < line.running) running++;
+    else if (headOfLine.getStore()) await new Promise<void>((resolve) => waiting.unshift(resolve));
     else if (waiting.length < line.waiting) await new Promise<void>((resolve) => waiting.push(resolve));
     else throw new HashingBusy();
     const started = performance.now();
@@ -116,5 +127,6 @@ export function createPasswordHasher(line: HashingLine = HASHING_LINE): Password
     verify: ({ hash, password }) => run(() => verifyPassword(hash, password)),
     isFull: () => running >= line.running && waiting.length >= line.waiting,
     run,
+    first: (work) => headOfLine.run(true, work),
   };
 }

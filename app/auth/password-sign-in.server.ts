@@ -8,12 +8,21 @@ import {
   type SignInResponse,
   sessionCookieName,
 } from "./better-auth.server";
+import { withoutCookie } from "./cookie-headers";
+import type { Devices } from "./devices.server";
 import { beginLoginAttempt, normalizeEmail } from "./login-limits.server";
-import { HASHING_BUSY_RETRY_SECONDS, HashingBusy } from "./password-hashing.server";
+import { HASHING_BUSY_RETRY_SECONDS, HashingBusy, type PasswordHasher } from "./password-hashing.server";
 import { ADMIN_ROLE } from "./password-policy";
+import { TRUSTED_DEVICE_COOKIE } from "./second-factor";
 import type { AdminSession, Sessions } from "./sessions.server";
-import type { AttemptRefusal, SignInGate } from "./sign-in-gate.server";
-import { keepTrustDeadline, trustedDevice } from "./trusted-devices.server";
+import {
+  type AttemptRefusal,
+  beforeAttempt,
+  type ProofChecker,
+  proofSpender,
+  type SignInGate,
+} from "./sign-in-gate.server";
+import { keepTrustDeadline, trustedDevice, trustGiven } from "./trusted-devices.server";
 
 /**
  * The first step of signing in: the e-mail and password, through the sign-in gate. It ends in a
@@ -41,6 +50,10 @@ export interface PasswordSignInInput {
   secure: boolean;
   /** The session this browser held until now (it ends: a new token at every login). */
   previousSessionId?: string | null;
+  /** The browser's id from its signed `navegador` cookie; null without one. */
+  browserId?: string | null;
+  /** The proof of work the form brought (decision 32); null or "" for none. */
+  proof?: string | null;
 }
 
 export function createPasswordSignIn(parts: {
@@ -48,27 +61,43 @@ export function createPasswordSignIn(parts: {
   libraries: Libraries;
   gate: SignInGate;
   sessions: Sessions;
+  devices: Devices;
+  proofs: ProofChecker | null;
+  hasher: PasswordHasher;
 }): (input: PasswordSignInInput) => Promise<SignInResult> {
-  const { libraries, gate, sessions } = parts;
+  const { libraries, gate, sessions, devices, hasher } = parts;
   const { db } = parts.database;
 
-  return async function signIn({ email, password, address, headers, secure: isSecure, previousSessionId }) {
-    // Known to be busy: refused before anything is read or written, so a flood costs next to nothing.
-    const wait = gate.busyFor();
-    if (wait !== null) return { ok: false, reason: "ocupado", retryAfterSeconds: wait };
-    const decision = await beginLoginAttempt(db, { email, address });
+  return async function signIn(input) {
+    const { email, password, address, headers, secure: isSecure, previousSessionId } = input;
+    const browserId = input.browserId ?? null;
+    // Known to be busy: refused before anything is written, so a flood costs next to nothing.
+    const { known, refusal } = await beforeAttempt(parts, input);
+    if (refusal) return refusal;
+    const decision = await beginLoginAttempt(db, {
+      email,
+      address,
+      device: browserId,
+      known,
+      proof: proofSpender(parts.proofs, input),
+    });
     if (!decision.allowed) return gate.refused(decision);
     const lib = libraries.forRequest(isSecure);
-    const withAddress = new Headers(headers);
+    // The trusted-device cookie skips the code only on the browser it was given to.
+    const trustHere = known && (await devices.trustHere(headers, browserId)) !== null;
+    const withAddress = trustHere ? new Headers(headers) : withoutCookie(headers, TRUSTED_DEVICE_COOKIE);
     withAddress.set(ADDRESS_HEADER, address);
-    const trusted = await trustedDevice(db, headers);
+    const trusted = trustHere ? await trustedDevice(db, headers) : null;
     let result: SignInResponse;
     try {
-      result = await lib.api.signInEmail({
-        body: { email: normalizeEmail(email), password, rememberMe: true },
-        headers: withAddress,
-        returnHeaders: true,
-      });
+      const signInEmail = () =>
+        lib.api.signInEmail({
+          body: { email: normalizeEmail(email), password, rememberMe: true },
+          headers: withAddress,
+          returnHeaders: true,
+        });
+      // A device the owner used before goes to the head of the hashing line.
+      result = known ? await hasher.first(signInEmail) : await signInEmail();
     } catch (error) {
       if (error instanceof HashingBusy) {
         // The line filled up meanwhile (known and unknown e-mails both hash): nothing was checked.
@@ -115,7 +144,11 @@ export function createPasswordSignIn(parts: {
         return { ok: false, reason: "ocupado", retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS };
       }
     }
-    if (!settingUp) await keepTrustDeadline(db, setCookies, trusted, user.id);
+    if (!settingUp) {
+      await keepTrustDeadline(db, setCookies, trusted, user.id);
+      // Signed in without a code (a trusted device): the renewed trust is bound to this browser too.
+      await devices.remember(user.id, browserId, trustGiven(setCookies));
+    }
     await decision.attempt.succeeded();
     // A new token at every login: the one this browser held before (if any) stops working.
     if (previousSessionId) await sessions.signOut(previousSessionId, isSecure);

@@ -10,11 +10,21 @@ import {
   type SignInResponse,
   sessionCookieName,
 } from "./better-auth.server";
+import { spendStep, stepOfCode } from "./code-steps.server";
 import { cookieValue, unsigned, withoutCookie } from "./cookie-headers";
-import { beginLoginAttempt, LOGIN_LIMITS } from "./login-limits.server";
-import { CHALLENGE_COOKIE } from "./second-factor";
+import type { Devices } from "./devices.server";
+import { beginLoginAttempt } from "./login-limits.server";
+import type { PasswordHasher } from "./password-hashing.server";
+import { CHALLENGE_COOKIE, TRUSTED_DEVICE_COOKIE } from "./second-factor";
 import type { AdminSession, Sessions } from "./sessions.server";
-import type { AttemptRefusal, SignInGate } from "./sign-in-gate.server";
+import {
+  type AttemptRefusal,
+  beforeAttempt,
+  type ProofChecker,
+  proofSpender,
+  type SignInGate,
+} from "./sign-in-gate.server";
+import { trustGiven } from "./trusted-devices.server";
 
 /**
  * The second factor (docs/decisions/0023-second-factor.md): the code from the authenticator app,
@@ -51,6 +61,10 @@ export interface SecondFactor {
     address: string;
     headers: Headers;
     secure: boolean;
+    /** The browser's id from its signed cookie; null without one. */
+    browserId?: string | null;
+    /** The proof of work the form brought; null or "" for none. */
+    proof?: string | null;
   }): Promise<CodeResult>;
   /** The secret the set-up page shows until its first code is typed; null when none waits. */
   pendingSetUp(session: AdminSession): Promise<PendingSetUp | null>;
@@ -61,6 +75,8 @@ export interface SecondFactor {
     address: string;
     headers: Headers;
     secure: boolean;
+    browserId?: string | null;
+    proof?: string | null;
   }): Promise<SetUpResult>;
 }
 
@@ -89,62 +105,103 @@ export function createSecondFactor(parts: {
   libraries: Libraries;
   gate: SignInGate;
   sessions: Sessions;
+  devices: Devices;
+  proofs: ProofChecker | null;
+  hasher: PasswordHasher;
 }): SecondFactor {
-  const { database, settings, libraries, gate, sessions } = parts;
+  const { database, settings, libraries, gate, sessions, devices, hasher } = parts;
   const { db } = database;
 
+  /** The secret as the library keeps it (its characters' bytes are the key), decrypted. */
+  async function secretKey(encrypted: string): Promise<string> {
+    const context = await libraries.plain.$context;
+    return symmetricDecrypt({ key: context.secretConfig, data: encrypted });
+  }
+
+  /**
+   * False when `code` is an app code already used by this administrator (its step, or a later
+   * one, was spent): a code works once. A code of no step in the window is left to the library.
+   */
+  async function spendCode(userId: string, encrypted: string | null, code: string): Promise<boolean> {
+    if (!encrypted || !/^\d{6}$/.test(code)) return true;
+    const step = await stepOfCode(await secretKey(encrypted), code);
+    return step === null || (await spendStep(db, userId, step));
+  }
+
   return {
-    async verifyCode({ code, trustDevice, address, headers, secure: isSecure }) {
-      const wait = gate.busyFor();
-      if (wait !== null) return { ok: false, reason: "ocupado", retryAfterSeconds: wait };
+    async verifyCode(input) {
+      const { code, trustDevice, address, headers, secure: isSecure } = input;
+      const browserId = input.browserId ?? null;
       const challenge = cookieValue(headers, CHALLENGE_COOKIE);
       // Whose sign-in waits, to count a wrong code against that account.
       const waiting = challenge
         ? await db
             .selectFrom("auth_verification as v")
             .innerJoin("auth_user as u", "u.id", "v.value")
-            .select("u.email")
+            .leftJoin("auth_two_factor as t", "t.user_id", "u.id")
+            .select(["u.id", "u.email", "t.secret"])
             .where("v.identifier", "=", unsigned(challenge))
             .where("v.expires_at", ">", new Date().toISOString())
             .executeTakeFirst()
         : undefined;
-      if (!waiting) return { ok: false, reason: "vencido" };
-      const decision = await beginLoginAttempt(db, { email: waiting.email, address });
+      if (!waiting) {
+        const wait = gate.busyFor();
+        if (wait !== null) return { ok: false, reason: "ocupado", retryAfterSeconds: wait };
+        return { ok: false, reason: "vencido" };
+      }
+      const { known, refusal } = await beforeAttempt(parts, { ...input, email: waiting.email });
+      if (refusal) return refusal;
+      const decision = await beginLoginAttempt(db, {
+        email: waiting.email,
+        address,
+        device: browserId,
+        known,
+        proof: proofSpender(parts.proofs, input),
+      });
       if (!decision.allowed) return gate.refused(decision);
       const lib = libraries.forRequest(isSecure);
-      // Only the challenge decides whose sign-in this is, not a session cookie the browser still has.
-      const forLibrary = withoutCookie(headers, sessionCookieName(isSecure));
+      // Only the challenge decides whose sign-in this is, not a session cookie the browser still
+      // has; a trusted-device cookie from another browser plays no part either.
+      const forLibrary = withoutCookie(
+        withoutCookie(headers, sessionCookieName(isSecure)),
+        TRUSTED_DEVICE_COOKIE,
+      );
       forLibrary.set(ADDRESS_HEADER, address);
       const typed = code.trim();
       const digits = typed.replace(/\s/g, "");
       const body = { code: /^\d{6}$/.test(digits) ? digits : typed, trustDevice };
+      // A code already used (here or on another app server) is a wrong code, and counts as one.
+      if (!(await spendCode(waiting.id, waiting.secret, digits))) return { ok: false, reason: "invalido" };
       let result: SignInResponse;
       try {
-        result = /^\d{6}$/.test(digits)
-          ? await lib.api.verifyTOTP({ body, headers: forLibrary, returnHeaders: true })
-          : // A session is always made here (no `disableSession`), so the token is there.
-            ((await lib.api.verifyBackupCode({
-              body,
-              headers: forLibrary,
-              returnHeaders: true,
-            })) as SignInResponse);
+        const verify = () =>
+          /^\d{6}$/.test(digits)
+            ? lib.api.verifyTOTP({ body, headers: forLibrary, returnHeaders: true })
+            : // A session is always made here (no `disableSession`), so the token is there.
+              (lib.api.verifyBackupCode({
+                body,
+                headers: forLibrary,
+                returnHeaders: true,
+              }) as Promise<SignInResponse>);
+        result = known ? await hasher.first(verify) : await verify();
       } catch (error) {
         if (!isRefusal(error)) throw error;
         const reason = refusalCode(error);
         // A wrong code stays counted.
         if (reason === "INVALID_CODE" || reason === "INVALID_BACKUP_CODE")
           return { ok: false, reason: "invalido" };
-        // Nothing was checked: the library's own lock, or the challenge is used up or gone.
+        // Nothing was checked: the challenge is used up or gone.
         await decision.attempt.withdrawn();
-        if (reason === "ACCOUNT_TEMPORARILY_LOCKED")
-          return { ok: false, reason: "limitado", retryAfterSeconds: LOGIN_LIMITS.windowMinutes * 60 };
         return { ok: false, reason: "vencido" };
       }
       await decision.attempt.succeeded();
       const user = result.response.user as LibraryUser;
+      const setCookies = result.headers.getSetCookie();
+      // From now on a device the owner signed in from: never held back by a flood from elsewhere.
+      await devices.remember(user.id, browserId, trustDevice ? trustGiven(setCookies) : null);
       return {
         ok: true,
-        setCookies: result.headers.getSetCookie(),
+        setCookies,
         session: await sessions.byToken(result.response.token, user, false),
       };
     },
@@ -157,21 +214,33 @@ export function createSecondFactor(parts: {
         .where("verified", "=", database.dialect === "postgres" ? false : 0)
         .executeTakeFirst();
       if (!row) return null;
-      const context = await libraries.plain.$context;
-      // The library keeps the secret encrypted and uses its characters' bytes as the key.
-      const key = await symmetricDecrypt({ key: context.secretConfig, data: row.secret });
-      const secret = base32(new TextEncoder().encode(key));
+      const secret = base32(new TextEncoder().encode(await secretKey(row.secret)));
       const issuer = settings.issuer ?? "Tienda";
       const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(session.email)}`;
       const query = new URLSearchParams({ secret, issuer, digits: "6", period: "30" });
       return { secret, uri: `otpauth://totp/${label}?${query}` };
     },
 
-    async completeSetUp({ session, code, address, headers, secure: isSecure }) {
-      const wait = gate.busyFor();
-      if (wait !== null) return { ok: false, reason: "ocupado", retryAfterSeconds: wait };
-      const decision = await beginLoginAttempt(db, { email: session.email, address });
+    async completeSetUp(input) {
+      const { session, code, address, headers, secure: isSecure } = input;
+      const { known, refusal } = await beforeAttempt(parts, { ...input, email: session.email });
+      if (refusal) return refusal;
+      const decision = await beginLoginAttempt(db, {
+        email: session.email,
+        address,
+        device: input.browserId,
+        known,
+        proof: proofSpender(parts.proofs, input),
+      });
       if (!decision.allowed) return gate.refused(decision);
+      const digits = code.replace(/\s/g, "");
+      const pending = await db
+        .selectFrom("auth_two_factor")
+        .select("secret")
+        .where("user_id", "=", session.userId)
+        .executeTakeFirst();
+      if (!(await spendCode(session.userId, pending?.secret ?? null, digits)))
+        return { ok: false, reason: "invalido" };
       const lib = libraries.forRequest(isSecure);
       const withAddress = withoutCookie(headers, CHALLENGE_COOKIE);
       withAddress.set(ADDRESS_HEADER, address);
@@ -179,7 +248,7 @@ export function createSecondFactor(parts: {
       try {
         // The library swaps the set-up session for a full one when the code is right.
         result = await lib.api.verifyTOTP({
-          body: { code: code.replace(/\s/g, "") },
+          body: { code: digits },
           headers: withAddress,
           returnHeaders: true,
         });
@@ -188,6 +257,7 @@ export function createSecondFactor(parts: {
         throw error;
       }
       await decision.attempt.succeeded();
+      await devices.remember(session.userId, input.browserId ?? null);
       const codes = await lib.api.viewBackupCodes({ body: { userId: session.userId } });
       return { ok: true, recoveryCodes: codes.backupCodes, setCookies: result.headers.getSetCookie() };
     },

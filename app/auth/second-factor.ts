@@ -5,3 +5,5 @@ export const CHALLENGE_COOKIE = "admin.two_factor";
 export const TRUSTED_DEVICE_COOKIE = "admin.trust_device";
 /** How long a device may skip the code, counted from the code typed on it. */
 export const TRUSTED_DEVICE_DAYS = 30;
+/** The sign-in forms' field for a proof of work, asked of an unknown device past its limits (decision 32). */
+export const PROOF_FIELD = "prueba";

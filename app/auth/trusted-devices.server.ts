@@ -13,8 +13,20 @@ export interface TrustedDevice {
 }
 
 /** The record a trusted-device cookie names (`token!identifier`, signed). */
-function trustIdentifier(cookie: string | null | undefined): string | null {
+export function trustIdentifier(cookie: string | null | undefined): string | null {
   return cookie ? (unsigned(cookie).split("!")[1] ?? null) : null;
+}
+
+/** The trusted-device record a Set-Cookie list gives the browser, if it gives one. */
+export function trustGiven(setCookies: string[]): string | null {
+  const given = setCookies.find((cookie) => cookie.startsWith(`${TRUSTED_DEVICE_COOKIE}=`));
+  const value = given?.slice(TRUSTED_DEVICE_COOKIE.length + 1).split(";")[0];
+  if (!value) return null;
+  try {
+    return trustIdentifier(decodeURIComponent(value));
+  } catch {
+    return null;
+  }
 }
 
 /** The trusted-device record this browser's cookie names, if it is still there. */
@@ -41,9 +53,7 @@ export async function keepTrustDeadline(
   userId: string,
 ): Promise<void> {
   if (!trusted || trusted.userId !== userId) return;
-  const renewed = setCookies.find((cookie) => cookie.startsWith(`${TRUSTED_DEVICE_COOKIE}=`));
-  const value = renewed?.slice(TRUSTED_DEVICE_COOKIE.length + 1).split(";")[0];
-  const identifier = trustIdentifier(value ? decodeURIComponent(value) : null);
+  const identifier = trustGiven(setCookies);
   if (!identifier) return;
   await db
     .updateTable("auth_verification")

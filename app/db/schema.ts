@@ -288,6 +288,25 @@ export interface LoginFailuresTable {
   email: string;
   address: string;
   failed_at: Timestamp;
+  /** The browser's id ('' without a signed cookie). */
+  device: Generated<string>;
+  /** 1 when the browser had signed in to this account before (decision 32). */
+  known: Generated<number>;
+}
+
+/** A browser an administrator has signed in from (decision 32). */
+export interface AdminDevicesTable {
+  user_id: string;
+  browser_id: string;
+  trust_identifier: string | null;
+  first_signed_in_at: Timestamp;
+  last_signed_in_at: Timestamp;
+}
+
+/** The last app code's step an administrator used: codes work once (decision 32). */
+export interface AdminCodeStepsTable {
+  user_id: string;
+  last_step: number;
 }
 
 /** 'Avísame': an address waiting for an upcoming drop (decision 16). */
@@ -324,6 +343,8 @@ export interface KyselyDatabase {
   auth_verification: AuthVerificationTable;
   auth_two_factor: AuthTwoFactorTable;
   login_failures: LoginFailuresTable;
+  admin_devices: AdminDevicesTable;
+  admin_code_steps: AdminCodeStepsTable;
   emails: EmailsTable;
   orders: OrdersTable;
   refunds: RefundsTable;

@@ -1,13 +1,15 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { busyMessage } from "~/auth/login-busy";
+import { busyMessage, proofMessage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { CHALLENGE_COOKIE, TRUSTED_DEVICE_DAYS } from "~/auth/second-factor";
 import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
+import { useProofRetry } from "~/components/proof-retry";
 import { RouteError } from "~/components/route-error";
 import { clientAddressContext } from "~/web/client-address";
 import { adminSessionContext, isSecureRequest, requireSameOrigin } from "~/web/guards.server";
 import { safeAdminPath } from "~/web/paths";
 import { servicesContext } from "~/web/services";
+import { signInDevice } from "~/web/sign-in-device";
 import type { Route } from "./+types/login-code";
 
 /** The second step of signing in: the code from the authenticator app, or a recovery code. */
@@ -48,6 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     address,
     headers: request.headers,
     secure: isSecureRequest(request, config),
+    ...signInDevice(context, form),
   });
   if (!result.ok) {
     if (result.reason !== "vencido") logLoginRefusal(result.reason, address);
@@ -56,6 +59,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.reason === "vencido")
       throw Response.json({ message: EXPIRED }, { status: 401, headers: { "Cache-Control": "no-store" } });
     const headers = { "Retry-After": String(result.retryAfterSeconds) };
+    if (result.reason === "prueba")
+      return data({ error: proofMessage(result.retryAfterSeconds), proof: true }, { status: 429, headers });
     const error = result.reason === "ocupado" ? busyMessage(result.retryAfterSeconds) : LIMITED;
     return data({ error }, { status: 429, headers });
   }
@@ -70,6 +75,7 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
   const error = actionData?.error;
   // After a refusal the field is emptied and ready for the next code.
   const input = useFieldClearedOnRefusal(actionData);
+  const { solving, onSubmit } = useProofRetry(actionData);
   return (
     <main className="mx-auto max-w-sm px-4 py-16">
       <h1 className="text-center font-serif text-3xl">Verificación en dos pasos</h1>
@@ -77,7 +83,12 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
         Escribe el código de 6 dígitos que muestra tu app de autenticación, o uno de tus códigos de
         recuperación.
       </p>
-      <Form method="post" className="mt-8 space-y-5" aria-describedby={error ? "code-error" : undefined}>
+      <Form
+        method="post"
+        onSubmit={onSubmit}
+        className="mt-8 space-y-5"
+        aria-describedby={error ? "code-error" : undefined}
+      >
         {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
         <AuthField
           ref={input}
@@ -100,7 +111,7 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
             </span>
           </label>
         </div>
-        <AuthSubmit error={error} errorId="code-error" busy={busy}>
+        <AuthSubmit error={error} errorId="code-error" busy={busy} solving={solving}>
           Verificar
         </AuthSubmit>
       </Form>

@@ -1,8 +1,17 @@
 import QRCode from "qrcode";
-import { data, Form, Link, redirect, type ShouldRevalidateFunction, useNavigation } from "react-router";
-import { busyMessage } from "~/auth/login-busy";
+import {
+  createContext,
+  data,
+  Form,
+  Link,
+  redirect,
+  type ShouldRevalidateFunction,
+  useNavigation,
+} from "react-router";
+import { busyMessage, proofMessage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
+import { useProofRetry } from "~/components/proof-retry";
 import { RouteError } from "~/components/route-error";
 import { clientAddressContext } from "~/web/client-address";
 import {
@@ -12,6 +21,7 @@ import {
   setUpSessionContext,
 } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
+import { signInDevice } from "~/web/sign-in-device";
 import type { Route } from "./+types/login-set-up";
 
 /**
@@ -30,15 +40,28 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get("Retry-After");
-  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+  const headers = new Headers();
+  // The recovery codes' page (a form posted without JavaScript) is never kept by any cache.
+  for (const name of ["Retry-After", "Cache-Control"]) {
+    const value = actionHeaders.get(name);
+    if (value) headers.set(name, value);
+  }
+  return headers;
 };
 
+/**
+ * Set by the action when the first code ended the set-up. A form posted without JavaScript gets
+ * the page rendered after the action, whose loader still sees the set-up session the request came
+ * with: it must show the recovery codes, not send the browser away.
+ */
+const setUpDone = createContext(false);
+
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const { auth, config } = context.get(servicesContext);
+  if (context.get(setUpDone)) return { shopName: config.shop.name, email: "", qr: "", secret: "" };
   if (context.get(adminSessionContext)) throw redirect(HOME);
   const session = context.get(setUpSessionContext);
   if (!session) throw redirect("/login");
-  const { auth, config } = context.get(servicesContext);
   const pending = await auth.pendingSetUp(session);
   if (!pending) {
     // A session from before the second factor came: the secret is made at a sign-in with the password.
@@ -78,16 +101,22 @@ export async function action({ request, context }: Route.ActionArgs) {
     address,
     headers: request.headers,
     secure: isSecureRequest(request, config),
+    ...signInDevice(context, form),
   });
   if (!result.ok) {
     logLoginRefusal(result.reason, address);
     if (result.reason === "invalido") return data({ error: WRONG, recoveryCodes: null }, { status: 401 });
     const headers = { "Retry-After": String(result.retryAfterSeconds) };
+    if (result.reason === "prueba") {
+      const error = proofMessage(result.retryAfterSeconds);
+      return data({ error, recoveryCodes: null, proof: true }, { status: 429, headers });
+    }
     const error = result.reason === "ocupado" ? busyMessage(result.retryAfterSeconds) : LIMITED;
     return data({ error, recoveryCodes: null }, { status: 429, headers });
   }
   const headers = new Headers({ "Cache-Control": "no-store" });
   for (const cookie of result.setCookies) headers.append("Set-Cookie", cookie);
+  context.set(setUpDone, true);
   return data({ error: null, recoveryCodes: result.recoveryCodes }, { headers });
 }
 
@@ -100,6 +129,7 @@ export default function LoginSetUp({ loaderData, actionData }: Route.ComponentPr
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const input = useFieldClearedOnRefusal(actionData);
+  const { solving, onSubmit } = useProofRetry(actionData);
 
   if (actionData?.recoveryCodes) {
     return (
@@ -161,7 +191,12 @@ export default function LoginSetUp({ loaderData, actionData }: Route.ComponentPr
         </li>
         <li>Escribe el código de 6 dígitos que muestra la app para la tienda.</li>
       </ol>
-      <Form method="post" className="mt-6 space-y-5" aria-describedby={error ? "set-up-error" : undefined}>
+      <Form
+        method="post"
+        onSubmit={onSubmit}
+        className="mt-6 space-y-5"
+        aria-describedby={error ? "set-up-error" : undefined}
+      >
         <AuthField
           ref={input}
           id="code"
@@ -173,7 +208,7 @@ export default function LoginSetUp({ loaderData, actionData }: Route.ComponentPr
           autoComplete="one-time-code"
           maxLength={20}
         />
-        <AuthSubmit error={error} errorId="set-up-error" busy={busy}>
+        <AuthSubmit error={error} errorId="set-up-error" busy={busy} solving={solving}>
           Activar
         </AuthSubmit>
       </Form>

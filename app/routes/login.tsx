@@ -1,9 +1,10 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { busyMessage } from "~/auth/login-busy";
+import { busyMessage, proofMessage } from "~/auth/login-busy";
 import { logLoginRefusal } from "~/auth/login-log.server";
 import { PASSWORD_MAX_LENGTH } from "~/auth/password-policy";
 import { AuthField, AuthSubmit, useFieldClearedOnRefusal } from "~/components/auth-field";
+import { useProofRetry } from "~/components/proof-retry";
 import { RouteError } from "~/components/route-error";
 import { clientAddressContext } from "~/web/client-address";
 import {
@@ -15,6 +16,7 @@ import {
 } from "~/web/guards.server";
 import { safeAdminPath } from "~/web/paths";
 import { servicesContext } from "~/web/services";
+import { signInDevice } from "~/web/sign-in-device";
 import type { Route } from "./+types/login";
 
 const INVALID = "Credenciales inválidas";
@@ -63,6 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers: request.headers,
     secure: isSecureRequest(request, config),
     previousSessionId: (context.get(adminSessionContext) ?? context.get(setUpSessionContext))?.sessionId,
+    ...signInDevice(context, form),
   });
   if (!result.ok) {
     logLoginRefusal(result.reason, context.get(clientAddressContext));
@@ -71,6 +74,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The shop as a whole is busy: says so, since it tells nothing about any account or address.
     if (result.reason === "ocupado")
       return data({ error: busyMessage(result.retryAfterSeconds), email }, { status: 429, headers });
+    // An unknown device past the shop's limits: the page solves a proof of work and sends again.
+    if (result.reason === "prueba")
+      return data(
+        { error: proofMessage(result.retryAfterSeconds), email, proof: true },
+        { status: 429, headers },
+      );
     // Locked or wrong: the same words either way, so the form reveals nothing about the account.
     return data({ error: INVALID, email }, { status: 429, headers });
   }
@@ -92,6 +101,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const error = actionData?.error;
   // After a refusal the e-mail stays, the password is emptied and ready to type again.
   const password = useFieldClearedOnRefusal(actionData);
+  const { solving, onSubmit } = useProofRetry(actionData);
   return (
     <main className="mx-auto max-w-sm px-4 py-16">
       <h1 className="text-center font-serif text-3xl">Iniciar sesión</h1>
@@ -101,7 +111,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           Cerraste tu sesión.
         </p>
       )}
-      <Form method="post" className="mt-8 space-y-5" aria-describedby={error ? "login-error" : undefined}>
+      <Form
+        method="post"
+        onSubmit={onSubmit}
+        className="mt-8 space-y-5"
+        aria-describedby={error ? "login-error" : undefined}
+      >
         {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
         <AuthField
           id="email"
@@ -121,7 +136,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           autoComplete="current-password"
           maxLength={PASSWORD_MAX_LENGTH}
         />
-        <AuthSubmit error={error} errorId="login-error" busy={busy}>
+        <AuthSubmit error={error} errorId="login-error" busy={busy} solving={solving}>
           Entrar
         </AuthSubmit>
       </Form>

@@ -7,6 +7,7 @@ import {
   SECURE_SESSION_COOKIE,
   SESSION_COOKIE,
 } from "~/auth/auth.server";
+import { createDevices } from "~/auth/devices.server";
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
 import {
   createPasswordHasher,
@@ -61,7 +62,14 @@ describeEachDatabase("administrator sign-in", (harness) => {
 
   async function signIn(
     email: string,
-    options: { password?: string; address?: string; previousSessionId?: string; using?: AdminAuth } = {},
+    options: {
+      password?: string;
+      address?: string;
+      previousSessionId?: string;
+      using?: AdminAuth;
+      browserId?: string;
+      proof?: string;
+    } = {},
   ) {
     return (options.using ?? auth).signIn({
       email,
@@ -70,6 +78,8 @@ describeEachDatabase("administrator sign-in", (harness) => {
       headers: new Headers(),
       secure: false,
       previousSessionId: options.previousSessionId,
+      browserId: options.browserId,
+      proof: options.proof,
     });
   }
 
@@ -479,6 +489,111 @@ describeEachDatabase("administrator sign-in", (harness) => {
       expect(refused.length).toBeGreaterThanOrEqual(8);
     });
   });
+  describe("the owner's door (decision 32)", () => {
+    /** A browser the account has completed a sign-in from (as the code or the set-up records it). */
+    async function knownDevice(email: string): Promise<string> {
+      const browserId = newId(22);
+      const user = await database.db
+        .selectFrom("auth_user")
+        .select("id")
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow();
+      await createDevices(database.db).remember(user.id, browserId);
+      return browserId;
+    }
+    /** Proofs that are good when they say so, spent once each: the shop's own are checked in the server tests. */
+    function proofChecker() {
+      const spent = new Set<string>();
+      return {
+        spent,
+        async spend(proof: string) {
+          if (!proof.startsWith("buena") || spent.has(proof)) return false;
+          spent.add(proof);
+          return true;
+        },
+      };
+    }
+
+    it("a device the owner used before is never held by the shop-wide ceiling nor by the account's failures from elsewhere", async () => {
+      const email = await newAdmin();
+      const phone = await knownDevice(email);
+      const using = createAdminAuth(database, SETTINGS);
+      // Others guess her password from many addresses, and made-up accounts fill the shop-wide ceiling.
+      for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+        await signIn(email, { password: `incorrecta-${i}-xxxx`, address: `10.11.0.${i}`, using });
+      }
+      for (let i = LOGIN_LIMITS.perAccount; i <= LOGIN_LIMITS.everywhere; i++) {
+        await signIn(`nadie-${i}-${newId(4)}@example.com`, { address: `10.11.1.${i}`, using });
+      }
+      expect(await signIn(email, { address: "10.11.2.1", using })).toMatchObject({
+        ok: false,
+        reason: "ocupado",
+      });
+      expect(using.busyFor()).toBeGreaterThan(0);
+      // From her phone: straight in, and its own typo does not count against anyone else.
+      expect(await signIn(email, { password: "typo-en-el-telefono", browserId: phone, using })).toEqual({
+        ok: false,
+        reason: "invalido",
+      });
+      expect((await signIn(email, { browserId: phone, using })).ok).toBe(true);
+      // Her success cleared her phone's slate only: from elsewhere the account still needs more.
+      expect(await signIn(email, { address: "10.11.2.2", using })).toMatchObject({ ok: false });
+    });
+
+    it("a known device has a limit of its own; past it only that device waits", async () => {
+      const email = await newAdmin();
+      const phone = await knownDevice(email);
+      const laptop = await knownDevice(email);
+      for (let i = 0; i < LOGIN_LIMITS.perDevice; i++) {
+        await signIn(email, { password: `incorrecta-${i}-pppp`, browserId: phone });
+      }
+      expect(await signIn(email, { browserId: phone })).toMatchObject({ ok: false, reason: "limitado" });
+      expect((await signIn(email, { browserId: laptop })).ok).toBe(true);
+      // A browser known for another account is unknown for this one.
+      const other = await newAdmin();
+      expect((await signIn(other, { browserId: phone })).ok).toBe(true);
+    });
+
+    it("past the account's limit an unknown device must bring a proof of work, one per attempt, instead of being locked out", async () => {
+      const email = await newAdmin();
+      const proofs = proofChecker();
+      const using = createAdminAuth(database, SETTINGS, { proofs });
+      for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+        await signIn(email, { password: `incorrecta-${i}-qqqq`, address: `10.12.0.${i}`, using });
+      }
+      const laptop = newId(22);
+      const asked = await signIn(email, { browserId: laptop, address: "10.12.1.1", using });
+      expect(asked).toMatchObject({ ok: false, reason: "prueba" });
+      expect(
+        await signIn(email, { browserId: laptop, proof: "falsa", address: "10.12.1.1", using }),
+      ).toMatchObject({
+        ok: false,
+        reason: "prueba",
+      });
+      // A wrong password with a good proof is checked, and counted; the proof is spent.
+      expect(
+        await signIn(email, {
+          password: "incorrecta-zz",
+          browserId: laptop,
+          proof: "buena-1",
+          address: "10.12.1.1",
+          using,
+        }),
+      ).toEqual({ ok: false, reason: "invalido" });
+      expect(
+        await signIn(email, { browserId: laptop, proof: "buena-1", address: "10.12.1.1", using }),
+      ).toMatchObject({ ok: false, reason: "prueba" });
+      expect(
+        (await signIn(email, { browserId: laptop, proof: "buena-2", address: "10.12.1.1", using })).ok,
+      ).toBe(true);
+      // Where the shop asks for no proofs, the same account's limit refuses as before.
+      for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+        await signIn(email, { password: `incorrecta-${i}-rrrr`, address: `10.12.2.${i}` });
+      }
+      expect(await signIn(email, { browserId: newId(22) })).toMatchObject({ ok: false, reason: "limitado" });
+    });
+  });
+
   describe("the line in front of password hashing", () => {
     /** A sign-in service whose hashes go through `hasher`, on the same database. */
     const withHasher = (hasher: PasswordHasher) => createAdminAuth(database, SETTINGS, { hasher });

@@ -44,20 +44,39 @@ describeEachDatabase("the administrator's second factor", (harness) => {
   }
 
   /** The password step; returns the cookies a browser would send to the code page. */
-  async function passwordStep(email: string, cookie = "", address = "10.9.0.1") {
+  async function passwordStep(
+    email: string,
+    cookie = "",
+    address = "10.9.0.1",
+    browserId: string | null = null,
+  ) {
     const result = await auth.signIn({
       email,
       password: PASSWORD,
       address,
       headers: new Headers(cookie ? { cookie } : {}),
       secure: false,
+      browserId,
     });
     if (!result.ok) throw new Error(`sign-in refused: ${result.reason}`);
     return { result, cookie: cookiesFrom(result.setCookies) };
   }
 
-  function typeCode(cookie: string, code: string, trustDevice = false, address = "10.9.0.1") {
-    return auth.verifyCode({ code, trustDevice, address, headers: new Headers({ cookie }), secure: false });
+  function typeCode(
+    cookie: string,
+    code: string,
+    trustDevice = false,
+    address = "10.9.0.1",
+    browserId: string | null = null,
+  ) {
+    return auth.verifyCode({
+      code,
+      trustDevice,
+      address,
+      headers: new Headers({ cookie }),
+      secure: false,
+      browserId,
+    });
   }
 
   const sessionCount = async (email: string) =>
@@ -140,12 +159,13 @@ describeEachDatabase("the administrator's second factor", (harness) => {
     expect(await typeCode("", right)).toEqual({ ok: false, reason: "vencido" });
   });
 
-  it("accepts the code of the current 30-second step and of one step either side, no further", async () => {
+  it("accepts the code of the current 30-second step and of one step either side, no further, each once", async () => {
     const admin = await adminWithApp();
     vi.useFakeTimers({ toFake: ["Date"] });
-    // The middle of a step, so that nothing crosses a boundary while the test runs.
+    // The middle of a step, so that nothing crosses a boundary while the test runs; two steps on
+    // from the set-up's code, which spent its own step and every earlier one.
     const step = TOTP_STEP_SECONDS * 1000;
-    const now = Math.floor(Date.now() / step) * step + step / 2;
+    const now = (Math.floor(Date.now() / step) + 2) * step + step / 2;
     vi.setSystemTime(now);
     const codeAt = (offset: number) => totp(admin.secret, { at: now, offset });
     // A refused code leaves the sign-in waiting; an accepted one ends it.
@@ -157,9 +177,20 @@ describeEachDatabase("the administrator's second factor", (harness) => {
       });
     }
     expect((await typeCode(cookie, codeAt(-1))).ok).toBe(true);
+    // Used once, a code is spent: typed again on a new sign-in it is a wrong code.
+    const again = await passwordStep(admin.email);
+    expect(await typeCode(again.cookie, codeAt(-1))).toEqual({ ok: false, reason: "invalido" });
     for (const offset of [0, 1]) {
       const next = await passwordStep(admin.email);
       expect((await typeCode(next.cookie, codeAt(offset))).ok, `offset ${offset}`).toBe(true);
+    }
+    // A later step's code spends the earlier ones: none of the window is good any more.
+    for (const offset of [-1, 0, 1]) {
+      const next = await passwordStep(admin.email);
+      expect(await typeCode(next.cookie, codeAt(offset)), `offset ${offset}`).toEqual({
+        ok: false,
+        reason: "invalido",
+      });
     }
   });
 
@@ -218,8 +249,10 @@ describeEachDatabase("the administrator's second factor", (harness) => {
     const admin = await adminWithApp();
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
-    const challenge = await passwordStep(admin.email);
-    const done = await typeCode(challenge.cookie, totp(admin.secret), true);
+    // The browser's own signed cookie's id: the trust is bound to it.
+    const browser = newId(22);
+    const challenge = await passwordStep(admin.email, "", "10.9.0.1", browser);
+    const done = await typeCode(challenge.cookie, totp(admin.secret), true, "10.9.0.1", browser);
     if (!done.ok) throw new Error(done.reason);
     const trust = done.setCookies.find((c) => c.startsWith(`${TRUSTED_DEVICE_COOKIE}=`)) ?? "";
     expect(trust).toContain(`Max-Age=${TRUSTED_DEVICE_DAYS * 86_400}`);
@@ -229,18 +262,27 @@ describeEachDatabase("the administrator's second factor", (harness) => {
     // Signing in from it every ten days: the code is skipped until the thirtieth day, not after.
     for (const day of [10, 20, 29]) {
       vi.setSystemTime(start + day * DAY);
-      const { result } = await passwordStep(admin.email, device);
+      const { result } = await passwordStep(admin.email, device, "10.9.0.1", browser);
       expect(result.step, `day ${day}`).toBe("signed-in");
       const renewed = result.setCookies.find((c) => c.startsWith(`${TRUSTED_DEVICE_COOKIE}=`));
       if (renewed) device = cookiesFrom([renewed]);
     }
     vi.setSystemTime(start + (TRUSTED_DEVICE_DAYS * DAY + 60_000));
-    expect((await passwordStep(admin.email, device)).result.step).toBe("code");
-    // Another browser, or a forged cookie, is asked for the code.
+    expect((await passwordStep(admin.email, device, "10.9.0.1", browser)).result.step).toBe("code");
+    // Another browser, or a forged cookie, is asked for the code: the trust cookie copied to
+    // another browser (another signed cookie, or none) skips nothing.
     vi.setSystemTime(start + DAY);
-    expect((await passwordStep(admin.email, `${TRUSTED_DEVICE_COOKIE}=falso.firma`)).result.step).toBe(
-      "code",
-    );
+    const fresh = await passwordStep(admin.email, "", "10.9.0.1", browser);
+    const renewed = await typeCode(fresh.cookie, totp(admin.secret), true, "10.9.0.1", browser);
+    if (!renewed.ok) throw new Error(renewed.reason);
+    const copied = cookiesFrom(renewed.setCookies.filter((c) => c.startsWith(`${TRUSTED_DEVICE_COOKIE}=`)));
+    expect((await passwordStep(admin.email, copied, "10.9.0.1", browser)).result.step).toBe("signed-in");
+    expect((await passwordStep(admin.email, copied, "10.9.0.1", newId(22))).result.step).toBe("code");
+    expect((await passwordStep(admin.email, copied)).result.step).toBe("code");
+    expect(
+      (await passwordStep(admin.email, `${TRUSTED_DEVICE_COOKIE}=falso.firma`, "10.9.0.1", browser)).result
+        .step,
+    ).toBe("code");
   });
 
   it("the reset (npm run admin -- reset-2fa) ends its sessions and trusted devices; the next sign-in sets it up again", async () => {

@@ -11,7 +11,7 @@ import { postForm, signInOverHttp, testAdminAuth } from "../support/admin-http";
 import { copySqliteTemplate, describeEachDatabase } from "../support/databases";
 import { setUpSecondFactor } from "../support/second-factor";
 import { baseEnv, type RunningServer, startServer } from "../support/server-process";
-import { totp } from "../support/totp";
+import { totp, unusedCode } from "../support/totp";
 
 vi.setConfig({ testTimeout: 120_000 });
 const root = path.resolve(import.meta.dirname, "../..");
@@ -189,7 +189,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     const code = await postForm(
       server,
       "/login/codigo",
-      { code: totp(secrets.get(email) ?? "") },
+      { code: await unusedCode(secrets.get(email) ?? "") },
       {
         cookie: challenge.split(";")[0] ?? "",
       },
@@ -245,7 +245,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     const code = await postForm(
       server,
       "/login/codigo",
-      { code: totp(secrets.get(email) ?? "") },
+      { code: await unusedCode(secrets.get(email) ?? "") },
       {
         ...https,
         cookie: challenge.split(";")[0] ?? "",
@@ -472,7 +472,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
         .getSetCookie()
         .find((c) => c.startsWith("admin.two_factor="))
         ?.split(";")[0] ?? "";
-    const code = totp(secrets.get(withApp) ?? "");
+    const code = await unusedCode(secrets.get(withApp) ?? "");
     const before = await sessionCount();
 
     // Without a sign-in waiting for it: no session, no challenge.
@@ -545,7 +545,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     const locked = await postForm(
       server,
       "/login/codigo",
-      { code: totp(secret) },
+      { code: await unusedCode(secret) },
       {
         cookie: challenge,
         "x-forwarded-for": "198.51.100.191",

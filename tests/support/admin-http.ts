@@ -4,7 +4,7 @@ import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { setUpSecondFactor } from "./second-factor";
 import { type RunningServer, TEST_SESSION_SECRET } from "./server-process";
-import { totp } from "./totp";
+import { unusedCode } from "./totp";
 
 const PASSWORD = "contraseña de prueba larga";
 
@@ -59,7 +59,7 @@ export async function signInOverHttp(
   const code = await postForm(
     server,
     "/login/codigo",
-    { code: totp(account.secret), ...fields },
+    { code: await unusedCode(account.secret), ...fields },
     { ...headers, cookie: challenge ?? "" },
   );
   expect(code.status, await code.clone().text()).toBe(302);

@@ -1,5 +1,5 @@
 import type { AdminAuth, AdminSession } from "~/auth/auth.server";
-import { totp } from "./totp";
+import { unusedCode } from "./totp";
 
 /** The Cookie header a browser sends back after these Set-Cookie answers (cleared ones left out). */
 export function cookiesFrom(setCookies: string[]): string {
@@ -29,7 +29,7 @@ export async function setUpSecondFactor(
   if (!pending) throw new Error(`no secret waits for ${account.email}`);
   const done = await auth.completeSetUp({
     session: first.session,
-    code: totp(pending.secret),
+    code: await unusedCode(pending.secret),
     address: "127.0.0.1",
     headers: new Headers({ cookie: cookiesFrom(first.setCookies) }),
     secure: false,
@@ -52,7 +52,7 @@ export async function signInWithCode(
   if (!first.ok) throw new Error(`could not sign ${account.email} in: ${first.reason}`);
   if (first.step !== "code") throw new Error(`${account.email} was not asked for a code`);
   const done = await auth.verifyCode({
-    code: totp(account.secret),
+    code: await unusedCode(account.secret),
     trustDevice: false,
     address,
     headers: new Headers({ cookie: cookiesFrom(first.setCookies) }),

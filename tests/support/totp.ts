@@ -39,3 +39,24 @@ export function totp(secret: string, { at = Date.now(), offset = 0 } = {}): stri
 export function secretOf(uri: string): string {
   return new URL(uri).searchParams.get("secret") ?? "";
 }
+
+/** The last step whose code `unusedCode` handed out, per secret, in this process. */
+const handedOut = new Map<string, number>();
+
+/**
+ * A code the shop has not seen yet for `secret`: codes work once (a step used is spent, with every
+ * earlier one), so each sign-in in a test needs the code of a step after the last one used. It
+ * starts at the step before now (the window accepts it) and moves on; when the window's three
+ * steps are used up it waits for the next step to begin, as a person would.
+ */
+export async function unusedCode(secret: string): Promise<string> {
+  const step = TOTP_STEP_SECONDS * 1000;
+  const current = Math.floor(Date.now() / step);
+  const next = Math.max(current - 1, (handedOut.get(secret) ?? Number.NEGATIVE_INFINITY) + 1);
+  if (next > current + 1) {
+    await new Promise((resolve) => setTimeout(resolve, (next - 1) * step - Date.now() + 50));
+    return unusedCode(secret);
+  }
+  handedOut.set(secret, next);
+  return totp(secret, { at: next * step });
+}
