@@ -41,6 +41,7 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
       email: "ana@example.mx",
       consent: "si",
       siteUrl: server.url,
+      from: { address: "127.0.0.1", proven: true },
     });
   });
   afterAll(async () => {

@@ -321,7 +321,14 @@ describeEachDatabase("'Avísame' opening notices with two app servers", (harness
 });
 
 async function signUpDirectly(database: Database, dropId: string, email: string): Promise<string> {
-  const result = await signUp(database.db, { dropId, email, consent: "si", siteUrl: "http://127.0.0.1" });
+  const result = await signUp(database.db, {
+    dropId,
+    email,
+    consent: "si",
+    siteUrl: "http://127.0.0.1",
+    from: { address: "127.0.0.1", proven: true },
+  });
   if (!result.ok) throw new Error(result.reason);
+  if (result.subscriptionId === null) throw new Error(`capped: ${result.outcome}`);
   return result.subscriptionId;
 }
