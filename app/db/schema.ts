@@ -323,6 +323,8 @@ export interface WaitlistMailRefusalsTable {
   drop_id: string;
   /** buzon: the recipient's mailbox; direccion: the address bucket; tienda: the shop's hour. */
   reason: "buzon" | "direccion" | "tienda";
+  /** One of a few rows per drop and reason (summed when read), so a flood's increments spread. */
+  shard: number;
   refusals: ColumnType<number, number | undefined, number>;
   last_at: Timestamp;
 }

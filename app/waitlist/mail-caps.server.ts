@@ -47,7 +47,7 @@ export interface SignUpSource {
  * One lock for the shop (the shop-wide count needs it anyway): confirmations are few and each
  * holds it for a few statements.
  */
-async function lockCaps(trx: Db): Promise<void> {
+export async function lockMailCaps(trx: Db): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`select pg_advisory_xact_lock(hashtext('avisame-correos'))`.execute(trx);
   }
@@ -56,9 +56,10 @@ async function lockCaps(trx: Db): Promise<void> {
 const countOf = (row: { n: string | number | bigint | null } | undefined) => Number(row?.n ?? 0);
 
 /**
- * Inside the sign-up's transaction, before a confirmation is queued: takes the caps' lock and
- * answers the first cap the e-mail would pass, or null when it may go (then `recordSend` must follow
- * in the same transaction).
+ * The first cap a confirmation to `email` from `source` would pass now, or null when it may go.
+ * Authoritative inside a transaction holding `lockMailCaps` (then `recordSend` must follow in the
+ * same transaction); outside one, a cap it finds reached is reached (a flood is turned away without
+ * queueing for the lock), while a null must be asked again under the lock.
  */
 export async function mailCapReached(
   trx: Db,
@@ -66,7 +67,6 @@ export async function mailCapReached(
   source: SignUpSource,
   now: Date,
 ): Promise<MailCap | null> {
-  await lockCaps(trx);
   const sends = () => trx.selectFrom("waitlist_confirmation_sends");
   const dayAgo = toTimestamp(new Date(now.getTime() - 24 * HOUR));
   const hourAgo = toTimestamp(new Date(now.getTime() - HOUR));
@@ -124,13 +124,17 @@ export async function recordSend(
     .execute();
 }
 
+/** Rows each drop's count of one cap is spread over (a flood's increments would queue for one). */
+const REFUSAL_SHARDS = 16;
+
 /** Counts a sign-up that sent nothing because of `cap`, for the owner (Campañas). */
-export async function countRefusal(trx: Db, dropId: string, cap: MailCap, now: Date): Promise<void> {
-  await trx
+export async function countRefusal(db: Db, dropId: string, cap: MailCap, now: Date): Promise<void> {
+  const shard = Math.floor(Math.random() * REFUSAL_SHARDS);
+  await db
     .insertInto("waitlist_mail_refusals")
-    .values({ drop_id: dropId, reason: cap, refusals: 1, last_at: toTimestamp(now) })
+    .values({ drop_id: dropId, reason: cap, shard, refusals: 1, last_at: toTimestamp(now) })
     .onConflict((oc) =>
-      oc.columns(["drop_id", "reason"]).doUpdateSet({
+      oc.columns(["drop_id", "reason", "shard"]).doUpdateSet({
         refusals: sql<number>`waitlist_mail_refusals.refusals + 1`,
         last_at: toTimestamp(now),
       }),

@@ -4,6 +4,7 @@ import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import {
   countRefusal,
+  lockMailCaps,
   type MailCap,
   mailCapReached,
   recordSend,
@@ -89,9 +90,19 @@ export async function signUp(
     return { ok: true, outcome: "ya_pendiente", subscriptionId: seen.id };
   }
 
+  // A cap already reached stays so for this sign-up: the flood of an attack is answered here,
+  // without waiting for the caps' lock.
+  const reached = await mailCapReached(db, email, input.from, now);
+  if (reached !== null) {
+    await countRefusal(db, drop.id, reached, now);
+    return { ok: true, outcome: "limitada", cap: reached, subscriptionId: seen?.id ?? null };
+  }
+
   return db.transaction().execute(async (trx): Promise<SignUpResult> => {
-    // From here on, one sign-up at a time that may send (the caps' lock): the list is read again
-    // under it, so racing repeats of one address queue one e-mail, and racing addresses count true.
+    // From here on, one sign-up at a time that may send (the caps' lock, on every app server): the
+    // caps and the list are read again under it, so racing sign-ups never pass a cap and racing
+    // repeats of one address queue one e-mail.
+    await lockMailCaps(trx);
     const cap = await mailCapReached(trx, email, input.from, now);
     const existing = await find(trx);
     if (existing?.status === "confirmada") {

@@ -94,6 +94,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0014_mail_log",
       "0015_fair_opening",
       "0016_per_person_limit",
+      "0017_waitlist_caps",
     ]);
 
     const db = database.db;
@@ -184,6 +185,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0014_mail_log",
       "0015_fair_opening",
       "0016_per_person_limit",
+      "0017_waitlist_caps",
     ]);
   });
 });

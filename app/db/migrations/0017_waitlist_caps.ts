@@ -44,9 +44,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("waitlist_mail_refusals")
     .addColumn("drop_id", "text", (c) => c.notNull().references("drops.id").onDelete("cascade"))
     .addColumn("reason", "text", (c) => c.notNull().check(sql`reason in ('buzon', 'direccion', 'tienda')`))
+    // A few rows per drop and cap, summed when read: a flood's increments do not all queue for one.
+    .addColumn("shard", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("refusals", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("last_at", ts, (c) => c.notNull())
-    .addPrimaryKeyConstraint("waitlist_mail_refusals_pk", ["drop_id", "reason"])
+    .addPrimaryKeyConstraint("waitlist_mail_refusals_pk", ["drop_id", "reason", "shard"])
     .execute();
 
   // The confirmations queued in the last day, as far as the list knows them (the latest per
