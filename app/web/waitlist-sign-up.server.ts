@@ -93,10 +93,13 @@ export async function waitlistSignUp(args: {
   );
 }
 
-/** The page's headers after a sign-up post without JavaScript: the 429's Retry-After, and never cached. */
+/**
+ * The page's headers after a sign-up post: the 429's Retry-After, a refused proof's reason, and
+ * never cached.
+ */
 export const waitlistHeaders: HeadersFunction = ({ actionHeaders }) => {
   const headers = new Headers();
-  for (const name of ["Retry-After", "Cache-Control"]) {
+  for (const name of ["Retry-After", PROOF_REFUSED_HEADER, "Cache-Control"]) {
     const value = actionHeaders.get(name);
     if (value) headers.set(name, value);
   }
