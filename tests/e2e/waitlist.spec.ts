@@ -1,6 +1,6 @@
 import { expect, expectAccessible, test } from "./support/fixtures";
 
-test("'Avísame': signing up on an upcoming drop's page answers in place, in Spanish", async ({
+test("'Avísame': signing up on an upcoming drop's page answers in place, in Spanish, with a proof of work", async ({
   page,
   shop,
   database,
@@ -22,7 +22,11 @@ test("'Avísame': signing up on an upcoming drop's page answers in place, in Spa
   await form.getByRole("button", { name: "Avísame" }).click();
   await expect(form.getByRole("status")).toHaveCount(0);
   await form.getByRole("checkbox").check();
+  // The browser tests' shop asks for a proof of work (CHECKOUT_CHALLENGE, on by default): filling
+  // in the form started solving one, sent with the form.
+  const sent = page.waitForRequest((r) => r.method() === "POST" && r.url().includes(`/coleccion/`));
   await form.getByRole("button", { name: "Avísame" }).click();
+  expect((await sent).postData()).toMatch(/(^|&)reto=[^&]+/);
   await expect(form.getByRole("status")).toHaveText(/^¡Listo! Revisa tu correo: te enviamos un enlace/);
   await expectAccessible(page);
   // In place: still the drop's page.
@@ -33,6 +37,13 @@ test("'Avísame': signing up on an upcoming drop's page answers in place, in Spa
     .where("email", "=", email)
     .executeTakeFirst();
   expect(row).toEqual({ status: "pendiente", drop_id: drop.id });
+  // Its confirmation counted as one with a proof (decision 31).
+  const counted = await database.db
+    .selectFrom("waitlist_confirmation_sends")
+    .select("without_proof")
+    .where("mailbox", "=", email)
+    .execute();
+  expect(counted).toEqual([{ without_proof: 0 }]);
 });
 
 test("'Avísame' is not offered on a running drop", async ({ page, shop }) => {
