@@ -47,7 +47,13 @@ export function WaitlistForm({
   const fetcher = useFetcher<Answer>();
   const id = useId();
   const [solving, setSolving] = useState(false);
-  const sent = useRef<{ fields: FormData; action: string | undefined; again: boolean } | null>(null);
+  /** The last form sent, whether it may be sent once more, and the answer there was before it. */
+  const sent = useRef<{
+    fields: FormData;
+    action: string | undefined;
+    again: boolean;
+    before: Answer | undefined;
+  } | null>(null);
   const answer = solving ? null : (fetcher.data ?? fallback ?? null);
   const busy = solving || fetcher.state !== "idle";
 
@@ -63,7 +69,7 @@ export function WaitlistForm({
     event.preventDefault();
     const form = event.currentTarget;
     const target = form.getAttribute("action") ?? undefined;
-    sent.current = { fields: new FormData(form), action: target, again: true };
+    sent.current = { fields: new FormData(form), action: target, again: true, before: fetcher.data };
     void send(new FormData(form), target);
   };
   // A proof the server refused (made for a cookie since replaced, gone stale): once more, with one
@@ -71,7 +77,8 @@ export function WaitlistForm({
   const refused = fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.reto : undefined;
   useEffect(() => {
     const last = sent.current;
-    if (!refused || !last?.again) return;
+    // Only this form's own answer (not the one shown before it was sent), and only once.
+    if (!refused || !last?.again || fetcher.data === last.before) return;
     last.again = false;
     const fields = new FormData();
     for (const [name, value] of last.fields) fields.append(name, value);

@@ -55,3 +55,66 @@ test("'Avísame' is not offered on a running drop", async ({ page, shop }) => {
   await expect(page.getByRole("heading", { name: drop.name, level: 1 })).toBeVisible();
   await expect(page.getByRole("region", { name: "Avísame cuando abra" })).toHaveCount(0);
 });
+
+test("'Avísame': a proof the shop refuses is solved again and the form goes through in one press", async ({
+  page,
+  shop,
+  database,
+}) => {
+  const drop = await shop.drop({
+    timing: "upcoming",
+    status: "proximamente",
+    products: [{ name: "Anillo Aurora", priceCents: 300_000, stock: 5 }],
+  });
+  // The first sign-up's proof is spoiled on the way (as a cookie replaced under the page would
+  // make it): the shop refuses it, and the page sends the form again with a new one.
+  const posts: string[] = [];
+  await page.route(/\/coleccion\/[a-z0-9]+(\.data)?(\?.*)?$/, async (route) => {
+    const request = route.request();
+    if (request.method() !== "POST") return route.continue();
+    const body = request.postData() ?? "";
+    posts.push(body);
+    if (posts.length > 1) return route.continue();
+    return route.continue({ postData: body.replace(/(^|&)reto=[^&]*/, "$1reto=estropeado") });
+  });
+  await page.goto(drop.href);
+  const form = page.getByRole("region", { name: "Avísame cuando abra" });
+  const email = `aurora.${test.info().project.name}@example.mx`;
+  await form.getByLabel("Correo electrónico").fill(email);
+  await form.getByRole("checkbox").check();
+  await form.getByRole("button", { name: "Avísame" }).click();
+  await expect(form.getByRole("status")).toHaveText(/^¡Listo! Revisa tu correo/);
+  expect(posts).toHaveLength(2);
+  expect(posts[1]).toMatch(/(^|&)reto=[^&]+/);
+  const counted = await database.db
+    .selectFrom("waitlist_confirmation_sends")
+    .select("without_proof")
+    .where("mailbox", "=", email)
+    .execute();
+  expect(counted).toEqual([{ without_proof: 0 }]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("'Avísame' still signs up, as a sign-up without a proof of work", async ({ page, shop, database }) => {
+    const drop = await shop.drop({
+      timing: "upcoming",
+      status: "proximamente",
+      products: [{ name: "Anillo Alba", priceCents: 300_000, stock: 5 }],
+    });
+    await page.goto(drop.href);
+    const form = page.getByRole("region", { name: "Avísame cuando abra" });
+    const email = `alba.${test.info().project.name}@example.mx`;
+    await form.getByLabel("Correo electrónico").fill(email);
+    await form.getByRole("checkbox").check();
+    await form.getByRole("button", { name: "Avísame" }).click();
+    await expect(page.getByRole("status")).toHaveText(/^¡Listo! Revisa tu correo/);
+    const counted = await database.db
+      .selectFrom("waitlist_confirmation_sends")
+      .select("without_proof")
+      .where("mailbox", "=", email)
+      .execute();
+    expect(counted).toEqual([{ without_proof: 1 }]);
+  });
+});
