@@ -42,6 +42,10 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // A part of the page already rendered is written in its place, however much page came
+        // before it: React otherwise sends such a part (past its first 12.8 kB) hidden, for a
+        // script to move into view, and a browser without JavaScript never shows it ('Avísame').
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough({

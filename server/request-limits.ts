@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type express from "express";
+import { addressBucket } from "~/lib/address-bucket";
 import { BROWSER_COOKIE, type BrowserCookies } from "~/rate-limits/browser-cookie.server";
 import { NEW_BROWSER_HEADER, PROOF_REFUSED_HEADER } from "~/rate-limits/proof-headers";
 import { PROOF_MESSAGES, type ProofOfWork } from "~/rate-limits/proof-of-work.server";
@@ -98,7 +99,8 @@ export function countRequests(
     try {
       const decision = await limits.consume(action, {
         browser: browserId(cookies, req),
-        address: req.ip ?? req.socket.remoteAddress ?? "desconocida",
+        // Per address bucket: one phone or home has a whole IPv6 /64 to post from (decision 31).
+        address: addressBucket(req.ip ?? req.socket.remoteAddress ?? "desconocida"),
       });
       if (!decision.ok) res.locals.limitRefusal = decision.retryAfterSeconds;
       next();

@@ -15,12 +15,24 @@ export interface WaitlistCounts {
   bajas: number;
 }
 
+/**
+ * Sign-ups answered as accepted that sent no confirmation because of a cap (decision 31): the
+ * recipient's mailbox (`buzon`), the address they came from (`direccion`), the shop's hour (`tienda`).
+ */
+export interface MailRefusalCounts {
+  total: number;
+  buzon: number;
+  direccion: number;
+  tienda: number;
+}
+
 export interface CampaignDrop {
   id: string;
   name: string;
   startAt: Date;
   endAt: Date;
   counts: WaitlistCounts;
+  refusals: MailRefusalCounts;
 }
 
 /** The page shows the newest addresses; the spreadsheet has them all. */
@@ -49,19 +61,38 @@ async function countsOf(db: Db, dropIds: readonly string[]): Promise<Map<string,
   return counts;
 }
 
+const emptyRefusals = (): MailRefusalCounts => ({ total: 0, buzon: 0, direccion: 0, tienda: 0 });
+
+async function refusalsOf(db: Db, dropIds: readonly string[]): Promise<Map<string, MailRefusalCounts>> {
+  const counts = new Map(dropIds.map((id) => [id, emptyRefusals()]));
+  if (dropIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("waitlist_mail_refusals")
+    .select(["drop_id", "reason", "refusals"])
+    .where("drop_id", "in", dropIds)
+    .execute();
+  for (const row of rows) {
+    const c = counts.get(row.drop_id);
+    if (!c) continue;
+    const n = Number(row.refusals);
+    c[row.reason] += n;
+    c.total += n;
+  }
+  return counts;
+}
+
 type DropRow = { id: string; name: string; start_at: Date | string; end_at: Date | string };
 
 async function withCounts(db: Db, drops: DropRow[]): Promise<CampaignDrop[]> {
-  const counts = await countsOf(
-    db,
-    drops.map((d) => d.id),
-  );
+  const ids = drops.map((d) => d.id);
+  const [counts, refusals] = await Promise.all([countsOf(db, ids), refusalsOf(db, ids)]);
   return drops.map((d) => ({
     id: d.id,
     name: d.name,
     startAt: toDate(d.start_at),
     endAt: toDate(d.end_at),
     counts: counts.get(d.id) ?? emptyCounts(),
+    refusals: refusals.get(d.id) ?? emptyRefusals(),
   }));
 }
 

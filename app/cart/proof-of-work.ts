@@ -95,11 +95,17 @@ export function prepareProofOfWork(fetcher: typeof fetch = fetch): void {
   if (!fresh(ready)) void start(fetcher);
 }
 
-/** The solution for this checkout (waiting for it if need be), or null when none could be had. */
-export async function takeProofOfWork(fetcher: typeof fetch = fetch): Promise<string | null> {
+/**
+ * The solution for this checkout (waiting for it if need be), or null when none could be had.
+ * `again: false` (the 'Avísame' form, which is sent once): the next one is not solved ahead.
+ */
+export async function takeProofOfWork(
+  fetcher: typeof fetch = fetch,
+  options: { again?: boolean } = {},
+): Promise<string | null> {
   if (!fresh(ready)) await start(fetcher);
   const taken = fresh(ready) ? ready.proof : null;
   ready = null;
-  void start(fetcher);
+  if (options.again ?? true) void start(fetcher);
   return taken;
 }

@@ -1,14 +1,36 @@
-import { useId } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { FIELDS, PRIVACY_NOTICE_PATH } from "~/waitlist/form-fields";
 
-/** What the sign-up action answers (app/web/waitlist-sign-up.server.ts). */
-type Answer = { ok: true; message: string } | { ok: false; message: string; email: string };
+/**
+ * What the sign-up action answers (app/web/waitlist-sign-up.server.ts); `reto`: the proof of work
+ * sent was refused, and the form is sent once more with a new one.
+ */
+type Answer = { ok: true; message: string } | { ok: false; message: string; email: string; reto?: string };
+
+/** The proof of work of this browser, solved in the background (~/cart/proof-of-work), or null. */
+async function solvedProof(prepareOnly: boolean): Promise<string | null> {
+  try {
+    const proofs = await import("~/cart/proof-of-work");
+    if (prepareOnly) {
+      proofs.prepareProofOfWork();
+      return null;
+    }
+    return await proofs.takeProofOfWork(fetch, { again: false });
+  } catch {
+    return null;
+  }
+}
 
 /**
  * 'Avísame' for an upcoming drop: an e-mail and the consent box. With JavaScript it posts through
  * a fetcher and answers in place; without, it is a plain form that posts to the drop's page, which
  * shows the same answer (`fallback`, the page's own action data).
+ *
+ * With JavaScript the form also sends a proof of work (decision 31), solved in the background from
+ * the moment the shopper starts filling it in (an /api/reto challenge; none when the shop asks for
+ * none, and then the form is sent as it is). Without JavaScript it is sent without one, and the
+ * server counts it under the tighter caps of such sign-ups.
  */
 export function WaitlistForm({
   dropName,
@@ -24,8 +46,44 @@ export function WaitlistForm({
 }) {
   const fetcher = useFetcher<Answer>();
   const id = useId();
-  const answer = fetcher.data ?? fallback ?? null;
-  const busy = fetcher.state !== "idle";
+  const [solving, setSolving] = useState(false);
+  /** The last form sent, whether it may be sent once more, and the answer there was before it. */
+  const sent = useRef<{
+    fields: FormData;
+    action: string | undefined;
+    again: boolean;
+    before: Answer | undefined;
+  } | null>(null);
+  const answer = solving ? null : (fetcher.data ?? fallback ?? null);
+  const busy = solving || fetcher.state !== "idle";
+
+  const send = async (fields: FormData, target: string | undefined) => {
+    setSolving(true);
+    const proof = await solvedProof(false);
+    if (proof) fields.set(FIELDS.proof, proof);
+    else fields.delete(FIELDS.proof);
+    setSolving(false);
+    await fetcher.submit(fields, { method: "post", action: target });
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const target = form.getAttribute("action") ?? undefined;
+    sent.current = { fields: new FormData(form), action: target, again: true, before: fetcher.data };
+    void send(new FormData(form), target);
+  };
+  // A proof the server refused (made for a cookie since replaced, gone stale): once more, with one
+  // solved for the cookie the browser has now.
+  const refused = fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.reto : undefined;
+  useEffect(() => {
+    const last = sent.current;
+    // Only this form's own answer (not the one shown before it was sent), and only once.
+    if (!refused || !last?.again || fetcher.data === last.before) return;
+    last.again = false;
+    const fields = new FormData();
+    for (const [name, value] of last.fields) fields.append(name, value);
+    void send(fields, last.action);
+  });
   return (
     <section
       aria-labelledby={`${id}-title`}
@@ -39,7 +97,13 @@ export function WaitlistForm({
           Te escribimos una sola vez, cuando {dropName} abra. Primero te pedimos confirmar tu correo.
         </p>
       )}
-      <fetcher.Form method="post" action={action} className="mt-3 space-y-3">
+      <fetcher.Form
+        method="post"
+        action={action}
+        className="mt-3 space-y-3"
+        onSubmit={onSubmit}
+        onFocus={() => void solvedProof(true)}
+      >
         <div>
           <label htmlFor={`${id}-email`} className="block text-sm font-medium">
             Correo electrónico

@@ -324,6 +324,30 @@ export interface WaitlistSubscriptionsTable {
   notified_at: NullableTimestamp;
 }
 
+/** An 'Avísame' confirmation e-mail queued, as the caps count it (decision 31). Kept two days. */
+export interface WaitlistConfirmationSendsTable {
+  id: string;
+  /** The recipient's mailbox, folded (app/lib/mailbox.ts). */
+  mailbox: string;
+  /** The sign-up's address bucket (IPv4 address or IPv6 /64); "" for sends from before the caps. */
+  bucket: string;
+  /** 1 when the shop asked for a proof of work and the sign-up came without one (no JavaScript). */
+  without_proof: ColumnType<number, number | undefined, number>;
+  drop_id: string | null;
+  sent_at: Timestamp;
+}
+
+/** Sign-ups answered as accepted that sent no e-mail, per drop and cap (decision 31). */
+export interface WaitlistMailRefusalsTable {
+  drop_id: string;
+  /** buzon: the recipient's mailbox; direccion: the address bucket; tienda: the shop's hour. */
+  reason: "buzon" | "direccion" | "tienda";
+  /** One of a few rows per drop and reason (summed when read), so a flood's increments spread. */
+  shard: number;
+  refusals: ColumnType<number, number | undefined, number>;
+  last_at: Timestamp;
+}
+
 /** Configuración (decision 24): the one row of what the owner changed over the environment's values. */
 export interface ShopSettingsTable {
   id: number;
@@ -337,6 +361,8 @@ export interface ShopSettingsTable {
 export interface KyselyDatabase {
   shop_settings: ShopSettingsTable;
   waitlist_subscriptions: WaitlistSubscriptionsTable;
+  waitlist_confirmation_sends: WaitlistConfirmationSendsTable;
+  waitlist_mail_refusals: WaitlistMailRefusalsTable;
   auth_user: AuthUserTable;
   auth_session: AuthSessionTable;
   auth_account: AuthAccountTable;

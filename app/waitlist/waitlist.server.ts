@@ -2,6 +2,14 @@ import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
+import {
+  countRefusal,
+  lockMailCaps,
+  type MailCap,
+  mailCapReached,
+  recordSend,
+  type SignUpSource,
+} from "./mail-caps.server";
 import { parseConsent, parseEmail, type SignUpRefusal, takesSignUps } from "./sign-up-input";
 
 /*
@@ -29,11 +37,25 @@ function openingDedupeKey(dropId: string, email: string): string {
 
 export type SignUpResult =
   | { ok: true; outcome: "nueva" | "reenviada" | "ya_pendiente" | "ya_confirmada"; subscriptionId: string }
+  /**
+   * A confirmation was due but a cap said no (decision 31): answered as accepted, nothing sent,
+   * nothing recorded on the list (a new address is not kept; a pending one keeps its last e-mail's
+   * time), the refusal counted for the owner.
+   */
+  | { ok: true; outcome: "limitada"; cap: MailCap; subscriptionId: string | null }
   | { ok: false; reason: SignUpRefusal };
 
 export async function signUp(
   db: Db,
-  input: { dropId: string; email: unknown; consent: unknown; siteUrl: string; now?: Date },
+  input: {
+    dropId: string;
+    email: unknown;
+    consent: unknown;
+    siteUrl: string;
+    /** Who asked: the caps count per address bucket, and a sign-up without a proof weighs more. */
+    from: SignUpSource;
+    now?: Date;
+  },
 ): Promise<SignUpResult> {
   const now = input.now ?? new Date();
   const email = parseEmail(input.email);
@@ -51,54 +73,79 @@ export async function signUp(
   }
 
   const stamp = toTimestamp(now);
-  return db.transaction().execute(async (trx) => {
-    const id = newId();
-    const inserted = await trx
-      .insertInto("waitlist_subscriptions")
-      .values({
-        id,
-        drop_id: drop.id,
-        email,
-        status: "pendiente",
-        site_url: input.siteUrl,
-        created_at: stamp,
-        confirmation_sent_at: stamp,
-      })
-      .onConflict((oc) => oc.columns(["drop_id", "email"]).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
-      await queueEmail(trx, { kind: WAITLIST_CONFIRM_EMAIL, recipient: email, payload: { id }, now });
-      return { ok: true, outcome: "nueva", subscriptionId: id } as const;
-    }
-    const existing = await trx
+  const pause = toTimestamp(new Date(now.getTime() - RESEND_AFTER_MINUTES * 60_000));
+  const find = (trx: Db) =>
+    trx
       .selectFrom("waitlist_subscriptions")
-      .select(["id", "status"])
+      .select(["id", "status", "confirmation_sent_at"])
       .where("drop_id", "=", drop.id)
       .where("email", "=", email)
-      .executeTakeFirstOrThrow();
-    if (existing.status === "confirmada") {
-      return { ok: true, outcome: "ya_confirmada", subscriptionId: existing.id } as const;
+      .executeTakeFirst();
+  // Most repeats send nothing: told apart before the caps' lock, which only a confirmation takes.
+  const seen = await find(db);
+  if (seen?.status === "confirmada") {
+    return { ok: true, outcome: "ya_confirmada", subscriptionId: seen.id };
+  }
+  if (seen && toTimestamp(toDate(seen.confirmation_sent_at)) > pause) {
+    return { ok: true, outcome: "ya_pendiente", subscriptionId: seen.id };
+  }
+
+  // A cap already reached stays so for this sign-up: the flood of an attack is answered here,
+  // without waiting for the caps' lock.
+  const reached = await mailCapReached(db, email, input.from, now);
+  if (reached !== null) {
+    await countRefusal(db, drop.id, reached, now);
+    return { ok: true, outcome: "limitada", cap: reached, subscriptionId: seen?.id ?? null };
+  }
+
+  return db.transaction().execute(async (trx): Promise<SignUpResult> => {
+    // From here on, one sign-up at a time that may send (the caps' lock, on every app server): the
+    // caps and the list are read again under it, so racing sign-ups never pass a cap and racing
+    // repeats of one address queue one e-mail.
+    await lockMailCaps(trx);
+    const cap = await mailCapReached(trx, email, input.from, now);
+    const existing = await find(trx);
+    if (existing?.status === "confirmada") {
+      return { ok: true, outcome: "ya_confirmada", subscriptionId: existing.id };
     }
     // Still unconfirmed (or unsubscribed and back): another confirmation, but not more often than
-    // every few minutes, whoever keeps typing the address. The condition settles racing repeats.
-    const pause = toTimestamp(new Date(now.getTime() - RESEND_AFTER_MINUTES * 60_000));
-    const resent = await trx
-      .updateTable("waitlist_subscriptions")
-      .set({ status: "pendiente", confirmation_sent_at: stamp, site_url: input.siteUrl })
-      .where("id", "=", existing.id)
-      .where("status", "!=", "confirmada")
-      .where("confirmation_sent_at", "<=", pause)
-      .executeTakeFirst();
-    if (Number(resent.numUpdatedRows) === 0) {
-      return { ok: true, outcome: "ya_pendiente", subscriptionId: existing.id } as const;
+    // every few minutes, whoever keeps typing the address.
+    if (existing && toTimestamp(toDate(existing.confirmation_sent_at)) > pause) {
+      return { ok: true, outcome: "ya_pendiente", subscriptionId: existing.id };
     }
-    await queueEmail(trx, {
-      kind: WAITLIST_CONFIRM_EMAIL,
-      recipient: email,
-      payload: { id: existing.id },
-      now,
-    });
-    return { ok: true, outcome: "reenviada", subscriptionId: existing.id } as const;
+    if (cap !== null) {
+      await countRefusal(trx, drop.id, cap, now);
+      return { ok: true, outcome: "limitada", cap, subscriptionId: existing?.id ?? null };
+    }
+    let id: string;
+    let outcome: "nueva" | "reenviada";
+    if (existing) {
+      await trx
+        .updateTable("waitlist_subscriptions")
+        .set({ status: "pendiente", confirmation_sent_at: stamp, site_url: input.siteUrl })
+        .where("id", "=", existing.id)
+        .execute();
+      id = existing.id;
+      outcome = "reenviada";
+    } else {
+      id = newId();
+      await trx
+        .insertInto("waitlist_subscriptions")
+        .values({
+          id,
+          drop_id: drop.id,
+          email,
+          status: "pendiente",
+          site_url: input.siteUrl,
+          created_at: stamp,
+          confirmation_sent_at: stamp,
+        })
+        .execute();
+      outcome = "nueva";
+    }
+    await recordSend(trx, { email, source: input.from, dropId: drop.id, now });
+    await queueEmail(trx, { kind: WAITLIST_CONFIRM_EMAIL, recipient: email, payload: { id }, now });
+    return { ok: true, outcome, subscriptionId: id };
   });
 }
 

@@ -14,6 +14,7 @@ import { runningPiece, upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 
 const SITE = "http://tienda.test:3000";
+const FROM = { address: "203.0.113.10", proven: true };
 const OWNER = "duena@orodeluna.mx";
 const shop = loadConfig({}).shop;
 const links = createWaitlistLinks("secreto-de-prueba-".repeat(3));
@@ -70,10 +71,23 @@ describeEachDatabase("Campañas", (harness) => {
       "dora@example.mx",
     ].entries()) {
       expect(
-        await signUp(database.db, { dropId: drop.id, email, consent: "si", siteUrl: SITE, now: t(i) }),
+        await signUp(database.db, {
+          dropId: drop.id,
+          email,
+          consent: "si",
+          siteUrl: SITE,
+          from: FROM,
+          now: t(i),
+        }),
       ).toMatchObject({ ok: true, outcome: "nueva" });
     }
-    await signUp(database.db, { dropId: other.id, email: "eva@example.mx", consent: "si", siteUrl: SITE });
+    await signUp(database.db, {
+      dropId: other.id,
+      email: "eva@example.mx",
+      consent: "si",
+      siteUrl: SITE,
+      from: FROM,
+    });
     await confirmSubscription(database.db, await subscriptionId(database, "ana@example.mx"), t(10));
     await confirmSubscription(database.db, await subscriptionId(database, "bea@example.mx"), t(11));
     await unsubscribe(database.db, await subscriptionId(database, "bea@example.mx"), t(20));
@@ -136,7 +150,13 @@ describeEachDatabase("Campañas", (harness) => {
 
     // What a confirmed address gets when the drop opens: the same message but for its own
     // unsubscribe link (signed, one per address) and the subject's mark.
-    await signUp(database.db, { dropId: drop.id, email: "ana@example.mx", consent: "si", siteUrl: SITE });
+    await signUp(database.db, {
+      dropId: drop.id,
+      email: "ana@example.mx",
+      consent: "si",
+      siteUrl: SITE,
+      from: FROM,
+    });
     await confirmSubscription(database.db, await subscriptionId(database, "ana@example.mx"));
     await database.db.updateTable("emails").set({ sent_at: new Date().toISOString() }).execute();
     expect(await queueOpeningNotices(database.db, new Date(drop.opensAt.getTime() + 60_000))).toEqual({

@@ -94,6 +94,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0014_mail_log",
       "0015_fair_opening",
       "0016_per_person_limit",
+      "0017_waitlist_caps",
       "0018_owner_door",
     ]);
 
@@ -185,6 +186,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0014_mail_log",
       "0015_fair_opening",
       "0016_per_person_limit",
+      "0017_waitlist_caps",
       "0018_owner_door",
     ]);
   });

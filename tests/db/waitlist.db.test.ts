@@ -37,8 +37,25 @@ function recordingMailer(): Mailer & { sent: MailMessage[] } {
   };
 }
 
-const join = (database: Database, dropId: string, email: unknown, options: { now?: Date } = {}) =>
-  signUp(database.db, { dropId, email, consent: "si", siteUrl: SITE, ...options });
+/** Each sign-up from an address of its own: the caps (decision 31) have tests of their own. */
+let signUps = 0;
+const from = () => {
+  signUps++;
+  return { address: `10.${(signUps >> 16) & 255}.${(signUps >> 8) & 255}.${signUps & 255}`, proven: true };
+};
+
+const join = async (database: Database, dropId: string, email: unknown, options: { now?: Date } = {}) => {
+  const result = await signUp(database.db, {
+    dropId,
+    email,
+    consent: "si",
+    siteUrl: SITE,
+    from: from(),
+    ...options,
+  });
+  if (result.ok && result.outcome === "limitada") throw new Error(`capped: ${result.cap}`);
+  return result;
+};
 
 async function queued(database: Database, kind: string) {
   return database.db
@@ -215,7 +232,13 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
       "Escribe un correo electrónico válido, por ejemplo nombre@correo.com.",
     );
     expect(
-      await signUp(database.db, { dropId: drop.id, email: "ana@example.mx", consent: null, siteUrl: SITE }),
+      await signUp(database.db, {
+        dropId: drop.id,
+        email: "ana@example.mx",
+        consent: null,
+        siteUrl: SITE,
+        from: from(),
+      }),
     ).toEqual({ ok: false, reason: "sin_consentimiento" });
     expect(SIGN_UP_MESSAGES.sin_consentimiento).toMatch(/aviso de privacidad/);
     expect(await join(database, "zzzzzzzzzzzzzzzz", "ana@example.mx")).toEqual({

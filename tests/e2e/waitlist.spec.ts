@@ -1,6 +1,6 @@
 import { expect, expectAccessible, test } from "./support/fixtures";
 
-test("'Avísame': signing up on an upcoming drop's page answers in place, in Spanish", async ({
+test("'Avísame': signing up on an upcoming drop's page answers in place, in Spanish, with a proof of work", async ({
   page,
   shop,
   database,
@@ -22,7 +22,11 @@ test("'Avísame': signing up on an upcoming drop's page answers in place, in Spa
   await form.getByRole("button", { name: "Avísame" }).click();
   await expect(form.getByRole("status")).toHaveCount(0);
   await form.getByRole("checkbox").check();
+  // The browser tests' shop asks for a proof of work (CHECKOUT_CHALLENGE, on by default): filling
+  // in the form started solving one, sent with the form.
+  const sent = page.waitForRequest((r) => r.method() === "POST" && r.url().includes(`/coleccion/`));
   await form.getByRole("button", { name: "Avísame" }).click();
+  expect((await sent).postData()).toMatch(/(^|&)reto=[^&]+/);
   await expect(form.getByRole("status")).toHaveText(/^¡Listo! Revisa tu correo: te enviamos un enlace/);
   await expectAccessible(page);
   // In place: still the drop's page.
@@ -33,6 +37,13 @@ test("'Avísame': signing up on an upcoming drop's page answers in place, in Spa
     .where("email", "=", email)
     .executeTakeFirst();
   expect(row).toEqual({ status: "pendiente", drop_id: drop.id });
+  // Its confirmation counted as one with a proof (decision 31).
+  const counted = await database.db
+    .selectFrom("waitlist_confirmation_sends")
+    .select("without_proof")
+    .where("mailbox", "=", email)
+    .execute();
+  expect(counted).toEqual([{ without_proof: 0 }]);
 });
 
 test("'Avísame' is not offered on a running drop", async ({ page, shop }) => {
@@ -43,4 +54,67 @@ test("'Avísame' is not offered on a running drop", async ({ page, shop }) => {
   await page.goto(drop.href);
   await expect(page.getByRole("heading", { name: drop.name, level: 1 })).toBeVisible();
   await expect(page.getByRole("region", { name: "Avísame cuando abra" })).toHaveCount(0);
+});
+
+test("'Avísame': a proof the shop refuses is solved again and the form goes through in one press", async ({
+  page,
+  shop,
+  database,
+}) => {
+  const drop = await shop.drop({
+    timing: "upcoming",
+    status: "proximamente",
+    products: [{ name: "Anillo Aurora", priceCents: 300_000, stock: 5 }],
+  });
+  // The first sign-up's proof is spoiled on the way (as a cookie replaced under the page would
+  // make it): the shop refuses it, and the page sends the form again with a new one.
+  const posts: string[] = [];
+  await page.route(/\/coleccion\/[a-z0-9]+(\.data)?(\?.*)?$/, async (route) => {
+    const request = route.request();
+    if (request.method() !== "POST") return route.continue();
+    const body = request.postData() ?? "";
+    posts.push(body);
+    if (posts.length > 1) return route.continue();
+    return route.continue({ postData: body.replace(/(^|&)reto=[^&]*/, "$1reto=estropeado") });
+  });
+  await page.goto(drop.href);
+  const form = page.getByRole("region", { name: "Avísame cuando abra" });
+  const email = `aurora.${test.info().project.name}@example.mx`;
+  await form.getByLabel("Correo electrónico").fill(email);
+  await form.getByRole("checkbox").check();
+  await form.getByRole("button", { name: "Avísame" }).click();
+  await expect(form.getByRole("status")).toHaveText(/^¡Listo! Revisa tu correo/);
+  expect(posts).toHaveLength(2);
+  expect(posts[1]).toMatch(/(^|&)reto=[^&]+/);
+  const counted = await database.db
+    .selectFrom("waitlist_confirmation_sends")
+    .select("without_proof")
+    .where("mailbox", "=", email)
+    .execute();
+  expect(counted).toEqual([{ without_proof: 0 }]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("'Avísame' still signs up, as a sign-up without a proof of work", async ({ page, shop, database }) => {
+    const drop = await shop.drop({
+      timing: "upcoming",
+      status: "proximamente",
+      products: [{ name: "Anillo Alba", priceCents: 300_000, stock: 5 }],
+    });
+    await page.goto(drop.href);
+    const form = page.getByRole("region", { name: "Avísame cuando abra" });
+    const email = `alba.${test.info().project.name}@example.mx`;
+    await form.getByLabel("Correo electrónico").fill(email);
+    await form.getByRole("checkbox").check();
+    await form.getByRole("button", { name: "Avísame" }).click();
+    await expect(page.getByRole("status")).toHaveText(/^¡Listo! Revisa tu correo/);
+    const counted = await database.db
+      .selectFrom("waitlist_confirmation_sends")
+      .select("without_proof")
+      .where("mailbox", "=", email)
+      .execute();
+    expect(counted).toEqual([{ without_proof: 1 }]);
+  });
 });

@@ -41,6 +41,7 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
       email: "ana@example.mx",
       consent: "si",
       siteUrl: server.url,
+      from: { address: "127.0.0.1", proven: true },
     });
   });
   afterAll(async () => {
@@ -130,6 +131,29 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
       }
     }
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("signed in: the sign-ups a cap kept from being mailed are counted on the drop's list, by cap", async () => {
+    const join = (email: string, address: string) =>
+      signUp(database.db, {
+        dropId,
+        email,
+        consent: "si",
+        siteUrl: server.url,
+        from: { address, proven: true },
+      });
+    // ana@example.mx had one confirmation: two more plus-addresses reach the mailbox's three.
+    for (const tag of ["1", "2", "3", "4"]) await join(`ana+${tag}@example.mx`, "198.51.100.1");
+    // Thirty-one from one IPv6 /64: the last is past the address's hour.
+    for (let i = 0; i < 31; i++) await join(`vecino${i}@example.mx`, `2001:db8:5:6::${(i + 1).toString(16)}`);
+    const page = await fetch(`${server.url}/admin/campains?drop=${dropId}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const text = (await page.text()).replaceAll("<!-- -->", "");
+    expect(text).toContain("Registros sin correo por límite: <strong>3</strong>");
+    expect(text).toContain("(buzón: 2 · dirección: 1 · tienda: 0)");
+    // The capped addresses are not on the list.
+    expect(text).not.toContain("ana+3@example.mx");
+    expect(text).toContain("ana+2@example.mx");
   });
 
   it("signed in: the list, its CSV, a test e-mail to the owner and 'Reenviar' work; bad input is a Spanish 4xx", async () => {

@@ -4,10 +4,13 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDrop } from "~/catalogue/catalogue.server";
 import { type Database, toTimestamp } from "~/db/database.server";
+import { PROOF_REFUSED_HEADER } from "~/rate-limits/proof-headers";
+import { PROOF_MESSAGES } from "~/rate-limits/proof-of-work.server";
 import { LIMIT_RULES } from "~/rate-limits/request-limits.server";
+import { MAIL_CAPS } from "~/waitlist/mail-caps.server";
 import { SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE } from "~/waitlist/sign-up-input";
 import { confirmSubscription, signUp } from "~/waitlist/waitlist.server";
-import { shopBrowser } from "../support/browser";
+import { CHEAP_PROOF_OF_WORK, shopBrowser, solvedProof } from "../support/browser";
 import { upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -225,6 +228,65 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
     expect(forged.status).toBe(400);
   });
 
+  it("a sign-up past a cap answers exactly as an accepted one, byte for byte, and sends nothing", async () => {
+    const mailbox = `tope.${harness.dialect}`;
+    /**
+     * The answer as compared: status, the body's bytes and every header but those each request has
+     * its own of (the date, the request's id, the page's script nonce).
+     */
+    const shape = (answer: { status: number; headers: Headers; body: string }) => ({
+      status: answer.status,
+      headers: [...answer.headers]
+        .filter(([name]) => name !== "date" && name !== "x-request-id")
+        .map(([name, value]) => [name, value.replace(/'nonce-[^']+'/, "'nonce-…'")]),
+      body: answer.body,
+    });
+    const accepted = [];
+    for (let i = 1; i <= MAIL_CAPS.mailboxPerDay; i++) {
+      accepted.push(
+        await post(
+          { correo: `${mailbox}+${i}@example.mx`, consentimiento: "si" },
+          { cookie: await newBrowser(), data: true },
+        ),
+      );
+    }
+    // The mailbox has had its three: a fourth plus-address is capped.
+    const capped = await post(
+      { correo: `${mailbox}+4@example.mx`, consentimiento: "si" },
+      { cookie: await newBrowser(), data: true },
+    );
+    expect(capped.status).toBe(200);
+    expect(capped.body).toContain(SIGNED_UP_MESSAGE);
+    for (const answer of accepted) expect(shape(capped)).toEqual(shape(answer));
+    // Without JavaScript too: the same page, the same status and message.
+    const cappedPage = await post(
+      { correo: `${mailbox}+5@example.mx`, consentimiento: "si" },
+      { cookie: await newBrowser() },
+    );
+    expect(cappedPage.status).toBe(200);
+    expect(cappedPage.body).toContain(SIGNED_UP_MESSAGE);
+    expect(cappedPage.headers.get("cache-control")).toBe(accepted[0]?.headers.get("cache-control"));
+
+    // Three e-mails went out, none for the capped ones; those are not on the list, only counted.
+    const sent = await waitForMail(`${mailbox}+3@example.mx`, 1);
+    expect(sent).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 500));
+    for (const i of [4, 5]) expect(outboxFor(`${mailbox}+${i}@example.mx`)).toEqual([]);
+    const listed = await database.db
+      .selectFrom("waitlist_subscriptions")
+      .select("email")
+      .where("email", "like", `${mailbox}+%`)
+      .execute();
+    expect(listed).toHaveLength(MAIL_CAPS.mailboxPerDay);
+    const refused = await database.db
+      .selectFrom("waitlist_mail_refusals")
+      .select((eb) => eb.fn.sum<string | number>("refusals").as("n"))
+      .where("drop_id", "=", dropId)
+      .where("reason", "=", "buzon")
+      .executeTakeFirst();
+    expect(Number(refused?.n)).toBe(2);
+  });
+
   it("past a browser's allowance, a Spanish 429 with Retry-After, in the page and in the fetcher's answer", async () => {
     const cookie = await newBrowser();
     const allowance = LIMIT_RULES.waitlist.browser.points;
@@ -257,6 +319,117 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
       { cookie: await newBrowser() },
     );
     expect(other.status).toBe(200);
+  });
+});
+
+describeEachDatabase("'Avísame' with the proof of work on", (harness) => {
+  let database: Database;
+  let server: RunningServer;
+  let dropId: string;
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    dropId = (await upcomingDrop(database, "Luna de Octubre", 24 * HOUR)).id;
+    server = await startServer({
+      DATA_DIR: path.join(tmp, `${harness.dialect}-reto`),
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+      // Spent proofs are remembered in the request limits' store.
+      REQUEST_LIMITS: "true",
+      CHECKOUT_CHALLENGE: "true",
+      ...CHEAP_PROOF_OF_WORK,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** The fetcher's data request, as the page sends it. */
+  async function post(fields: Record<string, string>, cookie: string, headers: Record<string, string> = {}) {
+    const res = await fetch(`${server.url}/coleccion/${dropId}.data`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: server.url,
+        cookie,
+        ...headers,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+    return { status: res.status, headers: res.headers, body: await res.text() };
+  }
+  const sendOf = (email: string) =>
+    database.db
+      .selectFrom("waitlist_confirmation_sends")
+      .select("without_proof")
+      .where("mailbox", "=", email)
+      .executeTakeFirst();
+  const listed = async (email: string) =>
+    (await database.db.selectFrom("waitlist_subscriptions").select("id").where("email", "=", email).execute())
+      .length;
+
+  it("with a proof (the form's field or the X-Altcha header) a sign-up goes as before; it is spent", async () => {
+    const { proof, cookie } = await solvedProof(server.url, null);
+    const email = `conreto.${harness.dialect}@example.mx`;
+    const signed = await post({ correo: email, consentimiento: "si", reto: proof }, cookie);
+    expect(signed.status).toBe(200);
+    expect(signed.body).toContain(SIGNED_UP_MESSAGE);
+    expect(await sendOf(email)).toEqual({ without_proof: 0 });
+
+    // Spent: shown again, it is refused in Spanish, and the page is told to solve another.
+    const replayed = await post({ correo: `otra.${email}`, consentimiento: "si", reto: proof }, cookie);
+    expect(replayed.status).toBe(400);
+    expect(replayed.body).toContain(PROOF_MESSAGES.usado);
+    expect(replayed.headers.get(PROOF_REFUSED_HEADER)).toBe("usado");
+    expect(await listed(`otra.${email}`)).toBe(0);
+
+    const header = await solvedProof(server.url, cookie);
+    const viaHeader = `cabecera.${harness.dialect}@example.mx`;
+    const again = await post({ correo: viaHeader, consentimiento: "si" }, cookie, {
+      "x-altcha": header.proof,
+    });
+    expect(again.status).toBe(200);
+    expect(await sendOf(viaHeader)).toEqual({ without_proof: 0 });
+  });
+
+  it("without a proof (a form posted without JavaScript) the sign-up is taken, under the tighter caps", async () => {
+    const email = `sinreto.${harness.dialect}@example.mx`;
+    const cookie = await shopBrowser(server.url);
+    const page = await fetch(`${server.url}/coleccion/${dropId}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, cookie },
+      body: new URLSearchParams({ correo: email, consentimiento: "si" }).toString(),
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(SIGNED_UP_MESSAGE);
+    expect(await sendOf(email)).toEqual({ without_proof: 1 });
+  });
+
+  it("a forged proof, or one solved for another browser, is a Spanish 400 that signs up nobody", async () => {
+    const cookie = await shopBrowser(server.url);
+    const email = `falsa.${harness.dialect}@example.mx`;
+    const forged = Buffer.from(
+      JSON.stringify({
+        challenge: { parameters: { algorithm: "PBKDF2/SHA-256", nonce: "n", salt: "s" }, signature: "x" },
+        solution: { counter: 1, derivedKey: "00" },
+      }),
+    ).toString("base64");
+    for (const reto of [forged, "basura", "x".repeat(5_000)]) {
+      const answer = await post({ correo: email, consentimiento: "si", reto }, cookie);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toContain(PROOF_MESSAGES.invalido);
+      expect(answer.headers.get(PROOF_REFUSED_HEADER)).toBe("invalido");
+    }
+    const theirs = await solvedProof(server.url, await shopBrowser(server.url));
+    const stolen = await post({ correo: email, consentimiento: "si", reto: theirs.proof }, cookie);
+    expect(stolen.status).toBe(400);
+    expect(stolen.headers.get(PROOF_REFUSED_HEADER)).toBe("ajeno");
+    expect(await listed(email)).toBe(0);
+    // Its own browser may still spend it.
+    const own = await post({ correo: email, consentimiento: "si", reto: theirs.proof }, theirs.cookie);
+    expect(own.status).toBe(200);
+    expect(await listed(email)).toBe(1);
   });
 });
 
@@ -321,7 +494,14 @@ describeEachDatabase("'Avísame' opening notices with two app servers", (harness
 });
 
 async function signUpDirectly(database: Database, dropId: string, email: string): Promise<string> {
-  const result = await signUp(database.db, { dropId, email, consent: "si", siteUrl: "http://127.0.0.1" });
+  const result = await signUp(database.db, {
+    dropId,
+    email,
+    consent: "si",
+    siteUrl: "http://127.0.0.1",
+    from: { address: "127.0.0.1", proven: true },
+  });
   if (!result.ok) throw new Error(result.reason);
+  if (result.subscriptionId === null) throw new Error(`capped: ${result.outcome}`);
   return result.subscriptionId;
 }

@@ -15,6 +15,7 @@ import * as m0013 from "./0013_shop_settings";
 import * as m0014 from "./0014_mail_log";
 import * as m0015 from "./0015_fair_opening";
 import * as m0016 from "./0016_per_person_limit";
+import * as m0017 from "./0017_waitlist_caps";
 import * as m0018 from "./0018_owner_door";
 
 /**
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   "0014_mail_log": m0014,
   "0015_fair_opening": m0015,
   "0016_per_person_limit": m0016,
+  "0017_waitlist_caps": m0017,
   "0018_owner_door": m0018,
 };

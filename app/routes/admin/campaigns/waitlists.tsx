@@ -143,6 +143,22 @@ export default function Waitlists({ loaderData }: Route.ComponentProps) {
                 </div>
               ))}
             </dl>
+            {/* Answered as accepted, never mailed (decision 31): what an attack on the form looks like. */}
+            <p className="mt-4 text-sm">
+              Registros sin correo por límite: <strong>{selected.refusals.total}</strong>
+              {selected.refusals.total > 0 && (
+                <span className="text-ink/75">
+                  {" "}
+                  (buzón: {selected.refusals.buzon} · dirección: {selected.refusals.direccion} · tienda:{" "}
+                  {selected.refusals.tienda})
+                </span>
+              )}
+            </p>
+            <p className="mt-1 text-sm text-ink/75">
+              No se envió el correo de confirmación porque ese buzón, esa dirección de internet o la tienda ya
+              habían recibido o pedido demasiados en poco tiempo. A quien se registró se le respondió lo mismo
+              que a los demás.
+            </p>
             <Form method="post" action="/admin/campains/exportar.csv" reloadDocument className="mt-4">
               <input type="hidden" name="drop" value={selected.id} />
               <button type="submit" className={`${campaignButton} border border-ink`}>
