@@ -68,7 +68,8 @@ export function limitRequests(
     try {
       const decision = await limits.consume(action, {
         browser: browserId(cookies, req),
-        address: req.ip ?? req.socket.remoteAddress ?? "desconocida",
+        // Per address bucket, as the sign-ups below: an IPv6 /64 is one home or phone.
+        address: addressBucket(req.ip ?? req.socket.remoteAddress ?? "desconocida"),
       });
       if (decision.ok) {
         next();

@@ -1,6 +1,6 @@
-import net from "node:net";
 import type { Db } from "~/db/database.server";
 import { toTimestamp } from "~/db/database.server";
+import { addressBucket } from "~/lib/address-bucket";
 import { newId } from "~/lib/ids";
 
 /**
@@ -63,23 +63,11 @@ export function normalizeEmail(email: string): string {
 }
 
 /**
- * What the per-address limit counts by: an IPv4 address as it is, an IPv6 one by its /64 (one
- * home or server connection usually gets a whole /64, so single addresses are free to change).
+ * What the per-address limit counts by: the address bucket (an IPv4 address as it is, an IPv6 one
+ * by its /64: one home or phone gets a whole /64, so single addresses are free to change).
  */
 export function addressKey(address: string): string {
-  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i);
-  if (mapped?.[1]) return mapped[1];
-  if (!net.isIPv6(address)) return address.slice(0, 100);
-  const [head = "", tail = ""] = address.toLowerCase().split("::");
-  const left = head ? head.split(":") : [];
-  const right = address.includes("::") ? (tail ? tail.split(":") : []) : [];
-  const groups = address.includes("::")
-    ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
-    .join(":")}::/64`;
+  return addressBucket(address).slice(0, 100);
 }
 
 /**

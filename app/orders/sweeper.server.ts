@@ -21,6 +21,16 @@ const PAGE_SIZE = 100;
  * SDK's retries, about a second), and one slow session must not hold up the release of the others.
  */
 const AT_ONCE = 25;
+/**
+ * A sweep starts no hold after this long (the shop sweeps every minute: the next one goes on),
+ * so sessions that keep failing cannot make one sweep run into the next.
+ */
+export const SWEEP_BUDGET_MS = 45_000;
+/**
+ * The holds whose settling failed at this server's last sweep: the next sweep settles them after
+ * every other, so however many keep failing, the rest are reached first within the budget.
+ */
+const failedLastSweep = new Set<string>();
 
 /**
  * Settles holds whose time is up. The provider is asked first: a session that was paid (say,
@@ -33,7 +43,8 @@ const AT_ONCE = 25;
  * A hold that cannot be settled now (the provider does not answer) keeps waiting for the next
  * sweep, and the sweep pages past it: however many fail, every other hold is reached. Holds are
  * settled AT_ONCE at a time, so sessions that keep failing at the provider (each costing its
- * retries) delay the others by a fraction of their time, not the sum of it. Safe when
+ * retries) delay the others by a fraction of their time, not the sum of it; those that failed at
+ * the last sweep go after every other, and no hold starts past the sweep's time budget. Safe when
  * several servers sweep at once: each step only acts on an order still waiting, and a hold is
  * counted only by the server whose step changed it.
  */
@@ -41,32 +52,60 @@ export async function sweepExpiredHolds(
   db: Db,
   payments: PaymentProvider,
   now = new Date(),
+  options: { budgetMs?: number } = {},
 ): Promise<{ released: number; paid: number; waiting: number; failed: number }> {
   const counts = { released: 0, paid: 0, waiting: 0, failed: 0 };
-  let after: HoldCursor | undefined;
-  for (;;) {
-    const holds = await expiredHolds(db, now, { limit: PAGE_SIZE, after });
-    const last = holds.at(-1)?.cursor;
-    // Each hold in a lane of its own, AT_ONCE lanes at a time: a hold waits only for a free lane.
+  const deadline = performance.now() + (options.budgetMs ?? SWEEP_BUDGET_MS);
+  const failedNow = new Set<string>();
+  const lastTime = [] as ExpiredHold[];
+  let postponed = 0;
+
+  /** Settles `holds` in AT_ONCE lanes: a hold waits only for a free lane, and none starts past the budget. */
+  async function settleAll(holds: ExpiredHold[], first: boolean) {
     let nextHold = 0;
     const lane = async () => {
       for (let hold = holds[nextHold++]; hold; hold = holds[nextHold++]) {
+        if (first && failedLastSweep.has(hold.id)) {
+          lastTime.push(hold);
+          continue;
+        }
+        if (performance.now() >= deadline) {
+          postponed++;
+          continue;
+        }
         try {
           const outcome = await settleHold(db, payments, hold, now);
           if (outcome) counts[outcome]++;
         } catch (error) {
           counts.failed++;
+          failedNow.add(hold.id);
           log.error({ orderId: hold.id, error: errorLine(error) }, "No se pudo resolver el apartado");
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(AT_ONCE, holds.length) }, lane));
+  }
+
+  let after: HoldCursor | undefined;
+  for (;;) {
+    const holds = await expiredHolds(db, now, { limit: PAGE_SIZE, after });
+    const last = holds.at(-1)?.cursor;
+    await settleAll(holds, true);
     // The next page starts past this one, failed holds included; a short page was the last.
     if (!last || holds.length < PAGE_SIZE) break;
     after = last;
   }
+  // Those that failed last time, once every other had its turn.
+  await settleAll(lastTime, false);
+  failedLastSweep.clear();
+  for (const id of failedNow) failedLastSweep.add(id);
+  if (postponed > 0) {
+    log.warn({ postponed }, "Barrido de apartados: tiempo agotado, el resto queda para el siguiente");
+  }
   return counts;
 }
+
+type ExpiredHold = Awaited<ReturnType<typeof expiredHolds>>[number];
 
 /** What one step did; null when another server (or the webhook) had already settled the hold. */
 async function settleHold(

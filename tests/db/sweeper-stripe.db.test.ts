@@ -90,6 +90,47 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
     expect(took).toBeLessThan(60_000);
   });
 
+  it("a sweep starts no hold past its time budget; the next one settles first the holds that did not fail before", async () => {
+    const database = await harness.fresh();
+    const payments = stripePayments();
+    const piece = await runningPiece(database, { stock: 40 });
+    /** A held piece with a real session at the fake Stripe. */
+    const held = async () => {
+      const order = await hold(database.db, {
+        lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+        provider: "stripe",
+      });
+      const opened = await payments.createSession(order, {
+        success: "https://t.example/s",
+        cancel: "https://t.example/c",
+      });
+      await setPaymentSession(database.db, order.id, opened);
+      return opened.id;
+    };
+    const failing: string[] = [];
+    for (let i = 0; i < 30; i++) failing.push(await held());
+    for (const id of failing) fake.failingSessions.add(id);
+    vi.spyOn(log, "error").mockImplementation(() => {});
+    const warnings = vi.spyOn(log, "warn").mockImplementation(() => {});
+    // First sweep: the 30 fail (each after the SDK's retries).
+    expect(await sweepExpiredHolds(database.db, payments, later())).toMatchObject({ failed: 30 });
+    // A hold that expires after them, and a sweep with a short budget: it is settled first, and
+    // the sweep starts none of the failing ones past its budget.
+    const normal = await held();
+    const started = Date.now();
+    const swept = await sweepExpiredHolds(database.db, payments, later(), { budgetMs: 300 });
+    const took = Date.now() - started;
+    expect(swept.released).toBe(1);
+    expect(fake.sessions.get(normal)?.status).toBe("expired");
+    expect(swept.failed).toBeLessThan(30);
+    // Lanes started within the budget finish the session they were on (its retries), no more.
+    expect(took).toBeLessThan(10_000);
+    expect(warnings).toHaveBeenCalledWith(
+      { postponed: 30 - swept.failed },
+      "Barrido de apartados: tiempo agotado, el resto queda para el siguiente",
+    );
+  });
+
   it("a session Stripe no longer knows (404 resource_missing) is unpaid: the sweeper releases its hold", async () => {
     const database = await harness.fresh();
     const gone = await heldAtStripe(database, "cs_test_de_otra_cuenta");
