@@ -134,6 +134,40 @@ describe("requestCheckout", () => {
     });
   });
 
+  it("a long wait in line leaves no listener behind on the drawer's signal", async () => {
+    let looks = 0;
+    const fetcher = async (url: string) =>
+      url === "/api/checkout"
+        ? Response.json(
+            { fila: "abcdefghjkmnpqrs", estado: "esperando", antes: 9, apartadas: false },
+            { status: 202 },
+          )
+        : Response.json(
+            ++looks < 200
+              ? { estado: "esperando", antes: 9, apartadas: false }
+              : { estado: "listo", url: "https://pago.example/s/1" },
+          );
+    const controller = new AbortController();
+    let live = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    const remove = controller.signal.removeEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      live++;
+      add(...args);
+    }) as typeof add;
+    controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      live--;
+      remove(...args);
+    }) as typeof remove;
+    const result = await requestCheckout(cart, fetcher as typeof fetch, noProof, {
+      lookEveryMs: 1,
+      signal: controller.signal,
+    });
+    expect(result).toEqual({ url: "https://pago.example/s/1" });
+    expect(looks).toBe(200);
+    expect(live).toBeLessThanOrEqual(1);
+  });
+
   it("asked again for pieces it holds, the shopper goes back to the payment page she has", async () => {
     const again = answer(409, {
       message: "Ya tienes estas piezas apartadas.",

@@ -22,13 +22,16 @@ export interface CheckoutOptions {
   signal?: AbortSignal;
 }
 
+/** Waits `ms`, or until `signal` aborts; its abort listener goes with it (a long wait in line looks hundreds of times). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 function messageOf(data: unknown): string {
