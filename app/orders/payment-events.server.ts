@@ -1,10 +1,9 @@
 import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { detachBrowser, releaseHold } from "./holds.server";
-import { countPaidOrder } from "./paid-count.server";
-import { confirmPayment, recordPaymentEvent } from "./payment.server";
+import { recordPaymentEvent } from "./payment.server";
 import type { PaymentEvent, PaymentProvider } from "./payment-port";
-import { refundOrder } from "./refunds.server";
+import { settlePayment } from "./settle-payment.server";
 
 export type PaymentEventOutcome =
   | "duplicate"
@@ -83,25 +82,22 @@ async function apply(
     case "paid": {
       // Throws when the provider does not answer: the event is retried, nothing was changed.
       const details = payments ? await payments.getSession(event.sessionId) : null;
-      const outcome = await confirmPayment(db, {
-        orderId: event.orderId,
-        customerName: event.customerName,
-        customerEmail: event.customerEmail,
-        shipping: event.shipping,
-        paymentId: details?.paymentId ?? event.paymentId ?? null,
-        cardFingerprint: details?.cardFingerprint ?? null,
-        now,
-      });
-      await countPaidOrder(db, event.orderId, outcome);
       // A replay of an order already cancelled over the limit still owes its refund if it is not made.
-      if (
-        outcome === "cancelled_over_limit" ||
-        (outcome === "already_paid" && (await pendingRefund(db, event.orderId)))
-      ) {
-        if (payments) await refundOrder(db, payments, event.orderId, now);
-        return "cancelled";
-      }
-      return "paid";
+      const { cancelled } = await settlePayment(
+        db,
+        payments,
+        {
+          orderId: event.orderId,
+          customerName: event.customerName,
+          customerEmail: event.customerEmail,
+          shipping: event.shipping,
+          paymentId: details?.paymentId ?? event.paymentId ?? null,
+          cardFingerprint: details?.cardFingerprint ?? null,
+          now,
+        },
+        { refundIfPending: true },
+      );
+      return cancelled ? "cancelled" : "paid";
     }
     case "awaiting_payment":
       // Delayed payment methods complete the session unpaid; a paid event follows. The
@@ -115,15 +111,4 @@ async function apply(
     default:
       return "ignored";
   }
-}
-
-/** A replayed event for an order cancelled before its refund was made: the refund is asked again. */
-async function pendingRefund(db: Db, orderId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("refunds")
-    .select("order_id")
-    .where("order_id", "=", orderId)
-    .where("status", "=", "pendiente")
-    .executeTakeFirst();
-  return row !== undefined;
 }

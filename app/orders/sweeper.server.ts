@@ -3,10 +3,8 @@ import { type Db, toDate } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
 import { inOpening } from "./opening";
-import { countPaidOrder } from "./paid-count.server";
-import { confirmPayment } from "./payment.server";
 import type { PaymentProvider } from "./payment-port";
-import { refundOrder } from "./refunds.server";
+import { settlePayment } from "./settle-payment.server";
 
 /**
  * How much longer a hold waits for a delayed payment method (cash at a store can take days), at
@@ -120,7 +118,7 @@ async function settleHold(
     let state = await payments.getSession(hold.payment_session_id);
     if (state.status === "open") state = await payments.expireSession(hold.payment_session_id);
     if (state.paid) {
-      const outcome = await confirmPayment(db, {
+      const { outcome } = await settlePayment(db, payments, {
         orderId: hold.id,
         customerName: state.customerName,
         customerEmail: state.customerEmail,
@@ -129,8 +127,6 @@ async function settleHold(
         cardFingerprint: state.cardFingerprint ?? null,
         now,
       });
-      await countPaidOrder(db, hold.id, outcome);
-      if (outcome === "cancelled_over_limit") await refundOrder(db, payments, hold.id, now);
       return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";
     }
     if (state.status === "complete") {

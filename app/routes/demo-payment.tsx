@@ -7,10 +7,8 @@ import { safeText } from "~/lib/text";
 import { cancelPath } from "~/orders/cancel-link.server";
 import { isCheckoutOf, releaseHold } from "~/orders/holds.server";
 import { isOrderId } from "~/orders/ids";
-import { countPaidOrder } from "~/orders/paid-count.server";
-import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
-import { refundOrder } from "~/orders/refunds.server";
+import { settlePayment } from "~/orders/settle-payment.server";
 import { successPath } from "~/orders/success-link.server";
 import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
 import { browserIdContext } from "~/web/client-address";
@@ -100,15 +98,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
   // The order exists (checked above) and unpaid orders are never deleted: not "unknown_order".
-  const outcome = await confirmPayment(database.db, {
+  // Over a drop's per-person limit: cancelled, and its refund (recorded only: nothing was charged).
+  await settlePayment(database.db, payments, {
     orderId: params.orderId,
     customerName: name,
     customerEmail: email,
     shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
   });
-  await countPaidOrder(database.db, params.orderId, outcome);
-  // Over a drop's per-person limit: cancelled, and its refund (recorded only: nothing was charged).
-  if (outcome === "cancelled_over_limit") await refundOrder(database.db, payments, params.orderId);
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the scheduler retries it.
   mail.sendSoon();

@@ -1,0 +1,44 @@
+import type { Db } from "~/db/database.server";
+import { countPaidOrder } from "./paid-count.server";
+import { confirmPayment, type PaidOutcome } from "./payment.server";
+import type { PaymentProvider } from "./payment-port";
+import { refundOrder } from "./refunds.server";
+
+/**
+ * A payment the provider (or the demo page) confirmed, settled the one way every path takes (the
+ * webhook, the sweeper, the demo page): the order paid, or cancelled over a drop's per-person
+ * limit with its refund asked of the provider; counted once in the shop's metrics.
+ */
+export async function settlePayment(
+  db: Db,
+  payments: PaymentProvider | null | undefined,
+  input: Parameters<typeof confirmPayment>[1],
+  options: {
+    /**
+     * A replayed confirmation of an order cancelled before its refund was made asks for the
+     * refund again (the webhook: the provider retries until it is answered).
+     */
+    refundIfPending?: boolean;
+  } = {},
+): Promise<{ outcome: PaidOutcome; cancelled: boolean }> {
+  const outcome = await confirmPayment(db, input);
+  await countPaidOrder(db, input.orderId, outcome);
+  const cancelled =
+    outcome === "cancelled_over_limit" ||
+    (outcome === "already_paid" &&
+      options.refundIfPending === true &&
+      (await pendingRefund(db, input.orderId)));
+  if (cancelled && payments) await refundOrder(db, payments, input.orderId, input.now);
+  return { outcome, cancelled };
+}
+
+/** A confirmation for an order cancelled before its refund was made: the refund is still owed. */
+async function pendingRefund(db: Db, orderId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("refunds")
+    .select("order_id")
+    .where("order_id", "=", orderId)
+    .where("status", "=", "pendiente")
+    .executeTakeFirst();
+  return row !== undefined;
+}
