@@ -128,8 +128,10 @@ export function createAccounts(parts: {
       const user = await requireAdmin(email);
       const context = await libraries.plain.$context;
       await context.internalAdapter.updatePassword(user.id, await hasher.hash(password));
-      // Whoever knew the old password is signed out everywhere.
+      // Whoever knew the old password is signed out everywhere, and no browser stays a known
+      // device (a lost phone is why a password is reset): each is known again after its next sign-in.
       await sessions.signOutEverywhere(user.id);
+      await db.deleteFrom("admin_devices").where("user_id", "=", user.id).execute();
       await clearLoginFailures(db, email);
     },
 
@@ -151,6 +153,9 @@ export function createAccounts(parts: {
           )
           .execute();
         await trx.deleteFrom("auth_session").where("user_id", "=", user.id).execute();
+        // No browser stays a known device, and the new app's codes start afresh.
+        await trx.deleteFrom("admin_devices").where("user_id", "=", user.id).execute();
+        await trx.deleteFrom("admin_code_steps").where("user_id", "=", user.id).execute();
       });
     },
 

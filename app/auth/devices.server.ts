@@ -14,13 +14,18 @@ import { trustIdentifier } from "./trusted-devices.server";
 
 /** A device is known this long after its last complete sign-in. */
 export const KNOWN_DEVICE_DAYS = 90;
-/** How long this server remembers a browser is some administrator's device (a flood is refused without reading). */
-const REMEMBER_MS = 60_000;
+/**
+ * For the front door's busy page (no database read per post), this server keeps every known
+ * browser's id in memory (a shop has a few), read again at most this often when a browser it does
+ * not hold asks: a device that signed in on another app server is known there within seconds.
+ */
+const RELOAD_AT_MOST_EVERY_MS = 5_000;
+const FORGET_WITHIN_MS = 60_000;
 
 export interface Devices {
   /** The browser has completed a sign-in to this account (typed in any case) within KNOWN_DEVICE_DAYS. */
   knownFor(email: string, browserId: string | null): Promise<boolean>;
-  /** The browser is some administrator's known device (remembered a minute by this server). */
+  /** The browser is some administrator's known device (from this server's memory, see RELOAD_AT_MOST_EVERY_MS). */
   knownToAnyone(browserId: string | null): Promise<boolean>;
   /** A complete sign-in from this browser: known from now on; with `trustIdentifier`, its trusted-device record. */
   remember(userId: string, browserId: string | null, trustIdentifier?: string | null): Promise<void>;
@@ -32,12 +37,39 @@ export interface Devices {
 }
 
 export function createDevices(db: Db, clock: () => number = Date.now): Devices {
-  /** Browsers this server has seen to be known devices, until when it trusts that without asking. */
-  const remembered = new Map<string, number>();
+  let known = new Set<string>();
+  let loadedAt = Number.NEGATIVE_INFINITY;
+  let loading: Promise<void> | null = null;
   const since = () => toTimestamp(new Date(clock() - KNOWN_DEVICE_DAYS * 86_400_000));
+
+  async function reload(): Promise<void> {
+    loadedAt = clock();
+    const rows = await db
+      .selectFrom("admin_devices")
+      .select("browser_id")
+      .where("last_signed_in_at", ">=", since())
+      .execute();
+    known = new Set(rows.map((row) => row.browser_id));
+  }
+
+  /** Whether the browser is known to anyone, reading the list again only when it is old enough. */
+  async function knownToAnyone(browserId: string | null): Promise<boolean> {
+    if (!browserId) return false;
+    const age = clock() - loadedAt;
+    // A device forgotten on another server (a reset) leaves this memory within a minute.
+    if (known.has(browserId) && age < FORGET_WITHIN_MS) return true;
+    if (age < RELOAD_AT_MOST_EVERY_MS) return known.has(browserId);
+    loading ??= reload().finally(() => {
+      loading = null;
+    });
+    await loading;
+    return known.has(browserId);
+  }
 
   return {
     async knownFor(email, browserId) {
+      // One indexed read, for a request with the shop's cookie only (a cookieless flood costs none):
+      // the answer must not wait for this server's memory to learn of a sign-in on another one.
       if (!browserId) return false;
       const row = await db
         .selectFrom("admin_devices as d")
@@ -50,20 +82,7 @@ export function createDevices(db: Db, clock: () => number = Date.now): Devices {
       return row !== undefined;
     },
 
-    async knownToAnyone(browserId) {
-      if (!browserId) return false;
-      if ((remembered.get(browserId) ?? 0) > clock()) return true;
-      const row = await db
-        .selectFrom("admin_devices")
-        .select("user_id")
-        .where("browser_id", "=", browserId)
-        .where("last_signed_in_at", ">=", since())
-        .executeTakeFirst();
-      if (!row) return false;
-      // Few administrators, few devices: the map stays small.
-      remembered.set(browserId, clock() + REMEMBER_MS);
-      return true;
-    },
+    knownToAnyone,
 
     async remember(userId, browserId, trust) {
       if (!browserId) return;
@@ -85,6 +104,7 @@ export function createDevices(db: Db, clock: () => number = Date.now): Devices {
           })),
         )
         .execute();
+      known.add(browserId);
     },
 
     async trustHere(headers, browserId) {

@@ -99,8 +99,9 @@ export async function beginLoginAttempt(
       async succeeded() {
         await withdraw();
         // This device's slate only: a flood's failures against the account from elsewhere stay
-        // until they age out (the owner signing in does not refill a guesser's quota).
-        await clearLoginFailures(db, email, device);
+        // until they age out (the owner signing in does not refill a guesser's quota). Without a
+        // browser cookie there is no device to tell apart from a guesser's: nothing is cleared.
+        if (device) await clearLoginFailures(db, email, device);
       },
       async withdrawn() {
         await withdraw();

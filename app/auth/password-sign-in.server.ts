@@ -19,7 +19,6 @@ import {
   type AttemptRefusal,
   beforeAttempt,
   type ProofChecker,
-  proofSpender,
   type SignInGate,
 } from "./sign-in-gate.server";
 import { keepTrustDeadline, trustedDevice, trustGiven } from "./trusted-devices.server";
@@ -72,14 +71,14 @@ export function createPasswordSignIn(parts: {
     const { email, password, address, headers, secure: isSecure, previousSessionId } = input;
     const browserId = input.browserId ?? null;
     // Known to be busy: refused before anything is written, so a flood costs next to nothing.
-    const { known, refusal } = await beforeAttempt(parts, input);
+    const { known, refusal, proof } = await beforeAttempt(parts, input);
     if (refusal) return refusal;
     const decision = await beginLoginAttempt(db, {
       email,
       address,
       device: browserId,
       known,
-      proof: proofSpender(parts.proofs, input),
+      proof,
     });
     if (!decision.allowed) return gate.refused(decision);
     const lib = libraries.forRequest(isSecure);

@@ -21,7 +21,6 @@ import {
   type AttemptRefusal,
   beforeAttempt,
   type ProofChecker,
-  proofSpender,
   type SignInGate,
 } from "./sign-in-gate.server";
 import { trustGiven } from "./trusted-devices.server";
@@ -149,14 +148,14 @@ export function createSecondFactor(parts: {
         if (wait !== null) return { ok: false, reason: "ocupado", retryAfterSeconds: wait };
         return { ok: false, reason: "vencido" };
       }
-      const { known, refusal } = await beforeAttempt(parts, { ...input, email: waiting.email });
+      const { known, refusal, proof } = await beforeAttempt(parts, { ...input, email: waiting.email });
       if (refusal) return refusal;
       const decision = await beginLoginAttempt(db, {
         email: waiting.email,
         address,
         device: browserId,
         known,
-        proof: proofSpender(parts.proofs, input),
+        proof,
       });
       if (!decision.allowed) return gate.refused(decision);
       const lib = libraries.forRequest(isSecure);
@@ -223,14 +222,14 @@ export function createSecondFactor(parts: {
 
     async completeSetUp(input) {
       const { session, code, address, headers, secure: isSecure } = input;
-      const { known, refusal } = await beforeAttempt(parts, { ...input, email: session.email });
+      const { known, refusal, proof } = await beforeAttempt(parts, { ...input, email: session.email });
       if (refusal) return refusal;
       const decision = await beginLoginAttempt(db, {
         email: session.email,
         address,
         device: input.browserId,
         known,
-        proof: proofSpender(parts.proofs, input),
+        proof,
       });
       if (!decision.allowed) return gate.refused(decision);
       const digits = code.replace(/\s/g, "");

@@ -69,28 +69,28 @@ export interface ProofChecker {
 }
 
 /**
- * Where a sign-in step stands before anything is checked: whether this browser signed in to the
- * account before, and a refusal when the server already knows it must refuse (an unknown device
- * while the hashing line is full or the shop-wide ceiling holds). Shared by every step.
+ * Where a sign-in step stands before anything is written: whether this browser signed in to the
+ * account before, a refusal when the server already knows it must refuse (an unknown device while
+ * the hashing line is full, or while the shop-wide ceiling holds and it brings no good proof of
+ * work), and how the attempt spends its proof if it comes to need one. While the ceiling holds a
+ * proof is checked here, before any write: a junk one costs the server an HMAC, not a row.
  */
 export async function beforeAttempt(
   parts: { devices: Devices; gate: SignInGate; proofs: ProofChecker | null },
   input: { email: string; browserId?: string | null; proof?: string | null },
-): Promise<{ known: boolean; refusal: AttemptRefusal | null }> {
-  const known = await parts.devices.knownFor(input.email, input.browserId ?? null);
-  if (known) return { known, refusal: null };
-  const hashing = parts.gate.hashingBusyFor();
+): Promise<{ known: boolean; refusal: AttemptRefusal | null; proof: (() => Promise<boolean>) | null }> {
+  const { devices, gate, proofs } = parts;
+  const browserId = input.browserId ?? null;
+  const known = await devices.knownFor(input.email, browserId);
+  const lazy = proofs ? async () => Boolean(input.proof) && proofs.spend(input.proof ?? "", browserId) : null;
+  if (known) return { known, refusal: null, proof: lazy };
+  const hashing = gate.hashingBusyFor();
   if (hashing !== null)
-    return { known, refusal: { ok: false, reason: "ocupado", retryAfterSeconds: hashing } };
-  // A proof brought goes on to be checked; without one, a closed gate answers from memory.
-  return { known, refusal: input.proof ? null : parts.gate.closedTo(parts.proofs !== null) };
-}
-
-/** What `beginLoginAttempt` needs to spend the attempt's proof; null where the shop asks for none. */
-export function proofSpender(
-  proofs: ProofChecker | null,
-  input: { browserId?: string | null; proof?: string | null },
-): (() => Promise<boolean>) | null {
-  if (!proofs) return null;
-  return async () => Boolean(input.proof) && proofs.spend(input.proof ?? "", input.browserId ?? null);
+    return { known, refusal: { ok: false, reason: "ocupado", retryAfterSeconds: hashing }, proof: null };
+  const closed = gate.closedTo(proofs !== null);
+  if (!closed) return { known, refusal: null, proof: lazy };
+  if (proofs && input.proof && (await proofs.spend(input.proof, browserId))) {
+    return { known, refusal: null, proof: async () => true };
+  }
+  return { known, refusal: closed, proof: null };
 }

@@ -21,7 +21,9 @@ export function useProofRetry(answer: object | undefined) {
     if (!asked || !form || form.has(PROOF_FIELD)) return;
     let current = true;
     setSolving(true);
-    void takeProofOfWork().then((proof) => {
+    // Nothing is solved ahead: a sign-in needs a proof only now and then, and an admin page
+    // must not keep computing after it.
+    void takeProofOfWork(fetch, { again: false }).then((proof) => {
       if (!current) return;
       setSolving(false);
       if (!proof) return;

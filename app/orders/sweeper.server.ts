@@ -69,6 +69,8 @@ export async function sweepExpiredHolds(
         }
         if (performance.now() >= deadline) {
           postponed++;
+          // One that failed last time and was not tried keeps its place after the others.
+          if (!first) failedNow.add(hold.id);
           continue;
         }
         try {
@@ -89,8 +91,9 @@ export async function sweepExpiredHolds(
     const holds = await expiredHolds(db, now, { limit: PAGE_SIZE, after });
     const last = holds.at(-1)?.cursor;
     await settleAll(holds, true);
-    // The next page starts past this one, failed holds included; a short page was the last.
-    if (!last || holds.length < PAGE_SIZE) break;
+    // The next page starts past this one, failed holds included; a short page was the last. Past
+    // the budget no page more is read: the next sweep starts again from the first.
+    if (!last || holds.length < PAGE_SIZE || performance.now() >= deadline) break;
     after = last;
   }
   // Those that failed last time, once every other had its turn.

@@ -45,14 +45,17 @@ const handedOut = new Map<string, number>();
 
 /**
  * A code the shop has not seen yet for `secret`: codes work once (a step used is spent, with every
- * earlier one), so each sign-in in a test needs the code of a step after the last one used. It
- * starts at the step before now (the window accepts it) and moves on; when the window's three
- * steps are used up it waits for the next step to begin, as a person would.
+ * earlier one), so each sign-in in a test needs the code of a step after the last one used. The
+ * step before now is used only while more than 10 seconds of the current step are left (the
+ * server accepts it until the current step ends); then now's, then the next one's. When those are
+ * used up it waits for the next step to begin, as a person would.
  */
 export async function unusedCode(secret: string): Promise<string> {
   const step = TOTP_STEP_SECONDS * 1000;
-  const current = Math.floor(Date.now() / step);
-  const next = Math.max(current - 1, (handedOut.get(secret) ?? Number.NEGATIVE_INFINITY) + 1);
+  const now = Date.now();
+  const current = Math.floor(now / step);
+  const earliest = (current + 1) * step - now > 10_000 ? current - 1 : current;
+  const next = Math.max(earliest, (handedOut.get(secret) ?? Number.NEGATIVE_INFINITY) + 1);
   if (next > current + 1) {
     await new Promise((resolve) => setTimeout(resolve, (next - 1) * step - Date.now() + 50));
     return unusedCode(secret);
