@@ -9,7 +9,6 @@ export function MetalFacts({ facts, className = "mt-6" }: { facts: Facts; classN
   if (rows.length === 0) return null;
   return (
     <dl
-      aria-label="Detalles del metal"
       data-testid="metal-facts"
       className={`${className} grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 border-t border-ink/10 pt-4 text-sm`}
     >
