@@ -12,6 +12,7 @@ import { isId, newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { loadMedia } from "~/media/media.server";
 import { normalizeDropStatus } from "./drop-status";
+import { isKarat, MAX_STONES_LENGTH, MAX_WEIGHT_MG, type MetalFacts, toKarat } from "./metal";
 
 export interface Product {
   id: string;
@@ -25,6 +26,8 @@ export interface Product {
   image: MediaRow | null;
   /** When the piece was added to its drop ('Más recientes'). */
   createdAt: Date;
+  /** Karat, weight and stones; each null when not said. */
+  metal: MetalFacts;
 }
 
 /** A product with its gallery, as the product page shows it. */
@@ -201,6 +204,7 @@ function toProduct(p: ProductRow, image: MediaRow | null): Product {
     stock: p.stock,
     image,
     createdAt: toDate(p.created_at),
+    metal: { karat: toKarat(p.karat), weightMg: p.weight_mg, stones: p.stones },
   };
 }
 
@@ -213,6 +217,8 @@ export interface NewProduct {
   stock: number;
   imageId: string | null;
   extraImageIds?: string[];
+  /** The metal's facts; absent or null when not said. */
+  metal?: Partial<MetalFacts>;
 }
 
 export interface NewDrop {
@@ -260,6 +266,14 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
     if (!Number.isSafeInteger(p.stock) || p.stock < 0 || p.stock > MAX_STOCK) {
       throw new InvalidDrop(`El stock de ${p.name} debe ser de 0 a ${MAX_STOCK} piezas.`);
     }
+    const { karat = null, weightMg = null, stones = null } = p.metal ?? {};
+    if (karat !== null && !isKarat(karat)) throw new InvalidDrop(`Quilates de ${p.name}: 10, 14 o 18.`);
+    if (weightMg !== null && (!Number.isSafeInteger(weightMg) || weightMg <= 0 || weightMg > MAX_WEIGHT_MG)) {
+      throw new InvalidDrop(`El peso de ${p.name} debe ser mayor a 0 y de hasta 1000 g.`);
+    }
+    if (stones !== null && (stones.trim() === "" || stones.length > MAX_STONES_LENGTH)) {
+      throw new InvalidDrop(`Piedras de ${p.name}: de 1 a ${MAX_STONES_LENGTH} caracteres.`);
+    }
   }
   if (input.id !== undefined && !isId(input.id)) throw new InvalidDrop("Identificador inválido.");
   const id = input.id ?? newId();
@@ -299,6 +313,9 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
         price_cents: p.priceCents,
         stock: p.stock,
         image_id: p.imageId,
+        karat: p.metal?.karat ?? null,
+        weight_mg: p.metal?.weightMg ?? null,
+        stones: p.metal?.stones ?? null,
         created_at: stamp,
         updated_at: stamp,
       })

@@ -73,6 +73,12 @@ export interface ProductsTable {
   image_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 10, 14 or 18 (a CHECK); null: not said. See catalogue/metal.ts. */
+  karat: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The weight in whole milligrams (2.35 g is 2350), more than 0 and at most 1 kg; null: not said. */
+  weight_mg: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The stones, 1–80 characters; null for none. */
+  stones: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ProductImagesTable {

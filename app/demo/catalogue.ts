@@ -2,6 +2,7 @@
 // without its status being changed, one archived) with eight products each. Dates are offsets from the
 // moment of seeding, so the demo always looks current.
 
+import type { Karat } from "~/catalogue/metal";
 import type { Categoria, DropStatus, Material } from "~/db/taxonomy";
 
 export interface DemoProduct {
@@ -12,6 +13,12 @@ export interface DemoProduct {
   stock: number;
   categoria: Categoria;
   material: Material;
+  /** The metal's facts (catalogue/metal.ts): mostly 14 k, some 10 k and 18 k. */
+  karat: Karat;
+  /** Weight in grams, up to two decimals (0.8–12 g for this catalogue). */
+  grams: number;
+  /** The stones, or null for none. */
+  stones: string | null;
   /** 1-3 sentences, Spanish */
   description: string;
   /** passed to jewelSvg as `variant` */
@@ -65,6 +72,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 3,
         categoria: "Anillo",
         material: "Oro amarillo",
+        karat: 14,
+        grams: 2.35,
+        stones: "Perla de agua dulce de 6 mm",
         description:
           "Argolla delgada de oro amarillo de 14k con una perla de agua dulce de 6 mm, montada en un asiento hecho a mano. Disponible del número 5 al 8.",
         artVariant: 3,
@@ -76,6 +86,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 0,
         categoria: "Collar",
         material: "Oro rosa",
+        karat: 14,
+        grams: 4.8,
+        stones: "Perla de agua dulce de 9 mm",
         description:
           "Cadena de bolitas de oro rosa de 14k con una perla redonda de 9 mm que cuelga de un capuchón cincelado. Mide 45 cm y cierra con broche de langosta.",
         artVariant: 1,
@@ -87,6 +100,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 2,
         categoria: "Arete",
         material: "Oro amarillo",
+        karat: 14,
+        grams: 3.6,
+        stones: null,
         description:
           "Arracadas de media luna en oro amarillo de 14k, con una línea de granulado hecha bolita por bolita. Miden 3.5 cm y pesan lo justo para usarlas todo el día.",
         artVariant: 0,
@@ -98,6 +114,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 1,
         categoria: "Pulsera",
         material: "Oro blanco",
+        karat: 18,
+        grams: 11.4,
+        stones: "Diamante de 0.10 ct",
         description:
           "Esclava rígida de oro blanco de 18k, forjada a partir de un solo alambre de 3 mm, con un diamante de 0.10 ct engastado en bisel. Diámetro interior de 6 cm.",
         artVariant: 0,
@@ -109,6 +128,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 12,
         categoria: "Arete",
         material: "Oro blanco",
+        karat: 10,
+        grams: 1.6,
+        stones: "Perlas de agua dulce de 7 mm",
         description:
           "Aretes de poste en oro blanco de 10k con una barrita fina y una perla de agua dulce de 7 mm. Ligeros, para diario.",
         artVariant: 4,
@@ -120,6 +142,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 0,
         categoria: "Anillo",
         material: "Oro rosa",
+        karat: 14,
+        grams: 4.2,
+        stones: null,
         description:
           "Argolla de 5 mm en oro rosa de 14k con una línea grabada al centro, como la marca que deja el agua al bajar. Se hace sobre pedido de talla, del 5 al 9.",
         artVariant: 1,
@@ -131,6 +156,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 4,
         categoria: "Collar",
         material: "Oro blanco",
+        karat: 14,
+        grams: 2.9,
+        stones: "Diamante pequeño",
         description:
           "Media luna de oro blanco de 14k con un pequeño diamante, en cadena de eslabón alargado de 42 cm. La luna está recortada y pulida a mano.",
         artVariant: 2,
@@ -142,6 +170,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 6,
         categoria: "Pulsera",
         material: "Oro amarillo",
+        karat: 10,
+        grams: 3.1,
+        stones: null,
         description:
           "Cadena de eslabón alargado en oro amarillo de 10k con un dije de luna que se mueve al caminar. Mide 18 cm con un anillo extra para ajustarla a 16.5 cm.",
         artVariant: 1,
@@ -169,6 +200,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 15,
         categoria: "Arete",
         material: "Oro rosa",
+        karat: 10,
+        grams: 1.2,
+        stones: "Perlas de 4 mm",
         description:
           "Broqueles de flor de cinco pétalos en oro rosa de 10k, con una perla de 4 mm al centro. Miden 1 cm y cierran con mariposa de presión.",
         artVariant: 1,
@@ -180,6 +214,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 3,
         categoria: "Anillo",
         material: "Oro amarillo",
+        karat: 14,
+        grams: 3.4,
+        stones: "Esmeralda de 5 × 4 mm",
         description:
           "Anillo de oro amarillo de 14k con una esmeralda de talla esmeralda de 5 × 4 mm, sujeta con cuatro garras. Tallas 5 a 8.",
         artVariant: 2,
@@ -191,6 +228,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 2,
         categoria: "Collar",
         material: "Oro amarillo",
+        karat: 18,
+        grams: 3.75,
+        stones: "Esmeralda en gota",
         description:
           "Gota de esmeralda en bisel de oro amarillo de 18k, colgada de una cadena torzal de 45 cm. La cadena está torcida a mano en el taller.",
         artVariant: 3,
@@ -202,6 +242,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 1,
         categoria: "Pulsera",
         material: "Oro blanco",
+        karat: 18,
+        grams: 9.8,
+        stones: "32 diamantes de 2 mm",
         description:
           "Riviera de oro blanco de 18k con treinta y dos diamantes de 2 mm, cada uno en su propio chatón. Mide 17 cm y cierra con broche de caja con seguro.",
         artVariant: 3,
@@ -213,6 +256,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 4,
         categoria: "Arete",
         material: "Oro blanco",
+        karat: 14,
+        grams: 2.2,
+        stones: "Esmeraldas en gota",
         description:
           "Aretes de gancho en oro blanco de 14k con una gota de esmeralda en bisel. Caen 3 cm desde el lóbulo.",
         artVariant: 2,
@@ -224,6 +270,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 8,
         categoria: "Collar",
         material: "Oro rosa",
+        karat: 14,
+        grams: 2.05,
+        stones: "Diamante pequeño",
         description:
           "Barra de oro rosa de 14k con un diamante pequeño en la punta, en cadena fina de 40 cm con extensión a 45 cm.",
         artVariant: 4,
@@ -235,6 +284,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 2,
         categoria: "Anillo",
         material: "Oro blanco",
+        karat: 18,
+        grams: 6.5,
+        stones: "3 diamantes, el central de 0.08 ct",
         description:
           "Banda ancha de oro blanco de 18k con tres diamantes engastados al ras, el del centro de 0.08 ct. Tallas 5 a 9.",
         artVariant: 4,
@@ -246,6 +298,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 3,
         categoria: "Pulsera",
         material: "Oro amarillo",
+        karat: 14,
+        grams: 5.6,
+        stones: "Esmeralda pequeña",
         description:
           "Esclava delgada de oro amarillo de 14k con una esmeralda pequeña en bisel, como un brote en el tallo. Diámetro interior de 6 cm.",
         artVariant: 5,
@@ -273,6 +328,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 0,
         categoria: "Collar",
         material: "Oro amarillo",
+        karat: 14,
+        grams: 5.2,
+        stones: null,
         description:
           "Medalla de 2 cm en oro amarillo de 14k con doce rayos grabados a buril, en cadena rolo de 45 cm.",
         artVariant: 0,
@@ -284,6 +342,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 4,
         categoria: "Anillo",
         material: "Oro rosa",
+        karat: 10,
+        grams: 2.7,
+        stones: "Diamante de 0.03 ct",
         description:
           "Juego de dos argollas delgadas de oro rosa de 10k para usar juntas; una lleva un diamante de 0.03 ct. Tallas 5 a 8.",
         artVariant: 5,
@@ -295,6 +356,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 2,
         categoria: "Arete",
         material: "Oro amarillo",
+        karat: 14,
+        grams: 2.4,
+        stones: "7 diamantes pequeños en cada arracada",
         description:
           "Arracadas pegadas al lóbulo en oro amarillo de 14k, de 12 mm, con siete diamantes pequeños en la mitad de abajo.",
         artVariant: 3,
@@ -306,6 +370,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 1,
         categoria: "Pulsera",
         material: "Oro amarillo",
+        karat: 18,
+        grams: 12,
+        stones: "5 diamantes",
         description:
           "Brazalete ancho de 2 cm en oro amarillo de 18k, con dos líneas grabadas y cinco diamantes al frente. Abierto por detrás, se ajusta a muñecas de 15 a 17 cm.",
         artVariant: 2,
@@ -317,6 +384,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 2,
         categoria: "Anillo",
         material: "Oro amarillo",
+        karat: 18,
+        grams: 2.85,
+        stones: "Diamante de 0.25 ct",
         description:
           "Solitario de oro amarillo de 18k con un diamante de 0.25 ct en canasta de cuatro garras. Tallas 4.5 a 8.",
         artVariant: 0,
@@ -328,6 +398,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 0,
         categoria: "Arete",
         material: "Oro rosa",
+        karat: 14,
+        grams: 1.9,
+        stones: null,
         description:
           "Pequeñas medallas de sol en oro rosa de 14k, colgadas de gancho francés. Miden 2.5 cm de largo.",
         artVariant: 8,
@@ -339,6 +412,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 5,
         categoria: "Collar",
         material: "Oro blanco",
+        karat: 14,
+        grams: 2.6,
+        stones: "Diamante pequeño",
         description:
           "Barra vertical de oro blanco de 14k con un diamante en la punta, en cadena de eslabón alargado de 42 cm.",
         artVariant: 9,
@@ -350,6 +426,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 6,
         categoria: "Pulsera",
         material: "Oro blanco",
+        karat: 10,
+        grams: 7.4,
+        stones: null,
         description:
           "Par de esclavas delgadas de oro blanco de 10k, una lisa y una un poco más ancha, para usar juntas o separadas. Diámetro interior de 6.2 cm.",
         artVariant: 4,
@@ -377,6 +456,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 0,
         categoria: "Arete",
         material: "Oro amarillo",
+        karat: 18,
+        grams: 6.8,
+        stones: "Esmeraldas pequeñas",
         description:
           "Arracadas grandes de media luna en oro amarillo de 18k, con granulado a mano y una esmeralda pequeña abajo. Miden 4 cm y cierran con bisagra.",
         artVariant: 6,
@@ -388,6 +470,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 1,
         categoria: "Collar",
         material: "Oro amarillo",
+        karat: 14,
+        grams: 6.1,
+        stones: null,
         description:
           "Medalla de oro amarillo de 14k con un sol grabado, en cadena de eslabón alargado de 50 cm. Se puede grabar una fecha al reverso.",
         artVariant: 5,
@@ -399,6 +484,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 2,
         categoria: "Anillo",
         material: "Oro amarillo",
+        karat: 14,
+        grams: 4.9,
+        stones: null,
         description:
           "Argolla de 6 mm en oro amarillo de 14k, con una línea grabada al centro. Tallas 5 a 11.",
         artVariant: 7,
@@ -410,6 +498,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 3,
         categoria: "Anillo",
         material: "Oro rosa",
+        karat: 10,
+        grams: 1.85,
+        stones: "Perla de 5 mm",
         description:
           "Anillo de oro rosa de 10k con una perla de 5 mm montada arriba, como un grano de maíz. Tallas 5 a 8.",
         artVariant: 8,
@@ -421,6 +512,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 5,
         categoria: "Pulsera",
         material: "Oro blanco",
+        karat: 10,
+        grams: 2.4,
+        stones: null,
         description:
           "Cadena de eslabón alargado en oro blanco de 10k con un dije de luna. Mide 17 cm con argolla para ajustarla a 15.5 cm.",
         artVariant: 6,
@@ -432,6 +526,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 0,
         categoria: "Collar",
         material: "Oro rosa",
+        karat: 14,
+        grams: 3.3,
+        stones: "Perla de agua dulce de 9 mm",
         description:
           "Perla de agua dulce de 9 mm en cadena torzal de oro rosa de 14k, de 45 cm. Una pieza sencilla para ocasiones que importan.",
         artVariant: 6,
@@ -443,6 +540,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 4,
         categoria: "Arete",
         material: "Oro blanco",
+        karat: 14,
+        grams: 1.1,
+        stones: "Diamantes pequeños",
         description:
           "Broqueles de flor en oro blanco de 14k con un diamante al centro. Miden 1 cm y cierran con mariposa de rosca.",
         artVariant: 7,
@@ -454,6 +554,9 @@ export const DEMO_DROPS: DemoDrop[] = [
         stock: 1,
         categoria: "Pulsera",
         material: "Oro amarillo",
+        karat: 18,
+        grams: 11.9,
+        stones: "Perla de 6 mm",
         description:
           "Esclava gruesa de oro amarillo de 18k, forjada a martillo, con una perla de 6 mm engastada al frente. Diámetro interior de 6 cm.",
         artVariant: 10,

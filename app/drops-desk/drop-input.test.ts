@@ -72,6 +72,10 @@ describe("dropInput: the collection's own fields", () => {
         stockLoaded: null,
         categoria: "Anillo",
         material: "Oro rosa",
+        // The metal's facts are optional: not said is null.
+        karat: null,
+        weight: null,
+        stones: null,
         description: "",
         imageId: id("main"),
         imageAlt: "",
@@ -411,6 +415,53 @@ describe("dropInput: products", () => {
     expect(errorsOf(form({ products: [noImage, product(), product({ imageId: "  " })] }))).toEqual({
       "products.0.imageId": "Producto 1 no tiene imagen principal",
       "products.2.imageId": "Producto 3 no tiene imagen principal",
+    });
+  });
+});
+
+describe("dropInput: the metal's facts", () => {
+  const facts = (over: Record<string, unknown>) => parsed(form({ products: [product(over)] })).products[0];
+
+  it("takes 'Quilates' 10, 14 or 18, or none", () => {
+    expect(facts({ karat: "14" })?.karat).toBe(14);
+    expect(facts({ karat: "10" })?.karat).toBe(10);
+    expect(facts({ karat: "18" })?.karat).toBe(18);
+    expect(facts({ karat: "" })?.karat).toBeNull();
+    for (const karat of ["22", "24", "9", "14k", "catorce", "14.0"]) {
+      expect(productErrors({ karat })).toEqual({
+        "products.0.karat": "Quilates: elige 10 k, 14 k o 18 k, o déjalo sin marcar.",
+      });
+    }
+  });
+
+  it("takes 'Peso (g)' in grams with up to two decimals, more than 0 and at most 1000, as milligrams", () => {
+    expect(facts({ weight: "2.35" })?.weight).toBe(2350);
+    expect(facts({ weight: "2,35" })?.weight).toBe(2350);
+    expect(facts({ weight: "1000" })?.weight).toBe(1_000_000);
+    expect(facts({ weight: "0.01" })?.weight).toBe(10);
+    expect(facts({ weight: "" })?.weight).toBeNull();
+    for (const weight of ["abc", "2.355", "-1", "1e2", "2 kg"]) {
+      expect(productErrors({ weight }), weight).toEqual({
+        "products.0.weight": "Escribe el peso en gramos, por ejemplo 2.35.",
+      });
+    }
+    for (const weight of ["0", "0.00", "1000.01", "5000"]) {
+      expect(productErrors({ weight }), weight).toEqual({
+        "products.0.weight": "El peso debe ser mayor a 0 g y de hasta 1000 g.",
+      });
+    }
+  });
+
+  it("takes 'Piedras' up to 80 characters; empty or 'Sin piedras' is none", () => {
+    expect(facts({ stones: " Zirconia blanca " })?.stones).toBe("Zirconia blanca");
+    expect(facts({ stones: "Sin piedras" })?.stones).toBeNull();
+    expect(facts({ stones: "" })?.stones).toBeNull();
+    expect(facts({ stones: "z".repeat(80) })?.stones).toBe("z".repeat(80));
+    expect(productErrors({ stones: "z".repeat(81) })).toEqual({
+      "products.0.stones": "Piedras: máximo 80 caracteres.",
+    });
+    expect(productErrors({ stones: "Perla\u0000" })).toEqual({
+      "products.0.stones": "Piedras: contiene caracteres no permitidos.",
     });
   });
 });

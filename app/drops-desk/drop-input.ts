@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { normalizeDropStatus } from "~/catalogue/drop-status";
+import { type Karat, MAX_STONES_LENGTH, MAX_WEIGHT_MG, parseGrams, stonesOrNull } from "~/catalogue/metal";
 import { HOLD_MINUTES, MAX_ORDER_PIECES, MIN_HOLD_MINUTES } from "~/config/ceilings";
 import { OPENING_BOUNDS, OPENING_DEFAULTS } from "~/config/opening";
 import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES, MAX_PRICE_CENTS, MAX_STOCK } from "~/db/taxonomy";
@@ -65,6 +66,39 @@ export function pesosText(cents: number): string {
   return (cents / 100).toFixed(2);
 }
 
+/** 'Quilates': empty for not said, else 10, 14 or 18. */
+const karatField = z
+  .string()
+  .trim()
+  .optional()
+  .default("")
+  .transform((value, ctx): Karat | null => {
+    if (value === "") return null;
+    if (value === "10" || value === "14" || value === "18") return Number(value) as Karat;
+    ctx.addIssue({ code: "custom", message: "Quilates: elige 10 k, 14 k o 18 k, o déjalo sin marcar." });
+    return z.NEVER;
+  });
+
+/** 'Peso (g)': empty for not said, else grams with up to two decimals → whole milligrams. */
+const weightField = z
+  .string()
+  .trim()
+  .optional()
+  .default("")
+  .transform((value, ctx): number | null => {
+    if (value === "") return null;
+    const mg = parseGrams(value);
+    if (mg === null) {
+      ctx.addIssue({ code: "custom", message: "Escribe el peso en gramos, por ejemplo 2.35." });
+      return z.NEVER;
+    }
+    if (mg <= 0 || mg > MAX_WEIGHT_MG) {
+      ctx.addIssue({ code: "custom", message: "El peso debe ser mayor a 0 g y de hasta 1000 g." });
+      return z.NEVER;
+    }
+    return mg;
+  });
+
 export const productInput = z.object({
   /** An existing product (edit); absent for a new one. */
   id: z
@@ -114,6 +148,10 @@ export const productInput = z.object({
   categoria: z.enum(CATEGORIAS, { error: "Elige la categoría." }),
   material: z.enum(MATERIALES, { error: "Elige el material." }),
   description: text(2000, "Descripción", { multiline: true }).optional().default(""),
+  /** The metal's facts (catalogue/metal.ts): each optional. */
+  karat: karatField,
+  weight: weightField,
+  stones: text(MAX_STONES_LENGTH, "Piedras").optional().default("").transform(stonesOrNull),
   imageId: mediaId
     .optional()
     .default("")
@@ -304,6 +342,12 @@ export interface ProductFormValues {
   held: number;
   categoria: string;
   material: string;
+  /** 'Quilates': "", "10", "14" or "18". */
+  karat: string;
+  /** 'Peso (g)': "2.35", or "" when not said. */
+  weight: string;
+  /** 'Piedras': "" for none. */
+  stones: string;
   description: string;
   image: MediaValue | null;
   extras: MediaValue[];
@@ -343,6 +387,9 @@ export function emptyProduct(): ProductFormValues {
     held: 0,
     categoria: "",
     material: "",
+    karat: "",
+    weight: "",
+    stones: "",
     description: "",
     image: null,
     extras: [],

@@ -1,5 +1,6 @@
 import { getDrop } from "~/catalogue/catalogue.server";
 import { heldPieces } from "~/catalogue/held-pieces.server";
+import { gramsNumber } from "~/catalogue/metal";
 import { type Db, toDate } from "~/db/database.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { variantUrl } from "~/media/media.server";
@@ -55,6 +56,9 @@ export async function dropForEdit(
       held: held.get(p.id) ?? 0,
       categoria: p.categoria,
       material: p.material,
+      karat: p.metal.karat === null ? "" : String(p.metal.karat),
+      weight: p.metal.weightMg === null ? "" : gramsNumber(p.metal.weightMg),
+      stones: p.metal.stones ?? "",
       description: p.description,
       image: image(p.image),
       extras: p.extraImages.map((m) => ({ id: m.id, url: variantUrl(storage, m, 480), alt: m.alt })),

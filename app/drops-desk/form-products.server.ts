@@ -11,6 +11,9 @@ export function productColumns(p: ProductInput, position: number, stamp: string)
     categoria: p.categoria,
     material: p.material,
     price_cents: p.price,
+    karat: p.karat,
+    weight_mg: p.weight,
+    stones: p.stones,
     image_id: p.imageId || null,
     updated_at: stamp,
   };

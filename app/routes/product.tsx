@@ -3,11 +3,13 @@ import { Link } from "react-router";
 import { checkAdd } from "~/cart/cart";
 import { getDrop } from "~/catalogue/catalogue.server";
 import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
+import { metalStructuredData } from "~/catalogue/metal";
 import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
+import { MetalFacts } from "~/components/metal-facts";
 import { ProductGallery } from "~/components/product-gallery";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
@@ -38,6 +40,8 @@ export function meta({ data }: Route.MetaArgs) {
         image: seo.images,
         category: product.categoria,
         material: product.material,
+        // "Oro amarillo de 14 k" in place of the colour alone, and the weight in grams, when known.
+        ...metalStructuredData(product.metal, product.material),
         brand: { "@type": "Brand", name: seo.shopName },
         offers: {
           "@type": "Offer",
@@ -105,6 +109,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       held,
       stockText: stockText(product.stock, held),
       thumbnail: product.image ? variantUrl(services.media, product.image, 0) : null,
+      metal: product.metal,
     },
     images,
     waitlist: view.waitlist,
@@ -234,6 +239,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             {loaderData.waitlist && state === "pending" && (
               <WaitlistForm dropName={drop.name} fallback={actionData} compact />
             )}
+            <MetalFacts facts={product.metal} />
           </div>
         </div>
       </main>

@@ -56,6 +56,14 @@ describeEachDatabase("demo catalogue", (harness) => {
     }
     expect(products.some((p) => p.stock === 0)).toBe(true);
     expect(products.every((p) => Number.isInteger(p.priceCents) && p.priceCents > 0)).toBe(true);
+    // Every piece says its metal: karat and weight stored (2.35 g as 2350 mg), stones where it has them.
+    expect(products.every((p) => p.metal.karat !== null && p.metal.weightMg !== null)).toBe(true);
+    expect(products.find((p) => p.name === "Anillo Marea")?.metal).toEqual({
+      karat: 14,
+      weightMg: 2350,
+      stones: "Perla de agua dulce de 6 mm",
+    });
+    expect(new Set(products.map((p) => p.metal.karat))).toEqual(new Set([10, 14, 18]));
 
     // Every product has a main image stored as WebP files under its drop's folder, and up to four
     // extra images (the product page's gallery).

@@ -96,6 +96,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0016_per_person_limit",
       "0017_waitlist_caps",
       "0018_owner_door",
+      "0019_metal_facts",
     ]);
 
     const db = database.db;
@@ -188,6 +189,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0016_per_person_limit",
       "0017_waitlist_caps",
       "0018_owner_door",
+      "0019_metal_facts",
     ]);
   });
 });

@@ -216,6 +216,57 @@ test.describe("the drops desk", () => {
   });
 });
 
+test.describe("the metal's facts", () => {
+  test("the owner enters karat, weight and stones; a bad weight is refused in Spanish; the product page shows them", async ({
+    page,
+    admins,
+    shop,
+  }) => {
+    const form = new DropFormUtil(page);
+    const name = `Oro ${newId(4)}`;
+    await admins.login(page);
+    await page.goto("/admin/drops/new-drop");
+    await form.fillDrop({ name, start: [inDays(-1), "00:00"], end: [inDays(20), "22:00"] });
+    await form.fillProduct(1, { name: `Anillo ${name}`, price: "4,800.00", stock: "3" });
+    await form.productImage(1, await photo("anillo-oro.jpg", "#c9a44c"));
+    const product = form.product(1);
+    // 'Quilates' starts with nothing chosen ('—'): the facts are optional.
+    await expect(product.getByLabel("Quilates")).toHaveValue("");
+    await product.getByLabel("Quilates").selectOption({ label: "14 k" });
+    await product.getByLabel("Peso (g)").fill("2.355");
+    await product.getByLabel("Piedras").fill("Zirconia blanca");
+    await form.save("Crear colección");
+    await expect(product.getByText("Escribe el peso en gramos, por ejemplo 2.35.")).toBeVisible();
+    await expect(product.getByLabel("Peso (g)")).toHaveAttribute("aria-invalid", "true");
+    await expect(page).toHaveURL(/\/admin\/drops\/new-drop$/);
+
+    await product.getByLabel("Peso (g)").fill("2.35");
+    await form.save("Crear colección");
+    await expect(page.getByRole("status").filter({ hasText: "Drop creado exitosamente" })).toBeVisible();
+
+    // Shown again when editing; made public.
+    await page.getByRole("article", { name }).getByRole("link", { name: "Editar" }).click();
+    await expect(form.product(1).getByLabel("Quilates")).toHaveValue("14");
+    await expect(form.product(1).getByLabel("Peso (g)")).toHaveValue("2.35");
+    await expect(form.product(1).getByLabel("Piedras")).toHaveValue("Zirconia blanca");
+    await form.section().getByLabel("Estado").selectOption("activa");
+    await form.save("Guardar cambios");
+    await expect(
+      page.getByRole("status").filter({ hasText: "Drop actualizado correctamente" }),
+    ).toBeVisible();
+
+    const dropId = page.url().split("/").pop() ?? "";
+    const productId = (await shop.productsOf(dropId))[0] ?? "";
+    await page.goto(`/drop/${dropId}/product/${productId}`);
+    const facts = page.getByTestId("metal-facts");
+    await expect(facts).toBeVisible();
+    await expect(facts.locator("dt")).toHaveText(["Metal", "Peso", "Piedras"]);
+    await expect(facts.locator("dd")).toHaveText(["Oro de 14 k (585)", "2.35 g", "Zirconia blanca"]);
+    await expect(page.getByRole("button", { name: "Agregar al carrito" })).toBeEnabled();
+    await expectAccessible(page);
+  });
+});
+
 // Also on a phone: the owner checks her drops from it on drop day.
 test.describe("the drops desk is accessible and fits the screen", { tag: "@phone" }, () => {
   test("the lists and the create form", async ({ page, admins }) => {

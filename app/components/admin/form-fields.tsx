@@ -72,7 +72,7 @@ export function Field({
   );
 }
 
-/** A labelled select with its error under it; the first option asks to choose. */
+/** A labelled select with its error under it; the first option (empty) asks to choose. */
 export function Select({
   label,
   name,
@@ -80,6 +80,7 @@ export function Select({
   onChange,
   options,
   error,
+  empty = "Elige…",
 }: {
   label: string;
   name: string;
@@ -87,6 +88,8 @@ export function Select({
   onChange: (value: string) => void;
   options: readonly { value: string; label: string }[];
   error?: string;
+  /** What the empty first option reads. */
+  empty?: string;
 }) {
   const id = useId();
   return (
@@ -103,7 +106,7 @@ export function Select({
         aria-describedby={error ? `${id}-error` : undefined}
         className={field}
       >
-        <option value="">Elige…</option>
+        <option value="">{empty}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -2,6 +2,7 @@ import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "~/db/taxonomy";
 import type { ProductFormValues } from "~/drops-desk/drop-input";
 import { Field, Select } from "./form-fields";
 import { ExtraImages, MediaSlot } from "./media-picker";
+import { MetalFactFields } from "./metal-fact-fields";
 
 /** One product of the drop form: its fields, photos, and the buttons that move or remove it. */
 export function ProductFields({
@@ -81,6 +82,7 @@ export function ProductFields({
           error={perr("material")}
         />
       </div>
+      <MetalFactFields product={p} at={at} perr={perr} onChange={onChange} />
       {p.held > 0 && (
         <p className="text-sm text-ink/75">
           {p.held === 1 ? "1 pieza apartada" : `${p.held} piezas apartadas`} en pagos que aún no terminan: no

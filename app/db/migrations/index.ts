@@ -17,6 +17,7 @@ import * as m0015 from "./0015_fair_opening";
 import * as m0016 from "./0016_per_person_limit";
 import * as m0017 from "./0017_waitlist_caps";
 import * as m0018 from "./0018_owner_door";
+import * as m0019 from "./0019_metal_facts";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "0016_per_person_limit": m0016,
   "0017_waitlist_caps": m0017,
   "0018_owner_door": m0018,
+  "0019_metal_facts": m0019,
 };

@@ -7,6 +7,7 @@ import { authSettings } from "~/auth/auth-config.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { isDropPurchasable } from "~/catalogue/drop-time";
 import { heldPieces } from "~/catalogue/held-pieces.server";
+import type { MetalFacts } from "~/catalogue/metal";
 import { stockText } from "~/catalogue/storefront";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase } from "~/db/database.server";
@@ -30,6 +31,8 @@ export interface TestProduct {
   categoria?: Categoria;
   material?: Material;
   description?: string;
+  /** The metal's facts (catalogue/metal.ts); none when absent. */
+  metal?: Partial<MetalFacts>;
 }
 
 export interface TestDrop {

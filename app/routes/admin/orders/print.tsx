@@ -1,8 +1,10 @@
 import { Link } from "react-router";
+import { metalFactsLine } from "~/catalogue/metal";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
 import { getDeskOrder } from "~/orders/desk.server";
 import { isOrderId } from "~/orders/ids";
+import { lineMetalFacts } from "~/orders/line-metal.server";
 import { addressLines } from "~/orders/shipping";
 import { requireAdmin } from "~/web/guards.server";
 import { pageTakesNoForm } from "~/web/methods";
@@ -17,8 +19,11 @@ export async function loader(args: Route.LoaderArgs) {
   const { shop } = settings.current();
   const order = isOrderId(args.params.orderId) ? await getDeskOrder(database.db, args.params.orderId) : null;
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
+  const metal = await lineMetalFacts(database.db, order.id);
   return {
     order,
+    /** Each line's metal facts in one line ("Oro de 14 k (585) · 2.35 g"), in the lines' order. */
+    metal: metal.map(metalFactsLine),
     shop: { name: shop.name, email: shop.email, whatsapp: shop.whatsapp },
   };
 }
@@ -27,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
 export const action = pageTakesNoForm;
 
 export default function PackingSlip({ loaderData }: Route.ComponentProps) {
-  const { order, shop } = loaderData;
+  const { order, shop, metal } = loaderData;
   return (
     <article
       aria-labelledby="slip-title"
@@ -87,12 +92,19 @@ export default function PackingSlip({ loaderData }: Route.ComponentProps) {
           </tr>
         </thead>
         <tbody>
-          {order.lines.map((line) => (
+          {order.lines.map((line, i) => (
             <tr
               key={`${line.name}-${line.unitPriceCents}`}
               className="border-b border-ink/30 break-inside-avoid"
             >
-              <td className="py-2">{line.name}</td>
+              <td className="py-2">
+                {line.name}
+                {metal[i] && (
+                  <span className="block text-sm" data-testid="slip-metal">
+                    {metal[i]}
+                  </span>
+                )}
+              </td>
               <td className="py-2 text-right">{line.quantity}</td>
               <td className="py-2 text-center">☐</td>
             </tr>

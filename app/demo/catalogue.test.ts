@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { isKarat, MAX_STONES_LENGTH, parseGrams, stonesOrNull } from "~/catalogue/metal";
+import { DEMO_DROPS } from "./catalogue";
+
+describe("the demo catalogue", () => {
+  const products = DEMO_DROPS.flatMap((d) => d.products);
+
+  it("says the facts of every piece: mostly 14 k, some 10 k and 18 k, 0.8–12 g", () => {
+    const byKarat = { 10: 0, 14: 0, 18: 0 };
+    for (const p of products) {
+      expect(isKarat(p.karat), p.name).toBe(true);
+      byKarat[p.karat] += 1;
+      expect(p.grams, p.name).toBeGreaterThanOrEqual(0.8);
+      expect(p.grams, p.name).toBeLessThanOrEqual(12);
+      // Two decimals at most: what the form could have taken.
+      expect(parseGrams(String(p.grams)), p.name).toBe(Math.round(p.grams * 1000));
+      if (p.stones !== null) {
+        expect(p.stones.length, p.name).toBeLessThanOrEqual(MAX_STONES_LENGTH);
+        expect(stonesOrNull(p.stones), p.name).toBe(p.stones);
+      }
+      // A description that names the karat agrees with the field.
+      const said = /de (10|14|18)k/.exec(p.description)?.[1];
+      if (said) expect(p.karat, p.name).toBe(Number(said));
+    }
+    expect(byKarat[14]).toBeGreaterThan(byKarat[10] + byKarat[18]);
+    expect(byKarat[10]).toBeGreaterThan(0);
+    expect(byKarat[18]).toBeGreaterThan(0);
+  });
+});
