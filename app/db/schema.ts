@@ -79,6 +79,18 @@ export interface ProductsTable {
   weight_mg: ColumnType<number | null, number | null | undefined, number | null>;
   /** The stones, 1–80 characters; null for none. */
   stones: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A limited edition of this many numbered pieces; null: not numbered. */
+  edition_size: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** The number a paid unit of an edition carries ('Pieza 7 de 30'), unique per product. */
+export interface EditionNumbersTable {
+  product_id: string;
+  number: number;
+  order_id: string;
+  /** The order line's position. */
+  position: number;
+  assigned_at: Timestamp;
 }
 
 export interface ProductImagesTable {
@@ -383,6 +395,7 @@ export interface KyselyDatabase {
   drop_line: DropLineTable;
   order_events: OrderEventsTable;
   order_lines: OrderLinesTable;
+  edition_numbers: EditionNumbersTable;
   payment_events: PaymentEventsTable;
   shop_meta: ShopMetaTable;
   media: MediaTable;

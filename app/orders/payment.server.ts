@@ -2,6 +2,7 @@ import { type Db, toTimestamp } from "~/db/database.server";
 import { CONFIRMATION_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import { addressKey, emailKey } from "./buyer-keys";
+import { numberEditionPieces } from "./editions.server";
 import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
 import { orderSearchKey } from "./search";
 import type { ShippingAddress } from "./shipping";
@@ -28,6 +29,7 @@ export type PaidOutcome =
  * buyer (same e-mail, card or address) past a drop's 'Máximo N por persona' cancels its order,
  * gives its pieces back and records the refund to ask; no confirmation is sent. The caller then
  * asks the provider for the refund (`refundOrder`); the sweeper retries it if that fails.
+ * A paid order's pieces of a numbered edition get their numbers here too (editions.server.ts).
  */
 export async function confirmPayment(
   db: Db,
@@ -90,6 +92,7 @@ export async function confirmPayment(
       .executeTakeFirst();
     if (Number(fromWaiting.numUpdatedRows) === 1) {
       if (await cancelIfOverLimit(trx, input.orderId, now)) return "cancelled_over_limit";
+      await numberEditionPieces(trx, input.orderId, now);
       await queueConfirmation(trx);
       return "paid";
     }
@@ -136,6 +139,7 @@ export async function confirmPayment(
         .execute();
     }
     if (await cancelIfOverLimit(trx, input.orderId, now)) return "cancelled_over_limit";
+    await numberEditionPieces(trx, input.orderId, now);
     await queueConfirmation(trx);
     return short.length === 0 ? "paid_after_expiry" : "paid_after_expiry_short";
   });

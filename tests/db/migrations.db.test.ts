@@ -97,6 +97,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0017_waitlist_caps",
       "0018_owner_door",
       "0019_metal_facts",
+      "0020_editions",
     ]);
 
     const db = database.db;
@@ -190,6 +191,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0017_waitlist_caps",
       "0018_owner_door",
       "0019_metal_facts",
+      "0020_editions",
     ]);
   });
 });

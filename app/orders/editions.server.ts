@@ -1,0 +1,81 @@
+import { PostgresAdapter, sql } from "kysely";
+import { type Db, toTimestamp } from "~/db/database.server";
+
+/*
+ * Numbered pieces (issue 24): a product may be a limited edition of N, and each paid unit gets its
+ * number at payment ('Pieza 7 de 30'), the next after the product's highest. Numbers are rows with
+ * the primary key (product, number), and one payment at a time numbers a product (an advisory lock
+ * on PostgreSQL; SQLite writes one transaction at a time), so they are unique and gapless among
+ * paid units however many payments race. An order cancelled over a per-person limit is never
+ * numbered: it is cancelled before its turn.
+ */
+
+/** "Pieza 7 de 30". */
+export function editionText(number: number, size: number): string {
+  return `Pieza ${number} de ${size}`;
+}
+
+/** Gives each paid unit of the order's edition pieces its number, in the payment's transaction. */
+export async function numberEditionPieces(trx: Db, orderId: string, now: Date): Promise<void> {
+  const lines = await trx
+    .selectFrom("order_lines as l")
+    .innerJoin("products as p", "p.id", "l.product_id")
+    .select(["l.position", "l.product_id", "l.quantity", "l.missing", "p.edition_size"])
+    .where("l.order_id", "=", orderId)
+    .where("p.edition_size", "is not", null)
+    // Product by product in id order: two payments sharing editions cannot wait on each other.
+    .orderBy("l.product_id")
+    .orderBy("l.position")
+    .execute();
+  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+  for (const line of lines) {
+    const units = line.quantity - line.missing;
+    if (units <= 0 || line.edition_size === null) continue;
+    if (postgres) {
+      await sql`select pg_advisory_xact_lock(hashtext(${`edicion:${line.product_id}`}))`.execute(trx);
+    }
+    const top = await trx
+      .selectFrom("edition_numbers")
+      .select((eb) => eb.fn.max("number").as("n"))
+      .where("product_id", "=", line.product_id)
+      .executeTakeFirst();
+    const first = Number(top?.n ?? 0) + 1;
+    // Never past the edition: more units than numbers (stock raised past it) go unnumbered.
+    const last = Math.min(first + units - 1, line.edition_size);
+    if (last < first) continue;
+    await trx
+      .insertInto("edition_numbers")
+      .values(
+        Array.from({ length: last - first + 1 }, (_, i) => ({
+          product_id: line.product_id,
+          number: first + i,
+          order_id: orderId,
+          position: line.position,
+          assigned_at: toTimestamp(now),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** The numbers of an order's pieces, by line position, in order. */
+export async function editionNumbersOf(
+  db: Db,
+  orderId: string,
+): Promise<Map<number, { numbers: number[]; size: number }>> {
+  const rows = await db
+    .selectFrom("edition_numbers as e")
+    .leftJoin("products as p", "p.id", "e.product_id")
+    .select(["e.position", "e.number", "p.edition_size"])
+    .where("e.order_id", "=", orderId)
+    .orderBy("e.position")
+    .orderBy("e.number")
+    .execute();
+  const byLine = new Map<number, { numbers: number[]; size: number }>();
+  for (const row of rows) {
+    const entry = byLine.get(row.position) ?? { numbers: [], size: row.edition_size ?? 0 };
+    entry.numbers.push(row.number);
+    byLine.set(row.position, entry);
+  }
+  return byLine;
+}

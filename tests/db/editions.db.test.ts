@@ -1,0 +1,95 @@
+import { expect, it } from "vitest";
+import type { Database } from "~/db/database.server";
+import { editionNumbersOf, editionText } from "~/orders/editions.server";
+import { confirmPayment } from "~/orders/payment.server";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
+
+/*
+ * Numbered pieces (issue 24): each paid unit of a limited edition gets its number at payment,
+ * unique and gapless among the paid units, however many payments race.
+ */
+
+async function edition(database: Database, size: number, options: { maxPerOrder?: number } = {}) {
+  const piece = await runningPiece(database, { stock: size, ...options });
+  await database.db.updateTable("products").set({ edition_size: size }).where("id", "=", piece.id).execute();
+  return piece;
+}
+
+const pay = (database: Database, orderId: string, email: string) =>
+  confirmPayment(database.db, { orderId, customerName: "Compradora", customerEmail: email });
+
+describeEachDatabase("numbered pieces", (harness) => {
+  it("31 payments racing for a 32-piece edition number its units 1 to 32, each once; an order of two gets two in a row", async () => {
+    const database = await harness.fresh();
+    const piece = await edition(database, 32);
+    const line = (quantity: number) => [{ productId: piece.id, dropId: piece.dropId, quantity }];
+    const orders = [];
+    for (let i = 0; i < 30; i++) orders.push(await hold(database.db, { lines: line(1), provider: "demo" }));
+    const pair = await hold(database.db, { lines: line(2), provider: "demo" });
+    const outcomes = await Promise.all(
+      [...orders, pair].map((order, i) => pay(database, order.id, `compradora-${i}@example.com`)),
+    );
+    expect(new Set(outcomes)).toEqual(new Set(["paid"]));
+    const numbers = await database.db
+      .selectFrom("edition_numbers")
+      .select(["number", "order_id"])
+      .where("product_id", "=", piece.id)
+      .orderBy("number")
+      .execute();
+    expect(numbers.map((n) => n.number)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    const perOrder = new Map<string, number[]>();
+    for (const n of numbers) perOrder.set(n.order_id, [...(perOrder.get(n.order_id) ?? []), n.number]);
+    for (const order of orders) expect(perOrder.get(order.id)).toHaveLength(1);
+    const two = perOrder.get(pair.id) ?? [];
+    expect(two).toHaveLength(2);
+    expect((two[1] ?? 0) - (two[0] ?? 0)).toBe(1);
+    const shown = await editionNumbersOf(database.db, pair.id);
+    expect(shown.get(0)).toEqual({ numbers: two, size: 32 });
+    expect(editionText(two[0] ?? 0, 32)).toBe(`Pieza ${two[0]} de 32`);
+    // A confirmation replayed numbers nothing again.
+    expect(await pay(database, pair.id, "compradora-30@example.com")).toBe("already_paid");
+    expect(
+      await database.db
+        .selectFrom("edition_numbers")
+        .select("number")
+        .where("order_id", "=", pair.id)
+        .execute(),
+    ).toHaveLength(2);
+  });
+
+  it("an order cancelled over the per-person limit gets no number, and leaves no gap", async () => {
+    const database = await harness.fresh();
+    const piece = await edition(database, 5, { maxPerOrder: 1 });
+    const line = [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }];
+    const first = await hold(database.db, { lines: line, provider: "demo" });
+    const second = await hold(database.db, { lines: line, provider: "demo" });
+    const third = await hold(database.db, { lines: line, provider: "demo" });
+    expect(await pay(database, first.id, "ana@example.com")).toBe("paid");
+    // The same buyer again: over 'Máximo 1 por persona', cancelled and refunded, never numbered.
+    expect(await pay(database, second.id, "ana@example.com")).toBe("cancelled_over_limit");
+    expect(await pay(database, third.id, "bea@example.com")).toBe("paid");
+    const rows = await database.db
+      .selectFrom("edition_numbers")
+      .select(["number", "order_id"])
+      .where("product_id", "=", piece.id)
+      .orderBy("number")
+      .execute();
+    expect(rows).toEqual([
+      { number: 1, order_id: first.id },
+      { number: 2, order_id: third.id },
+    ]);
+  });
+
+  it("a product that is no edition gets no numbers", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 3 });
+    const order = await hold(database.db, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
+      provider: "demo",
+    });
+    expect(await pay(database, order.id, "ana@example.com")).toBe("paid");
+    expect((await editionNumbersOf(database.db, order.id)).size).toBe(0);
+  });
+});
