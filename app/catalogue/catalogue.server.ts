@@ -28,6 +28,8 @@ export interface Product {
   createdAt: Date;
   /** Karat, weight and stones; each null when not said. */
   metal: MetalFacts;
+  /** A limited edition of this many numbered pieces; null: not numbered. */
+  editionSize: number | null;
 }
 
 /** A product with its gallery, as the product page shows it. */
@@ -205,6 +207,7 @@ function toProduct(p: ProductRow, image: MediaRow | null): Product {
     image,
     createdAt: toDate(p.created_at),
     metal: { karat: toKarat(p.karat), weightMg: p.weight_mg, stones: p.stones },
+    editionSize: p.edition_size,
   };
 }
 
@@ -219,6 +222,8 @@ export interface NewProduct {
   extraImageIds?: string[];
   /** The metal's facts; absent or null when not said. */
   metal?: Partial<MetalFacts>;
+  /** A limited edition of this many numbered pieces; absent or null: not numbered. */
+  editionSize?: number | null;
 }
 
 export interface NewDrop {
@@ -274,6 +279,10 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
     if (stones !== null && (stones.trim() === "" || stones.length > MAX_STONES_LENGTH)) {
       throw new InvalidDrop(`Piedras de ${p.name}: de 1 a ${MAX_STONES_LENGTH} caracteres.`);
     }
+    const edition = p.editionSize ?? null;
+    if (edition !== null && (!Number.isSafeInteger(edition) || edition < 1 || edition > 100_000)) {
+      throw new InvalidDrop(`La edición de ${p.name} debe ser de 1 a 100000 piezas.`);
+    }
   }
   if (input.id !== undefined && !isId(input.id)) throw new InvalidDrop("Identificador inválido.");
   const id = input.id ?? newId();
@@ -316,6 +325,7 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
         karat: p.metal?.karat ?? null,
         weight_mg: p.metal?.weightMg ?? null,
         stones: p.metal?.stones ?? null,
+        edition_size: p.editionSize ?? null,
         created_at: stamp,
         updated_at: stamp,
       })

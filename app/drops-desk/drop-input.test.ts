@@ -76,6 +76,7 @@ describe("dropInput: the collection's own fields", () => {
         karat: null,
         weight: null,
         stones: null,
+        edition: null,
         description: "",
         imageId: id("main"),
         imageAlt: "",

@@ -99,6 +99,28 @@ const weightField = z
     return mg;
   });
 
+/** The most pieces an edition may number (the database's CHECK says the same). */
+export const MAX_EDITION = 100_000;
+
+/** 'Edición limitada (piezas)': empty for a piece that is not numbered, else how many are numbered. */
+const editionField = z
+  .string()
+  .trim()
+  .optional()
+  .default("")
+  .transform((value, ctx): number | null => {
+    if (value === "") return null;
+    const n = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+    if (!(n >= 1 && n <= MAX_EDITION)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `Edición limitada: escribe cuántas piezas numeradas son (de 1 a ${MAX_EDITION}), o déjalo vacío.`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+
 export const productInput = z.object({
   /** An existing product (edit); absent for a new one. */
   id: z
@@ -152,6 +174,8 @@ export const productInput = z.object({
   karat: karatField,
   weight: weightField,
   stones: text(MAX_STONES_LENGTH, "Piedras").optional().default("").transform(stonesOrNull),
+  /** A limited edition of this many numbered pieces (editions.server.ts); null: not numbered. */
+  edition: editionField,
   imageId: mediaId
     .optional()
     .default("")
@@ -348,6 +372,8 @@ export interface ProductFormValues {
   weight: string;
   /** 'Piedras': "" for none. */
   stones: string;
+  /** 'Edición limitada (piezas)': "" for a piece that is not numbered. */
+  edition: string;
   description: string;
   image: MediaValue | null;
   extras: MediaValue[];
@@ -390,6 +416,7 @@ export function emptyProduct(): ProductFormValues {
     karat: "",
     weight: "",
     stones: "",
+    edition: "",
     description: "",
     image: null,
     extras: [],

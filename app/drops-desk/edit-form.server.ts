@@ -59,6 +59,7 @@ export async function dropForEdit(
       karat: p.metal.karat === null ? "" : String(p.metal.karat),
       weight: p.metal.weightMg === null ? "" : gramsNumber(p.metal.weightMg),
       stones: p.metal.stones ?? "",
+      edition: p.editionSize === null ? "" : String(p.editionSize),
       description: p.description,
       image: image(p.image),
       extras: p.extraImages.map((m) => ({ id: m.id, url: variantUrl(storage, m, 480), alt: m.alt })),

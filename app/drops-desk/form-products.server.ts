@@ -14,6 +14,7 @@ export function productColumns(p: ProductInput, position: number, stamp: string)
     karat: p.karat,
     weight_mg: p.weight,
     stones: p.stones,
+    edition_size: p.edition,
     image_id: p.imageId || null,
     updated_at: stamp,
   };

@@ -13,6 +13,7 @@ export type DropRefusal = {
     | "medios_invalidos"
     | "stock_cambio"
     | "stock_maximo"
+    | "edicion_numerada"
     | "producto_ajeno"
     | "producto_apartado"
     | "pago_pendiente";

@@ -43,6 +43,7 @@ export async function updateDropFromInput(
       .where("drop_id", "=", dropId)
       .execute();
     const kept = keptProducts(existing, input.products);
+    await keepEditionNumbers(trx, kept);
     await applyStockChanges(trx, kept, stamp);
     const removed = await removableProducts(trx, existing, kept);
 
@@ -102,6 +103,34 @@ function keptProducts(existing: StoredProduct[], products: ProductInput[]): Prod
     }
   }
   return kept;
+}
+
+/**
+ * An edition whose pieces were numbered at payment can grow, never shrink below the highest number
+ * given nor stop being one: the numbers on the buyers' certificates must stay true.
+ */
+async function keepEditionNumbers(trx: Db, kept: ProductInput[]) {
+  if (kept.length === 0) return;
+  const given = await trx
+    .selectFrom("edition_numbers")
+    .select((eb) => ["product_id", eb.fn.max("number").as("top")])
+    .where(
+      "product_id",
+      "in",
+      kept.map((p) => p.id),
+    )
+    .groupBy("product_id")
+    .execute();
+  for (const row of given) {
+    const p = kept.find((k) => k.id === row.product_id);
+    const top = Number(row.top);
+    if (p && (p.edition === null || p.edition < top)) {
+      refuse(
+        "edicion_numerada",
+        `${p.name} ya tiene piezas numeradas hasta la ${top}: su edición no puede ser de menos piezas ni dejar de ser numerada.`,
+      );
+    }
+  }
 }
 
 /**

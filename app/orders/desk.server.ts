@@ -106,7 +106,7 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       o.shipping?.state ?? "",
       o.shipping?.postalCode ?? "",
       o.shipping?.country ?? "",
-      o.lines.map((l) => `${l.name} x ${l.quantity}`).join("; "),
+      o.lines.map((l) => `${l.name} x ${l.quantity}${l.edition ? ` (${l.edition})` : ""}`).join("; "),
       (o.totalCents / 100).toFixed(2),
       o.carrier,
       o.trackingNumber,

@@ -10,9 +10,11 @@ import { type Db, toTimestamp } from "~/db/database.server";
  * numbered: it is cancelled before its turn.
  */
 
-/** "Pieza 7 de 30". */
-export function editionText(number: number, size: number): string {
-  return `Pieza ${number} de ${size}`;
+/** "Pieza 7 de 30"; "Piezas 7 y 8 de 30"; "Piezas 7, 8 y 9 de 30". */
+export function editionText(numbers: readonly number[], size: number): string {
+  if (numbers.length === 1) return `Pieza ${numbers[0]} de ${size}`;
+  const listed = `${numbers.slice(0, -1).join(", ")} y ${numbers.at(-1)}`;
+  return `Piezas ${listed} de ${size}`;
 }
 
 /** Gives each paid unit of the order's edition pieces its number, in the payment's transaction. */
@@ -56,6 +58,33 @@ export async function numberEditionPieces(trx: Db, orderId: string, now: Date): 
       )
       .execute();
   }
+}
+
+/** Each numbered line's text ('Pieza 7 de 30') of these orders, keyed `orderId:position`. */
+export async function editionTexts(db: Db, orderIds: readonly string[]): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  if (orderIds.length === 0) return texts;
+  const rows = await db
+    .selectFrom("edition_numbers as e")
+    .leftJoin("products as p", "p.id", "e.product_id")
+    .select(["e.order_id", "e.position", "e.number", "p.edition_size"])
+    .where("e.order_id", "in", orderIds)
+    .orderBy("e.order_id")
+    .orderBy("e.position")
+    .orderBy("e.number")
+    .execute();
+  const grouped = new Map<string, { numbers: number[]; size: number | null }>();
+  for (const row of rows) {
+    const key = `${row.order_id}:${row.position}`;
+    const entry = grouped.get(key) ?? { numbers: [], size: row.edition_size };
+    entry.numbers.push(row.number);
+    grouped.set(key, entry);
+  }
+  // A product deleted since keeps its numbers; its size is then the highest the order shows.
+  for (const [key, { numbers, size }] of grouped) {
+    texts.set(key, editionText(numbers, size ?? Math.max(...numbers)));
+  }
+  return texts;
 }
 
 /** The numbers of an order's pieces, by line position, in order. */

@@ -22,7 +22,13 @@ export interface Order {
   trackingNumber: string | null;
   /** The carrier's tracking page for this shipment, when the carrier is a known one. */
   trackingUrl: string | null;
-  lines: { name: string; quantity: number; unitPriceCents: number }[];
+  lines: {
+    name: string;
+    quantity: number;
+    unitPriceCents: number;
+    /** 'Pieza 7 de 30' (or 'Piezas 7 y 8 de 30'): the numbers its units got at payment; else null. */
+    edition: string | null;
+  }[];
   /** Cancelled over the per-person limit (decision 29): why, and how its refund stands; else null. */
   cancellation: OrderCancellation | null;
 }

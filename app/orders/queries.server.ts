@@ -3,11 +3,19 @@ import { type Db, toDate } from "~/db/database.server";
 import type { OrdersTable, RefundsTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { trackingLink } from "~/settings/carriers";
+import { editionTexts } from "./editions.server";
 import type { Order } from "./order";
 
 type OrderRow = Selectable<OrdersTable>;
 type RefundRow = Selectable<RefundsTable>;
-type LineRow = { order_id: string; name: string; quantity: number; unit_price_cents: number };
+type LineRow = {
+  order_id: string;
+  name: string;
+  quantity: number;
+  unit_price_cents: number;
+  /** 'Pieza 7 de 30', when the line's units were numbered at payment. */
+  edition?: string | null;
+};
 
 /** The one mapping from stored rows to an `Order` (`lines`: this order's, in their order). */
 export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | null): Order {
@@ -39,7 +47,12 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     carrier: row.carrier,
     trackingNumber: row.tracking_number,
     trackingUrl: trackingLink(row.carrier, row.tracking_number),
-    lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
+    lines: lines.map((l) => ({
+      name: l.name,
+      quantity: l.quantity,
+      unitPriceCents: l.unit_price_cents,
+      edition: l.edition ?? null,
+    })),
     cancellation: refund
       ? {
           reason: refund.reason,
@@ -63,7 +76,7 @@ export async function withLines(db: Db, rows: OrderRow[]): Promise<Order[]> {
   for (let i = 0; i < rows.length; i += IDS_PER_QUERY) {
     const lines = await db
       .selectFrom("order_lines")
-      .select(["order_id", "name", "quantity", "unit_price_cents"])
+      .select(["order_id", "position", "name", "quantity", "unit_price_cents"])
       .where(
         "order_id",
         "in",
@@ -72,10 +85,18 @@ export async function withLines(db: Db, rows: OrderRow[]): Promise<Order[]> {
       .orderBy("order_id")
       .orderBy("position")
       .execute();
+    const numbered = await editionTexts(
+      db,
+      rows
+        .slice(i, i + IDS_PER_QUERY)
+        .filter((r) => r.paid_at !== null)
+        .map((r) => r.id),
+    );
     for (const line of lines) {
+      const withEdition = { ...line, edition: numbered.get(`${line.order_id}:${line.position}`) ?? null };
       const list = byOrder.get(line.order_id);
-      if (list) list.push(line);
-      else byOrder.set(line.order_id, [line]);
+      if (list) list.push(withEdition);
+      else byOrder.set(line.order_id, [withEdition]);
     }
   }
   // Cancelled orders come with their refund (few: read only for them).

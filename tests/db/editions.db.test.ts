@@ -2,6 +2,7 @@ import { expect, it } from "vitest";
 import type { Database } from "~/db/database.server";
 import { editionNumbersOf, editionText } from "~/orders/editions.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { getOrder } from "~/orders/queries.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -47,7 +48,14 @@ describeEachDatabase("numbered pieces", (harness) => {
     expect((two[1] ?? 0) - (two[0] ?? 0)).toBe(1);
     const shown = await editionNumbersOf(database.db, pair.id);
     expect(shown.get(0)).toEqual({ numbers: two, size: 32 });
-    expect(editionText(two[0] ?? 0, 32)).toBe(`Pieza ${two[0]} de 32`);
+    // What the order, its e-mail and the desk say of it.
+    expect((await getOrder(database.db, pair.id))?.lines[0]?.edition).toBe(
+      `Piezas ${two[0]} y ${two[1]} de 32`,
+    );
+    expect((await getOrder(database.db, orders[0]?.id ?? ""))?.lines[0]?.edition).toMatch(
+      /^Pieza \d+ de 32$/,
+    );
+    expect(editionText([1, 2, 3], 30)).toBe("Piezas 1, 2 y 3 de 30");
     // A confirmation replayed numbers nothing again.
     expect(await pay(database, pair.id, "compradora-30@example.com")).toBe("already_paid");
     expect(
@@ -91,5 +99,6 @@ describeEachDatabase("numbered pieces", (harness) => {
     });
     expect(await pay(database, order.id, "ana@example.com")).toBe("paid");
     expect((await editionNumbersOf(database.db, order.id)).size).toBe(0);
+    expect((await getOrder(database.db, order.id))?.lines[0]?.edition).toBeNull();
   });
 });

@@ -4,9 +4,13 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { shopDateTimeStamp } from "~/lib/dates";
+import { CONFIRMATION_EMAIL } from "~/mail/kinds";
+import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { settingsFromEnvironment } from "~/settings/settings";
 import { signInAdmin } from "../support/admin-http";
 import { oaxacaAddress } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -16,7 +20,8 @@ import { type RunningServer, startServer } from "../support/server-process";
 /*
  * The metal's facts through HTTP: the drop form refuses a bad karat, weight or stones with a
  * Spanish 400 and saves good ones; the product page shows them and its schema.org Product carries
- * them; the packing slip shows each line's.
+ * them; the packing slip shows each line's. And a numbered edition's numbers, from the form to the
+ * buyer's e-mail.
  */
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -393,5 +398,70 @@ describeEachDatabase("the metal's facts through HTTP", (harness) => {
         expect.stringMatching(/^Cadena Sola 1 ☐$/),
       ]),
     );
+  });
+
+  it("a numbered edition: the form takes 'Edición limitada (piezas)' (a bad one refused in Spanish), each paid unit's number shows on the order, the packing slip and the confirmation e-mail, and the edition cannot shrink below a number given", async () => {
+    const dropId = await freshDropId();
+    const imageId = await upload(dropId);
+    const message = "Edición limitada: escribe cuántas piezas numeradas son (de 1 a 100000), o déjalo vacío.";
+    for (const edition of ["0", "-3", "tres", "100001", "2.5"]) {
+      const res = await post("/admin/drops/new-drop", createBody(dropId, imageId, { edition }));
+      expect.soft(res.status, edition).toBe(400);
+      expect.soft(fieldMessages(res.html), edition).toContain(message);
+    }
+    const created = await post("/admin/drops/new-drop", createBody(dropId, imageId, { edition: "3" }));
+    expect(created.status, announcements(created.html).join(" | ")).toBe(302);
+    const product = (await getDrop(database.db, dropId))?.products[0];
+    expect(product?.editionSize).toBe(3);
+    const edit = await get(`/admin/drops/edit-drop/${dropId}`, cookie);
+    expect(edit.html).toMatch(/<input\b[^>]*name="products\[0\]\.edition"[^>]*value="3"/);
+
+    const buy = async (quantity: number, name: string) => {
+      const order = await hold(database.db, {
+        lines: [{ productId: product?.id ?? "", dropId, quantity }],
+        provider: "demo",
+      });
+      await confirmPayment(database.db, {
+        orderId: order.id,
+        customerName: name,
+        customerEmail: `${name.toLowerCase().replace(/\s/g, ".")}@example.mx`,
+        shipping: oaxacaAddress(name, "951 123 4567"),
+      });
+      return order.id;
+    };
+    const first = await buy(1, "Renata Quiroga");
+    const second = await buy(2, "Lucía Ortega");
+    const deskPage = visibleText((await get(`/admin/orders/${second}`, cookie)).html);
+    expect(deskPage).toContain("Piezas 2 y 3 de 3");
+    const slip = visibleText((await get(`/admin/orders/${first}/imprimir`, cookie)).html);
+    expect(slip).toContain("Pieza 1 de 3");
+    const templates = orderEmailTemplates(database.db, () => settingsFromEnvironment(loadConfig({}).shop));
+    const mail = await templates[CONFIRMATION_EMAIL]?.({
+      id: "confirmacion",
+      kind: CONFIRMATION_EMAIL,
+      recipient: "lucia.ortega@example.mx",
+      orderId: second,
+      payload: {},
+    });
+    if (!mail) throw new Error("no confirmation e-mail");
+    expect(mail.text).toContain("Anillo Marea × 2: $25,000.00 (Piezas 2 y 3 de 3)");
+    expect(mail.html).toContain("Piezas 2 y 3 de 3");
+
+    // The buyers' certificates say 2 and 3 of 3: the edition cannot become smaller, nor unnumbered.
+    const version = edit.html.match(/<input[^>]*name="version"[^>]*value="([^"]*)"/)?.[1] ?? "";
+    for (const edition of ["2", ""]) {
+      const body = createBody(dropId, imageId, {
+        id: product?.id ?? "",
+        stockLoaded: "2",
+        stock: "2",
+        edition,
+      });
+      body.set("version", version);
+      body.set("status", "activa");
+      const res = await post(`/admin/drops/edit-drop/${dropId}`, body);
+      expect(res.status, edition).toBe(409);
+      expect(announcements(res.html).join(" ")).toContain("ya tiene piezas numeradas hasta la 3");
+    }
+    expect((await getDrop(database.db, dropId))?.products[0]?.editionSize).toBe(3);
   });
 });

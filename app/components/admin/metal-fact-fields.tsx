@@ -2,7 +2,10 @@ import { KARATS } from "~/catalogue/metal";
 import type { ProductFormValues } from "~/drops-desk/drop-input";
 import { Field, Select } from "./form-fields";
 
-/** One product's metal facts on the drop form: 'Quilates', 'Peso (g)', 'Piedras' (each optional). */
+/**
+ * One product's facts on the drop form: 'Quilates', 'Peso (g)', 'Edición limitada (piezas)' and
+ * 'Piedras' (each optional).
+ */
 export function MetalFactFields({
   product: p,
   at,
@@ -34,6 +37,15 @@ export function MetalFactFields({
         value={p.weight}
         onChange={(v) => onChange({ weight: v })}
         error={perr("weight")}
+      />
+      <Field
+        label="Edición limitada (piezas)"
+        name={at("edition")}
+        inputMode="numeric"
+        value={p.edition}
+        onChange={(v) => onChange({ edition: v })}
+        error={perr("edition")}
+        hint="Vacío si no va numerada."
       />
       <div className="col-span-2 sm:col-span-1">
         <Field

@@ -90,6 +90,7 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
             <li key={`${line.name}-${line.unitPriceCents}`} className="flex justify-between gap-3 py-1">
               <span>
                 {line.name} × {line.quantity}
+                {line.edition && <span className="block text-ink/75">{line.edition}</span>}
               </span>
               <span className="whitespace-nowrap text-ink/75">{formatMXN(line.unitPriceCents)} c/u</span>
             </li>

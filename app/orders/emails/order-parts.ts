@@ -8,11 +8,14 @@ export function piecesOf(order: Order): { text: string[]; html: string } {
   const rows = lines
     .map(
       (l) =>
-        `<tr><td style="padding:6px 0">${escapeMarkup(l.name)} × ${l.quantity}</td><td style="padding:6px 0;text-align:right">${l.total}</td></tr>`,
+        `<tr><td style="padding:6px 0">${escapeMarkup(l.name)} × ${l.quantity}${l.edition ? `<br><span style="color:#6b5e4b">${escapeMarkup(l.edition)}</span>` : ""}</td><td style="padding:6px 0;text-align:right">${l.total}</td></tr>`,
     )
     .join("");
   return {
-    text: [...lines.map((l) => `- ${l.name} × ${l.quantity}: ${l.total}`), `Total: ${order.total} MXN`],
+    text: [
+      ...lines.map((l) => `- ${l.name} × ${l.quantity}: ${l.total}${l.edition ? ` (${l.edition})` : ""}`),
+      `Total: ${order.total} MXN`,
+    ],
     html: `<table style="width:100%;border-collapse:collapse">${rows}
 <tr><td style="padding:8px 0;border-top:1px solid #ddd"><strong>Total</strong></td><td style="padding:8px 0;border-top:1px solid #ddd;text-align:right"><strong>${order.total} MXN</strong></td></tr></table>`,
   };

@@ -104,6 +104,7 @@ export default function PackingSlip({ loaderData }: Route.ComponentProps) {
                     {metal[i]}
                   </span>
                 )}
+                {line.edition && <span className="block text-sm">{line.edition}</span>}
               </td>
               <td className="py-2 text-right">{line.quantity}</td>
               <td className="py-2 text-center">☐</td>
