@@ -1,4 +1,4 @@
-import type { CurrentProduct } from "~/cart/cart";
+import type { CurrentProduct } from "~/cart/reconcile";
 import type { Db } from "~/db/database.server";
 import { dateRangeText, openingText } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
