@@ -145,6 +145,16 @@ describe("reconciling with the shop", () => {
     ]);
     expect(reconcileCartWithChanges(cart, new Map()).cart).toEqual([]);
   });
+
+  it("follows the drop's 'Máximo N por persona' as the shop says it now", () => {
+    const cart = addToCart(EMPTY_CART, ring, "d1", 1, 2);
+    const now = (maxPerPerson?: number | null) =>
+      reconcileCartWithChanges(cart, new Map([["r1", { ...ring, purchasable: true, maxPerPerson }]])).cart[0]
+        ?.maxPerPerson;
+    expect(now(1)).toBe(1);
+    expect(now(null)).toBeUndefined();
+    expect(now(undefined)).toBe(2);
+  });
 });
 
 describe("what the drawer tells the shopper", () => {

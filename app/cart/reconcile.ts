@@ -11,6 +11,8 @@ export interface CurrentProduct extends CartProduct {
   purchasable: boolean;
   /** Pieces held by other shoppers' unpaid checkouts (only counted when stock is 0). */
   held?: number;
+  /** The drop's 'Máximo N por persona' now (null for none), kept on the line for the drawer's plus. */
+  maxPerPerson?: number | null;
 }
 
 /** Why the drawer changed a line, for the notice the shopper reads. */
@@ -43,13 +45,16 @@ export function reconcileCartWithChanges(
       changes.push({ kind: (now.held ?? 0) > 0 ? "apartado" : "agotado", name });
       continue;
     }
-    const { purchasable: _, held: __, ...product } = now;
+    const { purchasable: _, held: __, maxPerPerson, ...product } = now;
     const quantity = Math.min(line.quantity, now.stock);
     if (quantity < line.quantity) changes.push({ kind: "reducido", name, from: line.quantity, to: quantity });
     if (now.priceCents !== line.product.priceCents) {
       changes.push({ kind: "precio", name, fromCents: line.product.priceCents, toCents: now.priceCents });
     }
-    next.push({ ...line, product, quantity });
+    const { maxPerPerson: ___, ...rest } = line;
+    // The drop's limit as the shop says it now (an answer without it keeps the line's).
+    const max = maxPerPerson === undefined ? line.maxPerPerson : (maxPerPerson ?? undefined);
+    next.push({ ...rest, product, quantity, ...(max === undefined ? {} : { maxPerPerson: max }) });
   }
   return { cart: next, changes };
 }

@@ -106,6 +106,7 @@ export async function cartProducts(
     image: product.image ? variantUrl(storage, product.image, 0) : null,
     purchasable: isDropPurchasable(drop, now),
     held: held.get(product.id) ?? 0,
+    maxPerPerson: drop.maxPerOrder,
   }));
 }
 

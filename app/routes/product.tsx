@@ -7,6 +7,7 @@ import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront"
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
+import { usePrefetchCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { ProductGallery } from "~/components/product-gallery";
 import { RouteError } from "~/components/route-error";
@@ -123,6 +124,8 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   // Buyable from the second the drop opens until the second it ends, on the server's clock.
   const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
   const label = pieceLabel(state, drop.archived, product.stock, product.held);
+  // 'Agregar al carrito' opens the drawer: its code is fetched once this page is idle.
+  usePrefetchCartDrawer(label === null);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
   // At most what is in stock, and the drop's 'Máximo N por persona'.

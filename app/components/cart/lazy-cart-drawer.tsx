@@ -5,7 +5,7 @@ import { useCart } from "./cart-context";
  * The cart drawer's code (the drawer, the cart's re-check, the checkout) is not needed to show a
  * page, only to open the bag: it is fetched at the first sign the shopper may open it (a finger
  * or pointer on the cart button, focus on it), once the page is idle when the cart already holds
- * something, or at the first open. A visit that never fills the cart, home's above all, never
+ * something or the page offers 'Agregar al carrito', or at the first open. A visit that never fills the cart, home's above all, never
  * loads it (home's JavaScript budget, `npm run bench:storefront`).
  */
 const load = () => import("./cart-drawer");
@@ -19,17 +19,21 @@ export function prefetchCartDrawer(): void {
 const whenIdle = (run: () => void) =>
   typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(run) : setTimeout(run, 1_500);
 
+/** Fetches the drawer's code once the page is idle: a page whose button opens the drawer. */
+export function usePrefetchCartDrawer(wanted: boolean): void {
+  useEffect(() => {
+    if (wanted) whenIdle(prefetchCartDrawer);
+  }, [wanted]);
+}
+
 /** `shipping`: the shop's shipping policy in a sentence, said under the subtotal. */
 export function LazyCartDrawer({ shipping }: { shipping: string | null }) {
   const { showCart, count } = useCart();
   const [opened, setOpened] = useState(false);
-  const filled = count > 0;
   useEffect(() => {
     if (showCart) setOpened(true);
   }, [showCart]);
-  useEffect(() => {
-    if (filled) whenIdle(prefetchCartDrawer);
-  }, [filled]);
+  usePrefetchCartDrawer(count > 0);
   if (!opened && !showCart) return null;
   return (
     <Suspense fallback={null}>
