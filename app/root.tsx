@@ -14,6 +14,7 @@ import { LazyCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { shippingSummary } from "~/settings/settings";
 import { adminSessionContext, sessionMiddleware } from "~/web/guards.server";
 import { pageTakesNoForm } from "~/web/methods";
 import { useNonce } from "~/web/nonce";
@@ -52,9 +53,12 @@ export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 export function loader({ context }: Route.LoaderArgs) {
   const session = context.get(adminSessionContext);
+  const settings = context.get(servicesContext).settings.current();
   // Only the public shop settings reach the browser, and whether an administrator is signed in.
   return {
-    shop: context.get(servicesContext).settings.current().shop,
+    shop: settings.shop,
+    /** The shipping policy the cart drawer says under its subtotal (Configuración's 'Envíos'). */
+    shipping: shippingSummary(settings),
     year: new Date().getFullYear(),
     signedIn: session !== null,
   };
@@ -109,7 +113,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {children}
           </div>
           {data && <SiteFooter shop={data.shop} year={data.year} />}
-          <LazyCartDrawer />
+          <LazyCartDrawer shipping={data?.shipping ?? null} />
         </CartProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -4,7 +4,7 @@ import {
   addToCart,
   type Cart,
   type CartProduct,
-  cartChangeMessage,
+  canIncrease,
   checkAdd,
   decreaseLine,
   EMPTY_CART,
@@ -12,11 +12,12 @@ import {
   itemCount,
   lineTotalCents,
   parseStoredCart,
-  reconcileCartWithChanges,
+  perPersonAddMessage,
   removeFromCart,
   stockLimitMessage,
   subtotalCents,
 } from "./cart";
+import { cartChangeMessage, reconcileCartWithChanges } from "./reconcile";
 
 const ring: CartProduct = { id: "r1", name: "Anillo Marea", priceCents: 480_000, stock: 3, image: null };
 const chain: CartProduct = {
@@ -65,6 +66,41 @@ describe("the product page's stock check", () => {
   });
 });
 
+describe("a drop's 'Máximo N por persona' when adding", () => {
+  const luna = { id: "d1", name: "Luna Nueva", maxPerOrder: 2 };
+
+  it("counts every piece of the drop in the cart, and says so in Spanish", () => {
+    const cart = addToCart(EMPTY_CART, anklet, "d1", 1, 2);
+    expect(checkAdd(cart, ring, 1, luna)).toBeNull();
+    expect(checkAdd(cart, ring, 2, luna)).toBe(
+      "Máximo 2 por persona en Luna Nueva: ya tienes 1 pieza de esta colección en tu carrito.",
+    );
+    const full = addToCart(cart, ring, "d1", 1, 2);
+    expect(checkAdd(full, ring, 1, luna)).toBe(perPersonAddMessage(2, "Luna Nueva", 2));
+    // Another drop's pieces do not count, and a drop without a limit has none.
+    expect(checkAdd(full, chain, 1, { id: "d2", name: "Otra", maxPerOrder: 1 })).toBeNull();
+    expect(checkAdd(full, ring, 1, { ...luna, maxPerOrder: null })).toBeNull();
+  });
+
+  it("never adds past the limit, and plus stops at it", () => {
+    const cart = addToCart(addToCart(EMPTY_CART, anklet, "d1", 1, 2), ring, "d1", 5, 2);
+    expect(cart.map((l) => l.quantity)).toEqual([1, 1]);
+    expect(addToCart(cart, ring, "d1", 1, 2)).toBe(cart);
+    const line = cart[1];
+    if (!line) throw new Error("no line");
+    expect(canIncrease(cart, line)).toBe(false);
+    expect(increaseLine(cart, ring.id)).toBe(cart);
+    const fewer = decreaseLine(cart, anklet.id);
+    expect(increaseLine(fewer, ring.id)[0]?.quantity).toBe(2);
+  });
+
+  it("is kept in the saved cart", () => {
+    const cart = addToCart(EMPTY_CART, ring, "d1", 1, 2);
+    expect(cart[0]?.maxPerPerson).toBe(2);
+    expect(parseStoredCart(JSON.stringify(cart))).toEqual(cart);
+  });
+});
+
 describe("plus, minus and remove", () => {
   const start: Cart = addToCart(addToCart(EMPTY_CART, ring, "d1", 2), chain, "d2");
 
@@ -109,6 +145,16 @@ describe("reconciling with the shop", () => {
     ]);
     expect(reconcileCartWithChanges(cart, new Map()).cart).toEqual([]);
   });
+
+  it("follows the drop's 'Máximo N por persona' as the shop says it now", () => {
+    const cart = addToCart(EMPTY_CART, ring, "d1", 1, 2);
+    const now = (maxPerPerson?: number | null) =>
+      reconcileCartWithChanges(cart, new Map([["r1", { ...ring, purchasable: true, maxPerPerson }]])).cart[0]
+        ?.maxPerPerson;
+    expect(now(1)).toBe(1);
+    expect(now(null)).toBeUndefined();
+    expect(now(undefined)).toBe(2);
+  });
 });
 
 describe("what the drawer tells the shopper", () => {
@@ -130,7 +176,7 @@ describe("what the drawer tells the shopper", () => {
     expect(changes.map(cartChangeMessage)).toEqual([
       `«${ring.name}»: solo quedan 2, así que cambiamos la cantidad de 3 a 2.`,
       `«${ring.name}» cambió de precio: antes ${formatMXN(ring.priceCents)}, ahora $5,000.00.`,
-      `«${chain.name}» está apartado en otra compra en curso y lo quitamos de tu carrito; puede volver a estar disponible en unos minutos.`,
+      `«${chain.name}»: Apartado — puede volver a estar disponible en unos minutos. Otra persona lo tiene en un pago que aún no termina, así que lo quitamos de tu carrito.`,
       `«${anklet.name}» se agotó y lo quitamos de tu carrito.`,
     ]);
   });

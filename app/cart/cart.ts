@@ -3,8 +3,6 @@
  * list (localStorage); the server never trusts it and re-reads prices and stock at checkout.
  */
 
-import { formatMXN } from "~/lib/money";
-
 export interface CartProduct {
   id: string;
   name: string;
@@ -18,6 +16,8 @@ export interface CartLine {
   product: CartProduct;
   dropId: string;
   quantity: number;
+  /** The drop's 'Máximo N por persona' (all its pieces in the cart together), when it has one. */
+  maxPerPerson?: number;
 }
 
 export type Cart = readonly CartLine[];
@@ -33,42 +33,93 @@ export function quantityInCart(cart: Cart, productId: string): number {
   return cart.find((l) => l.product.id === productId)?.quantity ?? 0;
 }
 
+/** Pieces of one drop in the cart: its 'Máximo N por persona' counts all of them together. */
+export function dropPieces(cart: Cart, dropId: string): number {
+  return cart.reduce((sum, l) => (l.dropId === dropId ? sum + l.quantity : sum), 0);
+}
+
+/** A drop's 'Máximo N por persona', said when an add would pass it (the same rule as at 'Pagar'). */
+export function perPersonAddMessage(max: number, dropName: string, inCart: number): string {
+  const held = inCart === 1 ? "1 pieza" : `${inCart} piezas`;
+  return inCart === 0
+    ? `Máximo ${max} por persona en ${dropName}.`
+    : `Máximo ${max} por persona en ${dropName}: ya tienes ${held} de esta colección en tu carrito.`;
+}
+
+/** The drop a product is added from, as the add checks it. */
+export interface AddingFrom {
+  id: string;
+  name: string;
+  /** 'Máximo N por persona'; null for none. */
+  maxPerOrder: number | null;
+}
+
 /**
  * The product page's check before adding: what is already in the cart plus the chosen quantity
- * may not exceed the stock. Returns the message to show, or null when the add may proceed.
+ * may not exceed the stock, nor the drop's 'Máximo N por persona' (all its pieces in the cart).
+ * Returns the message to show, or null when the add may proceed.
  */
-export function checkAdd(cart: Cart, product: CartProduct, quantity: number): string | null {
+export function checkAdd(
+  cart: Cart,
+  product: CartProduct,
+  quantity: number,
+  drop?: AddingFrom,
+): string | null {
   if (quantityInCart(cart, product.id) + quantity > product.stock) return stockLimitMessage(product.stock);
+  if (drop && drop.maxPerOrder !== null) {
+    const inCart = dropPieces(cart, drop.id);
+    if (inCart + quantity > drop.maxPerOrder) return perPersonAddMessage(drop.maxPerOrder, drop.name, inCart);
+  }
   return null;
 }
 
 /**
  * Adds `quantity` (default 1) of a product. An existing line grows by the amount added, capped at
- * the product's stock; otherwise a new line is appended. Nothing is added for an empty stock.
+ * the product's stock and at the drop's `maxPerPerson` (its pieces in the cart together);
+ * otherwise a new line is appended. Nothing is added for an empty stock or a drop at its limit.
  */
-export function addToCart(cart: Cart, product: CartProduct, dropId: string, quantity = 1): Cart {
-  const amount = Math.max(1, Math.floor(quantity));
+export function addToCart(
+  cart: Cart,
+  product: CartProduct,
+  dropId: string,
+  quantity = 1,
+  maxPerPerson: number | null = null,
+): Cart {
+  const room = maxPerPerson === null ? Number.POSITIVE_INFINITY : maxPerPerson - dropPieces(cart, dropId);
+  const amount = Math.min(Math.max(1, Math.floor(quantity)), room);
+  const limit = maxPerPerson === null ? {} : { maxPerPerson };
+  if (amount <= 0) return cart;
   const existing = cart.find((l) => l.product.id === product.id);
   if (existing) {
     return cart.map((l) =>
       l.product.id === product.id
-        ? { ...l, product, quantity: Math.min(l.quantity + amount, product.stock) }
+        ? { ...l, ...limit, product, quantity: Math.min(l.quantity + amount, product.stock) }
         : l,
     );
   }
   if (product.stock <= 0) return cart;
-  return [...cart, { product, dropId, quantity: Math.min(amount, product.stock) }];
+  return [...cart, { product, dropId, quantity: Math.min(amount, product.stock), ...limit }];
 }
 
 export function removeFromCart(cart: Cart, productId: string): Cart {
   return cart.filter((l) => l.product.id !== productId);
 }
 
-/** Plus: one more, but never beyond the stock. */
+/** Whether the drop of `line` has reached its 'Máximo N por persona' in this cart. */
+export function atDropLimit(cart: Cart, line: CartLine): boolean {
+  return line.maxPerPerson !== undefined && dropPieces(cart, line.dropId) >= line.maxPerPerson;
+}
+
+/** Whether plus may add one more of this line: below its stock and its drop's limit. */
+export function canIncrease(cart: Cart, line: CartLine): boolean {
+  return line.quantity < line.product.stock && !atDropLimit(cart, line);
+}
+
+/** Plus: one more, but never beyond the stock nor the drop's 'Máximo N por persona'. */
 export function increaseLine(cart: Cart, productId: string): Cart {
-  return cart.map((l) =>
-    l.product.id === productId ? { ...l, quantity: Math.min(l.quantity + 1, l.product.stock) } : l,
-  );
+  const line = cart.find((l) => l.product.id === productId);
+  if (!line || !canIncrease(cart, line)) return cart;
+  return cart.map((l) => (l === line ? { ...l, quantity: l.quantity + 1 } : l));
 }
 
 /** Minus: one less; at 1 the line is removed. */
@@ -90,71 +141,6 @@ export function subtotalCents(cart: Cart): number {
 /** Pieces in the cart, for the header badge. */
 export function itemCount(cart: Cart): number {
   return cart.reduce((sum, l) => sum + l.quantity, 0);
-}
-
-/** What the server says about a product now, when the drawer revalidates the cart. */
-export interface CurrentProduct extends CartProduct {
-  purchasable: boolean;
-  /** Pieces held by other shoppers' unpaid checkouts (only counted when stock is 0). */
-  held?: number;
-}
-
-/** Why the drawer changed a line, for the notice the shopper reads. */
-export type CartChange =
-  | { kind: "agotado"; name: string }
-  | { kind: "apartado"; name: string }
-  | { kind: "cerrado"; name: string }
-  | { kind: "reducido"; name: string; from: number; to: number }
-  | { kind: "precio"; name: string; fromCents: number; toCents: number };
-
-/**
- * Brings lines up to date with the shop: current name, price, image and stock; quantities cut to
- * what is left; lines whose product vanished, sold out or whose drop no longer sells are dropped.
- * `changes` says what happened to each line the shopper would not expect.
- */
-export function reconcileCartWithChanges(
-  cart: Cart,
-  current: ReadonlyMap<string, CurrentProduct>,
-): { cart: Cart; changes: CartChange[] } {
-  const next: CartLine[] = [];
-  const changes: CartChange[] = [];
-  for (const line of cart) {
-    const now = current.get(line.product.id);
-    const name = now?.name ?? line.product.name;
-    if (!now?.purchasable) {
-      changes.push({ kind: now ? "cerrado" : "agotado", name });
-      continue;
-    }
-    if (now.stock <= 0) {
-      changes.push({ kind: (now.held ?? 0) > 0 ? "apartado" : "agotado", name });
-      continue;
-    }
-    const { purchasable: _, held: __, ...product } = now;
-    const quantity = Math.min(line.quantity, now.stock);
-    if (quantity < line.quantity) changes.push({ kind: "reducido", name, from: line.quantity, to: quantity });
-    if (now.priceCents !== line.product.priceCents) {
-      changes.push({ kind: "precio", name, fromCents: line.product.priceCents, toCents: now.priceCents });
-    }
-    next.push({ ...line, product, quantity });
-  }
-  return { cart: next, changes };
-}
-
-/** The drawer's sentence for one change. */
-export function cartChangeMessage(change: CartChange): string {
-  const name = `«${change.name}»`;
-  switch (change.kind) {
-    case "agotado":
-      return `${name} se agotó y lo quitamos de tu carrito.`;
-    case "apartado":
-      return `${name} está apartado en otra compra en curso y lo quitamos de tu carrito; puede volver a estar disponible en unos minutos.`;
-    case "cerrado":
-      return `${name} ya no está a la venta (su colección cerró) y lo quitamos de tu carrito.`;
-    case "reducido":
-      return `${name}: ${change.to === 1 ? "solo queda 1" : `solo quedan ${change.to}`}, así que cambiamos la cantidad de ${change.from} a ${change.to}.`;
-    case "precio":
-      return `${name} cambió de precio: antes ${formatMXN(change.fromCents)}, ahora ${formatMXN(change.toCents)}.`;
-  }
 }
 
 /**
@@ -185,10 +171,12 @@ export function parseStoredCart(raw: string | null): Cart {
       Number.isInteger(item.quantity) &&
       item.quantity >= 1;
     if (!valid || lines.some((l) => l.product.id === p.id)) continue;
+    const max = item.maxPerPerson;
     lines.push({
       product: { id: p.id, name: p.name, priceCents: p.priceCents, stock: p.stock, image: p.image },
       dropId: item.dropId,
       quantity: item.quantity,
+      ...(Number.isInteger(max) && max >= 1 ? { maxPerPerson: max } : {}),
     });
   }
   return lines;

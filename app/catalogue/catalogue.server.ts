@@ -343,7 +343,8 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
 
 export interface ProductWithDrop {
   product: Product;
-  drop: { id: string; status: DropStatus; startAt: Date; endAt: Date };
+  /** `maxPerOrder`: the drop's 'Máximo N por persona', null for none. */
+  drop: { id: string; status: DropStatus; startAt: Date; endAt: Date; maxPerOrder: number | null };
 }
 
 /** Current state of the given products and their drops (for revalidating a cart). Unknown ids are skipped. */
@@ -353,7 +354,12 @@ export async function getProductsWithDrops(db: Db, ids: string[]): Promise<Produ
     .selectFrom("products")
     .innerJoin("drops", "drops.id", "products.drop_id")
     .selectAll("products")
-    .select(["drops.status as drop_status", "drops.start_at as drop_start_at", "drops.end_at as drop_end_at"])
+    .select([
+      "drops.status as drop_status",
+      "drops.start_at as drop_start_at",
+      "drops.end_at as drop_end_at",
+      "drops.max_per_order as drop_max_per_order",
+    ])
     .where("products.id", "in", ids)
     .execute();
   const media = await loadMedia(
@@ -367,6 +373,7 @@ export async function getProductsWithDrops(db: Db, ids: string[]): Promise<Produ
       status: r.drop_status,
       startAt: toDate(r.drop_start_at),
       endAt: toDate(r.drop_end_at),
+      maxPerOrder: r.drop_max_per_order,
     },
   }));
 }

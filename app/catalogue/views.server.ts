@@ -1,4 +1,4 @@
-import type { CurrentProduct } from "~/cart/cart";
+import type { CurrentProduct } from "~/cart/reconcile";
 import type { Db } from "~/db/database.server";
 import { dateRangeText, openingText } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
@@ -106,6 +106,7 @@ export async function cartProducts(
     image: product.image ? variantUrl(storage, product.image, 0) : null,
     purchasable: isDropPurchasable(drop, now),
     held: held.get(product.id) ?? 0,
+    maxPerPerson: drop.maxPerOrder,
   }));
 }
 

@@ -9,7 +9,8 @@ const two = (n: number) => String(n).padStart(2, "0");
  * its own place at the end of the page (sticky, part of the flow), so it never sits over the last
  * content, and scrolling into view keeps clear of it (scroll-padding in app.css). From `lg` up it
  * docks in the flow at the top of the page instead (app.css), covering nothing. It counts to
- * the instant sales stop on the server's clock and is gone once that instant is reached.
+ * the instant sales stop on the server's clock and is gone once that instant is reached. It is a
+ * landmark of its own (a named region), so no content of the page lies outside the landmarks.
  */
 export function DropBar({
   drop,
@@ -28,7 +29,11 @@ export function DropBar({
     { value: two(left.seconds), unit: "seg" },
   ];
   return (
-    <div data-drop-bar className="sticky bottom-0 z-20 mx-auto mt-8 max-w-6xl print:hidden sm:px-4">
+    <section
+      data-drop-bar
+      aria-label="Colección en curso"
+      className="sticky bottom-0 z-20 mx-auto mt-8 max-w-6xl print:hidden sm:px-4"
+    >
       <Link
         to={drop.href}
         className="flex items-center justify-between gap-3 bg-ink/95 px-4 py-2 text-cream shadow-lg hover:bg-ink sm:rounded-t-2xl lg:rounded-2xl lg:shadow-none"
@@ -53,7 +58,7 @@ export function DropBar({
           ))}
         </span>
       </Link>
-    </div>
+    </section>
   );
 }
 

@@ -51,7 +51,9 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
                     alt={alts[i] ?? name}
                     sizes="(min-width: 768px) 50vw, 100vw"
                     priority={i === 0}
-                    className="aspect-square h-auto w-full object-cover"
+                    // Shorter on phones, so the name, the price and 'Agregar al carrito' fit the
+                    // first screen under it.
+                    className="aspect-[3/2] h-auto w-full object-cover sm:aspect-[4/3] md:aspect-square"
                   />
                 </a>
               </li>

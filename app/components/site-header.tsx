@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Form, NavLink, useLocation } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
+import { prefetchCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { isAdminPath } from "~/web/paths";
 
 const LINKS = [
@@ -65,6 +66,10 @@ export function SiteHeader({ shopName, signedIn }: { shopName: string; signedIn:
         <button
           type="button"
           onClick={() => setShowCart(true)}
+          // The drawer's code is fetched when a tap or a click is on its way, not with the page.
+          onPointerEnter={prefetchCartDrawer}
+          onTouchStart={prefetchCartDrawer}
+          onFocus={prefetchCartDrawer}
           className="relative order-2 rounded-full p-2 hover:bg-sand sm:order-3"
           aria-label={`Abrir carrito (${count} ${count === 1 ? "pieza" : "piezas"})`}
         >

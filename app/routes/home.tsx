@@ -47,13 +47,15 @@ export async function loader({ context }: Route.LoaderArgs) {
     now: now.toISOString(),
     whatsapp: page.shop.whatsapp,
     drops: page.drops,
+    // The brand's copy travels with the page's data, not in its JavaScript (home's budget).
+    brand: { ...BRAND, hero: HERO_IMAGE, processImage: PROCESS_IMAGE },
   };
 }
 
 export const action = pageTakesNoForm;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { drops } = loaderData;
+  const { drops, brand } = loaderData;
   // Each drop's state, and which one the countdown follows, are read on the server's clock and
   // change on their own the second a drop opens or closes.
   const now = new Date(useShopClock(loaderData.now, changeInstants(drops)));
@@ -78,7 +80,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <h1 className="font-serif text-4xl leading-tight text-balance sm:text-5xl lg:text-6xl">
                 {loaderData.seo.shopName}
               </h1>
-              <p className="mt-4 max-w-lg text-lg text-ink/80">{BRAND.tagline}</p>
+              <p className="mt-4 max-w-lg text-lg text-ink/80">{brand.tagline}</p>
               <Link
                 to={running?.href ?? "/colecciones"}
                 className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream hover:bg-gold-700"
@@ -87,10 +89,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </Link>
             </div>
             <img
-              src={HERO_IMAGE.src}
-              alt={HERO_IMAGE.alt}
-              width={HERO_IMAGE.width}
-              height={HERO_IMAGE.height}
+              src={brand.hero.src}
+              alt={brand.hero.alt}
+              width={brand.hero.width}
+              height={brand.hero.height}
               fetchPriority="high"
               className="h-auto w-full rounded-lg"
             />
@@ -170,7 +172,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 Hecho a mano, paso a paso
               </h2>
               <ol className="mt-6 space-y-5">
-                {BRAND.process.map((step, i) => (
+                {brand.process.map((step, i) => (
                   <li key={step.title} className="flex gap-4">
                     <span className="grid size-9 shrink-0 place-items-center rounded-full bg-gold-700 font-serif text-cream">
                       {i + 1}
@@ -183,7 +185,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 ))}
               </ol>
             </div>
-            <Picture image={PROCESS_IMAGE} className="rounded-lg" />
+            <Picture image={brand.processImage} className="rounded-lg" />
           </div>
         </section>
 
@@ -192,8 +194,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <h2 id="marca" className="font-serif text-3xl">
               {loaderData.seo.shopName}
             </h2>
-            <p className="mt-2 text-sm uppercase tracking-widest text-gold-700">{BRAND.origin}</p>
-            <p className="mt-6 text-lg text-ink/80">{BRAND.story}</p>
+            <p className="mt-2 text-sm uppercase tracking-widest text-gold-700">{brand.origin}</p>
+            <p className="mt-6 text-lg text-ink/80">{brand.story}</p>
             <Link to="/nosotros" className="mt-6 inline-block underline underline-offset-4">
               Conoce nuestra historia
             </Link>

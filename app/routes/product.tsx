@@ -8,6 +8,7 @@ import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront"
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { productHref } from "~/catalogue/views.server";
 import { useCart } from "~/components/cart/cart-context";
+import { usePrefetchCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { MetalFacts } from "~/components/metal-facts";
 import { ProductGallery } from "~/components/product-gallery";
@@ -128,6 +129,8 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   // Buyable from the second the drop opens until the second it ends, on the server's clock.
   const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
   const label = pieceLabel(state, drop.archived, product.stock, product.held);
+  // 'Agregar al carrito' opens the drawer: its code is fetched once this page is idle.
+  usePrefetchCartDrawer(label === null);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
   // At most what is in stock, and the drop's 'Máximo N por persona'.
@@ -143,20 +146,25 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       stock: product.stock,
       image: product.thumbnail,
     };
-    const refusal = checkAdd(cart, item, quantity);
+    // The stock, and the drop's 'Máximo N por persona' over all its pieces in the cart: refused
+    // here, in the shopper's words, rather than first at 'Pagar'.
+    const refusal = checkAdd(cart, item, quantity, drop);
     if (refusal) {
       setError(refusal);
       return;
     }
     setError(null);
-    add(item, drop.id, quantity);
+    add(item, drop.id, quantity, drop.maxPerOrder);
     setShowCart(true);
   }
 
   return (
     <>
-      <main className="mx-auto max-w-6xl px-4 py-8">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
+      {/* A phone's first screen (360 × 740) holds the first photo, the name, the price and 'Agregar
+          al carrito' above the drop's bar (tests/e2e/first-screen.spec.ts): the page's top is
+          tight on phones, the photo is shorter there, and the long description comes after. */}
+      <main className="mx-auto max-w-6xl px-4 pt-3 pb-8 sm:py-8">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-2">
           <Link to={drop.href} className="text-sm underline underline-offset-4">
             ← Volver a {drop.name}
           </Link>
@@ -164,74 +172,81 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             {drop.archived ? DROP_TIME_LABELS.ended : DROP_TIME_LABELS[state]}
           </p>
         </div>
-        <div className="mt-6 grid gap-10 md:grid-cols-2">
+        <div className="mt-3 grid gap-4 sm:mt-6 md:grid-cols-2 md:gap-10">
           <ProductGallery images={images} name={product.name} />
 
           <div>
-            <p className="text-sm uppercase tracking-widest text-gold-700">
+            <p className="text-xs uppercase tracking-widest text-gold-700 sm:text-sm">
               {product.categoria} · {product.material}
             </p>
-            <h1 className="mt-1 font-serif text-4xl">{product.name}</h1>
-            <p className="mt-3 text-2xl">{product.price}</p>
-            <p className="mt-2 text-sm text-ink/70" data-testid="stock">
-              {product.stockText}
-            </p>
+            <h1 className="mt-1 font-serif text-3xl leading-tight sm:text-4xl">{product.name}</h1>
+            <div className="mt-1 flex flex-wrap items-baseline justify-between gap-x-4 sm:mt-3 sm:block">
+              <p className="text-2xl" data-testid="price">
+                {product.price}
+              </p>
+              <p className="text-sm text-ink/70 sm:mt-2" data-testid="stock">
+                {product.stockText}
+              </p>
+            </div>
             {drop.maxPerOrder !== null && (
-              <p className="mt-1 text-sm text-ink/70">Máximo {drop.maxPerOrder} por persona</p>
+              <p className="text-sm text-ink/70 sm:mt-1">Máximo {drop.maxPerOrder} por persona</p>
             )}
-            {product.description && <p className="mt-6 text-ink/80">{product.description}</p>}
 
+            {/* Product information and the add button come before the long text: a row of
+                choices (sizes) would go right above the quantity. */}
             {label === null ? (
-              <form onSubmit={addToCart} className="mt-8 space-y-4">
-                <div>
-                  <label htmlFor="cantidad" className="block text-sm font-medium">
-                    Cantidad
-                  </label>
-                  <div className="mt-2 flex items-center gap-2">
-                    <button
-                      type="button"
-                      onClick={() => setQuantity((q) => clamp(q - 1))}
-                      disabled={quantity <= 1}
-                      className="size-11 rounded border border-ink/20 disabled:opacity-40"
-                      aria-label="Uno menos"
-                    >
-                      −
-                    </button>
-                    <input
-                      id="cantidad"
-                      type="number"
-                      inputMode="numeric"
-                      min={1}
-                      max={most}
-                      value={quantity}
-                      onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
-                      className="h-11 w-16 rounded border border-ink/20 bg-white text-center"
-                    />
-                    <button
-                      type="button"
-                      onClick={() => setQuantity((q) => clamp(q + 1))}
-                      disabled={quantity >= most}
-                      className="size-11 rounded border border-ink/20 disabled:opacity-40"
-                      aria-label="Uno más"
-                    >
-                      +
-                    </button>
+              <form onSubmit={addToCart} className="mt-3 space-y-3 sm:mt-8 sm:space-y-4">
+                <div className="flex flex-wrap items-end gap-3 sm:block">
+                  <div>
+                    <label htmlFor="cantidad" className="block text-sm font-medium">
+                      Cantidad
+                    </label>
+                    <div className="mt-1 flex items-center gap-1.5 sm:mt-2 sm:gap-2">
+                      <button
+                        type="button"
+                        onClick={() => setQuantity((q) => clamp(q - 1))}
+                        disabled={quantity <= 1}
+                        className="size-11 rounded border border-ink/20 disabled:opacity-40"
+                        aria-label="Uno menos"
+                      >
+                        −
+                      </button>
+                      <input
+                        id="cantidad"
+                        type="number"
+                        inputMode="numeric"
+                        min={1}
+                        max={most}
+                        value={quantity}
+                        onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
+                        className="h-11 w-12 rounded border border-ink/20 bg-white text-center sm:w-16"
+                      />
+                      <button
+                        type="button"
+                        onClick={() => setQuantity((q) => clamp(q + 1))}
+                        disabled={quantity >= most}
+                        className="size-11 rounded border border-ink/20 disabled:opacity-40"
+                        aria-label="Uno más"
+                      >
+                        +
+                      </button>
+                    </div>
                   </div>
+                  <button
+                    type="submit"
+                    className="min-h-11 min-w-40 flex-1 rounded-full bg-ink px-4 py-2.5 font-medium text-cream hover:bg-gold-700 sm:mt-4 sm:w-full sm:py-3"
+                  >
+                    Agregar al carrito
+                  </button>
                 </div>
                 {error && (
                   <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
                     {error}
                   </p>
                 )}
-                <button
-                  type="submit"
-                  className="w-full rounded-full bg-ink py-3 font-medium text-cream hover:bg-gold-700"
-                >
-                  Agregar al carrito
-                </button>
               </form>
             ) : (
-              <p className="mt-8 rounded-lg bg-sand px-4 py-3 font-medium">{label}</p>
+              <p className="mt-4 rounded-lg bg-sand px-4 py-3 font-medium sm:mt-8">{label}</p>
             )}
             {state === "pending" && !drop.archived && (
               <OpeningNotice drop={drop} renderedAt={loaderData.now} className="mt-4" />
@@ -239,6 +254,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             {loaderData.waitlist && state === "pending" && (
               <WaitlistForm dropName={drop.name} fallback={actionData} compact />
             )}
+            {product.description && <p className="mt-6 text-ink/80">{product.description}</p>}
             <MetalFacts facts={product.metal} />
           </div>
         </div>

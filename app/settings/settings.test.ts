@@ -11,6 +11,7 @@ import {
   parseOverrides,
   settingsFromEnvironment,
   settingsSchema,
+  shippingSummary,
   textToSections,
 } from "./settings";
 
@@ -155,5 +156,29 @@ describe("the Configuración form", () => {
       carriers: [{ name: "X", trackingUrl: "https://x.mx/{guia}" }],
     });
     expect(parseOverrides("no es json")).toEqual({});
+  });
+});
+
+describe("the shipping policy the cart drawer says", () => {
+  const withShipping = (text: string) => applyOverrides(defaults, { legalShipping: text });
+
+  it("is the first sentence about the cost of the 'Envíos' page, without the notes to the owner", () => {
+    expect(shippingSummary(defaults)).toBe("El envío está incluido en el precio de las piezas.");
+  });
+
+  it("follows the owner's text, whatever the part about the cost is called", () => {
+    const own = withShipping(
+      "## Cobertura\n\nEnviamos a todo México.\n\n## Costos de envío\n\nEnvío gratis en compras desde $3,000; si no, $150 por pedido. Lo ves antes de pagar.",
+    );
+    expect(shippingSummary(own)).toBe("Envío gratis en compras desde $3,000; si no, $150 por pedido.");
+  });
+
+  it("without a part about the cost, is the page's first sentence, cut short at a word", () => {
+    expect(shippingSummary(withShipping("Enviamos por paquetería a todo el país. Sin excepciones."))).toBe(
+      "Enviamos por paquetería a todo el país.",
+    );
+    const long = shippingSummary(withShipping(`Enviamos ${"muy ".repeat(60)}rápido.`)) ?? "";
+    expect(long.length).toBeLessThanOrEqual(140);
+    expect(long).toMatch(/^Enviamos muy .*muy…$/);
   });
 });

@@ -342,3 +342,33 @@ export function parseOverrides(json: string): SettingsOverrides {
   }
   return out as SettingsOverrides;
 }
+
+// ---- The shipping policy in one sentence (the cart drawer says it under the subtotal). ----
+
+const SHIPPING_SUMMARY_CHARS = 140;
+const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+/**
+ * What shipping costs, as Configuración's 'Envíos' page says it (the owner's text, or the model
+ * text): the first sentence of its part about the cost ('Costo', 'Costos', 'Costo de envío'…),
+ * or of the page when no part is about it. Notes in brackets (the model's hints to the owner) are
+ * left out, and a long sentence is cut at a word. Null when the page says nothing.
+ */
+export function shippingSummary(settings: ShopSettings): string | null {
+  const page = legalPageFor(LEGAL_FIELDS.legalShipping, settings);
+  if (!page) return null;
+  const about = page.sections.find((s) => fold(s.heading).includes("costo") && s.paragraphs.length > 0);
+  const paragraphs = (about ?? page.sections.find((s) => s.paragraphs.length > 0))?.paragraphs ?? [];
+  for (const paragraph of paragraphs) {
+    const plain = paragraph
+      .replace(/\[[^\]]*\]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+    const sentence = plain.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? plain;
+    if (sentence === "") continue;
+    if (sentence.length <= SHIPPING_SUMMARY_CHARS) return sentence;
+    const cut = sentence.slice(0, SHIPPING_SUMMARY_CHARS - 1);
+    return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[\s,;:]+$/, "")}…`;
+  }
+  return null;
+}

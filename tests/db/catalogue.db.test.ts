@@ -137,6 +137,7 @@ describeEachDatabase("catalogue storage", (harness) => {
       image: "/media/drops/x/main-320.webp",
       purchasable: true,
       held: 0,
+      maxPerPerson: null,
     });
     expect(products.find((p) => p.id === closed)).toEqual({
       id: closed,
@@ -146,6 +147,7 @@ describeEachDatabase("catalogue storage", (harness) => {
       image: null,
       purchasable: false,
       held: 0,
+      maxPerPerson: null,
     });
 
     const urls = await productImageUrls(database.db, storage, "https://tienda.mx", [open, closed]);

@@ -41,10 +41,11 @@ test("'Pagar' shows the server's message when a piece sold out meanwhile", async
   await expect(cart.drawer.getByRole("button", { name: "Pagar" })).toBeEnabled();
 });
 
-test("'Máximo 2 por persona': the product page says it and caps its count; the drawer shows the server's refusal", async ({
+test("'Máximo 2 por persona' is refused when adding, in Spanish, not first at 'Pagar'; the drawer's plus stops at it", async ({
   page,
   shop,
   cart,
+  database,
 }) => {
   const drop = await shop.drop({
     timing: "running",
@@ -62,16 +63,73 @@ test("'Máximo 2 por persona': the product page says it and caps its count; the 
   await page.getByRole("button", { name: "Uno más" }).click();
   await expect(page.getByRole("button", { name: "Uno más" })).toBeDisabled();
   await page.getByRole("button", { name: "Agregar al carrito" }).click();
-  await cart.addFromProductPage(anillo.href);
+  await expect(cart.line("Arete Límite")).toContainText("x 2");
+  // The drop's pieces are all in the cart: plus stops, and the line says why.
+  await expect(
+    cart.line("Arete Límite").getByRole("button", { name: "Agregar uno de Arete Límite" }),
+  ).toBeDisabled();
+  await expect(cart.line("Arete Límite")).toContainText("Máximo 2 por persona en su colección");
+  await cart.drawer.getByRole("button", { name: "Cerrar carrito" }).click();
+
+  // Another piece of the same drop: refused on its page, in the shopper's words.
+  await page.goto(anillo.href);
+  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    `Máximo 2 por persona en ${drop.name}: ya tienes 2 piezas de esta colección en tu carrito.`,
+  );
+  await expect(cart.drawer).toBeHidden();
+  await expect(cart.count()).toHaveText("2");
+
+  // With room again, the add goes through.
+  await cart.open();
+  await cart.minus("Arete Límite");
+  await cart.drawer.getByRole("button", { name: "Cerrar carrito" }).click();
+  await page.getByRole("button", { name: "Agregar al carrito" }).click();
+  await expect(cart.line("Anillo Límite")).toContainText("x 1");
+  await expect(cart.count()).toHaveText("2");
+
+  // A limit lowered by the owner after the cart was filled is still refused at 'Pagar'.
+  await database.db.updateTable("drops").set({ max_per_order: 1 }).where("id", "=", drop.id).execute();
   await cart.drawer.getByRole("button", { name: "Pagar" }).click();
   await expect(cart.drawer.getByRole("alert")).toHaveText(
-    `Máximo 2 por persona en ${drop.name}: deja hasta 2 piezas de esta colección en tu carrito.`,
+    `Máximo 1 por persona en ${drop.name}: deja hasta 1 pieza de esta colección en tu carrito.`,
   );
   expect(await shop.stockOf(arete.id)).toBe(5);
   // Within the limit, the checkout goes on to the payment page.
-  await cart.minus("Arete Límite");
+  await cart.remove("Arete Límite");
   await cart.drawer.getByRole("button", { name: "Pagar" }).click();
   await expect(page).toHaveURL(/\/pago-demo\/OL-/);
+});
+
+test("the drawer's subtotal reads '$12,500.00' beside its label, with the shop's shipping policy under it", async ({
+  page,
+  shop,
+  cart,
+}) => {
+  const { product } = await shop.piece({ name: "Collar Subtotal", priceCents: 1_250_000, stock: 3 });
+  await cart.addFromProductPage(product.href);
+  await expect(cart.subtotal()).toHaveText("$12,500.00");
+  const row = cart.drawer.locator("p", { has: page.getByTestId("subtotal") });
+  await expect(row).toHaveText("Subtotal: $12,500.00");
+  // Label and amount on one line, side by side.
+  const [label, amount] = await Promise.all([
+    row.getByText("Subtotal:", { exact: true }).boundingBox(),
+    cart.subtotal().boundingBox(),
+  ]);
+  if (!label || !amount) throw new Error("no boxes");
+  expect(Math.abs(label.y + label.height / 2 - (amount.y + amount.height / 2))).toBeLessThan(4);
+  expect(amount.x).toBeGreaterThan(label.x + label.width);
+
+  // Under it, what shipping costs, as Configuración's 'Envíos' page says it.
+  const policy = cart.drawer.getByTestId("shipping-policy");
+  await expect(policy).toHaveText("El envío está incluido en el precio de las piezas.");
+  const said = (await policy.textContent()) ?? "";
+  await page.goto("/envios");
+  await expect(page.getByRole("main")).toContainText(said);
+
+  await cart.open();
+  await cart.plus("Collar Subtotal");
+  await expect(cart.subtotal()).toHaveText("$25,000.00");
 });
 
 test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 message with the wait", async ({

@@ -118,9 +118,8 @@ test("a piece held by another shopper's checkout reads 'Apartado'; once paid, 'P
   await expect(page.getByRole("article", { name: "Arete Apartado" }).getByText(HELD)).toBeVisible();
   // The drawer tells the shopper why the piece left her cart, and that it may come back.
   await cart.open();
-  await expect(cart.drawer.getByTestId("cart-notice")).toContainText(
-    "«Arete Apartado» está apartado en otra compra en curso",
-  );
+  // ...in the page's own words: the same 'Apartado' the page and the tile said.
+  await expect(cart.drawer.getByTestId("cart-notice")).toContainText(`«Arete Apartado»: ${HELD}`);
   await cart.drawer.getByRole("button", { name: "Cerrar carrito" }).click();
 
   // That shopper pays: now it is truly sold.

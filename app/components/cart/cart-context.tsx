@@ -25,7 +25,8 @@ interface CartContextValue {
   cart: Cart;
   count: number;
   subtotalCents: number;
-  add(product: CartProduct, dropId: string, quantity?: number): void;
+  /** `maxPerPerson`: the drop's 'Máximo N por persona', kept on the line for the drawer's plus. */
+  add(product: CartProduct, dropId: string, quantity?: number, maxPerPerson?: number | null): void;
   remove(productId: string): void;
   increase(productId: string): void;
   decrease(productId: string): void;
@@ -46,8 +47,8 @@ export function CartProvider({ children }: { children: ReactNode }) {
   // /success page's clear) runs once, not again whenever another tab edits the cart.
   const actions = useMemo(
     () => ({
-      add: (product: CartProduct, dropId: string, quantity?: number) =>
-        replace((c) => addToCart(c, product, dropId, quantity)),
+      add: (product: CartProduct, dropId: string, quantity?: number, maxPerPerson?: number | null) =>
+        replace((c) => addToCart(c, product, dropId, quantity, maxPerPerson)),
       remove: (id: string) => replace((c) => removeFromCart(c, id)),
       increase: (id: string) => replace((c) => increaseLine(c, id)),
       decrease: (id: string) => replace((c) => decreaseLine(c, id)),

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
+import { atDropLimit, canIncrease, lineTotalCents } from "~/cart/cart";
 import {
   type CartChange,
   type CurrentProduct,
   cartChangeMessage,
-  lineTotalCents,
   reconcileCartWithChanges,
-} from "~/cart/cart";
+} from "~/cart/reconcile";
 import { shopNow } from "~/components/shop-clock";
 import { formatMXN } from "~/lib/money";
 import { useScrollLock } from "../scroll-lock";
@@ -23,8 +23,9 @@ const LEGAL_LINKS = [
 /**
  * The cart drawer: a modal <dialog> sliding in from the right over a dimmed backdrop. The dialog
  * element traps focus, closes on Escape and returns focus to the cart button by itself.
+ * `shipping`: the shop's shipping policy in a sentence (Configuración), said under the subtotal.
  */
-export function CartDrawer() {
+export function CartDrawer({ shipping }: { shipping: string | null }) {
   const { cart, subtotalCents, remove, increase, decrease, replace, showCart, setShowCart } = useCart();
   const dialog = useRef<HTMLDialogElement>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -183,6 +184,11 @@ export function CartDrawer() {
                   <p className="text-sm text-ink/70" data-testid="line-total">
                     {formatMXN(line.product.priceCents)} x {line.quantity} = {formatMXN(lineTotalCents(line))}
                   </p>
+                  {atDropLimit(cart, line) && (
+                    <p className="text-sm text-ink/70">
+                      Máximo {line.maxPerPerson} por persona en su colección
+                    </p>
+                  )}
                 </div>
                 {/* Every control is at least 44 × 44 px: thumbs, not cursors, use them. */}
                 <div className="col-span-2 flex items-center gap-2">
@@ -202,7 +208,7 @@ export function CartDrawer() {
                     type="button"
                     className="grid size-11 place-items-center rounded border border-sand text-lg disabled:opacity-40"
                     onClick={() => increase(line.product.id)}
-                    disabled={line.quantity >= line.product.stock}
+                    disabled={!canIncrease(cart, line)}
                     aria-label={`Agregar uno de ${line.product.name}`}
                   >
                     +
@@ -229,10 +235,18 @@ export function CartDrawer() {
               </p>
             )}
             {line && <LinePlace status={line} />}
-            <p className="flex justify-between font-medium">
-              <span>Subtotal: $</span>
-              <span data-testid="subtotal">{formatMXN(subtotalCents).replace(/^\$/, "")}</span>
+            {/* Reads 'Subtotal: $12,500.00': the label, then the amount as every price is written. */}
+            <p className="flex items-baseline justify-between gap-3 font-medium">
+              <span>Subtotal:</span>{" "}
+              <span data-testid="subtotal" className="tabular-nums">
+                {formatMXN(subtotalCents)}
+              </span>
             </p>
+            {shipping && (
+              <p className="mt-1 text-sm text-ink/70" data-testid="shipping-policy">
+                {shipping}
+              </p>
+            )}
             <button
               type="button"
               onClick={pay}

@@ -555,15 +555,32 @@ const LIGHTHOUSE_AXE_OPTIONS = {
 /**
  * No serious or critical accessibility violations on the page as it is now. `lighthouse`: no
  * violation at all, of any impact, of the rules Lighthouse's accessibility score is made of.
+ * `landmarks`: also no content outside the landmarks (axe's 'region', a moderate rule that
+ * neither of the above counts): the storefront's pages, the running drop's bar included.
  */
-export async function expectAccessible(page: Page, options: { lighthouse?: boolean; exclude?: string } = {}) {
+export async function expectAccessible(
+  page: Page,
+  options: { lighthouse?: boolean; exclude?: string; landmarks?: boolean } = {},
+) {
   await expectNoSidewaysScroll(page);
   const builder = new AxeBuilder({ page });
-  if (options.lighthouse) builder.options(LIGHTHOUSE_AXE_OPTIONS);
+  if (options.lighthouse) {
+    builder.options(
+      options.landmarks
+        ? { ...LIGHTHOUSE_AXE_OPTIONS, rules: { ...LIGHTHOUSE_AXE_OPTIONS.rules, region: { enabled: true } } }
+        : LIGHTHOUSE_AXE_OPTIONS,
+    );
+  }
   if (options.exclude) builder.exclude(options.exclude);
   const results = await builder.analyze();
   const bad = results.violations
-    .filter((v) => options.lighthouse || v.impact === "serious" || v.impact === "critical")
+    .filter(
+      (v) =>
+        options.lighthouse ||
+        v.impact === "serious" ||
+        v.impact === "critical" ||
+        (options.landmarks && v.id === "region"),
+    )
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   // With `lighthouse` a test goes on to its next page and fails at its end, listing every page's faults.
   (options.lighthouse ? expect.soft : expect)(bad, `${page.url()}\n${bad.join("\n")}`).toEqual([]);

@@ -1,0 +1,77 @@
+import { formatMXN } from "~/lib/money";
+import type { Cart, CartLine, CartProduct } from "./cart";
+
+/*
+ * The drawer's re-check of the cart against the shop (prices, stock, whether a drop still sells)
+ * and its sentences: only the drawer needs them, so they load with its code, not with every page.
+ */
+
+/** What the server says about a product now, when the drawer revalidates the cart. */
+export interface CurrentProduct extends CartProduct {
+  purchasable: boolean;
+  /** Pieces held by other shoppers' unpaid checkouts (only counted when stock is 0). */
+  held?: number;
+  /** The drop's 'Máximo N por persona' now (null for none), kept on the line for the drawer's plus. */
+  maxPerPerson?: number | null;
+}
+
+/** Why the drawer changed a line, for the notice the shopper reads. */
+export type CartChange =
+  | { kind: "agotado"; name: string }
+  | { kind: "apartado"; name: string }
+  | { kind: "cerrado"; name: string }
+  | { kind: "reducido"; name: string; from: number; to: number }
+  | { kind: "precio"; name: string; fromCents: number; toCents: number };
+
+/**
+ * Brings lines up to date with the shop: current name, price, image and stock; quantities cut to
+ * what is left; lines whose product vanished, sold out or whose drop no longer sells are dropped.
+ * `changes` says what happened to each line the shopper would not expect.
+ */
+export function reconcileCartWithChanges(
+  cart: Cart,
+  current: ReadonlyMap<string, CurrentProduct>,
+): { cart: Cart; changes: CartChange[] } {
+  const next: CartLine[] = [];
+  const changes: CartChange[] = [];
+  for (const line of cart) {
+    const now = current.get(line.product.id);
+    const name = now?.name ?? line.product.name;
+    if (!now?.purchasable) {
+      changes.push({ kind: now ? "cerrado" : "agotado", name });
+      continue;
+    }
+    if (now.stock <= 0) {
+      changes.push({ kind: (now.held ?? 0) > 0 ? "apartado" : "agotado", name });
+      continue;
+    }
+    const { purchasable: _, held: __, maxPerPerson, ...product } = now;
+    const quantity = Math.min(line.quantity, now.stock);
+    if (quantity < line.quantity) changes.push({ kind: "reducido", name, from: line.quantity, to: quantity });
+    if (now.priceCents !== line.product.priceCents) {
+      changes.push({ kind: "precio", name, fromCents: line.product.priceCents, toCents: now.priceCents });
+    }
+    const { maxPerPerson: ___, ...rest } = line;
+    // The drop's limit as the shop says it now (an answer without it keeps the line's).
+    const max = maxPerPerson === undefined ? line.maxPerPerson : (maxPerPerson ?? undefined);
+    next.push({ ...rest, product, quantity, ...(max === undefined ? {} : { maxPerPerson: max }) });
+  }
+  return { cart: next, changes };
+}
+
+/** The drawer's sentence for one change. */
+export function cartChangeMessage(change: CartChange): string {
+  const name = `«${change.name}»`;
+  switch (change.kind) {
+    case "agotado":
+      return `${name} se agotó y lo quitamos de tu carrito.`;
+    case "apartado":
+      return `${name}: Apartado — puede volver a estar disponible en unos minutos. Otra persona lo tiene en un pago que aún no termina, así que lo quitamos de tu carrito.`;
+    case "cerrado":
+      return `${name} ya no está a la venta (su colección cerró) y lo quitamos de tu carrito.`;
+    case "reducido":
+      return `${name}: ${change.to === 1 ? "solo queda 1" : `solo quedan ${change.to}`}, así que cambiamos la cantidad de ${change.from} a ${change.to}.`;
+    case "precio":
+      return `${name} cambió de precio: antes ${formatMXN(change.fromCents)}, ahora ${formatMXN(change.toCents)}.`;
+  }
+}
