@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql } from "kysely";
+import { type MetalFacts, NO_METAL_FACTS, toKarat } from "~/catalogue/metal";
 import { type Db, toTimestamp } from "~/db/database.server";
 
 /*
@@ -107,4 +108,39 @@ export async function editionNumbersOf(
     byLine.set(row.position, entry);
   }
   return byLine;
+}
+
+/** One numbered piece of an order, as its certificate of authenticity says it. */
+export interface EditionCertificate {
+  name: string;
+  number: number;
+  size: number;
+  metal: MetalFacts;
+}
+
+/**
+ * A certificate per numbered piece of the order, in the order's lines and then number order. The
+ * piece's name is the order's own copy; its metal facts and edition size, the product's.
+ */
+export async function editionCertificates(db: Db, orderId: string): Promise<EditionCertificate[]> {
+  const rows = await db
+    .selectFrom("edition_numbers as e")
+    .innerJoin("order_lines as l", (join) =>
+      join.onRef("l.order_id", "=", "e.order_id").onRef("l.position", "=", "e.position"),
+    )
+    .leftJoin("products as p", "p.id", "e.product_id")
+    .select(["l.name", "e.number", "p.edition_size", "p.karat", "p.weight_mg", "p.stones"])
+    .where("e.order_id", "=", orderId)
+    .orderBy("e.position")
+    .orderBy("e.number")
+    .execute();
+  return rows.map((r) => ({
+    name: r.name,
+    number: r.number,
+    size: r.edition_size ?? r.number,
+    metal:
+      r.karat === null && r.weight_mg === null && r.stones === null
+        ? NO_METAL_FACTS
+        : { karat: toKarat(r.karat), weightMg: r.weight_mg, stones: r.stones },
+  }));
 }

@@ -435,6 +435,20 @@ describeEachDatabase("the metal's facts through HTTP", (harness) => {
     expect(deskPage).toContain("Piezas 2 y 3 de 3");
     const slip = visibleText((await get(`/admin/orders/${first}/imprimir`, cookie)).html);
     expect(slip).toContain("Pieza 1 de 3");
+    // After the slip, a certificate of authenticity per numbered piece, with its care.
+    const both = (await get(`/admin/orders/${second}/imprimir`, cookie)).html;
+    const certificates = [
+      ...both.matchAll(/<article\b[^>]*aria-labelledby="certificado-[^"]*"[^>]*>([\s\S]*?)<\/article>/g),
+    ].map((m) => visibleText(m[1] ?? ""));
+    expect(certificates).toHaveLength(2);
+    expect(certificates[0]).toMatch(
+      /Certificado de autenticidad Anillo Marea Pieza 2 de 3 .*Cuidados Guárdala sola/,
+    );
+    expect(certificates[1]).toContain("Pieza 3 de 3");
+    expect(certificates[1]).toContain(`Pedido ${second}`);
+    expect(visibleText((await get(`/admin/orders/${first}/imprimir`, cookie)).html)).not.toContain(
+      "Pieza 2 de 3",
+    );
     const templates = orderEmailTemplates(database.db, () => settingsFromEnvironment(loadConfig({}).shop));
     const mail = await templates[CONFIRMATION_EMAIL]?.({
       id: "confirmacion",

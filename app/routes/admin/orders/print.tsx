@@ -1,8 +1,10 @@
 import { Link } from "react-router";
 import { metalFactsLine } from "~/catalogue/metal";
 import { RouteError } from "~/components/route-error";
+import { CARE_INSTRUCTIONS } from "~/content/care";
 import { formatShopDateTime } from "~/lib/dates";
 import { getDeskOrder } from "~/orders/desk.server";
+import { editionCertificates, editionText } from "~/orders/editions.server";
 import { isOrderId } from "~/orders/ids";
 import { lineMetalFacts } from "~/orders/line-metal.server";
 import { addressLines } from "~/orders/shipping";
@@ -20,19 +22,84 @@ export async function loader(args: Route.LoaderArgs) {
   const order = isOrderId(args.params.orderId) ? await getDeskOrder(database.db, args.params.orderId) : null;
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   const metal = await lineMetalFacts(database.db, order.id);
+  const certificates = await editionCertificates(database.db, order.id);
   return {
     order,
+    /** A certificate of authenticity per numbered piece, printed after the slip. */
+    certificates: certificates.map((c) => ({
+      name: c.name,
+      edition: editionText([c.number], c.size),
+      metal: metalFactsLine(c.metal),
+    })),
     /** Each line's metal facts in one line ("Oro de 14 k (585) · 2.35 g"), in the lines' order. */
     metal: metal.map(metalFactsLine),
     shop: { name: shop.name, email: shop.email, whatsapp: shop.whatsapp },
   };
 }
 
-/** The packing slip: what goes in the parcel and where it goes, on one A4 or Letter page. */
+/**
+ * The packing slip: what goes in the parcel and where it goes, on one A4 or Letter page; then, for
+ * each numbered piece of a limited edition, its certificate of authenticity on a page of its own.
+ */
 export const action = pageTakesNoForm;
 
 export default function PackingSlip({ loaderData }: Route.ComponentProps) {
-  const { order, shop, metal } = loaderData;
+  const { order, shop, metal, certificates } = loaderData;
+  return (
+    <>
+      <Slip order={order} shop={shop} metal={metal} />
+      {certificates.map((certificate) => (
+        <Certificate
+          key={certificate.edition + certificate.name}
+          shopName={shop.name}
+          orderId={order.id}
+          paidAt={order.paidAt}
+          {...certificate}
+        />
+      ))}
+    </>
+  );
+}
+
+/** One numbered piece's certificate of authenticity: its own printed page. */
+function Certificate(props: {
+  shopName: string;
+  orderId: string;
+  paidAt: Date | string | null;
+  name: string;
+  edition: string;
+  metal: string;
+}) {
+  const titleId = `certificado-${props.edition.replace(/\D+/g, "-")}`;
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="mx-auto mt-10 max-w-2xl border-4 border-double border-gold-700 bg-white p-8 text-center print:mt-0 print:max-w-none print:break-before-page"
+    >
+      <p className="font-serif text-2xl">{props.shopName}</p>
+      <h2 id={titleId} className="mt-6 font-serif text-3xl">
+        Certificado de autenticidad
+      </h2>
+      <p className="mt-6 text-xl">{props.name}</p>
+      <p className="mt-2 text-2xl font-semibold">{props.edition}</p>
+      {props.metal && <p className="mt-2">{props.metal}</p>}
+      <p className="mt-4 text-sm">
+        Pieza hecha a mano. Pedido {props.orderId}
+        {props.paidAt ? `, pagado el ${formatShopDateTime(new Date(props.paidAt))}` : ""}.
+      </p>
+      <section className="mt-8 text-left text-sm" aria-label="Cuidados">
+        <h3 className="font-semibold">Cuidados</h3>
+        <ul className="mt-2 list-disc space-y-1 pl-5">
+          {CARE_INSTRUCTIONS.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </section>
+    </article>
+  );
+}
+
+function Slip({ order, shop, metal }: Pick<Route.ComponentProps["loaderData"], "order" | "shop" | "metal">) {
   return (
     <article
       aria-labelledby="slip-title"
