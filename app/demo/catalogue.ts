@@ -19,6 +19,8 @@ export interface DemoProduct {
   grams: number;
   /** The stones, or null for none. */
   stones: string | null;
+  /** A limited edition of this many numbered pieces; absent: not numbered. */
+  edition?: number;
   /** 1-3 sentences, Spanish */
   description: string;
   /** passed to jewelSvg as `variant` */
@@ -103,6 +105,7 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 14,
         grams: 3.6,
         stones: null,
+        edition: 12,
         description:
           "Arracadas de media luna en oro amarillo de 14k, con una línea de granulado hecha bolita por bolita. Miden 3.5 cm y pesan lo justo para usarlas todo el día.",
         artVariant: 0,

@@ -69,6 +69,7 @@ async function prepareProduct(drawing: Drawing, dropId: string, p: DemoProduct):
     extraImageIds: extras,
     // Grams with up to two decimals → whole milligrams (2.35 → 2350).
     metal: { karat: p.karat, weightMg: Math.round(p.grams * 1000), stones: p.stones },
+    editionSize: p.edition ?? null,
   };
 }
 

@@ -111,6 +111,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       stockText: stockText(product.stock, held),
       thumbnail: product.image ? variantUrl(services.media, product.image, 0) : null,
       metal: product.metal,
+      editionSize: product.editionSize,
     },
     images,
     waitlist: view.waitlist,
@@ -255,7 +256,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
               <WaitlistForm dropName={drop.name} fallback={actionData} compact />
             )}
             {product.description && <p className="mt-6 text-ink/80">{product.description}</p>}
-            <MetalFacts facts={product.metal} />
+            <MetalFacts facts={product.metal} editionSize={product.editionSize} />
           </div>
         </div>
       </main>

@@ -415,6 +415,10 @@ describeEachDatabase("the metal's facts through HTTP", (harness) => {
     expect(product?.editionSize).toBe(3);
     const edit = await get(`/admin/drops/edit-drop/${dropId}`, cookie);
     expect(edit.html).toMatch(/<input\b[^>]*name="products\[0\]\.edition"[^>]*value="3"/);
+    // The shopper reads it on the product page.
+    expect(metalList((await get(`/drop/${dropId}/product/${product?.id}`)).html)).toEqual([
+      ["Edición", "Limitada, 3 piezas numeradas"],
+    ]);
 
     const buy = async (quantity: number, name: string) => {
       const order = await hold(database.db, {
