@@ -224,6 +224,11 @@ export interface NewProduct {
   metal?: Partial<MetalFacts>;
   /** A limited edition of this many numbered pieces; absent or null: not numbered. */
   editionSize?: number | null;
+  /**
+   * The product's one option ('Talla', 'Largo') and its values, each with its own stock (decision
+   * 34); the product's stock is then their sum, whatever `stock` says.
+   */
+  option?: { name: "Talla" | "Largo"; values: { value: string; stock: number }[] } | null;
 }
 
 export interface NewDrop {
@@ -279,6 +284,20 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
     if (stones !== null && (stones.trim() === "" || stones.length > MAX_STONES_LENGTH)) {
       throw new InvalidDrop(`Piedras de ${p.name}: de 1 a ${MAX_STONES_LENGTH} caracteres.`);
     }
+    if (p.option) {
+      const values = p.option.values;
+      if (values.length === 0 || new Set(values.map((v) => v.value.trim())).size !== values.length) {
+        throw new InvalidDrop(`${p.option.name} de ${p.name}: escribe cada valor una vez.`);
+      }
+      for (const v of values) {
+        if (v.value.trim() === "" || v.value.length > 20) {
+          throw new InvalidDrop(`${p.option.name} de ${p.name}: cada valor de 1 a 20 caracteres.`);
+        }
+        if (!Number.isSafeInteger(v.stock) || v.stock < 0 || v.stock > MAX_STOCK) {
+          throw new InvalidDrop(`El stock de ${p.name} ${v.value} debe ser de 0 a ${MAX_STOCK} piezas.`);
+        }
+      }
+    }
     const edition = p.editionSize ?? null;
     if (edition !== null && (!Number.isSafeInteger(edition) || edition < 1 || edition > 100_000)) {
       throw new InvalidDrop(`La edición de ${p.name} debe ser de 1 a 100000 piezas.`);
@@ -320,7 +339,8 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
         categoria: p.categoria,
         material: p.material,
         price_cents: p.priceCents,
-        stock: p.stock,
+        stock: p.option ? p.option.values.reduce((sum, v) => sum + v.stock, 0) : p.stock,
+        option_name: p.option?.name ?? null,
         image_id: p.imageId,
         karat: p.metal?.karat ?? null,
         weight_mg: p.metal?.weightMg ?? null,
@@ -330,6 +350,20 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
         updated_at: stamp,
       })
       .execute();
+    if (p.option) {
+      await trx
+        .insertInto("product_options")
+        .values(
+          p.option.values.map((v, i) => ({
+            id: newId(),
+            product_id: productId,
+            value: v.value.trim(),
+            position: i,
+            stock: v.stock,
+          })),
+        )
+        .execute();
+    }
     const extras = p.extraImageIds ?? [];
     if (extras.length > 0) {
       await trx

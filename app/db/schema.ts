@@ -81,6 +81,21 @@ export interface ProductsTable {
   stones: ColumnType<string | null, string | null | undefined, string | null>;
   /** A limited edition of this many numbered pieces; null: not numbered. */
   edition_size: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The product's one option ('Talla', 'Largo'); null: none. Its `stock` is then its values' sum. */
+  option_name: ColumnType<
+    "Talla" | "Largo" | null,
+    "Talla" | "Largo" | null | undefined,
+    "Talla" | "Largo" | null
+  >;
+}
+
+/** One value of a product's option ('7', '45 cm') with its own stock (decision 34). */
+export interface ProductOptionsTable {
+  id: string;
+  product_id: string;
+  value: string;
+  position: number;
+  stock: number;
 }
 
 /** The number a paid unit of an edition carries ('Pieza 7 de 30'), unique per product. */
@@ -197,6 +212,9 @@ export interface OrderLinesTable {
   quantity: number;
   /** Pieces a payment that came after its hold expired could not take from stock. */
   missing: ColumnType<number, number | undefined, number>;
+  /** The option's value it holds (decision 34): its id, and the value as chosen ('7'); null: none. */
+  option_id: ColumnType<string | null, string | null | undefined, string | null>;
+  option_value: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OrderEventsTable {
@@ -401,6 +419,7 @@ export interface KyselyDatabase {
   media: MediaTable;
   drops: DropsTable;
   products: ProductsTable;
+  product_options: ProductOptionsTable;
   product_images: ProductImagesTable;
 }
 

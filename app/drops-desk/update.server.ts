@@ -139,8 +139,28 @@ async function keepEditionNumbers(trx: Db, kept: ProductInput[]) {
  * on each other (PostgreSQL would end one with a deadlock).
  */
 async function applyStockChanges(trx: Db, kept: ProductInput[], stamp: string) {
+  const sized = new Set(
+    kept.length === 0
+      ? []
+      : (
+          await trx
+            .selectFrom("products")
+            .select("id")
+            .where(
+              "id",
+              "in",
+              kept.map((p) => p.id),
+            )
+            .where("option_name", "is not", null)
+            .execute()
+        ).map((r) => r.id),
+  );
   for (const p of [...kept].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const delta = p.stock - (p.stockLoaded ?? p.stock);
+    // A product with sizes counts its stock per size (decision 34): its sum is never typed.
+    if (delta !== 0 && sized.has(p.id)) {
+      refuse("stock_cambio", `${p.name} tiene tallas: su stock se cambia en cada una.`);
+    }
     // A raise may not take stock past MAX_STOCK (a forged `stockLoaded` could otherwise grow it
     // save after save until the column overflows); a cut or no change always goes through.
     const changed = await trx

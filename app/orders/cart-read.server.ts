@@ -15,12 +15,29 @@ export interface CheckoutLine {
   productId: string;
   dropId: string;
   quantity: number;
+  /** The value of the product's option chosen (a size, decision 34); null or absent for none. */
+  optionId?: string | null;
+}
+
+/** A value of a product's option, as the hold reads it. */
+export interface OptionRow {
+  id: string;
+  product_id: string;
+  value: string;
+  stock: number;
 }
 
 /** Why a cart cannot be held, with the Spanish message the shopper reads. */
 export type HoldRefusal =
   | {
-      reason: "carrito_vacio" | "no_encontrado" | "coleccion_cerrada" | "sin_stock" | "pago_en_curso";
+      reason:
+        | "carrito_vacio"
+        | "no_encontrado"
+        | "coleccion_cerrada"
+        | "sin_stock"
+        | "pago_en_curso"
+        /** A product with sizes, without the size. */
+        | "sin_opcion";
       message: string;
     }
   | CeilingRefusal;
@@ -32,14 +49,26 @@ export class Refused extends Error {
   }
 }
 
-/** The same product twice in a cart is one line with both quantities. */
+/** The same product (and value) twice in a cart is one line with both quantities. */
 export function mergeLines(lines: CheckoutLine[]): CheckoutLine[] {
   const merged = new Map<string, CheckoutLine>();
   for (const line of lines) {
-    const seen = merged.get(line.productId);
-    merged.set(line.productId, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
+    const key = `${line.productId}\u0000${line.optionId ?? ""}`;
+    const seen = merged.get(key);
+    merged.set(key, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
   }
   return [...merged.values()];
+}
+
+/** The values the cart's lines name (none read when no line names one). */
+export async function readOptions(db: Db, lines: readonly CheckoutLine[]): Promise<OptionRow[]> {
+  const ids = [...new Set(lines.flatMap((l) => (l.optionId ? [l.optionId] : [])))];
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("product_options")
+    .select(["id", "product_id", "value", "stock"])
+    .where("id", "in", ids)
+    .execute();
 }
 
 /**
@@ -81,29 +110,42 @@ export async function readForHold(
   browser: string | null = null,
 ): Promise<{ refusal: HoldRefusal | null; rows: LineRow[] }> {
   const rows = await readLines(db, lines, browser);
+  const options = await readOptions(db, lines);
   // One read, not two: every row says whether the browser has an unpaid checkout of its own.
   const own = rows.some((r) => Boolean(r.own_checkout));
-  return { refusal: refusalFromRows(lines, rows, now, own), rows };
+  return { refusal: refusalFromRows(lines, rows, now, own, options), rows };
 }
 
-/** The refusal the rows read give the cart; a short cart the browser holds itself (`own`) is not refused. */
+/**
+ * The refusal the rows read give the cart; a short cart the browser holds itself (`own`) is not
+ * refused. With the values read (`options`), sizes are checked and counted per value; without
+ * them (the front door's board), per product only: the hold's transaction decides either way.
+ */
 export function refusalFromRows(
   lines: CheckoutLine[],
   rows: LineRow[],
   now: Date,
   own = false,
+  options: readonly OptionRow[] | null = null,
 ): HoldRefusal | null {
   try {
-    checkLines(lines, rows, now);
+    checkLines(lines, rows, now, options);
   } catch (error) {
     if (error instanceof Refused) return error.refusal;
     throw error;
   }
+  const valueStock = new Map((options ?? []).map((o) => [o.id, o.stock]));
   const short = lines
-    .map((line) => ({ line, left: rows.find((r) => r.id === line.productId)?.stock ?? 0 }))
+    .map((line) => ({
+      line,
+      left:
+        options !== null && line.optionId
+          ? (valueStock.get(line.optionId) ?? 0)
+          : (rows.find((r) => r.id === line.productId)?.stock ?? 0),
+    }))
     .filter(({ line, left }) => left < line.quantity);
   if (short.length === 0 || own) return null;
-  return shortRefusal(lines, short, rows);
+  return shortRefusal(lines, short, rows, options ?? []);
 }
 
 /** Stand-ins compiled into the read's SQL, swapped for the real values at each execution. */
@@ -121,6 +163,7 @@ function linesQuery(db: Db, ids: string[], browser: string | null) {
       "products.name",
       "products.price_cents",
       "products.stock",
+      "products.option_name",
       "drops.status",
       "drops.start_at",
       "drops.end_at",
@@ -203,16 +246,38 @@ export async function readLines(
   return result.rows;
 }
 
-/** Each line with its product's row, or the refusal (thrown) of a missing or closed piece or a total too big. */
-export function checkLines(lines: CheckoutLine[], rows: LineRow[], now: Date) {
+/**
+ * Each line with its product's row (and its value's, for a product with sizes), or the refusal
+ * (thrown) of a missing or closed piece, a size missing or unknown, or a total too big. Without
+ * `options` (the front door's board) sizes are not checked here.
+ */
+export function checkLines(
+  lines: CheckoutLine[],
+  rows: LineRow[],
+  now: Date,
+  options: readonly OptionRow[] | null = null,
+) {
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const values = new Map((options ?? []).map((o) => [o.id, o]));
 
   // Each line with its product's row: the names and prices of the order come from here.
   const found = lines.map((line) => {
     const row = byId.get(line.productId);
     if (!row || row.drop_id !== line.dropId)
       throw new Refused({ reason: "no_encontrado", message: "Uno de los productos ya no existe." });
-    return { line, row };
+    if (options === null) return { line, row, option: null };
+    if (row.option_name !== null && !line.optionId) {
+      const which = row.option_name === "Talla" ? "la talla" : "el largo";
+      throw new Refused({ reason: "sin_opcion", message: `Elige ${which} de ${row.name}.` });
+    }
+    const option = line.optionId ? values.get(line.optionId) : undefined;
+    if (line.optionId && (row.option_name === null || option?.product_id !== row.id)) {
+      throw new Refused({
+        reason: "no_encontrado",
+        message: `${row.option_name ?? "Esa opción"} de ${row.name}: ya no existe. Elige otra.`,
+      });
+    }
+    return { line, row, option: option ?? null };
   });
   const unavailable = found
     .filter(
@@ -246,18 +311,32 @@ export function checkLines(lines: CheckoutLine[], rows: LineRow[], now: Date) {
   return found;
 }
 
-/** "No hay piezas suficientes: …", naming each short piece in the shopper's order with what is left. */
+/** The piece as the shopper reads it: "Anillo Marea", or "Anillo Marea talla 7". */
+export function pieceName(
+  row: Pick<LineRow, "name" | "option_name">,
+  option: { value: string } | null | undefined,
+) {
+  return option && row.option_name
+    ? `${row.name} ${row.option_name.toLowerCase()} ${option.value}`
+    : row.name;
+}
+
+/** "No hay piezas suficientes: …", naming each short piece (and size) in the shopper's order with what is left. */
 export function shortRefusal(
   lines: CheckoutLine[],
   short: { line: CheckoutLine; left: number }[],
   rows: LineRow[],
+  options: readonly OptionRow[] = [],
 ): HoldRefusal {
-  const byProduct = new Map(
+  const key = (l: CheckoutLine) => `${l.productId}\u0000${l.optionId ?? ""}`;
+  const byLine = new Map(
     short.map(({ line, left }) => {
-      const name = rows.find((r) => r.id === line.productId)?.name ?? "";
-      return [line.productId, left === 0 ? `${name} (agotado)` : `${name} (quedan ${left})`];
+      const row = rows.find((r) => r.id === line.productId);
+      const option = options.find((o) => o.id === line.optionId);
+      const name = row ? pieceName(row, option) : "";
+      return [key(line), left === 0 ? `${name} (agotado)` : `${name} (quedan ${left})`];
     }),
   );
-  const names = lines.map((l) => byProduct.get(l.productId)).filter((m) => m !== undefined);
+  const names = lines.map((l) => byLine.get(key(l))).filter((m) => m !== undefined);
   return { reason: "sin_stock", message: `No hay piezas suficientes: ${names.join(", ")}.` };
 }

@@ -8,9 +8,11 @@ import {
   type LineRow,
   mergeLines,
   openingRulesOf,
+  pieceName,
   Refused,
   readForHold,
   readLines,
+  readOptions,
   refusalBeforeRead,
   shortRefusal,
 } from "./cart-read.server";
@@ -117,11 +119,16 @@ async function holdInTransaction(
 ) {
   // The stock read here decides nothing: the conditional decrement does.
   const rows = await readLines(trx, lines);
-  const found = checkLines(lines, rows, now);
-  const snapshot = found.map(({ line, row }) => ({
+  const options = await readOptions(trx, lines);
+  const found = checkLines(lines, rows, now, options);
+  const snapshot = found.map(({ line, row, option }) => ({
     productId: row.id,
     dropId: row.drop_id,
-    name: row.name,
+    // The payment page's words: the piece and its size ("Anillo Marea talla 7").
+    name: pieceName(row, option),
+    productName: row.name,
+    optionId: option?.id ?? null,
+    optionValue: option?.value ?? null,
     unitPriceCents: row.price_cents,
     quantity: line.quantity,
   }));
@@ -129,7 +136,13 @@ async function holdInTransaction(
     id: newOrderId(),
     totalCents: snapshot.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
     expiresAt: new Date(now.getTime() + holdMinutes(rows, now) * 60_000),
-    lines: snapshot,
+    lines: snapshot.map(({ productId, dropId, name, unitPriceCents, quantity }) => ({
+      productId,
+      dropId,
+      name,
+      unitPriceCents,
+      quantity,
+    })),
   };
   // The order first, the stock after: the insert may wait on the one-checkout-per-browser index
   // (the browser's previous order being released, which then takes product rows), so it must wait
@@ -155,7 +168,7 @@ async function holdInTransaction(
 
   const short = await takeStock(trx, lines, now);
   // Throwing rolls back every hold taken above, and the order.
-  if (short.length > 0) throw new Refused(shortRefusal(lines, short, rows));
+  if (short.length > 0) throw new Refused(shortRefusal(lines, short, rows, options));
 
   await trx
     .insertInto("order_lines")
@@ -165,7 +178,9 @@ async function holdInTransaction(
         position,
         product_id: l.productId,
         drop_id: l.dropId,
-        name: l.name,
+        name: l.productName,
+        option_id: l.optionId,
+        option_value: l.optionValue,
         unit_price_cents: l.unitPriceCents,
         quantity: l.quantity,
       })),

@@ -114,12 +114,12 @@ export async function confirmPayment(
     // Its hold had been released: take the pieces again where they are still there.
     const lines = await trx
       .selectFrom("order_lines")
-      .select(["position", "product_id", "name", "quantity"])
+      .select(["position", "product_id", "option_id", "name", "quantity"])
       .where("order_id", "=", input.orderId)
       .execute();
     const short = await takeStock(
       trx,
-      lines.map((l) => ({ ...l, productId: l.product_id })),
+      lines.map((l) => ({ ...l, productId: l.product_id, optionId: l.option_id })),
       now,
     );
     for (const { line } of short) {

@@ -29,6 +29,8 @@ const checkoutRequest = z.object({
         product: z.object({ id: z.string().refine(isId) }),
         dropId: z.string().refine(isId),
         quantity: z.int().min(1),
+        /** The size chosen, for a product with sizes (decision 34). */
+        optionId: z.string().refine(isId).nullish(),
       }),
     )
     .min(1)
@@ -40,6 +42,7 @@ const STATUS: Record<Exclude<CheckoutResult, { ok: true }>["reason"], number> = 
   no_encontrado: 409,
   coleccion_cerrada: 409,
   sin_stock: 409,
+  sin_opcion: 400,
   limite_piezas: 400,
   limite_total: 400,
   limite_coleccion: 400,
@@ -114,7 +117,12 @@ export function readCheckoutRequest(
   }
   return {
     ok: true,
-    lines: parsed.data.cart.map((l) => ({ productId: l.product.id, dropId: l.dropId, quantity: l.quantity })),
+    lines: parsed.data.cart.map((l) => ({
+      productId: l.product.id,
+      dropId: l.dropId,
+      quantity: l.quantity,
+      optionId: l.optionId ?? null,
+    })),
   };
 }
 

@@ -98,6 +98,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0018_owner_door",
       "0019_metal_facts",
       "0020_editions",
+      "0021_sizes",
     ]);
 
     const db = database.db;
@@ -192,6 +193,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0018_owner_door",
       "0019_metal_facts",
       "0020_editions",
+      "0021_sizes",
     ]);
   });
 });
