@@ -1,4 +1,5 @@
 import SQLite from "better-sqlite3";
+import { sql } from "kysely";
 import pg from "pg";
 import {
   type RateLimiterAbstract,
@@ -9,7 +10,7 @@ import {
 } from "rate-limiter-flexible";
 import type { DatabaseTarget } from "~/config/env.server";
 import { log } from "~/config/log.server";
-import { fillPool } from "~/db/database.server";
+import { type Db, fillPool } from "~/db/database.server";
 import { withStatementCache } from "~/db/statement-cache";
 
 /**
@@ -74,7 +75,21 @@ export interface RequestLimits {
   consume(action: LimitedAction, who: { browser: string | null; address: string }): Promise<LimitDecision>;
   /** True the first time `key` is seen within `seconds`, on any app server (single-use tokens). */
   once(key: string, seconds: number): Promise<boolean>;
+  /**
+   * `once` for many keys, written through `db`: the shop's own database (where the limits are
+   * kept), in a transaction the caller writes more in. On drop day the proofs spent within one turn
+   * of the event loop are written together with the places they pay for (orders/line-draw), one
+   * statement and one commit for them all. True for each key seen for the first time; a key
+   * twice in the list is spent by its first.
+   */
+  onceWithin(db: Db, keys: readonly SingleUse[]): Promise<boolean[]>;
   close(): Promise<void>;
+}
+
+/** A single-use key, and how long it is remembered. */
+export interface SingleUse {
+  key: string;
+  seconds: number;
 }
 
 const TABLE = "rate_limits";
@@ -140,6 +155,7 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
       });
   }
 
+  const inDatabase = target !== "memory";
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiter = (action: LimitedAction, kind: "browser" | "cookieless" | "address") => {
     const name = `${action}_${kind}`;
@@ -187,14 +203,60 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
         throw refusal;
       }
     },
+    async onceWithin(db, keys) {
+      if (inDatabase) return spendWithin(db, keys);
+      const fresh: boolean[] = [];
+      for (const { key, seconds } of keys) fresh.push(await this.once(key, seconds));
+      return fresh;
+    },
     close,
   };
+}
+
+/**
+ * The rows `once` makes, through rate-limiter-flexible's stores (a limiter `once_<seconds>` of one
+ * point: row `once_<seconds>:<key>`), written for many keys in one upsert with the same rule as
+ * theirs (a row whose time is up counts from one again; more than one point is a key seen before).
+ * In the keys' order, so that two app processes' batches lock any row both write in the same order;
+ * in runs of a few sizes, whose statements SQLite keeps prepared.
+ */
+async function spendWithin(db: Db, keys: readonly SingleUse[]): Promise<boolean[]> {
+  const rowKey = ({ key, seconds }: SingleUse) => `once_${seconds}:${key}`;
+  const firstOf = new Map<string, number>();
+  keys.forEach((k, i) => {
+    if (!firstOf.has(rowKey(k))) firstOf.set(rowKey(k), i);
+  });
+  const distinct = [...firstOf.keys()].sort();
+  const fresh = new Set<string>();
+  const now = Date.now();
+  for (let at = 0; at < distinct.length; ) {
+    let size = 64;
+    while (size > distinct.length - at) size /= 2;
+    const run = distinct.slice(at, at + size);
+    at += size;
+    const rows = run.map((key) => {
+      const seconds = (keys[firstOf.get(key) as number] as SingleUse).seconds;
+      return sql`(${key}, 1, ${now + seconds * 1000})`;
+    });
+    const written = await sql<{
+      key: string;
+      points: number | string;
+    }>`INSERT INTO rate_limits (key, points, expire)
+      VALUES ${sql.join(rows)}
+      ON CONFLICT (key) DO UPDATE SET
+        points = CASE WHEN rate_limits.expire <= ${now} THEN excluded.points ELSE rate_limits.points + excluded.points END,
+        expire = CASE WHEN rate_limits.expire <= ${now} THEN excluded.expire ELSE rate_limits.expire END
+      RETURNING key, points`.execute(db);
+    for (const row of written.rows) if (Number(row.points) <= 1) fresh.add(row.key);
+  }
+  return keys.map((k, i) => firstOf.get(rowKey(k)) === i && fresh.has(rowKey(k)));
 }
 
 /** REQUEST_LIMITS=false: every request passes (tests that are not about limits). */
 export const noRequestLimits: RequestLimits = {
   consume: async () => ({ ok: true }),
   once: async () => true,
+  onceWithin: async (_db, keys) => keys.map(() => true),
   close: async () => {},
 };
 
