@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { outsideRequests } from "~/config/log.server";
 import { type Db, toTimestamp } from "~/db/database.server";
+import { shapeCache, slot } from "~/db/query-shapes";
 import { createBatcher } from "~/lib/batcher";
 import { newId } from "~/lib/ids";
 import type { CheckoutLine } from "./cart-read.server";
@@ -75,6 +76,9 @@ export interface SingleUse {
  */
 export type SpendWithin = (db: Db, keys: readonly SingleUse[]) => Promise<boolean[]>;
 
+/** The statements of a batch, compiled once per number of rows (db/query-shapes.ts). */
+const shapes = shapeCache();
+
 /** Most places written in one transaction; more wait for the next. */
 const MOST_PER_BATCH = 256;
 
@@ -141,7 +145,7 @@ export async function takeDrawPlaces(
       else byDrop.set(drop.id, { drop, asked: [i] });
     }
     for (const { drop, asked } of byDrop.values()) {
-      await placesInDraw(trx, drop, asked, inputs, results);
+      await placesInDraw(db, trx, drop, asked, inputs, results);
     }
   });
   return results;
@@ -149,6 +153,7 @@ export async function takeDrawPlaces(
 
 /** The places of one drop's draw for the inputs at `asked`, written in `results`. */
 async function placesInDraw(
+  db: Db,
   trx: Db,
   drop: LineDrop,
   asked: readonly number[],
@@ -161,13 +166,25 @@ async function placesInDraw(
   const byBucket = new Map<string, { id: string; browser: string; cart: string }[]>();
   const buckets = [...new Set(asked.map((i) => (inputs[i] as DrawPlaceInput).bucket))];
   for (const run of powerOfTwoRuns(buckets)) {
-    const rows = await trx
-      .selectFrom("drop_line")
-      .select(["id", "browser", "cart", "address_bucket"])
-      .where("drop_id", "=", drop.id)
-      .where("status", "=", "esperando")
-      .where("address_bucket", "in", run)
-      .execute();
+    const shape = shapes(db, `lugares ${run.length}`, () =>
+      db
+        .selectFrom("drop_line")
+        .select(["id", "browser", "cart", "address_bucket"])
+        .where("drop_id", "=", slot(0, "drop"))
+        .where("status", "=", "esperando")
+        .where(
+          "address_bucket",
+          "in",
+          run.map((_, r) => slot(r, "bucket")),
+        )
+        .compile(),
+    );
+    const { rows } = await trx.executeQuery<{
+      id: string;
+      browser: string;
+      cart: string;
+      address_bucket: string;
+    }>(shape.fill(run.map((bucket) => ({ drop: drop.id, bucket }))));
     for (const row of rows) {
       const list = byBucket.get(row.address_bucket) ?? [];
       list.push(row);
@@ -231,16 +248,33 @@ async function placesInDraw(
   }
   const written = new Set<string>();
   for (const run of powerOfTwoRuns(rows)) {
-    const inserted = await trx
-      .insertInto("drop_line")
-      .values(run)
-      // The partial unique index drop_line_one_per_browser, named by its columns and condition.
-      .onConflict((oc) =>
-        oc.columns(["drop_id", "browser"]).where("status", "=", sql.lit("esperando")).doNothing(),
-      )
-      .returning("id")
-      .execute();
-    for (const row of inserted) written.add(row.id);
+    const shape = shapes(db, `lugar nuevo ${run.length}`, () =>
+      db
+        .insertInto("drop_line")
+        .values(
+          run.map((_, r) => ({
+            id: slot(r, "id"),
+            drop_id: slot(r, "drop_id"),
+            browser: slot(r, "browser"),
+            address_bucket: slot(r, "address_bucket"),
+            cart: slot(r, "cart"),
+            origin: slot(r, "origin"),
+            place: slot(r, "place"),
+            status: "esperando" as const,
+            joined_at: slot(r, "joined_at"),
+            seen_at: slot(r, "seen_at"),
+            updated_at: slot(r, "updated_at"),
+          })),
+        )
+        // The partial unique index drop_line_one_per_browser, named by its columns and condition.
+        .onConflict((oc) =>
+          oc.columns(["drop_id", "browser"]).where("status", "=", sql.lit("esperando")).doNothing(),
+        )
+        .returning("id")
+        .compile(),
+    );
+    const inserted = await trx.executeQuery<{ id: string }>(shape.fill(run));
+    for (const row of inserted.rows) written.add(row.id);
   }
   // A browser placed meanwhile by another app process: its first place stands, and is its answer.
   for (const row of rows) {

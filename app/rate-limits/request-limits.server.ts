@@ -11,6 +11,7 @@ import {
 import type { DatabaseTarget } from "~/config/env.server";
 import { log } from "~/config/log.server";
 import { type Db, fillPool } from "~/db/database.server";
+import { shapeCache, slot } from "~/db/query-shapes";
 import { withStatementCache } from "~/db/statement-cache";
 
 /**
@@ -221,10 +222,10 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
  * in runs of a few sizes, whose statements SQLite keeps prepared.
  */
 async function spendWithin(db: Db, keys: readonly SingleUse[]): Promise<boolean[]> {
-  const rowKey = ({ key, seconds }: SingleUse) => `once_${seconds}:${key}`;
+  const rowKeys = keys.map(({ key, seconds }) => `once_${seconds}:${key}`);
   const firstOf = new Map<string, number>();
-  keys.forEach((k, i) => {
-    if (!firstOf.has(rowKey(k))) firstOf.set(rowKey(k), i);
+  rowKeys.forEach((key, i) => {
+    if (!firstOf.has(key)) firstOf.set(key, i);
   });
   const distinct = [...firstOf.keys()].sort();
   const fresh = new Set<string>();
@@ -234,23 +235,30 @@ async function spendWithin(db: Db, keys: readonly SingleUse[]): Promise<boolean[
     while (size > distinct.length - at) size /= 2;
     const run = distinct.slice(at, at + size);
     at += size;
-    const rows = run.map((key) => {
-      const seconds = (keys[firstOf.get(key) as number] as SingleUse).seconds;
-      return sql`(${key}, 1, ${now + seconds * 1000})`;
-    });
-    const written = await sql<{
-      key: string;
-      points: number | string;
-    }>`INSERT INTO rate_limits (key, points, expire)
-      VALUES ${sql.join(rows)}
-      ON CONFLICT (key) DO UPDATE SET
-        points = CASE WHEN rate_limits.expire <= ${now} THEN excluded.points ELSE rate_limits.points + excluded.points END,
-        expire = CASE WHEN rate_limits.expire <= ${now} THEN excluded.expire ELSE rate_limits.expire END
-      RETURNING key, points`.execute(db);
+    const shape = onceShapes(db, `una vez ${size}`, () =>
+      sql`INSERT INTO rate_limits (key, points, expire)
+        VALUES ${sql.join(run.map((_, r) => sql`(${slot(r, "key")}, 1, ${slot(r, "expire")})`))}
+        ON CONFLICT (key) DO UPDATE SET
+          points = CASE WHEN rate_limits.expire <= ${slot(0, "now")} THEN excluded.points ELSE rate_limits.points + excluded.points END,
+          expire = CASE WHEN rate_limits.expire <= ${slot(0, "now")} THEN excluded.expire ELSE rate_limits.expire END
+        RETURNING key, points`.compile(db),
+    );
+    const written = await db.executeQuery<{ key: string; points: number | string }>(
+      shape.fill(
+        run.map((key) => ({
+          key,
+          expire: now + (keys[firstOf.get(key) as number] as SingleUse).seconds * 1000,
+          now,
+        })),
+      ),
+    );
     for (const row of written.rows) if (Number(row.points) <= 1) fresh.add(row.key);
   }
-  return keys.map((k, i) => firstOf.get(rowKey(k)) === i && fresh.has(rowKey(k)));
+  return rowKeys.map((key, i) => firstOf.get(key) === i && fresh.has(key));
 }
+
+/** The upserts of `spendWithin`, compiled once per number of rows (db/query-shapes.ts). */
+const onceShapes = shapeCache();
 
 /** REQUEST_LIMITS=false: every request passes (tests that are not about limits). */
 export const noRequestLimits: RequestLimits = {
