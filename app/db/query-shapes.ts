@@ -62,3 +62,23 @@ export function shapeCache(): (
     return shape;
   };
 }
+
+/** The most rows of one statement of a batch: a batch of the draw's places is at most this many. */
+export const MOST_ROWS = 256;
+
+/**
+ * `items` in runs whose lengths are powers of two (largest first, at most MOST_ROWS): whatever a
+ * batch's size, its statements take one of nine shapes, which SQLite keeps prepared, and a full
+ * batch is one statement (one round trip to PostgreSQL).
+ */
+export function powerOfTwoRuns<T>(items: readonly T[]): T[][] {
+  const runs: T[][] = [];
+  let at = 0;
+  while (at < items.length) {
+    let size = MOST_ROWS;
+    while (size > items.length - at) size /= 2;
+    runs.push(items.slice(at, at + size));
+    at += size;
+  }
+  return runs;
+}

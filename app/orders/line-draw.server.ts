@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { outsideRequests } from "~/config/log.server";
 import { type Db, toTimestamp } from "~/db/database.server";
-import { shapeCache, slot } from "~/db/query-shapes";
+import { MOST_ROWS, powerOfTwoRuns, shapeCache, slot } from "~/db/query-shapes";
 import { createBatcher } from "~/lib/batcher";
 import { newId } from "~/lib/ids";
 import type { CheckoutLine } from "./cart-read.server";
@@ -85,8 +85,63 @@ export type SpendWithin = (db: Db, keys: readonly SingleUse[]) => Promise<boolea
 /** The statements of a batch, compiled once per number of rows (db/query-shapes.ts). */
 const shapes = shapeCache();
 
+/** The places waiting in a drop's draw from `rows` addresses. */
+const placesShape = (db: Db, rows: number) =>
+  shapes(db, `lugares ${rows}`, () =>
+    db
+      .selectFrom("drop_line")
+      .select(["id", "browser", "cart", "address_bucket"])
+      .where("drop_id", "=", slot(0, "drop"))
+      .where("status", "=", "esperando")
+      .where(
+        "address_bucket",
+        "in",
+        Array.from({ length: rows }, (_, r) => slot(r, "bucket")),
+      )
+      .compile(),
+  );
+
+/** A multi-row insert of `rows` new places; those whose browser already waits are left out. */
+const insertShape = (db: Db, rows: number) =>
+  shapes(db, `lugar nuevo ${rows}`, () =>
+    db
+      .insertInto("drop_line")
+      .values(
+        Array.from({ length: rows }, (_, r) => ({
+          id: slot(r, "id"),
+          drop_id: slot(r, "drop_id"),
+          browser: slot(r, "browser"),
+          address_bucket: slot(r, "address_bucket"),
+          cart: slot(r, "cart"),
+          origin: slot(r, "origin"),
+          place: slot(r, "place"),
+          status: "esperando" as const,
+          joined_at: slot(r, "joined_at"),
+          seen_at: slot(r, "seen_at"),
+          updated_at: slot(r, "updated_at"),
+        })),
+      )
+      // The partial unique index drop_line_one_per_browser, named by its columns and condition.
+      .onConflict((oc) =>
+        oc.columns(["drop_id", "browser"]).where("status", "=", sql.lit("esperando")).doNothing(),
+      )
+      .returning("id")
+      .compile(),
+  );
+
+/**
+ * Compiles every shape of a batch's statements now: the first batch of an opening is the biggest,
+ * and compiling its 256-row statements then cost milliseconds of the rush.
+ */
+export function compileDrawShapes(db: Db): void {
+  for (let rows = 1; rows <= MOST_ROWS; rows *= 2) {
+    placesShape(db, rows);
+    insertShape(db, rows);
+  }
+}
+
 /** Most places written in one transaction; more wait for the next. */
-const MOST_PER_BATCH = 256;
+const MOST_PER_BATCH = MOST_ROWS;
 
 /**
  * Takes a place in the draw of the cart's drop, when that drop's lottery is on at the moment it is
@@ -173,19 +228,7 @@ async function placesInDraw(
   const byBucket = new Map<string, { id: string; browser: string; cart: string }[]>();
   const buckets = [...new Set(asked.map((i) => (inputs[i] as DrawPlaceInput).bucket))];
   for (const run of powerOfTwoRuns(buckets)) {
-    const shape = shapes(db, `lugares ${run.length}`, () =>
-      db
-        .selectFrom("drop_line")
-        .select(["id", "browser", "cart", "address_bucket"])
-        .where("drop_id", "=", slot(0, "drop"))
-        .where("status", "=", "esperando")
-        .where(
-          "address_bucket",
-          "in",
-          run.map((_, r) => slot(r, "bucket")),
-        )
-        .compile(),
-    );
+    const shape = placesShape(db, run.length);
     const { rows } = await trx.executeQuery<{
       id: string;
       browser: string;
@@ -258,31 +301,7 @@ async function placesInDraw(
   // sent to both at once) wait for each other in the same order, never in a circle (PostgreSQL).
   rows.sort((a, b) => (a.browser < b.browser ? -1 : a.browser > b.browser ? 1 : 0));
   for (const run of powerOfTwoRuns(rows)) {
-    const shape = shapes(db, `lugar nuevo ${run.length}`, () =>
-      db
-        .insertInto("drop_line")
-        .values(
-          run.map((_, r) => ({
-            id: slot(r, "id"),
-            drop_id: slot(r, "drop_id"),
-            browser: slot(r, "browser"),
-            address_bucket: slot(r, "address_bucket"),
-            cart: slot(r, "cart"),
-            origin: slot(r, "origin"),
-            place: slot(r, "place"),
-            status: "esperando" as const,
-            joined_at: slot(r, "joined_at"),
-            seen_at: slot(r, "seen_at"),
-            updated_at: slot(r, "updated_at"),
-          })),
-        )
-        // The partial unique index drop_line_one_per_browser, named by its columns and condition.
-        .onConflict((oc) =>
-          oc.columns(["drop_id", "browser"]).where("status", "=", sql.lit("esperando")).doNothing(),
-        )
-        .returning("id")
-        .compile(),
-    );
+    const shape = insertShape(db, run.length);
     const inserted = await trx.executeQuery<{ id: string }>(shape.fill(run));
     for (const row of inserted.rows) written.add(row.id);
   }
@@ -294,20 +313,4 @@ async function placesInDraw(
       results[i] = first ? placed(first) : new Error("El lugar de este navegador no se encontró.");
     }
   }
-}
-
-/**
- * `items` in runs whose lengths are powers of two (largest first, at most 64): whatever a batch's
- * size, its statements take one of a few shapes, which SQLite keeps prepared.
- */
-function powerOfTwoRuns<T>(items: readonly T[]): T[][] {
-  const runs: T[][] = [];
-  let at = 0;
-  while (at < items.length) {
-    let size = 64;
-    while (size > items.length - at) size /= 2;
-    runs.push(items.slice(at, at + size));
-    at += size;
-  }
-  return runs;
 }

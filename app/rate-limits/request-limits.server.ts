@@ -11,7 +11,7 @@ import {
 import type { DatabaseTarget } from "~/config/env.server";
 import { log } from "~/config/log.server";
 import { type Db, fillPool } from "~/db/database.server";
-import { shapeCache, slot } from "~/db/query-shapes";
+import { MOST_ROWS, powerOfTwoRuns, shapeCache, slot } from "~/db/query-shapes";
 import { withStatementCache } from "~/db/statement-cache";
 
 /**
@@ -230,19 +230,8 @@ async function spendWithin(db: Db, keys: readonly SingleUse[]): Promise<boolean[
   const distinct = [...firstOf.keys()].sort();
   const fresh = new Set<string>();
   const now = Date.now();
-  for (let at = 0; at < distinct.length; ) {
-    let size = 64;
-    while (size > distinct.length - at) size /= 2;
-    const run = distinct.slice(at, at + size);
-    at += size;
-    const shape = onceShapes(db, `una vez ${size}`, () =>
-      sql`INSERT INTO rate_limits (key, points, expire)
-        VALUES ${sql.join(run.map((_, r) => sql`(${slot(r, "key")}, 1, ${slot(r, "expire")})`))}
-        ON CONFLICT (key) DO UPDATE SET
-          points = CASE WHEN rate_limits.expire <= ${slot(0, "now")} THEN excluded.points ELSE rate_limits.points + excluded.points END,
-          expire = CASE WHEN rate_limits.expire <= ${slot(0, "now")} THEN excluded.expire ELSE rate_limits.expire END
-        RETURNING key, points`.compile(db),
-    );
+  for (const run of powerOfTwoRuns(distinct)) {
+    const shape = onceShape(db, run.length);
     const written = await db.executeQuery<{ key: string; points: number | string }>(
       shape.fill(
         run.map((key) => ({
@@ -259,6 +248,22 @@ async function spendWithin(db: Db, keys: readonly SingleUse[]): Promise<boolean[
 
 /** The upserts of `spendWithin`, compiled once per number of rows (db/query-shapes.ts). */
 const onceShapes = shapeCache();
+
+/** The upsert of `rows` single-use keys. */
+const onceShape = (db: Db, rows: number) =>
+  onceShapes(db, `una vez ${rows}`, () =>
+    sql`INSERT INTO rate_limits (key, points, expire)
+      VALUES ${sql.join(Array.from({ length: rows }, (_, r) => sql`(${slot(r, "key")}, 1, ${slot(r, "expire")})`))}
+      ON CONFLICT (key) DO UPDATE SET
+        points = CASE WHEN rate_limits.expire <= ${slot(0, "now")} THEN excluded.points ELSE rate_limits.points + excluded.points END,
+        expire = CASE WHEN rate_limits.expire <= ${slot(0, "now")} THEN excluded.expire ELSE rate_limits.expire END
+      RETURNING key, points`.compile(db),
+  );
+
+/** Compiles every shape of `onceWithin`'s upsert now, before the rush that first needs the big ones. */
+export function compileOnceShapes(db: Db): void {
+  for (let rows = 1; rows <= MOST_ROWS; rows *= 2) onceShape(db, rows);
+}
 
 /** REQUEST_LIMITS=false: every request passes (tests that are not about limits). */
 export const noRequestLimits: RequestLimits = {
