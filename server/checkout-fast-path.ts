@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { addressBucket } from "~/lib/address-bucket";
 import { admitCheckout } from "~/orders/admission.server";
 import type { CheckoutLine } from "~/orders/cart-read.server";
-import { inDraw, takeDrawPlace } from "~/orders/line-draw.server";
+import { compileDrawShapes, drawPlaceTaker, inDraw } from "~/orders/line-draw.server";
+import { compileOnceShapes } from "~/rate-limits/request-limits.server";
 import {
   type CheckoutAnswer,
   dropsOf,
@@ -58,9 +59,31 @@ export interface CheckoutFastPathOptions {
   log?: (req: IncomingMessage, res: ServerResponse, bytes: number) => void;
 }
 
+/** The port each server listens on, asked of its first connection (a system call each time). */
+const serverPorts = new WeakMap<object, number>();
+
+/** The port the request came in on: its server's listening port, the same for all its connections. */
+function listeningPort(req: IncomingMessage): number | undefined {
+  const server = (req.socket as { server?: object }).server;
+  if (!server) return req.socket.localPort;
+  let port = serverPorts.get(server);
+  if (port === undefined) {
+    port = req.socket.localPort;
+    if (port !== undefined) serverPorts.set(server, port);
+  }
+  return port;
+}
+
 export function createCheckoutFastPath(options: CheckoutFastPathOptions): CheckoutFastPath {
   const { services, maxBodyBytes, trustProxy } = options;
   const { database, config } = services;
+  // The places of one turn of the event loop in one transaction, with the proofs that pay for them.
+  const takeDrawPlace = drawPlaceTaker(database.db, (db, keys) => services.limits.onceWithin(db, keys));
+  // Their statements compiled a moment after start, not in an opening's first batch (the biggest).
+  setTimeout(() => {
+    compileDrawShapes(database.db);
+    compileOnceShapes(database.db);
+  }, 1_000).unref();
 
   return (req, res, extraHeaders, next) => {
     if (req.method !== "POST" || req.url !== "/api/checkout") return false;
@@ -111,15 +134,18 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
       const proof = services.proofOfWork;
       const dropIds = dropsOf(lines);
       if (!(await inDraw(database.db, dropIds))) return null;
-      if (proof && !(await proof.verify(headers["x-altcha"] as string | undefined, browser)).ok)
-        return "express";
-      const place = await takeDrawPlace(database.db, {
+      // Checked here, spent with the place (in its transaction): a proof refused either way goes
+      // on to the full path, which refuses it in its own words.
+      const checked = proof?.check(headers["x-altcha"] as string | undefined, browser) ?? null;
+      if (checked && !checked.ok) return "express";
+      const place = await takeDrawPlace({
         lines,
         browser,
         bucket: addressBucket(clientAddress(req, trustProxy) ?? "desconocida"),
-        origin: options.shopOrigin(protocol, req.socket.localPort),
+        origin: options.shopOrigin(protocol, listeningPort(req)),
+        ...(checked ? { singleUse: checked.singleUse } : {}),
       });
-      if (place === null) return "express";
+      if (place === null || (!place.ok && place.reason === "prueba_usada")) return "express";
       if (!place.ok) return { ...refusalAnswer(place, lines) };
       serveAtDraw(services, place.drop.id, place.drawEndsAt);
       return {

@@ -49,6 +49,17 @@ export interface ProofOfWork {
     header: string | null | undefined,
     browser: string | null,
   ): Promise<{ ok: true } | { ok: false; reason: ProofRefusal }>;
+  /**
+   * `verify` without spending: the checks, and the single-use key the caller must spend (with
+   * `RequestLimits.onceWithin`, as `verify` spends it with `once`) before taking it as paid.
+   * The front door spends it in the same transaction as the place it pays for.
+   */
+  check(
+    header: string | null | undefined,
+    browser: string | null,
+  ):
+    | { ok: true; singleUse: { key: string; seconds: number } }
+    | { ok: false; reason: Exclude<ProofRefusal, "usado"> };
 }
 
 export interface ProofOfWorkOptions {
@@ -74,6 +85,24 @@ export function createProofOfWork(
   const derive = (purpose: string) => crypto.createHmac("sha256", secret).update(purpose).digest("hex");
   const signatureSecret = derive("altcha-firma");
   const keySecret = derive("altcha-clave");
+  const check: ProofOfWork["check"] = (header, browser) => {
+    if (!header) return { ok: false, reason: "falta" };
+    const payload = parsePayload(header);
+    if (!payload || payload.challenge.parameters.algorithm !== PROOF_OF_WORK.algorithm) {
+      return { ok: false, reason: "invalido" };
+    }
+    // Only challenges this shop made, at this shop's cost: a cheaper one would fail the signature.
+    const checked = checkSolution(payload, signatureSecret, keySecret, now());
+    if (checked !== null) return { ok: false, reason: checked };
+    // Checked before it is spent: a proof shown by another browser stays its own browser's.
+    if (browser === null || payload.challenge.parameters.data?.navegador !== browserTag(browser)) {
+      return { ok: false, reason: "ajeno" };
+    }
+    return {
+      ok: true,
+      singleUse: { key: `altcha:${payload.challenge.parameters.nonce}`, seconds: validSeconds },
+    };
+  };
   return {
     challenge: (browser) =>
       createChallenge({
@@ -88,21 +117,12 @@ export function createProofOfWork(
         hmacKeySignatureSecret: keySecret,
       }),
     async verify(header, browser) {
-      if (!header) return { ok: false, reason: "falta" };
-      const payload = parsePayload(header);
-      if (!payload || payload.challenge.parameters.algorithm !== PROOF_OF_WORK.algorithm) {
-        return { ok: false, reason: "invalido" };
-      }
-      // Only challenges this shop made, at this shop's cost: a cheaper one would fail the signature.
-      const checked = checkSolution(payload, signatureSecret, keySecret, now());
-      if (checked !== null) return { ok: false, reason: checked };
-      // Checked before it is spent: a proof shown by another browser stays its own browser's.
-      if (browser === null || payload.challenge.parameters.data?.navegador !== browserTag(browser)) {
-        return { ok: false, reason: "ajeno" };
-      }
-      const fresh = await once(`altcha:${payload.challenge.parameters.nonce}`, validSeconds);
+      const checked = check(header, browser);
+      if (!checked.ok) return checked;
+      const fresh = await once(checked.singleUse.key, checked.singleUse.seconds);
       return fresh ? { ok: true } : { ok: false, reason: "usado" };
     },
+    check,
   };
 }
 

@@ -59,6 +59,32 @@ describe("the checkout's proof of work", () => {
     expect(await pow.verify(header, ANA)).toEqual({ ok: false, reason: "usado" });
   });
 
+  it("check() makes the same checks without spending: it names the single-use key verify() spends", async () => {
+    const spent: string[] = [];
+    const once = memoryOnce();
+    const pow = createProofOfWork(
+      "secreto",
+      async (key, seconds) => {
+        spent.push(`${key} ${seconds}`);
+        return once(key);
+      },
+      CHEAP,
+    );
+    const { challenge, header } = await solved(pow);
+    const checked = pow.check(header, ANA);
+    expect(checked).toEqual({
+      ok: true,
+      singleUse: { key: `altcha:${challenge.parameters.nonce}`, seconds: PROOF_OF_WORK.validSeconds },
+    });
+    expect(pow.check(header, ANA)).toEqual(checked);
+    expect(pow.check(header, LUZ)).toEqual({ ok: false, reason: "ajeno" });
+    expect(pow.check("basura", ANA)).toEqual({ ok: false, reason: "invalido" });
+    expect(pow.check(undefined, ANA)).toEqual({ ok: false, reason: "falta" });
+    expect(spent).toEqual([]);
+    expect(await pow.verify(header, ANA)).toEqual({ ok: true });
+    expect(spent).toEqual([`altcha:${challenge.parameters.nonce} ${PROOF_OF_WORK.validSeconds}`]);
+  });
+
   it("a solution made for one browser is refused from another, or from none, and stays its own browser's", async () => {
     const pow = createProofOfWork("secreto", memoryOnce(), CHEAP);
     const { challenge, header } = await solved(pow, ANA);

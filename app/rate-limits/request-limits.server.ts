@@ -1,4 +1,5 @@
 import SQLite from "better-sqlite3";
+import { sql } from "kysely";
 import pg from "pg";
 import {
   type RateLimiterAbstract,
@@ -9,7 +10,8 @@ import {
 } from "rate-limiter-flexible";
 import type { DatabaseTarget } from "~/config/env.server";
 import { log } from "~/config/log.server";
-import { fillPool } from "~/db/database.server";
+import { type Db, fillPool } from "~/db/database.server";
+import { MOST_ROWS, powerOfTwoRuns, shapeCache, slot } from "~/db/query-shapes";
 import { withStatementCache } from "~/db/statement-cache";
 
 /**
@@ -74,7 +76,21 @@ export interface RequestLimits {
   consume(action: LimitedAction, who: { browser: string | null; address: string }): Promise<LimitDecision>;
   /** True the first time `key` is seen within `seconds`, on any app server (single-use tokens). */
   once(key: string, seconds: number): Promise<boolean>;
+  /**
+   * `once` for many keys, written through `db`: the shop's own database (where the limits are
+   * kept), in a transaction the caller writes more in. On drop day the proofs spent within one turn
+   * of the event loop are written together with the places they pay for (orders/line-draw), one
+   * statement and one commit for them all. True for each key seen for the first time; a key
+   * twice in the list is spent by its first.
+   */
+  onceWithin(db: Db, keys: readonly SingleUse[]): Promise<boolean[]>;
   close(): Promise<void>;
+}
+
+/** A single-use key, and how long it is remembered. */
+export interface SingleUse {
+  key: string;
+  seconds: number;
 }
 
 const TABLE = "rate_limits";
@@ -140,6 +156,7 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
       });
   }
 
+  const inDatabase = target !== "memory";
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiter = (action: LimitedAction, kind: "browser" | "cookieless" | "address") => {
     const name = `${action}_${kind}`;
@@ -187,14 +204,72 @@ export function createRequestLimits(target: DatabaseTarget | "memory"): RequestL
         throw refusal;
       }
     },
+    async onceWithin(db, keys) {
+      if (inDatabase) return spendWithin(db, keys);
+      const fresh: boolean[] = [];
+      for (const { key, seconds } of keys) fresh.push(await this.once(key, seconds));
+      return fresh;
+    },
     close,
   };
+}
+
+/**
+ * The rows `once` makes, through rate-limiter-flexible's stores (a limiter `once_<seconds>` of one
+ * point: row `once_<seconds>:<key>`), written for many keys in one upsert with the same rule as
+ * theirs (a row whose time is up counts from one again; more than one point is a key seen before).
+ * In the keys' order, so that two app processes' batches lock any row both write in the same order;
+ * in runs of a few sizes, whose statements SQLite keeps prepared.
+ */
+async function spendWithin(db: Db, keys: readonly SingleUse[]): Promise<boolean[]> {
+  const rowKeys = keys.map(({ key, seconds }) => `once_${seconds}:${key}`);
+  const firstOf = new Map<string, number>();
+  rowKeys.forEach((key, i) => {
+    if (!firstOf.has(key)) firstOf.set(key, i);
+  });
+  const distinct = [...firstOf.keys()].sort();
+  const fresh = new Set<string>();
+  const now = Date.now();
+  for (const run of powerOfTwoRuns(distinct)) {
+    const shape = onceShape(db, run.length);
+    const written = await db.executeQuery<{ key: string; points: number | string }>(
+      shape.fill(
+        run.map((key) => ({
+          key,
+          expire: now + (keys[firstOf.get(key) as number] as SingleUse).seconds * 1000,
+          now,
+        })),
+      ),
+    );
+    for (const row of written.rows) if (Number(row.points) <= 1) fresh.add(row.key);
+  }
+  return rowKeys.map((key, i) => firstOf.get(key) === i && fresh.has(key));
+}
+
+/** The upserts of `spendWithin`, compiled once per number of rows (db/query-shapes.ts). */
+const onceShapes = shapeCache();
+
+/** The upsert of `rows` single-use keys. */
+const onceShape = (db: Db, rows: number) =>
+  onceShapes(db, `una vez ${rows}`, () =>
+    sql`INSERT INTO rate_limits (key, points, expire)
+      VALUES ${sql.join(Array.from({ length: rows }, (_, r) => sql`(${slot(r, "key")}, 1, ${slot(r, "expire")})`))}
+      ON CONFLICT (key) DO UPDATE SET
+        points = CASE WHEN rate_limits.expire <= ${slot(0, "now")} THEN excluded.points ELSE rate_limits.points + excluded.points END,
+        expire = CASE WHEN rate_limits.expire <= ${slot(0, "now")} THEN excluded.expire ELSE rate_limits.expire END
+      RETURNING key, points`.compile(db),
+  );
+
+/** Compiles every shape of `onceWithin`'s upsert now, before the rush that first needs the big ones. */
+export function compileOnceShapes(db: Db): void {
+  for (let rows = 1; rows <= MOST_ROWS; rows *= 2) onceShape(db, rows);
 }
 
 /** REQUEST_LIMITS=false: every request passes (tests that are not about limits). */
 export const noRequestLimits: RequestLimits = {
   consume: async () => ({ ok: true }),
   once: async () => true,
+  onceWithin: async (_db, keys) => keys.map(() => true),
   close: async () => {},
 };
 

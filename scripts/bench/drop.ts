@@ -7,7 +7,8 @@
 // on a real drop day, where the servers have been answering before the opening second;
 // then the last piece raced R times (BENCH_RACES, default 100) by K shoppers at once
 // (BENCH_RACERS, default 10). Prints successes, refusals, oversold count and latency p50/p99, with
-// the same stampede against a bare node:http server measured in the same run as the yardstick.
+// the same stampede against a bare node:http server as the yardstick, measured right before each
+// rush at the opening (the machine's other work changes both; the issue asks p99 ≤ 1.5× its p99).
 // On SQLite with one app server, on SQLite with WEB_CONCURRENCY=2, and on PostgreSQL with
 // WEB_CONCURRENCY=2 (BENCH_DATABASE_URL or TEST_DATABASE_URL: a role that may create databases;
 // skipped without it; BENCH_ONLY=sqlite or BENCH_ONLY=postgres runs one of them). Target: rush
@@ -41,6 +42,8 @@ const UNITS = Number(process.env.BENCH_UNITS ?? 10);
 const RACES = Number(process.env.BENCH_RACES ?? 100);
 const RACERS = Number(process.env.BENCH_RACERS ?? 10);
 const TARGET_P99_MS = 300;
+/** The rush's p99 asked for, as a multiple of the bare server's for the same burst. */
+const TARGET_RATIO = 1.5;
 /** About the length of a real X-Altcha header (base64 of the challenge and its solution). */
 const PROOF_HEADER_CHARS = 752;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -160,7 +163,7 @@ function post(url: string, body: string, shopper: Shopper, from: string): Promis
 }
 
 /** The yardstick: node:http in a process of its own, answering every POST with a small 409 JSON. */
-async function startBareServer(): Promise<{ url: string; stop(): void }> {
+async function startBareServer(): Promise<{ url: string; pid: number | undefined; stop(): void }> {
   const child = spawn(
     process.execPath,
     [
@@ -179,7 +182,7 @@ async function startBareServer(): Promise<{ url: string; stop(): void }> {
     child.stdout?.once("data", (chunk) => resolve(String(chunk).trim()));
     child.on("exit", () => reject(new Error("the bare node:http server exited")));
   });
-  return { url, stop: () => child.kill("SIGTERM") };
+  return { url, pid: child.pid, stop: () => child.kill("SIGTERM") };
 }
 
 /**
@@ -237,6 +240,39 @@ function cpuSpent(before: Map<string, number>, after: Map<string, number>): stri
 
 let bareP50 = Number.NaN;
 let bareP99 = Number.NaN;
+
+/**
+ * The yardstick's burst: the bare server started, its first burst warming it and this process's
+ * client up, the second measured (with the CPU it took). Measured again right before each rush at
+ * the opening, so both see the machine as it is then: other work on the two cores changes both.
+ */
+async function bareRush() {
+  const bare = await startBareServer();
+  // The same burst: each request with a cookie and a proof of a real one's size.
+  const lookalikes = Array.from({ length: SHOPPERS }, () => ({
+    cookie: `navegador=${"c".repeat(22)}.${"f".repeat(43)}`,
+    proof: "p".repeat(PROOF_HEADER_CHARS),
+  }));
+  await rush([bare.url], lookalikes, "{}");
+  const before = cpuOf(bare.pid);
+  const base = await rush([bare.url], lookalikes, "{}");
+  const cpuMs = cpuOf(bare.pid) - before;
+  bare.stop();
+  bareP50 = base.p50;
+  bareP99 = base.p99;
+  return { ...base, cpuMs };
+}
+
+/** CPU milliseconds a process has used so far (Linux /proc; NaN elsewhere). */
+function cpuOf(pid: number | undefined): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
 const ratio = (shop: number, bare: number) => `×${(shop / bare).toFixed(1)} bare`;
 
 /** Pieces held for a product, and what the shelf says is left. */
@@ -291,6 +327,9 @@ async function stampede(label: string, servers: string[], database: Database) {
     waiting.map((s) => s.cookie),
   );
 
+  // The yardstick, on the machine as it is now.
+  const bare = await bareRush();
+
   // The drop opens in a second and a half; the crowd presses 'Pagar' the instant it does.
   const opensAt = Date.now() + 1_500;
   const piece = await runningPiece(database, {
@@ -333,13 +372,16 @@ async function stampede(label: string, servers: string[], database: Database) {
     `  the minute before the opening (fresh servers): ${SHOPPERS} at once, told it is not open ${refusedEarly}   p50 ${before.p50.toFixed(0)} ms   p99 ${before.p99.toFixed(0)} ms`,
   );
   console.log(
+    `  bare node:http just before, the same burst: p50 ${bare.p50.toFixed(0)} ms   p99 ${bare.p99.toFixed(0)} ms   CPU ${bare.cpuMs} ms`,
+  );
+  console.log(
     `  rush at the opening: ${SHOPPERS} shoppers at once, each from its own address, ${UNITS} units`,
   );
   console.log(
     `    places in the draw (202) ${queued}   other ${other}${other ? ` (${otherStatuses.join(", ")})` : ""}   after the draw (${drawnMs} ms past its end): holds ${held}   oversold ${oversold}   stock left ${left}`,
   );
   console.log(
-    `    latency p50 ${run.p50.toFixed(0)} ms (${ratio(run.p50, bareP50)})   p99 ${run.p99.toFixed(0)} ms (${ratio(run.p99, bareP99)})   target p99 ≤ ${TARGET_P99_MS} ms: ${run.p99 <= TARGET_P99_MS ? "met" : "NOT met"}   all done in ${run.wall.toFixed(0)} ms`,
+    `    latency p50 ${run.p50.toFixed(0)} ms (${ratio(run.p50, bareP50)})   p99 ${run.p99.toFixed(0)} ms (${ratio(run.p99, bareP99)})   target p99 ≤ ${TARGET_P99_MS} ms: ${run.p99 <= TARGET_P99_MS ? "met" : "NOT met"}, ≤ ${TARGET_RATIO}× bare: ${run.p99 <= TARGET_RATIO * bareP99 ? "met" : "NOT met"}   all done in ${run.wall.toFixed(0)} ms`,
   );
 
   console.log(
@@ -395,24 +437,13 @@ async function stampede(label: string, servers: string[], database: Database) {
 let allGood = true;
 
 {
-  const bare = await startBareServer();
-  // The first rush also warms this process's HTTP client up: measured is the second.
-  // The same burst: each request with a cookie and a proof of a real one's size.
-  const lookalikes = Array.from({ length: SHOPPERS }, () => ({
-    cookie: `navegador=${"c".repeat(22)}.${"f".repeat(43)}`,
-    proof: "p".repeat(PROOF_HEADER_CHARS),
-  }));
-  await rush([bare.url], lookalikes, "{}");
-  const base = await rush([bare.url], lookalikes, "{}");
-  bare.stop();
-  bareP50 = base.p50;
-  bareP99 = base.p99;
   const [load1 = 0, load5 = 0] = os.loadavg();
   console.log(
     `${os.availableParallelism()} cores, load average ${load1.toFixed(2)}, ${load5.toFixed(2)} (shops and load generator share them)`,
   );
+  const base = await bareRush();
   console.log(
-    `bare node:http, ${SHOPPERS} POSTs at once: p50 ${base.p50.toFixed(0)} ms   p99 ${base.p99.toFixed(0)} ms`,
+    `bare node:http, ${SHOPPERS} POSTs at once: p50 ${base.p50.toFixed(0)} ms   p99 ${base.p99.toFixed(0)} ms   (measured again before each rush at the opening)`,
   );
 }
 

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { createBatcher } from "./batcher";
+
+describe("createBatcher", () => {
+  it("writes the calls of one turn together and answers each caller its own result", async () => {
+    const batches: number[][] = [];
+    const double = createBatcher<number, number>({
+      write: async (items) => {
+        batches.push(items);
+        return items.map((n) => n * 2);
+      },
+    });
+    const answers = await Promise.all([1, 2, 3].map((n) => double(n)));
+    expect(answers).toEqual([2, 4, 6]);
+    expect(batches).toEqual([[1, 2, 3]]);
+    expect(await double(5)).toBe(10);
+    expect(batches).toEqual([[1, 2, 3], [5]]);
+  });
+
+  it("an Error in one item's place rejects that caller alone", async () => {
+    const check = createBatcher<number, number>({
+      write: async (items) => items.map((n) => (n === 2 ? new Error("dos no") : n)),
+    });
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => check(n)));
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(settled[1]).toMatchObject({ reason: new Error("dos no") });
+  });
+
+  it("a batch that fails or answers the wrong count rejects every caller: none waits for ever", async () => {
+    const failing = createBatcher<number, number>({
+      write: async () => {
+        throw new Error("sin base de datos");
+      },
+    });
+    const settled = await Promise.allSettled([1, 2].map((n) => failing(n)));
+    expect(settled).toEqual([
+      { status: "rejected", reason: new Error("sin base de datos") },
+      { status: "rejected", reason: new Error("sin base de datos") },
+    ]);
+    const short = createBatcher<number, number>({ write: async (items) => items.slice(1) });
+    const shortSettled = await Promise.allSettled([1, 2].map((n) => short(n)));
+    expect(shortSettled.map((s) => s.status)).toEqual(["rejected", "rejected"]);
+    // A synchronous throw too.
+    const throwing = createBatcher<number, number>({
+      write: () => {
+        throw new Error("al instante");
+      },
+    });
+    await expect(throwing(1)).rejects.toThrow("al instante");
+  });
+
+  it("one batch at a time, at most maxItems each: those arriving meanwhile go in the next", async () => {
+    const batches: number[][] = [];
+    let release: () => void = () => {};
+    let writing = 0;
+    let most = 0;
+    const slow = createBatcher<number, number>({
+      maxItems: 2,
+      write: async (items) => {
+        writing++;
+        most = Math.max(most, writing);
+        batches.push(items);
+        if (items[0] === 1) await new Promise<void>((r) => (release = r));
+        writing--;
+        return items;
+      },
+    });
+    const first = [1, 2, 3].map((n) => slow(n));
+    await new Promise((r) => setImmediate(r));
+    const later = [4, 5].map((n) => slow(n));
+    release();
+    expect(await Promise.all([...first, ...later])).toEqual([1, 2, 3, 4, 5]);
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+    expect(most).toBe(1);
+  });
+});
