@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
+import { createPasswordHasher } from "~/auth/password-hashing.server";
 import { TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_DAYS } from "~/auth/second-factor";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
@@ -17,13 +18,18 @@ describeEachDatabase("the administrator's second factor", (harness) => {
 
   beforeAll(async () => {
     database = await harness.fresh();
-    auth = createAdminAuth(database, {
-      secret: "secreto-de-prueba-0123456789abcdefghij",
-      baseUrl: "http://localhost:3000",
-      idleMinutes: 120,
-      absoluteHours: 12,
-      issuer: "Oro Taller",
-    });
+    auth = createAdminAuth(
+      database,
+      {
+        secret: "secreto-de-prueba-0123456789abcdefghij",
+        baseUrl: "http://localhost:3000",
+        idleMinutes: 120,
+        absoluteHours: 12,
+        issuer: "Oro Taller",
+      },
+      // Without the line's 200 ms pace (tested in admin-auth.db.test.ts): many sign-ins here.
+      { hasher: createPasswordHasher({ running: 2, waiting: 64, spacingMs: 0 }) },
+    );
   });
   beforeEach(async () => {
     await database.db.deleteFrom("login_failures").execute();

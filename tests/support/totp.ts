@@ -57,7 +57,9 @@ export async function unusedCode(secret: string): Promise<string> {
   const earliest = (current + 1) * step - now > 10_000 ? current - 1 : current;
   const next = Math.max(earliest, (handedOut.get(secret) ?? Number.NEGATIVE_INFINITY) + 1);
   if (next > current + 1) {
-    await new Promise((resolve) => setTimeout(resolve, (next - 1) * step - Date.now() + 50));
+    const wait = (next - 1) * step - Date.now() + 50;
+    if (process.env.TOTP_WAITS) console.warn(`unusedCode: ${Math.round(wait / 1000)} s to the next step`);
+    await new Promise((resolve) => setTimeout(resolve, wait));
     return unusedCode(secret);
   }
   handedOut.set(secret, next);
