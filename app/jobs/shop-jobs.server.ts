@@ -38,11 +38,12 @@ export function shopJobs({ database, payments, mail, media, auth }: ShopJobDeps)
       everyMs: 60_000,
       runAtStart: true,
       async run() {
-        const { refunded, failed } = await retryPendingRefunds(database.db, payments);
-        if (refunded + failed === 0) return null;
+        const { refunded, failed, inProgress } = await retryPendingRefunds(database.db, payments);
+        if (refunded + failed + inProgress === 0) return null;
         if (refunded > 0) mail.sendSoon();
         const pending = failed > 0 ? `, ${failed} sin hacer (se reintentan)` : "";
-        return `Reembolsos: ${refunded} hechos${pending}.`;
+        const waiting = inProgress > 0 ? `, ${inProgress} en curso en el proveedor` : "";
+        return `Reembolsos: ${refunded} hechos${pending}${waiting}.`;
       },
     },
     {

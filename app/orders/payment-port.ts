@@ -50,7 +50,15 @@ export interface RefundRequest {
   paymentId: string | null;
   amountCents: number;
   currency: string;
+  /**
+   * A refund of this order the provider reported failed: this is a new one, not a retry of it
+   * (its idempotency key names the failed one, so retries of this new one stay the same request).
+   */
+  after?: string | null;
 }
+
+/** Where a refund the provider accepted stands: made, still in its hands, or failed for good. */
+export type RefundState = "hecho" | "en_curso" | "fallido";
 
 /**
  * A provider's notice about a payment session, already verified and translated by its adapter.
@@ -112,9 +120,24 @@ export interface PaymentProvider {
   expireSession(sessionId: string): Promise<PaymentState>;
   /**
    * Gives an order's money back. Idempotent per order (a retry, or two app servers, never refund
-   * twice); answers the provider's refund id, and throws when the provider did not make it.
+   * twice); answers the provider's refund id and where it stands: made, or still in the provider's
+   * hands (some refunds take days). Throws when it got no answer; `RefundFailed` when the provider
+   * answered that it did not make it.
    */
-  refund(request: RefundRequest): Promise<{ id: string }>;
+  refund(request: RefundRequest): Promise<{ id: string; state: Exclude<RefundState, "fallido"> }>;
+  /** Where a refund the provider accepted stands now (asked again until it is made or failed). */
+  refundState(refundId: string): Promise<RefundState>;
   /** Providers that notify by webhook: verifies the signature and reads the event (throws InvalidWebhook). */
   parseWebhook?(payload: string, signature: string): PaymentEvent;
+}
+
+/** The provider answered that it did not make a refund (its id names it, for the next try). */
+export class RefundFailed extends Error {
+  override name = "RefundFailed";
+  constructor(
+    readonly refundId: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
 }

@@ -3,7 +3,7 @@ import { type Db, toTimestamp } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { CANCELLATION_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
-import type { PaymentProvider } from "./payment-port";
+import { type PaymentProvider, RefundFailed } from "./payment-port";
 
 /*
  * Refunds (decision 29). An order cancelled over the per-person limit records its refund in the
@@ -11,13 +11,23 @@ import type { PaymentProvider } from "./payment-port";
  * until it makes it. The provider's idempotency key is the order, and the record moves to `hecho`
  * with a conditional update: a retry, a replayed webhook or two app servers never refund twice,
  * and the buyer's e-mail (that the refund was made) is queued once, with that move.
+ *
+ * A refund the provider accepted but has not finished (Stripe's `pending`: some take days) is not
+ * taken as made: its id is kept, the record stays `pendiente`, and the sweep asks how it stands
+ * until it is made (then `hecho`, and the e-mail) or failed (then a new refund is asked, keyed by
+ * the failed one, so it is a new request and its own retries are not).
  */
+
+/** How long a refund in the provider's hands waits before the sweep asks how it stands. */
+const IN_PROGRESS_RECHECK_MINUTES = 15;
 
 export type RefundOutcome =
   /** The provider made the refund (now, or before: this call found it done). */
   | "reembolsado"
   /** The provider did not make it: recorded, retried later, shown on the desk. */
   | "fallido"
+  /** The provider accepted it and has not finished it: asked again later, no e-mail yet. */
+  | "en_curso"
   /** Nothing to refund for this order. */
   | "sin_reembolso"
   /** Paid through another provider than the one running now: left for the owner. */
@@ -39,6 +49,7 @@ export async function refundOrder(
       "r.amount_cents",
       "r.currency",
       "r.attempts",
+      "r.provider_refund_id",
       "o.payment_session_id",
       "o.payment_id",
       "o.customer_email",
@@ -51,27 +62,63 @@ export async function refundOrder(
     await failed(db, orderId, refund.attempts, `pagado con ${refund.provider}: reembolsar a mano`, now);
     return "otro_proveedor";
   }
-  let made: { id: string };
+  const recordMade = (refundId: string) => made(db, orderId, refundId, refund, now);
+  // Asked before and accepted: how does it stand? Made, still under way, or failed (ask anew).
+  let after: string | null = null;
+  if (refund.provider_refund_id) {
+    let state: Awaited<ReturnType<PaymentProvider["refundState"]>>;
+    try {
+      state = await payments.refundState(refund.provider_refund_id);
+    } catch (error) {
+      await failed(db, orderId, refund.attempts, errorLine(error), now);
+      return "fallido";
+    }
+    if (state === "hecho") return recordMade(refund.provider_refund_id);
+    if (state === "en_curso") return inProgress(db, orderId, refund.provider_refund_id, refund.attempts, now);
+    after = refund.provider_refund_id;
+  }
+  let answer: Awaited<ReturnType<PaymentProvider["refund"]>>;
   try {
-    made = await payments.refund({
+    answer = await payments.refund({
       orderId,
       sessionId: refund.payment_session_id,
       paymentId: refund.payment_id,
       amountCents: refund.amount_cents,
       currency: refund.currency,
+      after,
     });
   } catch (error) {
     const line = errorLine(error);
     log.error({ orderId, error: line }, "No se pudo reembolsar el pedido");
-    await failed(db, orderId, refund.attempts, line, now);
+    // The provider named the refund it did not make: the next try is a new one after it.
+    await failed(
+      db,
+      orderId,
+      refund.attempts,
+      line,
+      now,
+      error instanceof RefundFailed ? error.refundId : undefined,
+    );
     return "fallido";
   }
+  if (answer.state === "en_curso") return inProgress(db, orderId, answer.id, refund.attempts, now);
+  return recordMade(answer.id);
+}
+
+/** The refund is made: `hecho`, once, with the buyer's e-mail in the same transaction. */
+async function made(
+  db: Db,
+  orderId: string,
+  refundId: string,
+  refund: { attempts: number; customer_email: string },
+  now: Date,
+): Promise<RefundOutcome> {
   await db.transaction().execute(async (trx) => {
     const done = await trx
       .updateTable("refunds")
       .set({
         status: "hecho",
-        provider_refund_id: made.id,
+        provider_refund_id: refundId,
         refunded_at: toTimestamp(now),
         attempts: refund.attempts + 1,
         last_error: null,
@@ -92,11 +139,45 @@ export async function refundOrder(
   return "reembolsado";
 }
 
-async function failed(db: Db, orderId: string, attempts: number, error: string, now: Date) {
+/** Accepted, not finished: its id kept, asked again in a while; still `pendiente`, no e-mail yet. */
+async function inProgress(
+  db: Db,
+  orderId: string,
+  refundId: string,
+  attempts: number,
+  now: Date,
+): Promise<RefundOutcome> {
+  await db
+    .updateTable("refunds")
+    .set({
+      provider_refund_id: refundId,
+      attempts: attempts + 1,
+      last_error: "en curso en el proveedor",
+      next_attempt_at: toTimestamp(new Date(now.getTime() + IN_PROGRESS_RECHECK_MINUTES * 60_000)),
+    })
+    .where("order_id", "=", orderId)
+    .where("status", "=", "pendiente")
+    .execute();
+  return "en_curso";
+}
+
+async function failed(
+  db: Db,
+  orderId: string,
+  attempts: number,
+  error: string,
+  now: Date,
+  failedRefundId?: string,
+) {
   const next = new Date(now.getTime() + retryDelayMinutes(attempts + 1) * 60_000);
   await db
     .updateTable("refunds")
-    .set({ attempts: attempts + 1, last_error: error.slice(0, 500), next_attempt_at: toTimestamp(next) })
+    .set({
+      attempts: attempts + 1,
+      last_error: error.slice(0, 500),
+      next_attempt_at: toTimestamp(next),
+      ...(failedRefundId ? { provider_refund_id: failedRefundId } : {}),
+    })
     .where("order_id", "=", orderId)
     .where("status", "=", "pendiente")
     .execute();
@@ -107,7 +188,7 @@ export async function retryPendingRefunds(
   db: Db,
   payments: PaymentProvider,
   now = new Date(),
-): Promise<{ refunded: number; failed: number }> {
+): Promise<{ refunded: number; failed: number; inProgress: number }> {
   const due = await db
     .selectFrom("refunds")
     .select("order_id")
@@ -116,10 +197,11 @@ export async function retryPendingRefunds(
     .orderBy("created_at")
     .limit(50)
     .execute();
-  const counts = { refunded: 0, failed: 0 };
+  const counts = { refunded: 0, failed: 0, inProgress: 0 };
   for (const { order_id } of due) {
     const outcome = await refundOrder(db, payments, order_id, now);
     if (outcome === "reembolsado") counts.refunded++;
+    else if (outcome === "en_curso") counts.inProgress++;
     else counts.failed++;
   }
   return counts;

@@ -23,7 +23,10 @@ export function createDemoPayments(db: Db): PaymentProvider {
     },
     async refund(request) {
       // No money was taken: the refund is recorded by the shop (the refunds table) and nothing else.
-      return { id: `demo_re_${request.orderId}` };
+      return { id: `demo_re_${request.orderId}`, state: "hecho" };
+    },
+    async refundState() {
+      return "hecho";
     },
   };
 

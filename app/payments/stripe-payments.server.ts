@@ -4,6 +4,8 @@ import {
   type PaymentEvent,
   type PaymentProvider,
   type PaymentState,
+  RefundFailed,
+  type RefundState,
 } from "~/orders/payment-port";
 import type { ShippingAddress } from "~/orders/shipping";
 
@@ -111,7 +113,8 @@ export function createStripePayments(
       }
       if (!paymentIntent)
         throw new Error(`el pedido ${request.orderId} no tiene pago en Stripe que reembolsar`);
-      // One refund per order: a retry with the same key gets Stripe's first answer, never a second refund.
+      // One refund per order: a retry with the same key gets Stripe's first answer, never a second
+      // refund. After one Stripe reported failed, the next is a new request, keyed by the failed one.
       const refund = await stripe.refunds.create(
         {
           payment_intent: paymentIntent,
@@ -119,14 +122,23 @@ export function createStripePayments(
           reason: "requested_by_customer",
           metadata: { order_id: request.orderId },
         },
-        { idempotencyKey: `refund-${request.orderId}` },
+        {
+          idempotencyKey: request.after
+            ? `refund-${request.orderId}-after-${request.after}`
+            : `refund-${request.orderId}`,
+        },
       );
-      if (refund.status === "failed" || refund.status === "canceled") {
-        throw new Error(
+      const state = refundStateOf(refund.status);
+      if (state === "fallido") {
+        throw new RefundFailed(
+          refund.id,
           `Stripe no hizo el reembolso ${refund.id}: ${refund.failure_reason ?? refund.status}`,
         );
       }
-      return { id: refund.id };
+      return { id: refund.id, state };
+    },
+    async refundState(refundId) {
+      return refundStateOf((await stripe.refunds.retrieve(refundId)).status);
     },
     parseWebhook(payload, signature) {
       let event: Stripe.Event;
@@ -270,4 +282,15 @@ function shippingOf(session: Stripe.Checkout.Session): ShippingAddress | null {
     postalCode: address.postal_code ?? "",
     country: address.country ?? "MX",
   };
+}
+
+/**
+ * Stripe's refund status as the shop keeps it: `succeeded` is made; `pending` and
+ * `requires_action` are still Stripe's to finish (a bank transfer, a cash payment's refund);
+ * `failed` and `canceled` will not be made.
+ */
+function refundStateOf(status: string | null): RefundState {
+  if (status === "succeeded") return "hecho";
+  if (status === "failed" || status === "canceled") return "fallido";
+  return "en_curso";
 }

@@ -211,6 +211,7 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
           amount: over.totalCents,
           idempotencyKey: `refund-${over.orderId}`,
           metadata: { order_id: over.orderId },
+          status: "succeeded",
         },
       ]);
       expect(over.totalCents).toBe(450_000);
@@ -256,7 +257,11 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
       // Idempotent: the webhook delivered again, the refund asked again, the sweep: no second refund.
       expect(await over.deliver()).toBe("duplicate");
       expect(await refundOrder(database.db, over.payments, over.orderId)).toBe("reembolsado");
-      expect(await retryPendingRefunds(database.db, over.payments)).toEqual({ refunded: 0, failed: 0 });
+      expect(await retryPendingRefunds(database.db, over.payments)).toEqual({
+        refunded: 0,
+        failed: 0,
+        inProgress: 0,
+      });
       expect(fake.refunds.length).toBe(refundsBefore + 1);
       expect(await piece.stock()).toBe(2);
       expect((await mailTo(database, second.email)).filter((m) => m.includes("Cancelamos"))).toHaveLength(1);
@@ -330,10 +335,22 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
       await database.db.selectFrom("emails").select("id").where("order_id", "=", over.orderId).execute(),
     ).toEqual([]);
     // Not due again at once; a sweep after the pause makes it, once.
-    expect(await retryPendingRefunds(database.db, over.payments)).toEqual({ refunded: 0, failed: 0 });
+    expect(await retryPendingRefunds(database.db, over.payments)).toEqual({
+      refunded: 0,
+      failed: 0,
+      inProgress: 0,
+    });
     const later = new Date(Date.now() + 10 * 60_000);
-    expect(await retryPendingRefunds(database.db, over.payments, later)).toEqual({ refunded: 1, failed: 0 });
-    expect(await retryPendingRefunds(database.db, over.payments, later)).toEqual({ refunded: 0, failed: 0 });
+    expect(await retryPendingRefunds(database.db, over.payments, later)).toEqual({
+      refunded: 1,
+      failed: 0,
+      inProgress: 0,
+    });
+    expect(await retryPendingRefunds(database.db, over.payments, later)).toEqual({
+      refunded: 0,
+      failed: 0,
+      inProgress: 0,
+    });
     expect(fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toMatchObject([
       { amount: over.totalCents, idempotencyKey: `refund-${over.orderId}` },
     ]);
@@ -344,6 +361,69 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     });
     const mails = await mailTo(database, buyer.email);
     expect(mails.filter((m) => m.includes(`Cancelamos tu pedido ${over.orderId}`))).toHaveLength(1);
+  });
+
+  it("a refund Stripe leaves pending is not taken as made: kept with its id, no e-mail, asked about until it is made; one that fails is asked anew, once", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 3, maxPerOrder: 1 });
+    const buyer = {
+      email: `pendiente.${harness.dialect}@example.mx`,
+      fingerprint: "fp_pendiente",
+      address: {},
+    };
+    const kept = await buy(database, piece, 1, buyer);
+    expect(await kept.deliver()).toBe("paid");
+    const over = await buy(database, piece, 1, buyer);
+    fake.refundStatus = "pending";
+    try {
+      expect(await over.deliver()).toBe("cancelled");
+    } finally {
+      fake.refundStatus = "succeeded";
+    }
+    const first = fake.refunds.find((r) => r.payment_intent === over.paymentIntent);
+    expect(first?.status).toBe("pending");
+    expect(await refundRow(database, over.orderId)).toMatchObject({
+      status: "pendiente",
+      provider_refund_id: first?.id,
+      last_error: "en curso en el proveedor",
+    });
+    const notice = async () =>
+      (await mailTo(database, buyer.email)).filter((m) => m.includes(`Cancelamos tu pedido ${over.orderId}`));
+    expect(await notice()).toEqual([]);
+    expect((await getDeskOrder(database.db, over.orderId))?.cancellation?.refund).toBe("pendiente");
+    // Still pending a while later: asked about, not asked for again.
+    const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+    expect(await retryPendingRefunds(database.db, over.payments, later(20))).toEqual({
+      refunded: 0,
+      failed: 0,
+      inProgress: 1,
+    });
+    expect(fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toHaveLength(1);
+    // Stripe reports it failed (the card was closed): the next sweep asks for a new refund, keyed
+    // after the failed one, which is made; the buyer is told once.
+    fake.settleRefund(first?.id ?? "", "failed");
+    expect(await retryPendingRefunds(database.db, over.payments, later(40))).toEqual({
+      refunded: 1,
+      failed: 0,
+      inProgress: 0,
+    });
+    const asked = fake.refunds.filter((r) => r.payment_intent === over.paymentIntent);
+    expect(asked.map((r) => [r.idempotencyKey, r.status])).toEqual([
+      [`refund-${over.orderId}`, "failed"],
+      [`refund-${over.orderId}-after-${first?.id}`, "succeeded"],
+    ]);
+    expect(await refundRow(database, over.orderId)).toMatchObject({
+      status: "hecho",
+      provider_refund_id: asked[1]?.id,
+    });
+    expect(await notice()).toHaveLength(1);
+    // Nothing more to ask: the sweep leaves it be.
+    expect(await retryPendingRefunds(database.db, over.payments, later(60))).toEqual({
+      refunded: 0,
+      failed: 0,
+      inProgress: 0,
+    });
+    expect(fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toHaveLength(2);
   });
 
   it("the demo page's payments: same e-mail over the limit is cancelled and its refund recorded (nothing was charged), by the sweep if nobody asked", async () => {
@@ -367,10 +447,11 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     expect(over.outcome).toBe("cancelled_over_limit");
     // As if the app died before asking for the refund: the sweep leaves it to its caller for a
     // moment, then makes it.
-    expect(await retryPendingRefunds(database.db, demo)).toEqual({ refunded: 0, failed: 0 });
+    expect(await retryPendingRefunds(database.db, demo)).toEqual({ refunded: 0, failed: 0, inProgress: 0 });
     expect(await retryPendingRefunds(database.db, demo, new Date(Date.now() + 3 * 60_000))).toEqual({
       refunded: 1,
       failed: 0,
+      inProgress: 0,
     });
     expect(await refundOrder(database.db, demo, over.id)).toBe("reembolsado");
     expect(await refundRow(database, over.id)).toMatchObject({

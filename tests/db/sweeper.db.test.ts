@@ -47,6 +47,7 @@ function providerWith(states: Record<string, PaymentState | "unreachable">) {
     refund: async () => {
       throw new Error("no refunds here");
     },
+    refundState: async () => "hecho",
   };
   return { provider, expired };
 }

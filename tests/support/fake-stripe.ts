@@ -23,6 +23,7 @@ export interface FakeStripe {
     amount: number;
     idempotencyKey: string;
     metadata: Record<string, string>;
+    status: string;
   }[];
   /**
    * Stripe is down while this is set: `error` answers every request with a 500, `hangup` closes
@@ -31,6 +32,10 @@ export interface FakeStripe {
   outage: "error" | "hangup" | null;
   /** Sessions whose every request fails with a 500 (the SDK retries them before it gives up). */
   failingSessions: Set<string>;
+  /** The status a new refund answers with: `succeeded` by default; `pending` or `failed` as a bank may. */
+  refundStatus: "succeeded" | "pending" | "failed";
+  /** Moves a refund on, as Stripe does later (a pending one succeeds or fails). */
+  settleRefund(id: string, status: "succeeded" | "failed"): void;
   close(): Promise<void>;
 }
 
@@ -132,6 +137,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const paymentIntents = new Map<string, Record<string, unknown>>();
   const refunds: FakeStripe["refunds"] = [];
   const refundsByKey = new Map<string, Record<string, unknown>>();
+  const refundObjects = new Map<string, Record<string, unknown>>();
   let next = 1;
   const server = http.createServer((req, res) => {
     let body = "";
@@ -207,7 +213,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           });
         }
         const amount = Number(form.get("amount") ?? intent.amount);
-        const done = refunds.filter((r) => r.payment_intent === intentId).reduce((n, r) => n + r.amount, 0);
+        // Failed refunds gave nothing back: only the others count against the charge.
+        const done = refunds
+          .filter((r) => r.payment_intent === intentId && r.status !== "failed")
+          .reduce((n, r) => n + r.amount, 0);
         if (done + amount > Number(intent.amount)) {
           return send(400, {
             error: {
@@ -228,12 +237,31 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           amount,
           currency: "mxn",
           payment_intent: intentId,
-          status: "succeeded",
+          status: fake.refundStatus,
+          failure_reason: fake.refundStatus === "failed" ? "expired_or_canceled_card" : null,
           reason: form.get("reason"),
           metadata,
         };
-        refunds.push({ id: refund.id, payment_intent: intentId, amount, idempotencyKey: key, metadata });
+        refunds.push({
+          id: refund.id,
+          payment_intent: intentId,
+          amount,
+          idempotencyKey: key,
+          metadata,
+          status: refund.status,
+        });
+        refundObjects.set(refund.id, refund);
         if (key) refundsByKey.set(key, refund);
+        return send(200, refund);
+      }
+      const refundMatch = path.match(/^\/v1\/refunds\/([^/]+)$/);
+      if (req.method === "GET" && refundMatch) {
+        const refund = refundObjects.get(refundMatch[1] ?? "");
+        if (!refund) {
+          return send(404, {
+            error: { type: "invalid_request_error", code: "resource_missing", message: "No such refund" },
+          });
+        }
         return send(200, refund);
       }
       const intentMatch = path.match(/^\/v1\/payment_intents\/([^/]+)$/);
@@ -282,6 +310,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     refunds,
     outage: null,
     failingSessions: new Set(),
+    refundStatus: "succeeded",
+    settleRefund(id, status) {
+      const refund = refundObjects.get(id);
+      if (refund) refund.status = status;
+      const listed = refunds.find((r) => r.id === id);
+      if (listed) listed.status = status;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
