@@ -88,7 +88,8 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     ? await db
         .selectFrom("waitlist_subscriptions")
         .select(["drop_id", "email"])
-        .where("confirmed_at", "is not", null)
+        // Confirmed now, as Campañas counts them: an address that left the list is not one.
+        .where("status", "=", "confirmada")
         .$if(scope.kind === "drop", (q) => q.where("drop_id", "=", scope.kind === "drop" ? scope.dropId : ""))
         .execute()
     : [];

@@ -1,4 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
+import { campaignDrop } from "~/campaigns/waitlists.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
 import type { OrderStatus } from "~/db/schema";
@@ -139,12 +140,14 @@ async function seed(database: Database): Promise<Fixture> {
     { product: arete, dropId: muertos, quantity: 1 },
   ]);
 
-  // 'Avísame' for Noche de Muertos: two confirmed addresses, one never confirmed.
+  // 'Avísame' for Noche de Muertos: two confirmed addresses, one never confirmed, one that
+  // confirmed and then left the list.
   const stamp = CDMX("2026-10-20T09:00:00").toISOString();
-  for (const [email, confirmed] of [
-    ["ana@example.com", true],
-    ["carla@example.com", true],
-    ["pedro@example.com", false],
+  for (const [email, confirmed, left] of [
+    ["ana@example.com", true, false],
+    ["carla@example.com", true, false],
+    ["pedro@example.com", false, false],
+    ["ines@example.com", true, true],
   ] as const) {
     await db
       .insertInto("waitlist_subscriptions")
@@ -152,12 +155,12 @@ async function seed(database: Database): Promise<Fixture> {
         id: newId(),
         drop_id: muertos,
         email,
-        status: confirmed ? "confirmada" : "pendiente",
+        status: left ? "baja" : confirmed ? "confirmada" : "pendiente",
         site_url: "http://127.0.0.1",
         created_at: stamp,
         confirmation_sent_at: stamp,
         confirmed_at: confirmed ? stamp : null,
-        unsubscribed_at: null,
+        unsubscribed_at: left ? stamp : null,
         notified_at: null,
       })
       .execute();
@@ -197,6 +200,8 @@ describeEachDatabase("reports", (harness) => {
     expect(soldOutText(arete?.soldOutAfterMs ?? null)).toBe("Sin agotar");
     // Confirmed: ana and carla (pedro never confirmed); ana bought (order A as Ana@Example.com).
     expect(r.waitlist).toEqual({ confirmed: 2, bought: 1 });
+    // One count of confirmed sign-ups: the same as Campañas says.
+    expect((await campaignDrop(database.db, fixture.muertos))?.counts.confirmadas).toBe(2);
     // The drop's days in Mexico City: 31 Oct (A) and 1 Nov (B), although both are 1 Nov in UTC.
     expect(r.series.map((p) => [p.key, p.orders, p.pieces, p.netCents])).toEqual([
       ["2026-10-31", 1, 3, 250_000],
