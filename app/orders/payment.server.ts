@@ -51,7 +51,7 @@ export async function confirmPayment(
     status: "pendiente" as const,
     customer_name: input.customerName,
     customer_email: input.customerEmail,
-    search_text: orderSearchKey(input.orderId, input.customerName),
+    search_text: orderSearchKey(input.orderId, input.customerName, input.customerEmail),
     email_key: emailKey(input.customerEmail),
     card_fingerprint: input.cardFingerprint || null,
     address_key: addressKey(ship),

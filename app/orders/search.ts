@@ -11,9 +11,9 @@ export function foldForSearch(text: string): string {
     .trim();
 }
 
-/** What a paid order is found by: its number and its customer's name. */
-export function orderSearchKey(orderId: string, customerName: string): string {
-  return foldForSearch(`${orderId} ${customerName}`);
+/** What a paid order is found by: its number, its customer's name and e-mail. */
+export function orderSearchKey(orderId: string, customerName: string, customerEmail = ""): string {
+  return foldForSearch(`${orderId} ${customerName} ${customerEmail}`);
 }
 
 /** A LIKE pattern that matches `term` anywhere, with LIKE's own wildcards taken literally. */

@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
-import type { Database, Db } from "~/db/database.server";
+import { type Database, type Db, migrateToLatest } from "~/db/database.server";
+import { migrations } from "~/db/migrations";
 import type { OrderStatus } from "~/db/schema";
 import type { Mailer } from "~/mail/mailer.server";
 import { deliverPendingEmails, MAX_ATTEMPTS } from "~/mail/queue.server";
@@ -539,7 +540,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
   it("search finds by name or order number, ignoring case and accents", async () => {
     const { database, db } = await fresh(harness);
     const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 625_000, stock: 50 }]);
-    const renata = await paidOrder(db, shop, "Renata Quiroga");
+    const renata = await paidOrder(db, shop, "Renata Quiroga", { email: "Renata.Q@Correo.mx" });
     const jose = await paidOrder(db, shop, "José Núñez");
     const lucia = await paidOrder(db, shop, "Lucía Ramírez");
     const found = async (search: string) =>
@@ -563,8 +564,32 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
     expect(await found(middle.toUpperCase())).toEqual([jose]);
     expect(await found(jose.toLowerCase())).toEqual([jose]);
 
+    // By the buyer's e-mail, whole or in part, in any case.
+    expect(await found("renata.q@correo.mx")).toEqual([renata]);
+    expect(await found("CORREO.MX")).toEqual([renata]);
+
     // Another tab does not show a pending order, whatever the search.
     expect((await listOrders(db, { tab: "enviado", search: "renata" })).orders).toEqual([]);
+  });
+
+  it("migration 0022 makes the orders paid before it findable by e-mail", async () => {
+    const database = await harness.fresh({ migrate: true });
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo("0021_sizes")).error).toBeUndefined();
+    const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 625_000, stock: 5 }]);
+    const before = await paidOrder(database.db, shop, "Inés Ortega", { email: "ines.ortega@correo.mx" });
+    // As the payment wrote it then: the number and the name only.
+    await database.db
+      .updateTable("orders")
+      .set({ search_text: `${before.toLowerCase()} ines ortega` })
+      .where("id", "=", before)
+      .execute();
+    const found = async (search: string) =>
+      (await listOrders(database.db, { tab: "pendiente", search })).orders.map((o) => o.id);
+    expect(await found("ines.ortega@")).toEqual([]);
+    expect(await migrateToLatest(database)).toEqual(["0022_search_by_email"]);
+    expect(await found("ines.ortega@")).toEqual([before]);
+    expect(await found("ortega")).toEqual([before]);
   });
 
   it("'%' and '_' in a search are plain characters, not wildcards", async () => {

@@ -249,7 +249,7 @@ describeEachDatabase("sizes with their own stock", (harness) => {
       })
       .execute();
 
-    expect(await migrateToLatest(database)).toEqual(["0021_sizes"]);
+    expect((await migrateToLatest(database))[0]).toBe("0021_sizes");
     const stock = async () => (await getDrop(database.db, dropId))?.products[0]?.stock;
     // Released, its piece goes back as before; and the product sells as before, without a size.
     expect(await releaseHold(database.db, orderId)).toBe(true);

@@ -20,6 +20,7 @@ import * as m0018 from "./0018_owner_door";
 import * as m0019 from "./0019_metal_facts";
 import * as m0020 from "./0020_editions";
 import * as m0021 from "./0021_sizes";
+import * as m0022 from "./0022_search_by_email";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "0019_metal_facts": m0019,
   "0020_editions": m0020,
   "0021_sizes": m0021,
+  "0022_search_by_email": m0022,
 };

@@ -359,7 +359,7 @@ export class OrdersDesk {
       .getByRole("link", { name: label });
   }
   async search(term: string) {
-    await this.page.getByLabel("Buscar por número de pedido o nombre").fill(term);
+    await this.page.getByLabel("Buscar por número de pedido, nombre o correo").fill(term);
     await this.page.getByRole("button", { name: "Buscar" }).click();
   }
   order(orderId: string): Locator {

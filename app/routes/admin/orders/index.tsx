@@ -74,7 +74,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         <input type="hidden" name={DESK_PARAMS.tab} value={values.tab} />
         <FilterField
           id="orders-search"
-          label="Buscar por número de pedido o nombre"
+          label="Buscar por número de pedido, nombre o correo"
           type="search"
           name={DESK_PARAMS.search}
           value={values.search}
