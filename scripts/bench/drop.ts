@@ -49,6 +49,8 @@ const PROOF_HEADER_CHARS = 752;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 /** BENCH_ONLY=sqlite or BENCH_ONLY=postgres runs that database's rushes alone. */
 const ONLY = process.env.BENCH_ONLY;
+/** The per-request log line, on as in a real shop unless BENCH_LOG_REQUESTS=false. */
+const LOG_REQUESTS = process.env.BENCH_LOG_REQUESTS === "false" ? "false" : "true";
 
 try {
   assertBuilt();
@@ -69,6 +71,8 @@ async function startAppServer(env: Record<string, string>): Promise<string> {
     REQUEST_LIMITS: "true",
     CHECKOUT_CHALLENGE: "true",
     ...CHEAP_PROOF_OF_WORK,
+    // The shop's default writes a log line per request; BENCH_LOG_REQUESTS=false measures without.
+    LOG_REQUESTS: LOG_REQUESTS,
     ...(process.env.BENCH_PROF_DIR
       ? { NODE_EXEC_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROF_DIR}` }
       : {}),
@@ -439,7 +443,7 @@ let allGood = true;
 {
   const [load1 = 0, load5 = 0] = os.loadavg();
   console.log(
-    `${os.availableParallelism()} cores, load average ${load1.toFixed(2)}, ${load5.toFixed(2)} (shops and load generator share them)`,
+    `${os.availableParallelism()} cores, load average ${load1.toFixed(2)}, ${load5.toFixed(2)} (shops and load generator share them); the shop's per-request log line ${LOG_REQUESTS === "true" ? "on (its default)" : "off (BENCH_LOG_REQUESTS=false)"}`,
   );
   const base = await bareRush();
   console.log(
