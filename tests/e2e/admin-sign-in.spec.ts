@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { LOGIN_LIMITS } from "~/auth/login-limits.server";
 import { unusedCode } from "../support/totp";
 import { type AdminUtil, expect, expectAccessible, type TestAdmin, test } from "./support/fixtures";
 
@@ -275,5 +276,33 @@ test.describe("the sign-in pages are accessible and fit the screen", { tag: "@ph
     await signedInAtOrders(page, admins);
     await expect(page.getByRole("navigation", { name: "Administración" })).toBeVisible();
     await expectAccessible(page);
+  });
+});
+
+test.describe("the owner's door (decision 32)", () => {
+  test("past the account's limit of failures from elsewhere, a new browser's sign-in solves a check by itself and goes on", async ({
+    page,
+    admins,
+  }) => {
+    test.setTimeout(90_000);
+    const admin = await admins.create();
+    await admins.failSignIns(admin, LOGIN_LIMITS.perAccount);
+    // Each check the page solves starts with a challenge from the shop.
+    const challenges: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/reto") challenges.push(request.url());
+    });
+    await page.goto("/login");
+    await fillLogin(page, admin.email, admin.password);
+    // The shop asks this browser for a proof of work; the page solves it and sends the form again.
+    await expect(page.getByRole("heading", { name: "Verificación en dos pasos", level: 1 })).toBeVisible({
+      timeout: 30_000,
+    });
+    // The code too (the account is still past its limit for a browser it does not know).
+    await page.getByLabel("Código de verificación").fill(await unusedCode(admin.secret));
+    await page.getByRole("button", { name: "Verificar" }).click();
+    await expect(page).toHaveURL(/\/admin\/orders$/, { timeout: 30_000 });
+    await expect(page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
+    expect(challenges.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -442,6 +442,24 @@ export class AdminUtil {
     return account;
   }
 
+  /**
+   * `times` wrong passwords for the account from other addresses and no browser of the shop's (a
+   * guesser elsewhere): past the account's limit, an unknown device must bring a proof of work.
+   */
+  async failSignIns(admin: TestAdmin, times: number): Promise<void> {
+    for (let i = 0; i < times; i++) {
+      const answer = await this.auth.signIn({
+        email: admin.email,
+        password: `adivinanza-${i}-incorrecta`,
+        address: `198.51.100.${i + 1}`,
+        headers: new Headers(),
+        secure: false,
+      });
+      if (answer.ok || answer.reason !== "invalido")
+        throw new Error(`a guess was not checked: ${JSON.stringify(answer)}`);
+    }
+  }
+
   /** Ends every session of the account server-side, as 'Cerrar sesión en todos los dispositivos' does. */
   async endSessions(admin: TestAdmin): Promise<number> {
     return this.auth.signOutEverywhere(admin.id);
