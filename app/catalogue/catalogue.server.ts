@@ -3,6 +3,7 @@ import type { DropRow, MediaRow, ProductRow } from "~/db/schema";
 import {
   type Categoria,
   type DropStatus,
+  MAX_EDITION,
   MAX_EXTRA_IMAGES,
   MAX_PRICE_CENTS,
   MAX_STOCK,
@@ -12,7 +13,7 @@ import { isId, newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { loadMedia } from "~/media/media.server";
 import { normalizeDropStatus } from "./drop-status";
-import { isKarat, MAX_STONES_LENGTH, MAX_WEIGHT_MG, type MetalFacts, toKarat } from "./metal";
+import { isKarat, MAX_STONES_LENGTH, MAX_WEIGHT_MG, type MetalFacts, metalFactsOf } from "./metal";
 
 export interface Product {
   id: string;
@@ -206,7 +207,7 @@ function toProduct(p: ProductRow, image: MediaRow | null): Product {
     stock: p.stock,
     image,
     createdAt: toDate(p.created_at),
-    metal: { karat: toKarat(p.karat), weightMg: p.weight_mg, stones: p.stones },
+    metal: metalFactsOf(p),
     editionSize: p.edition_size,
   };
 }
@@ -299,8 +300,8 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
       }
     }
     const edition = p.editionSize ?? null;
-    if (edition !== null && (!Number.isSafeInteger(edition) || edition < 1 || edition > 100_000)) {
-      throw new InvalidDrop(`La edición de ${p.name} debe ser de 1 a 100000 piezas.`);
+    if (edition !== null && (!Number.isSafeInteger(edition) || edition < 1 || edition > MAX_EDITION)) {
+      throw new InvalidDrop(`La edición de ${p.name} debe ser de 1 a ${MAX_EDITION} piezas.`);
     }
   }
   if (input.id !== undefined && !isId(input.id)) throw new InvalidDrop("Identificador inválido.");

@@ -36,6 +36,15 @@ export function toKarat(value: number | null | undefined): Karat | null {
   return isKarat(value) ? value : null;
 }
 
+/** A product row's facts (a row of a product since removed reads as none). */
+export function metalFactsOf(row: {
+  karat: number | null;
+  weight_mg: number | null;
+  stones: string | null;
+}): MetalFacts {
+  return { karat: toKarat(row.karat), weightMg: row.weight_mg, stones: row.stones };
+}
+
 export function fineness(karat: Karat): number {
   return FINENESS[karat];
 }

@@ -23,3 +23,5 @@ export const MAX_EXTRA_IMAGES = 4;
 export const MAX_PRICE_CENTS = MAX_CHARGE_CENTS; // $999,999.99
 /** Pieces of one product: also what a save may raise its stock to (see drops-desk/update.server.ts). */
 export const MAX_STOCK = 10_000;
+/** The most pieces a limited edition may number (migration 0020's CHECK says the same). */
+export const MAX_EDITION = 100_000;

@@ -3,7 +3,14 @@ import { normalizeDropStatus } from "~/catalogue/drop-status";
 import { type Karat, MAX_STONES_LENGTH, MAX_WEIGHT_MG, parseGrams, stonesOrNull } from "~/catalogue/metal";
 import { HOLD_MINUTES, MAX_ORDER_PIECES, MIN_HOLD_MINUTES } from "~/config/ceilings";
 import { OPENING_BOUNDS, OPENING_DEFAULTS } from "~/config/opening";
-import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES, MAX_PRICE_CENTS, MAX_STOCK } from "~/db/taxonomy";
+import {
+  CATEGORIAS,
+  MATERIALES,
+  MAX_EDITION,
+  MAX_EXTRA_IMAGES,
+  MAX_PRICE_CENTS,
+  MAX_STOCK,
+} from "~/db/taxonomy";
 import { shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
@@ -66,60 +73,51 @@ export function pesosText(cents: number): string {
   return (cents / 100).toFixed(2);
 }
 
+/**
+ * A field the form may leave empty (null); otherwise read by `read`, which gives its value or the
+ * Spanish reason it is refused.
+ */
+function optionalField<T>(read: (value: string) => { value: T } | { error: string }) {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .default("")
+    .transform((value, ctx): T | null => {
+      if (value === "") return null;
+      const outcome = read(value);
+      if ("error" in outcome) {
+        ctx.addIssue({ code: "custom", message: outcome.error });
+        return z.NEVER;
+      }
+      return outcome.value;
+    });
+}
+
 /** 'Quilates': empty for not said, else 10, 14 or 18. */
-const karatField = z
-  .string()
-  .trim()
-  .optional()
-  .default("")
-  .transform((value, ctx): Karat | null => {
-    if (value === "") return null;
-    if (value === "10" || value === "14" || value === "18") return Number(value) as Karat;
-    ctx.addIssue({ code: "custom", message: "Quilates: elige 10 k, 14 k o 18 k, o déjalo sin marcar." });
-    return z.NEVER;
-  });
+const karatField = optionalField<Karat>((value) =>
+  value === "10" || value === "14" || value === "18"
+    ? { value: Number(value) as Karat }
+    : { error: "Quilates: elige 10 k, 14 k o 18 k, o déjalo sin marcar." },
+);
 
 /** 'Peso (g)': empty for not said, else grams with up to two decimals → whole milligrams. */
-const weightField = z
-  .string()
-  .trim()
-  .optional()
-  .default("")
-  .transform((value, ctx): number | null => {
-    if (value === "") return null;
-    const mg = parseGrams(value);
-    if (mg === null) {
-      ctx.addIssue({ code: "custom", message: "Escribe el peso en gramos, por ejemplo 2.35." });
-      return z.NEVER;
-    }
-    if (mg <= 0 || mg > MAX_WEIGHT_MG) {
-      ctx.addIssue({ code: "custom", message: "El peso debe ser mayor a 0 g y de hasta 1000 g." });
-      return z.NEVER;
-    }
-    return mg;
-  });
-
-/** The most pieces an edition may number (the database's CHECK says the same). */
-export const MAX_EDITION = 100_000;
+const weightField = optionalField<number>((value) => {
+  const mg = parseGrams(value);
+  if (mg === null) return { error: "Escribe el peso en gramos, por ejemplo 2.35." };
+  if (mg <= 0 || mg > MAX_WEIGHT_MG) return { error: "El peso debe ser mayor a 0 g y de hasta 1000 g." };
+  return { value: mg };
+});
 
 /** 'Edición limitada (piezas)': empty for a piece that is not numbered, else how many are numbered. */
-const editionField = z
-  .string()
-  .trim()
-  .optional()
-  .default("")
-  .transform((value, ctx): number | null => {
-    if (value === "") return null;
-    const n = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
-    if (!(n >= 1 && n <= MAX_EDITION)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `Edición limitada: escribe cuántas piezas numeradas son (de 1 a ${MAX_EDITION}), o déjalo vacío.`,
-      });
-      return z.NEVER;
-    }
-    return n;
-  });
+const editionField = optionalField<number>((value) => {
+  const n = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  return n >= 1 && n <= MAX_EDITION
+    ? { value: n }
+    : {
+        error: `Edición limitada: escribe cuántas piezas numeradas son (de 1 a ${MAX_EDITION}), o déjalo vacío.`,
+      };
+});
 
 export const productInput = z.object({
   /** An existing product (edit); absent for a new one. */

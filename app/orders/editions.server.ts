@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql } from "kysely";
-import { type MetalFacts, NO_METAL_FACTS, toKarat } from "~/catalogue/metal";
+import { type MetalFacts, metalFactsOf } from "~/catalogue/metal";
 import { type Db, toTimestamp } from "~/db/database.server";
 
 /*
@@ -88,28 +88,6 @@ export async function editionTexts(db: Db, orderIds: readonly string[]): Promise
   return texts;
 }
 
-/** The numbers of an order's pieces, by line position, in order. */
-export async function editionNumbersOf(
-  db: Db,
-  orderId: string,
-): Promise<Map<number, { numbers: number[]; size: number }>> {
-  const rows = await db
-    .selectFrom("edition_numbers as e")
-    .leftJoin("products as p", "p.id", "e.product_id")
-    .select(["e.position", "e.number", "p.edition_size"])
-    .where("e.order_id", "=", orderId)
-    .orderBy("e.position")
-    .orderBy("e.number")
-    .execute();
-  const byLine = new Map<number, { numbers: number[]; size: number }>();
-  for (const row of rows) {
-    const entry = byLine.get(row.position) ?? { numbers: [], size: row.edition_size ?? 0 };
-    entry.numbers.push(row.number);
-    byLine.set(row.position, entry);
-  }
-  return byLine;
-}
-
 /** One numbered piece of an order, as its certificate of authenticity says it. */
 export interface EditionCertificate {
   name: string;
@@ -138,9 +116,6 @@ export async function editionCertificates(db: Db, orderId: string): Promise<Edit
     name: r.name,
     number: r.number,
     size: r.edition_size ?? r.number,
-    metal:
-      r.karat === null && r.weight_mg === null && r.stones === null
-        ? NO_METAL_FACTS
-        : { karat: toKarat(r.karat), weightMg: r.weight_mg, stones: r.stones },
+    metal: metalFactsOf(r),
   }));
 }

@@ -1,4 +1,4 @@
-import { type MetalFacts, NO_METAL_FACTS, toKarat } from "~/catalogue/metal";
+import { type MetalFacts, metalFactsOf } from "~/catalogue/metal";
 import type { Db } from "~/db/database.server";
 
 /**
@@ -14,9 +14,5 @@ export async function lineMetalFacts(db: Db, orderId: string): Promise<MetalFact
     .where("order_lines.order_id", "=", orderId)
     .orderBy("order_lines.position")
     .execute();
-  return rows.map((r) =>
-    r.karat === null && r.weight_mg === null && r.stones === null
-      ? NO_METAL_FACTS
-      : { karat: toKarat(r.karat), weightMg: r.weight_mg, stones: r.stones },
-  );
+  return rows.map(metalFactsOf);
 }

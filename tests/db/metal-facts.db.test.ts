@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Kysely, Migrator } from "kysely";
+import { Migrator } from "kysely";
 import sharp from "sharp";
 import { afterAll, expect, it } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
@@ -21,6 +21,7 @@ import { lineMetalFacts } from "~/orders/line-metal.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { oaxacaAddress } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { oldDrop, oldProducts } from "../support/old-rows";
 import { hold } from "../support/orders";
 
 const HOUR = 3_600_000;
@@ -211,50 +212,11 @@ describeEachDatabase("the metal's facts", (harness) => {
     const database = await harness.fresh({ migrate: true });
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo("0018_owner_door")).error).toBeUndefined();
-    // biome-ignore lint/suspicious/noExplicitAny: the tables as they were at 0018, not today's types
-    const old = database.db as unknown as Kysely<any>;
-    const now = Date.now();
-    const at = (ms: number) => toTimestamp(new Date(now + ms));
-    const dropId = newId();
-    await old
-      .insertInto("drops")
-      .values({
-        id: dropId,
-        name: "Mareas",
-        small_description: "",
-        full_description: "",
-        description: "",
-        fechas: "",
-        image_id: null,
-        video_id: null,
-        max_per_order: null,
-        start_at: at(-HOUR),
-        end_at: at(24 * HOUR),
-        status: "activa",
-        created_at: at(-2 * HOUR),
-        updated_at: at(-2 * HOUR),
-      })
-      .execute();
-    const ids = [newId(), newId()];
-    await old
-      .insertInto("products")
-      .values(
-        ids.map((id, position) => ({
-          id,
-          drop_id: dropId,
-          position,
-          name: position === 0 ? "Anillo Marea" : "Collar Luna",
-          description: "Oro de 14k.",
-          categoria: position === 0 ? "Anillo" : "Collar",
-          material: "Oro amarillo",
-          price_cents: 450_000,
-          stock: 3,
-          image_id: null,
-          created_at: at(-2 * HOUR),
-          updated_at: at(-2 * HOUR),
-        })),
-      )
-      .execute();
+    const dropId = await oldDrop(database);
+    const ids = await oldProducts(database, dropId, [
+      { name: "Anillo Marea", categoria: "Anillo", stock: 3 },
+      { name: "Collar Luna", categoria: "Collar", stock: 3 },
+    ]);
 
     expect((await migrateToLatest(database))[0]).toBe("0019_metal_facts");
 

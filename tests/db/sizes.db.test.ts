@@ -3,10 +3,10 @@ import { expect, it } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { type Database, migrateToLatest, toTimestamp } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
-import { newId } from "~/lib/ids";
 import { holdCart, releaseHold } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { describeEachDatabase } from "../support/databases";
+import { oldDrop, oldProducts } from "../support/old-rows";
 import { hold } from "../support/orders";
 
 /*
@@ -181,44 +181,10 @@ describeEachDatabase("sizes with their own stock", (harness) => {
     const old = database.db as unknown as Kysely<any>;
     const now = Date.now();
     const at = (ms: number) => toTimestamp(new Date(now + ms));
-    const dropId = newId();
-    await old
-      .insertInto("drops")
-      .values({
-        id: dropId,
-        name: "Mareas",
-        small_description: "",
-        full_description: "",
-        description: "",
-        fechas: "",
-        image_id: null,
-        video_id: null,
-        max_per_order: null,
-        start_at: at(-HOUR),
-        end_at: at(24 * HOUR),
-        status: "activa",
-        created_at: at(-2 * HOUR),
-        updated_at: at(-2 * HOUR),
-      })
-      .execute();
-    const productId = newId();
-    await old
-      .insertInto("products")
-      .values({
-        id: productId,
-        drop_id: dropId,
-        position: 0,
-        name: "Anillo Marea",
-        description: "Oro de 14k.",
-        categoria: "Anillo",
-        material: "Oro amarillo",
-        price_cents: 450_000,
-        stock: 2,
-        image_id: null,
-        created_at: at(-2 * HOUR),
-        updated_at: at(-2 * HOUR),
-      })
-      .execute();
+    const dropId = await oldDrop(database);
+    const [productId = ""] = await oldProducts(database, dropId, [
+      { name: "Anillo Marea", categoria: "Anillo", stock: 2 },
+    ]);
     // An unpaid checkout of today's shape holds one more.
     const orderId = "ABCD2345";
     await old

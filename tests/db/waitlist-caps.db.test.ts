@@ -1,4 +1,4 @@
-import { type Kysely, Migrator } from "kysely";
+import { Migrator } from "kysely";
 import { expect, it, vi } from "vitest";
 import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
@@ -8,6 +8,7 @@ import { MAIL_CAPS, type SignUpSource } from "~/waitlist/mail-caps.server";
 import { type SignUpResult, signUp } from "~/waitlist/waitlist.server";
 import { upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { oldDrop } from "../support/old-rows";
 
 /*
  * 'Avísame' cannot be turned into a mail cannon (decision 31): confirmation e-mails are capped per
@@ -260,27 +261,14 @@ describeEachDatabase("'Avísame' mail caps", (harness) => {
     expect((await migrator.migrateTo("0016_per_person_limit")).error).toBeUndefined();
     const now = Date.now();
     // An upcoming drop of that day's shape (today's createDrop writes columns it did not have yet).
-    const drop = { id: newId() };
-    // biome-ignore lint/suspicious/noExplicitAny: the tables as they were at 0016, not today's types
-    await (database.db as unknown as Kysely<any>)
-      .insertInto("drops")
-      .values({
-        id: drop.id,
+    const drop = {
+      id: await oldDrop(database, {
         name: "Luna de Octubre",
-        small_description: "",
-        full_description: "",
-        description: "",
-        fechas: "",
-        image_id: null,
-        video_id: null,
-        max_per_order: null,
-        start_at: new Date(now + 2 * HOUR).toISOString(),
-        end_at: new Date(now + 26 * HOUR).toISOString(),
         status: "proximamente",
-        created_at: new Date(now).toISOString(),
-        updated_at: new Date(now).toISOString(),
-      })
-      .execute();
+        startAt: new Date(now + 2 * HOUR),
+        endAt: new Date(now + 26 * HOUR),
+      }),
+    };
     const row = (email: string, sentAgo: number) => ({
       id: newId(),
       drop_id: drop.id,

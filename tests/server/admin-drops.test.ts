@@ -4,10 +4,10 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
-import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
 import { signInAdmin } from "../support/admin-http";
 import { describeEachDatabase } from "../support/databases";
+import { announcements, decodeEntities, shopDay, visibleText } from "../support/page-text";
 import { type RunningServer, startServer } from "../support/server-process";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -15,7 +15,6 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-admin-drops-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const EVIL = "https://evil.example";
-const DAY = 86_400_000;
 const CREATED = "/admin/drops/show-upcoming-drops?aviso=creado";
 const NOT_FOUND = "/admin/drops?aviso=no-encontrado";
 const MEDIA_GONE = "Una imagen o el video ya no está disponible: súbelo de nuevo.";
@@ -24,42 +23,6 @@ const NOT_A_FORM = "Envía el formulario.";
 
 type Fields = Record<string, string | string[]>;
 type Via = "document" | "data";
-
-/** A day in Mexico City time, `days` from today: what a date field holds ("2026-11-23"). */
-function shopDay(days: number): string {
-  return shopDateTimeStamp(new Date(Date.now() + days * DAY)).slice(0, 10);
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&amp;/g, "&");
-}
-
-/** The page's text as a person reads it (scripts and tags left out). */
-function visibleText(html: string): string {
-  return decodeEntities(
-    html
-      .replace(/<script[\s\S]*?<\/script>/g, " ")
-      .replace(/<[^>]+>/g, " ")
-      .replace(/\s+/g, " "),
-  );
-}
-
-/** What the page announces: the text of every non-empty role="alert" / role="status" element. */
-function announcements(html: string): string[] {
-  const found: string[] = [];
-  for (const m of html.matchAll(/<(p|div)\b[^>]*\brole="(?:alert|status)"[^>]*>([\s\S]*?)<\/\1>/g)) {
-    const text = visibleText(m[2] ?? "").trim();
-    if (text) found.push(text);
-  }
-  return found;
-}
 
 const attr = (tag: string, name: string) => {
   const m = tag.match(new RegExp(`\\s${name}="([^"]*)"`));

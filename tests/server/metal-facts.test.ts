@@ -6,7 +6,6 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
-import { shopDateTimeStamp } from "~/lib/dates";
 import { CONFIRMATION_EMAIL } from "~/mail/kinds";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { confirmPayment } from "~/orders/payment.server";
@@ -15,6 +14,7 @@ import { signInAdmin } from "../support/admin-http";
 import { oaxacaAddress } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
+import { announcements, fieldMessages, shopDay, visibleText } from "../support/page-text";
 import { type RunningServer, startServer } from "../support/server-process";
 
 /*
@@ -31,44 +31,6 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&amp;/g, "&");
-}
-
-/** The page's text as a person reads it (scripts and tags left out). */
-function visibleText(html: string): string {
-  return decodeEntities(
-    html
-      .replace(/<script[\s\S]*?<\/script>/g, " ")
-      .replace(/<[^>]+>/g, " ")
-      .replace(/\s+/g, " "),
-  );
-}
-
-/** What the page announces: the text of every non-empty role="alert" / role="status" element. */
-function announcements(html: string): string[] {
-  const found: string[] = [];
-  for (const m of html.matchAll(/<(p|div)\b[^>]*\brole="(?:alert|status)"[^>]*>([\s\S]*?)<\/\1>/g)) {
-    const text = visibleText(m[2] ?? "").trim();
-    if (text) found.push(text);
-  }
-  return found;
-}
-
-/** The messages printed under the form's fields (and its alert). */
-function fieldMessages(html: string): string[] {
-  return [...html.matchAll(/<p id="[^"]*-error"[^>]*>([\s\S]*?)<\/p>/g)].map((m) =>
-    visibleText(m[1] ?? "").trim(),
-  );
-}
-
 /** The page's JSON-LD blocks, parsed. */
 function structuredData(html: string): Record<string, unknown>[] {
   return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map(
@@ -84,10 +46,6 @@ function metalList(html: string): [string, string][] {
     visibleText(m[1] ?? "").trim(),
     visibleText(m[2] ?? "").trim(),
   ]);
-}
-
-function shopDay(days: number): string {
-  return shopDateTimeStamp(new Date(Date.now() + days * DAY)).slice(0, 10);
 }
 
 describeEachDatabase("the metal's facts through HTTP", (harness) => {

@@ -235,8 +235,7 @@ describe("a flood of wrong passwords from 50 addresses", () => {
       `flood: ${attack.statuses.length} wrong passwords in ${seconds.toFixed(1)} s (${(attack.statuses.length / seconds).toFixed(0)}/s) from 50 addresses; refused ${attack.statuses.filter((s) => s === 429).length}, checked ${attack.statuses.filter((s) => s === 401).length}`,
     );
     // The flood got nowhere: every answer a refusal, nothing but 401 and 429, never a 5xx.
-    expect(new Set(attack.statuses)).toEqual(new Set([401, 429].filter((s) => attack.statuses.includes(s))));
-    expect(attack.statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(attack.statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
     const sessions = await database.db
       .selectFrom("auth_session as s")
       .innerJoin("auth_user as u", "u.id", "s.user_id")
