@@ -14,6 +14,7 @@ import { formatMXN } from "~/lib/money";
 import { loadMedia } from "~/media/media.server";
 import { normalizeDropStatus } from "./drop-status";
 import { isKarat, MAX_STONES_LENGTH, MAX_WEIGHT_MG, type MetalFacts, metalFactsOf } from "./metal";
+import { loadOptionValues, type OptionValue, optionOf, type ProductOption } from "./options.server";
 
 export interface Product {
   id: string;
@@ -31,6 +32,8 @@ export interface Product {
   metal: MetalFacts;
   /** A limited edition of this many numbered pieces; null: not numbered. */
   editionSize: number | null;
+  /** Its one option ('Talla', 'Largo') with each value's stock (decision 34); null: none. */
+  option: ProductOption | null;
 }
 
 /** A product with its gallery, as the product page shows it. */
@@ -131,10 +134,11 @@ async function assemble(db: Db, drops: DropRow[]): Promise<Drop[]> {
     ...drops.flatMap((d) => [d.image_id, d.video_id]),
     ...products.map((p) => p.image_id),
   ]);
+  const values = await loadOptionValues(db, products);
   const productsByDrop = new Map<string, Product[]>();
   for (const p of products) {
     const list = productsByDrop.get(p.drop_id) ?? [];
-    list.push(toProduct(p, p.image_id ? (media.get(p.image_id) ?? null) : null));
+    list.push(toProduct(p, p.image_id ? (media.get(p.image_id) ?? null) : null, values));
     productsByDrop.set(p.drop_id, list);
   }
   return drops.map((d) => ({ ...toDropInfo(d, media), products: productsByDrop.get(d.id) ?? [] }));
@@ -195,7 +199,11 @@ function toDropInfo(d: DropRow, media: Map<string, MediaRow>): DropInfo {
   };
 }
 
-function toProduct(p: ProductRow, image: MediaRow | null): Product {
+function toProduct(
+  p: ProductRow,
+  image: MediaRow | null,
+  values: ReadonlyMap<string, OptionValue[]>,
+): Product {
   return {
     id: p.id,
     dropId: p.drop_id,
@@ -209,6 +217,7 @@ function toProduct(p: ProductRow, image: MediaRow | null): Product {
     createdAt: toDate(p.created_at),
     metal: metalFactsOf(p),
     editionSize: p.edition_size,
+    option: optionOf(p, values),
   };
 }
 
@@ -401,8 +410,9 @@ export async function getProductsWithDrops(db: Db, ids: string[]): Promise<Produ
     db,
     rows.map((r) => r.image_id),
   );
+  const values = await loadOptionValues(db, rows);
   return rows.map((r) => ({
-    product: toProduct(r, r.image_id ? (media.get(r.image_id) ?? null) : null),
+    product: toProduct(r, r.image_id ? (media.get(r.image_id) ?? null) : null, values),
     drop: {
       id: r.drop_id,
       status: r.drop_status,
