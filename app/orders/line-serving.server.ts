@@ -3,7 +3,7 @@ import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { toTimestamp } from "~/db/database.server";
 import { recordTurnRefused } from "~/observability/metrics.server";
-import type { CheckoutLine, HoldRefusal } from "./cart-read.server";
+import { type CheckoutLine, type HoldRefusal, pieceName } from "./cart-read.server";
 import {
   bucketOrderPieces,
   LINE_MESSAGES,
@@ -112,27 +112,10 @@ async function serveRound(
   ).map((e) => ({ ...e, lines: parseCart(e.cart) }));
   if (entries.length === 0) return { served: 0, told: 0, waiting: 0, ran: true };
 
-  const productIds = [...new Set(entries.flatMap((e) => e.lines.map((l) => l.productId)))];
-  const products = await db
-    .selectFrom("products")
-    .select(["id", "name", "stock"])
-    .where("id", "in", productIds)
-    .execute();
-  const held = await db
-    .selectFrom("order_lines")
-    .innerJoin("orders", "orders.id", "order_lines.order_id")
-    .select([
-      "order_lines.product_id",
-      sql<number>`sum(order_lines.quantity - order_lines.missing)`.as("pieces"),
-    ])
-    .where("orders.status", "=", "esperando_pago")
-    .where("order_lines.product_id", "in", productIds)
-    .groupBy("order_lines.product_id")
-    .execute();
-  const stock = new Map(products.map((p) => [p.id, p.stock]));
-  const names = new Map(products.map((p) => [p.id, p.name]));
-  // Pieces that may still come back: held by unpaid checkouts.
-  const mayReturn = new Map(held.map((h) => [h.product_id, Number(h.pieces)]));
+  const { stock, names, mayReturn } = await piecesWaitedFor(
+    db,
+    entries.flatMap((e) => e.lines),
+  );
   const opening = inOpening(drop, now);
   const byBucket = opening ? await bucketOrderPieces(db, drop) : new Map<string, number>();
   const waitedFor = new Map<string, number>();
@@ -150,11 +133,11 @@ async function serveRound(
       });
       continue;
     }
-    const short = entry.lines.filter((l) => (stock.get(l.productId) ?? 0) < l.quantity);
+    const short = entry.lines.filter((l) => (stock.get(pieceKey(l)) ?? 0) < l.quantity);
     if (short.length === 0) {
       for (const l of entry.lines) {
-        stock.set(l.productId, (stock.get(l.productId) ?? 0) - l.quantity);
-        mayReturn.set(l.productId, (mayReturn.get(l.productId) ?? 0) + l.quantity);
+        stock.set(pieceKey(l), (stock.get(pieceKey(l)) ?? 0) - l.quantity);
+        mayReturn.set(pieceKey(l), (mayReturn.get(pieceKey(l)) ?? 0) + l.quantity);
       }
       byBucket.set(entry.address_bucket, (byBucket.get(entry.address_bucket) ?? 0) + mine);
       turns.push(entry);
@@ -163,18 +146,18 @@ async function serveRound(
     // Short: it may wait while the pieces that could come back outnumber those waited for before it.
     const hopeless = short.filter(
       (l) =>
-        (waitedFor.get(l.productId) ?? 0) + l.quantity >
-        (stock.get(l.productId) ?? 0) + (mayReturn.get(l.productId) ?? 0),
+        (waitedFor.get(pieceKey(l)) ?? 0) + l.quantity >
+        (stock.get(pieceKey(l)) ?? 0) + (mayReturn.get(pieceKey(l)) ?? 0),
     );
     if (hopeless.length > 0) {
       told.push({
         id: entry.id,
-        message: LINE_MESSAGES.agotado(hopeless.map((l) => names.get(l.productId) ?? "").join(", ")),
+        message: LINE_MESSAGES.agotado(hopeless.map((l) => names.get(pieceKey(l)) ?? "").join(", ")),
         reason: "agotado",
       });
       continue;
     }
-    for (const l of short) waitedFor.set(l.productId, (waitedFor.get(l.productId) ?? 0) + l.quantity);
+    for (const l of short) waitedFor.set(pieceKey(l), (waitedFor.get(pieceKey(l)) ?? 0) + l.quantity);
     if (entry.note !== "apartadas") apartadas.push(entry.id);
   }
 
@@ -240,4 +223,64 @@ async function serveRound(
     }
   }
   return { served, told: told.length, waiting: entries.length - served - told.length, ran: true };
+}
+
+/** A line's piece as the line counts it: the product, or the product in one size (decision 34). */
+function pieceKey(line: Pick<CheckoutLine, "productId" | "optionId">): string {
+  return line.optionId ? `${line.productId}:${line.optionId}` : line.productId;
+}
+
+/**
+ * What the places waiting ask for, by `pieceKey`: the stock left (a size's own, for a sized
+ * line), its name as the shopper reads it, and the pieces held by unpaid checkouts that may come
+ * back. A size is its own shelf: counted per product, places asking for a size that is gone
+ * would be served, refused and kept at the head of the line while another size still has pieces.
+ */
+async function piecesWaitedFor(db: Db, lines: readonly CheckoutLine[]) {
+  const productIds = [...new Set(lines.map((l) => l.productId))];
+  const optionIds = [...new Set(lines.flatMap((l) => (l.optionId ? [l.optionId] : [])))];
+  const products = await db
+    .selectFrom("products")
+    .select(["id", "name", "stock", "option_name"])
+    .where("id", "in", productIds)
+    .execute();
+  const values =
+    optionIds.length === 0
+      ? []
+      : await db
+          .selectFrom("product_options")
+          .select(["id", "product_id", "value", "stock"])
+          .where("id", "in", optionIds)
+          .execute();
+  const held = await db
+    .selectFrom("order_lines")
+    .innerJoin("orders", "orders.id", "order_lines.order_id")
+    .select([
+      "order_lines.product_id",
+      "order_lines.option_id",
+      sql<number>`sum(order_lines.quantity - order_lines.missing)`.as("pieces"),
+    ])
+    .where("orders.status", "=", "esperando_pago")
+    .where("order_lines.product_id", "in", productIds)
+    .groupBy(["order_lines.product_id", "order_lines.option_id"])
+    .execute();
+  const stock = new Map(products.map((p) => [p.id, p.stock]));
+  const names = new Map(products.map((p) => [p.id, p.name]));
+  for (const v of values) {
+    const key = pieceKey({ productId: v.product_id, optionId: v.id });
+    const product = products.find((p) => p.id === v.product_id);
+    stock.set(key, v.stock);
+    if (product) names.set(key, pieceName(product, v));
+  }
+  // Pieces that may still come back: held by unpaid checkouts (a size's, and its product's).
+  const mayReturn = new Map<string, number>();
+  for (const h of held) {
+    const pieces = Number(h.pieces);
+    mayReturn.set(h.product_id, (mayReturn.get(h.product_id) ?? 0) + pieces);
+    if (h.option_id) {
+      const key = pieceKey({ productId: h.product_id, optionId: h.option_id });
+      mayReturn.set(key, (mayReturn.get(key) ?? 0) + pieces);
+    }
+  }
+  return { stock, names, mayReturn };
 }

@@ -51,6 +51,19 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ONLY = process.env.BENCH_ONLY;
 /** The per-request log line, on as in a real shop unless BENCH_LOG_REQUESTS=false. */
 const LOG_REQUESTS = process.env.BENCH_LOG_REQUESTS === "false" ? "false" : "true";
+/**
+ * The opening's piece is a ring sold by size (issue 24): its units spread over sizes 5–8, each
+ * shopper asking for one of them in turn. BENCH_SIZES=false races a piece without sizes.
+ */
+const SIZED = process.env.BENCH_SIZES !== "false";
+const SIZE_VALUES = ["5", "6", "7", "8"];
+/** UNITS spread over the sizes as evenly as whole pieces allow (10: 3, 3, 2, 2). */
+const SIZE_STOCK = Object.fromEntries(
+  SIZE_VALUES.map((v, i) => [
+    v,
+    Math.floor(UNITS / SIZE_VALUES.length) + (i < UNITS % SIZE_VALUES.length ? 1 : 0),
+  ]),
+);
 
 try {
   assertBuilt();
@@ -117,12 +130,18 @@ async function watchCountdown(urls: string[], n: number, cookies?: string[]): Pr
 }
 
 /** `n` POSTs of `body` to `urls` (in turn) all at once, each from its shopper's browser: status and milliseconds of each. */
-async function rush(urls: string[], shoppers: Shopper[], body: string) {
+/** `body`: the same cart for everyone, or each shopper's own (the size she chose). */
+async function rush(urls: string[], shoppers: Shopper[], body: string | ((i: number) => string)) {
   const started = performance.now();
   const results = await Promise.all(
     shoppers.map(async (shopper, i) => {
       const t0 = performance.now();
-      const status = await post(urls[i % urls.length] ?? "", body, shopper, addressOf(i));
+      const status = await post(
+        urls[i % urls.length] ?? "",
+        typeof body === "string" ? body : body(i),
+        shopper,
+        addressOf(i),
+      );
       return { status, ms: performance.now() - t0 };
     }),
   );
@@ -279,19 +298,28 @@ function cpuOf(pid: number | undefined): number {
 }
 const ratio = (shop: number, bare: number) => `×${(shop / bare).toFixed(1)} bare`;
 
-/** Pieces held for a product, and what the shelf says is left. */
-async function heldAndLeft(database: Database, productId: string) {
+/**
+ * Pieces held for a product, what the shelf says is left, and pieces sold past a size's own stock
+ * (`sizes`: each size's id and the stock it started with).
+ */
+async function heldAndLeft(database: Database, productId: string, sizes: Map<string, number> = new Map()) {
   const holds = await database.db
     .selectFrom("order_lines")
-    .select((eb) => eb.fn.sum<number>("quantity").as("n"))
+    .select(["option_id", (eb) => eb.fn.sum<number>("quantity").as("n")])
     .where("product_id", "=", productId)
-    .executeTakeFirst();
+    .groupBy("option_id")
+    .execute();
   const left = await database.db
     .selectFrom("products")
     .select("stock")
     .where("id", "=", productId)
     .executeTakeFirstOrThrow();
-  return { held: Number(holds?.n ?? 0), left: left.stock };
+  const held = holds.reduce((sum, h) => sum + Number(h.n), 0);
+  const pastSize = holds.reduce(
+    (sum, h) => sum + (h.option_id ? Math.max(0, Number(h.n) - (sizes.get(h.option_id) ?? 0)) : 0),
+    0,
+  );
+  return { held, left: left.stock, pastSize };
 }
 
 /** Proofs of work the servers have checked and spent (single use: kept in the limits' table). */
@@ -303,8 +331,19 @@ async function spentProofs(database: Database): Promise<number> {
 }
 
 async function stampede(label: string, servers: string[], database: Database) {
-  const cartOf = (piece: { id: string; dropId: string }) =>
-    JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] });
+  const cartOf = (piece: { id: string; dropId: string }, optionId?: string) =>
+    JSON.stringify({
+      cart: [
+        { product: { id: piece.id }, dropId: piece.dropId, quantity: 1, ...(optionId ? { optionId } : {}) },
+      ],
+    });
+  // With sizes, shopper i asks for size i mod 4: one body per size, written once.
+  const cartsOf = (piece: { id: string; dropId: string; sizes: Map<string, string> }) => {
+    if (!SIZED) return cartOf(piece);
+    const bodies = SIZE_VALUES.map((v) => cartOf(piece, piece.sizes.get(v)));
+    return (i: number) => bodies[i % bodies.length] ?? "";
+  };
+  const sizes = SIZED ? { sizes: SIZE_STOCK } : {};
   const reto = servers;
   // The crowd arrives during the countdown: each page gets its cookie and solves its proof.
   const crowdStarted = performance.now();
@@ -317,11 +356,12 @@ async function stampede(label: string, servers: string[], database: Database) {
     name: "Anillo del día",
     stock: UNITS,
     opensInMs: 60 * 60_000,
+    ...sizes,
   });
   const before = await rush(
     servers.map((s) => `${s}/api/checkout`),
     waiting,
-    cartOf(early),
+    cartsOf(early),
   );
   const refusedEarly = before.results.filter((r) => r.status === 409).length;
   // Each page took its proof for that 'Pagar' and solved a new one, for the same browser.
@@ -341,9 +381,11 @@ async function stampede(label: string, servers: string[], database: Database) {
     priceCents: 450_000,
     stock: UNITS,
     opensInMs: opensAt - Date.now(),
+    ...sizes,
   });
   const { id: productId } = piece;
-  const body = cartOf(piece);
+  const sizeStock = new Map([...piece.sizes].map(([value, id]) => [id, SIZE_STOCK[value] ?? 0]));
+  const body = cartsOf(piece);
   await new Promise((r) => setTimeout(r, Math.max(0, opensAt - Date.now())));
   const spentBefore = await spentProofs(database);
   const cpuBefore = cpuByProcess();
@@ -360,13 +402,14 @@ async function stampede(label: string, servers: string[], database: Database) {
   // The draw: 10 seconds after the opening the line gives the pieces, in its random order.
   const drawAt = opensAt + 10_000;
   await new Promise((r) => setTimeout(r, Math.max(0, drawAt - Date.now())));
-  let { held, left } = await heldAndLeft(database, productId);
+  let { held, left, pastSize } = await heldAndLeft(database, productId, sizeStock);
   while (held < UNITS && Date.now() < drawAt + 10_000) {
     await new Promise((r) => setTimeout(r, 100));
-    ({ held, left } = await heldAndLeft(database, productId));
+    ({ held, left, pastSize } = await heldAndLeft(database, productId, sizeStock));
   }
   const drawnMs = Date.now() - drawAt;
-  const oversold = Math.max(0, held - UNITS, -left);
+  // Sold past the piece's units, or past one size's own stock.
+  const oversold = Math.max(0, held - UNITS, -left) + pastSize;
   const ok = held;
   console.log(`\n${label}`);
   console.log(
@@ -379,7 +422,7 @@ async function stampede(label: string, servers: string[], database: Database) {
     `  bare node:http just before, the same burst: p50 ${bare.p50.toFixed(0)} ms   p99 ${bare.p99.toFixed(0)} ms   CPU ${bare.cpuMs} ms`,
   );
   console.log(
-    `  rush at the opening: ${SHOPPERS} shoppers at once, each from its own address, ${UNITS} units`,
+    `  rush at the opening: ${SHOPPERS} shoppers at once, each from its own address, ${UNITS} units${SIZED ? ` across sizes ${SIZE_VALUES.map((v) => `${v} (${SIZE_STOCK[v]})`).join(", ")}, each shopper asking for one` : ""}`,
   );
   console.log(
     `    places in the draw (202) ${queued}   other ${other}${other ? ` (${otherStatuses.join(", ")})` : ""}   after the draw (${drawnMs} ms past its end): holds ${held}   oversold ${oversold}   stock left ${left}`,

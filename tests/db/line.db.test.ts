@@ -169,6 +169,67 @@ describeEachDatabase("the opening's line", (harness) => {
     expect(await piece.stock()).toBe(0);
   });
 
+  it("a ring by size: each size's pieces go to the places asking for it, whatever their turn; a place asking for a size that is gone is told so by its size", async () => {
+    const database = await harness.fresh();
+    const start = new Date();
+    const piece = await runningPiece(database, {
+      stock: 3,
+      maxPerOrder: 1,
+      opensInMs: 0,
+      sizes: { "7": 1, "8": 2 },
+    });
+    await database.db
+      .updateTable("drops")
+      .set({ start_at: toTimestamp(start) })
+      .where("id", "=", piece.dropId)
+      .execute();
+    const [drop] = await lineDrops(database.db, [piece.dropId]);
+    if (!drop) throw new Error("sin colección");
+    // Eight places: the first five all ask for size 7 (one piece), the last three for size 8 (two).
+    const asks = ["7", "7", "7", "7", "7", "8", "8", "8"];
+    const entries: { id: string; browser: string; size: string }[] = [];
+    for (const [i, size] of asks.entries()) {
+      const browser = `talla-${i}`;
+      const joined = await joinLine(database.db, {
+        drop,
+        lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1, optionId: piece.sizes.get(size) }],
+        browser,
+        bucket: `10.2.0.${i}`,
+        origin: "https://t.example",
+        // After the lottery: places in the order of arrival.
+        now: new Date(start.getTime() + 11 * SECOND + i * 100),
+      });
+      if (joined.ok) entries.push({ id: joined.entryId, browser, size });
+    }
+    expect(entries).toHaveLength(8);
+    const { takeTurn } = demoTurns(database);
+    const after = new Date(start.getTime() + 12 * SECOND);
+    const round = await serveLine(database.db, piece.dropId, takeTurn, after);
+    // One size 7 and two size 8 served in one round: the places asking for size 7 ahead of them do
+    // not keep the size 8 waiting.
+    expect(round).toMatchObject({ ran: true, served: 3 });
+    const views = await Promise.all(entries.map((e) => lineView(database.db, e.id, e.browser, after)));
+    expect(views.map((v) => v?.estado)).toEqual([
+      "listo",
+      "esperando",
+      "terminado",
+      "terminado",
+      "terminado",
+      "listo",
+      "listo",
+      "esperando",
+    ]);
+    // Told by the size they asked for; the first after each size's holders waits for a piece of
+    // that size to come back.
+    expect(views[2]).toEqual({
+      estado: "terminado",
+      mensaje: "Se acabaron las piezas que pedías: Anillo Marea talla 7.",
+    });
+    expect(views[1]).toMatchObject({ estado: "esperando", apartadas: true });
+    expect(views[7]).toMatchObject({ estado: "esperando", apartadas: true });
+    expect(await piece.stock()).toBe(0);
+  });
+
   it("a renewal is refused (the same hold, the same end), and when that hold ends its piece goes to the next in line, not to a newcomer", async () => {
     const database = await harness.fresh();
     const start = new Date(Date.now() - 30 * SECOND);

@@ -15,8 +15,16 @@ export async function runningPiece(
     maxPerOrder?: number | null;
     holdMinutes?: number;
     opensInMs?: number;
+    /** Sold by size: each size's stock (their sum is the piece's stock; `stock` is then ignored). */
+    sizes?: Record<string, number>;
   },
-): Promise<{ dropId: string; id: string; stock(): Promise<number | undefined> }> {
+): Promise<{
+  dropId: string;
+  id: string;
+  /** Its sizes' ids by value, when sold by size. */
+  sizes: Map<string, string>;
+  stock(): Promise<number | undefined>;
+}> {
   const now = Date.now();
   const dropId = await createDrop(database.db, {
     name: "Mareas",
@@ -33,11 +41,20 @@ export async function runningPiece(
         priceCents: options.priceCents ?? 450_000,
         stock: options.stock,
         imageId: null,
+        option: options.sizes && {
+          name: "Talla",
+          values: Object.entries(options.sizes).map(([value, stock]) => ({ value, stock })),
+        },
       },
     ],
   });
-  const id = (await getDrop(database.db, dropId))?.products[0]?.id ?? "";
-  return { dropId, id, stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock };
+  const product = (await getDrop(database.db, dropId))?.products[0];
+  return {
+    dropId,
+    id: product?.id ?? "",
+    sizes: new Map(product?.option?.values.map((v) => [v.value, v.id]) ?? []),
+    stock: async () => (await getDrop(database.db, dropId))?.products[0]?.stock,
+  };
 }
 
 /** An upcoming drop ('Próximamente') with one piece, opening in `startsIn` ms: what 'Avísame' is for. */
