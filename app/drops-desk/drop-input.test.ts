@@ -77,6 +77,8 @@ describe("dropInput: the collection's own fields", () => {
         weight: null,
         stones: null,
         edition: null,
+        // No sizes: the stock typed is the product's.
+        option: null,
         description: "",
         imageId: id("main"),
         imageAlt: "",

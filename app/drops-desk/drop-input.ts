@@ -15,6 +15,13 @@ import { shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
+import {
+  checkOption,
+  MAX_OPTION_VALUES,
+  optionFields,
+  optionOfInput,
+  withOptionFields,
+} from "./option-input";
 
 /*
  * The drop form (create and edit), one schema for the page and the server. Dates and times are
@@ -119,7 +126,8 @@ const editionField = optionalField<number>((value) => {
       };
 });
 
-export const productInput = z.object({
+/** A product's own fields, as posted (its option's values still as typed). */
+const productFields = z.object({
   /** An existing product (edit); absent for a new one. */
   id: z
     .string()
@@ -187,7 +195,22 @@ export const productInput = z.object({
     .default([]),
   /** What each extra photo shows, in the same order as their ids. */
   extraImageAlts: z.array(text(200, "Descripción de la imagen")).max(MAX_EXTRA_IMAGES).optional().default([]),
+  /** 'Talla' or 'Largo' and its values, each with its own stock (option-input.ts). */
+  ...optionFields,
 });
+
+/**
+ * One product of the form. With an option, its stock is the sum of its values' (`option`); without
+ * one, the stock typed.
+ */
+export const productInput = z.preprocess(
+  withOptionFields,
+  productFields.superRefine(checkOption).transform(({ optionName, options, ...product }) => {
+    const option = optionOfInput({ optionName, options });
+    const stock = option ? option.values.reduce((sum, v) => sum + v.stock, 0) : product.stock;
+    return { ...product, stock, option };
+  }),
+);
 
 export const dropInput = z
   .object({
@@ -314,24 +337,33 @@ export function fieldErrors(error: z.ZodError): { fields: Record<string, string>
 
 /**
  * A submitted form as the schema reads it: `name`, `products[0].name`, `products[0].extraImageIds`
- * (repeated) … into nested objects. Unknown fields are ignored by the schema.
+ * (repeated), `products[0].options[1].value` … into nested objects. Unknown fields are ignored by the schema.
  */
 export function formToDropInput(form: FormData): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const products: Record<string, unknown>[] = [];
   for (const [key, raw] of form.entries()) {
     if (typeof raw !== "string") continue;
-    const match = /^products\[(\d{1,3})\]\.(\w+)$/.exec(key);
+    const match = /^products\[(\d{1,3})\]\.(?:options\[(\d{1,3})\]\.)?(\w+)$/.exec(key);
     if (!match) {
       if (!(key in out)) out[key] = raw;
       continue;
     }
     const index = Number(match[1]);
-    const field = match[2] ?? "";
+    const field = match[3] ?? "";
     if (index >= MAX_PRODUCTS + 1) continue;
     const product = products[index] ?? {};
     products[index] = product;
-    if (field === "extraImageIds" || field === "extraImageAlts") {
+    if (match[2] !== undefined) {
+      // One value of the product's option: `products[0].options[2].stock`.
+      const at = Number(match[2]);
+      if (at >= MAX_OPTION_VALUES + 1) continue;
+      const values = (product.options as Record<string, string>[] | undefined) ?? [];
+      product.options = values;
+      const value = values[at] ?? {};
+      values[at] = value;
+      if (!(field in value)) value[field] = raw;
+    } else if (field === "extraImageIds" || field === "extraImageAlts") {
       const list = (product[field] as string[] | undefined) ?? [];
       // Ids: an empty one is no photo. Descriptions keep their places, even empty.
       if (raw || field === "extraImageAlts") list.push(raw);
@@ -340,111 +372,8 @@ export function formToDropInput(form: FormData): Record<string, unknown> {
       product[field] = raw;
     }
   }
-  out.products = products.filter((p) => p !== undefined);
+  out.products = products
+    .filter((p) => p !== undefined)
+    .map((p) => (Array.isArray(p.options) ? { ...p, options: p.options.filter((v) => v !== undefined) } : p));
   return out;
-}
-
-/** A photo or video already uploaded, as the form shows it. */
-export interface MediaValue {
-  id: string;
-  url: string;
-  /** What the photo shows (for screen readers); empty for a video. */
-  alt: string;
-}
-
-/** One product on the form, as typed (strings), with what the page shows beside it. */
-export interface ProductFormValues {
-  id: string;
-  name: string;
-  price: string;
-  stock: string;
-  /** The stock the form showed when it opened (edit): the save applies the difference. */
-  stockLoaded: string;
-  /** Pieces held by checkouts waiting for payment when the form opened. */
-  held: number;
-  categoria: string;
-  material: string;
-  /** 'Quilates': "", "10", "14" or "18". */
-  karat: string;
-  /** 'Peso (g)': "2.35", or "" when not said. */
-  weight: string;
-  /** 'Piedras': "" for none. */
-  stones: string;
-  /** 'Edición limitada (piezas)': "" for a piece that is not numbered. */
-  edition: string;
-  description: string;
-  image: MediaValue | null;
-  extras: MediaValue[];
-}
-
-export interface DropFormValues {
-  id: string;
-  /** Changes with every save: a form opened on an older version must be opened again. */
-  version: string;
-  name: string;
-  startDate: string;
-  startTime: string;
-  endDate: string;
-  endTime: string;
-  /** 'Máximo N por persona': empty for no limit. */
-  maxPerOrder: string;
-  holdMinutes: string;
-  lotterySeconds: string;
-  openingMinutes: string;
-  openingHoldMinutes: string;
-  openingHoldsPerAddress: string;
-  smallDescription: string;
-  fullDescription: string;
-  status: string;
-  image: MediaValue | null;
-  video: MediaValue | null;
-  products: ProductFormValues[];
-}
-
-export function emptyProduct(): ProductFormValues {
-  return {
-    id: "",
-    name: "",
-    price: "",
-    stock: "",
-    stockLoaded: "",
-    held: 0,
-    categoria: "",
-    material: "",
-    karat: "",
-    weight: "",
-    stones: "",
-    edition: "",
-    description: "",
-    image: null,
-    extras: [],
-  };
-}
-
-/**
- * The create form: a new drop's id (its photos' folder) and nothing typed yet but the shop's
- * default 'Máximo por persona' (Configuración).
- */
-export function emptyDrop(id: string, defaults: { maxPerOrder?: number | null } = {}): DropFormValues {
-  return {
-    id,
-    version: "",
-    name: "",
-    startDate: "",
-    startTime: "10:00",
-    endDate: "",
-    endTime: "22:00",
-    maxPerOrder: defaults.maxPerOrder ? String(defaults.maxPerOrder) : "",
-    holdMinutes: String(HOLD_MINUTES),
-    lotterySeconds: String(OPENING_DEFAULTS.lotterySeconds),
-    openingMinutes: String(OPENING_DEFAULTS.openingMinutes),
-    openingHoldMinutes: String(OPENING_DEFAULTS.openingHoldMinutes),
-    openingHoldsPerAddress: String(OPENING_DEFAULTS.openingHoldsPerAddress),
-    smallDescription: "",
-    fullDescription: "",
-    status: "proximamente",
-    image: null,
-    video: null,
-    products: [emptyProduct()],
-  };
 }
