@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_STOCK } from "~/db/taxonomy";
-import { dropInput, fieldErrors, formToDropInput } from "./drop-input";
+import { dropInput } from "./drop-input";
+import { fieldErrors, formToDropInput } from "./form-reading";
 import { MAX_OPTION_VALUES } from "./option-input";
 
 /** The create form as the page posts it, with one product whose fields `product` adds or replaces. */
