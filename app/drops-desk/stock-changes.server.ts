@@ -108,29 +108,7 @@ async function applyOptionChanges(trx: Db, p: ProductInput, storedOption: Option
     return;
   }
   const words = optionWords(p.option.name);
-  const storedById = new Map(stored.map((v) => [v.id, v]));
-  const placed = p.option.values.map((v, position) => ({ ...v, position }));
-  const kept = placed.filter((v) => v.id !== "");
-  if (new Set(kept.map((v) => v.id)).size !== kept.length) {
-    refuse("producto_ajeno", `${capitalized(words.one)} de ${p.name} aparece dos veces: recarga la página.`);
-  }
-  const changes = kept.map((v) => {
-    const before = storedById.get(v.id);
-    if (!before)
-      refuse(
-        "producto_ajeno",
-        `${capitalized(words.the)} ${v.value} de ${p.name} ya no existe: recarga la página.`,
-      );
-    if (v.stockLoaded === null) {
-      refuse(
-        "stock_cambio",
-        `No sabemos qué stock de ${p.name} ${words.noun} ${v.value} tenías a la vista: recarga la página y vuelve a escribirlo.`,
-      );
-    }
-    return { ...v, before, delta: v.stock - v.stockLoaded };
-  });
-  const keptIds = new Set(kept.map((v) => v.id));
-  const removed = stored.filter((v) => !keptIds.has(v.id));
+  const { changes, removed, added } = valueChanges(p, p.option, stored);
   const heldOf = await heldPerValue(
     trx,
     removed.map((v) => v.id),
@@ -138,7 +116,6 @@ async function applyOptionChanges(trx: Db, p: ProductInput, storedOption: Option
   const busy = removed.find((v) => (heldOf.get(v.id) ?? 0) > 0);
   if (busy)
     refuse("producto_apartado", `No se puede quitar ${words.the} ${busy.value} de ${p.name}: ${HELD}`);
-  const added = placed.filter((v) => v.id === "");
 
   // Each size's stock first (the product's row is already ours), then the sum by the same amount.
   for (const v of [...changes].sort(byId)) {
@@ -182,8 +159,57 @@ async function applyOptionChanges(trx: Db, p: ProductInput, storedOption: Option
       )
       .execute();
   }
-  // Renamed ones pass through their id as a placeholder: two sizes trading names never meet the
-  // one-value-per-product rule halfway.
+  await writeNamesAndPlaces(trx, changes);
+  await insertOptionValues(trx, p.id, added);
+}
+
+type StoredValue = { id: string; value: string; stock: number; position: number };
+
+/**
+ * The form's sizes against the stored ones: those kept (each once, the product's own, with the
+ * stock the form loaded) with their difference, those taken off, those added; each at its place.
+ */
+function valueChanges(p: ProductInput, option: NonNullable<ProductInput["option"]>, stored: StoredValue[]) {
+  const words = optionWords(option.name);
+  const storedById = new Map(stored.map((v) => [v.id, v]));
+  const placed = option.values.map((v, position) => ({ ...v, position }));
+  const kept = placed.filter((v) => v.id !== "");
+  if (new Set(kept.map((v) => v.id)).size !== kept.length) {
+    refuse("producto_ajeno", `${capitalized(words.one)} de ${p.name} aparece dos veces: recarga la página.`);
+  }
+  const changes = kept.map((v) => {
+    const before = storedById.get(v.id);
+    if (!before) {
+      refuse(
+        "producto_ajeno",
+        `${capitalized(words.the)} ${v.value} de ${p.name} ya no existe: recarga la página.`,
+      );
+    }
+    if (v.stockLoaded === null) {
+      // Without the stock the form showed, a typed one could undo sales: ask for a fresh form.
+      refuse(
+        "stock_cambio",
+        `No sabemos qué stock de ${p.name} ${words.noun} ${v.value} tenías a la vista: recarga la página y vuelve a escribirlo.`,
+      );
+    }
+    return { ...v, before, delta: v.stock - v.stockLoaded };
+  });
+  const keptIds = new Set(kept.map((v) => v.id));
+  return {
+    changes,
+    removed: stored.filter((v) => !keptIds.has(v.id)),
+    added: placed.filter((v) => v.id === ""),
+  };
+}
+
+/**
+ * Kept sizes take the form's text and place. Renamed ones pass through their id as a placeholder,
+ * so two sizes trading names never meet the one-value-per-product rule halfway.
+ */
+async function writeNamesAndPlaces(
+  trx: Db,
+  changes: { id: string; value: string; position: number; before: StoredValue }[],
+) {
   for (const v of changes.filter((c) => c.before.value !== c.value)) {
     await trx.updateTable("product_options").set({ value: v.id }).where("id", "=", v.id).execute();
   }
@@ -195,5 +221,4 @@ async function applyOptionChanges(trx: Db, p: ProductInput, storedOption: Option
       .where("id", "=", v.id)
       .execute();
   }
-  await insertOptionValues(trx, p.id, added);
 }
