@@ -3,16 +3,20 @@ import { formatMXN } from "~/lib/money";
 import {
   addToCart,
   type Cart,
+  type CartOption,
   type CartProduct,
   canIncrease,
+  cartLineKey,
   checkAdd,
   decreaseLine,
   EMPTY_CART,
   increaseLine,
   itemCount,
+  lineName,
   lineTotalCents,
   parseStoredCart,
   perPersonAddMessage,
+  quantityInCart,
   removeFromCart,
   stockLimitMessage,
   subtotalCents,
@@ -209,5 +213,94 @@ describe("the saved cart", () => {
       { product: ring, dropId: "d1", quantity: 2 },
     ]);
     expect(parseStoredCart(mixed)).toEqual([{ product: ring, dropId: "d1", quantity: 1 }]);
+  });
+});
+
+describe("sizes: a line is a product in one size", () => {
+  const sized: CartProduct = { ...ring, id: "s1", name: "Anillo Marea", stock: 3 };
+  const size = (id: string, value: string, stock: number): CartOption => ({
+    id,
+    name: "Talla",
+    value,
+    stock,
+  });
+  const seven = size("o7", "7", 1);
+  const eight = size("o8", "8", 2);
+
+  it("keeps two sizes of one ring as two lines, each capped at its own stock", () => {
+    let cart = addToCart(EMPTY_CART, sized, "d1", 1, null, seven);
+    cart = addToCart(cart, sized, "d1", 5, null, eight);
+    cart = addToCart(cart, sized, "d1", 1, null, seven);
+    expect(cart.map((l) => [lineName(l), l.quantity])).toEqual([
+      ["Anillo Marea talla 7", 1],
+      ["Anillo Marea talla 8", 2],
+    ]);
+    const [line7, line8] = cart;
+    if (!line7 || !line8) throw new Error("two lines");
+    expect(canIncrease(cart, line7)).toBe(false);
+    expect(increaseLine(cart, cartLineKey(line8))).toBe(cart);
+    expect(removeFromCart(cart, cartLineKey(line7)).map(lineName)).toEqual(["Anillo Marea talla 8"]);
+    expect(decreaseLine(cart, cartLineKey(line8)).map((l) => l.quantity)).toEqual([1, 1]);
+  });
+
+  it("checks an add against the size's stock, and the drop's limit across sizes", () => {
+    const cart = addToCart(EMPTY_CART, sized, "d1", 1, null, seven);
+    expect(checkAdd(cart, sized, 1, undefined, seven)).toBe(stockLimitMessage(1));
+    expect(checkAdd(cart, sized, 2, undefined, eight)).toBeNull();
+    const drop = { id: "d1", name: "Mareas", maxPerOrder: 2 };
+    expect(checkAdd(cart, sized, 2, drop, eight)).toBe(perPersonAddMessage(2, "Mareas", 1));
+    expect(quantityInCart(cart, sized.id, seven)).toBe(1);
+    expect(quantityInCart(cart, sized.id, eight)).toBe(0);
+  });
+
+  it("brings a size up to date with the shop: its stock, a size held or gone, sizes added since", () => {
+    const cart = addToCart(addToCart(EMPTY_CART, sized, "d1", 1, null, seven), sized, "d1", 2, null, eight);
+    const now = (values: { id: string; value: string; stock: number; held?: number }[]) =>
+      reconcileCartWithChanges(
+        cart,
+        new Map([["s1", { ...sized, purchasable: true, option: { name: "Talla" as const, values } }]]),
+      );
+    const kept = now([
+      { id: "o7", value: "7", stock: 4 },
+      { id: "o8", value: "8", stock: 1 },
+    ]);
+    expect(kept.cart.map((l) => [lineName(l), l.quantity, l.option?.stock])).toEqual([
+      ["Anillo Marea talla 7", 1, 4],
+      ["Anillo Marea talla 8", 1, 1],
+    ]);
+    expect(kept.changes).toEqual([{ kind: "reducido", name: "Anillo Marea talla 8", from: 2, to: 1 }]);
+    const gone = now([
+      { id: "o7", value: "7", stock: 0, held: 1 },
+      { id: "o9", value: "9", stock: 3 },
+    ]);
+    expect(gone.cart).toEqual([]);
+    expect(gone.changes).toEqual([
+      { kind: "apartado", name: "Anillo Marea talla 7" },
+      { kind: "agotado", name: "Anillo Marea talla 8" },
+    ]);
+    // A line saved before the ring had sizes cannot be sold without one.
+    const unsized = reconcileCartWithChanges(
+      addToCart(EMPTY_CART, sized, "d1"),
+      new Map([["s1", { ...sized, purchasable: true, option: { name: "Talla" as const, values: [] } }]]),
+    );
+    expect(unsized.changes.map(cartChangeMessage)).toEqual([
+      "«Anillo Marea» ahora se vende por talla: lo quitamos de tu carrito; elige la tuya en su página.",
+    ]);
+  });
+
+  it("saves the size with the line, and drops a line whose size cannot be read", () => {
+    const cart = addToCart(addToCart(EMPTY_CART, sized, "d1", 1, null, seven), sized, "d1", 1, null, eight);
+    expect(parseStoredCart(JSON.stringify(cart))).toEqual(cart);
+    const bad = JSON.stringify([
+      {
+        product: sized,
+        dropId: "d1",
+        quantity: 1,
+        option: { id: "o7", name: "Color", value: "7", stock: 1 },
+      },
+      { product: sized, dropId: "d1", quantity: 1, option: seven },
+      { product: sized, dropId: "d1", quantity: 1, option: seven },
+    ]);
+    expect(parseStoredCart(bad)).toEqual([{ product: sized, dropId: "d1", quantity: 1, option: seven }]);
   });
 });

@@ -1,5 +1,5 @@
 import { formatMXN } from "~/lib/money";
-import type { Cart, CartLine, CartProduct } from "./cart";
+import { type Cart, type CartLine, type CartProduct, lineName } from "./cart";
 
 /*
  * The drawer's re-check of the cart against the shop (prices, stock, whether a drop still sells)
@@ -13,6 +13,11 @@ export interface CurrentProduct extends CartProduct {
   held?: number;
   /** The drop's 'Máximo N por persona' now (null for none), kept on the line for the drawer's plus. */
   maxPerPerson?: number | null;
+  /** Its sizes now, each with its stock (and pieces held by others, counted when at 0); null: none. */
+  option?: {
+    name: "Talla" | "Largo";
+    values: { id: string; value: string; stock: number; held?: number }[];
+  } | null;
 }
 
 /** Why the drawer changed a line, for the notice the shopper reads. */
@@ -20,6 +25,7 @@ export type CartChange =
   | { kind: "agotado"; name: string }
   | { kind: "apartado"; name: string }
   | { kind: "cerrado"; name: string }
+  | { kind: "talla"; name: string; option: "Talla" | "Largo" }
   | { kind: "reducido"; name: string; from: number; to: number }
   | { kind: "precio"; name: string; fromCents: number; toCents: number };
 
@@ -36,17 +42,28 @@ export function reconcileCartWithChanges(
   const changes: CartChange[] = [];
   for (const line of cart) {
     const now = current.get(line.product.id);
-    const name = now?.name ?? line.product.name;
+    const name = lineName({
+      product: { ...line.product, name: now?.name ?? line.product.name },
+      option: line.option,
+    });
     if (!now?.purchasable) {
       changes.push({ kind: now ? "cerrado" : "agotado", name });
       continue;
     }
-    if (now.stock <= 0) {
-      changes.push({ kind: (now.held ?? 0) > 0 ? "apartado" : "agotado", name });
+    // A size is its own piece: its stock and its holds decide (a size the owner removed is gone).
+    const value = line.option ? now.option?.values.find((v) => v.id === line.option?.id) : undefined;
+    if (now.option && !line.option) {
+      changes.push({ kind: "talla", name, option: now.option.name });
       continue;
     }
-    const { purchasable: _, held: __, maxPerPerson, ...product } = now;
-    const quantity = Math.min(line.quantity, now.stock);
+    const stock = line.option ? (value?.stock ?? 0) : now.stock;
+    const held = line.option ? (value?.held ?? 0) : (now.held ?? 0);
+    if (stock <= 0) {
+      changes.push({ kind: held > 0 ? "apartado" : "agotado", name });
+      continue;
+    }
+    const { purchasable: _, held: __, maxPerPerson, option: ____, ...product } = now;
+    const quantity = Math.min(line.quantity, stock);
     if (quantity < line.quantity) changes.push({ kind: "reducido", name, from: line.quantity, to: quantity });
     if (now.priceCents !== line.product.priceCents) {
       changes.push({ kind: "precio", name, fromCents: line.product.priceCents, toCents: now.priceCents });
@@ -54,7 +71,8 @@ export function reconcileCartWithChanges(
     const { maxPerPerson: ___, ...rest } = line;
     // The drop's limit as the shop says it now (an answer without it keeps the line's).
     const max = maxPerPerson === undefined ? line.maxPerPerson : (maxPerPerson ?? undefined);
-    next.push({ ...rest, product, quantity, ...(max === undefined ? {} : { maxPerPerson: max }) });
+    const option = line.option && value ? { option: { ...line.option, value: value.value, stock } } : {};
+    next.push({ ...rest, product, quantity, ...(max === undefined ? {} : { maxPerPerson: max }), ...option });
   }
   return { cart: next, changes };
 }
@@ -69,6 +87,8 @@ export function cartChangeMessage(change: CartChange): string {
       return `${name}: Apartado — puede volver a estar disponible en unos minutos. Otra persona lo tiene en un pago que aún no termina, así que lo quitamos de tu carrito.`;
     case "cerrado":
       return `${name} ya no está a la venta (su colección cerró) y lo quitamos de tu carrito.`;
+    case "talla":
+      return `${name} ahora se vende por ${change.option === "Talla" ? "talla" : "largo"}: lo quitamos de tu carrito; elige ${change.option === "Talla" ? "la tuya" : "el tuyo"} en su página.`;
     case "reducido":
       return `${name}: ${change.to === 1 ? "solo queda 1" : `solo quedan ${change.to}`}, así que cambiamos la cantidad de ${change.from} a ${change.to}.`;
     case "precio":

@@ -8,6 +8,7 @@ import type { MediaStorage } from "~/media/storage.server";
 import { type DropInfo, getProductsWithDrops, type Product } from "./catalogue.server";
 import { type DropMoment, type DropTimeState, dropTimeState, isDropPurchasable } from "./drop-time";
 import { heldPieces, soldOutIds } from "./held-pieces.server";
+import { heldPerValue } from "./options.server";
 
 /** What a product tile shows: serialisable, prices already formatted. */
 export interface ProductTileView {
@@ -98,6 +99,11 @@ export async function cartProducts(
 ): Promise<CurrentProduct[]> {
   const rows = await getProductsWithDrops(db, ids);
   const held = await heldPieces(db, soldOutIds(rows.map((r) => r.product)));
+  // A size at 0 with pieces in others' unpaid checkouts is 'Apartado', not gone.
+  const heldValues = await heldPerValue(
+    db,
+    rows.flatMap((r) => r.product.option?.values.filter((v) => v.stock <= 0).map((v) => v.id) ?? []),
+  );
   return rows.map(({ product, drop }) => ({
     id: product.id,
     name: product.name,
@@ -107,6 +113,10 @@ export async function cartProducts(
     purchasable: isDropPurchasable(drop, now),
     held: held.get(product.id) ?? 0,
     maxPerPerson: drop.maxPerOrder,
+    option: product.option && {
+      name: product.option.name,
+      values: product.option.values.map((v) => ({ ...v, held: heldValues.get(v.id) ?? 0 })),
+    },
   }));
 }
 

@@ -26,4 +26,21 @@ describe("the demo catalogue", () => {
     expect(byKarat[10]).toBeGreaterThan(0);
     expect(byKarat[18]).toBeGreaterThan(0);
   });
+
+  it("sells its rings by size, each size with its stock, and says no size in prose", () => {
+    const sized = products.filter((p) => p.option);
+    expect(sized.filter((p) => p.option?.name === "Talla").length).toBeGreaterThanOrEqual(3);
+    expect(sized.some((p) => p.option?.name === "Largo")).toBe(true);
+    for (const p of sized) {
+      // The product's stock is its sizes' sum, as the shop keeps it (decision 34).
+      expect(
+        p.option?.values.reduce((sum, [, stock]) => sum + stock, 0),
+        p.name,
+      ).toBe(p.stock);
+    }
+    // The running drop's photographed ring shows a sold-out size beside ones in stock.
+    const marea = products.find((p) => p.name === "Anillo Marea");
+    expect(marea?.option?.values.some(([, stock]) => stock === 0)).toBe(true);
+    for (const p of products) expect(p.description, p.name).not.toMatch(/Tallas? \d|del número \d/);
+  });
 });

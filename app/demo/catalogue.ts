@@ -21,6 +21,8 @@ export interface DemoProduct {
   stones: string | null;
   /** A limited edition of this many numbered pieces; absent: not numbered. */
   edition?: number;
+  /** Sizes (rings) or lengths, each with its own stock; `stock` is then their sum (decision 34). */
+  option?: { name: "Talla" | "Largo"; values: [value: string, stock: number][] };
   /** 1-3 sentences, Spanish */
   description: string;
   /** passed to jewelSvg as `variant` */
@@ -77,8 +79,18 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 14,
         grams: 2.35,
         stones: "Perla de agua dulce de 6 mm",
+        // Size 8 sold out: the page shows it, disabled.
+        option: {
+          name: "Talla",
+          values: [
+            ["5", 1],
+            ["6", 1],
+            ["7", 1],
+            ["8", 0],
+          ],
+        },
         description:
-          "Argolla delgada de oro amarillo de 14k con una perla de agua dulce de 6 mm, montada en un asiento hecho a mano. Disponible del número 5 al 8.",
+          "Argolla delgada de oro amarillo de 14k con una perla de agua dulce de 6 mm, montada en un asiento hecho a mano.",
         artVariant: 3,
         extraViews: 4,
       },
@@ -162,8 +174,15 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 14,
         grams: 2.9,
         stones: "Diamante pequeño",
+        option: {
+          name: "Largo",
+          values: [
+            ["40 cm", 2],
+            ["45 cm", 2],
+          ],
+        },
         description:
-          "Media luna de oro blanco de 14k con un pequeño diamante, en cadena de eslabón alargado de 42 cm. La luna está recortada y pulida a mano.",
+          "Media luna de oro blanco de 14k con un pequeño diamante, en cadena de eslabón alargado. La luna está recortada y pulida a mano.",
         artVariant: 2,
         extraViews: 4,
       },
@@ -220,8 +239,17 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 14,
         grams: 3.4,
         stones: "Esmeralda de 5 × 4 mm",
+        option: {
+          name: "Talla",
+          values: [
+            ["5", 0],
+            ["6", 1],
+            ["7", 1],
+            ["8", 1],
+          ],
+        },
         description:
-          "Anillo de oro amarillo de 14k con una esmeralda de talla esmeralda de 5 × 4 mm, sujeta con cuatro garras. Tallas 5 a 8.",
+          "Anillo de oro amarillo de 14k con una esmeralda de talla esmeralda de 5 × 4 mm, sujeta con cuatro garras.",
         artVariant: 2,
         extraViews: 4,
       },
@@ -290,8 +318,18 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 18,
         grams: 6.5,
         stones: "3 diamantes, el central de 0.08 ct",
+        option: {
+          name: "Talla",
+          values: [
+            ["5", 0],
+            ["6", 1],
+            ["7", 0],
+            ["8", 1],
+            ["9", 0],
+          ],
+        },
         description:
-          "Banda ancha de oro blanco de 18k con tres diamantes engastados al ras, el del centro de 0.08 ct. Tallas 5 a 9.",
+          "Banda ancha de oro blanco de 18k con tres diamantes engastados al ras, el del centro de 0.08 ct.",
         artVariant: 4,
         extraViews: 2,
       },
@@ -348,8 +386,17 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 10,
         grams: 2.7,
         stones: "Diamante de 0.03 ct",
+        option: {
+          name: "Talla",
+          values: [
+            ["5", 1],
+            ["6", 1],
+            ["7", 1],
+            ["8", 1],
+          ],
+        },
         description:
-          "Juego de dos argollas delgadas de oro rosa de 10k para usar juntas; una lleva un diamante de 0.03 ct. Tallas 5 a 8.",
+          "Juego de dos argollas delgadas de oro rosa de 10k para usar juntas; una lleva un diamante de 0.03 ct.",
         artVariant: 5,
         extraViews: 2,
       },
@@ -390,8 +437,18 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 18,
         grams: 2.85,
         stones: "Diamante de 0.25 ct",
+        option: {
+          name: "Talla",
+          values: [
+            ["4.5", 0],
+            ["5", 1],
+            ["6", 0],
+            ["7", 1],
+            ["8", 0],
+          ],
+        },
         description:
-          "Solitario de oro amarillo de 18k con un diamante de 0.25 ct en canasta de cuatro garras. Tallas 4.5 a 8.",
+          "Solitario de oro amarillo de 18k con un diamante de 0.25 ct en canasta de cuatro garras.",
         artVariant: 0,
         extraViews: 3,
       },
@@ -490,8 +547,16 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 14,
         grams: 4.9,
         stones: null,
-        description:
-          "Argolla de 6 mm en oro amarillo de 14k, con una línea grabada al centro. Tallas 5 a 11.",
+        option: {
+          name: "Talla",
+          values: [
+            ["5", 0],
+            ["7", 1],
+            ["9", 1],
+            ["11", 0],
+          ],
+        },
+        description: "Argolla de 6 mm en oro amarillo de 14k, con una línea grabada al centro.",
         artVariant: 7,
         extraViews: 1,
       },
@@ -504,8 +569,16 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 10,
         grams: 1.85,
         stones: "Perla de 5 mm",
-        description:
-          "Anillo de oro rosa de 10k con una perla de 5 mm montada arriba, como un grano de maíz. Tallas 5 a 8.",
+        option: {
+          name: "Talla",
+          values: [
+            ["5", 1],
+            ["6", 1],
+            ["7", 1],
+            ["8", 0],
+          ],
+        },
+        description: "Anillo de oro rosa de 10k con una perla de 5 mm montada arriba, como un grano de maíz.",
         artVariant: 8,
         extraViews: 0,
       },

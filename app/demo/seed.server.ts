@@ -70,6 +70,10 @@ async function prepareProduct(drawing: Drawing, dropId: string, p: DemoProduct):
     // Grams with up to two decimals → whole milligrams (2.35 → 2350).
     metal: { karat: p.karat, weightMg: Math.round(p.grams * 1000), stones: p.stones },
     editionSize: p.edition ?? null,
+    option: p.option && {
+      name: p.option.name,
+      values: p.option.values.map(([value, stock]) => ({ value, stock })),
+    },
   };
 }
 

@@ -126,7 +126,6 @@ async function holdInTransaction(
     dropId: row.drop_id,
     // The payment page's words: the piece and its size ("Anillo Marea talla 7").
     name: pieceName(row, option),
-    productName: row.name,
     optionId: option?.id ?? null,
     optionValue: option?.value ?? null,
     unitPriceCents: row.price_cents,
@@ -178,7 +177,8 @@ async function holdInTransaction(
         position,
         product_id: l.productId,
         drop_id: l.dropId,
-        name: l.productName,
+        // The piece as bought, size and all: every page, e-mail and sheet of the order says it.
+        name: l.name,
         option_id: l.optionId,
         option_value: l.optionValue,
         unit_price_cents: l.unitPriceCents,

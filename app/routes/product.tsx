@@ -1,9 +1,10 @@
 import { useState } from "react";
-import { Link } from "react-router";
-import { checkAdd } from "~/cart/cart";
+import { Link, useLocation } from "react-router";
+import { type CartOption, checkAdd } from "~/cart/cart";
 import { getDrop } from "~/catalogue/catalogue.server";
 import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
 import { metalStructuredData } from "~/catalogue/metal";
+import { heldPerValue } from "~/catalogue/options.server";
 import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { productHref } from "~/catalogue/views.server";
@@ -14,6 +15,7 @@ import { MetalFacts } from "~/components/metal-facts";
 import { ProductGallery } from "~/components/product-gallery";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
+import { type PickerValue, SizePicker } from "~/components/size-picker";
 import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
@@ -73,6 +75,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const [view] = page.drops;
   if (!view) throw new Error("The page shows its drop");
   const held = page.held.get(product.id) ?? 0;
+  // A size at 0 held by someone's unpaid checkout is 'Apartada', not gone for good.
+  const heldValues = await heldPerValue(
+    services.database.db,
+    product.option?.values.filter((v) => v.stock <= 0).map((v) => v.id) ?? [],
+  );
   const images = [product.image, ...product.extraImages]
     .filter((m) => m !== null)
     .map((m) => imageView(services.media, m));
@@ -112,6 +119,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       thumbnail: product.image ? variantUrl(services.media, product.image, 0) : null,
       metal: product.metal,
       editionSize: product.editionSize,
+      option: product.option && {
+        name: product.option.name,
+        values: product.option.values.map((v): PickerValue => ({ ...v, held: heldValues.get(v.id) ?? 0 })),
+      },
     },
     images,
     waitlist: view.waitlist,
@@ -134,12 +145,24 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   usePrefetchCartDrawer(label === null);
   const [quantity, setQuantity] = useState(1);
   const [error, setError] = useState<string | null>(null);
-  // At most what is in stock, and the drop's 'Máximo N por persona'.
-  const most = Math.max(1, Math.min(product.stock, drop.maxPerOrder ?? Number.POSITIVE_INFINITY));
+  const sizes = useSizeChoice(product.option);
+  const stock = sizes.chosen ? sizes.chosen.stock : product.stock;
+  // At most what is in stock (of the size chosen), and the drop's 'Máximo N por persona'.
+  const most = Math.max(1, Math.min(stock, drop.maxPerOrder ?? Number.POSITIVE_INFINITY));
   const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), most);
+  const amount = Math.min(quantity, most);
 
   function addToCart(event: React.FormEvent) {
     event.preventDefault();
+    const option = product.option;
+    if (option && !sizes.chosen) {
+      sizes.setError(`Elige tu ${option.name === "Talla" ? "talla" : "largo"}.`);
+      return;
+    }
+    const chosen: CartOption | undefined =
+      option && sizes.chosen
+        ? { id: sizes.chosen.id, name: option.name, value: sizes.chosen.value, stock: sizes.chosen.stock }
+        : undefined;
     const item = {
       id: product.id,
       name: product.name,
@@ -149,13 +172,13 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
     };
     // The stock, and the drop's 'Máximo N por persona' over all its pieces in the cart: refused
     // here, in the shopper's words, rather than first at 'Pagar'.
-    const refusal = checkAdd(cart, item, quantity, drop);
+    const refusal = checkAdd(cart, item, amount, drop, chosen);
     if (refusal) {
       setError(refusal);
       return;
     }
     setError(null);
-    add(item, drop.id, quantity, drop.maxPerOrder);
+    add(item, drop.id, amount, drop.maxPerOrder, chosen);
     setShowCart(true);
   }
 
@@ -186,27 +209,39 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                 {product.price}
               </p>
               <p className="text-sm text-ink/70 sm:mt-2" data-testid="stock">
-                {product.stockText}
+                {sizes.chosen ? stockText(sizes.chosen.stock, sizes.chosen.held) : product.stockText}
               </p>
             </div>
             {drop.maxPerOrder !== null && (
               <p className="text-sm text-ink/70 sm:mt-1">Máximo {drop.maxPerOrder} por persona</p>
             )}
 
-            {/* Product information and the add button come before the long text: a row of
-                choices (sizes) would go right above the quantity. */}
+            {/* Product information, the sizes and the add button come before the long text. */}
             {label === null ? (
               <form onSubmit={addToCart} className="mt-3 space-y-3 sm:mt-8 sm:space-y-4">
+                {product.option && (
+                  <SizePicker
+                    option={product.option.name}
+                    values={product.option.values}
+                    chosen={sizes.chosen?.id ?? null}
+                    onChoose={(id) => {
+                      sizes.choose(id);
+                      setError(null);
+                    }}
+                    error={sizes.error}
+                  />
+                )}
                 <div className="flex flex-wrap items-end gap-3 sm:block">
                   <div>
-                    <label htmlFor="cantidad" className="block text-sm font-medium">
+                    {/* On a phone the stepper speaks for itself: its label is for screen readers. */}
+                    <label htmlFor="cantidad" className="sr-only text-sm font-medium sm:not-sr-only sm:block">
                       Cantidad
                     </label>
-                    <div className="mt-1 flex items-center gap-1.5 sm:mt-2 sm:gap-2">
+                    <div className="flex items-center gap-1.5 sm:mt-2 sm:gap-2">
                       <button
                         type="button"
                         onClick={() => setQuantity((q) => clamp(q - 1))}
-                        disabled={quantity <= 1}
+                        disabled={amount <= 1}
                         className="size-11 rounded border border-ink/20 disabled:opacity-40"
                         aria-label="Uno menos"
                       >
@@ -218,14 +253,14 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                         inputMode="numeric"
                         min={1}
                         max={most}
-                        value={quantity}
+                        value={amount}
                         onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
                         className="h-11 w-12 rounded border border-ink/20 bg-white text-center sm:w-16"
                       />
                       <button
                         type="button"
                         onClick={() => setQuantity((q) => clamp(q + 1))}
-                        disabled={quantity >= most}
+                        disabled={amount >= most}
                         className="size-11 rounded border border-ink/20 disabled:opacity-40"
                         aria-label="Uno más"
                       >
@@ -263,6 +298,32 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       {state === "running" && !drop.archived && <DropBar drop={drop} renderedAt={loaderData.now} />}
     </>
   );
+}
+
+/**
+ * The size chosen on the page. A shared link's `?talla=7` (or `?largo=45 cm`) opens with it
+ * chosen when it is in stock; choosing another writes it to the address without a navigation.
+ */
+function useSizeChoice(option: { name: "Talla" | "Largo"; values: PickerValue[] } | null) {
+  const param = option?.name === "Largo" ? "largo" : "talla";
+  const { search } = useLocation();
+  const [chosenId, setChosenId] = useState<string | null>(() => {
+    const asked = new URLSearchParams(search).get(param);
+    return option?.values.find((v) => v.value === asked && v.stock > 0)?.id ?? null;
+  });
+  const [error, setError] = useState<string | null>(null);
+  const chosen = option?.values.find((v) => v.id === chosenId && v.stock > 0) ?? null;
+  function choose(id: string) {
+    const value = option?.values.find((v) => v.id === id);
+    if (!value) return;
+    setChosenId(id);
+    setError(null);
+    const url = new URL(window.location.href);
+    url.searchParams.set(param, value.value);
+    // The router's own entry state is kept: only the address changes.
+    window.history.replaceState(window.history.state, "", url);
+  }
+  return { chosen, choose, error, setError };
 }
 
 export function ErrorBoundary() {

@@ -5,6 +5,7 @@ import { cartProducts, productImageUrls } from "~/catalogue/views.server";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { createLocalStorage } from "~/media/local-storage.server";
 import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
 
 const HOUR = 3_600_000;
 const now = new Date("2026-11-22T12:00:00.000Z");
@@ -138,6 +139,7 @@ describeEachDatabase("catalogue storage", (harness) => {
       purchasable: true,
       held: 0,
       maxPerPerson: null,
+      option: null,
     });
     expect(products.find((p) => p.id === closed)).toEqual({
       id: closed,
@@ -148,10 +150,57 @@ describeEachDatabase("catalogue storage", (harness) => {
       purchasable: false,
       held: 0,
       maxPerPerson: null,
+      option: null,
     });
 
     const urls = await productImageUrls(database.db, storage, "https://tienda.mx", [open, closed]);
     expect([...urls]).toEqual([[open, "https://tienda.mx/media/drops/x/main-960.webp"]]);
+  });
+
+  it("the cart's view of a ring by size: each size's stock, and a size at 0 held by an unpaid checkout", async () => {
+    const database = await harness.fresh();
+    const drop = await getDrop(
+      database.db,
+      await aDrop(database, {
+        products: [
+          {
+            ...ring,
+            option: {
+              name: "Talla",
+              values: [
+                { value: "6", stock: 0 },
+                { value: "7", stock: 1 },
+                { value: "8", stock: 2 },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    const product = drop?.products[0];
+    if (!drop || !product?.option) throw new Error("a ring by size");
+    expect(product.stock).toBe(3);
+    const seven = product.option.values.find((v) => v.value === "7")?.id ?? "";
+    await hold(database.db, {
+      lines: [{ productId: product.id, dropId: drop.id, quantity: 1, optionId: seven }],
+      provider: "demo",
+      now,
+    });
+    const [view] = await cartProducts(
+      database.db,
+      createLocalStorage("/nonexistent-media-root"),
+      [product.id],
+      now,
+    );
+    expect(view?.stock).toBe(2);
+    expect(view?.option).toEqual({
+      name: "Talla",
+      values: [
+        { id: expect.any(String), value: "6", stock: 0, held: 0 },
+        { id: seven, value: "7", stock: 0, held: 1 },
+        { id: expect.any(String), value: "8", stock: 2, held: 0 },
+      ],
+    });
   });
 
   it("an unknown drop is null, not an error", async () => {

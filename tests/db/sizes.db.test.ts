@@ -115,6 +115,13 @@ describeEachDatabase("sizes with their own stock", (harness) => {
       provider: "demo",
     });
     expect(seven.lines[0]?.name).toBe("Anillo Marea talla 7");
+    // The order line is named as bought, so every page and e-mail of the order says the size.
+    const stored = await database.db
+      .selectFrom("order_lines")
+      .select(["name", "option_value"])
+      .where("order_id", "=", seven.id)
+      .execute();
+    expect(stored).toEqual([{ name: "Anillo Marea talla 7", option_value: "7" }]);
     expect(await stockOf()).toEqual({ product: 1, "7": 0, "8": 1 });
     // Size 8 and two of size 7 (gone) with a chain: refused as a whole, nothing taken.
     const short = await holdCart(database.db, {

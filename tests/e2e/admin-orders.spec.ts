@@ -1,23 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import { newId } from "~/lib/ids";
-import { E2E_DATA_DIR } from "./support/env";
 import { expect, expectAccessible, fillDemoPayment, test } from "./support/fixtures";
-
-/** The shop's outbox messages, decoded enough to read (quoted-printable soft breaks and =XX). */
-function outboxMessagesWith(text: string): string[] {
-  const dir = path.join(E2E_DATA_DIR, "outbox");
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .map((f) =>
-      fs
-        .readFileSync(path.join(dir, f), "utf8")
-        .replace(/=\r?\n/g, "")
-        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-    )
-    .filter((eml) => eml.includes(text));
-}
+import { outboxMessagesWith } from "./support/outbox";
 
 test.describe("the orders desk", () => {
   test("an order paid on the demo payment page appears under pendiente, found by name or order number", async ({

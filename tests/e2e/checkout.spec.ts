@@ -1,17 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
-import { E2E_DATA_DIR } from "./support/env";
 import { expect, fillDemoPayment, test } from "./support/fixtures";
-
-/** The .eml files in the shop's outbox that mention a text (MIME may fold or encode the rest). */
-function outboxMessagesWith(text: string): string[] {
-  const dir = path.join(E2E_DATA_DIR, "outbox");
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
-    .filter((eml) => eml.includes(text));
-}
+import { outboxMessagesWith } from "./support/outbox";
 
 test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pay → /success with an empty cart", async ({
   page,

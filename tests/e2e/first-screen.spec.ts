@@ -12,19 +12,22 @@ test.beforeEach(() => {
   test.skip(test.info().project.name !== "phone", "the first screen of a 360 × 740 phone");
 });
 
-test("a product page's first screen holds the first photo, name, price and 'Agregar al carrito', clear of the bar", async ({
+test("a product page's first screen holds the first photo, name, price, the sizes and 'Agregar al carrito', clear of the bar", async ({
   page,
   shop,
   database,
 }) => {
   expect(page.viewportSize()).toEqual({ width: 360, height: 740 });
-  // The demo's running drop: its first piece has five photos (so the thumbnails show too).
+  // The demo's running drop: its first piece, a ring sold by size, has five photos (so the
+  // thumbnails show too).
   const demoPiece = await photographedPiecePath(database);
   await page.goto(demoPiece);
   await expect(page.locator("[data-drop-bar]")).toBeVisible();
-  await expectOnFirstScreen(page, productEssentials(page));
+  await expect(page.getByRole("group", { name: "Talla" })).toBeVisible();
+  await expectOnFirstScreen(page, productEssentials(page, { sizes: true }));
 
-  // The longest case: a name on two lines, 'Máximo N por persona', a long description, photos.
+  // The longest case: a name on two lines, 'Máximo N por persona', sizes 5 to 8 with their halves
+  // (two rows of buttons), a long description, photos.
   const drop = await shop.drop({
     timing: "running",
     maxPerOrder: 2,
@@ -32,8 +35,12 @@ test("a product page's first screen holds the first photo, name, price and 'Agre
       {
         name: "Anillo Marea de Luna Creciente",
         priceCents: 1_250_000,
-        stock: 2,
+        stock: 7,
         description: "Argolla de oro amarillo de 14k, martillada a mano. ".repeat(12),
+        option: {
+          name: "Talla",
+          values: ["5", "5.5", "6", "6.5", "7", "7.5", "8"].map((value) => ({ value, stock: 1 })),
+        },
       },
     ],
   });
@@ -54,7 +61,7 @@ test("a product page's first screen holds the first photo, name, price and 'Agre
   await expect(page.locator("[data-drop-bar]")).toBeVisible();
   const name = await page.getByRole("heading", { level: 1 }).boundingBox();
   expect(name?.height, "the name takes two lines").toBeGreaterThan(50);
-  await expectOnFirstScreen(page, productEssentials(page));
+  await expectOnFirstScreen(page, productEssentials(page, { sizes: true }));
   // The long text comes after the add button, not between the price and it.
   const [button, text] = await Promise.all([
     page.getByRole("button", { name: "Agregar al carrito" }).boundingBox(),

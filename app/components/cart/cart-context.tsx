@@ -11,6 +11,7 @@ import {
 import {
   addToCart,
   type Cart,
+  type CartOption,
   type CartProduct,
   decreaseLine,
   EMPTY_CART,
@@ -25,11 +26,21 @@ interface CartContextValue {
   cart: Cart;
   count: number;
   subtotalCents: number;
-  /** `maxPerPerson`: the drop's 'Máximo N por persona', kept on the line for the drawer's plus. */
-  add(product: CartProduct, dropId: string, quantity?: number, maxPerPerson?: number | null): void;
-  remove(productId: string): void;
-  increase(productId: string): void;
-  decrease(productId: string): void;
+  /**
+   * `maxPerPerson`: the drop's 'Máximo N por persona', kept on the line for the drawer's plus;
+   * `option`: the size chosen, for a product with sizes.
+   */
+  add(
+    product: CartProduct,
+    dropId: string,
+    quantity?: number,
+    maxPerPerson?: number | null,
+    option?: CartOption,
+  ): void;
+  /** `key`: the line's `cartLineKey` (product, and size when it has one). */
+  remove(key: string): void;
+  increase(key: string): void;
+  decrease(key: string): void;
   clear(): void;
   replace(change: (cart: Cart) => Cart): void;
   /** The spec's show-cart flag: whether the drawer is open. */
@@ -47,8 +58,13 @@ export function CartProvider({ children }: { children: ReactNode }) {
   // /success page's clear) runs once, not again whenever another tab edits the cart.
   const actions = useMemo(
     () => ({
-      add: (product: CartProduct, dropId: string, quantity?: number, maxPerPerson?: number | null) =>
-        replace((c) => addToCart(c, product, dropId, quantity, maxPerPerson)),
+      add: (
+        product: CartProduct,
+        dropId: string,
+        quantity?: number,
+        maxPerPerson?: number | null,
+        option?: CartOption,
+      ) => replace((c) => addToCart(c, product, dropId, quantity, maxPerPerson, option)),
       remove: (id: string) => replace((c) => removeFromCart(c, id)),
       increase: (id: string) => replace((c) => increaseLine(c, id)),
       decrease: (id: string) => replace((c) => decreaseLine(c, id)),

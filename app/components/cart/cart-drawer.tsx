@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { atDropLimit, canIncrease, lineTotalCents } from "~/cart/cart";
+import { atDropLimit, canIncrease, cartLineKey, lineName, lineTotalCents } from "~/cart/cart";
 import {
   type CartChange,
   type CurrentProduct,
@@ -47,7 +47,7 @@ export function CartDrawer({ shipping }: { shipping: string | null }) {
   }, [showCart]);
 
   // Opening the drawer brings prices and stock up to date with the shop.
-  const ids = cart.map((l) => l.product.id).join(",");
+  const ids = [...new Set(cart.map((l) => l.product.id))].join(",");
   useEffect(() => {
     if (!showCart || ids === "") return;
     const controller = new AbortController();
@@ -162,68 +162,74 @@ export function CartDrawer({ shipping }: { shipping: string | null }) {
           <p className="px-5 py-10 text-center text-ink/70">Tu carrito está vacío.</p>
         ) : (
           <ul className="flex-1 divide-y divide-sand overflow-y-auto px-5">
-            {cart.map((line) => (
-              <li
-                key={line.product.id}
-                className="grid grid-cols-[4rem_1fr] gap-x-3 gap-y-2 py-4"
-                aria-label={line.product.name}
-              >
-                {line.product.image ? (
-                  <img
-                    src={line.product.image}
-                    alt=""
-                    width={64}
-                    height={64}
-                    className="size-16 shrink-0 rounded object-cover"
-                  />
-                ) : (
-                  <div className="size-16 shrink-0 rounded bg-sand" />
-                )}
-                <div className="min-w-0">
-                  <p className="font-medium">{line.product.name}</p>
-                  <p className="text-sm text-ink/70" data-testid="line-total">
-                    {formatMXN(line.product.priceCents)} x {line.quantity} = {formatMXN(lineTotalCents(line))}
-                  </p>
-                  {atDropLimit(cart, line) && (
-                    <p className="text-sm text-ink/70">
-                      Máximo {line.maxPerPerson} por persona en su colección
-                    </p>
+            {cart.map((line) => {
+              const key = cartLineKey(line);
+              const name = lineName(line);
+              return (
+                <li key={key} className="grid grid-cols-[4rem_1fr] gap-x-3 gap-y-2 py-4" aria-label={name}>
+                  {line.product.image ? (
+                    <img
+                      src={line.product.image}
+                      alt=""
+                      width={64}
+                      height={64}
+                      className="size-16 shrink-0 rounded object-cover"
+                    />
+                  ) : (
+                    <div className="size-16 shrink-0 rounded bg-sand" />
                   )}
-                </div>
-                {/* Every control is at least 44 × 44 px: thumbs, not cursors, use them. */}
-                <div className="col-span-2 flex items-center gap-2">
-                  <button
-                    type="button"
-                    className="grid size-11 place-items-center rounded border border-sand text-lg"
-                    onClick={() => decrease(line.product.id)}
-                    aria-label={`Quitar uno de ${line.product.name}`}
-                  >
-                    −
-                  </button>
-                  <span className="w-8 text-center">
-                    <span className="sr-only">Cantidad: </span>
-                    {line.quantity}
-                  </span>
-                  <button
-                    type="button"
-                    className="grid size-11 place-items-center rounded border border-sand text-lg disabled:opacity-40"
-                    onClick={() => increase(line.product.id)}
-                    disabled={!canIncrease(cart, line)}
-                    aria-label={`Agregar uno de ${line.product.name}`}
-                  >
-                    +
-                  </button>
-                  <button
-                    type="button"
-                    className="ml-auto min-h-11 min-w-11 px-3 text-sm underline"
-                    onClick={() => remove(line.product.id)}
-                    aria-label={`Eliminar ${line.product.name} del carrito`}
-                  >
-                    Eliminar
-                  </button>
-                </div>
-              </li>
-            ))}
+                  <div className="min-w-0">
+                    <p className="font-medium">{line.product.name}</p>
+                    {line.option && (
+                      <p className="text-sm" data-testid="line-option">
+                        {line.option.name} {line.option.value}
+                      </p>
+                    )}
+                    <p className="text-sm text-ink/70" data-testid="line-total">
+                      {formatMXN(line.product.priceCents)} x {line.quantity} ={" "}
+                      {formatMXN(lineTotalCents(line))}
+                    </p>
+                    {atDropLimit(cart, line) && (
+                      <p className="text-sm text-ink/70">
+                        Máximo {line.maxPerPerson} por persona en su colección
+                      </p>
+                    )}
+                  </div>
+                  {/* Every control is at least 44 × 44 px: thumbs, not cursors, use them. */}
+                  <div className="col-span-2 flex items-center gap-2">
+                    <button
+                      type="button"
+                      className="grid size-11 place-items-center rounded border border-sand text-lg"
+                      onClick={() => decrease(key)}
+                      aria-label={`Quitar uno de ${name}`}
+                    >
+                      −
+                    </button>
+                    <span className="w-8 text-center">
+                      <span className="sr-only">Cantidad: </span>
+                      {line.quantity}
+                    </span>
+                    <button
+                      type="button"
+                      className="grid size-11 place-items-center rounded border border-sand text-lg disabled:opacity-40"
+                      onClick={() => increase(key)}
+                      disabled={!canIncrease(cart, line)}
+                      aria-label={`Agregar uno de ${name}`}
+                    >
+                      +
+                    </button>
+                    <button
+                      type="button"
+                      className="ml-auto min-h-11 min-w-11 px-3 text-sm underline"
+                      onClick={() => remove(key)}
+                      aria-label={`Eliminar ${name} del carrito`}
+                    >
+                      Eliminar
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
           </ul>
         )}
 

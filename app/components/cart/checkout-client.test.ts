@@ -23,6 +23,16 @@ describe("requestCheckout", () => {
     expect(body).toEqual({ cart: [{ product: { id: "p1" }, dropId: "d1", quantity: 2 }] });
   });
 
+  it("names the size of a line that has one, by its id", async () => {
+    const fetcher = vi.fn(async (_url: string, _init?: RequestInit) =>
+      Response.json({ url: "https://pago.example/s/1" }),
+    );
+    const sized = [{ ...cart[0], option: { id: "o7", name: "Talla" as const, value: "7", stock: 1 } }];
+    await requestCheckout(sized as typeof cart, fetcher as unknown as typeof fetch, noProof);
+    const body = JSON.parse(String(fetcher.mock.calls[0]?.[1]?.body));
+    expect(body.cart).toEqual([{ product: { id: "p1" }, dropId: "d1", quantity: 2, optionId: "o7" }]);
+  });
+
   it("sends the solved proof of work in X-Altcha", async () => {
     const fetcher = vi.fn(async (_url: string, _init?: RequestInit) =>
       Response.json({ url: "https://p.example" }),

@@ -54,7 +54,12 @@ export async function requestCheckout(
 ): Promise<CheckoutResult> {
   try {
     const body = JSON.stringify({
-      cart: cart.map((l) => ({ product: { id: l.product.id }, dropId: l.dropId, quantity: l.quantity })),
+      cart: cart.map((l) => ({
+        product: { id: l.product.id },
+        dropId: l.dropId,
+        quantity: l.quantity,
+        ...(l.option ? { optionId: l.option.id } : {}),
+      })),
     });
     // Solved in the background since the cart got its first piece (~/cart/proof-of-work).
     const send = (proof: string | null) =>

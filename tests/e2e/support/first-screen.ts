@@ -11,12 +11,13 @@ import { expect, type Locator, type Page } from "@playwright/test";
  * A product page's essentials, by name. A later row of choices (the sizes' buttons) is added
  * here as one more entry, and every check below covers it too.
  */
-export function productEssentials(page: Page): Record<string, Locator> {
+export function productEssentials(page: Page, options: { sizes?: boolean } = {}): Record<string, Locator> {
   const main = page.getByRole("main");
   return {
     "first photo": main.getByRole("link", { name: /^Ampliar foto 1 de \d+$/ }),
     name: main.getByRole("heading", { level: 1 }),
     price: main.getByTestId("price"),
+    ...(options.sizes ? { "size buttons": main.getByRole("group", { name: /^(Talla|Largo)$/ }) } : {}),
     "Agregar al carrito": main.getByRole("button", { name: "Agregar al carrito" }),
   };
 }

@@ -4,7 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { type AdminAuth, createAdminAuth, SESSION_COOKIE } from "~/auth/auth.server";
 import { authSettings } from "~/auth/auth-config.server";
-import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { createDrop, getDrop, type NewProduct } from "~/catalogue/catalogue.server";
 import { isDropPurchasable } from "~/catalogue/drop-time";
 import { heldPieces } from "~/catalogue/held-pieces.server";
 import type { MetalFacts } from "~/catalogue/metal";
@@ -33,6 +33,10 @@ export interface TestProduct {
   description?: string;
   /** The metal's facts (catalogue/metal.ts); none when absent. */
   metal?: Partial<MetalFacts>;
+  /** A limited edition of this many numbered pieces. */
+  editionSize?: number;
+  /** Sizes (or lengths), each with its stock; `stock` is then their sum (decision 34). */
+  option?: NewProduct["option"];
 }
 
 export interface TestDrop {
@@ -217,10 +221,11 @@ export class ShopData {
     await this.pieceShown(productId);
   }
 
-  /** Another shopper's checkout, still unpaid, holding pieces of a product; its order id. */
-  async holdElsewhere(drop: TestDrop, productId: string, quantity = 1): Promise<string> {
+  /** Another shopper's checkout, still unpaid, holding pieces of a product (in a size); its order id. */
+  async holdElsewhere(drop: TestDrop, productId: string, quantity = 1, size?: string): Promise<string> {
+    const optionId = size === undefined ? null : await this.sizeId(productId, size);
     const held = await holdCart(this.database.db, {
-      lines: [{ productId, dropId: drop.id, quantity }],
+      lines: [{ productId, dropId: drop.id, quantity, optionId }],
       provider: "demo",
     });
     if (!held.ok) throw new Error(held.message);
@@ -288,6 +293,17 @@ export class ShopData {
       .orderBy("position")
       .execute();
     return rows.map((r) => r.id);
+  }
+
+  /** The id of a product's size (or length) by its value. */
+  async sizeId(productId: string, value: string): Promise<string> {
+    const row = await this.database.db
+      .selectFrom("product_options")
+      .select("id")
+      .where("product_id", "=", productId)
+      .where("value", "=", value)
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   async stockOf(productId: string): Promise<number> {
