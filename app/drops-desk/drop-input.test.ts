@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_EXTRA_IMAGES, MAX_PRICE_CENTS, MAX_STOCK } from "~/db/taxonomy";
 import { DB_INTEGER_MAX, MAX_CHARGE_CENTS } from "~/lib/money";
-import { dropInput, fieldErrors, formToDropInput, MAX_PRODUCTS, parsePesos, pesosText } from "./drop-input";
+import { dropInput, MAX_PRODUCTS, parsePesos, pesosText } from "./drop-input";
+import { fieldErrors, formToDropInput } from "./form-reading";
 
 /** A well-formed media or drop id (16 of [a-z0-9]) that reads as what it stands for. */
 const id = (tag: string) => tag.padEnd(16, "0");
@@ -77,6 +78,8 @@ describe("dropInput: the collection's own fields", () => {
         weight: null,
         stones: null,
         edition: null,
+        // No sizes: the stock typed is the product's.
+        option: null,
         description: "",
         imageId: id("main"),
         imageAlt: "",

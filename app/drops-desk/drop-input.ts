@@ -15,6 +15,7 @@ import { shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
+import { checkOption, optionFields, optionOfInput, withOptionFields } from "./option-input";
 
 /*
  * The drop form (create and edit), one schema for the page and the server. Dates and times are
@@ -43,7 +44,7 @@ function isVersion(value: string): boolean {
 }
 
 /** Said of a product without its main image; `fieldErrors` names the product ('Producto 2 …'). */
-const NO_MAIN_IMAGE = "no tiene imagen principal";
+export const NO_MAIN_IMAGE = "no tiene imagen principal";
 
 /** One of the opening's rules: a whole number within its bounds; empty is the default. */
 function openingRule(rule: keyof typeof OPENING_BOUNDS, label: string, unit: string) {
@@ -119,7 +120,8 @@ const editionField = optionalField<number>((value) => {
       };
 });
 
-export const productInput = z.object({
+/** A product's own fields, as posted (its option's values still as typed). */
+const productFields = z.object({
   /** An existing product (edit); absent for a new one. */
   id: z
     .string()
@@ -187,7 +189,22 @@ export const productInput = z.object({
     .default([]),
   /** What each extra photo shows, in the same order as their ids. */
   extraImageAlts: z.array(text(200, "Descripción de la imagen")).max(MAX_EXTRA_IMAGES).optional().default([]),
+  /** 'Talla' or 'Largo' and its values, each with its own stock (option-input.ts). */
+  ...optionFields,
 });
+
+/**
+ * One product of the form. With an option, its stock is the sum of its values' (`option`); without
+ * one, the stock typed.
+ */
+export const productInput = z.preprocess(
+  withOptionFields,
+  productFields.superRefine(checkOption).transform(({ optionName, options, ...product }) => {
+    const option = optionOfInput({ optionName, options });
+    const stock = option ? option.values.reduce((sum, v) => sum + v.stock, 0) : product.stock;
+    return { ...product, stock, option };
+  }),
+);
 
 export const dropInput = z
   .object({
@@ -291,160 +308,3 @@ export const dropInput = z
 
 export type DropInput = z.output<typeof dropInput>;
 export type ProductInput = DropInput["products"][number];
-
-/** Field errors by path ("name", "products.1.imageId") and the first one, for the form's alert. */
-export function fieldErrors(error: z.ZodError): { fields: Record<string, string>; first: string } {
-  const fields: Record<string, string> = {};
-  const messages = error.issues.map((issue) => {
-    const [list, index, field] = issue.path;
-    // The spec's alert: 'Producto {n} no tiene imagen principal'.
-    if (
-      list === "products" &&
-      typeof index === "number" &&
-      field === "imageId" &&
-      issue.message === NO_MAIN_IMAGE
-    ) {
-      return { key: issue.path.join("."), message: `Producto ${index + 1} ${NO_MAIN_IMAGE}` };
-    }
-    return { key: issue.path.join(".") || "form", message: issue.message };
-  });
-  for (const { key, message } of messages) fields[key] ??= message;
-  return { fields, first: messages[0]?.message ?? "Revisa el formulario." };
-}
-
-/**
- * A submitted form as the schema reads it: `name`, `products[0].name`, `products[0].extraImageIds`
- * (repeated) … into nested objects. Unknown fields are ignored by the schema.
- */
-export function formToDropInput(form: FormData): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const products: Record<string, unknown>[] = [];
-  for (const [key, raw] of form.entries()) {
-    if (typeof raw !== "string") continue;
-    const match = /^products\[(\d{1,3})\]\.(\w+)$/.exec(key);
-    if (!match) {
-      if (!(key in out)) out[key] = raw;
-      continue;
-    }
-    const index = Number(match[1]);
-    const field = match[2] ?? "";
-    if (index >= MAX_PRODUCTS + 1) continue;
-    const product = products[index] ?? {};
-    products[index] = product;
-    if (field === "extraImageIds" || field === "extraImageAlts") {
-      const list = (product[field] as string[] | undefined) ?? [];
-      // Ids: an empty one is no photo. Descriptions keep their places, even empty.
-      if (raw || field === "extraImageAlts") list.push(raw);
-      product[field] = list;
-    } else if (!(field in product)) {
-      product[field] = raw;
-    }
-  }
-  out.products = products.filter((p) => p !== undefined);
-  return out;
-}
-
-/** A photo or video already uploaded, as the form shows it. */
-export interface MediaValue {
-  id: string;
-  url: string;
-  /** What the photo shows (for screen readers); empty for a video. */
-  alt: string;
-}
-
-/** One product on the form, as typed (strings), with what the page shows beside it. */
-export interface ProductFormValues {
-  id: string;
-  name: string;
-  price: string;
-  stock: string;
-  /** The stock the form showed when it opened (edit): the save applies the difference. */
-  stockLoaded: string;
-  /** Pieces held by checkouts waiting for payment when the form opened. */
-  held: number;
-  categoria: string;
-  material: string;
-  /** 'Quilates': "", "10", "14" or "18". */
-  karat: string;
-  /** 'Peso (g)': "2.35", or "" when not said. */
-  weight: string;
-  /** 'Piedras': "" for none. */
-  stones: string;
-  /** 'Edición limitada (piezas)': "" for a piece that is not numbered. */
-  edition: string;
-  description: string;
-  image: MediaValue | null;
-  extras: MediaValue[];
-}
-
-export interface DropFormValues {
-  id: string;
-  /** Changes with every save: a form opened on an older version must be opened again. */
-  version: string;
-  name: string;
-  startDate: string;
-  startTime: string;
-  endDate: string;
-  endTime: string;
-  /** 'Máximo N por persona': empty for no limit. */
-  maxPerOrder: string;
-  holdMinutes: string;
-  lotterySeconds: string;
-  openingMinutes: string;
-  openingHoldMinutes: string;
-  openingHoldsPerAddress: string;
-  smallDescription: string;
-  fullDescription: string;
-  status: string;
-  image: MediaValue | null;
-  video: MediaValue | null;
-  products: ProductFormValues[];
-}
-
-export function emptyProduct(): ProductFormValues {
-  return {
-    id: "",
-    name: "",
-    price: "",
-    stock: "",
-    stockLoaded: "",
-    held: 0,
-    categoria: "",
-    material: "",
-    karat: "",
-    weight: "",
-    stones: "",
-    edition: "",
-    description: "",
-    image: null,
-    extras: [],
-  };
-}
-
-/**
- * The create form: a new drop's id (its photos' folder) and nothing typed yet but the shop's
- * default 'Máximo por persona' (Configuración).
- */
-export function emptyDrop(id: string, defaults: { maxPerOrder?: number | null } = {}): DropFormValues {
-  return {
-    id,
-    version: "",
-    name: "",
-    startDate: "",
-    startTime: "10:00",
-    endDate: "",
-    endTime: "22:00",
-    maxPerOrder: defaults.maxPerOrder ? String(defaults.maxPerOrder) : "",
-    holdMinutes: String(HOLD_MINUTES),
-    lotterySeconds: String(OPENING_DEFAULTS.lotterySeconds),
-    openingMinutes: String(OPENING_DEFAULTS.openingMinutes),
-    openingHoldMinutes: String(OPENING_DEFAULTS.openingHoldMinutes),
-    openingHoldsPerAddress: String(OPENING_DEFAULTS.openingHoldsPerAddress),
-    smallDescription: "",
-    fullDescription: "",
-    status: "proximamente",
-    image: null,
-    video: null,
-    products: [emptyProduct()],
-  };
-}

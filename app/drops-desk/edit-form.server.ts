@@ -1,13 +1,15 @@
 import { getDrop } from "~/catalogue/catalogue.server";
 import { heldPieces } from "~/catalogue/held-pieces.server";
 import { gramsNumber } from "~/catalogue/metal";
+import { heldPerValue } from "~/catalogue/options.server";
 import { type Db, toDate } from "~/db/database.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
-import { type DropFormValues, pesosText } from "./drop-input";
+import { pesosText } from "./drop-input";
+import type { DropFormValues } from "./form-values";
 
-/** A drop as the edit form opens it: typed values, uploaded media with their addresses, held pieces. */
+/** A drop as the edit form opens it: typed values, sizes, uploaded media with their addresses, held pieces. */
 export async function dropForEdit(
   db: Db,
   storage: MediaStorage,
@@ -18,6 +20,10 @@ export async function dropForEdit(
   const held = await heldPieces(
     db,
     drop.products.map((p) => p.id),
+  );
+  const heldOfValue = await heldPerValue(
+    db,
+    drop.products.flatMap((p) => p.option?.values.map((v) => v.id) ?? []),
   );
   const image = (row: Parameters<typeof variantUrl>[1] | null) =>
     row ? { id: row.id, url: variantUrl(storage, row, 480), alt: row.alt } : null;
@@ -60,6 +66,15 @@ export async function dropForEdit(
       weight: p.metal.weightMg === null ? "" : gramsNumber(p.metal.weightMg),
       stones: p.metal.stones ?? "",
       edition: p.editionSize === null ? "" : String(p.editionSize),
+      optionName: p.option?.name ?? "",
+      // Each value's stock is saved, like the product's, as a difference from what was loaded.
+      options: (p.option?.values ?? []).map((v) => ({
+        id: v.id,
+        value: v.value,
+        stock: String(v.stock),
+        stockLoaded: String(v.stock),
+        held: heldOfValue.get(v.id) ?? 0,
+      })),
       description: p.description,
       image: image(p.image),
       extras: p.extraImages.map((m) => ({ id: m.id, url: variantUrl(storage, m, 480), alt: m.alt })),

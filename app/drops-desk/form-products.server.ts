@@ -15,6 +15,7 @@ export function productColumns(p: ProductInput, position: number, stamp: string)
     weight_mg: p.weight,
     stones: p.stones,
     edition_size: p.edition,
+    option_name: p.option?.name ?? null,
     image_id: p.imageId || null,
     updated_at: stamp,
   };
@@ -31,7 +32,31 @@ export async function writeProductImages(trx: Db, productId: string, extras: str
   }
 }
 
-/** A product the form adds, with the stock typed and its extra photos. */
+/**
+ * Values of a product's option, each at its place in the form's list, with its stock (the
+ * product's own stock, their sum, is written by the caller).
+ */
+export async function insertOptionValues(
+  trx: Db,
+  productId: string,
+  values: readonly { value: string; stock: number; position: number }[],
+) {
+  if (values.length === 0) return;
+  await trx
+    .insertInto("product_options")
+    .values(
+      values.map((v) => ({
+        id: newId(),
+        product_id: productId,
+        value: v.value,
+        position: v.position,
+        stock: v.stock,
+      })),
+    )
+    .execute();
+}
+
+/** A product the form adds, with the stock typed (with sizes, their sum), its sizes and extra photos. */
 export async function insertProduct(
   trx: Db,
   dropId: string,
@@ -50,5 +75,10 @@ export async function insertProduct(
       ...productColumns(p, position, stamp),
     })
     .execute();
+  await insertOptionValues(
+    trx,
+    id,
+    (p.option?.values ?? []).map((v, position) => ({ ...v, position })),
+  );
   await writeProductImages(trx, id, p.extraImageIds);
 }

@@ -1,12 +1,11 @@
-import { sql } from "kysely";
 import { heldPieces } from "~/catalogue/held-pieces.server";
 import { type Db, toTimestamp } from "~/db/database.server";
-import { MAX_STOCK } from "~/db/taxonomy";
 import type { MediaStorage } from "~/media/storage.server";
 import type { DropInput, ProductInput } from "./drop-input";
 import { checkMedia, dropUnusedMediaRows, writeAlts } from "./form-media.server";
 import { insertProduct, productColumns, writeProductImages } from "./form-products.server";
 import { saveDropForm } from "./save.server";
+import { applyStockChanges } from "./stock-changes.server";
 import { type DropRefusal, type DropResult, Refused, refuse } from "./types";
 
 /** A product of the drop as it is stored before the save. */
@@ -16,9 +15,10 @@ interface StoredProduct {
 }
 
 /**
- * Saves the edit form. A stock typed by the owner is applied as a difference from the value the
- * form loaded (`stockLoaded`), so pieces sold or held while the form was open are never lost; a
- * difference that would take stock below zero is refused with what is there now. Products taken
+ * Saves the edit form. A stock typed by the owner, a product's or a size's, is applied as a
+ * difference from the value the form loaded (`stockLoaded`), so pieces sold or held while the form
+ * was open are never lost; a difference that would take stock below zero is refused with what is
+ * there now (stock-changes.server.ts). Products taken
  * off the form are deleted (paid orders keep their own copy of name and price); replaced photos
  * and videos are deleted with their files.
  */
@@ -128,59 +128,6 @@ async function keepEditionNumbers(trx: Db, kept: ProductInput[]) {
       refuse(
         "edicion_numerada",
         `${p.name} ya tiene piezas numeradas hasta la ${top}: su edición no puede ser de menos piezas ni dejar de ser numerada.`,
-      );
-    }
-  }
-}
-
-/**
- * Each kept product's typed stock, as a change from what the form loaded. Stock first, in
- * product-id order like every checkout, so a save and a checkout sharing two pieces can never wait
- * on each other (PostgreSQL would end one with a deadlock).
- */
-async function applyStockChanges(trx: Db, kept: ProductInput[], stamp: string) {
-  const sized = new Set(
-    kept.length === 0
-      ? []
-      : (
-          await trx
-            .selectFrom("products")
-            .select("id")
-            .where(
-              "id",
-              "in",
-              kept.map((p) => p.id),
-            )
-            .where("option_name", "is not", null)
-            .execute()
-        ).map((r) => r.id),
-  );
-  for (const p of [...kept].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
-    const delta = p.stock - (p.stockLoaded ?? p.stock);
-    // A product with sizes counts its stock per size (decision 34): its sum is never typed.
-    if (delta !== 0 && sized.has(p.id)) {
-      refuse("stock_cambio", `${p.name} tiene tallas: su stock se cambia en cada una.`);
-    }
-    // A raise may not take stock past MAX_STOCK (a forged `stockLoaded` could otherwise grow it
-    // save after save until the column overflows); a cut or no change always goes through.
-    const changed = await trx
-      .updateTable("products")
-      .set({ stock: sql`stock + ${delta}`, updated_at: stamp })
-      .where("id", "=", p.id)
-      .where(sql<boolean>`stock + ${delta} >= 0`)
-      .where(sql<boolean>`(${delta} <= 0 or stock + ${delta} <= ${MAX_STOCK})`)
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) === 0) {
-      const left = await trx.selectFrom("products").select("stock").where("id", "=", p.id).executeTakeFirst();
-      if (delta > 0 && (left?.stock ?? 0) + delta > MAX_STOCK) {
-        refuse(
-          "stock_maximo",
-          `El stock de ${p.name} puede ser de hasta ${MAX_STOCK} piezas (ahora hay ${left?.stock ?? 0}).`,
-        );
-      }
-      refuse(
-        "stock_cambio",
-        `El stock de ${p.name} cambió mientras editabas (ahora hay ${left?.stock ?? 0}): recarga la página y vuelve a escribirlo.`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import type { DropFormValues } from "~/drops-desk/drop-input";
+import type { DropFormValues } from "~/drops-desk/form-values";
 import { Field, Select } from "./form-fields";
 import { MediaSlot } from "./media-picker";
 

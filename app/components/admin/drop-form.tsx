@@ -1,11 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form } from "react-router";
-import {
-  type DropFormValues,
-  emptyProduct,
-  MAX_PRODUCTS,
-  type ProductFormValues,
-} from "~/drops-desk/drop-input";
+import { MAX_PRODUCTS } from "~/drops-desk/drop-input";
+import { type DropFormValues, emptyProduct, type ProductFormValues } from "~/drops-desk/form-values";
 import { DropFields } from "./drop-fields";
 import { ProductFields } from "./product-fields";
 

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from "react";
-import type { MediaValue } from "~/drops-desk/drop-input";
+import type { MediaValue } from "~/drops-desk/form-values";
 import { MB, UPLOAD_MAX_BYTES } from "~/media/upload-sizes";
 
 type Kind = "image" | "video";

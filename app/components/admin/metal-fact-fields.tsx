@@ -1,5 +1,5 @@
 import { KARATS } from "~/catalogue/metal";
-import type { ProductFormValues } from "~/drops-desk/drop-input";
+import type { ProductFormValues } from "~/drops-desk/form-values";
 import { Field, Select } from "./form-fields";
 
 /**

@@ -1,8 +1,32 @@
+import { useId } from "react";
 import { CATEGORIAS, MATERIALES, MAX_EXTRA_IMAGES } from "~/db/taxonomy";
-import type { ProductFormValues } from "~/drops-desk/drop-input";
+import type { ProductFormValues } from "~/drops-desk/form-values";
 import { Field, Select } from "./form-fields";
 import { ExtraImages, MediaSlot } from "./media-picker";
 import { MetalFactFields } from "./metal-fact-fields";
+import { OptionFields, optionStockSum } from "./option-fields";
+
+/** A sized product's stock: the sum of its sizes', shown, never typed (nor sent: the server adds them). */
+function StockSum({ product: p }: { product: ProductFormValues }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        Stock (piezas)
+      </label>
+      <input
+        id={id}
+        readOnly
+        value={optionStockSum(p.options)}
+        aria-describedby={`${id}-hint`}
+        className="mt-1 min-h-11 w-full rounded border border-ink/10 bg-sand/30 px-3"
+      />
+      <p id={`${id}-hint`} className="mt-1 text-xs text-ink/70">
+        La suma de {p.optionName === "Largo" ? "los largos" : "las tallas"}.
+      </p>
+    </div>
+  );
+}
 
 /** One product of the drop form: its fields, photos, and the buttons that move or remove it. */
 export function ProductFields({
@@ -57,14 +81,18 @@ export function ProductFields({
           onChange={(v) => onChange({ price: v })}
           error={perr("price")}
         />
-        <Field
-          label="Stock (piezas)"
-          name={at("stock")}
-          inputMode="numeric"
-          value={p.stock}
-          onChange={(v) => onChange({ stock: v })}
-          error={perr("stock")}
-        />
+        {p.optionName ? (
+          <StockSum product={p} />
+        ) : (
+          <Field
+            label="Stock (piezas)"
+            name={at("stock")}
+            inputMode="numeric"
+            value={p.stock}
+            onChange={(v) => onChange({ stock: v })}
+            error={perr("stock")}
+          />
+        )}
         <Select
           label="Categoría"
           name={at("categoria")}
@@ -82,6 +110,7 @@ export function ProductFields({
           error={perr("material")}
         />
       </div>
+      <OptionFields product={p} n={n} at={at} perr={perr} onChange={onChange} />
       <MetalFactFields product={p} at={at} perr={perr} onChange={onChange} />
       {p.held > 0 && (
         <p className="text-sm text-ink/75">
