@@ -1,3 +1,4 @@
+import type { OptionName } from "~/db/taxonomy";
 /**
  * The cart's rules, as plain functions over an immutable list of lines. The browser keeps the
  * list (localStorage); the server never trusts it and re-reads prices and stock at checkout.
@@ -15,7 +16,7 @@ export interface CartProduct {
 /** The value of a product's option the shopper chose (a size, decision 34), with its own stock. */
 export interface CartOption {
   id: string;
-  name: "Talla" | "Largo";
+  name: OptionName;
   value: string;
   stock: number;
 }

@@ -1,3 +1,4 @@
+import type { OptionName } from "~/db/taxonomy";
 import { formatMXN } from "~/lib/money";
 import { type Cart, type CartLine, type CartProduct, lineName } from "./cart";
 
@@ -15,7 +16,7 @@ export interface CurrentProduct extends CartProduct {
   maxPerPerson?: number | null;
   /** Its sizes now, each with its stock (and pieces held by others, counted when at 0); null: none. */
   option?: {
-    name: "Talla" | "Largo";
+    name: OptionName;
     values: { id: string; value: string; stock: number; held?: number }[];
   } | null;
 }
@@ -25,7 +26,7 @@ export type CartChange =
   | { kind: "agotado"; name: string }
   | { kind: "apartado"; name: string }
   | { kind: "cerrado"; name: string }
-  | { kind: "talla"; name: string; option: "Talla" | "Largo" }
+  | { kind: "talla"; name: string; option: OptionName }
   | { kind: "reducido"; name: string; from: number; to: number }
   | { kind: "precio"; name: string; fromCents: number; toCents: number };
 

@@ -8,6 +8,7 @@ import {
   MAX_PRICE_CENTS,
   MAX_STOCK,
   type Material,
+  type OptionName,
 } from "~/db/taxonomy";
 import { isId, newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
@@ -238,7 +239,7 @@ export interface NewProduct {
    * The product's one option ('Talla', 'Largo') and its values, each with its own stock (decision
    * 34); the product's stock is then their sum, whatever `stock` says.
    */
-  option?: { name: "Talla" | "Largo"; values: { value: string; stock: number }[] } | null;
+  option?: { name: OptionName; values: { value: string; stock: number }[] } | null;
 }
 
 export interface NewDrop {

@@ -1,4 +1,5 @@
 import type { Db } from "~/db/database.server";
+import type { OptionName } from "~/db/taxonomy";
 
 /*
  * A product's one option and its values as the storefront reads them (decision 34): the size
@@ -6,8 +7,6 @@ import type { Db } from "~/db/database.server";
  * stock. Products without an option (most) cost no query: only ids whose row names an option are
  * asked about.
  */
-
-export type OptionName = "Talla" | "Largo";
 
 export interface OptionValue {
   id: string;
@@ -52,7 +51,7 @@ export function optionOf(
   return row.option_name === null ? null : { name: row.option_name, values: values.get(row.id) ?? [] };
 }
 
-/** Pieces held by unpaid checkouts per value ('Apartado' on a size button), for values at 0. */
+/** Pieces held by unpaid checkouts per value: 'Apartada' on a size button (callers ask about values at 0). */
 export async function heldPerValue(db: Db, valueIds: readonly string[]): Promise<Map<string, number>> {
   const held = new Map<string, number>();
   const ids = [...new Set(valueIds)];

@@ -1,7 +1,8 @@
 import { LENGTHS, MEASURE_LENGTH_STEPS, MEASURE_RING_STEPS, RING_SIZES } from "~/catalogue/size-guide";
+import type { OptionName } from "~/db/taxonomy";
 
 /** The guide's contents: the table of sizes (or lengths) and how to measure at home. */
-export default function SizeGuideBody({ option }: { option: "Talla" | "Largo" }) {
+export default function SizeGuideBody({ option }: { option: OptionName }) {
   return option === "Talla" ? <RingGuide /> : <LengthGuide />;
 }
 

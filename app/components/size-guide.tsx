@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import type { OptionName } from "~/db/taxonomy";
 
 // The tables and steps load when the guide is first opened: most visits never open it, and the
 // product page stays within its JavaScript budget (bench:storefront).
 const GuideBody = lazy(() => import("./size-guide-body"));
 
 /** 'Guía de tallas' (or 'Guía de largos'): a link-like button that opens the guide in a dialog. */
-export function SizeGuide({ option }: { option: "Talla" | "Largo" }) {
+export function SizeGuide({ option }: { option: OptionName }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();

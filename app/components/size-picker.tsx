@@ -1,3 +1,4 @@
+import type { OptionName } from "~/db/taxonomy";
 import { SizeGuide } from "./size-guide";
 
 export interface PickerValue {
@@ -19,7 +20,7 @@ export function SizePicker({
   onChoose,
   error,
 }: {
-  option: "Talla" | "Largo";
+  option: OptionName;
   values: PickerValue[];
   chosen: string | null;
   onChoose: (id: string) => void;

@@ -10,6 +10,10 @@ export type Categoria = (typeof CATEGORIAS)[number];
 export const MATERIALES = ["Oro amarillo", "Oro rosa", "Oro blanco"] as const;
 export type Material = (typeof MATERIALES)[number];
 
+/** A product's one option (decision 34): 'Talla' for rings, 'Largo' for necklaces and bracelets. */
+export const OPTION_NAMES = ["Talla", "Largo"] as const;
+export type OptionName = (typeof OPTION_NAMES)[number];
+
 export const DROP_STATUSES = ["proximamente", "activa", "archivada"] as const;
 export type DropStatus = (typeof DROP_STATUSES)[number];
 

@@ -3,7 +3,7 @@
 // moment of seeding, so the demo always looks current.
 
 import type { Karat } from "~/catalogue/metal";
-import type { Categoria, DropStatus, Material } from "~/db/taxonomy";
+import type { Categoria, DropStatus, Material, OptionName } from "~/db/taxonomy";
 
 export interface DemoProduct {
   name: string;
@@ -22,7 +22,7 @@ export interface DemoProduct {
   /** A limited edition of this many numbered pieces; absent: not numbered. */
   edition?: number;
   /** Sizes (rings) or lengths, each with its own stock; `stock` is then their sum (decision 34). */
-  option?: { name: "Talla" | "Largo"; values: [value: string, stock: number][] };
+  option?: { name: OptionName; values: [value: string, stock: number][] };
   /** 1-3 sentences, Spanish */
   description: string;
   /** passed to jewelSvg as `variant` */

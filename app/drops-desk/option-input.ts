@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_STOCK } from "~/db/taxonomy";
+import { MAX_STOCK, OPTION_NAMES, type OptionName } from "~/db/taxonomy";
 import { isId } from "~/lib/ids";
 import { hasControlChars } from "~/lib/text";
 
@@ -10,8 +10,7 @@ import { hasControlChars } from "~/lib/text";
  * `.stock`, and (edit) `.id` and `.stockLoaded`.
  */
 
-export const OPTION_NAMES = ["Talla", "Largo"] as const;
-export type OptionName = (typeof OPTION_NAMES)[number];
+export { OPTION_NAMES, type OptionName };
 
 /** At most this many values per product (ring sizes 3 to 12 with halves are 19). */
 export const MAX_OPTION_VALUES = 30;

@@ -17,6 +17,7 @@ import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
 import { type PickerValue, SizePicker } from "~/components/size-picker";
 import { WaitlistForm } from "~/components/waitlist-form-lazy";
+import type { OptionName } from "~/db/taxonomy";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { pageMeta } from "~/lib/seo";
@@ -304,7 +305,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
  * The size chosen on the page. A shared link's `?talla=7` (or `?largo=45 cm`) opens with it
  * chosen when it is in stock; choosing another writes it to the address without a navigation.
  */
-function useSizeChoice(option: { name: "Talla" | "Largo"; values: PickerValue[] } | null) {
+function useSizeChoice(option: { name: OptionName; values: PickerValue[] } | null) {
   const param = option?.name === "Largo" ? "largo" : "talla";
   const { search } = useLocation();
   const [chosenId, setChosenId] = useState<string | null>(() => {
