@@ -29,6 +29,12 @@ describe("cacheKey", () => {
     );
     expect([...keys]).toEqual(["/coleccion/abc"]);
   });
+  it("names a view's sizes once each, in size order, whatever order the link gave", () => {
+    expect(cacheKey("/coleccion/abc?talla=7.5&utm_source=ig&talla=7&talla=7")).toBe(
+      "/coleccion/abc?talla=7&talla=7.5",
+    );
+    expect(cacheKey("/coleccion/abc?talla=")).toBe("/coleccion/abc");
+  });
   it("leaves other pages' queries and the data requests as asked", () => {
     expect(cacheKey("/coleccion/abc.data?categoria=Anillo&_routes=routes%2Fcollection")).toBe(
       "/coleccion/abc.data?categoria=Anillo&_routes=routes%2Fcollection",

@@ -6,6 +6,7 @@ import {
   DEFAULT_SORT,
   filtersToSearchParams,
   NO_FILTERS,
+  type OptionChoices,
   PRICE_RANGES,
   type ProductFilters,
   SEARCH_KEYS,
@@ -74,8 +75,19 @@ function ChipGroup(props: {
   );
 }
 
-/** The filter groups and the order to keep, inside either form (desktop panel or phone sheet). */
-function FilterFields({ filters, sort }: { filters: ProductFilters; sort: SortId }) {
+/**
+ * The filter groups and the order to keep, inside either form (desktop panel or phone sheet).
+ * 'Talla' and 'Largo' appear only where the collection's pieces come in sizes or lengths.
+ */
+function FilterFields({
+  filters,
+  choices,
+  sort,
+}: {
+  filters: ProductFilters;
+  choices: OptionChoices;
+  sort: SortId;
+}) {
   return (
     <>
       <ChipGroup
@@ -96,6 +108,22 @@ function FilterFields({ filters, sort }: { filters: ProductFilters; sort: SortId
         options={PRICE_RANGES.map((r) => ({ value: r.id, label: r.label }))}
         chosen={filters.precios}
       />
+      {choices.tallas.length > 0 && (
+        <ChipGroup
+          legend="Talla"
+          name={SEARCH_KEYS.tallas}
+          options={choices.tallas.map((t) => ({ value: t, label: t }))}
+          chosen={filters.tallas}
+        />
+      )}
+      {choices.largos.length > 0 && (
+        <ChipGroup
+          legend="Largo"
+          name={SEARCH_KEYS.largos}
+          options={choices.largos.map((l) => ({ value: l, label: l }))}
+          chosen={filters.largos}
+        />
+      )}
       <label className="flex min-h-11 items-center gap-2 text-sm lg:min-h-0">
         <input
           type="checkbox"
@@ -131,10 +159,13 @@ function showApplied(form: HTMLFormElement | null, filters: ProductFilters) {
  */
 export function FilterBar({
   filters,
+  choices,
   sort,
   resultCount,
 }: {
   filters: ProductFilters;
+  /** The sizes and lengths the collection's pieces come in. */
+  choices: OptionChoices;
   sort: SortId;
   resultCount: number;
 }) {
@@ -187,7 +218,7 @@ export function FilterBar({
         className="hidden space-y-4 rounded-lg bg-sand/40 p-4 lg:block"
         aria-label="Filtros"
       >
-        <FilterFields filters={filters} sort={sort} />
+        <FilterFields filters={filters} choices={choices} sort={sort} />
         {!hydrated && (
           <button type="submit" className="rounded-full bg-ink px-4 py-1.5 text-sm text-cream">
             Aplicar filtros
@@ -266,7 +297,7 @@ export function FilterBar({
             </button>
           </div>
           <div className="space-y-5 overflow-y-auto px-5 py-4">
-            <FilterFields filters={filters} sort={sort} />
+            <FilterFields filters={filters} choices={choices} sort={sort} />
           </div>
           <div className="flex items-center justify-between gap-4 border-t border-sand px-5 py-3">
             <Link

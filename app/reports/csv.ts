@@ -1,5 +1,6 @@
 import { toCsv } from "~/lib/csv";
-import { type Report, sellThroughText, soldOutText } from "./report";
+import { type ProductRow, type Report, sellThroughText, soldOutText } from "./report";
+import type { ProductSizes } from "./sizes";
 
 /** Centavos as pesos with two decimals, the way spreadsheets read numbers: 123456 -> "1234.56". */
 export function pesos(cents: number): string {
@@ -11,10 +12,35 @@ export function pesos(cents: number): string {
 /**
  * The report as a spreadsheet (UTF-8 with BOM, every cell quoted, formulas defused: lib/csv.ts):
  * the figures, then one row per piece, then the chart's data, each block under its own header.
+ * Where pieces come in sizes, each such piece's row is followed by one row per size (or length),
+ * named in a last column ('Talla 7') with the pieces left of it, so a spreadsheet can sum by size.
  */
 export function reportCsv(report: Report): string {
   const { figures, refunds } = report;
   const perProduct = report.scope.kind !== "month";
+  const sized = report.products.some((p) => p.option !== null);
+  const sizeHeads = sized ? ["Talla o largo", ...(perProduct ? ["Quedan"] : [])] : [];
+  const perSize = (p: ProductRow, option: ProductSizes) =>
+    option.sizes.map((size) => [
+      p.dropName,
+      p.name,
+      size.pieces,
+      pesos(size.netCents),
+      ...(perProduct ? [size.offered, sellThroughText(size.pieces, size.offered), ""] : []),
+      `${option.name} ${size.value}`,
+      ...(perProduct ? [size.stock] : []),
+    ]);
+  const productRows = (p: ProductRow) => [
+    [
+      p.dropName,
+      p.name,
+      p.pieces,
+      pesos(p.netCents),
+      ...(perProduct ? [p.offered, sellThroughText(p.pieces, p.offered), soldOutText(p.soldOutAfterMs)] : []),
+      ...sizeHeads.map(() => ""),
+    ],
+    ...(p.option ? perSize(p, p.option) : []),
+  ];
   return toCsv([
     ["Reporte", report.title],
     ["Ventas netas (MXN)", pesos(figures.netCents)],
@@ -36,14 +62,9 @@ export function reportCsv(report: Report): string {
       "Piezas vendidas",
       "Ventas netas (MXN)",
       ...(perProduct ? ["Piezas ofrecidas", "Vendido (%)", "Tiempo para agotarse"] : []),
+      ...sizeHeads,
     ],
-    ...report.products.map((p) => [
-      p.dropName,
-      p.name,
-      p.pieces,
-      pesos(p.netCents),
-      ...(perProduct ? [p.offered, sellThroughText(p.pieces, p.offered), soldOutText(p.soldOutAfterMs)] : []),
-    ]),
+    ...report.products.flatMap(productRows),
     [],
     [report.seriesUnit === "day" ? "Día" : "Mes", "Pedidos pagados", "Piezas vendidas", "Ventas netas (MXN)"],
     ...report.series.map((point) => [point.key, point.orders, point.pieces, pesos(point.netCents)]),

@@ -1,4 +1,5 @@
 import { dayKey, dayLabel, monthKey, monthLabel, nextDay, nextMonth } from "./calendar";
+import { type ProductSizes, productSizes, type ReportOption, type SizedLine } from "./sizes";
 
 /*
  * Reportes: figures computed from plain rows (reports.server.ts reads them). What counts as a sale
@@ -13,8 +14,8 @@ export type ReportScope =
   | { kind: "drop"; dropId: string }
   | { kind: "month"; month: string };
 
-/** One line of a paid order. */
-export interface SaleLine {
+/** One line of a paid order (with the size it held, if any: `SizedLine`). */
+export interface SaleLine extends SizedLine {
   orderId: string;
   paidAt: Date;
   /** The customer's e-mail as the payment page gave it. */
@@ -45,6 +46,8 @@ export interface ReportProduct {
   stock: number;
   /** Pieces held now by checkouts still waiting for payment (they may come back). */
   held: number;
+  /** Its sizes or lengths, each with its stock and pieces held; null: none. */
+  option: ReportOption | null;
 }
 
 export interface ReportData {
@@ -88,6 +91,8 @@ export interface ProductRow {
   offered: number | null;
   /** From the drop's opening to the sale of its last piece; null: not sold out. */
   soldOutAfterMs: number | null;
+  /** Per size (or length): pieces sold and left; null for a product without sizes. */
+  option: ProductSizes | null;
 }
 
 export interface WaitlistFigures {
@@ -160,6 +165,7 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
       netCents: sold.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
       offered,
       soldOutAfterMs: soldOut ? Math.max(0, lastSale - drop.startAt.getTime()) : null,
+      option: productSizes(product.option, lines),
     };
   };
 
@@ -184,6 +190,8 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
       netCents: lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
       offered: known?.offered ?? null,
       soldOutAfterMs: known?.soldOutAfterMs ?? null,
+      // The month's view reads no stock: what sold of each size that month.
+      option: scope.kind === "month" ? productSizes(null, lines) : (known?.option ?? null),
     };
   });
   const top = soldInScope

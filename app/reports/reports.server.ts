@@ -33,6 +33,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
   let linesQuery = db
     .selectFrom("order_lines as l")
     .innerJoin("orders as o", "o.id", "l.order_id")
+    .leftJoin("products as p", "p.id", "l.product_id")
     .select([
       "l.order_id",
       "o.paid_at",
@@ -44,6 +45,10 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       "l.unit_price_cents",
       "l.quantity",
       "l.missing",
+      "l.option_id",
+      "l.option_value",
+      "p.option_name",
+      "p.name as product_name",
     ])
     .where("o.status", "in", SOLD)
     .where("o.paid_at", "is not", null);
@@ -65,7 +70,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
   const productRows = wholeHistory
     ? await db
         .selectFrom("products")
-        .select(["id", "drop_id", "name", "stock"])
+        .select(["id", "drop_id", "name", "stock", "option_name"])
         .$if(scope.kind === "drop", (q) => q.where("drop_id", "=", scope.kind === "drop" ? scope.dropId : ""))
         .orderBy("drop_id")
         .orderBy("position")
@@ -75,15 +80,40 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     ? await db
         .selectFrom("order_lines as l")
         .innerJoin("orders as o", "o.id", "l.order_id")
-        .select(["l.product_id", (eb) => eb.fn.sum<number | string>("l.quantity").as("held")])
+        .select(["l.product_id", "l.option_id", (eb) => eb.fn.sum<number | string>("l.quantity").as("held")])
         .where("o.status", "=", "esperando_pago")
         .$if(scope.kind === "drop", (q) =>
           q.where("l.drop_id", "=", scope.kind === "drop" ? scope.dropId : ""),
         )
-        .groupBy("l.product_id")
+        .groupBy(["l.product_id", "l.option_id"])
         .execute()
     : [];
-  const held = new Map(heldRows.map((r) => [r.product_id, Number(r.held)]));
+  const held = new Map<string, number>();
+  const heldPerValue = new Map<string, number>();
+  for (const r of heldRows) {
+    held.set(r.product_id, (held.get(r.product_id) ?? 0) + Number(r.held));
+    if (r.option_id) heldPerValue.set(r.option_id, Number(r.held));
+  }
+  // Each sized product's values, in the owner's order: which sizes sell and which are left.
+  const valueRows = productRows.some((p) => p.option_name !== null)
+    ? await db
+        .selectFrom("product_options as v")
+        .innerJoin("products as p", "p.id", "v.product_id")
+        .select(["v.id", "v.product_id", "v.value", "v.stock"])
+        .$if(scope.kind === "drop", (q) =>
+          q.where("p.drop_id", "=", scope.kind === "drop" ? scope.dropId : ""),
+        )
+        .orderBy("v.product_id")
+        .orderBy("v.position")
+        .execute()
+    : [];
+  const values = new Map<string, { id: string; value: string; stock: number; held: number }[]>();
+  for (const { product_id, ...v } of valueRows) {
+    const value = { ...v, held: heldPerValue.get(v.id) ?? 0 };
+    const list = values.get(product_id);
+    if (list) list.push(value);
+    else values.set(product_id, [value]);
+  }
   const waitlist = wholeHistory
     ? await db
         .selectFrom("waitlist_subscriptions")
@@ -112,6 +142,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       name: p.name,
       stock: p.stock,
       held: held.get(p.id) ?? 0,
+      option: p.option_name === null ? null : { name: p.option_name, values: values.get(p.id) ?? [] },
     })),
     lines: lineRows.map((l) => ({
       orderId: l.order_id,
@@ -120,10 +151,14 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       refund: l.stock_issue !== null,
       dropId: l.drop_id,
       productId: l.product_id,
-      name: l.name,
+      // A sized line is named as bought ('Anillo Marea talla 7'); the month's view lists the piece.
+      name: l.option_value !== null && l.product_name !== null ? l.product_name : l.name,
       unitPriceCents: l.unit_price_cents,
       quantity: l.quantity,
       missing: l.missing,
+      optionName: l.option_name ?? null,
+      optionId: l.option_id,
+      optionValue: l.option_value,
     })),
     waitlist: waitlist.map((w) => ({ dropId: w.drop_id, email: w.email })),
     months,

@@ -1,6 +1,13 @@
 import { getDrop } from "~/catalogue/catalogue.server";
 import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
-import { filterProducts, parseFilters, parseSort, sortProducts } from "~/catalogue/filters";
+import {
+  filterProducts,
+  optionChoices,
+  parseFilters,
+  parseSort,
+  sortProducts,
+  withinChoices,
+} from "~/catalogue/filters";
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { FilterBar } from "~/components/filter-bar";
@@ -27,7 +34,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const now = new Date();
   const query = new URL(request.url).searchParams;
-  const filters = parseFilters(query);
+  // The 'Talla' and 'Largo' groups list what the collection's pieces come in; other values are ignored.
+  const choices = optionChoices(drop.products);
+  const filters = withinChoices(parseFilters(query), choices);
   const sort = parseSort(query);
   const shown = { drop, products: sortProducts(filterProducts(drop.products, filters), sort) };
   const page = await storefrontPage(services, shopOrigin(context), [shown], { now, takesSignUps });
@@ -48,6 +57,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     drop: summary,
     waitlist,
     filters,
+    choices,
     sort,
     products,
   };
@@ -58,7 +68,7 @@ export const action = waitlistSignUp;
 export const headers = waitlistHeaders;
 
 export default function Collection({ loaderData, actionData }: Route.ComponentProps) {
-  const { drop, products, filters, sort } = loaderData;
+  const { drop, products, filters, choices, sort } = loaderData;
   // The drop opens and closes on the page itself, on the server's clock.
   const state = dropTimeState(datesOf(drop), new Date(useShopClock(loaderData.now, changeInstants([drop]))));
   const moment = { state, archived: drop.archived };
@@ -79,7 +89,7 @@ export default function Collection({ loaderData, actionData }: Route.ComponentPr
           </div>
         )}
         <div className="mt-8">
-          <FilterBar filters={filters} sort={sort} resultCount={products.length} />
+          <FilterBar filters={filters} choices={choices} sort={sort} resultCount={products.length} />
         </div>
         {/* Each tile's name is a third-level heading: the list of pieces has its own, unseen. */}
         <h2 className="sr-only">Piezas de {drop.name}</h2>

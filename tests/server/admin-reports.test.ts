@@ -2,10 +2,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import type { Database } from "~/db/database.server";
+import { confirmPayment } from "~/orders/payment.server";
 import { signInAdmin } from "../support/admin-http";
 import { runningPiece } from "../support/catalogue";
 import { sqliteHarness } from "../support/databases";
+import { hold } from "../support/orders";
+import { visibleText } from "../support/page-text";
 import { type RunningServer, startServer } from "../support/server-process";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -117,6 +121,54 @@ describe("Reportes through HTTP", () => {
     expect(await badPage.text()).toContain("Mes no válido");
     expect((await get("/admin/reports.csv?coleccion=nohaytal")).status).toBe(404);
     expect((await get("/admin/reports?coleccion=nohaytal")).status).toBe(404);
+  });
+
+  it("a sized ring's sizes under its row: sold and left of each, on the page and in the CSV", async () => {
+    const sized = await createDrop(database.db, {
+      name: "Anillos por talla",
+      status: "activa",
+      startAt: new Date(Date.now() - 3_600_000),
+      endAt: new Date(Date.now() + 3_600_000),
+      products: [
+        {
+          name: "Anillo Marea",
+          categoria: "Anillo",
+          material: "Oro amarillo",
+          priceCents: 450_000,
+          stock: 0,
+          imageId: null,
+          option: {
+            name: "Talla",
+            values: [
+              { value: "7", stock: 2 },
+              { value: "8", stock: 1 },
+            ],
+          },
+        },
+      ],
+    });
+    const ring = (await getDrop(database.db, sized))?.products[0];
+    const seven = ring?.option?.values.find((v) => v.value === "7")?.id ?? "";
+    const order = await hold(database.db, {
+      lines: [{ productId: ring?.id ?? "", dropId: sized, quantity: 1, optionId: seven }],
+      provider: "demo",
+    });
+    await confirmPayment(database.db, {
+      orderId: order.id,
+      customerName: "Ana",
+      customerEmail: "ana@example.mx",
+    });
+
+    const text = visibleText(await (await get(`/admin/reports?coleccion=${sized}`)).text());
+    // Under the ring (1 sold of 3): size 7, 1 sold of 2 offered (50 %), 1 left; size 8, none sold, 1 left.
+    // (The size row names its piece for a screen reader, unseen.)
+    expect(text).toContain(
+      "Anillo Marea 1 3 33.3 % $4,500.00 Sin agotar Anillo Marea , Talla 7 1 2 50 % $4,500.00 Quedan 1",
+    );
+    expect(text).toContain("Anillo Marea , Talla 8 0 1 0 % $0.00 Quedan 1");
+    expect(text).toContain("Talla 7: 1 vendida · quedan 1; Talla 8: 0 vendidas · quedan 1");
+    const csv = await (await get(`/admin/reports.csv?coleccion=${sized}`)).text();
+    expect(csv).toContain('"Anillos por talla","Anillo Marea","1","4500.00","2","50 %","","Talla 7","1"');
   });
 
   /** The text of every script a page's HTML loads (entry, route modules, their preloads). */

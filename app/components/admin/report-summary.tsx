@@ -1,5 +1,6 @@
 import { formatMXN } from "~/lib/money";
 import { type Figures, type Report, sellThroughText } from "~/reports/report";
+import { sizesText } from "~/reports/sizes";
 
 const pieces = (n: number) => (n === 1 ? "1 pieza" : `${n} piezas`);
 const ordersText = (n: number) => (n === 1 ? "1 pedido" : `${n} pedidos`);
@@ -71,6 +72,7 @@ export function TopPieces({ report }: { report: Report }) {
             )}
             {": "}
             {pieces(p.pieces)}, {formatMXN(p.netCents)}
+            {p.option && <span className="block text-ink/75">{sizesText(p.option)}</span>}
           </li>
         ))}
       </ol>

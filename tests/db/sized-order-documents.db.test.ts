@@ -1,0 +1,136 @@
+import { expect, it } from "vitest";
+import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { loadConfig } from "~/config/env.server";
+import type { Database } from "~/db/database.server";
+import type { Mailer, MailMessage } from "~/mail/mailer.server";
+import { deliverPendingEmails } from "~/mail/queue.server";
+import { exportOrdersCsv, getDeskOrder, shipOrder } from "~/orders/desk.server";
+import { orderEmailTemplates } from "~/orders/emails/templates.server";
+import { releaseHold } from "~/orders/holds.server";
+import { confirmPayment } from "~/orders/payment.server";
+import { settingsFromEnvironment } from "~/settings/settings";
+import { oaxacaAddress } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
+
+/*
+ * A paid order of a sized ring (issue 24) says its sizes wherever the order is read: the orders
+ * desk's CSV, the order the admin opens and the packing slip print (both read `getDeskOrder`), the
+ * confirmation e-mail and the shipment notice; and a late payment's stock issue says which size
+ * is short. The line keeps the size as chosen ('7'); the documents name it "Anillo Marea talla 7".
+ */
+
+const HOUR = 3_600_000;
+const shop = loadConfig({}).shop;
+
+/** A mailer that keeps what it is given. */
+function keeper(): Mailer & { sent: MailMessage[] } {
+  const sent: MailMessage[] = [];
+  return {
+    kind: "outbox",
+    sent,
+    async send(message) {
+      sent.push(message);
+    },
+  };
+}
+
+/** A running drop with 'Anillo Marea' in sizes 7 and 8 (two of each). */
+async function sizedRing(database: Database) {
+  const dropId = await createDrop(database.db, {
+    name: "Mareas",
+    status: "activa",
+    startAt: new Date(Date.now() - HOUR),
+    endAt: new Date(Date.now() + HOUR),
+    products: [
+      {
+        name: "Anillo Marea",
+        categoria: "Anillo",
+        material: "Oro amarillo",
+        priceCents: 450_000,
+        stock: 0,
+        imageId: null,
+        option: {
+          name: "Talla",
+          values: [
+            { value: "7", stock: 2 },
+            { value: "8", stock: 2 },
+          ],
+        },
+      },
+    ],
+  });
+  const ring = (await getDrop(database.db, dropId))?.products[0];
+  const size = (value: string) => ring?.option?.values.find((v) => v.value === value)?.id ?? "";
+  return (value: string, quantity: number) => ({
+    productId: ring?.id ?? "",
+    dropId,
+    quantity,
+    optionId: size(value),
+  });
+}
+
+async function paidSizedOrder(database: Database): Promise<string> {
+  const line = await sizedRing(database);
+  const order = await hold(database.db, { lines: [line("7", 2), line("8", 1)], provider: "demo" });
+  const outcome = await confirmPayment(database.db, {
+    orderId: order.id,
+    customerName: "Ana Pérez",
+    customerEmail: "ana@example.mx",
+    shipping: oaxacaAddress("Ana Pérez", "951 123 4567"),
+  });
+  expect(outcome).toBe("paid");
+  return order.id;
+}
+
+describeEachDatabase("a sized order's documents", (harness) => {
+  it("the desk's CSV, the admin's order (and slip), the confirmation and the shipment e-mails name each size", async () => {
+    const database = await harness.fresh();
+    const db = database.db;
+    const id = await paidSizedOrder(database);
+
+    const csv = await exportOrdersCsv(db, { tab: "pendiente" });
+    const row = csv.split("\r\n").find((r) => r.startsWith(`"${id}"`));
+    expect(row).toContain('"Anillo Marea talla 7 x 2; Anillo Marea talla 8 x 1"');
+
+    const order = await getDeskOrder(db, id);
+    expect(order?.lines.map((l) => [l.name, l.quantity])).toEqual([
+      ["Anillo Marea talla 7", 2],
+      ["Anillo Marea talla 8", 1],
+    ]);
+
+    const templates = orderEmailTemplates(db, () => settingsFromEnvironment(shop));
+    const mailer = keeper();
+    expect(await deliverPendingEmails(db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
+    expect(await shipOrder(db, id, { carrier: "Estafeta", trackingNumber: "805212345678MX" })).toEqual({
+      ok: true,
+    });
+    expect(await deliverPendingEmails(db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
+    const [confirmation, shipment] = mailer.sent;
+    expect(confirmation?.subject).toBe(`Tu pedido ${id} está confirmado`);
+    expect(shipment?.subject).toBe(`Tu pedido ${id} va en camino`);
+    for (const message of [confirmation, shipment]) {
+      expect(message?.text).toContain("Anillo Marea talla 7 × 2");
+      expect(message?.text).toContain("Anillo Marea talla 8 × 1");
+      expect(message?.html).toContain("Anillo Marea talla 7 × 2");
+    }
+  });
+
+  it("paid after its hold ran out, with its size gone meanwhile: the stock issue names the size to refund", async () => {
+    const database = await harness.fresh();
+    const line = await sizedRing(database);
+    const late = await hold(database.db, { lines: [line("7", 1), line("8", 2)], provider: "demo" });
+    expect(await releaseHold(database.db, late.id)).toBe(true);
+    await hold(database.db, { lines: [line("8", 1)], provider: "demo" });
+    const outcome = await confirmPayment(database.db, {
+      orderId: late.id,
+      customerName: "Ana Pérez",
+      customerEmail: "ana@example.mx",
+    });
+    expect(outcome).toBe("paid_after_expiry_short");
+    const order = await getDeskOrder(database.db, late.id);
+    expect(order?.stockIssue).toBe(
+      "Pagado después de vencer el apartado, sin stock para: Anillo Marea talla 8 × 2",
+    );
+  });
+});
