@@ -1,7 +1,6 @@
-import { CATEGORIAS, type Categoria, MATERIALES, type Material } from "~/db/taxonomy";
+import { CATEGORIAS, type Categoria, MATERIALES, type Material, type OptionName } from "~/db/taxonomy";
 
-/** The one option a product may have (decision 34). */
-export type OptionName = "Talla" | "Largo";
+export type { OptionName };
 
 /** The spec's price ranges in centavos: lower bound inclusive, upper bound exclusive. */
 export const PRICE_RANGES = [
