@@ -141,6 +141,8 @@ export interface OrdersTable {
   tracking_number: string | null;
   carrier: string | null;
   shipped_at: NullableTimestamp;
+  /** 'Borrar del historial' took it off the desk's tabs then (the record stays); null: on them. */
+  removed_at: NullableTimestamp;
   /** Order number and customer name, folded for search (see orders/search.ts). */
   search_text: ColumnType<string, string | undefined, string>;
   /** The browser whose payment page for this order is open (one per browser while unpaid). */
@@ -175,6 +177,8 @@ export interface RefundsTable {
   next_attempt_at: NullableTimestamp;
   created_at: Timestamp;
   refunded_at: NullableTimestamp;
+  /** 1: the order's pieces go back to stock when the refund is made (a cancellation by the shop). */
+  restock_when_made: ColumnType<number, number | undefined, number>;
 }
 
 export type LineStatus = "esperando" | "atendido" | "agotado" | "retirado";
@@ -220,7 +224,15 @@ export interface OrderLinesTable {
 export interface OrderEventsTable {
   id: string;
   order_id: string;
-  kind: "enviado" | "guia_corregida" | "archivado" | "correo_reenviado";
+  kind:
+    | "enviado"
+    | "guia_corregida"
+    | "archivado"
+    | "desarchivado"
+    | "correo_reenviado"
+    | "cancelado"
+    | "reembolso_rechazado"
+    | "borrado";
   detail: string;
   created_at: Timestamp;
 }

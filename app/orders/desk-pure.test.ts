@@ -198,8 +198,13 @@ describe("the desk's address parameters", () => {
   });
 
   it("says a known notice named in the address, and nothing else", () => {
-    expect(parse("aviso=eliminado").notice).toBe("Pedido eliminado; sus piezas volvieron al inventario");
-    expect(parse("aviso=borrado").notice).toBe("Pedido borrado del historial");
+    expect(parse("aviso=cancelado").notice).toBe(
+      "Pedido cancelado; su reembolso va por el proveedor de pagos y queda en «Cancelados»",
+    );
+    expect(parse("aviso=borrado").notice).toBe(
+      "Pedido borrado del historial; su registro queda en «Borrados del historial»",
+    );
+    expect(parse("aviso=eliminado").notice).toBeNull();
     expect(parse("aviso=%3Cscript%3E").notice).toBeNull();
     expect(parse("aviso=toString").notice).toBeNull();
   });

@@ -25,8 +25,8 @@ export const DESK_PARAMS = {
 /** What the list says after an order was deleted from its own page (carried in the address). */
 export const DESK_NOTICE_PARAM = "aviso";
 export const DESK_NOTICES = {
-  eliminado: "Pedido eliminado; sus piezas volvieron al inventario",
-  borrado: "Pedido borrado del historial",
+  cancelado: "Pedido cancelado; su reembolso va por el proveedor de pagos y queda en «Cancelados»",
+  borrado: "Pedido borrado del historial; su registro queda en «Borrados del historial»",
 } as const;
 
 function noticeOf(code: string | null): string | null {

@@ -11,8 +11,7 @@ import type { Order } from "./order";
 import { withLines } from "./queries.server";
 import { containsPattern } from "./search";
 import type { ShipmentInput } from "./shipment-input";
-import { DESK_VIEWS, isDeskView, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
-import { heldByOrder, restock } from "./stock.server";
+import { DESK_TABS, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
 
 /*
  * The orders desk: what the owner sees and does with paid orders. Orders waiting for payment or
@@ -24,8 +23,18 @@ export const PAGE_SIZE = 20;
 /** A CSV export holds at most this many orders (a year of a busy small shop). */
 export const EXPORT_LIMIT = 50_000;
 
+/** Every status an order on the desk may have: its tabs' and the cancelled. */
+export const DESK_STATUSES: readonly OrderStatus[] = [...DESK_TABS, "cancelado"];
+
 function filtered(db: Db, query: DeskQuery) {
-  let q = db.selectFrom("orders").where("status", "=", query.tab);
+  const view = query.tab;
+  // The tabs hold what is still worked on; the read-only views, the records kept for the accounts.
+  let q =
+    view === "borrado"
+      ? db.selectFrom("orders").where("removed_at", "is not", null)
+      : view === "cancelado"
+        ? db.selectFrom("orders").where("status", "=", "cancelado")
+        : db.selectFrom("orders").where("status", "=", view).where("removed_at", "is", null);
   const term = query.search?.trim();
   if (term) q = q.where(sql<boolean>`search_text like ${containsPattern(term)} escape '\\'`);
   if (query.from) q = q.where("created_at", ">=", toTimestamp(query.from));
@@ -92,6 +101,8 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       "Paquetería",
       "Guía",
       "Problema de stock",
+      "Reembolso (MXN)",
+      "Borrado del historial",
     ],
     ...orders.map((o) => [
       o.id,
@@ -111,6 +122,8 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       o.carrier,
       o.trackingNumber,
       o.stockIssue,
+      o.cancellation ? (o.cancellation.amountCents / 100).toFixed(2) : "",
+      o.removedAt ? shopDateTimeStamp(o.removedAt) : "",
     ]),
   ]);
 }
@@ -129,13 +142,13 @@ export type DeskResult<T = object> = ({ ok: true } & T) | DeskRefusal;
 async function refusal(trx: Db, orderId: string): Promise<DeskRefusal> {
   const row = await trx.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirst();
   // Unpaid orders do not exist for the desk.
-  if (!row || !isDeskView(row.status)) {
+  if (!row || !DESK_STATUSES.includes(row.status)) {
     return { ok: false, reason: "no_encontrado", status: null };
   }
   return { ok: false, reason: "conflicto", status: row.status };
 }
 
-async function recordEvent(
+export async function recordEvent(
   trx: Db,
   orderId: string,
   kind: OrderEventsTable["kind"],
@@ -176,7 +189,7 @@ async function queueShipmentEmail(trx: Db, orderId: string, now: Date): Promise<
 async function move(
   db: Db,
   orderId: string,
-  name: OrderMove & ("ship" | "correctTracking" | "archive"),
+  name: OrderMove & ("ship" | "correctTracking" | "archive" | "unarchive"),
   changes: { carrier?: string; tracking_number?: string; shipped_at?: string },
   event: { kind: OrderEventsTable["kind"]; detail: string },
   options: { notify: boolean; now: Date },
@@ -188,6 +201,8 @@ async function move(
       .set({ ...changes, status: ORDER_MOVES[name].to, updated_at: toTimestamp(now) })
       .where("id", "=", orderId)
       .where("status", "in", movableFrom(name))
+      // Taken off the tabs: kept as it was, for the accounts.
+      .where("removed_at", "is", null)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) return refusal(trx, orderId);
     await recordEvent(trx, orderId, event.kind, event.detail, now);
@@ -240,36 +255,34 @@ export async function archiveOrder(db: Db, orderId: string, now = new Date()) {
   );
 }
 
+/** Moved back from archivado to enviado ('Desarchivar'). */
+export async function unarchiveOrder(db: Db, orderId: string, now = new Date()) {
+  return plain(
+    await move(db, orderId, "unarchive", {}, { kind: "desarchivado", detail: "" }, { notify: false, now }),
+  );
+}
+
 /**
- * 'Eliminar pedido' (`deletePending`) / 'Borrar del historial' (`deleteFromHistory`): the order is
- * gone for good. A pending order was never shipped, so its pieces go back to stock; one deleted
- * from history does not touch stock. Each applies only from the statuses the owner saw.
+ * 'Borrar del historial' (`deleteFromHistory`): a shipped or archived order leaves the tabs for
+ * good; its record stays for the accounts (decision 37), in the read-only 'Borrados del historial'
+ * and the CSV, and still counts as a sale. Stock is not touched: its pieces were shipped.
  */
-export async function deleteOrder(
-  db: Db,
-  orderId: string,
-  which: "deletePending" | "deleteFromHistory",
-  now = new Date(),
-): Promise<DeskResult<{ restocked: boolean }>> {
+export async function removeFromHistory(db: Db, orderId: string, now = new Date()): Promise<DeskResult> {
   return db.transaction().execute(async (trx) => {
-    // The shipment notice goes with the order: never delete one the customer has not received.
-    if (which === "deleteFromHistory" && (await unsentShipmentEmail(trx, orderId))) {
+    // The shipment notice goes out first: never take off one the customer has not received.
+    if (await unsentShipmentEmail(trx, orderId)) {
       return { ok: false, reason: "correo_pendiente", status: null };
     }
-    // Claim the row (on PostgreSQL this locks it), so what is read below cannot change before
-    // the delete.
-    const claimed = await trx
+    const removed = await trx
       .updateTable("orders")
-      .set({ updated_at: toTimestamp(now) })
+      .set({ removed_at: toTimestamp(now), updated_at: toTimestamp(now) })
       .where("id", "=", orderId)
-      .where("status", "in", movableFrom(which))
+      .where("status", "in", movableFrom("deleteFromHistory"))
+      .where("removed_at", "is", null)
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return refusal(trx, orderId);
-    // Read before the delete: the lines go with the order.
-    const held = which === "deletePending" ? await heldByOrder(trx, orderId) : [];
-    await trx.deleteFrom("orders").where("id", "=", orderId).execute();
-    await restock(trx, held, now);
-    return { ok: true, restocked: held.length > 0 };
+    if (Number(removed.numUpdatedRows) === 0) return refusal(trx, orderId);
+    await recordEvent(trx, orderId, "borrado", "", now);
+    return { ok: true };
   });
 }
 
@@ -315,7 +328,11 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     enviado: "Enviado",
     guia_corregida: "Guía corregida",
     archivado: "Archivado",
+    desarchivado: "Vuelto a enviados",
     correo_reenviado: "Correo reenviado",
+    cancelado: "Cancelado por la tienda",
+    reembolso_rechazado: "Reembolso rechazado",
+    borrado: "Borrado del historial",
   };
   for (const e of events) entries.push({ at: toDate(e.created_at), title: titles[e.kind], detail: e.detail });
   for (const e of emails) {
@@ -341,7 +358,7 @@ export async function getDeskOrder(db: Db, orderId: string): Promise<Order | nul
     .selectFrom("orders")
     .selectAll()
     .where("id", "=", orderId)
-    .where("status", "in", [...DESK_VIEWS])
+    .where("status", "in", [...DESK_STATUSES])
     .executeTakeFirst();
   if (!row) return null;
   return (await withLines(db, [row]))[0] ?? null;

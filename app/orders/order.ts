@@ -11,6 +11,8 @@ export interface Order {
   createdAt: Date;
   paidAt: Date | null;
   shippedAt: Date | null;
+  /** 'Borrar del historial' took it off the tabs then (its record kept, read-only); else null. */
+  removedAt: Date | null;
   expiresAt: Date;
   customerName: string;
   customerEmail: string;
@@ -33,8 +35,13 @@ export interface Order {
   cancellation: OrderCancellation | null;
 }
 
+/** The refund's reason on a cancellation by the shop ('Eliminar pedido' on a paid order, decision 37). */
+export const SHOP_CANCELLATION = "Cancelado por la tienda";
+
 export interface OrderCancellation {
   reason: string;
+  /** Cancelled by the shop ('Eliminar pedido'); false: over a drop's per-person limit at payment. */
+  byShop: boolean;
   amountCents: number;
   /** `pendiente`: not made yet (the provider failed; retried); `hecho`: the provider made it. */
   refund: "pendiente" | "hecho";

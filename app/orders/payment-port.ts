@@ -131,11 +131,14 @@ export interface PaymentProvider {
   parseWebhook?(payload: string, signature: string): PaymentEvent;
 }
 
-/** The provider answered that it did not make a refund (its id names it, for the next try). */
+/**
+ * The provider answered that it did not make a refund: one it made and then failed (its id names
+ * it, for the next try), or a request it refused outright (null: e.g. already refunded).
+ */
 export class RefundFailed extends Error {
   override name = "RefundFailed";
   constructor(
-    readonly refundId: string,
+    readonly refundId: string | null,
     reason: string,
   ) {
     super(reason);

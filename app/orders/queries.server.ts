@@ -4,7 +4,7 @@ import type { OrdersTable, RefundsTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { trackingLink } from "~/settings/carriers";
 import { editionTexts } from "./editions.server";
-import type { Order } from "./order";
+import { type Order, SHOP_CANCELLATION } from "./order";
 
 type OrderRow = Selectable<OrdersTable>;
 type RefundRow = Selectable<RefundsTable>;
@@ -27,6 +27,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     createdAt: toDate(row.created_at),
     paidAt: row.paid_at ? toDate(row.paid_at) : null,
     shippedAt: row.shipped_at ? toDate(row.shipped_at) : null,
+    removedAt: row.removed_at ? toDate(row.removed_at) : null,
     expiresAt: toDate(row.expires_at),
     customerName: row.customer_name,
     customerEmail: row.customer_email,
@@ -56,6 +57,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     cancellation: refund
       ? {
           reason: refund.reason,
+          byShop: refund.reason === SHOP_CANCELLATION,
           amountCents: refund.amount_cents,
           refund: refund.status,
           refundId: refund.provider_refund_id,

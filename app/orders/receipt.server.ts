@@ -13,6 +13,8 @@ export interface Receipt {
   confirming: boolean;
   /** Cancelled over a drop's per-person limit (decision 29): why; null otherwise. */
   cancelled: string | null;
+  /** Cancelled by the shop, its total refunded (decision 37). */
+  cancelledByShop: boolean;
 }
 
 /** The order as a receipt, or null when it is not (or no longer) one worth showing. */
@@ -29,6 +31,7 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
     total: order.total,
     email: order.customerEmail,
     confirming: order.status === "esperando_pago",
-    cancelled: order.cancellation?.reason ?? null,
+    cancelled: order.cancellation && !order.cancellation.byShop ? order.cancellation.reason : null,
+    cancelledByShop: order.cancellation?.byShop ?? false,
   };
 }

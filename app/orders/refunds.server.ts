@@ -4,6 +4,7 @@ import { errorLine } from "~/lib/errors";
 import { CANCELLATION_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
 import { type PaymentProvider, RefundFailed } from "./payment-port";
+import { heldByOrder, restock } from "./stock.server";
 
 /*
  * Refunds (decision 29). An order cancelled over the per-person limit records its refund in the
@@ -24,8 +25,10 @@ const IN_PROGRESS_RECHECK_MINUTES = 15;
 export type RefundOutcome =
   /** The provider made the refund (now, or before: this call found it done). */
   | "reembolsado"
-  /** The provider did not make it: recorded, retried later, shown on the desk. */
+  /** No answer from the provider (network, its fault): recorded, retried later, shown on the desk. */
   | "fallido"
+  /** The provider answered that it did not make it: recorded, retried later, shown on the desk. */
+  | "rechazado"
   /** The provider accepted it and has not finished it: asked again later, no e-mail yet. */
   | "en_curso"
   /** Nothing to refund for this order. */
@@ -50,6 +53,7 @@ export async function refundOrder(
       "r.currency",
       "r.attempts",
       "r.provider_refund_id",
+      "r.restock_when_made",
       "o.payment_session_id",
       "o.payment_id",
       "o.customer_email",
@@ -97,20 +101,24 @@ export async function refundOrder(
       refund.attempts,
       line,
       now,
-      error instanceof RefundFailed ? error.refundId : undefined,
+      error instanceof RefundFailed ? (error.refundId ?? undefined) : undefined,
     );
-    return "fallido";
+    return error instanceof RefundFailed ? "rechazado" : "fallido";
   }
   if (answer.state === "en_curso") return inProgress(db, orderId, answer.id, refund.attempts, now);
   return recordMade(answer.id);
 }
 
-/** The refund is made: `hecho`, once, with the buyer's e-mail in the same transaction. */
+/**
+ * The refund is made: `hecho`, once, with the buyer's e-mail in the same transaction, and, for a
+ * cancellation by the shop, its pieces back on the shelf (only now: a refund refused leaves the
+ * order as it was, pieces and all).
+ */
 async function made(
   db: Db,
   orderId: string,
   refundId: string,
-  refund: { attempts: number; customer_email: string },
+  refund: { attempts: number; customer_email: string; restock_when_made: number },
   now: Date,
 ): Promise<RefundOutcome> {
   await db.transaction().execute(async (trx) => {
@@ -123,11 +131,13 @@ async function made(
         attempts: refund.attempts + 1,
         last_error: null,
         next_attempt_at: null,
+        restock_when_made: 0,
       })
       .where("order_id", "=", orderId)
       .where("status", "=", "pendiente")
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return; // another server recorded it first
+    if (refund.restock_when_made) await restock(trx, await heldByOrder(trx, orderId), now);
     await queueEmail(trx, {
       kind: CANCELLATION_EMAIL,
       recipient: refund.customer_email,

@@ -19,7 +19,9 @@ const ALLOWED: Record<OrderMove, OrderStatus[]> = {
   ship: ["pendiente"],
   correctTracking: ["enviado"],
   archive: ["enviado"],
-  deletePending: ["pendiente"],
+  unarchive: ["archivado"],
+  cancelByShop: ["pendiente"],
+  refundRefused: ["cancelado"],
   deleteFromHistory: ["enviado", "archivado"],
   cancelOverLimit: ["pendiente"],
 };
@@ -52,7 +54,9 @@ describe("the order's allowed moves", () => {
     expect(ORDER_MOVES.ship.to).toBe("enviado");
     expect(ORDER_MOVES.correctTracking.to).toBe("enviado");
     expect(ORDER_MOVES.archive.to).toBe("archivado");
-    expect(ORDER_MOVES.deletePending.to).toBeNull();
+    expect(ORDER_MOVES.unarchive.to).toBe("enviado");
+    expect(ORDER_MOVES.cancelByShop.to).toBe("cancelado");
+    expect(ORDER_MOVES.refundRefused.to).toBe("pendiente");
     expect(ORDER_MOVES.deleteFromHistory.to).toBeNull();
     expect(ORDER_MOVES.cancelOverLimit.to).toBe("cancelado");
   });
@@ -61,8 +65,8 @@ describe("the order's allowed moves", () => {
     expect(STATUSES.filter((s) => canMove(s, "cancelOverLimit"))).toEqual(["pendiente"]);
   });
 
-  it("a cancelled order goes nowhere: never paid again, shipped, deleted or cancelled twice", () => {
-    expect(MOVES.filter((m) => canMove("cancelado", m))).toEqual([]);
+  it("a cancelled order is never paid again, shipped, taken off or cancelled twice: it goes back only when the provider refused the shop's refund", () => {
+    expect(MOVES.filter((m) => canMove("cancelado", m))).toEqual(["refundRefused"]);
     expect(deskActions("cancelado")).toEqual([]);
   });
 
@@ -70,13 +74,15 @@ describe("the order's allowed moves", () => {
     for (const move of MOVES) expect([...movableFrom(move)].sort(), move).toEqual([...ALLOWED[move]].sort());
   });
 
-  it("a shipped or archived order can never go back to pending, nor an archived one to shipped", () => {
+  it("a shipped or archived order can never go back to pending; an archived one goes back to shipped only by 'Desarchivar'", () => {
     const backwards = MOVES.filter((m) => ORDER_MOVES[m].to === "pendiente");
     for (const move of backwards) {
       expect(canMove("enviado", move)).toBe(false);
       expect(canMove("archivado", move)).toBe(false);
     }
-    expect(MOVES.filter((m) => ORDER_MOVES[m].to === "enviado" && canMove("archivado", m))).toEqual([]);
+    expect(MOVES.filter((m) => ORDER_MOVES[m].to === "enviado" && canMove("archivado", m))).toEqual([
+      "unarchive",
+    ]);
   });
 
   it("movableFrom hands out a copy: a caller cannot change the rules", () => {
@@ -95,8 +101,8 @@ describe("the orders desk's buttons per status", () => {
     expect(deskActions("enviado")).toEqual(["archivar", "borrar"]);
   });
 
-  it("archivado offers only 'Borrar del historial'", () => {
-    expect(deskActions("archivado")).toEqual(["borrar"]);
+  it("archivado offers 'Borrar del historial' and 'Desarchivar'", () => {
+    expect(deskActions("archivado")).toEqual(["borrar", "desarchivar"]);
   });
 
   it("unpaid orders offer nothing", () => {
@@ -107,9 +113,10 @@ describe("the orders desk's buttons per status", () => {
   it("every button offered is a move the rules allow from that status", () => {
     const moveOf = {
       atender: "ship",
-      eliminar: "deletePending",
+      eliminar: "cancelByShop",
       archivar: "archive",
       borrar: "deleteFromHistory",
+      desarchivar: "unarchive",
     } as const;
     for (const status of STATUSES) {
       for (const action of deskActions(status)) expect(canMove(status, moveOf[action]), action).toBe(true);

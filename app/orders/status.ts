@@ -11,9 +11,14 @@ import type { OrderStatus } from "~/db/schema";
  *        v   |
  *      expirado
  *
- * The deletes remove a paid order for good; from pendiente they return the pieces to stock.
+ * A paid order is never destroyed (decision 37). 'Eliminar pedido' cancels a pending one with a
+ * refund through the provider (`cancelByShop`; its pieces go back when the refund is made, and a
+ * refund the provider refuses moves it back, `refundRefused`); 'Borrar del historial'
+ * (`deleteFromHistory`) takes a shipped or archived one off the tabs, the record kept; an archived
+ * one can be moved back (`unarchive`).
  *
- *   pendiente --cancelOverLimit--> cancelado
+ *   pendiente --cancelOverLimit / cancelByShop--> cancelado --refundRefused--> pendiente
+ *   archivado --unarchive--> enviado
  *
  * A payment beyond a drop's 'Máximo N por persona' (decision 29) is cancelled in the very
  * transaction that confirms it: refunded through the provider, its pieces back to the line. A
@@ -25,9 +30,12 @@ export const ORDER_MOVES = {
   ship: { from: ["pendiente"], to: "enviado" },
   correctTracking: { from: ["enviado"], to: "enviado" },
   archive: { from: ["enviado"], to: "archivado" },
-  // 'Eliminar pedido' (never shipped: its pieces go back) and 'Borrar del historial' are two moves,
-  // so a delete confirmed for a pending order cannot remove one that another tab just shipped.
-  deletePending: { from: ["pendiente"], to: null },
+  unarchive: { from: ["archivado"], to: "enviado" },
+  // 'Eliminar pedido' (a cancellation with its refund) and 'Borrar del historial' are two moves, so
+  // one confirmed for a pending order cannot touch one that another tab just shipped. `null`: the
+  // status stays, the order leaves the tabs (`removed_at`).
+  cancelByShop: { from: ["pendiente"], to: "cancelado" },
+  refundRefused: { from: ["cancelado"], to: "pendiente" },
   deleteFromHistory: { from: ["enviado", "archivado"], to: null },
   cancelOverLimit: { from: ["pendiente"], to: "cancelado" },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus | null }>;
@@ -52,10 +60,12 @@ export function isDeskTab(value: string | null | undefined): value is DeskTab {
 }
 
 /**
- * What the desk lists: its three tabs and 'Cancelados' (paid over the per-person limit, refunded).
- * Cancelled orders are not sales: reports count DESK_TABS only.
+ * What the desk lists: its three tabs, and two read-only views of the records kept for the
+ * accounts: 'Cancelados' (refunded: over the per-person limit, or cancelled by the shop) and
+ * 'Borrados del historial' (shipped orders taken off the tabs). Cancelled orders are not sales:
+ * reports count the statuses of DESK_TABS only (an order taken off the tabs was still sold).
  */
-export const DESK_VIEWS = [...DESK_TABS, "cancelado"] as const;
+export const DESK_VIEWS = [...DESK_TABS, "cancelado", "borrado"] as const;
 export type DeskView = (typeof DESK_VIEWS)[number];
 
 export function isDeskView(value: string | null | undefined): value is DeskView {
@@ -68,6 +78,7 @@ export const VIEW_LABELS: Record<DeskView, string> = {
   enviado: "Enviado",
   archivado: "Archivado",
   cancelado: "Cancelados",
+  borrado: "Borrados del historial",
 };
 
 export const STATUS_LABELS: Record<OrderStatus, string> = {
@@ -87,8 +98,9 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
 export const DESK_ACTIONS = {
   atender: "ship",
   archivar: "archive",
-  eliminar: "deletePending",
+  eliminar: "cancelByShop",
   borrar: "deleteFromHistory",
+  desarchivar: "unarchive",
 } as const satisfies Record<string, OrderMove>;
 
 export type DeskAction = keyof typeof DESK_ACTIONS;

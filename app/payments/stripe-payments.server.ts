@@ -115,19 +115,29 @@ export function createStripePayments(
         throw new Error(`el pedido ${request.orderId} no tiene pago en Stripe que reembolsar`);
       // One refund per order: a retry with the same key gets Stripe's first answer, never a second
       // refund. After one Stripe reported failed, the next is a new request, keyed by the failed one.
-      const refund = await stripe.refunds.create(
-        {
-          payment_intent: paymentIntent,
-          amount: request.amountCents,
-          reason: "requested_by_customer",
-          metadata: { order_id: request.orderId },
-        },
-        {
-          idempotencyKey: request.after
-            ? `refund-${request.orderId}-after-${request.after}`
-            : `refund-${request.orderId}`,
-        },
-      );
+      let refund: Stripe.Refund;
+      try {
+        refund = await stripe.refunds.create(
+          {
+            payment_intent: paymentIntent,
+            amount: request.amountCents,
+            reason: "requested_by_customer",
+            metadata: { order_id: request.orderId },
+          },
+          {
+            idempotencyKey: request.after
+              ? `refund-${request.orderId}-after-${request.after}`
+              : `refund-${request.orderId}`,
+          },
+        );
+      } catch (error) {
+        // Stripe read the request and said no (already refunded, more than was paid): an answer,
+        // not a silence. Anything else (network, 5xx, rate limit) says nothing about the refund.
+        if (isRefusal(error)) {
+          throw new RefundFailed(null, `Stripe no hizo el reembolso: ${(error as Error).message}`);
+        }
+        throw error;
+      }
       const state = refundStateOf(refund.status);
       if (state === "fallido") {
         throw new RefundFailed(
@@ -254,6 +264,12 @@ const MISSING: PaymentState = {
 function isMissing(error: unknown): boolean {
   const e = error as Partial<Pick<Stripe.errors.StripeError, "statusCode" | "code">> | null;
   return e?.statusCode === 404 && e.code === "resource_missing";
+}
+
+/** Stripe's refusal of a request it read (400, 402, 404): sent again, it would be refused again. */
+function isRefusal(error: unknown): boolean {
+  const status = (error as Partial<Pick<Stripe.errors.StripeError, "statusCode">> | null)?.statusCode;
+  return status === 400 || status === 402 || status === 404;
 }
 
 function stateOf(session: Stripe.Checkout.Session): PaymentState {

@@ -49,7 +49,11 @@ export default function Success({ loaderData }: Route.ComponentProps) {
             Pedido <span data-testid="order-number">{receipt.id}</span>
           </h2>
           <OrderLines lines={receipt.lines} total={receipt.total} totalTestId="order-total" />
-          {receipt.cancelled ? (
+          {receipt.cancelledByShop ? (
+            <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
+              Cancelamos este pedido y te devolvemos el total; te escribimos a {receipt.email}.
+            </p>
+          ) : receipt.cancelled ? (
             <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
               Cancelamos este pedido porque pasa del máximo de piezas por persona: {receipt.cancelled} Te
               devolvemos el total y te escribimos a {receipt.email} en cuanto el reembolso esté hecho.

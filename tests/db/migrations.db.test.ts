@@ -100,6 +100,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0020_editions",
       "0021_sizes",
       "0022_search_by_email",
+      "0023_paid_orders_kept",
     ]);
 
     const db = database.db;
@@ -197,6 +198,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0020_editions",
       "0021_sizes",
       "0022_search_by_email",
+      "0023_paid_orders_kept",
     ]);
   });
 });

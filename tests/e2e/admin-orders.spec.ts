@@ -108,7 +108,7 @@ test.describe("the orders desk", () => {
     expect(eml).toContain(`https://www.estafeta.com/rastrear-envio?guias=${tracking}`);
   });
 
-  test("'Archivar' moves a shipped order to archivado; 'Borrar del historial' deletes it and leaves stock", async ({
+  test("'Archivar' moves a shipped order to archivado; 'Borrar del historial' takes it off the tabs, keeps its record and leaves stock", async ({
     page,
     shop,
     admins,
@@ -132,7 +132,7 @@ test.describe("the orders desk", () => {
 
     await desk.tab("Archivado").click();
     await expect(desk.order(orderId)).toBeVisible();
-    await expect(desk.order(orderId).getByRole("button")).toHaveText(["Borrar del historial"]);
+    await expect(desk.order(orderId).getByRole("button")).toHaveText(["Desarchivar", "Borrar del historial"]);
     // Its shipment notice has reached the customer (an order is not deleted before that).
     await expect.poll(() => outboxMessagesWith(`DHL${tag}99`).length, { timeout: 10_000 }).toBe(1);
     // Cancelling the confirmation sends nothing and keeps the order.
@@ -150,14 +150,20 @@ test.describe("the orders desk", () => {
     expect(await shop.orderStatus(orderId)).toBe("archivado");
 
     await desk.remove(orderId, "Borrar del historial");
-    await expect(page.getByRole("status")).toHaveText("Pedido borrado del historial");
+    await expect(page.getByRole("status")).toHaveText(
+      "Pedido borrado del historial; su registro queda en «Borrados del historial»",
+    );
     await expect(desk.order(orderId)).toHaveCount(0);
     await expect(page.getByText("No hay pedidos en esta sección.")).toBeVisible();
-    expect(await shop.orderStatus(orderId)).toBeNull();
+    expect(await shop.orderStatus(orderId)).toBe("archivado");
     expect(await shop.stockOf(product.id)).toBe(stock);
+    // Its record, read-only, for the accounts.
+    await desk.tab("Borrados del historial").click();
+    await expect(desk.order(orderId)).toBeVisible();
+    await expect(desk.order(orderId).getByRole("button")).toHaveCount(0);
   });
 
-  test("'Eliminar pedido' on a pending order, after confirming, deletes it and returns its pieces", async ({
+  test("'Eliminar pedido' on a paid order, after confirming, cancels it with its refund, returns its pieces and keeps it under 'Cancelados'", async ({
     page,
     shop,
     admins,
@@ -169,10 +175,18 @@ test.describe("the orders desk", () => {
     await admins.login(page);
     await desk.open("pendiente", tag);
     await desk.remove(orderId, "Eliminar pedido");
-    await expect(page.getByRole("status")).toHaveText("Pedido eliminado; sus piezas volvieron al inventario");
+    await expect(page.getByRole("status")).toHaveText(
+      /^Pedido cancelado: se reembolsaron \$[\d,]+\.\d\d y sus piezas volvieron al inventario$/,
+    );
     await expect(desk.order(orderId)).toHaveCount(0);
-    expect(await shop.orderStatus(orderId)).toBeNull();
+    expect(await shop.orderStatus(orderId)).toBe("cancelado");
     expect(await shop.stockOf(product.id)).toBe(5);
+    await desk.tab("Cancelados").click();
+    await expect(desk.order(orderId)).toContainText("Cancelado por la tienda");
+    await expect(desk.order(orderId).getByRole("button")).toHaveCount(0);
+    await expect
+      .poll(() => outboxMessagesWith(`Cancelamos tu pedido ${orderId}`).length, { timeout: 10_000 })
+      .toBe(1);
   });
 
   test("an order's page ships with 'Otra', shows its timeline, resends an e-mail and prints a packing slip", async ({

@@ -494,35 +494,51 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     expect(twice.status).toBe(409);
   });
 
-  it("'Eliminar pedido' of a pending order puts its pieces back; 'Borrar del historial' of an archived one leaves stock", async () => {
+  it("'Eliminar pedido' of a paid order cancels it with its refund and puts its pieces back; 'Borrar del historial' of an archived one keeps its record and leaves stock", async () => {
     const pending = await paidOrder("Renata Quiroga", 2);
     expect(await pending.stock()).toBe(3);
     const removed = await desk(pending.id, { intent: "eliminar" });
     expect(removed.status).toBe(200);
-    expect(removed.message).toBe("Pedido eliminado; sus piezas volvieron al inventario");
-    const gone = await state(pending);
-    expect(gone.order).toBeNull();
-    expect(gone.stock).toBe(5);
-    expect(gone.emails).toEqual([]);
-    // Deleted is deleted: a second try finds nothing and gives nothing back twice.
+    expect(removed.message).toMatch(
+      /^Pedido cancelado: se reembolsaron \$[\d,]+\.\d\d y sus piezas volvieron al inventario$/,
+    );
+    const cancelled = await state(pending);
+    // Kept for the accounts, cancelled, its buyer told.
+    expect(cancelled.order?.status).toBe("cancelado");
+    expect(cancelled.stock).toBe(5);
+    expect(cancelled.emails.map((e) => e.kind)).toContain("cancelacion");
+    expect(cancelled.events).toEqual(["cancelado"]);
+    // Cancelled is cancelled: a second try refunds nothing and gives nothing back twice.
     const again = await desk(pending.id, { intent: "eliminar" });
-    expect(again.status).toBe(404);
-    expect(again.message).toBe("Error al eliminar el pedido: el pedido no existe.");
+    expect(again.status).toBe(409);
+    expect(again.message).toBe(
+      "Error al cancelar el pedido: el pedido ahora está «cancelado». Recarga la página para ver su estado.",
+    );
     expect(await pending.stock()).toBe(5);
+    expect(visibleText(await (await get("/admin/orders?estado=cancelado", cookie)).text())).toContain(
+      pending.id,
+    );
 
     const archived = await delivered(await archivedOrder());
     const erased = await desk(archived.id, { intent: "borrar" });
     expect(erased.status).toBe(200);
-    expect(erased.message).toBe("Pedido borrado del historial");
-    expect((await state(archived)).order).toBeNull();
+    expect(erased.message).toBe(
+      "Pedido borrado del historial; su registro queda en «Borrados del historial»",
+    );
+    expect((await state(archived)).order?.status).toBe("archivado");
     expect(await archived.stock()).toBe(3);
+    const kept = visibleText(await (await get("/admin/orders?estado=borrado", cookie)).text());
+    expect(kept).toContain(archived.id);
+    expect(visibleText(await (await get("/admin/orders?estado=archivado", cookie)).text())).not.toContain(
+      archived.id,
+    );
 
     // A shipped order whose notice has not reached the customer yet is kept: the notice would be lost.
     const unsent = await shippedOrder();
-    const kept = await desk(unsent.id, { intent: "borrar" });
-    expect(kept.status).toBe(409);
-    expect(kept.message).toContain(
-      "Error al eliminar el pedido: su aviso de envío todavía no le llega al cliente",
+    const refusedWhileSending = await desk(unsent.id, { intent: "borrar" });
+    expect(refusedWhileSending.status).toBe(409);
+    expect(refusedWhileSending.message).toContain(
+      "Error al borrar el pedido del historial: su aviso de envío todavía no le llega al cliente",
     );
     expect((await state(unsent)).order).not.toBeNull();
 
@@ -534,10 +550,10 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     });
     expect(back.status).toBe(302);
     expect(back.location).toBe("/admin/orders?estado=enviado&q=renata&aviso=borrado");
-    expect((await state(shipped)).order).toBeNull();
+    expect((await state(shipped)).order?.status).toBe("enviado");
     expect(await shipped.stock()).toBe(3);
     const list = await get(back.location ?? "", cookie);
-    expect(visibleText(await list.text())).toContain("Pedido borrado del historial");
+    expect(visibleText(await list.text())).toContain("Pedido borrado del historial; su registro queda");
     // Only pages of the admin area: anywhere else is ignored.
     const other = await delivered(await shippedOrder());
     const elsewhere = await desk(other.id, { intent: "borrar", volver: "https://evil.example/admin" });
@@ -741,6 +757,8 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
       "Paquetería",
       "Guía",
       "Problema de stock",
+      "Reembolso (MXN)",
+      "Borrado del historial",
     ]);
     const row = body.find((cells) => cells[0] === order.id);
     expect(row).toBeDefined();

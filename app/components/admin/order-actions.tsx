@@ -8,18 +8,22 @@ import { ShipmentFields } from "./shipment-form";
 const button = "min-h-11 rounded-full px-5 text-sm font-medium";
 
 /**
- * The spec's actions for an order, by its status: pendiente 'Atender pedido' and 'Eliminar pedido';
- * enviado 'Archivar' and 'Borrar del historial'; archivado 'Borrar del historial'. `afterDelete`:
- * where to go once the order is deleted (its own page has nothing left to show); lists stay put.
+ * The spec's actions for an order, by its status: pendiente 'Atender pedido' and 'Eliminar pedido'
+ * (a paid order: cancelled with its refund, decision 37); enviado 'Archivar' and 'Borrar del
+ * historial'; archivado 'Borrar del historial' and 'Desarchivar'. `afterDelete`: where to go once
+ * the order leaves the tabs (its own page has nothing left to do); lists stay put.
  */
 export function OrderActions({
   orderId,
   status,
+  total,
   afterDelete,
   carriers,
 }: {
   orderId: string;
   status: Order["status"];
+  /** `$16,050.00`: what a cancellation refunds. */
+  total: string;
   afterDelete?: string;
   /** The carriers' names from Configuración. */
   carriers?: readonly string[];
@@ -39,6 +43,18 @@ export function OrderActions({
   return (
     <div className="flex flex-wrap gap-2">
       {actions.includes("atender") && <ShipDialog orderId={orderId} carriers={carriers} />}
+      {actions.includes("desarchivar") && (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            fetcher.submit({ intent: "desarchivar" }, { method: "post", action: orderAction(orderId) })
+          }
+          className={`${button} border border-ink disabled:opacity-60`}
+        >
+          Desarchivar
+        </button>
+      )}
       {actions.includes("archivar") && (
         <button
           type="button"
@@ -65,19 +81,32 @@ export function OrderActions({
             open={confirming}
             title={
               deleting === "eliminar"
-                ? `¿Eliminar el pedido ${orderId}?`
+                ? `¿Cancelar y reembolsar el pedido ${orderId}?`
                 : `¿Borrar ${orderId} del historial?`
             }
-            confirmLabel={deleting === "eliminar" ? "Eliminar pedido" : "Borrar del historial"}
+            confirmLabel={deleting === "eliminar" ? `Cancelar y reembolsar ${total}` : "Borrar del historial"}
             onClose={() => setConfirming(false)}
             onConfirm={() => remove(deleting)}
           >
-            <p>Se borrará para siempre y no se puede deshacer.</p>
-            <p className="mt-2">
-              {deleting === "eliminar"
-                ? "Como no se ha enviado, sus piezas vuelven al inventario."
-                : "El inventario no cambia: las piezas ya se enviaron."}
-            </p>
+            {deleting === "eliminar" ? (
+              <>
+                <p>
+                  Este pedido ya está pagado: se le reembolsarán {total} al cliente por el proveedor de pagos
+                  y le enviaremos un correo. Sus piezas vuelven al inventario cuando el reembolso se haga.
+                </p>
+                <p className="mt-2">
+                  No se puede deshacer. El pedido queda en «Cancelados» para tus cuentas.
+                </p>
+              </>
+            ) : (
+              <>
+                <p>
+                  Sale de las pestañas para siempre; su registro queda en «Borrados del historial» y en el
+                  CSV.
+                </p>
+                <p className="mt-2">El inventario no cambia: las piezas ya se enviaron.</p>
+              </>
+            )}
           </ConfirmDialog>
         </>
       )}

@@ -129,7 +129,13 @@ function CancellationNote({ cancellation }: { cancellation: OrderCancellation })
       className="space-y-1 rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900"
     >
       <p>
-        <strong>Cancelado por el máximo por persona:</strong> {cancellation.reason}
+        {cancellation.byShop ? (
+          <strong>{cancellation.reason}</strong>
+        ) : (
+          <>
+            <strong>Cancelado por el máximo por persona:</strong> {cancellation.reason}
+          </>
+        )}
       </p>
       {cancellation.refund === "hecho" ? (
         <p>
@@ -151,7 +157,9 @@ function CancellationNote({ cancellation }: { cancellation: OrderCancellation })
           {cancellation.attempts > 0
             ? `el proveedor de pagos no lo hizo (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}${cancellation.lastError ? `: ${cancellation.lastError}` : ""}); se reintenta solo. Si sigue así, reembolsa a mano desde el panel del proveedor.`
             : "se está pidiendo al proveedor de pagos."}{" "}
-          Las piezas ya volvieron al stock.
+          {cancellation.byShop
+            ? "Las piezas vuelven al stock cuando el reembolso se haga."
+            : "Las piezas ya volvieron al stock."}
         </p>
       )}
     </div>

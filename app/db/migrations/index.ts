@@ -21,6 +21,7 @@ import * as m0019 from "./0019_metal_facts";
 import * as m0020 from "./0020_editions";
 import * as m0021 from "./0021_sizes";
 import * as m0022 from "./0022_search_by_email";
+import * as m0023 from "./0023_paid_orders_kept";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "0020_editions": m0020,
   "0021_sizes": m0021,
   "0022_search_by_email": m0022,
+  "0023_paid_orders_kept": m0023,
 };

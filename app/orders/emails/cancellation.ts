@@ -7,8 +7,9 @@ import type { Order } from "../order";
 import { firstNameOf, piecesOf } from "./order-parts";
 
 /**
- * An order cancelled over a drop's per-person limit, sent once the refund was made (decision 29):
- * why, what was refunded, and that the pieces went to the next person waiting.
+ * A cancelled order, sent once the refund was made: over a drop's per-person limit (decision 29),
+ * saying why and that the pieces went to the next person waiting; or by the shop ('Eliminar pedido'
+ * on a paid order, decision 37), with an apology and a way to ask.
  */
 export function cancellationEmail(order: Order, shop: PublicShopSettings): Omit<MailMessage, "to"> | null {
   const cancellation = order.cancellation;
@@ -16,10 +17,16 @@ export function cancellationEmail(order: Order, shop: PublicShopSettings): Omit<
   const firstName = firstNameOf(order);
   const pieces = piecesOf(order);
   const amount = `${formatMXN(cancellation.amountCents)} MXN`;
-  const why = `Cancelamos tu pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancellation.reason}`;
+  const why = cancellation.byShop
+    ? `Cancelamos tu pedido ${order.id}: no podremos enviártelo. Lamentamos mucho las molestias.`
+    : `Cancelamos tu pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancellation.reason}`;
   const refund = `Ya hicimos el reembolso de ${amount} al mismo medio con que pagaste. Según tu banco, puede tardar de 5 a 10 días hábiles en verse en tu estado de cuenta.`;
-  const fair =
-    "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";
+  const fair = cancellation.byShop
+    ? "Tus otros pedidos siguen en pie."
+    : "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";
+  const ask = cancellation.byShop
+    ? "Si tienes cualquier duda sobre la cancelación, respóndenos y te explicamos."
+    : "Si crees que es un error (por ejemplo, dos personas distintas que comparten una dirección), respóndenos y lo revisamos.";
   const text = [
     `${firstName}, cancelamos tu pedido ${order.id} en ${shop.name} y te devolvimos tu dinero.`,
     "",
@@ -32,7 +39,7 @@ export function cancellationEmail(order: Order, shop: PublicShopSettings): Omit<
     "",
     fair,
     "",
-    "Si crees que es un error (por ejemplo, dos personas distintas que comparten una dirección), respóndenos y lo revisamos.",
+    ask,
     "",
     contactLine(shop),
   ].join("\n");
@@ -43,7 +50,7 @@ export function cancellationEmail(order: Order, shop: PublicShopSettings): Omit<
 <p><strong>${escapeMarkup(refund)}</strong></p>
 ${pieces.html}
 <p style="margin-top:24px">${escapeMarkup(fair)}</p>
-<p>Si crees que es un error (por ejemplo, dos personas distintas que comparten una dirección), respóndenos y lo revisamos.</p>`,
+<p>${escapeMarkup(ask)}</p>`,
   );
   return { subject: `Cancelamos tu pedido ${order.id} y te devolvimos tu dinero`, text, html };
 }

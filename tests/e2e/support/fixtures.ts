@@ -369,7 +369,7 @@ export class OrdersDesk {
     await this.page.goto(`/admin/orders?${params}`);
     await expect(this.page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
   }
-  tab(label: "Pendiente" | "Enviado" | "Archivado"): Locator {
+  tab(label: "Pendiente" | "Enviado" | "Archivado" | "Cancelados" | "Borrados del historial"): Locator {
     return this.page
       .getByRole("navigation", { name: "Estado de los pedidos" })
       .getByRole("link", { name: label });
@@ -397,11 +397,17 @@ export class OrdersDesk {
     await dialog.getByRole("button", { name: "Marcar como enviado" }).click();
   }
   /** A delete button, then the confirmation dialog's own button. */
+  /** 'Eliminar pedido' (a paid order: cancelled with its refund) or 'Borrar del historial', confirmed. */
   async remove(orderId: string, label: "Eliminar pedido" | "Borrar del historial") {
     await this.order(orderId).getByRole("button", { name: label }).click();
     const confirm = this.page.getByRole("alertdialog", { name: new RegExp(orderId) });
-    await expect(confirm).toContainText("no se puede deshacer");
-    await confirm.getByRole("button", { name: label }).click();
+    if (label === "Eliminar pedido") {
+      await expect(confirm).toContainText("No se puede deshacer");
+      await confirm.getByRole("button", { name: /^Cancelar y reembolsar \$/ }).click();
+    } else {
+      await expect(confirm).toContainText("su registro queda en «Borrados del historial»");
+      await confirm.getByRole("button", { name: label }).click();
+    }
   }
 }
 

@@ -7,20 +7,23 @@ import { ShipmentFields } from "~/components/admin/shipment-form";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
 import { isId } from "~/lib/ids";
+import { formatMXN } from "~/lib/money";
+import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import {
   archiveOrder,
   correctTracking,
   type DeskRefusal,
-  deleteOrder,
   getDeskOrder,
   orderTimeline,
+  removeFromHistory,
   resendOrderEmail,
   shipOrder,
+  unarchiveOrder,
 } from "~/orders/desk.server";
 import { DESK_NOTICE_PARAM, DESK_NOTICES } from "~/orders/desk-query";
 import { isOrderId } from "~/orders/ids";
 import { shipmentInputFor } from "~/orders/shipment-input";
-import { DESK_ACTIONS, STATUS_LABELS } from "~/orders/status";
+import { STATUS_LABELS } from "~/orders/status";
 import { withTrackingLink } from "~/settings/carriers";
 import { requireAdmin } from "~/web/guards.server";
 import { safeAdminPath } from "~/web/paths";
@@ -70,12 +73,13 @@ function refused(base: Omit<DeskActionData, "ok" | "message">, refusal: DeskRefu
 }
 
 /**
- * Every action on one order: atender (ship), corregir (tracking), archivar, eliminar (pending),
- * borrar (from history), reenviar (an e-mail). Each answers { ok, message } with its status.
+ * Every action on one order: atender (ship), corregir (tracking), archivar, desarchivar, eliminar
+ * (a paid order: cancelled with its refund), borrar (off the tabs, the record kept), reenviar (an
+ * e-mail). Each answers { ok, message } with its status.
  */
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
-  const { database, mail, settings } = args.context.get(servicesContext);
+  const { database, mail, settings, payments } = args.context.get(servicesContext);
   const db = database.db;
   const orderId = args.params.orderId;
   const form = await args.request.formData().catch(() => null);
@@ -95,6 +99,13 @@ export async function action(args: Route.ActionArgs) {
       otherCarrier: text("otherCarrier"),
       trackingNumber: text("trackingNumber"),
     });
+
+  // The order left the tabs: from its own page, back to the list, which says what happened.
+  const leave = (b: typeof base, notice: keyof typeof DESK_NOTICES, message: string) => {
+    const back = safeAdminPath(text("volver"));
+    if (back) throw redirect(`${back}${back.includes("?") ? "&" : "?"}${DESK_NOTICE_PARAM}=${notice}`);
+    return answer(200, { ...b, ok: true, message });
+  };
 
   switch (intent) {
     case "atender": {
@@ -128,15 +139,32 @@ export async function action(args: Route.ActionArgs) {
       if (!result.ok) return refused(base, result, "Error al archivar el pedido");
       return answer(200, { ...base, ok: true, message: "Pedido archivado" });
     }
-    case "eliminar":
+    case "desarchivar": {
+      const result = await unarchiveOrder(db, orderId);
+      if (!result.ok) return refused(base, result, "Error al desarchivar el pedido");
+      return answer(200, { ...base, ok: true, message: "Pedido de vuelta en Enviado" });
+    }
+    case "eliminar": {
+      const result = await cancelPaidOrder(db, payments, orderId);
+      if (!result.ok) {
+        if (result.reason === "reembolso_rechazado") {
+          return answer(409, { ...base, ok: false, message: result.message });
+        }
+        return refused(base, result, "Error al cancelar el pedido");
+      }
+      if (result.refund === "hecho") mail.sendSoon();
+      const amount = formatMXN(result.amountCents);
+      const message = {
+        hecho: `Pedido cancelado: se reembolsaron ${amount} y sus piezas volvieron al inventario`,
+        en_curso: `Pedido cancelado: el reembolso de ${amount} está en curso en el proveedor de pagos; sus piezas vuelven al inventario cuando se complete`,
+        pendiente: `Pedido cancelado: el proveedor de pagos no respondió; el reembolso de ${amount} se pedirá de nuevo en unos minutos`,
+      }[result.refund];
+      return leave(base, "cancelado", message);
+    }
     case "borrar": {
-      const result = await deleteOrder(db, orderId, DESK_ACTIONS[intent]);
-      if (!result.ok) return refused(base, result, "Error al eliminar el pedido");
-      const notice = result.restocked ? "eliminado" : "borrado";
-      // From the order's own page: back to the list, which says what happened.
-      const back = safeAdminPath(text("volver"));
-      if (back) throw redirect(`${back}${back.includes("?") ? "&" : "?"}${DESK_NOTICE_PARAM}=${notice}`);
-      return answer(200, { ...base, ok: true, message: DESK_NOTICES[notice] });
+      const result = await removeFromHistory(db, orderId);
+      if (!result.ok) return refused(base, result, "Error al borrar el pedido del historial");
+      return leave(base, "borrado", DESK_NOTICES.borrado);
     }
     case "reenviar": {
       const emailId = text("email");
@@ -171,7 +199,19 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <OrderView order={order} />
         <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-sand pt-4">
-          <OrderActions orderId={order.id} status={order.status} afterDelete={back} carriers={carriers} />
+          {order.removedAt ? (
+            <p className="text-sm">
+              Borrado del historial el {formatShopDateTime(new Date(order.removedAt))}: solo lectura.
+            </p>
+          ) : (
+            <OrderActions
+              orderId={order.id}
+              status={order.status}
+              total={order.total}
+              afterDelete={back}
+              carriers={carriers}
+            />
+          )}
           <Link
             to={`/admin/orders/${order.id}/imprimir`}
             className="min-h-11 content-center rounded-full border border-ink px-5 text-sm"

@@ -120,7 +120,14 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               <article aria-label={`Pedido ${order.id}`} className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
                 <OrderView order={order} link />
                 <div className="mt-4 border-t border-sand pt-4">
-                  <OrderActions orderId={order.id} status={order.status} carriers={carriers} />
+                  {!order.removedAt && (
+                    <OrderActions
+                      orderId={order.id}
+                      status={order.status}
+                      total={order.total}
+                      carriers={carriers}
+                    />
+                  )}
                 </div>
               </article>
             </li>

@@ -1,0 +1,214 @@
+import Stripe from "stripe";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { loadConfig } from "~/config/env.server";
+import type { Database } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { createSmtpMailer } from "~/mail/mailer.server";
+import { deliverPendingEmails } from "~/mail/queue.server";
+import { cancelPaidOrder } from "~/orders/cancel-order.server";
+import { exportOrdersCsv, getDeskOrder, listOrders, orderTimeline, shipOrder } from "~/orders/desk.server";
+import { orderEmailTemplates } from "~/orders/emails/templates.server";
+import { setPaymentSession } from "~/orders/holds.server";
+import { applyPaymentEvent } from "~/orders/payment-events.server";
+import { retryPendingRefunds } from "~/orders/refunds.server";
+import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { settingsFromEnvironment } from "~/settings/settings";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { hold } from "../support/orders";
+import { readable, startSmtp } from "../support/smtp";
+
+/*
+ * 'Eliminar pedido' on a paid order (issue 25, decision 37), through the real Stripe SDK and
+ * adapter against the local stand-in for Stripe's API, and a real SMTP server: the order is
+ * cancelled and refunded for its total, its pieces go back, the buyer is told, and the record
+ * stays in 'Cancelados' and the CSV; a refund Stripe refuses leaves the order as it was.
+ */
+
+vi.setConfig({ testTimeout: 60_000 });
+const SECRET = "whsec_cancelar";
+const shop = loadConfig({}).shop;
+let fake: FakeStripe;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  smtp = await startSmtp();
+});
+afterAll(async () => {
+  await fake.close();
+  await smtp.close();
+});
+afterEach(() => {
+  fake.outage = null;
+  fake.refundStatus = "succeeded";
+});
+
+const signer = new Stripe("sk_test_123");
+const stripePayments = () =>
+  createStripePayments(
+    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
+    { webhookSecret: SECRET },
+  );
+
+let eventNumber = 0;
+
+/** A paid order of `quantity` pieces: paid by card at Stripe, its signed webhook applied. */
+async function paidByCard(
+  database: Database,
+  piece: { id: string; dropId: string },
+  quantity: number,
+  email: string,
+) {
+  const payments = stripePayments();
+  const order = await hold(database.db, {
+    lines: [{ productId: piece.id, dropId: piece.dropId, quantity }],
+    provider: "stripe",
+  });
+  const session = await payments.createSession(order, {
+    success: "https://t.example/s",
+    cancel: "https://t.example/c",
+  });
+  await setPaymentSession(database.db, order.id, session);
+  const paymentIntent = payByCard(fake, session.id, {
+    amount: order.totalCents,
+    fingerprint: `fp_${email}`,
+    shopper: { customer_details: { ...STRIPE_SHOPPER.customer_details, email } },
+  });
+  const payload = JSON.stringify({
+    id: `evt_cancelar_${++eventNumber}`,
+    object: "event",
+    type: "checkout.session.completed",
+    data: { object: fake.sessions.get(session.id) },
+  });
+  const event = payments.parseWebhook?.(
+    payload,
+    signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+  );
+  if (!event) throw new Error("no webhooks");
+  await applyPaymentEvent(database.db, event, new Date(), payments);
+  expect((await getDeskOrder(database.db, order.id))?.status).toBe("pendiente");
+  return { orderId: order.id, totalCents: order.totalCents, paymentIntent, payments };
+}
+
+const refundsOf = (paymentIntent: string) => fake.refunds.filter((r) => r.payment_intent === paymentIntent);
+
+async function mailTo(database: Database, to: string): Promise<string[]> {
+  const mailer = createSmtpMailer(`smtp://127.0.0.1:${smtp.port}`, '"Oro de Luna" <hola@orodeluna.mx>');
+  await deliverPendingEmails(
+    database.db,
+    mailer,
+    orderEmailTemplates(database.db, () => settingsFromEnvironment(shop)),
+  );
+  return smtp.received.filter((m) => m.to.includes(to)).map((m) => readable(m.raw));
+}
+
+describeEachDatabase("cancelling a paid order with its refund", (harness) => {
+  it("Stripe refunds its total; the pieces return; the buyer is told; the record stays in 'Cancelados' and the CSV, not in the tabs", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 5, priceCents: 802_500 });
+    const email = `cancelada-${newId(6)}@example.mx`;
+    const paid = await paidByCard(database, piece, 2, email);
+    expect(await piece.stock()).toBe(3);
+
+    const result = await cancelPaidOrder(database.db, paid.payments, paid.orderId);
+    expect(result).toEqual({ ok: true, refund: "hecho", amountCents: 1_605_000 });
+    // The request Stripe got: the payment, the whole amount, keyed by the order.
+    expect(refundsOf(paid.paymentIntent)).toEqual([
+      expect.objectContaining({
+        amount: 1_605_000,
+        idempotencyKey: `refund-${paid.orderId}`,
+        status: "succeeded",
+      }),
+    ]);
+    expect(await piece.stock()).toBe(5);
+    const order = await getDeskOrder(database.db, paid.orderId);
+    expect(order).toMatchObject({
+      status: "cancelado",
+      cancellation: { reason: "Cancelado por la tienda", amountCents: 1_605_000, refund: "hecho" },
+    });
+    expect(
+      (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title),
+    ).toContain("Cancelado por la tienda");
+    for (const tab of ["pendiente", "enviado", "archivado"] as const) {
+      expect((await listOrders(database.db, { tab })).orders).toEqual([]);
+    }
+    expect((await listOrders(database.db, { tab: "cancelado" })).orders.map((o) => o.id)).toEqual([
+      paid.orderId,
+    ]);
+    const csv = await exportOrdersCsv(database.db, { tab: "cancelado" });
+    expect(csv).toContain(paid.orderId);
+    expect(csv).toContain("16050.00");
+    // The buyer's e-mail, in Spanish, with the amount.
+    const mails = await mailTo(database, email);
+    const cancelled = mails.filter((m) => m.includes("Subject: Cancelamos tu pedido"));
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]).toContain(`Cancelamos tu pedido ${paid.orderId}: no podremos enviártelo.`);
+    expect(cancelled[0]).toContain("Ya hicimos el reembolso de $16,050.00 MXN");
+    expect(cancelled[0]).not.toContain("máximo de piezas por persona");
+    // Done is done: a second try changes nothing and asks Stripe for nothing.
+    expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId)).toEqual({
+      ok: false,
+      reason: "conflicto",
+      status: "cancelado",
+    });
+    expect(refundsOf(paid.paymentIntent)).toHaveLength(1);
+  });
+
+  it("a refund Stripe refuses leaves the order as it was, with a Spanish message; one it never answers is asked again", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 4, priceCents: 300_000 });
+    const paid = await paidByCard(database, piece, 1, `rechazo-${newId(6)}@example.mx`);
+    const before = await getDeskOrder(database.db, paid.orderId);
+
+    fake.refundStatus = "failed";
+    const refused = await cancelPaidOrder(database.db, paid.payments, paid.orderId);
+    expect(refused).toMatchObject({ ok: false, reason: "reembolso_rechazado", status: "pendiente" });
+    expect(refused.ok ? "" : (refused as { message: string }).message).toMatch(
+      /^El proveedor de pagos no hizo el reembolso \(Stripe no hizo el reembolso re_\w+: expired_or_canceled_card\)\. El pedido no se canceló: sigue pendiente\.$/,
+    );
+    const after = await getDeskOrder(database.db, paid.orderId);
+    expect(after?.status).toBe("pendiente");
+    expect(after?.cancellation).toBeNull();
+    expect({ ...after, updatedAt: undefined }).toEqual({ ...before, updatedAt: undefined });
+    expect(await piece.stock()).toBe(3);
+    expect(await database.db.selectFrom("refunds").select("order_id").execute()).toEqual([]);
+    // It can still be shipped as usual.
+    expect(
+      await shipOrder(database.db, paid.orderId, { carrier: "Estafeta", trackingNumber: "123" }),
+    ).toEqual({ ok: true });
+
+    // Stripe down: the order stays cancelled, its refund pending; the sweep asks again with the same key.
+    const other = await paidByCard(database, piece, 1, `caida-${newId(6)}@example.mx`);
+    fake.refundStatus = "succeeded";
+    fake.outage = "error";
+    expect(await cancelPaidOrder(database.db, other.payments, other.orderId)).toEqual({
+      ok: true,
+      refund: "pendiente",
+      amountCents: 300_000,
+    });
+    expect(await piece.stock()).toBe(2); // not back until the refund is made
+    fake.outage = null;
+    const later = new Date(Date.now() + 60 * 60_000);
+    expect(await retryPendingRefunds(database.db, other.payments, later)).toMatchObject({ refunded: 1 });
+    expect(refundsOf(other.paymentIntent)).toEqual([
+      expect.objectContaining({ idempotencyKey: `refund-${other.orderId}` }),
+    ]);
+    expect(await piece.stock()).toBe(3);
+    expect((await getDeskOrder(database.db, other.orderId))?.cancellation?.refund).toBe("hecho");
+  });
+
+  it("two tabs cancelling at once: one success, one refund request, the pieces back once", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 6, priceCents: 150_000 });
+    const paid = await paidByCard(database, piece, 3, `carrera-${newId(6)}@example.mx`);
+    const results = await Promise.all([
+      cancelPaidOrder(database.db, paid.payments, paid.orderId),
+      cancelPaidOrder(database.db, stripePayments(), paid.orderId),
+    ]);
+    expect(results.filter((r) => r.ok)).toEqual([{ ok: true, refund: "hecho", amountCents: 450_000 }]);
+    expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, reason: "conflicto", status: "cancelado" }]);
+    expect(refundsOf(paid.paymentIntent)).toHaveLength(1);
+    expect(await piece.stock()).toBe(6);
+  });
+});
