@@ -48,8 +48,9 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /**
- * The admin shell: the side menu (a row of tabs on phones), the section's page and, below the
- * menu (below the page on phones), who is signed in.
+ * The admin shell: the side menu (a row of tabs on phones), the set-up checklist until the shop
+ * is set up (open on the landing page, folded elsewhere: decision 35), the section's page and,
+ * below the menu (below the page on phones), who is signed in.
  */
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const landing = useLocation().pathname.replace(/\/$/, "") === LANDING;
