@@ -4,7 +4,7 @@ import { DEFAULT_CEILINGS, HIGHEST_CEILING, type OrderCeilings } from "~/config/
 import { LOG_LEVELS, type LogLevel } from "~/config/log.server";
 import { DEFAULT_PROOF_DIFFICULTY, type ProofDifficulty } from "~/config/proof-of-work";
 import type { S3Settings } from "~/config/s3-settings";
-import type { ShopDetails } from "~/config/shop-details";
+import { DEMO_SHOP_DETAILS, type ShopDetails } from "~/config/shop-details";
 import { StartupError } from "./startup-error";
 
 // Validation messages people read are in Spanish.
@@ -123,12 +123,12 @@ const schema = z.object({
     .max(720, "debe estar entre 1 y 720")
     .default(12),
 
-  SHOP_NAME: z.string().min(1).default("Oro de Luna"),
-  SHOP_EMAIL: z.email({ error: "debe ser un correo válido" }).default("hola@orodeluna.mx"),
-  SHOP_WHATSAPP: phone.default("5215512345678"),
-  SHOP_INSTAGRAM: webUrl().default("https://www.instagram.com/orodeluna.mx"),
-  SHOP_AGENCY_NAME: z.string().min(1).default("Taller Digital"),
-  SHOP_AGENCY_URL: webUrl().default("https://example.com"),
+  SHOP_NAME: z.string().min(1).default(DEMO_SHOP_DETAILS.name),
+  SHOP_EMAIL: z.email({ error: "debe ser un correo válido" }).default(DEMO_SHOP_DETAILS.email),
+  SHOP_WHATSAPP: phone.default(DEMO_SHOP_DETAILS.whatsapp),
+  SHOP_INSTAGRAM: webUrl().default(DEMO_SHOP_DETAILS.instagramUrl),
+  SHOP_AGENCY_NAME: z.string().min(1).default(DEMO_SHOP_DETAILS.agencyName),
+  SHOP_AGENCY_URL: webUrl().default(DEMO_SHOP_DETAILS.agencyUrl),
   PROCESS_VIDEO_URL: webUrl().optional(),
 });
 

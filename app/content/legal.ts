@@ -1,7 +1,9 @@
 /**
  * Model text of the legal pages a Mexican online shop that collects names, phones and addresses
- * needs. It is a starting point the owner adapts (with legal advice) to the business: every page
- * says so. The brand name and contact come from the shop settings.
+ * needs. It is a starting point the owner adapts (with legal advice) to the business: the set-up
+ * checklist of the admin says so while a page keeps it, and its notes to her, in brackets
+ * ('[Dueño de la tienda: …]'), are hers only: shoppers read the page without them. The brand name
+ * and contact come from the shop settings.
  */
 
 export interface LegalShop {
@@ -34,6 +36,30 @@ export type LegalPath = (typeof LEGAL_LINKS)[number]["path"];
 
 export function isLegalPath(path: string): path is LegalPath {
   return LEGAL_LINKS.some((l) => l.path === path);
+}
+
+/** The model's notes to the owner ('[Dueño de la tienda: …]'), with the space before each. */
+const OWNER_NOTE = /\s*\[Dueño de la tienda:[^\]]*\]/gu;
+
+/** Whether a text still holds a note of the model to the owner. */
+export function hasOwnerNote(text: string): boolean {
+  return text.search(OWNER_NOTE) !== -1;
+}
+
+const withoutNote = (text: string) => text.replace(OWNER_NOTE, "").trim();
+
+/**
+ * The sections as shoppers read them: the notes to the owner taken out, and a paragraph, item or
+ * section left empty by that taken out too.
+ */
+export function withoutOwnerNotes(sections: LegalSection[]): LegalSection[] {
+  const said = (s: LegalSection) => s.paragraphs.length > 0 || (s.items?.length ?? 0) > 0;
+  return sections.flatMap((section) => {
+    const paragraphs = section.paragraphs.map(withoutNote).filter(Boolean);
+    const items = section.items?.map(withoutNote).filter(Boolean);
+    const shown: LegalSection = { ...section, paragraphs, ...(section.items ? { items } : {}) };
+    return said(shown) || !said(section) ? [shown] : [];
+  });
 }
 
 /** When the model text was last reviewed; the owner changes it with the text. */

@@ -14,9 +14,11 @@ export function loader({ context, request }: Route.LoaderArgs) {
   const settings = context.get(servicesContext).settings.current();
   // The same module serves the four addresses; a client navigation asks for `<path>.data`.
   const path = new URL(request.url).pathname.replace(/\.data$/, "");
-  // The owner's text from Configuración, or the model text.
-  const page = legalPageFor(path, settings);
-  if (!page) throw new Response("Página no encontrada", { status: 404 });
+  // The owner's text from Configuración, or the model text; never the model's notes to her. Whether
+  // it is the model is the admin's to know (its set-up checklist), not the shopper's.
+  const found = legalPageFor(path, settings);
+  if (!found) throw new Response("Página no encontrada", { status: 404 });
+  const { model: _model, ...page } = found;
   const origin = shopOrigin(context);
   return {
     page,
@@ -42,15 +44,6 @@ export default function Legal({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="font-serif text-4xl">{page.title}</h1>
-      {page.model && (
-        <p
-          role="note"
-          className="mt-6 rounded-lg border-2 border-dashed border-gold-700 bg-sand/60 px-4 py-3 text-sm"
-        >
-          <strong>Texto modelo.</strong> Es un punto de partida que el dueño de la tienda debe revisar y
-          adaptar a su negocio, de preferencia con asesoría legal, antes de vender.
-        </p>
-      )}
       {page.sections.map((section, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the owner's sections may share a heading (or have none)
         <section key={i} className="mt-8">

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { MAX_ORDER_PIECES } from "~/config/ceilings";
 import type { ShopDetails } from "~/config/shop-details";
-import { isLegalPath, LEGAL_LINKS, type LegalPath, type LegalSection, legalPage } from "~/content/legal";
+import {
+  isLegalPath,
+  LEGAL_LINKS,
+  type LegalPath,
+  type LegalSection,
+  legalPage,
+  withoutOwnerNotes,
+} from "~/content/legal";
 import { safeText } from "~/lib/text";
 import { type Carrier, DEFAULT_CARRIERS, GUIA, OTHER_CARRIER } from "~/settings/carriers";
 
@@ -230,13 +237,16 @@ export function modelLegalText(field: LegalField, shop: ShopDetails): string {
   return legalToText(legalPage(LEGAL_FIELDS[field], shop).sections);
 }
 
-/** A legal page with the owner's text, when there is one. */
+/**
+ * A legal page as shoppers read it: the owner's text when there is one, else the model text;
+ * either way without the model's notes to the owner in brackets. `model` is for the admin only.
+ */
 export function legalPageFor(path: string, settings: ShopSettings) {
   if (!isLegalPath(path)) return null;
   const page = legalPage(path, settings.shop);
   const field = LEGAL_FIELD_NAMES.find((f) => LEGAL_FIELDS[f] === path);
   const own = field ? settings.legal[field] : null;
-  return { ...page, sections: own ? textToSections(own) : page.sections, model: !own };
+  return { ...page, sections: withoutOwnerNotes(own ? textToSections(own) : page.sections), model: !own };
 }
 
 export const LEGAL_LABELS: Record<LegalField, string> = Object.fromEntries(

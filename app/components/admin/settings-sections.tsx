@@ -2,6 +2,7 @@ import { type FormMetadata, getFieldsetProps, getTextareaProps } from "@conform-
 import type { z } from "zod";
 import { MAX_ORDER_PIECES } from "~/config/ceilings";
 import { GUIA, OTHER_CARRIER } from "~/settings/carriers";
+import { DETAILS_ANCHOR, legalAnchor } from "~/settings/checklist";
 import {
   DETAIL_FIELDS,
   LEGAL_FIELDS,
@@ -33,7 +34,7 @@ interface SectionProps {
 /** The shop's name, contact, links and process video, with one 'Restablecer' for them all. */
 export function ShopDetailsSection({ fields, changed }: SectionProps) {
   return (
-    <fieldset className={settingsSectionClass}>
+    <fieldset id={DETAILS_ANCHOR} className={settingsSectionClass}>
       <legend className="px-1 font-serif text-xl">Datos de la tienda</legend>
       <div className="mt-2 grid gap-4 sm:grid-cols-2">
         <TextField meta={fields.name} label="Nombre de la tienda" changed={changed} />
@@ -158,8 +159,15 @@ export function LegalTextsSection({ fields, changed }: SectionProps) {
         {(Object.keys(LEGAL_FIELDS) as LegalField[]).map((name) => {
           const meta = fields[name];
           return (
-            <div key={name}>
+            // The set-up checklist links here (…/admin/settings#aviso-de-privacidad).
+            <div key={name} id={legalAnchor(name)} className="scroll-mt-4">
               <SettingLabel meta={meta} label={LEGAL_LABELS[name]} changed={changed} />
+              {!changed.has(name) && (
+                <p className="mt-1 text-xs text-ink/75">
+                  Texto modelo: revísalo y adáptalo a tu negocio antes de vender. Tus clientes lo leen sin las
+                  indicaciones entre corchetes.
+                </p>
+              )}
               <textarea
                 {...getTextareaProps(meta)}
                 key={meta.key}

@@ -1,6 +1,8 @@
-import { Form, NavLink, Outlet } from "react-router";
+import { Form, NavLink, Outlet, useLocation } from "react-router";
+import { SetUpChecklist } from "~/components/admin/set-up-checklist";
 import { RouteError } from "~/components/route-error";
 import { countPending } from "~/orders/desk.server";
+import { readSetUpChecklist } from "~/settings/checklist.server";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/layout";
@@ -28,17 +30,30 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
+/** Where the owner lands after signing in: the set-up checklist opens there. */
+const LANDING = "/admin/orders";
+
 export async function loader(args: Route.LoaderArgs) {
   const admin = requireAdmin(args);
-  const { database } = args.context.get(servicesContext);
-  return { email: admin.email, pending: await countPending(database.db) };
+  const { database, config, payments, settings } = args.context.get(servicesContext);
+  const [pending, checklist] = await Promise.all([
+    countPending(database.db),
+    readSetUpChecklist(database.db, {
+      settings: settings.current(),
+      mailToOutbox: config.mail.smtpUrl === null,
+      demoPayments: payments.name === "demo",
+    }),
+  ]);
+  return { email: admin.email, pending, checklist };
 }
 
 /**
- * The admin shell: the side menu (a row of tabs on phones), the section's page and, below the
- * menu (below the page on phones), who is signed in.
+ * The admin shell: the side menu (a row of tabs on phones), the set-up checklist until the shop
+ * is set up (open on the landing page, folded elsewhere: decision 35), the section's page and,
+ * below the menu (below the page on phones), who is signed in.
  */
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const landing = useLocation().pathname.replace(/\/$/, "") === LANDING;
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 md:grid-cols-[14rem_minmax(0,1fr)] md:grid-rows-[auto_1fr] md:py-10 print:block print:p-0">
       <nav aria-label="Administración" className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0 print:hidden">
@@ -79,6 +94,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         )}
       </nav>
       <div className="min-w-0 md:col-start-2 md:row-span-2 md:row-start-1">
+        <SetUpChecklist items={loaderData.checklist} open={landing} />
         <Outlet />
       </div>
       <div className="self-start border-t border-ink/10 pt-4 text-xs text-ink/70 md:col-start-1 md:row-start-2 print:hidden">
