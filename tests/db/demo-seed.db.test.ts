@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it, vi } from "vitest";
-import { campaignDrop } from "~/campaigns/waitlists.server";
+import { campaignDrop, pastCampaigns } from "~/campaigns/waitlists.server";
 import { countDrops, getDrop, listDrops } from "~/catalogue/catalogue.server";
 import { dropTimeState } from "~/catalogue/drop-time";
 import { PRICE_RANGES } from "~/catalogue/filters";
@@ -267,5 +267,7 @@ describeEachDatabase("demo catalogue", (harness) => {
       );
     }
     expect(endedReport.report.waitlist?.bought).toBeGreaterThan(0);
+    // Campañas lists the past drops' lists too, the latest opening first.
+    expect((await pastCampaigns(db, now)).map((d) => d.id)).toEqual([ended.id, archived.id]);
   });
 });
