@@ -109,6 +109,30 @@ export async function upcomingCampaigns(db: Db, now = new Date()): Promise<Campa
   return withCounts(db, drops);
 }
 
+/** How many drops that already opened Campañas lists (their lists stay readable, the newest first). */
+export const PAST_CAMPAIGNS_SHOWN = 12;
+
+/**
+ * Drops that already opened and had an 'Avísame' list, the latest opening first: how their lists
+ * stood (who confirmed, who left) stays readable after the opening.
+ */
+export async function pastCampaigns(db: Db, now = new Date()): Promise<CampaignDrop[]> {
+  const drops = await db
+    .selectFrom("drops")
+    .select(["id", "name", "start_at", "end_at"])
+    .where("start_at", "<=", toTimestamp(now))
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom("waitlist_subscriptions as s").select("s.id").whereRef("s.drop_id", "=", "drops.id"),
+      ),
+    )
+    .orderBy("start_at", "desc")
+    .orderBy("id")
+    .limit(PAST_CAMPAIGNS_SHOWN)
+    .execute();
+  return withCounts(db, drops);
+}
+
 /** One drop with its list's counts, whatever its dates (its list stays readable after it opens). */
 export async function campaignDrop(db: Db, dropId: string): Promise<CampaignDrop | null> {
   const drop = await db

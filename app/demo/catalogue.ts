@@ -9,7 +9,7 @@ export interface DemoProduct {
   name: string;
   /** integer centavos, MXN */
   priceCents: number;
-  /** integer >= 0 */
+  /** integer >= 0; for the ended and archived drops, what was left after their orders (history.ts) */
   stock: number;
   categoria: Categoria;
   material: Material;
@@ -423,6 +423,8 @@ export const DEMO_DROPS: DemoDrop[] = [
         karat: 18,
         grams: 12,
         stones: "5 diamantes",
+        // Two of the three numbered pieces were sold (history.ts): 'Pieza 1 de 3', 'Pieza 2 de 3'.
+        edition: 3,
         description:
           "Brazalete ancho de 2 cm en oro amarillo de 18k, con dos líneas grabadas y cinco diamantes al frente. Abierto por detrás, se ajusta a muñecas de 15 a 17 cm.",
         artVariant: 2,
@@ -505,8 +507,9 @@ export const DEMO_DROPS: DemoDrop[] = [
     description:
       "Piezas de tradición oaxaqueña reinterpretadas en el taller: arracadas, medallas y esclavas en oro de 10k a 18k. Colección archivada.",
     status: "archivada",
-    startOffsetHours: -310 * DAY,
-    endOffsetHours: -300 * DAY,
+    // Sold over five weeks about four months ago (history.ts): Reportes has months to draw.
+    startOffsetHours: -128 * DAY,
+    endOffsetHours: -93 * DAY,
     createdOffsetHours: -420 * DAY,
     cover: { seed: 54, palette: "arena" },
     products: [

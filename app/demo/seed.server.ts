@@ -6,6 +6,7 @@ import { storeImage } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { type ArtProcessing, cachedArtProcessing } from "./art-cache.server";
 import { DEMO_DROPS, DEMO_WAITLIST, type DemoProduct } from "./catalogue";
+import { writeDemoHistory } from "./history.server";
 import { dropCoverSvg, jewelSvg } from "./jewel-art";
 
 const HOUR = 3_600_000;
@@ -120,12 +121,22 @@ async function prepareDemoCatalogue(
   return { media: drawing.media, drops };
 }
 
-async function writeCatalogue(trx: Db, prepared: PreparedCatalogue, now: Date): Promise<string[]> {
+/**
+ * Writes the drops and the upcoming drop's 'Avísame' list; with `history` (a first start only,
+ * never over an owner's shop) also the past orders and lists of the ended and archived drops.
+ */
+async function writeCatalogue(
+  trx: Db,
+  prepared: PreparedCatalogue,
+  now: Date,
+  options: { history: boolean },
+): Promise<string[]> {
   if (prepared.media.length > 0) await trx.insertInto("media").values(prepared.media).execute();
   const ids: string[] = [];
   for (const drop of prepared.drops) ids.push(await insertDrop(trx, drop, now));
   const upcoming = ids[DEMO_DROPS.findIndex((d) => d.role === "upcoming")];
   if (upcoming) await writeWaitlist(trx, upcoming, now);
+  if (options.history) await writeDemoHistory(trx, ids, now);
   return ids;
 }
 
@@ -165,7 +176,8 @@ function discardOnFailure(storage: MediaStorage, prepared: PreparedCatalogue) {
 }
 
 /**
- * Loads the demo catalogue on the very first start of an empty database, once. Images are made
+ * Loads the demo catalogue, with its past orders and 'Avísame' lists (history.ts), on the very
+ * first start of an empty database, once. Images are made
  * first; then one transaction claims the marker row and writes every drop, so a start that is
  * interrupted leaves either the whole demo or nothing, two servers starting together seed once, and
  * a shop whose owner later deletes every drop does not get the demo back.
@@ -193,7 +205,7 @@ export async function seedDemoOnFirstStart(
         .onConflict((oc) => oc.column("key").doNothing())
         .executeTakeFirst();
       if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-      await writeCatalogue(trx, prepared, now);
+      await writeCatalogue(trx, prepared, now, { history: true });
       return true;
     })
     .catch(discardOnFailure(storage, prepared));
@@ -220,7 +232,8 @@ export async function replaceWithDemoCatalogue(
         .values({ key: SEEDED_KEY, value: now.toISOString() })
         .onConflict((oc) => oc.column("key").doUpdateSet({ value: now.toISOString() }))
         .execute();
-      return writeCatalogue(trx, prepared, now);
+      // The shop's orders are its own: the demo's past orders are not written over them.
+      return writeCatalogue(trx, prepared, now, { history: false });
     })
     .catch(discardOnFailure(storage, prepared));
   for (const drop of old) await storage.deletePrefix(`drops/${drop.id}/`);

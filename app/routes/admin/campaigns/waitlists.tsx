@@ -2,7 +2,14 @@ import { Form, Link, redirect, useFetcher } from "react-router";
 import { MAIL_LOG_PATH } from "~/campaigns/mail-log";
 import { queueTestEmail, renderOpeningEmail } from "~/campaigns/opening-email.server";
 import { SIGN_UP_STATUS_LABELS } from "~/campaigns/waitlist-csv";
-import { campaignDrop, listSignUps, SIGN_UPS_SHOWN, upcomingCampaigns } from "~/campaigns/waitlists.server";
+import {
+  type CampaignDrop,
+  campaignDrop,
+  listSignUps,
+  pastCampaigns,
+  SIGN_UPS_SHOWN,
+  upcomingCampaigns,
+} from "~/campaigns/waitlists.server";
 import {
   CAMPAIGNS_FETCHER,
   type CampaignAnswer,
@@ -40,7 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
   if (vista !== "avisame") throw new Response("Sección no encontrada", { status: 404 });
 
   const now = new Date();
-  const drops = await upcomingCampaigns(db, now);
+  const [drops, past] = await Promise.all([upcomingCampaigns(db, now), pastCampaigns(db, now)]);
   const wanted = params.get("drop");
   const selected = wanted ? (isId(wanted) ? await campaignDrop(db, wanted) : null) : (drops[0] ?? null);
   if (wanted && !selected) throw new Response("Colección no encontrada", { status: 404 });
@@ -49,6 +56,7 @@ export async function loader(args: Route.LoaderArgs) {
     : null;
   return {
     drops,
+    past,
     selected,
     signUps: selected ? await listSignUps(db, selected.id, SIGN_UPS_SHOWN) : [],
     preview: email ? { subject: email.subject, html: email.html } : null,
@@ -89,7 +97,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Waitlists({ loaderData }: Route.ComponentProps) {
-  const { drops, selected, signUps, preview, ownerEmail, now } = loaderData;
+  const { drops, past, selected, signUps, preview, ownerEmail, now } = loaderData;
   const fetcher = useFetcher<CampaignAnswer>({ key: CAMPAIGNS_FETCHER });
   return (
     <CampaignsSection view="avisame">
@@ -98,26 +106,11 @@ export default function Waitlists({ loaderData }: Route.ComponentProps) {
           No hay colecciones próximas. Cuando crees una, aquí verás quién pidió que le avisen.
         </p>
       ) : (
-        <nav aria-label="Colecciones próximas" className="mt-6">
-          <ul className="flex flex-wrap gap-2">
-            {drops.map((drop) => (
-              <li key={drop.id}>
-                <Link
-                  to={`/admin/campains?drop=${drop.id}`}
-                  aria-current={drop.id === selected?.id ? "page" : undefined}
-                  className={`block rounded-lg border px-4 py-2 text-sm ${
-                    drop.id === selected?.id ? "border-ink bg-white" : "border-ink/20 hover:border-ink/60"
-                  }`}
-                >
-                  <span className="font-medium">{drop.name}</span>{" "}
-                  <span className="text-ink/75">
-                    · {drop.counts.total === 1 ? "1 registro" : `${drop.counts.total} registros`}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <DropLinks label="Colecciones próximas" drops={drops} selected={selected?.id} />
+      )}
+      {/* Their lists stay readable after the opening: who had confirmed, who bought (Reportes). */}
+      {past.length > 0 && (
+        <DropLinks label="Colecciones que ya abrieron" drops={past} selected={selected?.id} shown />
       )}
 
       {selected && (
@@ -278,6 +271,43 @@ export default function Waitlists({ loaderData }: Route.ComponentProps) {
         </>
       )}
     </CampaignsSection>
+  );
+}
+
+/** The drops whose lists can be opened, each with how many signed up; `shown`: its name is on screen. */
+function DropLinks({
+  label,
+  drops,
+  selected,
+  shown = false,
+}: {
+  label: string;
+  drops: CampaignDrop[];
+  selected: string | undefined;
+  shown?: boolean;
+}) {
+  return (
+    <nav aria-label={label} className="mt-6">
+      {shown && <p className="mb-2 text-sm text-ink/75">{label}</p>}
+      <ul className="flex flex-wrap gap-2">
+        {drops.map((drop) => (
+          <li key={drop.id}>
+            <Link
+              to={`/admin/campains?drop=${drop.id}`}
+              aria-current={drop.id === selected ? "page" : undefined}
+              className={`block rounded-lg border px-4 py-2 text-sm ${
+                drop.id === selected ? "border-ink bg-white" : "border-ink/20 hover:border-ink/60"
+              }`}
+            >
+              <span className="font-medium">{drop.name}</span>{" "}
+              <span className="text-ink/75">
+                · {drop.counts.total === 1 ? "1 registro" : `${drop.counts.total} registros`}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
