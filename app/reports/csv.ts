@@ -49,6 +49,8 @@ export function reportCsv(report: Report): string {
     ["Piezas vendidas", figures.pieces],
     ["Pedidos para reembolsar a mano (fuera de las ventas)", refunds.orders],
     ["Monto para reembolsar a mano (MXN)", pesos(refunds.cents)],
+    ["Pedidos cancelados y reembolsados (fuera de las ventas)", report.cancelled.orders],
+    ["Monto reembolsado (MXN)", pesos(report.cancelled.cents)],
     ...(report.waitlist
       ? [
           ["Avísame: correos confirmados", report.waitlist.confirmed],

@@ -60,6 +60,16 @@ export interface ReportData {
   waitlist: { dropId: string; email: string }[];
   /** Months with paid orders, for the filter. */
   months: string[];
+  /** Paid orders cancelled and refunded in the scope (decisions 29 and 37): outside the sales. */
+  cancelled?: CancelledFigures;
+}
+
+export interface CancelledFigures {
+  orders: number;
+  /** Refunded or being refunded, in centavos. */
+  cents: number;
+  /** Of them, refunds the provider has not made yet. */
+  pending: number;
 }
 
 export interface Figures {
@@ -106,6 +116,8 @@ export interface Report {
   figures: Figures;
   /** Paid orders to refund by hand: never inside the figures. */
   refunds: { orders: number; cents: number; pieces: number };
+  /** Paid orders cancelled with their refund: never inside the figures either. */
+  cancelled: CancelledFigures;
   seriesUnit: "day" | "month";
   series: SeriesPoint[];
   months: (Figures & { month: string; label: string })[];
@@ -239,6 +251,7 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
       cents: refundLines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
       pieces: refundLines.reduce((sum, l) => sum + l.quantity, 0),
     },
+    cancelled: data.cancelled ?? { orders: 0, cents: 0, pending: 0 },
     seriesUnit: scope.kind === "all" ? "month" : "day",
     series: series(sales, scope, drop),
     months,

@@ -134,7 +134,32 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     .sort()
     .reverse();
 
+  // Paid orders cancelled with their refund (over the limit, or by the shop), in the scope.
+  let cancelledQuery = db
+    .selectFrom("refunds as r")
+    .innerJoin("orders as o", "o.id", "r.order_id")
+    .select(["r.amount_cents", "r.status"])
+    .where("o.status", "=", "cancelado");
+  if (scope.kind === "drop") {
+    const dropId = scope.dropId;
+    cancelledQuery = cancelledQuery.where("r.order_id", "in", (eb) =>
+      eb.selectFrom("order_lines").select("order_id").where("drop_id", "=", dropId),
+    );
+  }
+  if (scope.kind === "month") {
+    const { start, end } = monthRange(scope.month);
+    cancelledQuery = cancelledQuery
+      .where("o.paid_at", ">=", toTimestamp(start))
+      .where("o.paid_at", "<", toTimestamp(end));
+  }
+  const cancelledRows = await cancelledQuery.execute();
+
   const data: ReportData = {
+    cancelled: {
+      orders: cancelledRows.length,
+      cents: cancelledRows.reduce((sum, r) => sum + r.amount_cents, 0),
+      pending: cancelledRows.filter((r) => r.status !== "hecho").length,
+    },
     drops,
     products: productRows.map((p) => ({
       id: p.id,

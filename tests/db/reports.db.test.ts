@@ -64,6 +64,7 @@ async function seed(database: Database): Promise<Fixture> {
   const [collar] = (await getDrop(db, luna))?.products ?? [];
   if (!catrina || !arete || !collar) throw new Error("products missing");
 
+  const ids: string[] = [];
   const order = async (
     status: OrderStatus,
     paidAt: Date | null,
@@ -72,6 +73,7 @@ async function seed(database: Database): Promise<Fixture> {
     stockIssue: string | null = null,
   ) => {
     const id = `OL-${newId(8).toUpperCase()}`;
+    ids.push(id);
     const stamp = (paidAt ?? CDMX("2026-11-01T12:00:00")).toISOString();
     await db
       .insertInto("orders")
@@ -139,6 +141,28 @@ async function seed(database: Database): Promise<Fixture> {
   await order("esperando_pago", null, "carla@example.com", [
     { product: arete, dropId: muertos, quantity: 1 },
   ]);
+  // G: paid, then cancelled by the shop with its refund ($1,000.00), and H: cancelled the same way,
+  // its refund still with the provider ($500.00). Refunded: outside the sales.
+  for (const [quantity, product, refund] of [
+    [1, catrina, "hecho"],
+    [1, arete, "pendiente"],
+  ] as const) {
+    await order("cancelado", CDMX("2026-11-01T11:00:00"), "mara@example.com", [
+      { product, dropId: muertos, quantity },
+    ]);
+    await db
+      .insertInto("refunds")
+      .values({
+        order_id: ids.at(-1) ?? "",
+        amount_cents: product.priceCents * quantity,
+        currency: "mxn",
+        provider: "demo",
+        reason: "Cancelado por la tienda",
+        status: refund,
+        created_at: CDMX("2026-11-01T12:00:00").toISOString(),
+      })
+      .execute();
+  }
 
   // 'Avísame' for Noche de Muertos: two confirmed addresses, one never confirmed, one that
   // confirmed and then left the list.
@@ -189,6 +213,8 @@ describeEachDatabase("reports", (harness) => {
     expect(r.figures).toEqual({ netCents: 350_000, orders: 2, averageCents: 175_000, pieces: 4 });
     // C alone: 1 order, 1 piece, $500.00.
     expect(r.refunds).toEqual({ orders: 1, cents: 50_000, pieces: 1 });
+    // G and H, cancelled with their refunds: counted apart, one refund still with the provider.
+    expect(r.cancelled).toEqual({ orders: 2, cents: 150_000, pending: 1 });
     const [catrina, arete] = r.products;
     // Catrina: 2 (A) + 1 (B) sold, nothing left or held: 3 offered, 100 %. Its last piece sold at
     // 00:30 (B), 4 h 30 min after the 20:00 opening.
@@ -292,6 +318,8 @@ describeEachDatabase("reports", (harness) => {
         '"Piezas vendidas","4"',
         '"Pedidos para reembolsar a mano (fuera de las ventas)","1"',
         '"Monto para reembolsar a mano (MXN)","500.00"',
+        '"Pedidos cancelados y reembolsados (fuera de las ventas)","2"',
+        '"Monto reembolsado (MXN)","1500.00"',
         '"Avísame: correos confirmados","2"',
         '"Avísame: compraron","1"',
         "",

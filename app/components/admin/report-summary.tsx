@@ -26,6 +26,14 @@ export function ReportSummary({ report }: { report: Report }) {
           Avísame: {report.waitlist.confirmed} correos confirmados, {report.waitlist.bought} compraron.
         </p>
       )}
+      {report.cancelled.orders > 0 && (
+        <p className="mt-3 text-sm" data-testid="report-cancelled">
+          <strong>Cancelados y reembolsados:</strong> {ordersText(report.cancelled.orders)},{" "}
+          {formatMXN(report.cancelled.cents)}
+          {report.cancelled.pending > 0 && ` (${report.cancelled.pending} aún en el proveedor de pagos)`}. No
+          cuentan en las ventas netas.
+        </p>
+      )}
       {report.refunds.orders > 0 && (
         <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950" data-testid="report-refunds">
           <strong>Para reembolsar a mano:</strong> {ordersText(report.refunds.orders)},{" "}
