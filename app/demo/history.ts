@@ -12,6 +12,7 @@
 // The catalogue's stock of these drops is what was left after these orders (a cancelled order's
 // pieces went back, so they are counted in it).
 
+import { SHOP_CANCELLATION } from "~/orders/order";
 import type { DemoDrop } from "./catalogue";
 
 export interface DemoBuyer {
@@ -53,8 +54,8 @@ export interface DemoOrder {
   cancelledAfterHours?: number;
 }
 
-/** Why the demo's cancelled order was cancelled (its refund's reason). */
-export const DEMO_CANCEL_REASON = "Cancelado por la tienda";
+/** Why the demo's cancelled order was cancelled (its refund's reason): by the shop (decision 37). */
+export const DEMO_CANCEL_REASON = SHOP_CANCELLATION;
 
 export const DEMO_BUYERS: DemoBuyer[] = [
   {
