@@ -144,6 +144,10 @@ export async function inconsistencies(db: Db, options: { now?: Date } = {}): Pro
     if (PAID.includes(o.status)) {
       if (!o.customer_email || !o.paid_at) problems.push(`paid order ${o.id} without customer or paid_at`);
       if (sent !== 1) problems.push(`paid order ${o.id} has ${sent} confirmation e-mails`);
+    } else if (o.status === "cancelado") {
+      // Cancelled at payment over the per-person limit: never confirmed; cancelled later by the
+      // shop (decision 37): confirmed once, when it was paid.
+      if (sent > 1) problems.push(`cancelled order ${o.id} has ${sent} confirmation e-mails`);
     } else if (sent !== 0) {
       problems.push(`unpaid order ${o.id} (${o.status}) has ${sent} confirmation e-mails`);
     }
