@@ -3,7 +3,9 @@ import { type Db, toDate } from "~/db/database.server";
 import { CAMPAIGN_TEST_EMAIL } from "~/mail/kinds";
 import type { MailMessage } from "~/mail/mailer.server";
 import { type EmailTemplates, queueEmail } from "~/mail/queue.server";
-import { openingNotice } from "~/waitlist/emails";
+import type { MediaStorage } from "~/media/storage.server";
+import { type DropShowcase, openingNotice } from "~/waitlist/emails";
+import { dropShowcase } from "~/waitlist/showcase.server";
 
 /*
  * A drop's opening e-mail as the owner checks it before it goes (decision 25): the preview and
@@ -21,8 +23,13 @@ interface OpeningDrop {
   endAt: Date;
 }
 
-/** What the opening job would send about `drop` today, with links to `origin`. */
-export function renderOpeningEmail(drop: OpeningDrop, shop: PublicShopSettings, origin: string): Rendered {
+/** What the opening job would send about `drop` today, with links to `origin` (and its pieces, when given). */
+export function renderOpeningEmail(
+  drop: OpeningDrop,
+  shop: PublicShopSettings,
+  origin: string,
+  showcase?: DropShowcase,
+): Rendered {
   const base = origin.replace(/\/+$/, "");
   return openingNotice(
     {
@@ -34,6 +41,7 @@ export function renderOpeningEmail(drop: OpeningDrop, shop: PublicShopSettings, 
       confirmUrl: "",
       confirmWithinDays: 0,
       unsubscribeUrl: `${base}/avisame/baja`,
+      ...(showcase ? { showcase } : {}),
     },
     shop,
   );
@@ -74,6 +82,7 @@ export function campaignEmailTemplates(
   db: Db,
   shop: () => PublicShopSettings,
   publicUrl: string | undefined,
+  storage?: MediaStorage,
 ): EmailTemplates {
   return {
     [CAMPAIGN_TEST_EMAIL]: async (email) => {
@@ -90,7 +99,8 @@ export function campaignEmailTemplates(
       const origin = publicUrl ? new URL(publicUrl).origin : siteUrl;
       if (!origin) return null;
       const drop = { id: row.id, name: row.name, startAt: toDate(row.start_at), endAt: toDate(row.end_at) };
-      const rendered = renderOpeningEmail(drop, shop(), origin);
+      const showcase = storage ? await dropShowcase(db, storage, drop.id, origin) : undefined;
+      const rendered = renderOpeningEmail(drop, shop(), origin, showcase);
       return { ...rendered, subject: testSubject(rendered.subject) };
     },
   };

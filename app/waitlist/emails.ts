@@ -15,6 +15,14 @@ export interface WaitlistEmailData {
   /** How many days the confirmation link confirms. */
   confirmWithinDays: number;
   unsubscribeUrl: string;
+  /** The drop's cover and first pieces, for the opening notice (absent: text only). */
+  showcase?: DropShowcase;
+}
+
+/** What the opening notice shows of a drop: its cover and its first pieces (absolute addresses). */
+export interface DropShowcase {
+  cover: { url: string; alt: string } | null;
+  pieces: { name: string; price: string; url: string; image: { url: string; alt: string } | null }[];
 }
 
 type Rendered = Omit<MailMessage, "to">;
@@ -70,13 +78,36 @@ ${unsubscribeHtml(data.unsubscribeUrl)}`,
   };
 }
 
-/** The drop opened: the one e-mail a confirmed address gets. */
+/** The drop's cover and pieces in the opening notice: two pieces a row, each linked to its page. */
+function showcaseHtml(showcase: DropShowcase | undefined, dropName: string): string {
+  if (!showcase) return "";
+  const cover = showcase.cover
+    ? `<p><img src="${escapeMarkup(showcase.cover.url)}" alt="${escapeMarkup(showcase.cover.alt || dropName)}" width="472" style="width:100%;max-width:472px;height:auto;border-radius:6px"></p>`
+    : "";
+  const cells = showcase.pieces.map((p) => {
+    const img = p.image
+      ? `<img src="${escapeMarkup(p.image.url)}" alt="${escapeMarkup(p.image.alt || p.name)}" width="224" style="width:100%;max-width:224px;height:auto;border-radius:6px">`
+      : "";
+    return `<td style="width:50%;padding:6px;vertical-align:top"><a href="${escapeMarkup(p.url)}" style="color:#2b2520;text-decoration:none">${img}<br>${escapeMarkup(p.name)}<br><strong>${escapeMarkup(p.price)}</strong></a></td>`;
+  });
+  const rows: string[] = [];
+  for (let i = 0; i < cells.length; i += 2) rows.push(`<tr>${cells[i]}${cells[i + 1] ?? "<td></td>"}</tr>`);
+  const table = rows.length
+    ? `<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${rows.join("")}</table>`
+    : "";
+  return cover + table;
+}
+
+/** The drop opened: the one e-mail a confirmed address gets, with its cover and first pieces. */
 export function openingNotice(data: WaitlistEmailData, shop: PublicShopSettings): Rendered {
   const ends = `el ${formatShopDateTime(data.endAt)} (hora de la Ciudad de México)`;
+  const pieces = data.showcase?.pieces ?? [];
   const text = [
     `¡«${data.dropName}» ya está abierta en ${shop.name}!`,
     "",
     `Las piezas son pocas y hechas a mano; la colección cierra ${ends}.`,
+    ...(pieces.length ? ["", ...pieces.map((p) => `- ${p.name}: ${p.price} ${p.url}`)] : []),
+    "",
     `Velas aquí: ${data.dropUrl}`,
     "",
     contactLine(shop),
@@ -85,7 +116,8 @@ export function openingNotice(data: WaitlistEmailData, shop: PublicShopSettings)
   const html = emailHtml(
     shop,
     `¡${escapeMarkup(data.dropName)} ya está abierta!`,
-    `<p>Las piezas son pocas y hechas a mano; la colección cierra ${escapeMarkup(ends)}.</p>
+    `${showcaseHtml(data.showcase, data.dropName)}
+<p>Las piezas son pocas y hechas a mano; la colección cierra ${escapeMarkup(ends)}.</p>
 ${button(data.dropUrl, "Ver la colección")}
 ${unsubscribeHtml(data.unsubscribeUrl)}`,
   );

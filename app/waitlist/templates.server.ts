@@ -2,21 +2,24 @@ import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import type { EmailTemplates, QueuedEmail } from "~/mail/queue.server";
+import type { MediaStorage } from "~/media/storage.server";
 import { confirmationNotice, openingNotice } from "./emails";
 import { type WaitlistLinks, waitlistUrls } from "./links.server";
+import { dropShowcase } from "./showcase.server";
 import { CONFIRM_WITHIN_DAYS, getSubscription, type SubscriptionView } from "./waitlist.server";
 
 /**
  * The 'Avísame' e-mails the mail queue can render. Each reads its subscription when it is sent:
  * an address that confirmed meanwhile gets no second confirmation, one that left the list gets
  * nothing (`false`: dropped, not retried). Links go to PUBLIC_URL, or to the address the shop had
- * when the person signed up.
+ * when the person signed up. With `storage`, the opening notice shows the drop's cover and pieces.
  */
 export function waitlistEmailTemplates(
   db: Db,
   shop: () => PublicShopSettings,
   links: WaitlistLinks,
   publicUrl: string | undefined,
+  storage?: MediaStorage,
 ): EmailTemplates {
   const render =
     (
@@ -29,6 +32,10 @@ export function waitlistEmailTemplates(
       if (!subscription || subscription.status !== wanted) return false;
       const origin = publicUrl ? new URL(publicUrl).origin : subscription.siteUrl;
       const urls = waitlistUrls(links, origin, subscription.id);
+      const showcase =
+        build === openingNotice && storage
+          ? await dropShowcase(db, storage, subscription.drop.id, origin)
+          : undefined;
       return build(
         {
           dropName: subscription.drop.name,
@@ -38,6 +45,7 @@ export function waitlistEmailTemplates(
           confirmUrl: urls.confirm,
           confirmWithinDays: CONFIRM_WITHIN_DAYS,
           unsubscribeUrl: urls.unsubscribe,
+          ...(showcase ? { showcase } : {}),
         },
         shop(),
       );

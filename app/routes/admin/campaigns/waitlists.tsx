@@ -20,6 +20,7 @@ import {
   When,
 } from "~/components/admin/campaigns";
 import { isId } from "~/lib/ids";
+import { dropShowcase } from "~/waitlist/showcase.server";
 import { requireAdmin } from "~/web/guards.server";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";
@@ -34,7 +35,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Campañas · Administra
  */
 export async function loader(args: Route.LoaderArgs) {
   const admin = requireAdmin(args);
-  const { database, settings } = args.context.get(servicesContext);
+  const { database, settings, media } = args.context.get(servicesContext);
   const db = database.db;
   const params = args.url.searchParams;
   const vista = params.get("vista") ?? "avisame";
@@ -51,8 +52,14 @@ export async function loader(args: Route.LoaderArgs) {
   const wanted = params.get("drop");
   const selected = wanted ? (isId(wanted) ? await campaignDrop(db, wanted) : null) : (drops[0] ?? null);
   if (wanted && !selected) throw new Response("Colección no encontrada", { status: 404 });
+  const origin = shopOrigin(args.context);
   const email = selected
-    ? renderOpeningEmail(selected, settings.current().shop, shopOrigin(args.context))
+    ? renderOpeningEmail(
+        selected,
+        settings.current().shop,
+        origin,
+        await dropShowcase(db, media, selected.id, origin),
+      )
     : null;
   return {
     drops,
