@@ -63,22 +63,28 @@ export interface PasswordHasher {
 /** Set while a known device's sign-in runs: its hashes go first. */
 const headOfLine = new AsyncLocalStorage<true>();
 
-function deriveKey(password: string, salt: string): Promise<Buffer> {
+/** scrypt's work factors: the shop's are SCRYPT's; a test bench may ask for less (`createPasswordHasher`). */
+export interface ScryptCost {
+  N: number;
+  r: number;
+}
+
+function deriveKey(password: string, salt: string, cost: ScryptCost = SCRYPT): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(
       password.normalize("NFKC"),
       salt,
       SCRYPT.keyLength,
-      { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: MAX_MEMORY },
+      { N: cost.N, r: cost.r, p: SCRYPT.p, maxmem: MAX_MEMORY },
       (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }
 
 /** A new salted hash of the password (no line: see createPasswordHasher). */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost = SCRYPT): Promise<string> {
   const salt = randomBytes(SCRYPT.saltBytes).toString("hex");
-  return `${salt}:${(await deriveKey(password, salt)).toString("hex")}`;
+  return `${salt}:${(await deriveKey(password, salt, cost)).toString("hex")}`;
 }
 
 const STORED = /^([0-9a-f]+):([0-9a-f]{128})$/;
@@ -87,15 +93,26 @@ const STORED = /^([0-9a-f]+):([0-9a-f]{128})$/;
  * Whether the password matches a stored hash. A stored value that is not a hash matches nothing
  * (after the same work, so it takes as long as any other answer).
  */
-export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+export async function verifyPassword(
+  stored: string,
+  password: string,
+  cost: ScryptCost = SCRYPT,
+): Promise<boolean> {
   const parts = STORED.exec(stored);
   const salt = parts?.[1] ?? "0".repeat(SCRYPT.saltBytes * 2);
-  const derived = await deriveKey(password, salt);
+  const derived = await deriveKey(password, salt, cost);
   if (!parts?.[2]) return false;
   return timingSafeEqual(derived, Buffer.from(parts[2], "hex"));
 }
 
-export function createPasswordHasher(line: HashingLine = HASHING_LINE): PasswordHasher {
+/**
+ * `cost`: scrypt's work factors, the shop's unless given. Only a test bench gives less, for tests of
+ * the sign-in's rules, not of the hash: what one such hasher stores only it can verify.
+ */
+export function createPasswordHasher(
+  line: HashingLine = HASHING_LINE,
+  cost: ScryptCost = SCRYPT,
+): PasswordHasher {
   let running = 0;
   const waiting: (() => void)[] = [];
 
@@ -123,8 +140,8 @@ export function createPasswordHasher(line: HashingLine = HASHING_LINE): Password
   }
 
   return {
-    hash: (password) => run(() => hashPassword(password)),
-    verify: ({ hash, password }) => run(() => verifyPassword(hash, password)),
+    hash: (password) => run(() => hashPassword(password, cost)),
+    verify: ({ hash, password }) => run(() => verifyPassword(hash, password, cost)),
     isFull: () => running >= line.running && waiting.length >= line.waiting,
     run,
     first: (work) => headOfLine.run(true, work),
