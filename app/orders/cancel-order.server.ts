@@ -18,13 +18,17 @@ import { movableFrom, ORDER_MOVES } from "./status";
  *    meanwhile finds it cancelled.
  * 2. The provider is asked (keyed by the order: asked twice, it refunds once).
  * 3. Made (or accepted and under way): done, the rest follows when it is made (refunds.server.ts).
- *    Refused by the provider: the order goes back as it was (`refundRefused`), nothing returned to
- *    stock, and the owner reads why. No answer at all: the order stays cancelled, its refund
- *    pending; the sweep asks again with the same key (the money may already be on its way back).
+ *    Refused by the provider, now or at a later sweep: the order goes back as it was
+ *    (`refundRefused`, refunds.server.ts `undoShopCancellation`), nothing returned to stock, and
+ *    the owner reads why. No answer at all: the order stays cancelled, its refund pending; the
+ *    sweep asks again with the same key (the money may already be on its way back).
  */
 
-/** How long a refund left without an answer waits before the sweep asks again. */
-const RETRY_AFTER_MS = 60_000;
+/**
+ * How long a refund left without an answer waits before the sweep asks again: longer than the
+ * provider's slowest answer with its own retries, so the sweep never asks while this one waits.
+ */
+const RETRY_AFTER_MS = 5 * 60_000;
 
 export type CancelResult =
   | {
@@ -50,7 +54,7 @@ export async function cancelPaidOrder(
     return { ok: true, refund: "hecho", amountCents };
   if (outcome === "en_curso") return { ok: true, refund: "en_curso", amountCents };
   if (outcome === "fallido") return { ok: true, refund: "pendiente", amountCents };
-  return undo(db, orderId, now);
+  return refused(db, orderId);
 }
 
 async function claim(
@@ -102,33 +106,20 @@ async function claim(
   });
 }
 
-/** The provider said no: the order is back as it was, the refused refund noted on its timeline. */
-async function undo(db: Db, orderId: string, now: Date): Promise<CancelResult> {
-  return db.transaction().execute(async (trx) => {
-    const refund = await trx
-      .selectFrom("refunds")
-      .select("last_error")
-      .where("order_id", "=", orderId)
-      .where("status", "=", "pendiente")
-      .executeTakeFirst();
-    const why = refund?.last_error ?? "sin respuesta del proveedor";
-    await trx
-      .deleteFrom("refunds")
-      .where("order_id", "=", orderId)
-      .where("status", "=", "pendiente")
-      .execute();
-    await trx
-      .updateTable("orders")
-      .set({ status: ORDER_MOVES.refundRefused.to, updated_at: toTimestamp(now) })
-      .where("id", "=", orderId)
-      .where("status", "in", movableFrom("refundRefused"))
-      .execute();
-    await recordEvent(trx, orderId, "reembolso_rechazado", why, now);
-    return {
-      ok: false,
-      reason: "reembolso_rechazado",
-      status: ORDER_MOVES.refundRefused.to,
-      message: `El proveedor de pagos no hizo el reembolso (${why}). El pedido no se canceló: sigue pendiente.`,
-    };
-  });
+/** The provider said no (its refund already undone): the owner reads why; the order is as it was. */
+async function refused(db: Db, orderId: string): Promise<CancelResult> {
+  const event = await db
+    .selectFrom("order_events")
+    .select("detail")
+    .where("order_id", "=", orderId)
+    .where("kind", "=", "reembolso_rechazado")
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+  const why = event?.detail || "sin respuesta del proveedor";
+  return {
+    ok: false,
+    reason: "reembolso_rechazado",
+    status: ORDER_MOVES.refundRefused.to,
+    message: `No se pudo reembolsar, así que el pedido no se canceló y sigue pendiente. El proveedor de pagos respondió: ${why}`,
+  };
 }

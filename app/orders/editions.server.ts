@@ -8,7 +8,8 @@ import { type Db, toTimestamp } from "~/db/database.server";
  * the primary key (product, number), and one payment at a time numbers a product (an advisory lock
  * on PostgreSQL; SQLite writes one transaction at a time), so they are unique and gapless among
  * paid units however many payments race. An order cancelled over a per-person limit is never
- * numbered: it is cancelled before its turn.
+ * numbered: it is cancelled before its turn. An order the shop cancels later gives its numbers back
+ * when its pieces return to the shelf (decision 37); the next buyers get the lowest free ones.
  */
 
 /** "Pieza 7 de 30"; "Piezas 7 y 8 de 30"; "Piezas 7, 8 y 9 de 30". */
@@ -37,21 +38,26 @@ export async function numberEditionPieces(trx: Db, orderId: string, now: Date): 
     if (postgres) {
       await sql`select pg_advisory_xact_lock(hashtext(${`edicion:${line.product_id}`}))`.execute(trx);
     }
-    const top = await trx
-      .selectFrom("edition_numbers")
-      .select((eb) => eb.fn.max("number").as("n"))
-      .where("product_id", "=", line.product_id)
-      .executeTakeFirst();
-    const first = Number(top?.n ?? 0) + 1;
-    // Never past the edition: more units than numbers (stock raised past it) go unnumbered.
-    const last = Math.min(first + units - 1, line.edition_size);
-    if (last < first) continue;
+    const taken = new Set(
+      (
+        await trx
+          .selectFrom("edition_numbers")
+          .select("number")
+          .where("product_id", "=", line.product_id)
+          .execute()
+      ).map((r) => r.number),
+    );
+    // The lowest free numbers (a cancelled piece's come back); never past the edition: more units
+    // than numbers (stock raised past it) go unnumbered.
+    const numbers: number[] = [];
+    for (let n = 1; n <= line.edition_size && numbers.length < units; n++) if (!taken.has(n)) numbers.push(n);
+    if (numbers.length === 0) continue;
     await trx
       .insertInto("edition_numbers")
       .values(
-        Array.from({ length: last - first + 1 }, (_, i) => ({
+        numbers.map((number) => ({
           product_id: line.product_id,
-          number: first + i,
+          number,
           order_id: orderId,
           position: line.position,
           assigned_at: toTimestamp(now),
@@ -59,6 +65,11 @@ export async function numberEditionPieces(trx: Db, orderId: string, now: Date): 
       )
       .execute();
   }
+}
+
+/** An order cancelled by the shop gives its numbers back: its pieces are on the shelf again. */
+export async function releaseEditionNumbers(trx: Db, orderId: string): Promise<void> {
+  await trx.deleteFrom("edition_numbers").where("order_id", "=", orderId).execute();
 }
 
 /** Each numbered line's text ('Pieza 7 de 30') of these orders, keyed `orderId:position`. */

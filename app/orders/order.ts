@@ -35,6 +35,9 @@ export interface Order {
   cancellation: OrderCancellation | null;
 }
 
+/** What a refund the provider accepted and has not finished says in its record (refunds.server.ts). */
+export const REFUND_IN_PROGRESS = "en curso en el proveedor";
+
 /** The refund's reason on a cancellation by the shop ('Eliminar pedido' on a paid order, decision 37). */
 export const SHOP_CANCELLATION = "Cancelado por la tienda";
 
@@ -45,6 +48,8 @@ export interface OrderCancellation {
   amountCents: number;
   /** `pendiente`: not made yet (the provider failed; retried); `hecho`: the provider made it. */
   refund: "pendiente" | "hecho";
+  /** Pending because the provider has it under way (some take days): nothing to do by hand. */
+  inProgress: boolean;
   refundId: string | null;
   refundedAt: Date | null;
   attempts: number;

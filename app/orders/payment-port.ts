@@ -55,6 +55,11 @@ export interface RefundRequest {
    * (its idempotency key names the failed one, so retries of this new one stay the same request).
    */
   after?: string | null;
+  /**
+   * What names this refund at the provider, for its idempotency: one per order by default; a
+   * cancellation by the shop names its own attempt, so one refused before does not answer again.
+   */
+  key?: string;
 }
 
 /** Where a refund the provider accepted stands: made, still in its hands, or failed for good. */

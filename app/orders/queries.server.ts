@@ -4,7 +4,7 @@ import type { OrdersTable, RefundsTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { trackingLink } from "~/settings/carriers";
 import { editionTexts } from "./editions.server";
-import { type Order, SHOP_CANCELLATION } from "./order";
+import { type Order, REFUND_IN_PROGRESS, SHOP_CANCELLATION } from "./order";
 
 type OrderRow = Selectable<OrdersTable>;
 type RefundRow = Selectable<RefundsTable>;
@@ -58,6 +58,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
       ? {
           reason: refund.reason,
           byShop: refund.reason === SHOP_CANCELLATION,
+          inProgress: refund.status === "pendiente" && refund.last_error === REFUND_IN_PROGRESS,
           amountCents: refund.amount_cents,
           refund: refund.status,
           refundId: refund.provider_refund_id,

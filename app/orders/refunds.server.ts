@@ -3,7 +3,11 @@ import { type Db, toTimestamp } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { CANCELLATION_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
+import { recordEvent } from "./desk.server";
+import { releaseEditionNumbers } from "./editions.server";
+import { REFUND_IN_PROGRESS } from "./order";
 import { type PaymentProvider, RefundFailed } from "./payment-port";
+import { movableFrom, ORDER_MOVES } from "./status";
 import { heldByOrder, restock } from "./stock.server";
 
 /*
@@ -54,6 +58,7 @@ export async function refundOrder(
       "r.attempts",
       "r.provider_refund_id",
       "r.restock_when_made",
+      "r.created_at",
       "o.payment_session_id",
       "o.payment_id",
       "o.customer_email",
@@ -62,8 +67,12 @@ export async function refundOrder(
     .executeTakeFirst();
   if (!refund) return "sin_reembolso";
   if (refund.status === "hecho") return "reembolsado";
+  // A cancellation by the shop (decision 37) the provider cannot or will not refund goes back.
+  const byShop = refund.restock_when_made === 1;
   if (refund.provider !== payments.name) {
-    await failed(db, orderId, refund.attempts, `pagado con ${refund.provider}: reembolsar a mano`, now);
+    const why = `se pagó con «${refund.provider}», que la tienda ya no usa: reembólsalo desde ahí`;
+    if (byShop) await undoShopCancellation(db, orderId, why, now);
+    else await failed(db, orderId, refund.attempts, `pagado con ${refund.provider}: reembolsar a mano`, now);
     return "otro_proveedor";
   }
   const recordMade = (refundId: string) => made(db, orderId, refundId, refund, now);
@@ -90,10 +99,18 @@ export async function refundOrder(
       amountCents: refund.amount_cents,
       currency: refund.currency,
       after,
+      // Each cancellation by the shop is its own request: one refused before never answers again.
+      ...(byShop ? { key: `cancelacion-${orderId}-${stampOf(refund.created_at)}` } : {}),
     });
   } catch (error) {
     const line = errorLine(error);
     log.error({ orderId, error: line }, "No se pudo reembolsar el pedido");
+    // The provider said no to the shop's own cancellation: the order goes back as it was, in one
+    // transaction (a sweep never finds it half undone), its pieces never having left it.
+    if (byShop && error instanceof RefundFailed) {
+      await undoShopCancellation(db, orderId, line, now);
+      return "rechazado";
+    }
     // The provider named the refund it did not make: the next try is a new one after it.
     await failed(
       db,
@@ -107,6 +124,41 @@ export async function refundOrder(
   }
   if (answer.state === "en_curso") return inProgress(db, orderId, answer.id, refund.attempts, now);
   return recordMade(answer.id);
+}
+
+/** A stored moment as a compact key part: digits only. */
+function stampOf(value: Date | string): string {
+  return (value instanceof Date ? value.toISOString() : value).replace(/\D/g, "").slice(0, 17);
+}
+
+/**
+ * A cancellation by the shop whose refund the provider refused (or cannot make): the order goes
+ * back to 'Pendiente' as it was, its refund record removed, the refusal on its timeline. Only
+ * while the refund is still pending: one made meanwhile (another server) is never undone.
+ */
+export async function undoShopCancellation(
+  db: Db,
+  orderId: string,
+  why: string,
+  now: Date,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom("refunds")
+      .where("order_id", "=", orderId)
+      .where("status", "=", "pendiente")
+      .where("restock_when_made", "=", 1)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) !== 1) return false;
+    await trx
+      .updateTable("orders")
+      .set({ status: ORDER_MOVES.refundRefused.to, updated_at: toTimestamp(now) })
+      .where("id", "=", orderId)
+      .where("status", "in", movableFrom("refundRefused"))
+      .execute();
+    await recordEvent(trx, orderId, "reembolso_rechazado", why.slice(0, 500), now);
+    return true;
+  });
 }
 
 /**
@@ -137,7 +189,11 @@ async function made(
       .where("status", "=", "pendiente")
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return; // another server recorded it first
-    if (refund.restock_when_made) await restock(trx, await heldByOrder(trx, orderId), now);
+    if (refund.restock_when_made) {
+      await restock(trx, await heldByOrder(trx, orderId), now);
+      // Its numbered pieces are back on the shelf: their numbers go with them to the next buyer.
+      await releaseEditionNumbers(trx, orderId);
+    }
     await queueEmail(trx, {
       kind: CANCELLATION_EMAIL,
       recipient: refund.customer_email,
@@ -162,7 +218,7 @@ async function inProgress(
     .set({
       provider_refund_id: refundId,
       attempts: attempts + 1,
-      last_error: "en curso en el proveedor",
+      last_error: REFUND_IN_PROGRESS,
       next_attempt_at: toTimestamp(new Date(now.getTime() + IN_PROGRESS_RECHECK_MINUTES * 60_000)),
     })
     .where("order_id", "=", orderId)

@@ -126,12 +126,16 @@ export function createStripePayments(
           },
           {
             idempotencyKey: request.after
-              ? `refund-${request.orderId}-after-${request.after}`
-              : `refund-${request.orderId}`,
+              ? `${request.key ?? `refund-${request.orderId}`}-after-${request.after}`
+              : (request.key ?? `refund-${request.orderId}`),
           },
         );
       } catch (error) {
-        // Stripe read the request and said no (already refunded, more than was paid): an answer,
+        // Already refunded (by hand, in Stripe's dashboard): the money is back; that is made.
+        if ((error as { code?: string } | null)?.code === "charge_already_refunded") {
+          return { id: "reembolsado-en-stripe", state: "hecho" };
+        }
+        // Stripe read the request and said no (more than was paid, no such payment): an answer,
         // not a silence. Anything else (network, 5xx, rate limit) says nothing about the refund.
         if (isRefusal(error)) {
           throw new RefundFailed(null, `Stripe no hizo el reembolso: ${(error as Error).message}`);

@@ -50,7 +50,8 @@ export function reportCsv(report: Report): string {
     ["Pedidos para reembolsar a mano (fuera de las ventas)", refunds.orders],
     ["Monto para reembolsar a mano (MXN)", pesos(refunds.cents)],
     ["Pedidos cancelados y reembolsados (fuera de las ventas)", report.cancelled.orders],
-    ["Monto reembolsado (MXN)", pesos(report.cancelled.cents)],
+    ["Monto reembolsado o en curso (MXN)", pesos(report.cancelled.cents)],
+    ["Reembolsos aún en el proveedor de pagos", report.cancelled.pending],
     ...(report.waitlist
       ? [
           ["Avísame: correos confirmados", report.waitlist.confirmed],

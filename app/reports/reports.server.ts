@@ -134,18 +134,20 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     .sort()
     .reverse();
 
-  // Paid orders cancelled with their refund (over the limit, or by the shop), in the scope.
+  // Paid orders cancelled with their refund (over the limit, or by the shop), in the scope: a
+  // drop's counts only its own pieces of an order that had pieces of several drops.
   let cancelledQuery = db
     .selectFrom("refunds as r")
     .innerJoin("orders as o", "o.id", "r.order_id")
-    .select(["r.amount_cents", "r.status"])
-    .where("o.status", "=", "cancelado");
-  if (scope.kind === "drop") {
-    const dropId = scope.dropId;
-    cancelledQuery = cancelledQuery.where("r.order_id", "in", (eb) =>
-      eb.selectFrom("order_lines").select("order_id").where("drop_id", "=", dropId),
-    );
-  }
+    .innerJoin("order_lines as l", "l.order_id", "r.order_id")
+    .select([
+      "r.order_id",
+      "r.status",
+      (eb) => eb.fn.sum<number | string>(eb("l.unit_price_cents", "*", eb.ref("l.quantity"))).as("cents"),
+    ])
+    .where("o.status", "=", "cancelado")
+    .groupBy(["r.order_id", "r.status"]);
+  if (scope.kind === "drop") cancelledQuery = cancelledQuery.where("l.drop_id", "=", scope.dropId);
   if (scope.kind === "month") {
     const { start, end } = monthRange(scope.month);
     cancelledQuery = cancelledQuery
@@ -157,7 +159,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
   const data: ReportData = {
     cancelled: {
       orders: cancelledRows.length,
-      cents: cancelledRows.reduce((sum, r) => sum + r.amount_cents, 0),
+      cents: cancelledRows.reduce((sum, r) => sum + Number(r.cents), 0),
       pending: cancelledRows.filter((r) => r.status !== "hecho").length,
     },
     drops,

@@ -117,7 +117,7 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     expect(refundsOf(paid.paymentIntent)).toEqual([
       expect.objectContaining({
         amount: 1_605_000,
-        idempotencyKey: `refund-${paid.orderId}`,
+        idempotencyKey: expect.stringMatching(new RegExp(`^cancelacion-${paid.orderId}-\\d+$`)),
         status: "succeeded",
       }),
     ]);
@@ -165,7 +165,7 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const refused = await cancelPaidOrder(database.db, paid.payments, paid.orderId);
     expect(refused).toMatchObject({ ok: false, reason: "reembolso_rechazado", status: "pendiente" });
     expect(refused.ok ? "" : (refused as { message: string }).message).toMatch(
-      /^El proveedor de pagos no hizo el reembolso \(Stripe no hizo el reembolso re_\w+: expired_or_canceled_card\)\. El pedido no se canceló: sigue pendiente\.$/,
+      /^No se pudo reembolsar, así que el pedido no se canceló y sigue pendiente\. El proveedor de pagos respondió: Stripe no hizo el reembolso re_\w+: expired_or_canceled_card$/,
     );
     const after = await getDeskOrder(database.db, paid.orderId);
     expect(after?.status).toBe("pendiente");
@@ -192,7 +192,9 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const later = new Date(Date.now() + 60 * 60_000);
     expect(await retryPendingRefunds(database.db, other.payments, later)).toMatchObject({ refunded: 1 });
     expect(refundsOf(other.paymentIntent)).toEqual([
-      expect.objectContaining({ idempotencyKey: `refund-${other.orderId}` }),
+      expect.objectContaining({
+        idempotencyKey: expect.stringMatching(new RegExp(`^cancelacion-${other.orderId}-\\d+$`)),
+      }),
     ]);
     expect(await piece.stock()).toBe(3);
     expect((await getDeskOrder(database.db, other.orderId))?.cancellation?.refund).toBe("hecho");
@@ -210,5 +212,73 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, reason: "conflicto", status: "cancelado" }]);
     expect(refundsOf(paid.paymentIntent)).toHaveLength(1);
     expect(await piece.stock()).toBe(6);
+  });
+
+  it("a refused refund can be asked again: the next 'Eliminar pedido' is a new request, not the refusal replayed", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 3, priceCents: 200_000 });
+    const paid = await paidByCard(database, piece, 1, `otra-vez-${newId(6)}@example.com`);
+    fake.refundStatus = "failed";
+    expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId, new Date())).toMatchObject({
+      ok: false,
+      reason: "reembolso_rechazado",
+    });
+    fake.refundStatus = "succeeded";
+    const later = new Date(Date.now() + 1_000);
+    expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId, later)).toEqual({
+      ok: true,
+      refund: "hecho",
+      amountCents: 200_000,
+    });
+    expect(refundsOf(paid.paymentIntent).map((r) => r.status)).toEqual(["failed", "succeeded"]);
+    expect(await piece.stock()).toBe(3);
+  });
+
+  it("a refund first left without an answer and refused at a later sweep puts the order back as it was", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 3, priceCents: 250_000 });
+    const paid = await paidByCard(database, piece, 1, `barrido-${newId(6)}@example.com`);
+    fake.outage = "error";
+    expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId)).toMatchObject({
+      ok: true,
+      refund: "pendiente",
+    });
+    fake.outage = null;
+    fake.refundStatus = "failed";
+    const later = new Date(Date.now() + 60 * 60_000);
+    expect(await retryPendingRefunds(database.db, paid.payments, later)).toMatchObject({ failed: 1 });
+    const order = await getDeskOrder(database.db, paid.orderId);
+    expect(order?.status).toBe("pendiente");
+    expect(order?.cancellation).toBeNull();
+    expect(await piece.stock()).toBe(2);
+    expect(
+      (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title),
+    ).toContain("Reembolso rechazado");
+    // Nothing left for the sweep to retry, and no cancellation e-mail.
+    expect(await database.db.selectFrom("refunds").select("order_id").execute()).toEqual([]);
+    expect(
+      await database.db.selectFrom("emails").select("kind").where("kind", "=", "cancelacion").execute(),
+    ).toEqual([]);
+  });
+
+  it("a refund under way at Stripe is made at a later sweep: then the pieces return and the buyer is told, once", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 2, priceCents: 180_000 });
+    const email = `en-curso-${newId(6)}@example.com`;
+    const paid = await paidByCard(database, piece, 1, email);
+    fake.refundStatus = "pending";
+    expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId)).toMatchObject({
+      ok: true,
+      refund: "en_curso",
+    });
+    expect(await piece.stock()).toBe(1);
+    const [refund] = refundsOf(paid.paymentIntent);
+    fake.settleRefund(refund?.id ?? "", "succeeded");
+    const later = new Date(Date.now() + 60 * 60_000);
+    expect(await retryPendingRefunds(database.db, paid.payments, later)).toMatchObject({ refunded: 1 });
+    expect(await retryPendingRefunds(database.db, paid.payments, later)).toMatchObject({ refunded: 0 });
+    expect(await piece.stock()).toBe(2);
+    const mails = (await mailTo(database, email)).filter((m) => m.includes("Subject: Cancelamos tu pedido"));
+    expect(mails).toHaveLength(1);
   });
 });

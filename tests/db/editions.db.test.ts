@@ -1,8 +1,10 @@
 import { expect, it } from "vitest";
 import type { Database } from "~/db/database.server";
+import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { editionText } from "~/orders/editions.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
+import { createDemoPayments } from "~/payments/demo-payments.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -86,6 +88,26 @@ describeEachDatabase("numbered pieces", (harness) => {
       { number: 1, order_id: first.id },
       { number: 2, order_id: third.id },
     ]);
+  });
+
+  it("an order the shop cancels gives its numbers back with its pieces: the next buyer gets the lowest free one", async () => {
+    const database = await harness.fresh();
+    const piece = await edition(database, 2);
+    const line = [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }];
+    const a = await hold(database.db, { lines: line, provider: "demo" });
+    const b = await hold(database.db, { lines: line, provider: "demo" });
+    expect(await pay(database, a.id, "ana@example.com")).toBe("paid");
+    expect(await pay(database, b.id, "bea@example.com")).toBe("paid");
+    expect(await cancelPaidOrder(database.db, createDemoPayments(database.db), a.id)).toMatchObject({
+      ok: true,
+    });
+    expect((await getOrder(database.db, a.id))?.lines[0]?.edition).toBeNull();
+    expect(await piece.stock()).toBe(1);
+    // Piece 1 is back on the shelf, and goes to the next buyer: every paid piece numbered, 1 and 2.
+    const c = await hold(database.db, { lines: line, provider: "demo" });
+    expect(await pay(database, c.id, "carla@example.com")).toBe("paid");
+    expect((await getOrder(database.db, c.id))?.lines[0]?.edition).toBe("Pieza 1 de 2");
+    expect((await getOrder(database.db, b.id))?.lines[0]?.edition).toBe("Pieza 2 de 2");
   });
 
   it("a product that is no edition gets no numbers", async () => {

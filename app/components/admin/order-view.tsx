@@ -151,6 +151,14 @@ function CancellationNote({ cancellation }: { cancellation: OrderCancellation })
           {cancellation.refundId && <> (referencia {cancellation.refundId})</>}. Las piezas volvieron al
           stock.
         </p>
+      ) : cancellation.inProgress ? (
+        <p>
+          <strong>Reembolso de {amount} en curso:</strong> el proveedor de pagos lo aceptó y lo está haciendo
+          (algunos bancos tardan días); la tienda pregunta cómo va sola. No lo reembolses a mano.{" "}
+          {cancellation.byShop
+            ? "Las piezas vuelven al stock cuando el reembolso se haga."
+            : "Las piezas ya volvieron al stock."}
+        </p>
       ) : (
         <p>
           <strong>Reembolso de {amount} pendiente:</strong>{" "}
