@@ -5,6 +5,7 @@ import {
   BRAND,
   HERO_IMAGE,
   PROCESS_VIDEO_POSTER,
+  type ProcessStep,
   STORY_CARDS,
   TIMELINE,
   WORKSHOP_BEFORE_AFTER,
@@ -17,11 +18,15 @@ import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/about";
 
 export function loader({ context }: Route.LoaderArgs) {
-  const { shop } = context.get(servicesContext).settings.current();
+  const { shop, storefront } = context.get(servicesContext).settings.current();
   const origin = shopOrigin(context);
   return {
     origin,
     shopName: shop.name,
+    // Configuración's 'Tienda en línea': the home's hero text, the brand's story and its steps.
+    tagline: storefront.heroText,
+    story: storefront.brandStory,
+    process: storefront.processSteps,
     ogImage: absoluteUrl(origin, HERO_IMAGE.src),
     // Only http(s): Configuración and the environment check it.
     processVideoUrl: shop.processVideoUrl,
@@ -47,14 +52,14 @@ export default function About({ loaderData }: Route.ComponentProps) {
       <header className="mx-auto max-w-3xl py-12 text-center sm:py-16">
         <p className="text-xs uppercase tracking-[0.2em] text-gold-600 sm:text-sm">{BRAND.origin}</p>
         <h1 className="mt-3 font-serif text-4xl text-gold-700 sm:text-5xl">Nosotros</h1>
-        <p className="mt-4 font-serif text-xl text-ink sm:text-2xl">{BRAND.tagline}</p>
-        <p className="mt-6 text-left leading-relaxed text-ink/80 sm:text-center">{BRAND.story}</p>
+        <p className="mt-4 font-serif text-xl text-ink sm:text-2xl">{loaderData.tagline}</p>
+        <p className="mt-6 text-left leading-relaxed text-ink/80 sm:text-center">{loaderData.story}</p>
       </header>
 
       <StoryCards />
       <Timeline />
       <BeforeAfter />
-      <ProcessVideo url={loaderData.processVideoUrl} />
+      <ProcessVideo url={loaderData.processVideoUrl} process={loaderData.process} />
 
       <section aria-labelledby="colecciones-cta" className="border-t border-sand py-12 text-center">
         <h2 id="colecciones-cta" className="font-serif text-2xl">
@@ -232,7 +237,7 @@ function isVideoFile(url: string): boolean {
   return /\.(mp4|webm|m4v|mov)$/i.test(new URL(url).pathname);
 }
 
-function ProcessVideo({ url }: { url: string | null }) {
+function ProcessVideo({ url, process }: { url: string | null; process: ProcessStep[] }) {
   return (
     <section aria-labelledby="proceso" className="border-t border-sand py-12">
       <SectionHeading id="proceso" eyebrow="Hecho a mano" title="Así hacemos cada pieza" />
@@ -261,16 +266,12 @@ function ProcessVideo({ url }: { url: string | null }) {
             />
           </div>
         ) : (
-          <figure>
-            <Picture image={PROCESS_VIDEO_POSTER} className="rounded-2xl" />
-            <figcaption className="mt-3 text-sm text-ink/70">
-              Muy pronto podrás ver aquí el video de nuestro taller, de la cera al pulido.
-            </figcaption>
-          </figure>
+          // No video yet: the workshop's illustration, with no promise of one.
+          <Picture image={PROCESS_VIDEO_POSTER} className="rounded-2xl" />
         )}
         <ol className="space-y-5">
-          {BRAND.process.map((step, i) => (
-            <li key={step.title} className="flex gap-4">
+          {process.map((step, i) => (
+            <li key={`${step.title}|${step.description}`} className="flex gap-4">
               <span
                 aria-hidden="true"
                 className="grid h-8 w-8 shrink-0 place-items-center rounded-full border border-gold-500/60 font-serif text-gold-700"

@@ -1,12 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/config/env.server";
+import { BRAND } from "~/content/brand";
 import { legalPage } from "~/content/legal";
 import {
   applyOverrides,
   formValues,
   legalPageFor,
   legalToText,
+  MAX_HERO_TEXT_CHARS,
   overridesFrom,
   parseOverrides,
   settingsFromEnvironment,
@@ -19,7 +21,11 @@ const env = loadConfig({}).shop;
 const defaults = settingsFromEnvironment(env);
 
 /** The form as the browser sends it: every field, carriers as carriers[i].name. */
-function formOf(overrides: Record<string, string> = {}, carriers = defaults.carriers): FormData {
+function formOf(
+  overrides: Record<string, string> = {},
+  carriers = defaults.carriers,
+  steps = defaults.storefront.processSteps,
+): FormData {
   const values = formValues(defaults);
   const form = new FormData();
   const fields: Record<string, string> = {
@@ -35,12 +41,21 @@ function formOf(overrides: Record<string, string> = {}, carriers = defaults.carr
     legalShipping: values.legalShipping,
     legalReturns: values.legalReturns,
     legalTerms: values.legalTerms,
+    heroTitle: values.heroTitle,
+    heroText: values.heroText,
+    heroImage: "",
+    heroImageAlt: "",
+    brandStory: values.brandStory,
     ...overrides,
   };
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   carriers.forEach((c, i) => {
     form.set(`carriers[${i}].name`, c.name);
     form.set(`carriers[${i}].trackingUrl`, c.trackingUrl ?? "");
+  });
+  steps.forEach((step, i) => {
+    form.set(`processSteps[${i}].title`, step.title);
+    form.set(`processSteps[${i}].description`, step.description);
   });
   return form;
 }
@@ -156,6 +171,67 @@ describe("the Configuración form", () => {
       carriers: [{ name: "X", trackingUrl: "https://x.mx/{guia}" }],
     });
     expect(parseOverrides("no es json")).toEqual({});
+  });
+});
+
+describe("the storefront's story ('Tienda en línea')", () => {
+  it("starts as the brand's copy, with the shop's name as the hero's title, and stores nothing", () => {
+    expect(defaults.storefront.heroTitle).toBeNull();
+    expect(defaults.storefront.heroText).toBe(BRAND.tagline);
+    expect(defaults.storefront.brandStory).toBe(BRAND.story);
+    expect(defaults.storefront.processSteps).toEqual(BRAND.process);
+    expect(formValues(defaults).heroTitle).toBe(env.name);
+    const result = parse(formOf());
+    if (result.status !== "success") throw new Error("expected success");
+    expect(result.value.heroImage).toBeNull();
+    expect(overridesFrom(defaults, result.value, env)).toEqual({});
+  });
+
+  it("refuses bad values in Spanish, beside each field", () => {
+    const errors = errorsOf(
+      formOf(
+        {
+          heroTitle: "",
+          heroText: "x".repeat(MAX_HERO_TEXT_CHARS + 1),
+          heroImage: "../../etc/passwd",
+          brandStory: "  ",
+        },
+        defaults.carriers,
+        [{ title: "", description: "Una frase." }, ...defaults.storefront.processSteps.slice(1)],
+      ),
+    );
+    expect(errors.heroTitle?.[0]).toBe("Escribe el título de la portada.");
+    expect(errors.heroText?.[0]).toBe(`Texto de la portada: máximo ${MAX_HERO_TEXT_CHARS} caracteres.`);
+    expect(errors.heroImage?.[0]).toBe("Imagen de la portada: súbela de nuevo.");
+    expect(errors.brandStory?.[0]).toBe("Escribe la historia de la marca.");
+    expect(errors["processSteps[0].title"]?.[0]).toBe("Escribe el título del paso.");
+    expect(errorsOf(formOf({ heroTitle: "Luna\u0007" })).heroTitle?.[0]).toBe(
+      "Título de la portada: contiene caracteres no permitidos.",
+    );
+  });
+
+  it("wants the four steps, and a description of an uploaded photo", () => {
+    const three = errorsOf(formOf({}, defaults.carriers, defaults.storefront.processSteps.slice(0, 3)));
+    expect(three.processSteps?.[0]).toBe("Escribe los 4 pasos del proceso.");
+    const photo = errorsOf(formOf({ heroImage: "abcdefghijkmnpqr" }));
+    expect(photo.heroImageAlt?.[0]).toBe("Escribe qué muestra la imagen de la portada.");
+    const described = parse(formOf({ heroImage: "abcdefghijkmnpqr", heroImageAlt: "Un anillo." }));
+    expect(described.status).toBe("success");
+  });
+
+  it("stores what the owner wrote; a title equal to the shop's name keeps following the name", () => {
+    const result = parse(formOf({ heroTitle: "Oro para todos los días", heroText: "Piezas hechas a mano." }));
+    if (result.status !== "success") throw new Error("expected success");
+    const overrides = overridesFrom(defaults, result.value, env);
+    expect(overrides).toEqual({ heroTitle: "Oro para todos los días", heroText: "Piezas hechas a mano." });
+    const settings = applyOverrides(defaults, parseOverrides(JSON.stringify(overrides)));
+    expect(settings.storefront.heroTitle).toBe("Oro para todos los días");
+    expect(settings.storefront.heroText).toBe("Piezas hechas a mano.");
+    expect(settings.storefront.brandStory).toBe(BRAND.story);
+
+    const renamed = parse(formOf({ name: "Luna Nueva", heroTitle: "Luna Nueva" }));
+    if (renamed.status !== "success") throw new Error("expected success");
+    expect(overridesFrom(defaults, renamed.value, env)).toEqual({ name: "Luna Nueva" });
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_ORDER_PIECES } from "~/config/ceilings";
 import type { ShopDetails } from "~/config/shop-details";
+import { BRAND, type ProcessStep } from "~/content/brand";
 import {
   isLegalPath,
   LEGAL_LINKS,
@@ -9,6 +10,7 @@ import {
   legalPage,
   withoutOwnerNotes,
 } from "~/content/legal";
+import { isId } from "~/lib/ids";
 import { safeText } from "~/lib/text";
 import { type Carrier, DEFAULT_CARRIERS, GUIA, OTHER_CARRIER } from "~/settings/carriers";
 
@@ -36,6 +38,23 @@ export interface ShopSettings {
   defaultMaxPerOrder: number | null;
   /** The owner's text of each legal page; null for the model text (app/content/legal.ts). */
   legal: Record<LegalField, string | null>;
+  /** The storefront's story: home hero, brand text, process steps (decision 40). */
+  storefront: StorefrontStory;
+}
+
+/** What the home page (and /nosotros) tell about the shop; the first values are app/content/brand.ts. */
+export interface StorefrontStory {
+  /** The hero's title; null: the shop's name (so renaming the shop renames the hero). */
+  heroTitle: string | null;
+  heroText: string;
+  /** An uploaded photo (media id) for the hero; null: the brand's illustration. */
+  heroImage: string | null;
+  /** What the uploaded photo shows (empty while there is none). */
+  heroImageAlt: string;
+  /** The brand section's text. */
+  brandStory: string;
+  /** The artisan process, PROCESS_STEPS steps of a title and one sentence. */
+  processSteps: ProcessStep[];
 }
 
 /** Every field of the form, as the schema returns it. */
@@ -46,6 +65,12 @@ export interface SettingsValues extends ShopDetails {
   legalShipping: string;
   legalReturns: string;
   legalTerms: string;
+  heroTitle: string;
+  heroText: string;
+  heroImage: string | null;
+  heroImageAlt: string;
+  brandStory: string;
+  processSteps: ProcessStep[];
 }
 export type SettingsField = keyof SettingsValues;
 /** What is stored: only the fields the owner changed. */
@@ -60,11 +85,21 @@ export const DETAIL_FIELDS = [
   "agencyUrl",
   "processVideoUrl",
 ] as const satisfies readonly (keyof ShopDetails)[];
+/** The storefront's story ('Tienda en línea'). */
+export const STORY_FIELDS = [
+  "heroTitle",
+  "heroText",
+  "heroImage",
+  "heroImageAlt",
+  "brandStory",
+  "processSteps",
+] as const satisfies readonly (keyof StorefrontStory)[];
 export const SETTINGS_FIELDS: readonly SettingsField[] = [
   ...DETAIL_FIELDS,
   "defaultMaxPerOrder",
   "carriers",
   ...LEGAL_FIELD_NAMES,
+  ...STORY_FIELDS,
 ];
 export function isSettingsField(value: string): value is SettingsField {
   return (SETTINGS_FIELDS as readonly string[]).includes(value);
@@ -72,6 +107,15 @@ export function isSettingsField(value: string): value is SettingsField {
 
 export const MAX_CARRIERS = 20;
 export const MAX_LEGAL_CHARS = 20_000;
+export const PROCESS_STEPS = 4;
+/**
+ * The storefront's photos are uploaded like a drop's (POST /admin/media) under this folder, which
+ * no drop can have (newId never makes a 0).
+ */
+export const STOREFRONT_MEDIA_FOLDER = "storefront000000";
+export const MAX_HERO_TITLE_CHARS = 80;
+export const MAX_HERO_TEXT_CHARS = 240;
+export const MAX_BRAND_STORY_CHARS = 1_200;
 
 /** Only http(s): these addresses end up in links and frames. */
 function isWebAddress(value: string): boolean {
@@ -118,6 +162,13 @@ const carrierSchema = z.object({
     )
     .optional()
     .transform((v) => v ?? null),
+});
+
+const processStepSchema = z.object({
+  title: text("Título del paso", "el título del paso", 60),
+  description: safeText({ label: "Frase del paso", error: "Escribe una frase que explique el paso." })
+    .min(1, "Escribe una frase que explique el paso.")
+    .max(200, "Frase del paso: máximo 200 caracteres."),
 });
 
 /**
@@ -173,8 +224,38 @@ export const settingsSchema = z
     legalShipping: legalText("Envíos"),
     legalReturns: legalText("Cambios y devoluciones"),
     legalTerms: legalText("Términos y condiciones"),
+    heroTitle: text("Título de la portada", "el título de la portada", MAX_HERO_TITLE_CHARS),
+    heroText: safeText({ label: "Texto de la portada", error: "Escribe el texto de la portada." })
+      .min(1, "Escribe el texto de la portada.")
+      .max(MAX_HERO_TEXT_CHARS, `Texto de la portada: máximo ${MAX_HERO_TEXT_CHARS} caracteres.`),
+    heroImage: safeText({ label: "Imagen de la portada" })
+      .refine(isId, "Imagen de la portada: súbela de nuevo.")
+      .optional()
+      .transform((v) => v ?? null),
+    heroImageAlt: safeText({ label: "Qué muestra la imagen" })
+      .max(200, "Qué muestra la imagen: máximo 200 caracteres.")
+      .optional()
+      .transform((v) => v ?? ""),
+    brandStory: safeText({
+      label: "Historia de la marca",
+      multiline: true,
+      error: "Escribe la historia de la marca.",
+    })
+      .min(1, "Escribe la historia de la marca.")
+      .max(
+        MAX_BRAND_STORY_CHARS,
+        `Historia de la marca: máximo ${MAX_BRAND_STORY_CHARS.toLocaleString("es-MX")} caracteres.`,
+      ),
+    processSteps: z
+      .array(processStepSchema, { error: `Escribe los ${PROCESS_STEPS} pasos del proceso.` })
+      .length(PROCESS_STEPS, `Escribe los ${PROCESS_STEPS} pasos del proceso.`),
   })
-  .strip();
+  .strip()
+  // A photo is described for those who cannot see it (screen readers, a failed load).
+  .refine((v) => v.heroImage === null || v.heroImageAlt !== "", {
+    path: ["heroImageAlt"],
+    message: "Escribe qué muestra la imagen de la portada.",
+  });
 
 // ---- Legal texts: plain text the owner edits ("## " starts a section, "- " a list item). ----
 
@@ -262,6 +343,14 @@ export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
     carriers: DEFAULT_CARRIERS.map((c) => ({ ...c })),
     defaultMaxPerOrder: null,
     legal: { legalPrivacy: null, legalShipping: null, legalReturns: null, legalTerms: null },
+    storefront: {
+      heroTitle: null,
+      heroText: BRAND.tagline,
+      heroImage: null,
+      heroImageAlt: "",
+      brandStory: BRAND.story,
+      processSteps: BRAND.process.map((s) => ({ ...s })),
+    },
   };
 }
 
@@ -279,6 +368,9 @@ export function applyOverrides(defaults: ShopSettings, overrides: SettingsOverri
     legal: Object.fromEntries(
       LEGAL_FIELD_NAMES.map((f) => [f, overrides[f] ?? defaults.legal[f]]),
     ) as ShopSettings["legal"],
+    storefront: Object.fromEntries(
+      STORY_FIELDS.map((f) => [f, overrides[f] !== undefined ? overrides[f] : defaults.storefront[f]]),
+    ) as unknown as StorefrontStory,
   };
 }
 
@@ -291,6 +383,8 @@ export function formValues(settings: ShopSettings): SettingsValues {
     ...(Object.fromEntries(
       LEGAL_FIELD_NAMES.map((f) => [f, settings.legal[f] ?? modelLegalText(f, settings.shop)]),
     ) as Record<LegalField, string>),
+    ...settings.storefront,
+    heroTitle: settings.storefront.heroTitle ?? settings.shop.name,
   };
 }
 
@@ -315,6 +409,11 @@ export function overridesFrom(
       const text = (value as string).replace(/\r\n?/g, "\n").trim();
       const models = [modelLegalText(field, values), modelLegalText(field, shown)];
       if (!models.includes(text)) out[field] = text;
+      continue;
+    }
+    // The shop's name as the hero's title keeps following the name.
+    if (key === "heroTitle") {
+      if (value !== values.name && value !== shown.name) out.heroTitle = value as string;
       continue;
     }
     if (!same(value, base[key])) (out as Record<string, unknown>)[key] = value;
