@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/config/env.server";
-import { BRAND } from "~/content/brand";
+import { BRAND, STORY_CARDS, TIMELINE, WORKSHOP_BEFORE_AFTER } from "~/content/brand";
 import { legalPage } from "~/content/legal";
 import {
   applyOverrides,
@@ -57,6 +57,11 @@ function formOf(
     form.set(`processSteps[${i}].title`, step.title);
     form.set(`processSteps[${i}].description`, step.description);
   });
+  for (const list of ["storyCards", "timeline", "workshopPairs"] as const) {
+    values[list].forEach((row, i) => {
+      for (const [k, v] of Object.entries(row)) form.set(`${list}[${i}].${k}`, v ?? "");
+    });
+  }
   return form;
 }
 
@@ -232,6 +237,46 @@ describe("the storefront's story ('Tienda en línea')", () => {
     const renamed = parse(formOf({ name: "Luna Nueva", heroTitle: "Luna Nueva" }));
     if (renamed.status !== "success") throw new Error("expected success");
     expect(overridesFrom(defaults, renamed.value, env)).toEqual({ name: "Luna Nueva" });
+  });
+});
+
+describe("/nosotros's story ('Tienda en línea')", () => {
+  it("starts as the brand's cards, timeline and workshop pairs, pictures naming the illustrations", () => {
+    const story = defaults.storefront;
+    expect(story.storyCards.map((c) => c.title)).toEqual(STORY_CARDS.map((c) => c.title));
+    expect(story.storyCards[0]?.image).toBe(STORY_CARDS[0]?.image.src);
+    expect(story.timeline).toEqual(TIMELINE);
+    expect(story.workshopPairs[0]?.after).toBe(WORKSHOP_BEFORE_AFTER[0]?.after.src);
+  });
+
+  it("refuses an empty year, a picture that is neither a photo nor an illustration, a pair without its photo", () => {
+    const form = formOf();
+    form.set("storyCards[1].year", "");
+    form.set("storyCards[2].image", "/etc/passwd");
+    form.set("timeline[0].text", "");
+    form.set("workshopPairs[0].before", "");
+    form.set("workshopPairs[1].afterAlt", "");
+    const errors = errorsOf(form);
+    expect(errors["storyCards[1].year"]?.[0]).toBe("Escribe el año (p. ej. 2016).");
+    expect(errors["storyCards[2].image"]?.[0]).toBe("Foto: súbela de nuevo.");
+    expect(errors["timeline[0].text"]?.[0]).toBe("Escribe el texto del momento.");
+    expect(errors["workshopPairs[0].before"]?.[0]).toBe("Sube la foto de antes.");
+    expect(errors["workshopPairs[1].afterAlt"]?.[0]).toBe("Escribe qué muestra la foto.");
+  });
+
+  it("stores an edited card list whole, uploaded photo included, and reads it back", () => {
+    const form = formOf();
+    form.set("storyCards[0].title", "Una mesa prestada");
+    form.set("storyCards[0].image", "abcdefghijkmnpqr");
+    form.set("storyCards[0].imageAlt", "La mesa de pino");
+    const result = parse(form);
+    if (result.status !== "success") throw new Error("expected success");
+    const overrides = overridesFrom(defaults, result.value, env);
+    expect(Object.keys(overrides)).toEqual(["storyCards"]);
+    const back = applyOverrides(defaults, parseOverrides(JSON.stringify(overrides))).storefront;
+    expect(back.storyCards[0]).toMatchObject({ title: "Una mesa prestada", image: "abcdefghijkmnpqr" });
+    expect(back.storyCards[1]?.image).toBe(STORY_CARDS[1]?.image.src);
+    expect(back.timeline).toEqual(TIMELINE);
   });
 });
 

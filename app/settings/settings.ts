@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { MAX_ORDER_PIECES } from "~/config/ceilings";
 import type { ShopDetails } from "~/config/shop-details";
-import { BRAND, type ProcessStep } from "~/content/brand";
+import {
+  BRAND,
+  type Illustration,
+  type ProcessStep,
+  STORY_CARDS,
+  TIMELINE,
+  WORKSHOP_BEFORE_AFTER,
+} from "~/content/brand";
 import {
   isLegalPath,
   LEGAL_LINKS,
@@ -55,6 +62,37 @@ export interface StorefrontStory {
   brandStory: string;
   /** The artisan process, PROCESS_STEPS steps of a title and one sentence. */
   processSteps: ProcessStep[];
+  /** /nosotros: the story, one card per chapter, oldest first. */
+  storyCards: StoryCard[];
+  /** /nosotros: milestones, oldest first. */
+  timeline: TimelineEntry[];
+  /** /nosotros: workshop photos, the same thing before and after the work. */
+  workshopPairs: WorkshopPair[];
+}
+
+/**
+ * A picture of the story: an uploaded photo (media id) or one of the brand's illustrations (its
+ * path under public/, e.g. "/brand/antes-mesa.svg"), with what it shows.
+ */
+export interface StoryCard {
+  year: string;
+  title: string;
+  text: string;
+  image: string | null;
+  imageAlt: string;
+}
+export interface TimelineEntry {
+  year: string;
+  title: string;
+  text: string;
+}
+export interface WorkshopPair {
+  title: string;
+  caption: string;
+  before: string | null;
+  beforeAlt: string;
+  after: string | null;
+  afterAlt: string;
 }
 
 /** Every field of the form, as the schema returns it. */
@@ -71,6 +109,9 @@ export interface SettingsValues extends ShopDetails {
   heroImageAlt: string;
   brandStory: string;
   processSteps: ProcessStep[];
+  storyCards: StoryCard[];
+  timeline: TimelineEntry[];
+  workshopPairs: WorkshopPair[];
 }
 export type SettingsField = keyof SettingsValues;
 /** What is stored: only the fields the owner changed. */
@@ -93,6 +134,9 @@ export const STORY_FIELDS = [
   "heroImageAlt",
   "brandStory",
   "processSteps",
+  "storyCards",
+  "timeline",
+  "workshopPairs",
 ] as const satisfies readonly (keyof StorefrontStory)[];
 export const SETTINGS_FIELDS: readonly SettingsField[] = [
   ...DETAIL_FIELDS,
@@ -113,6 +157,19 @@ export const PROCESS_STEPS = 4;
  * no drop can have (newId never makes a 0).
  */
 export const STOREFRONT_MEDIA_FOLDER = "storefront000000";
+export const MAX_STORY_CARDS = 12;
+export const MAX_TIMELINE_ENTRIES = 20;
+export const MAX_WORKSHOP_PAIRS = 4;
+
+/** The brand's illustrations a story picture may name (app/content/brand.ts), by path. */
+const ILLUSTRATIONS = new Map<string, Illustration>(
+  [...STORY_CARDS.map((c) => c.image), ...WORKSHOP_BEFORE_AFTER.flatMap((p) => [p.before, p.after])].map(
+    (i) => [i.src, i],
+  ),
+);
+export function brandIllustration(ref: string): Illustration | undefined {
+  return ILLUSTRATIONS.get(ref);
+}
 export const MAX_HERO_TITLE_CHARS = 80;
 export const MAX_HERO_TEXT_CHARS = 240;
 export const MAX_BRAND_STORY_CHARS = 1_200;
@@ -170,6 +227,59 @@ const processStepSchema = z.object({
     .min(1, "Escribe una frase que explique el paso.")
     .max(200, "Frase del paso: máximo 200 caracteres."),
 });
+
+/** A story picture: an uploaded photo's id or a brand illustration's path; empty for none. */
+const pictureRef = (label: string) =>
+  safeText({ label })
+    .refine((v) => isId(v) || ILLUSTRATIONS.has(v), `${label}: súbela de nuevo.`)
+    .optional()
+    .transform((v) => v ?? null);
+const pictureAlt = (label: string) =>
+  safeText({ label })
+    .max(200, `${label}: máximo 200 caracteres.`)
+    .optional()
+    .transform((v) => v ?? "");
+const yearText = text("Año", "el año (p. ej. 2016)", 20);
+const storyText = (label: string, what: string) =>
+  safeText({ label, multiline: true, error: `Escribe ${what}.` })
+    .min(1, `Escribe ${what}.`)
+    .max(400, `${label}: máximo 400 caracteres.`);
+const DESCRIBE_PHOTO = "Escribe qué muestra la foto.";
+
+const storyCardSchema = z
+  .object({
+    year: yearText,
+    title: text("Título", "el título", 80),
+    text: storyText("Texto", "el texto de la tarjeta"),
+    image: pictureRef("Foto"),
+    imageAlt: pictureAlt("Qué muestra la foto"),
+  })
+  .refine((c) => c.image === null || c.imageAlt !== "", { path: ["imageAlt"], message: DESCRIBE_PHOTO });
+
+const timelineSchema = z.object({
+  year: yearText,
+  title: text("Título", "el título", 80),
+  text: storyText("Texto", "el texto del momento"),
+});
+
+const workshopPairSchema = z
+  .object({
+    title: text("Título", "el título", 80),
+    caption: storyText("Texto", "qué cambió entre las dos fotos"),
+    before: pictureRef("Foto de antes"),
+    beforeAlt: pictureAlt("Qué muestra la foto de antes"),
+    after: pictureRef("Foto de después"),
+    afterAlt: pictureAlt("Qué muestra la foto de después"),
+  })
+  .superRefine((p, ctx) => {
+    if (p.before === null)
+      ctx.addIssue({ code: "custom", path: ["before"], message: "Sube la foto de antes." });
+    else if (p.beforeAlt === "")
+      ctx.addIssue({ code: "custom", path: ["beforeAlt"], message: DESCRIBE_PHOTO });
+    if (p.after === null)
+      ctx.addIssue({ code: "custom", path: ["after"], message: "Sube la foto de después." });
+    else if (p.afterAlt === "") ctx.addIssue({ code: "custom", path: ["afterAlt"], message: DESCRIBE_PHOTO });
+  });
 
 /**
  * The Configuración form. Empty fields arrive as undefined (Conform's coercion): an optional one
@@ -249,6 +359,23 @@ export const settingsSchema = z
     processSteps: z
       .array(processStepSchema, { error: `Escribe los ${PROCESS_STEPS} pasos del proceso.` })
       .length(PROCESS_STEPS, `Escribe los ${PROCESS_STEPS} pasos del proceso.`),
+    storyCards: z
+      .array(storyCardSchema)
+      .max(MAX_STORY_CARDS, `Hasta ${MAX_STORY_CARDS} tarjetas de la historia.`)
+      .optional()
+      .transform((v) => v ?? [])
+      .refine((v) => v.length > 0, "Deja al menos una tarjeta de la historia."),
+    timeline: z
+      .array(timelineSchema)
+      .max(MAX_TIMELINE_ENTRIES, `Hasta ${MAX_TIMELINE_ENTRIES} momentos en la línea del tiempo.`)
+      .optional()
+      .transform((v) => v ?? [])
+      .refine((v) => v.length > 0, "Deja al menos un momento en la línea del tiempo."),
+    workshopPairs: z
+      .array(workshopPairSchema)
+      .max(MAX_WORKSHOP_PAIRS, `Hasta ${MAX_WORKSHOP_PAIRS} pares de fotos.`)
+      .optional()
+      .transform((v) => v ?? []),
   })
   .strip()
   // A photo is described for those who cannot see it (screen readers, a failed load).
@@ -350,6 +477,22 @@ export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
       heroImageAlt: "",
       brandStory: BRAND.story,
       processSteps: BRAND.process.map((s) => ({ ...s })),
+      storyCards: STORY_CARDS.map((c) => ({
+        year: c.year,
+        title: c.title,
+        text: c.text,
+        image: c.image.src,
+        imageAlt: c.image.alt,
+      })),
+      timeline: TIMELINE.map((t) => ({ ...t })),
+      workshopPairs: WORKSHOP_BEFORE_AFTER.map((p) => ({
+        title: p.title,
+        caption: p.caption,
+        before: p.before.src,
+        beforeAlt: p.before.alt,
+        after: p.after.src,
+        afterAlt: p.after.alt,
+      })),
     },
   };
 }
@@ -445,7 +588,13 @@ export function parseOverrides(json: string): SettingsOverrides {
               name: c?.name,
               trackingUrl: c?.trackingUrl ?? undefined,
             }))
-          : (value ?? undefined);
+          : Array.isArray(value)
+            ? value.map((row: unknown) =>
+                typeof row === "object" && row !== null
+                  ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v ?? undefined]))
+                  : row,
+              )
+            : (value ?? undefined);
     const parsed = shape[key].safeParse(input);
     if (parsed.success) out[key] = parsed.data;
   }

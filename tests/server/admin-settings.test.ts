@@ -30,17 +30,18 @@ function settingsForm(changes: Record<string, string> = {}): URLSearchParams {
   const values = formValues(settingsFromEnvironment(loadConfig(ENV).shop));
   const form = new URLSearchParams();
   for (const [key, value] of Object.entries(values)) {
-    if (key === "carriers" || key === "processSteps") continue;
+    if (Array.isArray(value)) continue;
     form.set(key, value === null ? "" : String(value));
   }
   values.carriers.forEach((c, i) => {
     form.set(`carriers[${i}].name`, c.name);
     form.set(`carriers[${i}].trackingUrl`, c.trackingUrl ?? "");
   });
-  values.processSteps.forEach((step, i) => {
-    form.set(`processSteps[${i}].title`, step.title);
-    form.set(`processSteps[${i}].description`, step.description);
-  });
+  for (const list of ["processSteps", "storyCards", "timeline", "workshopPairs"] as const) {
+    values[list].forEach((row, i) => {
+      for (const [k, v] of Object.entries(row)) form.set(`${list}[${i}].${k}`, v ?? "");
+    });
+  }
   for (const [key, value] of Object.entries(changes)) form.set(key, value);
   return form;
 }
@@ -151,7 +152,7 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
     ]);
   });
 
-  it("the hero edited on one server shows on the other's home within seconds, with its uploaded photo", async () => {
+  it("the hero and /nosotros edited on one server show on the other within seconds, with an uploaded photo", async () => {
     await fetch(`${two.url}/`);
     expect((await fetch(`${two.url}/`)).headers.get("x-cache")).toBe("HIT");
     expect(await (await fetch(`${two.url}/nosotros`)).text()).toContain(BRAND.story.slice(0, 40));
@@ -182,6 +183,10 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
         heroImage: photo.id,
         heroImageAlt: "Un anillo de oro sobre lino",
         brandStory: "Somos un taller de cinco personas.",
+        "storyCards[0].title": "Una mesa prestada en Jalatlaco",
+        "timeline[0].year": "2015",
+        "workshopPairs[0].before": photo.id,
+        "workshopPairs[0].beforeAlt": "El anillo recién fundido",
       }),
       { cookie, origin: one.url },
     );
@@ -207,6 +212,10 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
     expect(page).not.toContain(HERO_IMAGE.src);
     const about = await (await fetch(`${two.url}/nosotros`)).text();
     expect(about).toContain("Somos un taller de cinco personas.");
+    expect(about).toContain("Una mesa prestada en Jalatlaco");
+    expect(about).toContain('<time dateTime="2015">2015</time>');
+    expect(about).toContain('alt="El anillo recién fundido"');
+    expect(about).toContain(`${photo.id}-480.webp 480w`);
     expect(about).not.toContain("Muy pronto");
 
     // A bad value is refused in Spanish beside its field; nothing is saved.

@@ -18,7 +18,7 @@ import {
   STORY_FIELDS,
   settingsSchema,
 } from "~/settings/settings";
-import { storyImage } from "~/settings/storefront.server";
+import { missingPhotos, storyPictures } from "~/settings/storefront.server";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/settings";
@@ -42,7 +42,25 @@ export async function loader(args: Route.LoaderArgs) {
   const { settings, database, media } = args.context.get(servicesContext);
   const current = settings.current();
   const values = formValues(current);
-  const hero = await storyImage(database.db, media, current.storefront.heroImage, "");
+  // Each picture's preview: an uploaded photo's WebP copy or the illustration itself.
+  const story = current.storefront;
+  const refs = [
+    story.heroImage,
+    ...story.storyCards.map((c) => c.image),
+    ...story.workshopPairs.flatMap((p) => [p.before, p.after]),
+  ];
+  const pictures = await storyPictures(
+    database.db,
+    media,
+    refs.map((ref) => ({ ref, alt: "" })),
+  );
+  const previews: Record<string, string> = {};
+  refs.forEach((ref, i) => {
+    const picture = pictures[i];
+    if (ref && picture) previews[ref] = picture.src;
+  });
+  // A photo that is gone (never the case unless removed by hand) shows as none.
+  const shown = (ref: string | null) => (ref && ref in previews ? ref : "");
   const aviso = args.url.searchParams.get("aviso");
   const updatedAt = settings.updatedAt();
   return {
@@ -50,12 +68,17 @@ export async function loader(args: Route.LoaderArgs) {
     values: {
       ...values,
       processVideoUrl: values.processVideoUrl ?? "",
-      // A photo that is gone (never the case unless removed by hand) shows as none.
-      heroImage: hero ? (values.heroImage ?? "") : "",
+      heroImage: shown(values.heroImage),
+      storyCards: values.storyCards.map((c) => ({ ...c, image: shown(c.image) })),
+      workshopPairs: values.workshopPairs.map((p) => ({
+        ...p,
+        before: shown(p.before),
+        after: shown(p.after),
+      })),
       defaultMaxPerOrder: values.defaultMaxPerOrder === null ? "" : String(values.defaultMaxPerOrder),
       carriers: values.carriers.map((c) => ({ name: c.name, trackingUrl: c.trackingUrl ?? "" })),
     },
-    heroPreview: hero?.src ?? null,
+    previews,
     changed: [...settings.changed()],
     updatedAt: updatedAt ? formatShopDateTime(updatedAt) : null,
     notice: aviso && aviso in NOTICES ? NOTICES[aviso as keyof typeof NOTICES] : null,
@@ -70,7 +93,7 @@ function answer(status: number, body: ActionData) {
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
-  const { settings, database, media } = args.context.get(servicesContext);
+  const { settings, database } = args.context.get(servicesContext);
   const form = await args.request.formData().catch(() => null);
   if (!form) return answer(400, { result: null, message: "Envía el formulario." });
   const reset = form.get("restablecer");
@@ -86,13 +109,22 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") {
     return answer(submission.status === "error" ? 400 : 200, { result: submission.reply() });
   }
-  const { heroImage } = submission.value;
-  if (heroImage && !(await storyImage(database.db, media, heroImage, ""))) {
-    return answer(400, {
-      result: submission.reply({
-        fieldErrors: { heroImage: ["Imagen de la portada: no se encontró; súbela de nuevo."] },
-      }),
+  // A photo's id that names no stored image (a forged form, or a photo removed meanwhile).
+  const missing = await missingPhotos(database.db, submission.value);
+  if (missing.size > 0) {
+    const value = submission.value;
+    const gone = (ref: string | null) => ref !== null && missing.has(ref);
+    const message = ["No se encontró la foto; súbela de nuevo."];
+    const fieldErrors: Record<string, string[]> = {};
+    if (gone(value.heroImage)) fieldErrors.heroImage = message;
+    value.storyCards.forEach((c, i) => {
+      if (gone(c.image)) fieldErrors[`storyCards[${i}].image`] = message;
     });
+    value.workshopPairs.forEach((p, i) => {
+      if (gone(p.before)) fieldErrors[`workshopPairs[${i}].before`] = message;
+      if (gone(p.after)) fieldErrors[`workshopPairs[${i}].after`] = message;
+    });
+    return answer(400, { result: submission.reply({ fieldErrors }) });
   }
   await settings.save(submission.value, settings.current().shop);
   throw redirect("/admin/settings?aviso=guardado");
@@ -149,7 +181,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           key={`tienda-${loaderData.version}`}
           fields={fields}
           changed={changed}
-          heroPreview={loaderData.heroPreview}
+          form={form}
+          previews={loaderData.previews}
         />
         <PurchasesSection fields={fields} changed={changed} />
         <CarriersSection form={form} fields={fields} changed={changed} />
