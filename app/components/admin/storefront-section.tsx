@@ -42,12 +42,19 @@ function StoryPhoto({
   previews: Previews;
 }) {
   const ref = typeof meta.initialValue === "string" ? meta.initialValue : "";
-  const url = previews[ref];
-  const [value, setValue] = useState<MediaValue | null>(
-    ref && url
-      ? { id: ref, url, alt: typeof altMeta.initialValue === "string" ? altMeta.initialValue : "" }
-      : null,
-  );
+  const alt = typeof altMeta.initialValue === "string" ? altMeta.initialValue : "";
+  const stored = (): MediaValue | null => {
+    const url = previews[ref];
+    return ref && url ? { id: ref, url, alt } : null;
+  };
+  const [value, setValue] = useState(stored);
+  // A new stored value (a save here or on another server) replaces what was shown: Conform hands
+  // the new form's initial values over after its first render.
+  const [shown, setShown] = useState(ref);
+  if (shown !== ref) {
+    setShown(ref);
+    setValue(stored());
+  }
   return (
     <MediaSlot
       dropId={STOREFRONT_MEDIA_FOLDER}
