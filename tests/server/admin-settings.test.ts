@@ -11,6 +11,7 @@ import { readStoredSettings } from "~/settings/settings.server";
 import { signInAdmin } from "../support/admin-http";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
+import { settingsFormBody } from "../support/settings-form";
 
 /*
  * Configuración over HTTP with two app servers on one database (decision 24): a save on one shows
@@ -27,23 +28,7 @@ const ENV = { SHOP_NAME: "Oro del Entorno", SHOP_WHATSAPP: "5215500000000" };
 
 /** The whole form as the page sends it, from the environment's values and `changes`. */
 function settingsForm(changes: Record<string, string> = {}): URLSearchParams {
-  const values = formValues(settingsFromEnvironment(loadConfig(ENV).shop));
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) {
-    if (Array.isArray(value)) continue;
-    form.set(key, value === null ? "" : String(value));
-  }
-  values.carriers.forEach((c, i) => {
-    form.set(`carriers[${i}].name`, c.name);
-    form.set(`carriers[${i}].trackingUrl`, c.trackingUrl ?? "");
-  });
-  for (const list of ["processSteps", "storyCards", "timeline", "workshopPairs"] as const) {
-    values[list].forEach((row, i) => {
-      for (const [k, v] of Object.entries(row)) form.set(`${list}[${i}].${k}`, v ?? "");
-    });
-  }
-  for (const [key, value] of Object.entries(changes)) form.set(key, value);
-  return form;
+  return settingsFormBody(formValues(settingsFromEnvironment(loadConfig(ENV).shop)), changes);
 }
 
 describeEachDatabase("Configuración on two app servers", (harness) => {
