@@ -26,6 +26,7 @@ import { createBrowserCookies } from "~/rate-limits/browser-cookie.server";
 import { createProofOfWork } from "~/rate-limits/proof-of-work.server";
 import { createRequestLimits, noRequestLimits } from "~/rate-limits/request-limits.server";
 import { startShopSettings } from "~/settings/settings.server";
+import { storyMediaIds } from "~/settings/storefront.server";
 import { createWaitlistLinks } from "~/waitlist/links.server";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
 import type { Services } from "~/web/services";
@@ -117,7 +118,12 @@ export async function startServices(
       log,
       { bulkKinds: [WAITLIST_OPENING_EMAIL] },
     );
-    const stopJobs = startJobs(shopJobs({ database, payments, mail, media, auth }), log);
+    const keptMedia = async () => {
+      // The stored row, not this server's copy: another server may have just saved a new photo.
+      await shopSettings.refresh();
+      return storyMediaIds(shopSettings.current());
+    };
+    const stopJobs = startJobs(shopJobs({ database, payments, mail, media, auth, keptMedia }), log);
     return {
       config,
       database,

@@ -15,10 +15,12 @@ export interface ShopJobDeps {
   mail: MailQueue;
   media: MediaStorage;
   auth: AdminAuth;
+  /** Media named outside the catalogue (the storefront's photos), read when the sweep runs. */
+  keptMedia?: () => Promise<string[]>;
 }
 
 /** The shop's background work, every app server running all of it (see scheduler.server.ts). */
-export function shopJobs({ database, payments, mail, media, auth }: ShopJobDeps): Job[] {
+export function shopJobs({ database, payments, mail, media, auth, keptMedia }: ShopJobDeps): Job[] {
   return [
     {
       name: "Apartados vencidos",
@@ -73,7 +75,8 @@ export function shopJobs({ database, payments, mail, media, auth }: ShopJobDeps)
       name: "Limpieza de medios",
       everyMs: 60 * 60_000,
       async run() {
-        const { rows, files } = await sweepUnusedMedia(database.db, media);
+        const keep = (await keptMedia?.()) ?? [];
+        const { rows, files } = await sweepUnusedMedia(database.db, media, new Date(), keep);
         return rows + files > 0 ? `Medios sin usar borrados: ${rows} registros, ${files} archivos.` : null;
       },
     },

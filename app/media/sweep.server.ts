@@ -12,13 +12,15 @@ function mediaKeyOf(fileKey: string): string {
 /**
  * Removes media nothing uses, once they are older than the grace period: rows (and their files)
  * that no drop, product or gallery names — photos uploaded on a form that was never saved — and
- * files under drops/ that no row names (an upload cut off between storing and recording). Safe on
- * several app servers at once: deleting what is already gone does nothing.
+ * files under drops/ that no row names (an upload cut off between storing and recording). `keep`
+ * names media used elsewhere (the storefront's photos in Configuración). Safe on several app
+ * servers at once: deleting what is already gone does nothing.
  */
 export async function sweepUnusedMedia(
   db: Db,
   storage: MediaStorage,
   now = new Date(),
+  keep: readonly string[] = [],
 ): Promise<{ rows: number; files: number }> {
   const cutoff = now.getTime() - SWEEP_GRACE_HOURS * 3_600_000;
   const [rows, drops, products, extras] = await Promise.all([
@@ -28,6 +30,7 @@ export async function sweepUnusedMedia(
     db.selectFrom("product_images").select("media_id").execute(),
   ]);
   const used = new Set<string | null>([
+    ...keep,
     ...drops.flatMap((d) => [d.image_id, d.video_id]),
     ...products.map((p) => p.image_id),
     ...extras.map((e) => e.media_id),

@@ -1,27 +1,53 @@
 import { useRef } from "react";
 import { Link } from "react-router";
 import { Picture } from "~/components/picture";
-import {
-  BRAND,
-  HERO_IMAGE,
-  PROCESS_VIDEO_POSTER,
-  STORY_CARDS,
-  TIMELINE,
-  WORKSHOP_BEFORE_AFTER,
-} from "~/content/brand";
+import { BRAND, HERO_IMAGE, PROCESS_VIDEO_POSTER, type ProcessStep, TIMELINE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
 import { absoluteUrl } from "~/lib/urls";
+import { type StoryPicture, storyPictures } from "~/settings/storefront.server";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/about";
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { shop } = context.get(servicesContext).settings.current();
+export async function loader({ context }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  const { shop, storefront } = services.settings.current();
   const origin = shopOrigin(context);
+  // Every picture (an uploaded photo or a brand illustration) in one read.
+  const pictures = await storyPictures(services.database.db, services.media, [
+    ...storefront.storyCards.map((c) => ({ ref: c.image, alt: c.imageAlt })),
+    ...storefront.workshopPairs.flatMap((p) => [
+      { ref: p.before, alt: p.beforeAlt },
+      { ref: p.after, alt: p.afterAlt },
+    ]),
+  ]);
+  const cardCount = storefront.storyCards.length;
   return {
+    cards: storefront.storyCards.map((c, i) => ({
+      year: c.year,
+      title: c.title,
+      text: c.text,
+      image: pictures[i] ?? null,
+    })),
+    timeline: storefront.timeline,
+    // The words beside the timeline tell the brand's own ten years: only while it is the brand's.
+    timelineIsBrands: JSON.stringify(storefront.timeline) === JSON.stringify(TIMELINE),
+    pairs: storefront.workshopPairs
+      .map((p, i) => ({
+        title: p.title,
+        caption: p.caption,
+        before: pictures[cardCount + 2 * i] ?? null,
+        after: pictures[cardCount + 2 * i + 1] ?? null,
+      }))
+      // A pair whose photo is gone is left out rather than shown half.
+      .filter((p) => p.before && p.after),
     origin,
     shopName: shop.name,
+    // Configuración's 'Tienda en línea': the home's hero text, the brand's story and its steps.
+    tagline: storefront.heroText,
+    story: storefront.brandStory,
+    process: storefront.processSteps,
     ogImage: absoluteUrl(origin, HERO_IMAGE.src),
     // Only http(s): Configuración and the environment check it.
     processVideoUrl: shop.processVideoUrl,
@@ -47,14 +73,16 @@ export default function About({ loaderData }: Route.ComponentProps) {
       <header className="mx-auto max-w-3xl py-12 text-center sm:py-16">
         <p className="text-xs uppercase tracking-[0.2em] text-gold-600 sm:text-sm">{BRAND.origin}</p>
         <h1 className="mt-3 font-serif text-4xl text-gold-700 sm:text-5xl">Nosotros</h1>
-        <p className="mt-4 font-serif text-xl text-ink sm:text-2xl">{BRAND.tagline}</p>
-        <p className="mt-6 text-left leading-relaxed text-ink/80 sm:text-center">{BRAND.story}</p>
+        <p className="mt-4 font-serif text-xl text-ink sm:text-2xl">{loaderData.tagline}</p>
+        <p className="mt-6 text-left leading-relaxed text-ink/80 sm:text-center">{loaderData.story}</p>
       </header>
 
-      <StoryCards />
-      <Timeline />
-      <BeforeAfter />
-      <ProcessVideo url={loaderData.processVideoUrl} />
+      {loaderData.cards.length > 0 && <StoryCards cards={loaderData.cards} />}
+      {loaderData.timeline.length > 0 && (
+        <Timeline entries={loaderData.timeline} brands={loaderData.timelineIsBrands} />
+      )}
+      {loaderData.pairs.length > 0 && <BeforeAfter pairs={loaderData.pairs} />}
+      <ProcessVideo url={loaderData.processVideoUrl} process={loaderData.process} />
 
       <section aria-labelledby="colecciones-cta" className="border-t border-sand py-12 text-center">
         <h2 id="colecciones-cta" className="font-serif text-2xl">
@@ -82,7 +110,42 @@ function SectionHeading({ id, eyebrow, title }: { id: string; eyebrow: string; t
   );
 }
 
-function StoryCards() {
+type Cards = Route.ComponentProps["loaderData"]["cards"];
+type Entries = Route.ComponentProps["loaderData"]["timeline"];
+type Pairs = Route.ComponentProps["loaderData"]["pairs"];
+
+/** A year as a <time> when it is one (a card may say 'Hoy'). */
+function Year({ year }: { year: string }) {
+  return /^\d{4}$/.test(year) ? <time dateTime={year}>{year}</time> : year;
+}
+
+/** An uploaded photo (WebP widths) or a brand illustration, at full width without layout shift. */
+function StoryImage({
+  image,
+  eager,
+  className = "",
+}: {
+  image: StoryPicture;
+  eager?: boolean;
+  className?: string;
+}) {
+  if (!image.srcSet) return <Picture image={image} eager={eager} className={className} />;
+  return (
+    <img
+      src={image.src}
+      srcSet={image.srcSet}
+      sizes="(min-width: 1024px) 33vw, 80vw"
+      alt={image.alt}
+      width={image.width}
+      height={image.height}
+      loading={eager ? "eager" : "lazy"}
+      decoding="async"
+      className={`h-auto w-full bg-sand ${className}`}
+    />
+  );
+}
+
+function StoryCards({ cards }: { cards: Cards }) {
   const scroller = useRef<HTMLDivElement>(null);
   const scrollByPage = (direction: 1 | -1) => {
     const el = scroller.current;
@@ -96,7 +159,7 @@ function StoryCards() {
   return (
     <section aria-labelledby="historia" className="border-t border-sand py-12">
       <div className="flex items-end justify-between gap-4">
-        <SectionHeading id="historia" eyebrow="Desde 2016" title="Nuestra historia" />
+        <SectionHeading id="historia" eyebrow={`Desde ${cards[0]?.year ?? ""}`} title="Nuestra historia" />
         <div className="hidden gap-2 sm:flex">
           <button
             type="button"
@@ -131,16 +194,16 @@ function StoryCards() {
         className="-mx-4 mt-6 snap-x snap-mandatory scroll-px-4 overflow-x-auto px-4 pb-4 [scrollbar-color:var(--color-gold-500)_transparent] [scrollbar-width:thin] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-500 sm:mx-0 sm:scroll-px-0 sm:px-0"
       >
         <ol className="flex gap-4">
-          {STORY_CARDS.map((card, i) => (
+          {cards.map((card, i) => (
             <li
               key={`${card.year}-${card.title}`}
               className="w-[82%] max-w-[20rem] shrink-0 snap-start overflow-hidden rounded-2xl border border-sand bg-white/60 sm:w-72 lg:w-80"
             >
               <article aria-labelledby={`historia-${i}`}>
-                <Picture image={card.image} eager={i === 0} />
+                {card.image && <StoryImage image={card.image} eager={i === 0} />}
                 <div className="p-5">
                   <p className="font-serif text-2xl text-gold-700">
-                    <time dateTime={card.year}>{card.year}</time>
+                    <Year year={card.year} />
                   </p>
                   <h3 id={`historia-${i}`} className="mt-1 font-serif text-xl">
                     {card.title}
@@ -156,27 +219,35 @@ function StoryCards() {
   );
 }
 
-function Timeline() {
+function Timeline({ entries, brands }: { entries: Entries; brands: boolean }) {
+  const first = entries[0]?.year ?? "";
+  const last = entries[entries.length - 1]?.year ?? "";
   return (
     <section aria-labelledby="linea-del-tiempo" className="border-t border-sand py-12">
       <div className="lg:grid lg:grid-cols-[1fr_2fr] lg:gap-10">
         <div>
-          <SectionHeading id="linea-del-tiempo" eyebrow="2016 – 2026" title="Línea del tiempo" />
-          <p className="mt-3 max-w-sm leading-relaxed text-ink/75">
-            Diez años, de una mesa en un cuarto prestado a un taller en Oaxaca y un estudio en la Ciudad de
-            México.
-          </p>
+          <SectionHeading
+            id="linea-del-tiempo"
+            eyebrow={first === last ? first : `${first} – ${last}`}
+            title="Línea del tiempo"
+          />
+          {brands && (
+            <p className="mt-3 max-w-sm leading-relaxed text-ink/75">
+              Diez años, de una mesa en un cuarto prestado a un taller en Oaxaca y un estudio en la Ciudad de
+              México.
+            </p>
+          )}
         </div>
         <ol className="mt-8 border-l-2 border-gold-500/30 pl-6 sm:ml-2 sm:pl-8 lg:mt-2">
-          {TIMELINE.map((item) => (
-            <li key={`${item.year}-${item.title}`} className="relative pb-8 last:pb-0">
+          {entries.map((item) => (
+            <li key={`${item.year}-${item.title}-${item.text}`} className="relative pb-8 last:pb-0">
               <span
                 aria-hidden="true"
                 className="absolute top-1.5 -left-[calc(1.5rem+7px)] h-3 w-3 rounded-full bg-gold-500 ring-4 ring-cream sm:-left-[calc(2rem+7px)]"
               />
               <div className="sm:grid sm:grid-cols-[5rem_1fr] sm:gap-6">
                 <p className="font-serif text-xl text-gold-700">
-                  <time dateTime={item.year}>{item.year}</time>
+                  <Year year={item.year} />
                 </p>
                 <div>
                   <h3 className="font-medium">{item.title}</h3>
@@ -191,14 +262,14 @@ function Timeline() {
   );
 }
 
-function BeforeAfter() {
+function BeforeAfter({ pairs }: { pairs: Pairs }) {
   return (
     <section aria-labelledby="antes-despues" className="border-t border-sand py-12">
       <SectionHeading id="antes-despues" eyebrow="En el taller" title="Antes y después" />
       <div className="mt-8 space-y-12">
-        {WORKSHOP_BEFORE_AFTER.map((pair, i) => (
+        {pairs.map((pair, i) => (
           <article
-            key={pair.title}
+            key={`${pair.title}-${pair.caption}`}
             aria-labelledby={`antes-despues-${i}`}
             className="lg:grid lg:grid-cols-[1fr_2fr] lg:items-center lg:gap-10"
           >
@@ -214,7 +285,7 @@ function BeforeAfter() {
                 { label: "Después", image: pair.after },
               ].map(({ label, image }) => (
                 <figure key={label}>
-                  <Picture image={image} className="rounded-xl" />
+                  {image && <StoryImage image={image} className="rounded-xl" />}
                   <figcaption className="mt-2 text-xs uppercase tracking-[0.2em] text-gold-700 sm:text-sm">
                     {label}
                   </figcaption>
@@ -232,7 +303,7 @@ function isVideoFile(url: string): boolean {
   return /\.(mp4|webm|m4v|mov)$/i.test(new URL(url).pathname);
 }
 
-function ProcessVideo({ url }: { url: string | null }) {
+function ProcessVideo({ url, process }: { url: string | null; process: ProcessStep[] }) {
   return (
     <section aria-labelledby="proceso" className="border-t border-sand py-12">
       <SectionHeading id="proceso" eyebrow="Hecho a mano" title="Así hacemos cada pieza" />
@@ -261,16 +332,12 @@ function ProcessVideo({ url }: { url: string | null }) {
             />
           </div>
         ) : (
-          <figure>
-            <Picture image={PROCESS_VIDEO_POSTER} className="rounded-2xl" />
-            <figcaption className="mt-3 text-sm text-ink/70">
-              Muy pronto podrás ver aquí el video de nuestro taller, de la cera al pulido.
-            </figcaption>
-          </figure>
+          // No video yet: the workshop's illustration, with no promise of one.
+          <Picture image={PROCESS_VIDEO_POSTER} className="rounded-2xl" />
         )}
         <ol className="space-y-5">
-          {BRAND.process.map((step, i) => (
-            <li key={step.title} className="flex gap-4">
+          {process.map((step, i) => (
+            <li key={`${step.title}|${step.description}`} className="flex gap-4">
               <span
                 aria-hidden="true"
                 className="grid h-8 w-8 shrink-0 place-items-center rounded-full border border-gold-500/60 font-serif text-gold-700"

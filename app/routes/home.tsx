@@ -19,6 +19,7 @@ import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { WhatsAppButton } from "~/components/whatsapp-button";
 import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
+import { storyImage } from "~/settings/storefront.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";
@@ -38,17 +39,34 @@ export async function loader({ context }: Route.LoaderArgs) {
     products: drop.products,
   }));
   const page = await storefrontPage(services, shopOrigin(context), shown, { now, takesSignUps });
+  // The story as Configuración tells it ('Tienda en línea'); the brand's copy until the owner edits it.
+  const story = services.settings.current().storefront;
+  const heroPhoto = await storyImage(
+    services.database.db,
+    services.media,
+    story.heroImage,
+    story.heroImageAlt,
+  );
   return {
     seo: page.seo({
-      description: BRAND.tagline,
+      description: story.heroText,
       path: "/",
-      image: page.drops[0]?.image?.src ?? HERO_IMAGE.src,
+      image: page.drops[0]?.image?.src ?? heroPhoto?.src ?? HERO_IMAGE.src,
     }),
     now: now.toISOString(),
     whatsapp: page.shop.whatsapp,
     drops: page.drops,
     // The brand's copy travels with the page's data, not in its JavaScript (home's budget).
-    brand: { ...BRAND, hero: HERO_IMAGE, processImage: PROCESS_IMAGE },
+    brand: {
+      origin: BRAND.origin,
+      title: story.heroTitle ?? page.shop.name,
+      text: story.heroText,
+      story: story.brandStory,
+      process: story.processSteps,
+      // The owner's photo (WebP widths) or, until there is one, the brand's illustration.
+      hero: heroPhoto ? { photo: heroPhoto } : { illustration: HERO_IMAGE },
+      processImage: PROCESS_IMAGE,
+    },
   };
 }
 
@@ -78,9 +96,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:py-16 md:grid-cols-[5fr_6fr] md:items-center">
             <div>
               <h1 className="font-serif text-4xl leading-tight text-balance sm:text-5xl lg:text-6xl">
-                {loaderData.seo.shopName}
+                {brand.title}
               </h1>
-              <p className="mt-4 max-w-lg text-lg text-ink/80">{brand.tagline}</p>
+              <p className="mt-4 max-w-lg text-lg text-ink/80">{brand.text}</p>
               <Link
                 to={running?.href ?? "/colecciones"}
                 className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream hover:bg-gold-700"
@@ -88,14 +106,26 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 {running ? `Ver ${running.name}` : "Ver colecciones"}
               </Link>
             </div>
-            <img
-              src={brand.hero.src}
-              alt={brand.hero.alt}
-              width={brand.hero.width}
-              height={brand.hero.height}
-              fetchPriority="high"
-              className="h-auto w-full rounded-lg"
-            />
+            {brand.hero.photo ? (
+              <ResponsiveImage
+                image={brand.hero.photo}
+                alt={brand.hero.photo.alt}
+                sizes="(min-width: 768px) 55vw, 100vw"
+                priority
+                className="h-auto w-full rounded-lg"
+              />
+            ) : (
+              brand.hero.illustration && (
+                <img
+                  src={brand.hero.illustration.src}
+                  alt={brand.hero.illustration.alt}
+                  width={brand.hero.illustration.width}
+                  height={brand.hero.illustration.height}
+                  fetchPriority="high"
+                  className="h-auto w-full rounded-lg"
+                />
+              )
+            )}
           </div>
         </section>
 
@@ -173,7 +203,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </h2>
               <ol className="mt-6 space-y-5">
                 {brand.process.map((step, i) => (
-                  <li key={step.title} className="flex gap-4">
+                  <li key={`${step.title}|${step.description}`} className="flex gap-4">
                     <span className="grid size-9 shrink-0 place-items-center rounded-full bg-gold-700 font-serif text-cream">
                       {i + 1}
                     </span>

@@ -1,12 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/config/env.server";
+import { BRAND, STORY_CARDS, TIMELINE, WORKSHOP_BEFORE_AFTER } from "~/content/brand";
 import { legalPage } from "~/content/legal";
 import {
   applyOverrides,
   formValues,
   legalPageFor,
   legalToText,
+  MAX_HERO_TEXT_CHARS,
   overridesFrom,
   parseOverrides,
   settingsFromEnvironment,
@@ -19,7 +21,11 @@ const env = loadConfig({}).shop;
 const defaults = settingsFromEnvironment(env);
 
 /** The form as the browser sends it: every field, carriers as carriers[i].name. */
-function formOf(overrides: Record<string, string> = {}, carriers = defaults.carriers): FormData {
+function formOf(
+  overrides: Record<string, string> = {},
+  carriers = defaults.carriers,
+  steps = defaults.storefront.processSteps,
+): FormData {
   const values = formValues(defaults);
   const form = new FormData();
   const fields: Record<string, string> = {
@@ -35,6 +41,11 @@ function formOf(overrides: Record<string, string> = {}, carriers = defaults.carr
     legalShipping: values.legalShipping,
     legalReturns: values.legalReturns,
     legalTerms: values.legalTerms,
+    heroTitle: values.heroTitle,
+    heroText: values.heroText,
+    heroImage: "",
+    heroImageAlt: "",
+    brandStory: values.brandStory,
     ...overrides,
   };
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
@@ -42,6 +53,15 @@ function formOf(overrides: Record<string, string> = {}, carriers = defaults.carr
     form.set(`carriers[${i}].name`, c.name);
     form.set(`carriers[${i}].trackingUrl`, c.trackingUrl ?? "");
   });
+  steps.forEach((step, i) => {
+    form.set(`processSteps[${i}].title`, step.title);
+    form.set(`processSteps[${i}].description`, step.description);
+  });
+  for (const list of ["storyCards", "timeline", "workshopPairs"] as const) {
+    values[list].forEach((row, i) => {
+      for (const [k, v] of Object.entries(row)) form.set(`${list}[${i}].${k}`, v ?? "");
+    });
+  }
   return form;
 }
 
@@ -156,6 +176,107 @@ describe("the Configuración form", () => {
       carriers: [{ name: "X", trackingUrl: "https://x.mx/{guia}" }],
     });
     expect(parseOverrides("no es json")).toEqual({});
+  });
+});
+
+describe("the storefront's story ('Tienda en línea')", () => {
+  it("starts as the brand's copy, with the shop's name as the hero's title, and stores nothing", () => {
+    expect(defaults.storefront.heroTitle).toBeNull();
+    expect(defaults.storefront.heroText).toBe(BRAND.tagline);
+    expect(defaults.storefront.brandStory).toBe(BRAND.story);
+    expect(defaults.storefront.processSteps).toEqual(BRAND.process);
+    expect(formValues(defaults).heroTitle).toBe(env.name);
+    const result = parse(formOf());
+    if (result.status !== "success") throw new Error("expected success");
+    expect(result.value.heroImage).toBeNull();
+    expect(overridesFrom(defaults, result.value, env)).toEqual({});
+  });
+
+  it("refuses bad values in Spanish, beside each field", () => {
+    const errors = errorsOf(
+      formOf(
+        {
+          heroTitle: "",
+          heroText: "x".repeat(MAX_HERO_TEXT_CHARS + 1),
+          heroImage: "../../etc/passwd",
+          brandStory: "  ",
+        },
+        defaults.carriers,
+        [{ title: "", description: "Una frase." }, ...defaults.storefront.processSteps.slice(1)],
+      ),
+    );
+    expect(errors.heroTitle?.[0]).toBe("Escribe el título de la portada.");
+    expect(errors.heroText?.[0]).toBe(`Texto de la portada: máximo ${MAX_HERO_TEXT_CHARS} caracteres.`);
+    expect(errors.heroImage?.[0]).toBe("Imagen de la portada: súbela de nuevo.");
+    expect(errors.brandStory?.[0]).toBe("Escribe la historia de la marca.");
+    expect(errors["processSteps[0].title"]?.[0]).toBe("Escribe el título del paso.");
+    expect(errorsOf(formOf({ heroTitle: "Luna\u0007" })).heroTitle?.[0]).toBe(
+      "Título de la portada: contiene caracteres no permitidos.",
+    );
+  });
+
+  it("wants the four steps, and a description of an uploaded photo", () => {
+    const three = errorsOf(formOf({}, defaults.carriers, defaults.storefront.processSteps.slice(0, 3)));
+    expect(three.processSteps?.[0]).toBe("Escribe los 4 pasos del proceso.");
+    const photo = errorsOf(formOf({ heroImage: "abcdefghijkmnpqr" }));
+    expect(photo.heroImageAlt?.[0]).toBe("Escribe qué muestra la imagen de la portada.");
+    const described = parse(formOf({ heroImage: "abcdefghijkmnpqr", heroImageAlt: "Un anillo." }));
+    expect(described.status).toBe("success");
+  });
+
+  it("stores what the owner wrote; a title equal to the shop's name keeps following the name", () => {
+    const result = parse(formOf({ heroTitle: "Oro para todos los días", heroText: "Piezas hechas a mano." }));
+    if (result.status !== "success") throw new Error("expected success");
+    const overrides = overridesFrom(defaults, result.value, env);
+    expect(overrides).toEqual({ heroTitle: "Oro para todos los días", heroText: "Piezas hechas a mano." });
+    const settings = applyOverrides(defaults, parseOverrides(JSON.stringify(overrides)));
+    expect(settings.storefront.heroTitle).toBe("Oro para todos los días");
+    expect(settings.storefront.heroText).toBe("Piezas hechas a mano.");
+    expect(settings.storefront.brandStory).toBe(BRAND.story);
+
+    const renamed = parse(formOf({ name: "Luna Nueva", heroTitle: "Luna Nueva" }));
+    if (renamed.status !== "success") throw new Error("expected success");
+    expect(overridesFrom(defaults, renamed.value, env)).toEqual({ name: "Luna Nueva" });
+  });
+});
+
+describe("/nosotros's story ('Tienda en línea')", () => {
+  it("starts as the brand's cards, timeline and workshop pairs, pictures naming the illustrations", () => {
+    const story = defaults.storefront;
+    expect(story.storyCards.map((c) => c.title)).toEqual(STORY_CARDS.map((c) => c.title));
+    expect(story.storyCards[0]?.image).toBe(STORY_CARDS[0]?.image.src);
+    expect(story.timeline).toEqual(TIMELINE);
+    expect(story.workshopPairs[0]?.after).toBe(WORKSHOP_BEFORE_AFTER[0]?.after.src);
+  });
+
+  it("refuses an empty year, a picture that is neither a photo nor an illustration, a pair without its photo", () => {
+    const form = formOf();
+    form.set("storyCards[1].year", "");
+    form.set("storyCards[2].image", "/etc/passwd");
+    form.set("timeline[0].text", "");
+    form.set("workshopPairs[0].before", "");
+    form.set("workshopPairs[1].afterAlt", "");
+    const errors = errorsOf(form);
+    expect(errors["storyCards[1].year"]?.[0]).toBe("Escribe el año (p. ej. 2016).");
+    expect(errors["storyCards[2].image"]?.[0]).toBe("Foto: súbela de nuevo.");
+    expect(errors["timeline[0].text"]?.[0]).toBe("Escribe el texto del momento.");
+    expect(errors["workshopPairs[0].before"]?.[0]).toBe("Sube la foto de antes.");
+    expect(errors["workshopPairs[1].afterAlt"]?.[0]).toBe("Escribe qué muestra la foto.");
+  });
+
+  it("stores an edited card list whole, uploaded photo included, and reads it back", () => {
+    const form = formOf();
+    form.set("storyCards[0].title", "Una mesa prestada");
+    form.set("storyCards[0].image", "abcdefghijkmnpqr");
+    form.set("storyCards[0].imageAlt", "La mesa de pino");
+    const result = parse(form);
+    if (result.status !== "success") throw new Error("expected success");
+    const overrides = overridesFrom(defaults, result.value, env);
+    expect(Object.keys(overrides)).toEqual(["storyCards"]);
+    const back = applyOverrides(defaults, parseOverrides(JSON.stringify(overrides))).storefront;
+    expect(back.storyCards[0]).toMatchObject({ title: "Una mesa prestada", image: "abcdefghijkmnpqr" });
+    expect(back.storyCards[1]?.image).toBe(STORY_CARDS[1]?.image.src);
+    expect(back.timeline).toEqual(TIMELINE);
   });
 });
 

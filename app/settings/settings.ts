@@ -2,6 +2,14 @@ import { z } from "zod";
 import { MAX_ORDER_PIECES } from "~/config/ceilings";
 import type { ShopDetails } from "~/config/shop-details";
 import {
+  BRAND,
+  type Illustration,
+  type ProcessStep,
+  STORY_CARDS,
+  TIMELINE,
+  WORKSHOP_BEFORE_AFTER,
+} from "~/content/brand";
+import {
   isLegalPath,
   LEGAL_LINKS,
   type LegalPath,
@@ -9,6 +17,7 @@ import {
   legalPage,
   withoutOwnerNotes,
 } from "~/content/legal";
+import { isId } from "~/lib/ids";
 import { safeText } from "~/lib/text";
 import { type Carrier, DEFAULT_CARRIERS, GUIA, OTHER_CARRIER } from "~/settings/carriers";
 
@@ -36,6 +45,54 @@ export interface ShopSettings {
   defaultMaxPerOrder: number | null;
   /** The owner's text of each legal page; null for the model text (app/content/legal.ts). */
   legal: Record<LegalField, string | null>;
+  /** The storefront's story: home hero, brand text, process steps (decision 40). */
+  storefront: StorefrontStory;
+}
+
+/** What the home page (and /nosotros) tell about the shop; the first values are app/content/brand.ts. */
+export interface StorefrontStory {
+  /** The hero's title; null: the shop's name (so renaming the shop renames the hero). */
+  heroTitle: string | null;
+  heroText: string;
+  /** An uploaded photo (media id) for the hero; null: the brand's illustration. */
+  heroImage: string | null;
+  /** What the uploaded photo shows (empty while there is none). */
+  heroImageAlt: string;
+  /** The brand section's text. */
+  brandStory: string;
+  /** The artisan process, PROCESS_STEPS steps of a title and one sentence. */
+  processSteps: ProcessStep[];
+  /** /nosotros: the story, one card per chapter, oldest first. */
+  storyCards: StoryCard[];
+  /** /nosotros: milestones, oldest first. */
+  timeline: TimelineEntry[];
+  /** /nosotros: workshop photos, the same thing before and after the work. */
+  workshopPairs: WorkshopPair[];
+}
+
+/**
+ * A picture of the story: an uploaded photo (media id) or one of the brand's illustrations (its
+ * path under public/, e.g. "/brand/antes-mesa.svg"), with what it shows.
+ */
+export interface StoryCard {
+  year: string;
+  title: string;
+  text: string;
+  image: string | null;
+  imageAlt: string;
+}
+export interface TimelineEntry {
+  year: string;
+  title: string;
+  text: string;
+}
+export interface WorkshopPair {
+  title: string;
+  caption: string;
+  before: string | null;
+  beforeAlt: string;
+  after: string | null;
+  afterAlt: string;
 }
 
 /** Every field of the form, as the schema returns it. */
@@ -46,6 +103,15 @@ export interface SettingsValues extends ShopDetails {
   legalShipping: string;
   legalReturns: string;
   legalTerms: string;
+  heroTitle: string;
+  heroText: string;
+  heroImage: string | null;
+  heroImageAlt: string;
+  brandStory: string;
+  processSteps: ProcessStep[];
+  storyCards: StoryCard[];
+  timeline: TimelineEntry[];
+  workshopPairs: WorkshopPair[];
 }
 export type SettingsField = keyof SettingsValues;
 /** What is stored: only the fields the owner changed. */
@@ -60,11 +126,24 @@ export const DETAIL_FIELDS = [
   "agencyUrl",
   "processVideoUrl",
 ] as const satisfies readonly (keyof ShopDetails)[];
+/** The storefront's story ('Tienda en línea'). */
+export const STORY_FIELDS = [
+  "heroTitle",
+  "heroText",
+  "heroImage",
+  "heroImageAlt",
+  "brandStory",
+  "processSteps",
+  "storyCards",
+  "timeline",
+  "workshopPairs",
+] as const satisfies readonly (keyof StorefrontStory)[];
 export const SETTINGS_FIELDS: readonly SettingsField[] = [
   ...DETAIL_FIELDS,
   "defaultMaxPerOrder",
   "carriers",
   ...LEGAL_FIELD_NAMES,
+  ...STORY_FIELDS,
 ];
 export function isSettingsField(value: string): value is SettingsField {
   return (SETTINGS_FIELDS as readonly string[]).includes(value);
@@ -72,6 +151,28 @@ export function isSettingsField(value: string): value is SettingsField {
 
 export const MAX_CARRIERS = 20;
 export const MAX_LEGAL_CHARS = 20_000;
+export const PROCESS_STEPS = 4;
+/**
+ * The storefront's photos are uploaded like a drop's (POST /admin/media) under this folder, which
+ * no drop can have (newId never makes a 0).
+ */
+export const STOREFRONT_MEDIA_FOLDER = "storefront000000";
+export const MAX_STORY_CARDS = 12;
+export const MAX_TIMELINE_ENTRIES = 20;
+export const MAX_WORKSHOP_PAIRS = 4;
+
+/** The brand's illustrations a story picture may name (app/content/brand.ts), by path. */
+const ILLUSTRATIONS = new Map<string, Illustration>(
+  [...STORY_CARDS.map((c) => c.image), ...WORKSHOP_BEFORE_AFTER.flatMap((p) => [p.before, p.after])].map(
+    (i) => [i.src, i],
+  ),
+);
+export function brandIllustration(ref: string): Illustration | undefined {
+  return ILLUSTRATIONS.get(ref);
+}
+export const MAX_HERO_TITLE_CHARS = 80;
+export const MAX_HERO_TEXT_CHARS = 240;
+export const MAX_BRAND_STORY_CHARS = 1_200;
 
 /** Only http(s): these addresses end up in links and frames. */
 function isWebAddress(value: string): boolean {
@@ -119,6 +220,66 @@ const carrierSchema = z.object({
     .optional()
     .transform((v) => v ?? null),
 });
+
+const processStepSchema = z.object({
+  title: text("Título del paso", "el título del paso", 60),
+  description: safeText({ label: "Frase del paso", error: "Escribe una frase que explique el paso." })
+    .min(1, "Escribe una frase que explique el paso.")
+    .max(200, "Frase del paso: máximo 200 caracteres."),
+});
+
+/** A story picture: an uploaded photo's id or a brand illustration's path; empty for none. */
+const pictureRef = (label: string) =>
+  safeText({ label })
+    .refine((v) => isId(v) || ILLUSTRATIONS.has(v), `${label}: súbela de nuevo.`)
+    .optional()
+    .transform((v) => v ?? null);
+const pictureAlt = (label: string) =>
+  safeText({ label })
+    .max(200, `${label}: máximo 200 caracteres.`)
+    .optional()
+    .transform((v) => v ?? "");
+const yearText = text("Año", "el año (p. ej. 2016)", 20);
+const storyText = (label: string, what: string) =>
+  safeText({ label, multiline: true, error: `Escribe ${what}.` })
+    .min(1, `Escribe ${what}.`)
+    .max(400, `${label}: máximo 400 caracteres.`);
+const DESCRIBE_PHOTO = "Escribe qué muestra la foto.";
+
+const storyCardSchema = z
+  .object({
+    year: yearText,
+    title: text("Título", "el título", 80),
+    text: storyText("Texto", "el texto de la tarjeta"),
+    image: pictureRef("Foto"),
+    imageAlt: pictureAlt("Qué muestra la foto"),
+  })
+  .refine((c) => c.image === null || c.imageAlt !== "", { path: ["imageAlt"], message: DESCRIBE_PHOTO });
+
+const timelineSchema = z.object({
+  year: yearText,
+  title: text("Título", "el título", 80),
+  text: storyText("Texto", "el texto del momento"),
+});
+
+const workshopPairSchema = z
+  .object({
+    title: text("Título", "el título", 80),
+    caption: storyText("Texto", "qué cambió entre las dos fotos"),
+    before: pictureRef("Foto de antes"),
+    beforeAlt: pictureAlt("Qué muestra la foto de antes"),
+    after: pictureRef("Foto de después"),
+    afterAlt: pictureAlt("Qué muestra la foto de después"),
+  })
+  .superRefine((p, ctx) => {
+    if (p.before === null)
+      ctx.addIssue({ code: "custom", path: ["before"], message: "Sube la foto de antes." });
+    else if (p.beforeAlt === "")
+      ctx.addIssue({ code: "custom", path: ["beforeAlt"], message: DESCRIBE_PHOTO });
+    if (p.after === null)
+      ctx.addIssue({ code: "custom", path: ["after"], message: "Sube la foto de después." });
+    else if (p.afterAlt === "") ctx.addIssue({ code: "custom", path: ["afterAlt"], message: DESCRIBE_PHOTO });
+  });
 
 /**
  * The Configuración form. Empty fields arrive as undefined (Conform's coercion): an optional one
@@ -173,8 +334,55 @@ export const settingsSchema = z
     legalShipping: legalText("Envíos"),
     legalReturns: legalText("Cambios y devoluciones"),
     legalTerms: legalText("Términos y condiciones"),
+    heroTitle: text("Título de la portada", "el título de la portada", MAX_HERO_TITLE_CHARS),
+    heroText: safeText({ label: "Texto de la portada", error: "Escribe el texto de la portada." })
+      .min(1, "Escribe el texto de la portada.")
+      .max(MAX_HERO_TEXT_CHARS, `Texto de la portada: máximo ${MAX_HERO_TEXT_CHARS} caracteres.`),
+    heroImage: safeText({ label: "Imagen de la portada" })
+      .refine(isId, "Imagen de la portada: súbela de nuevo.")
+      .optional()
+      .transform((v) => v ?? null),
+    heroImageAlt: safeText({ label: "Qué muestra la imagen" })
+      .max(200, "Qué muestra la imagen: máximo 200 caracteres.")
+      .optional()
+      .transform((v) => v ?? ""),
+    brandStory: safeText({
+      label: "Historia de la marca",
+      multiline: true,
+      error: "Escribe la historia de la marca.",
+    })
+      .min(1, "Escribe la historia de la marca.")
+      .max(
+        MAX_BRAND_STORY_CHARS,
+        `Historia de la marca: máximo ${MAX_BRAND_STORY_CHARS.toLocaleString("es-MX")} caracteres.`,
+      ),
+    processSteps: z
+      .array(processStepSchema, { error: `Escribe los ${PROCESS_STEPS} pasos del proceso.` })
+      .length(PROCESS_STEPS, `Escribe los ${PROCESS_STEPS} pasos del proceso.`),
+    storyCards: z
+      .array(storyCardSchema)
+      .max(MAX_STORY_CARDS, `Hasta ${MAX_STORY_CARDS} tarjetas de la historia.`)
+      .optional()
+      .transform((v) => v ?? [])
+      .refine((v) => v.length > 0, "Deja al menos una tarjeta de la historia."),
+    timeline: z
+      .array(timelineSchema)
+      .max(MAX_TIMELINE_ENTRIES, `Hasta ${MAX_TIMELINE_ENTRIES} momentos en la línea del tiempo.`)
+      .optional()
+      .transform((v) => v ?? [])
+      .refine((v) => v.length > 0, "Deja al menos un momento en la línea del tiempo."),
+    workshopPairs: z
+      .array(workshopPairSchema)
+      .max(MAX_WORKSHOP_PAIRS, `Hasta ${MAX_WORKSHOP_PAIRS} pares de fotos.`)
+      .optional()
+      .transform((v) => v ?? []),
   })
-  .strip();
+  .strip()
+  // A photo is described for those who cannot see it (screen readers, a failed load).
+  .refine((v) => v.heroImage === null || v.heroImageAlt !== "", {
+    path: ["heroImageAlt"],
+    message: "Escribe qué muestra la imagen de la portada.",
+  });
 
 // ---- Legal texts: plain text the owner edits ("## " starts a section, "- " a list item). ----
 
@@ -262,6 +470,30 @@ export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
     carriers: DEFAULT_CARRIERS.map((c) => ({ ...c })),
     defaultMaxPerOrder: null,
     legal: { legalPrivacy: null, legalShipping: null, legalReturns: null, legalTerms: null },
+    storefront: {
+      heroTitle: null,
+      heroText: BRAND.tagline,
+      heroImage: null,
+      heroImageAlt: "",
+      brandStory: BRAND.story,
+      processSteps: BRAND.process.map((s) => ({ ...s })),
+      storyCards: STORY_CARDS.map((c) => ({
+        year: c.year,
+        title: c.title,
+        text: c.text,
+        image: c.image.src,
+        imageAlt: c.image.alt,
+      })),
+      timeline: TIMELINE.map((t) => ({ ...t })),
+      workshopPairs: WORKSHOP_BEFORE_AFTER.map((p) => ({
+        title: p.title,
+        caption: p.caption,
+        before: p.before.src,
+        beforeAlt: p.before.alt,
+        after: p.after.src,
+        afterAlt: p.after.alt,
+      })),
+    },
   };
 }
 
@@ -279,6 +511,9 @@ export function applyOverrides(defaults: ShopSettings, overrides: SettingsOverri
     legal: Object.fromEntries(
       LEGAL_FIELD_NAMES.map((f) => [f, overrides[f] ?? defaults.legal[f]]),
     ) as ShopSettings["legal"],
+    storefront: Object.fromEntries(
+      STORY_FIELDS.map((f) => [f, overrides[f] !== undefined ? overrides[f] : defaults.storefront[f]]),
+    ) as unknown as StorefrontStory,
   };
 }
 
@@ -291,6 +526,8 @@ export function formValues(settings: ShopSettings): SettingsValues {
     ...(Object.fromEntries(
       LEGAL_FIELD_NAMES.map((f) => [f, settings.legal[f] ?? modelLegalText(f, settings.shop)]),
     ) as Record<LegalField, string>),
+    ...settings.storefront,
+    heroTitle: settings.storefront.heroTitle ?? settings.shop.name,
   };
 }
 
@@ -315,6 +552,11 @@ export function overridesFrom(
       const text = (value as string).replace(/\r\n?/g, "\n").trim();
       const models = [modelLegalText(field, values), modelLegalText(field, shown)];
       if (!models.includes(text)) out[field] = text;
+      continue;
+    }
+    // The shop's name as the hero's title keeps following the name.
+    if (key === "heroTitle") {
+      if (value !== values.name && value !== shown.name) out.heroTitle = value as string;
       continue;
     }
     if (!same(value, base[key])) (out as Record<string, unknown>)[key] = value;
@@ -346,7 +588,13 @@ export function parseOverrides(json: string): SettingsOverrides {
               name: c?.name,
               trackingUrl: c?.trackingUrl ?? undefined,
             }))
-          : (value ?? undefined);
+          : Array.isArray(value)
+            ? value.map((row: unknown) =>
+                typeof row === "object" && row !== null
+                  ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v ?? undefined]))
+                  : row,
+              )
+            : (value ?? undefined);
     const parsed = shape[key].safeParse(input);
     if (parsed.success) out[key] = parsed.data;
   }

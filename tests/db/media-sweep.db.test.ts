@@ -8,6 +8,7 @@ import { newId } from "~/lib/ids";
 import { createLocalStorage } from "~/media/local-storage.server";
 import { storeImage } from "~/media/media.server";
 import { SWEEP_GRACE_HOURS, sweepUnusedMedia } from "~/media/sweep.server";
+import { STOREFRONT_MEDIA_FOLDER } from "~/settings/settings";
 import { describeEachDatabase } from "../support/databases";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "media-sweep-"));
@@ -67,5 +68,29 @@ describeEachDatabase("the sweep of unused media", (harness) => {
     expect(files).not.toContain(oldOrphan);
     // A second sweep (or another server's) finds nothing more.
     expect(await sweepUnusedMedia(db, storage)).toEqual({ rows: 0, files: 0 });
+  });
+
+  it("keeps an old photo that Configuración names (the storefront's), and sweeps one it no longer names", async () => {
+    const database = await harness.fresh();
+    const storage = createLocalStorage(path.join(root, `${harness.dialect}-tienda`));
+    const db = database.db;
+    const long = new Date(Date.now() - (SWEEP_GRACE_HOURS + 1) * HOUR);
+    const stored = async () => {
+      const row = await storeImage(storage, {
+        dropId: STOREFRONT_MEDIA_FOLDER,
+        body: await png(),
+        now: long,
+      });
+      await db.insertInto("media").values(row).execute();
+      return row;
+    };
+    const hero = await stored();
+    const replaced = await stored();
+    expect(await sweepUnusedMedia(db, storage, new Date(), [hero.id])).toEqual({ rows: 1, files: 0 });
+    expect((await db.selectFrom("media").select("id").execute()).map((r) => r.id)).toEqual([hero.id]);
+    expect(
+      (await storage.list(`drops/${STOREFRONT_MEDIA_FOLDER}/`)).every((f) => f.startsWith(hero.key)),
+    ).toBe(true);
+    expect(replaced.key).not.toBe(hero.key);
   });
 });

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import sharp from "sharp";
 import { createAdminAuth } from "~/auth/auth.server";
 import { authSettings } from "~/auth/auth-config.server";
 import { loadConfig } from "~/config/env.server";
@@ -22,6 +23,8 @@ const ENV = {
 };
 
 test.describe("Configuración", () => {
+  // One pair of app servers on one database for both tests, one after the other.
+  test.describe.configure({ mode: "serial" });
   let server: RunningServer;
   /** Another app server on the same database: it learns of a save by itself, within seconds. */
   let other: RunningServer;
@@ -100,5 +103,44 @@ test.describe("Configuración", () => {
     // Nothing of it was saved.
     await page.goto(`${server.url}/`);
     await expect(page.getByRole("contentinfo")).toContainText("Luna Nueva Joyería.");
+  });
+
+  test("the hero's title, text and an uploaded photo edited in 'Tienda en línea' show on the other server's home", async ({
+    page,
+  }) => {
+    await admins.login(page);
+    await page.goto(`${server.url}/admin/settings`);
+    const story = page.getByRole("group", { name: "Tienda en línea" });
+    await story.getByLabel("Título de la portada", { exact: true }).fill("Oro para todos los días");
+    await story.getByLabel("Texto de la portada", { exact: true }).fill("Piezas pequeñas, hechas a mano.");
+    const file = path.join(DATA_DIR, "portada.jpg");
+    await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#c9a44c" } })
+      .jpeg()
+      .toFile(file);
+    await story.getByLabel("Subir imagen", { exact: true }).setInputFiles(file);
+    // The preview of the uploaded photo, and what it shows, asked at once.
+    await expect(story.getByRole("img", { name: "Imagen de la portada" })).toBeVisible();
+    await story.getByLabel("Qué muestra la foto (imagen de la portada)").fill("Un anillo sobre lino");
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Guardar configuración" }).click();
+    await expect(page.getByRole("status")).toHaveText(/^Configuración guardada/);
+    console.log(
+      "DEBUG2",
+      (await (await page.request.get(`${server.url}/admin/settings.data`)).text()).slice(0, 3000),
+    );
+    await expect(story.getByRole("img", { name: "Imagen de la portada" })).toBeVisible();
+
+    // The other app server's home, within seconds, without a restart.
+    await expect(async () => {
+      await page.goto(`${other.url}/`);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Oro para todos los días", {
+        timeout: 500,
+      });
+    }).toPass({ timeout: 10_000 });
+    await expect(page.getByText("Piezas pequeñas, hechas a mano.")).toBeVisible();
+    const hero = page.getByRole("img", { name: "Un anillo sobre lino" });
+    await expect(hero).toHaveAttribute("srcset", /\.webp 480w/);
+    await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await expectAccessible(page);
   });
 });

@@ -1,19 +1,24 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
+import { BRAND, HERO_IMAGE } from "~/content/brand";
 import type { Database } from "~/db/database.server";
-import { formValues, settingsFromEnvironment } from "~/settings/settings";
+import { formValues, STOREFRONT_MEDIA_FOLDER, settingsFromEnvironment } from "~/settings/settings";
 import { readStoredSettings } from "~/settings/settings.server";
 import { signInAdmin } from "../support/admin-http";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
+import { settingsFormBody } from "../support/settings-form";
 
 /*
  * Configuración over HTTP with two app servers on one database (decision 24): a save on one shows
  * in the footer and the CSP of the other within seconds, through its page cache and its front
  * door; bad input is refused in Spanish with 400; signed out 401, another site 403, nothing saved.
+ * The storefront's story (decision 40) travels the same way: the hero edited on one server shows
+ * on the other's home and /nosotros, its photo uploaded through the drops' media pipeline.
  */
 vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-settings-"));
@@ -23,18 +28,7 @@ const ENV = { SHOP_NAME: "Oro del Entorno", SHOP_WHATSAPP: "5215500000000" };
 
 /** The whole form as the page sends it, from the environment's values and `changes`. */
 function settingsForm(changes: Record<string, string> = {}): URLSearchParams {
-  const values = formValues(settingsFromEnvironment(loadConfig(ENV).shop));
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) {
-    if (key === "carriers") continue;
-    form.set(key, value === null ? "" : String(value));
-  }
-  values.carriers.forEach((c, i) => {
-    form.set(`carriers[${i}].name`, c.name);
-    form.set(`carriers[${i}].trackingUrl`, c.trackingUrl ?? "");
-  });
-  for (const [key, value] of Object.entries(changes)) form.set(key, value);
-  return form;
+  return settingsFormBody(formValues(settingsFromEnvironment(loadConfig(ENV).shop)), changes);
 }
 
 describeEachDatabase("Configuración on two app servers", (harness) => {
@@ -141,6 +135,85 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
       "processVideoUrl",
       "whatsapp",
     ]);
+  });
+
+  it("the hero and /nosotros edited on one server show on the other within seconds, with an uploaded photo", async () => {
+    await fetch(`${two.url}/`);
+    expect((await fetch(`${two.url}/`)).headers.get("x-cache")).toBe("HIT");
+    expect(await (await fetch(`${two.url}/nosotros`)).text()).toContain(BRAND.story.slice(0, 40));
+
+    // The photo goes through the drops' upload pipeline, into the storefront's folder.
+    const png = await sharp({
+      create: { width: 1200, height: 800, channels: 3, background: { r: 200, g: 160, b: 60 } },
+    })
+      .png()
+      .toBuffer();
+    const upload = new FormData();
+    upload.set("dropId", STOREFRONT_MEDIA_FOLDER);
+    upload.set("kind", "image");
+    upload.set("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "portada.png");
+    const uploaded = await fetch(`${one.url}/admin/media`, {
+      method: "POST",
+      headers: { cookie, origin: one.url },
+      body: upload,
+    });
+    expect(uploaded.status).toBe(201);
+    const photo = (await uploaded.json()) as { id: string; url: string };
+
+    const saved = await save(
+      one,
+      settingsForm({
+        heroTitle: "Oro para todos los días",
+        heroText: "Piezas pequeñas, hechas a mano, que no se repiten.",
+        heroImage: photo.id,
+        heroImageAlt: "Un anillo de oro sobre lino",
+        brandStory: "Somos un taller de cinco personas.",
+        "storyCards[0].title": "Una mesa prestada en Jalatlaco",
+        "timeline[0].year": "2015",
+        "workshopPairs[0].before": photo.id,
+        "workshopPairs[0].beforeAlt": "El anillo recién fundido",
+      }),
+      { cookie, origin: one.url },
+    );
+    expect(saved.status).toBe(302);
+    const savedAt = Date.now();
+    let page = "";
+    await expect
+      .poll(
+        async () => {
+          page = await (await fetch(`${two.url}/`)).text();
+          return page.includes("Oro para todos los días");
+        },
+        { timeout: 8_000, interval: 100 },
+      )
+      .toBe(true);
+    const tookMs = Date.now() - savedAt;
+    console.log(`[settings] ${harness.dialect}: the second server showed the new hero after ${tookMs} ms`);
+    expect(tookMs).toBeLessThan(5_000);
+    expect(page).toContain("Piezas pequeñas, hechas a mano, que no se repiten.");
+    expect(page).toContain('alt="Un anillo de oro sobre lino"');
+    expect(page).toMatch(new RegExp(`srcSet="[^"]*${photo.id}-480\\.webp 480w`, "i"));
+    expect(page).toContain("Somos un taller de cinco personas.");
+    expect(page).not.toContain(HERO_IMAGE.src);
+    const about = await (await fetch(`${two.url}/nosotros`)).text();
+    expect(about).toContain("Somos un taller de cinco personas.");
+    expect(about).toContain("Una mesa prestada en Jalatlaco");
+    expect(about).toContain('<time dateTime="2015">2015</time>');
+    expect(about).toContain('alt="El anillo recién fundido"');
+    expect(about).toContain(`${photo.id}-480.webp 480w`);
+    expect(about).not.toContain("Muy pronto");
+
+    // A bad value is refused in Spanish beside its field; nothing is saved.
+    const before = await readStoredSettings(database.db);
+    const bad = await save(one, settingsForm({ heroTitle: "", heroImage: "no-es-un-id" }), {
+      cookie,
+      origin: one.url,
+    });
+    expect(bad.status).toBe(400);
+    const html = await bad.text();
+    expect(html).toContain("Escribe el título de la portada.");
+    expect(html).toContain("Imagen de la portada: súbela de nuevo.");
+    expect(await readStoredSettings(database.db)).toEqual(before);
   });
 
   it("a bad address is refused with 400 in Spanish, keeping what was typed; nothing is saved", async () => {

@@ -8,6 +8,7 @@ import { formValues, settingsFromEnvironment } from "~/settings/settings";
 import { signInAdmin, testAdminAuth } from "../support/admin-http";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
+import { settingsFormBody } from "../support/settings-form";
 
 /*
  * The set-up checklist over HTTP (issue 25): the public legal pages say nothing of the model text
@@ -22,18 +23,7 @@ const LEGAL = ["/aviso-de-privacidad", "/envios", "/cambios-y-devoluciones", "/t
 
 /** The whole Configuración form as the page sends it, with `changes`. */
 function settingsForm(changes: Record<string, string> = {}): URLSearchParams {
-  const values = formValues(settingsFromEnvironment(loadConfig({ ENV_FILE: "" }).shop));
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) {
-    if (key === "carriers") continue;
-    form.set(key, value === null ? "" : String(value));
-  }
-  values.carriers.forEach((c, i) => {
-    form.set(`carriers[${i}].name`, c.name);
-    form.set(`carriers[${i}].trackingUrl`, c.trackingUrl ?? "");
-  });
-  for (const [key, value] of Object.entries(changes)) form.set(key, value);
-  return form;
+  return settingsFormBody(formValues(settingsFromEnvironment(loadConfig({ ENV_FILE: "" }).shop)), changes);
 }
 
 describeEachDatabase("the set-up checklist and the public legal pages", (harness) => {

@@ -12,7 +12,8 @@ function statusOf(reason: UploadReason): 400 | 413 {
 
 /**
  * POST /admin/media: one photo or video for a drop, sent by the drop form as soon as it is chosen
- * (the drop may not be saved yet). multipart/form-data with `dropId` and `kind` (image | video)
+ * (the drop may not be saved yet); Configuración's storefront photos come here too, with
+ * `STOREFRONT_MEDIA_FOLDER` as their `dropId` (decision 40). multipart/form-data with `dropId` and `kind` (image | video)
  * before `file`. 201 with { id, kind, url, width, height }; a refusal is { message } in Spanish
  * with 400, or 413 for a file over its limit. The body is streamed (app/media/multipart.server.ts);
  * server/app.ts lets this path past the 256 KB cap and drains or closes what is left unread.

@@ -7,6 +7,7 @@ import {
   PurchasesSection,
   ShopDetailsSection,
 } from "~/components/admin/settings-sections";
+import { StorefrontSection } from "~/components/admin/storefront-section";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
 import {
@@ -14,8 +15,10 @@ import {
   formValues,
   isSettingsField,
   type SettingsField,
+  STORY_FIELDS,
   settingsSchema,
 } from "~/settings/settings";
+import { missingPhotos, storyPictures } from "~/settings/storefront.server";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/settings";
@@ -28,12 +31,36 @@ const NOTICES = {
 } as const;
 
 /** What a 'Restablecer' button may name: a field, or the details section. */
-const RESET_GROUPS: Record<string, readonly SettingsField[]> = { detalles: DETAIL_FIELDS };
+const RESET_GROUPS: Record<string, readonly SettingsField[]> = {
+  detalles: DETAIL_FIELDS,
+  tienda: STORY_FIELDS,
+  portada: ["heroImage", "heroImageAlt"],
+};
 
-export function loader(args: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
-  const { settings } = args.context.get(servicesContext);
-  const values = formValues(settings.current());
+  const { settings, database, media } = args.context.get(servicesContext);
+  const current = settings.current();
+  const values = formValues(current);
+  // Each picture's preview: an uploaded photo's WebP copy or the illustration itself.
+  const story = current.storefront;
+  const refs = [
+    story.heroImage,
+    ...story.storyCards.map((c) => c.image),
+    ...story.workshopPairs.flatMap((p) => [p.before, p.after]),
+  ];
+  const pictures = await storyPictures(
+    database.db,
+    media,
+    refs.map((ref) => ({ ref, alt: "" })),
+  );
+  const previews: Record<string, string> = {};
+  refs.forEach((ref, i) => {
+    const picture = pictures[i];
+    if (ref && picture) previews[ref] = picture.src;
+  });
+  // A photo that is gone (never the case unless removed by hand) shows as none.
+  const shown = (ref: string | null) => (ref && ref in previews ? ref : "");
   const aviso = args.url.searchParams.get("aviso");
   const updatedAt = settings.updatedAt();
   return {
@@ -41,9 +68,17 @@ export function loader(args: Route.LoaderArgs) {
     values: {
       ...values,
       processVideoUrl: values.processVideoUrl ?? "",
+      heroImage: shown(values.heroImage),
+      storyCards: values.storyCards.map((c) => ({ ...c, image: shown(c.image) })),
+      workshopPairs: values.workshopPairs.map((p) => ({
+        ...p,
+        before: shown(p.before),
+        after: shown(p.after),
+      })),
       defaultMaxPerOrder: values.defaultMaxPerOrder === null ? "" : String(values.defaultMaxPerOrder),
       carriers: values.carriers.map((c) => ({ name: c.name, trackingUrl: c.trackingUrl ?? "" })),
     },
+    previews,
     changed: [...settings.changed()],
     updatedAt: updatedAt ? formatShopDateTime(updatedAt) : null,
     notice: aviso && aviso in NOTICES ? NOTICES[aviso as keyof typeof NOTICES] : null,
@@ -58,7 +93,7 @@ function answer(status: number, body: ActionData) {
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
-  const { settings } = args.context.get(servicesContext);
+  const { settings, database } = args.context.get(servicesContext);
   const form = await args.request.formData().catch(() => null);
   if (!form) return answer(400, { result: null, message: "Envía el formulario." });
   const reset = form.get("restablecer");
@@ -73,6 +108,23 @@ export async function action(args: Route.ActionArgs) {
   // Adding or removing a carrier without JavaScript comes back here (Conform's intents): not an error.
   if (submission.status !== "success") {
     return answer(submission.status === "error" ? 400 : 200, { result: submission.reply() });
+  }
+  // A photo's id that names no stored image (a forged form, or a photo removed meanwhile).
+  const missing = await missingPhotos(database.db, submission.value);
+  if (missing.size > 0) {
+    const value = submission.value;
+    const gone = (ref: string | null) => ref !== null && missing.has(ref);
+    const message = ["No se encontró la foto; súbela de nuevo."];
+    const fieldErrors: Record<string, string[]> = {};
+    if (gone(value.heroImage)) fieldErrors.heroImage = message;
+    value.storyCards.forEach((c, i) => {
+      if (gone(c.image)) fieldErrors[`storyCards[${i}].image`] = message;
+    });
+    value.workshopPairs.forEach((p, i) => {
+      if (gone(p.before)) fieldErrors[`workshopPairs[${i}].before`] = message;
+      if (gone(p.after)) fieldErrors[`workshopPairs[${i}].after`] = message;
+    });
+    return answer(400, { result: submission.reply({ fieldErrors }) });
   }
   await settings.save(submission.value, settings.current().shop);
   throw redirect("/admin/settings?aviso=guardado");
@@ -104,8 +156,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           Configuración
         </h1>
         <p className="mt-2 text-sm text-ink/75">
-          Los datos de la tienda, las paqueterías y los textos legales. Lo que no cambies aquí sigue la
-          configuración del servidor.
+          Los datos de la tienda, las paqueterías, los textos legales y lo que cuenta la tienda en línea. Lo
+          que no cambies aquí sigue la configuración del servidor.
           {loaderData.updatedAt && ` Último cambio: ${loaderData.updatedAt}.`}
         </p>
       </div>
@@ -125,6 +177,13 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <Form method="post" {...getFormProps(form)} className="space-y-6">
         <ShopDetailsSection fields={fields} changed={changed} />
+        <StorefrontSection
+          key={`tienda-${loaderData.version}`}
+          fields={fields}
+          changed={changed}
+          form={form}
+          previews={loaderData.previews}
+        />
         <PurchasesSection fields={fields} changed={changed} />
         <CarriersSection form={form} fields={fields} changed={changed} />
         <LegalTextsSection fields={fields} changed={changed} />
