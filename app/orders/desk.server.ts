@@ -328,7 +328,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     enviado: "Enviado",
     guia_corregida: "Guía corregida",
     archivado: "Archivado",
-    desarchivado: "Vuelto a enviados",
+    desarchivado: "Desarchivado",
     correo_reenviado: "Correo reenviado",
     cancelado: "Cancelado por la tienda",
     reembolso_rechazado: "Reembolso rechazado",

@@ -51,7 +51,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
           <OrderLines lines={receipt.lines} total={receipt.total} totalTestId="order-total" />
           {receipt.cancelledByShop ? (
             <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
-              Cancelamos este pedido y te devolvemos el total; te escribimos a {receipt.email}.
+              Cancelamos este pedido y te devolvemos el total; te escribiremos a {receipt.email} en cuanto el
+              reembolso esté hecho.
             </p>
           ) : receipt.cancelled ? (
             <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">

@@ -50,6 +50,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  dismissLabel = "Cancelar",
   onConfirm,
   onClose,
 }: {
@@ -57,6 +58,8 @@ export function ConfirmDialog({
   title: string;
   children: React.ReactNode;
   confirmLabel: string;
+  /** The button that keeps things as they are ('Cancelar' unless that word is the action's own). */
+  dismissLabel?: string;
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -69,7 +72,7 @@ export function ConfirmDialog({
           </div>
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <button type="button" onClick={onClose} className="min-h-11 rounded-full border border-ink px-5">
-              Cancelar
+              {dismissLabel}
             </button>
             <button
               type="button"

@@ -85,6 +85,7 @@ export function OrderActions({
                 : `¿Borrar ${orderId} del historial?`
             }
             confirmLabel={deleting === "eliminar" ? `Cancelar y reembolsar ${total}` : "Borrar del historial"}
+            dismissLabel={deleting === "eliminar" ? "No, volver" : "Cancelar"}
             onClose={() => setConfirming(false)}
             onConfirm={() => remove(deleting)}
           >
