@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { formatShopDateTime } from "~/lib/dates";
 import type { Order } from "~/orders/order";
 import { OrderActions } from "./order-actions";
-import { StatusBadge } from "./order-view";
+import { CancellationNote, StatusBadge } from "./order-view";
 
 /**
  * The orders desk's list: a compact table on a desktop (number, date, buyer, pieces, total,
@@ -154,11 +154,10 @@ export function OrdersTable({
                       )}
                     </span>
                   )}
-                  {order.cancellation && (
-                    <span className="mt-1 block text-xs text-red-900">{order.cancellation.reason}</span>
-                  )}
                 </td>
                 <td className={`${cell} col-span-3 row-start-4 pt-1 md:pt-2`}>
+                  {/* A cancelled order: why, and how its refund stands. */}
+                  {order.cancellation && <CancellationNote cancellation={order.cancellation} />}
                   {!order.removedAt && (
                     <OrderActions
                       orderId={order.id}

@@ -81,6 +81,7 @@ function Slip({
   breakBefore,
 }: Pick<PackingSlipData, "order" | "shop" | "metal"> & { heading: 1 | 2; breakBefore?: boolean }) {
   const Heading = heading === 1 ? "h1" : "h2";
+  const Section = heading === 1 ? "h2" : "h3";
   const titleId = `slip-title-${order.id}`;
   return (
     <article
@@ -102,7 +103,7 @@ function Slip({
         </div>
       </header>
       <section className="mt-6" aria-label="Enviar a">
-        <h2 className="text-xs uppercase tracking-wider">Enviar a</h2>
+        <Section className="text-xs uppercase tracking-wider">Enviar a</Section>
         {order.shipping ? (
           <address className="mt-1 text-lg not-italic leading-snug">
             {addressLines(order.shipping).map((line) => (
