@@ -127,7 +127,11 @@ export function parseBulkCsv(text: string): BulkShipLines {
 export function problemText(problem: BulkShipProblem, source: "csv" | "seleccion"): string {
   if (problem.line === 0) return problem.message;
   if (source === "csv") return `Línea ${problem.line}: ${problem.message}`;
-  return `${problem.orderId ? `Pedido ${problem.orderId}` : `Pedido ${problem.line}`}: ${problem.message}`;
+  // The message names its order already ("falta el número de guía del pedido OL-…"): said as is.
+  if (problem.orderId && problem.message.includes(problem.orderId)) {
+    return problem.message.charAt(0).toUpperCase() + problem.message.slice(1);
+  }
+  return `Pedido ${problem.orderId || problem.line}: ${problem.message}`;
 }
 
 /** The one carrier of a batch: from Configuración's list, or 'Otra' with its name. */

@@ -470,6 +470,33 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
       expect(eml, order.id).toContain(`To: ${order.email}`);
     }
 
+    // A tracking number per selected order: a missing one is told by its order, nothing ships.
+    const [first, second] = [await paidOrder("Sel Uno", 1), await paidOrder("Sel Dos", 1)];
+    const selection = (guias: [string, string]) =>
+      fetch(`${server.url}/admin/orders`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: server.url },
+        body: new URLSearchParams([
+          ["intent", "atenderlote"],
+          ["carrier", "DHL Express"],
+          ["pedido", first.id],
+          ["guia", guias[0]],
+          ["pedido", second.id],
+          ["guia", guias[1]],
+        ]),
+      });
+    const missing = await selection([`SEL-${tag}-1`, ""]);
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain(`Falta el número de guía del pedido ${second.id}.`);
+    expect((await state(first)).order?.status).toBe("pendiente");
+    expect((await selection([`SEL-${tag}-1`, `SEL-${tag}-2`])).status).toBe(200);
+    expect((await state(second)).order).toEqual({
+      status: "enviado",
+      carrier: "DHL Express",
+      tracking_number: `SEL-${tag}-2`,
+    });
+
     // Again: every order is now shipped, so the whole batch is refused, each by its line.
     const again = await post(["pedido,guía", ...rows].join("\n"));
     expect(again.status).toBe(400);

@@ -116,7 +116,7 @@ export function OrdersTable({
                 <td className={`${cell} col-start-2 row-start-1`}>
                   <Link
                     to={`/admin/orders/${order.id}`}
-                    className="font-mono font-semibold underline decoration-gold-500 underline-offset-4"
+                    className="whitespace-nowrap font-mono font-semibold underline decoration-gold-500 underline-offset-4"
                   >
                     {order.id}
                   </Link>
