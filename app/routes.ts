@@ -25,6 +25,7 @@ export default [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/index.tsx"),
       route("orders", "routes/admin/orders/index.tsx"),
+      route("orders/imprimir", "routes/admin/orders/print-many.tsx"),
       route("orders/:orderId", "routes/admin/orders/detail.tsx"),
       route("orders/:orderId/imprimir", "routes/admin/orders/print.tsx"),
       ...prefix("drops", [

@@ -185,30 +185,76 @@ async function queueShipmentEmail(trx: Db, orderId: string, now: Date): Promise<
   return true;
 }
 
-/** Applies a move whose update is a plain change of columns, with its event, in one transaction. */
+type PlainMove = OrderMove & ("ship" | "correctTracking" | "archive" | "unarchive");
+type MoveChanges = { carrier?: string; tracking_number?: string; shipped_at?: string };
+type MoveEvent = { kind: OrderEventsTable["kind"]; detail: string };
+
+/**
+ * A move whose update is a plain change of columns, with its event (and notice), inside the
+ * caller's transaction: null when the order is not in a status the move starts from (nothing changed).
+ */
+async function moveWithin(
+  trx: Db,
+  orderId: string,
+  name: PlainMove,
+  changes: MoveChanges,
+  event: MoveEvent,
+  options: { notify: boolean; now: Date },
+): Promise<{ queued: boolean } | null> {
+  const { now } = options;
+  const changed = await trx
+    .updateTable("orders")
+    .set({ ...changes, status: ORDER_MOVES[name].to, updated_at: toTimestamp(now) })
+    .where("id", "=", orderId)
+    .where("status", "in", movableFrom(name))
+    // Taken off the tabs: kept as it was, for the accounts.
+    .where("removed_at", "is", null)
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) === 0) return null;
+  await recordEvent(trx, orderId, event.kind, event.detail, now);
+  return { queued: options.notify ? await queueShipmentEmail(trx, orderId, now) : false };
+}
+
+/** Applies a plain move in a transaction of its own. */
 async function move(
   db: Db,
   orderId: string,
-  name: OrderMove & ("ship" | "correctTracking" | "archive" | "unarchive"),
-  changes: { carrier?: string; tracking_number?: string; shipped_at?: string },
-  event: { kind: OrderEventsTable["kind"]; detail: string },
+  name: PlainMove,
+  changes: MoveChanges,
+  event: MoveEvent,
   options: { notify: boolean; now: Date },
 ): Promise<DeskResult<{ queued: boolean }>> {
-  const { now } = options;
   return db.transaction().execute(async (trx) => {
-    const changed = await trx
-      .updateTable("orders")
-      .set({ ...changes, status: ORDER_MOVES[name].to, updated_at: toTimestamp(now) })
-      .where("id", "=", orderId)
-      .where("status", "in", movableFrom(name))
-      // Taken off the tabs: kept as it was, for the accounts.
-      .where("removed_at", "is", null)
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) === 0) return refusal(trx, orderId);
-    await recordEvent(trx, orderId, event.kind, event.detail, now);
-    const queued = options.notify ? await queueShipmentEmail(trx, orderId, now) : false;
-    return { ok: true, queued };
+    const done = await moveWithin(trx, orderId, name, changes, event, options);
+    return done ? { ok: true, ...done } : refusal(trx, orderId);
   });
+}
+
+const shipChanges = (shipment: ShipmentInput, now: Date): MoveChanges => ({
+  carrier: shipment.carrier,
+  tracking_number: shipment.trackingNumber,
+  shipped_at: toTimestamp(now),
+});
+const shipEvent = (shipment: ShipmentInput): MoveEvent => ({
+  kind: "enviado",
+  detail: `${shipment.carrier} · guía ${shipment.trackingNumber}`,
+});
+
+/**
+ * 'Atender pedido' inside the caller's transaction (bulk shipping): the same conditional move
+ * pendiente -> enviado, its event and its notice; false when the order is no longer pending.
+ */
+export async function shipWithin(
+  trx: Db,
+  orderId: string,
+  shipment: ShipmentInput,
+  now: Date,
+): Promise<boolean> {
+  const done = await moveWithin(trx, orderId, "ship", shipChanges(shipment, now), shipEvent(shipment), {
+    notify: true,
+    now,
+  });
+  return done !== null;
 }
 
 /** Just whether it happened: shipping always queues its notice, archiving never does. */
@@ -217,14 +263,7 @@ const plain = (result: DeskResult<{ queued: boolean }>): DeskResult => (result.o
 /** 'Atender pedido': pendiente -> enviado with carrier and tracking number; the notice is queued with it. */
 export async function shipOrder(db: Db, orderId: string, shipment: ShipmentInput, now = new Date()) {
   return plain(
-    await move(
-      db,
-      orderId,
-      "ship",
-      { carrier: shipment.carrier, tracking_number: shipment.trackingNumber, shipped_at: toTimestamp(now) },
-      { kind: "enviado", detail: `${shipment.carrier} · guía ${shipment.trackingNumber}` },
-      { notify: true, now },
-    ),
+    await move(db, orderId, "ship", shipChanges(shipment, now), shipEvent(shipment), { notify: true, now }),
   );
 }
 

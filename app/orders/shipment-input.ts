@@ -5,6 +5,11 @@ import { type Carrier, DEFAULT_CARRIERS, OTHER_CARRIER } from "~/settings/carrie
 /** The spec's message when carrier or tracking number is missing. */
 export const INCOMPLETE_SHIPMENT = "Por favor completa todos los campos.";
 
+/** A tracking number as carriers print them: 3 to 60 letters or digits, with - . / # and spaces. */
+export const TRACKING_NUMBER = /^[\p{L}\p{N}\- ./#]{3,60}$/u;
+export const INVALID_TRACKING =
+  "El número de guía debe tener de 3 a 60 letras o números (se admiten - . / #).";
+
 /**
  * The 'Atender pedido' form (and the tracking correction): a carrier from the list (Configuración's),
  * or 'Otra' with its name, and a tracking number. Returns the carrier's name and the number, trimmed.
@@ -32,11 +37,8 @@ export const shipmentInputFor = (carriers: readonly Carrier[]) =>
           message: "El nombre de la paquetería no es válido (máximo 60 caracteres).",
         });
       }
-      if (!/^[\p{L}\p{N}\- ./#]{3,60}$/u.test(value.trackingNumber)) {
-        ctx.addIssue({
-          code: "custom",
-          message: "El número de guía debe tener de 3 a 60 letras o números (se admiten - . / #).",
-        });
+      if (!TRACKING_NUMBER.test(value.trackingNumber)) {
+        ctx.addIssue({ code: "custom", message: INVALID_TRACKING });
       }
     })
     .transform((value) => ({

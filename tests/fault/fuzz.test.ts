@@ -1066,6 +1066,53 @@ const GENERATORS: Record<string, Generator[]> = {
   "routes/admin/index.tsx": [adminPage((r) => r.pick(["/admin", "/admin/", "/admin?index"]))],
   "routes/admin/orders/index.tsx": [
     adminPage(() => "/admin/orders", ["estado", "q", "pagina", "desde", "hasta", "aviso"]),
+    // 'Atender seleccionados': every batch has a line the desk must refuse, so none ships.
+    (r, fx) => {
+      const m = method(r, "POST");
+      const refusedLine = () =>
+        r.pick([
+          `${fx.shippedOrder},EST-1234`,
+          `${fx.waitingOrder},EST-1234`,
+          "OL-ZZZZZZZZ,EST-1234",
+          `${fx.paidOrder},`,
+          `${fx.paidOrder},EST-1;sobra`,
+          `${oddText(r)},EST-1234`,
+        ]);
+      const fields: Fields = r.chance(0.7)
+        ? [
+            ["intent", "atenderlote"],
+            ["carrier", r.pick(["Estafeta", "Otra", "", oddText(r)])],
+            ["otherCarrier", r.pick(["Mensajería", oddText(r)])],
+            [
+              "csv",
+              ["pedido,guía", refusedLine(), r.chance(0.5) ? refusedLine() : ""].join(r.pick(["\n", "\r\n"])),
+            ],
+          ]
+        : [
+            ["intent", "atenderlote"],
+            ["carrier", "Estafeta"],
+            ["pedido", r.pick([fx.paidOrder, fx.shippedOrder, oddText(r)])],
+            ["guia", r.pick(["", oddText(r).slice(0, 2)])],
+          ];
+      return {
+        method: m,
+        target: r.chance(0.25) ? dataUrl(r, "/admin/orders") : "/admin/orders",
+        body: m === "POST" ? formBody(r, noise(r, fields)) : undefined,
+        session: r.chance(0.75),
+      };
+    },
+  ],
+  "routes/admin/orders/print-many.tsx": [
+    adminPage(
+      (r, fx) =>
+        `/admin/orders/imprimir?pedidos=${r.pick([
+          `${fx.paidOrder},${fx.shippedOrder}`,
+          fx.waitingOrder,
+          `${fx.paidOrder},${notThe(r, fx.paidOrder)}`,
+          oddSegment(r),
+          "",
+        ])}`,
+    ),
   ],
   "routes/admin/orders/export.ts": [
     (r, fx) => {

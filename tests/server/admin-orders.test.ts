@@ -411,6 +411,98 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     expect(await emailsOf(order.id, "envio")).toHaveLength(1);
   });
 
+  it("'Atender seleccionados' from a pasted CSV: a bad line is a 400 by line number with nothing shipped; fixed, 200 and 20 e-mails in the outbox", async () => {
+    const orders: TestOrder[] = [];
+    for (let i = 0; i < 20; i++) orders.push(await paidOrder(`Cliente Lote ${i + 1}`, 1));
+    const tag = newId(6).toUpperCase();
+    const rows = orders.map((o, i) => `${o.id},LOTE-${tag}-${i + 1}`);
+    const post = async (csv: string) => {
+      const res = await fetch(`${server.url}/admin/orders`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: server.url },
+        body: new URLSearchParams({ intent: "atenderlote", carrier: "Estafeta", otherCarrier: "", csv }),
+      });
+      const html = await res.text();
+      return { status: res.status, message: actionMessage(html), html };
+    };
+    const before = await Promise.all(orders.map(state));
+
+    // Line 1 is the header; line 7 names an order never issued, line 12 has no tracking number.
+    const bad = ["pedido,guía", ...rows];
+    bad[6] = "OL-ZZZZZZZZ,LOTE-X";
+    bad[11] = `${orders[10]?.id},`;
+    const refused = await post(bad.join("\r\n"));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toBe("No se atendió ningún pedido. Corrige esto y vuelve a intentarlo:");
+    expect(refused.html).toContain("Línea 7: el pedido OL-ZZZZZZZZ no existe.");
+    expect(refused.html).toContain(`Línea 12: falta el número de guía del pedido ${orders[10]?.id}.`);
+    expect(await Promise.all(orders.map(state))).toEqual(before);
+
+    const shipped = await post(["pedido,guía", ...rows].join("\n"));
+    expect(shipped.status).toBe(200);
+    expect(shipped.message).toBe("20 pedidos marcados como enviados");
+    for (const [i, order] of orders.entries()) {
+      expect((await state(order)).order).toEqual({
+        status: "enviado",
+        carrier: "Estafeta",
+        tracking_number: `LOTE-${tag}-${i + 1}`,
+      });
+    }
+    const listed = await (await get("/admin/orders?estado=enviado&q=Cliente%20Lote")).text();
+    for (const order of orders) expect(listed).toContain(`href="/admin/orders/${order.id}"`);
+
+    // Each buyer's notice, written to DATA_DIR/outbox by the shop's mailer (no SMTP).
+    const outbox = path.join(dataDir, "outbox");
+    const sent = () =>
+      (fs.existsSync(outbox) ? fs.readdirSync(outbox) : [])
+        .map((f) => readEml(path.join(outbox, f)))
+        .filter((eml) => eml.includes(`LOTE-${tag}-`));
+    for (let i = 0; i < 100 && sent().length < 20; i++) await new Promise((r) => setTimeout(r, 200));
+    const emails = sent();
+    expect(emails).toHaveLength(20);
+    for (const [i, order] of orders.entries()) {
+      const eml = emails.find(
+        (e) =>
+          e.includes(`Número de guía: LOTE-${tag}-${i + 1}\r`) ||
+          e.includes(`Número de guía: LOTE-${tag}-${i + 1}\n`),
+      );
+      expect(eml, order.id).toContain(`To: ${order.email}`);
+    }
+
+    // A tracking number per selected order: a missing one is told by its order, nothing ships.
+    const [first, second] = [await paidOrder("Sel Uno", 1), await paidOrder("Sel Dos", 1)];
+    const selection = (guias: [string, string]) =>
+      fetch(`${server.url}/admin/orders`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: server.url },
+        body: new URLSearchParams([
+          ["intent", "atenderlote"],
+          ["carrier", "DHL Express"],
+          ["pedido", first.id],
+          ["guia", guias[0]],
+          ["pedido", second.id],
+          ["guia", guias[1]],
+        ]),
+      });
+    const missing = await selection([`SEL-${tag}-1`, ""]);
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain(`Falta el número de guía del pedido ${second.id}.`);
+    expect((await state(first)).order?.status).toBe("pendiente");
+    expect((await selection([`SEL-${tag}-1`, `SEL-${tag}-2`])).status).toBe(200);
+    expect((await state(second)).order).toEqual({
+      status: "enviado",
+      carrier: "DHL Express",
+      tracking_number: `SEL-${tag}-2`,
+    });
+
+    // Again: every order is now shipped, so the whole batch is refused, each by its line.
+    const again = await post(["pedido,guía", ...rows].join("\n"));
+    expect(again.status).toBe(400);
+    expect(again.html).toContain(`Línea 2: el pedido ${orders[0]?.id} ya no está pendiente`);
+  });
+
   it("two 'Atender pedido' at once: exactly one 200 and one 409, one notice queued", async () => {
     const order = await paidOrder();
     const answers = await Promise.all([

@@ -6,6 +6,8 @@ export interface DeskActionData {
   message: string;
   intent: string;
   orderId: string;
+  /** Several orders at once ('Atender seleccionados'): each problem, by its line or its order. */
+  problems?: string[];
 }
 
 /**

@@ -5,7 +5,9 @@ import { orderAction, useDeskFetcher } from "./desk-fetcher";
 import { ConfirmDialog, Modal } from "./modal";
 import { ShipmentFields } from "./shipment-form";
 
-const button = "min-h-11 rounded-full px-5 text-sm font-medium";
+const buttonStyle = "min-h-11 rounded-full px-5 text-sm font-medium";
+/** In a table row: smaller buttons, still big enough to tap. */
+const compactButton = "min-h-10 rounded-full px-3 text-xs font-medium";
 
 /**
  * The spec's actions for an order, by its status: pendiente 'Atender pedido' and 'Eliminar pedido'
@@ -19,6 +21,7 @@ export function OrderActions({
   total,
   afterDelete,
   carriers,
+  compact,
 }: {
   orderId: string;
   status: Order["status"];
@@ -27,7 +30,10 @@ export function OrderActions({
   afterDelete?: string;
   /** The carriers' names from Configuración. */
   carriers?: readonly string[];
+  /** Smaller buttons, for a row of the orders table. */
+  compact?: boolean;
 }) {
+  const button = compact ? compactButton : buttonStyle;
   const fetcher = useDeskFetcher();
   const [confirming, setConfirming] = useState(false);
   const busy = fetcher.state !== "idle";
@@ -42,7 +48,7 @@ export function OrderActions({
   };
   return (
     <div className="flex flex-wrap gap-2">
-      {actions.includes("atender") && <ShipDialog orderId={orderId} carriers={carriers} />}
+      {actions.includes("atender") && <ShipDialog orderId={orderId} carriers={carriers} opener={button} />}
       {actions.includes("desarchivar") && (
         <button
           type="button"
@@ -116,7 +122,17 @@ export function OrderActions({
 }
 
 /** 'Atender pedido': a dialog asking carrier and tracking number. */
-function ShipDialog({ orderId, carriers }: { orderId: string; carriers?: readonly string[] }) {
+function ShipDialog({
+  orderId,
+  carriers,
+  opener,
+}: {
+  orderId: string;
+  carriers?: readonly string[];
+  /** The opening button's style. */
+  opener: string;
+}) {
+  const button = buttonStyle;
   const fetcher = useDeskFetcher();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -136,7 +152,7 @@ function ShipDialog({ orderId, carriers }: { orderId: string; carriers?: readonl
           setError(null);
           setOpen(true);
         }}
-        className={`${button} bg-ink text-cream`}
+        className={`${opener} bg-ink text-cream`}
       >
         Atender pedido
       </button>
@@ -195,8 +211,11 @@ export function DeskNotice({ initial }: { initial?: string | null }) {
   const fetcher = useDeskFetcher();
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
   const statusRef = useRef<HTMLParagraphElement>(null);
-  // A refused shipment is told in its dialog, which stays open.
-  const shown = answer && !(answer.intent === "atender" && !answer.ok) ? answer : undefined;
+  // A refused shipment is told in its dialog, which stays open (one order's, or the batch's).
+  const shown =
+    answer && !((answer.intent === "atender" || answer.intent === "atenderlote") && !answer.ok)
+      ? answer
+      : undefined;
   const ok = shown?.ok ? shown.message : shown ? "" : (initial ?? "");
   const failed = shown && !shown.ok ? shown.message : "";
   useEffect(() => {

@@ -121,7 +121,7 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
 }
 
 /** Why a paid order was cancelled (over the per-person limit) and how its refund stands. */
-function CancellationNote({ cancellation }: { cancellation: OrderCancellation }) {
+export function CancellationNote({ cancellation }: { cancellation: OrderCancellation }) {
   const amount = `${formatMXN(cancellation.amountCents)} MXN`;
   return (
     <div

@@ -13,6 +13,7 @@ export function ShipmentFields({
   trackingNumber,
   errorId,
   carriers = DEFAULT_NAMES,
+  withoutTracking,
 }: {
   idPrefix: string;
   /** The carriers' names from Configuración. */
@@ -21,6 +22,8 @@ export function ShipmentFields({
   trackingNumber?: string | null;
   /** The id of the form's error message, while there is one. */
   errorId?: string;
+  /** Only the carrier (several orders at once: each has its own tracking number). */
+  withoutTracking?: boolean;
 }) {
   const invalid = errorId ? { "aria-invalid": true, "aria-describedby": errorId } : {};
   const known = carriers.some((name) => name === carrier);
@@ -64,20 +67,22 @@ export function ShipmentFields({
           />
         </div>
       )}
-      <div>
-        <label htmlFor={`${idPrefix}-tracking`} className="block text-sm font-medium">
-          Número de guía
-        </label>
-        <input
-          id={`${idPrefix}-tracking`}
-          name="trackingNumber"
-          defaultValue={trackingNumber ?? ""}
-          autoComplete="off"
-          maxLength={60}
-          className={field}
-          {...invalid}
-        />
-      </div>
+      {!withoutTracking && (
+        <div>
+          <label htmlFor={`${idPrefix}-tracking`} className="block text-sm font-medium">
+            Número de guía
+          </label>
+          <input
+            id={`${idPrefix}-tracking`}
+            name="trackingNumber"
+            defaultValue={trackingNumber ?? ""}
+            autoComplete="off"
+            maxLength={60}
+            className={field}
+            {...invalid}
+          />
+        </div>
+      )}
     </div>
   );
 }

@@ -48,7 +48,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /**
- * The admin shell: the side menu (a row of tabs on phones), the set-up checklist until the shop
+ * The admin shell: the side menu (rows of tabs on phones, every section in sight), the set-up checklist until the shop
  * is set up (open on the landing page, folded elsewhere: decision 35), the section's page and,
  * below the menu (below the page on phones), who is signed in.
  */
@@ -56,9 +56,10 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const landing = useLocation().pathname.replace(/\/$/, "") === LANDING;
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 md:grid-cols-[14rem_minmax(0,1fr)] md:grid-rows-[auto_1fr] md:py-10 print:block print:p-0">
-      <nav aria-label="Administración" className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0 print:hidden">
+      <nav aria-label="Administración" className="print:hidden">
         <p className="hidden pb-3 text-xs uppercase tracking-wider text-ink/75 md:block">Administración</p>
-        <ul className="flex gap-2 md:flex-col md:gap-1">
+        {/* On a phone the sections wrap onto a second row: every one is in sight, none scrolled away. */}
+        <ul className="flex flex-wrap gap-2 md:flex-col md:flex-nowrap md:gap-1">
           {SECTIONS.map((section) => (
             <li key={section.to}>
               <NavLink

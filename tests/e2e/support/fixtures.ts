@@ -378,11 +378,12 @@ export class OrdersDesk {
     await this.page.getByLabel("Buscar por número de pedido, nombre o correo").fill(term);
     await this.page.getByRole("button", { name: "Buscar" }).click();
   }
+  /** An order's row of the table (a block of the dense list on a phone). */
   order(orderId: string): Locator {
-    return this.page.getByRole("article", { name: `Pedido ${orderId}` });
+    return this.page.locator(`tr[data-order="${orderId}"]`);
   }
   orders(): Locator {
-    return this.page.getByRole("article");
+    return this.page.locator("tr[data-order]");
   }
   shipDialog(orderId: string): Locator {
     return this.page.getByRole("dialog", { name: `Atender pedido ${orderId}` });

@@ -1,13 +1,23 @@
+import { useCallback, useState } from "react";
 import { data, Form, Link } from "react-router";
-import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
-import { OrderView } from "~/components/admin/order-view";
+import { BULK_SHIP_INTENT, BulkShipDialog } from "~/components/admin/bulk-ship";
+import type { DeskActionData } from "~/components/admin/desk-fetcher";
+import { DeskNotice } from "~/components/admin/order-actions";
+import { OrdersTable } from "~/components/admin/orders-table";
 import { RouteError } from "~/components/route-error";
+import {
+  type BulkShipLines,
+  bulkCarrier,
+  checkBulkLines,
+  parseBulkCsv,
+  problemText,
+} from "~/orders/bulk-ship";
+import { bulkShipProblems, shipOrders } from "~/orders/bulk-ship.server";
 import { listOrders } from "~/orders/desk.server";
 import { DESK_PARAMS, deskSearch, parseDeskQuery } from "~/orders/desk-query";
 import { DESK_VIEWS, VIEW_LABELS } from "~/orders/status";
 import { withTrackingLink } from "~/settings/carriers";
 import { requireAdmin } from "~/web/guards.server";
-import { pageTakesNoForm } from "~/web/methods";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/index";
 
@@ -31,7 +41,83 @@ export async function loader(args: Route.LoaderArgs) {
   return { ...listed, orders: listed.orders.map((o) => withTrackingLink(o, carriers)), ...shown };
 }
 
-export const action = pageTakesNoForm;
+/** The most a pasted CSV may hold (200 lines of order number and tracking fit in far less). */
+const CSV_MAX_CHARS = 100_000;
+
+function answer(status: number, body: Omit<DeskActionData, "intent" | "orderId">) {
+  return data(
+    { intent: BULK_SHIP_INTENT, orderId: "", ...body },
+    { status, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+/**
+ * 'Atender seleccionados' (intent `atenderlote`): one carrier, and a tracking number per selected
+ * order (`pedido`/`guia` pairs) or a CSV of "pedido,guía" lines (`csv`). All are shipped or none:
+ * 400 with every problem by its line (or order), 409 naming the orders another tab moved meanwhile.
+ */
+export async function action(args: Route.ActionArgs) {
+  requireAdmin(args);
+  const { database, mail, settings } = args.context.get(servicesContext);
+  const form = await args.request.formData().catch(() => null);
+  if (!form) return answer(400, { ok: false, message: "Envía el formulario." });
+  if (form.get("intent") !== BULK_SHIP_INTENT)
+    return answer(400, { ok: false, message: "Acción desconocida." });
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const refused = (problems: string[]) =>
+    answer(400, {
+      ok: false,
+      message: "No se atendió ningún pedido. Corrige esto y vuelve a intentarlo:",
+      problems,
+    });
+
+  const pairs = form.getAll("pedido");
+  const source = pairs.length > 0 ? "seleccion" : "csv";
+  let lines: BulkShipLines;
+  if (source === "seleccion") {
+    const tracking = form.getAll("guia");
+    lines = checkBulkLines(
+      pairs.map((orderId, i) => ({
+        line: i + 1,
+        orderId: typeof orderId === "string" ? orderId.trim().toUpperCase() : "",
+        trackingNumber: String(tracking[i] ?? "").trim(),
+      })),
+    );
+  } else {
+    const csv = text("csv");
+    if (csv.length > CSV_MAX_CHARS) return refused(["El CSV es demasiado largo (máximo 100 KB)."]);
+    lines = parseBulkCsv(csv);
+  }
+  const carrier = bulkCarrier(settings.current().carriers, text("carrier"), text("otherCarrier"));
+  if (!carrier.ok) {
+    // Every problem at once: the carrier's, the lines', and what the database says of them.
+    const all = [...lines.problems, ...(await bulkShipProblems(database.db, lines.lines))];
+    return refused([
+      carrier.message,
+      ...all.sort((a, b) => a.line - b.line).map((p) => problemText(p, source)),
+    ]);
+  }
+
+  const result = await shipOrders(database.db, carrier.carrier, lines);
+  if (!result.ok) {
+    const listed = result.problems.map((p) => problemText(p, source));
+    if (result.reason === "lineas") return refused(listed);
+    return answer(409, {
+      ok: false,
+      message: "No se atendió ningún pedido: otra pestaña cambió alguno mientras tanto.",
+      problems: listed,
+    });
+  }
+  mail.sendSoon();
+  const n = result.shipped.length;
+  return answer(200, {
+    ok: true,
+    message: n === 1 ? "1 pedido marcado como enviado" : `${n} pedidos marcados como enviados`,
+  });
+}
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { orders, values, page, pages, total, errors, notice, carriers } = loaderData;
@@ -114,25 +200,16 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       {orders.length === 0 ? (
         <p className="mt-8 text-ink/75">No hay pedidos en esta sección.</p>
       ) : (
-        <ol className="mt-6 space-y-4" aria-label={`Pedidos: ${VIEW_LABELS[values.tab]}`}>
-          {orders.map((order) => (
-            <li key={order.id}>
-              <article aria-label={`Pedido ${order.id}`} className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
-                <OrderView order={order} link />
-                <div className="mt-4 border-t border-sand pt-4">
-                  {!order.removedAt && (
-                    <OrderActions
-                      orderId={order.id}
-                      status={order.status}
-                      total={order.total}
-                      carriers={carriers}
-                    />
-                  )}
-                </div>
-              </article>
-            </li>
-          ))}
-        </ol>
+        <OrdersTable
+          key={`${values.tab}-${page}`}
+          orders={orders}
+          label={`Pedidos: ${VIEW_LABELS[values.tab]}`}
+          carriers={carriers}
+          selectable={values.tab !== "cancelado" && values.tab !== "borrado"}
+          toolbar={(selected, clear) => (
+            <BulkTools tab={values.tab} selected={selected} clear={clear} carriers={carriers} />
+          )}
+        />
       )}
 
       {pages > 1 && (
@@ -157,6 +234,62 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         </nav>
       )}
     </section>
+  );
+}
+
+const tool = "min-h-11 content-center rounded-full px-4 text-sm font-medium";
+
+/** What can be done with the selected orders: ship them at once (pending tab), print their slips. */
+function BulkTools({
+  tab,
+  selected,
+  clear,
+  carriers,
+}: {
+  tab: string;
+  selected: readonly string[];
+  clear: () => void;
+  carriers: readonly string[];
+}) {
+  const [open, setOpen] = useState(false);
+  const close = useCallback(() => setOpen(false), []);
+  const shipped = useCallback(() => {
+    setOpen(false);
+    clear();
+  }, [clear]);
+  const count = selected.length;
+  return (
+    <div className="mt-4 flex flex-wrap items-center gap-2">
+      <p className="mr-2 text-sm text-ink/75" aria-live="polite">
+        {count === 0
+          ? "Ningún pedido seleccionado"
+          : count === 1
+            ? "1 seleccionado"
+            : `${count} seleccionados`}
+      </p>
+      {tab === "pendiente" && (
+        <>
+          <button type="button" onClick={() => setOpen(true)} className={`${tool} bg-ink text-cream`}>
+            {count > 0 ? "Atender seleccionados" : "Atender desde CSV"}
+          </button>
+          <BulkShipDialog
+            open={open}
+            onClose={close}
+            onShipped={shipped}
+            selected={selected}
+            carriers={carriers}
+          />
+        </>
+      )}
+      {count > 0 && (
+        <a
+          href={`/admin/orders/imprimir?pedidos=${selected.join(",")}`}
+          className={`${tool} border border-ink`}
+        >
+          Imprimir hojas de empaque
+        </a>
+      )}
+    </div>
   );
 }
 
