@@ -9,7 +9,8 @@ import { type DropResult, refuse } from "./types";
 const ALREADY_SAVED = "Esta colección ya se guardó: recarga la página.";
 
 /**
- * Creates a drop from the form, as `proximamente`. Photos uploaded for it and then taken off the
+ * Creates a drop from the form, as `proximamente` and a draft (no `visible_from`: decision 38)
+ * until the owner publishes it. Photos uploaded for it and then taken off the
  * form before saving are deleted.
  */
 export async function createDropFromInput(
