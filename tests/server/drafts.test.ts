@@ -98,11 +98,13 @@ describeEachDatabase("drafts and publishing through HTTP", (harness) => {
   };
   /** What the public sees: the drop's own pages, and whether the lists name it. */
   const seenByPublic = async () => {
-    const [collection, productPage, home, collections, sitemap] = await Promise.all(
-      [`/coleccion/${draft}`, `/drop/${draft}/product/${product}`, "/", "/colecciones", "/sitemap.xml"].map(
-        (p) => get(p),
-      ),
-    );
+    const [collection, productPage, home, collections, sitemap] = await Promise.all([
+      get(`/coleccion/${draft}`),
+      get(`/drop/${draft}/product/${product}`),
+      get("/"),
+      get("/colecciones"),
+      get("/sitemap.xml"),
+    ]);
     return {
       collection: collection.status,
       product: productPage.status,
