@@ -292,8 +292,9 @@ export interface NewDrop {
   /** Defaults to now; the demo catalogue back-dates its older drops. */
   createdAt?: Date;
   /**
-   * From when the public sees it (decision 38); null: a draft. Defaults to its creation (not
-   * later than now): the seed and scripts make public drops unless they ask for a draft.
+   * From when the public sees it (decision 38); null: a draft. Defaults to `PUBLIC_ALL_ALONG`:
+   * the seed, scripts and tests make public drops unless they ask for a draft, whatever moment
+   * they later read at.
    */
   visibleFrom?: Date | null;
   imageId?: string | null;
@@ -304,6 +305,12 @@ export interface NewDrop {
 }
 
 export class InvalidDrop extends Error {}
+
+/**
+ * The `visibleFrom` of a drop written outside the admin's form (the demo seed, scripts, tests):
+ * public at any moment anyone reads it, including a test's clock set in the past.
+ */
+export const PUBLIC_ALL_ALONG = new Date("2000-01-01T00:00:00.000Z");
 
 /** Creates a drop and its products in one transaction. New drops start as `proximamente`. */
 export async function createDrop(db: Db, input: NewDrop, now = new Date()): Promise<string> {
@@ -358,11 +365,7 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
   if (input.id !== undefined && !isId(input.id)) throw new InvalidDrop("Identificador inválido.");
   const id = input.id ?? newId();
   const stamp = toTimestamp(input.createdAt ?? now);
-  const createdAt = input.createdAt ?? now;
-  const visibleFrom =
-    input.visibleFrom === undefined
-      ? new Date(Math.min(createdAt.getTime(), now.getTime()))
-      : input.visibleFrom;
+  const visibleFrom = input.visibleFrom === undefined ? PUBLIC_ALL_ALONG : input.visibleFrom;
   await trx
     .insertInto("drops")
     .values({

@@ -1,6 +1,6 @@
 import { type Kysely, Migrator } from "kysely";
 import { expect, it } from "vitest";
-import { createDrop, getDrop, listDrops, type NewDrop } from "~/catalogue/catalogue.server";
+import { createDrop, getDrop, listDrops, type NewDrop, PUBLIC_ALL_ALONG } from "~/catalogue/catalogue.server";
 import { adminTab } from "~/catalogue/publishing";
 import { cartProducts } from "~/catalogue/views.server";
 import { type Database, migrateToLatest, toDate, toTimestamp } from "~/db/database.server";
@@ -81,7 +81,7 @@ describeEachDatabase("drafts and publishing", (harness) => {
   it("createDrop makes public drops unless asked for a draft", async () => {
     const database = await harness.fresh();
     const open = await getDrop(database.db, await aDrop(database, "Pública"));
-    expect(open?.visibleFrom?.toISOString()).toBe(now.toISOString());
+    expect(open?.visibleFrom?.toISOString()).toBe(PUBLIC_ALL_ALONG.toISOString());
     const draft = await getDrop(database.db, await aDrop(database, "Borrador", { visibleFrom: null }));
     expect(draft?.visibleFrom).toBeNull();
   });
