@@ -308,7 +308,8 @@ export class InvalidDrop extends Error {}
 
 /**
  * The `visibleFrom` of a drop written outside the admin's form (the demo seed, scripts, tests):
- * public at any moment anyone reads it, including a test's clock set in the past.
+ * public at any moment anyone reads it, including a test's clock set in the past. It is the
+ * column's default (migration 0025), so a writer that does not name the column gets it too.
  */
 export const PUBLIC_ALL_ALONG = new Date("2000-01-01T00:00:00.000Z");
 
@@ -365,7 +366,6 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
   if (input.id !== undefined && !isId(input.id)) throw new InvalidDrop("Identificador inválido.");
   const id = input.id ?? newId();
   const stamp = toTimestamp(input.createdAt ?? now);
-  const visibleFrom = input.visibleFrom === undefined ? PUBLIC_ALL_ALONG : input.visibleFrom;
   await trx
     .insertInto("drops")
     .values({
@@ -382,7 +382,10 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
       video_id: input.videoId ?? null,
       max_per_order: input.maxPerOrder ?? null,
       hold_minutes: input.holdMinutes,
-      visible_from: visibleFrom === null ? null : toTimestamp(visibleFrom),
+      // Unsaid: the column's default, `PUBLIC_ALL_ALONG`.
+      ...(input.visibleFrom === undefined
+        ? {}
+        : { visible_from: input.visibleFrom === null ? null : toTimestamp(input.visibleFrom) }),
       created_at: stamp,
       updated_at: stamp,
     })

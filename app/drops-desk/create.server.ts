@@ -37,6 +37,8 @@ export async function createDropFromInput(
         start_at: toTimestamp(input.startAt),
         end_at: toTimestamp(input.endAt),
         status: "proximamente",
+        // A draft until 'Publicar' (decision 38).
+        visible_from: null,
         image_id: input.imageId || null,
         video_id: input.videoId || null,
         max_per_order: input.maxPerOrder,
