@@ -54,6 +54,8 @@ export interface DropInfo {
   endAt: Date;
   status: DropStatus;
   createdAt: Date;
+  /** From when the public sees it (decision 38); null: a draft. */
+  visibleFrom: Date | null;
   image: MediaRow | null;
   video: MediaRow | null;
   /** 'Máximo N por persona'; null: no limit of its own. */
@@ -73,13 +75,31 @@ export interface Drop<P extends Product = Product> extends DropInfo {
   products: P[];
 }
 
-/** Every drop with its products (main image only), newest first; `{ products: false }` skips the products. */
-export function listDrops(db: Db): Promise<Drop[]>;
-export function listDrops(db: Db, options: { products: false }): Promise<DropInfo[]>;
-export async function listDrops(db: Db, options: { products?: boolean } = {}): Promise<DropInfo[]> {
+/**
+ * Who reads: `{ visibleAt: now }` is the public, who sees only drops published by `now` (decision
+ * 38); without it, the admin, who sees drafts too.
+ */
+export interface DropReader {
+  visibleAt?: Date;
+}
+
+/**
+ * Every drop with its products (main image only), newest first; `{ products: false }` skips the
+ * products; `{ visibleAt }` keeps the drops the public sees then.
+ */
+export function listDrops(db: Db, options?: DropReader & { products?: true }): Promise<Drop[]>;
+export function listDrops(db: Db, options: DropReader & { products: false }): Promise<DropInfo[]>;
+export async function listDrops(
+  db: Db,
+  options: DropReader & { products?: boolean } = {},
+): Promise<DropInfo[]> {
+  const { visibleAt } = options;
   const drops = await db
     .selectFrom("drops")
     .selectAll()
+    .$if(visibleAt !== undefined, (qb) =>
+      qb.where("visible_from", "<=", toTimestamp(visibleAt ?? new Date())),
+    )
     .orderBy("created_at", "desc")
     .orderBy("id")
     .execute();
@@ -93,19 +113,34 @@ export async function listDrops(db: Db, options: { products?: boolean } = {}): P
   return assemble(db, drops);
 }
 
-/** One drop with its products; `{ extraImages: true }` also loads each product's gallery. */
-export function getDrop(db: Db, id: string): Promise<Drop | null>;
+/**
+ * One drop with its products; `{ extraImages: true }` also loads each product's gallery;
+ * `{ visibleAt }`: null unless the public sees it then.
+ */
 export function getDrop(
   db: Db,
   id: string,
-  options: { extraImages: true },
+  options?: DropReader & { extraImages?: false },
+): Promise<Drop | null>;
+export function getDrop(
+  db: Db,
+  id: string,
+  options: DropReader & { extraImages: true },
 ): Promise<Drop<ProductWithImages> | null>;
 export async function getDrop(
   db: Db,
   id: string,
-  options: { extraImages?: boolean } = {},
+  options: DropReader & { extraImages?: boolean } = {},
 ): Promise<Drop | null> {
-  const row = await db.selectFrom("drops").selectAll().where("id", "=", id).executeTakeFirst();
+  const { visibleAt } = options;
+  const row = await db
+    .selectFrom("drops")
+    .selectAll()
+    .where("id", "=", id)
+    .$if(visibleAt !== undefined, (qb) =>
+      qb.where("visible_from", "<=", toTimestamp(visibleAt ?? new Date())),
+    )
+    .executeTakeFirst();
   if (!row) return null;
   const [drop] = await assemble(db, [row]);
   if (!drop) return null;
@@ -187,6 +222,7 @@ function toDropInfo(d: DropRow, media: Map<string, MediaRow>): DropInfo {
     endAt: toDate(d.end_at),
     status: d.status,
     createdAt: toDate(d.created_at),
+    visibleFrom: d.visible_from === null ? null : toDate(d.visible_from),
     image: pick(d.image_id),
     video: pick(d.video_id),
     maxPerOrder: d.max_per_order,
@@ -255,6 +291,12 @@ export interface NewDrop {
   status?: string;
   /** Defaults to now; the demo catalogue back-dates its older drops. */
   createdAt?: Date;
+  /**
+   * From when the public sees it (decision 38); null: a draft. Defaults to `PUBLIC_ALL_ALONG`:
+   * the seed, scripts and tests make public drops unless they ask for a draft, whatever moment
+   * they later read at.
+   */
+  visibleFrom?: Date | null;
   imageId?: string | null;
   videoId?: string | null;
   maxPerOrder?: number | null;
@@ -263,6 +305,13 @@ export interface NewDrop {
 }
 
 export class InvalidDrop extends Error {}
+
+/**
+ * The `visibleFrom` of a drop written outside the admin's form (the demo seed, scripts, tests):
+ * public at any moment anyone reads it, including a test's clock set in the past. It is the
+ * column's default (migration 0025), so a writer that does not name the column gets it too.
+ */
+export const PUBLIC_ALL_ALONG = new Date("2000-01-01T00:00:00.000Z");
 
 /** Creates a drop and its products in one transaction. New drops start as `proximamente`. */
 export async function createDrop(db: Db, input: NewDrop, now = new Date()): Promise<string> {
@@ -333,6 +382,10 @@ export async function insertDrop(trx: Db, input: NewDrop, now = new Date()): Pro
       video_id: input.videoId ?? null,
       max_per_order: input.maxPerOrder ?? null,
       hold_minutes: input.holdMinutes,
+      // Unsaid: the column's default, `PUBLIC_ALL_ALONG`.
+      ...(input.visibleFrom === undefined
+        ? {}
+        : { visible_from: input.visibleFrom === null ? null : toTimestamp(input.visibleFrom) }),
       created_at: stamp,
       updated_at: stamp,
     })
@@ -392,8 +445,15 @@ export interface ProductWithDrop {
   drop: { id: string; status: DropStatus; startAt: Date; endAt: Date; maxPerOrder: number | null };
 }
 
-/** Current state of the given products and their drops (for revalidating a cart). Unknown ids are skipped. */
-export async function getProductsWithDrops(db: Db, ids: string[]): Promise<ProductWithDrop[]> {
+/**
+ * Current state of the given products and their drops (for revalidating a cart). Unknown ids are
+ * skipped, and so are the pieces of drops the public does not see at `visibleAt` (decision 38).
+ */
+export async function getProductsWithDrops(
+  db: Db,
+  ids: string[],
+  visibleAt: Date,
+): Promise<ProductWithDrop[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom("products")
@@ -406,6 +466,7 @@ export async function getProductsWithDrops(db: Db, ids: string[]): Promise<Produ
       "drops.max_per_order as drop_max_per_order",
     ])
     .where("products.id", "in", ids)
+    .where("drops.visible_from", "<=", toTimestamp(visibleAt))
     .execute();
   const media = await loadMedia(
     db,

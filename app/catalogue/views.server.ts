@@ -97,7 +97,7 @@ export async function cartProducts(
   ids: string[],
   now: Date,
 ): Promise<CurrentProduct[]> {
-  const rows = await getProductsWithDrops(db, ids);
+  const rows = await getProductsWithDrops(db, ids, now);
   const held = await heldPieces(db, soldOutIds(rows.map((r) => r.product)));
   // A size at 0 with pieces in others' unpaid checkouts is 'Apartado', not gone.
   const heldValues = await heldPerValue(
@@ -128,7 +128,7 @@ export async function productImageUrls(
   ids: string[],
 ): Promise<Map<string, string>> {
   const urls = new Map<string, string>();
-  for (const { product } of await getProductsWithDrops(db, ids)) {
+  for (const { product } of await getProductsWithDrops(db, ids, new Date())) {
     if (product.image) urls.set(product.id, absoluteUrl(origin, variantUrl(storage, product.image, 960)));
   }
   return urls;

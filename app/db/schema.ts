@@ -56,6 +56,8 @@ export interface DropsTable {
   opening_holds_per_address: ColumnType<number, number | undefined, number>;
   /** Until when one app process dispatches this drop's line. */
   line_lease_until: NullableTimestamp;
+  /** From when the public sees the drop (decision 38); null: a draft, seen only in the admin. */
+  visible_from: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -9,7 +9,8 @@ import { type DropResult, refuse } from "./types";
 const ALREADY_SAVED = "Esta colección ya se guardó: recarga la página.";
 
 /**
- * Creates a drop from the form, as `proximamente`. Photos uploaded for it and then taken off the
+ * Creates a drop from the form, as `proximamente` and a draft (no `visible_from`: decision 38)
+ * until the owner publishes it. Photos uploaded for it and then taken off the
  * form before saving are deleted.
  */
 export async function createDropFromInput(
@@ -36,6 +37,8 @@ export async function createDropFromInput(
         start_at: toTimestamp(input.startAt),
         end_at: toTimestamp(input.endAt),
         status: "proximamente",
+        // A draft until 'Publicar' (decision 38).
+        visible_from: null,
         image_id: input.imageId || null,
         video_id: input.videoId || null,
         max_per_order: input.maxPerOrder,

@@ -1,5 +1,6 @@
 import type { CompiledQuery, DialectAdapter, InferResult } from "kysely";
 import { isDropPurchasable } from "~/catalogue/drop-time";
+import { isVisible } from "~/catalogue/publishing";
 import type { OrderCeilings } from "~/config/ceilings";
 import { type Db, toDate } from "~/db/database.server";
 import { type CeilingRefusal, perDropRefusal, piecesRefusal, totalRefusal } from "./ceilings";
@@ -167,6 +168,7 @@ function linesQuery(db: Db, ids: string[], browser: string | null) {
       "drops.status",
       "drops.start_at",
       "drops.end_at",
+      "drops.visible_from",
       "drops.name as drop_name",
       "drops.max_per_order",
       "drops.hold_minutes",
@@ -263,7 +265,12 @@ export function checkLines(
   // Each line with its product's row: the names and prices of the order come from here.
   const found = lines.map((line) => {
     const row = byId.get(line.productId);
-    if (!row || row.drop_id !== line.dropId)
+    // A draft's piece, or one not yet 'Visible desde', does not exist for the public (decision 38).
+    if (
+      !row ||
+      row.drop_id !== line.dropId ||
+      !isVisible({ visibleFrom: row.visible_from === null ? null : toDate(row.visible_from) }, now)
+    )
       throw new Refused({ reason: "no_encontrado", message: "Uno de los productos ya no existe." });
     if (options === null) return { line, row, option: null };
     if (row.option_name !== null && !line.optionId) {

@@ -11,6 +11,7 @@ import {
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { FilterBar } from "~/components/filter-bar";
+import { PreviewBanner } from "~/components/preview-banner";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
@@ -19,6 +20,7 @@ import { isId } from "~/lib/ids";
 import { pageMeta } from "~/lib/seo";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { shopOrigin } from "~/web/origin.server";
+import { isPreview, previewHref, previewNotice } from "~/web/preview.server";
 import { servicesContext } from "~/web/services";
 import { waitlistHeaders, waitlistSignUp } from "~/web/waitlist-sign-up.server";
 import type { Route } from "./+types/collection";
@@ -27,12 +29,16 @@ export function meta({ data }: Route.MetaArgs) {
   return data ? pageMeta(data.seo) : [{ title: "Drop no encontrado" }];
 }
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
+export async function loader({ context, request, params, url }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  // An address that cannot name a drop is not looked up.
-  const drop = isId(params.dropId) ? await getDrop(services.database.db, params.dropId) : null;
-  if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const now = new Date();
+  // The public sees a drop once published and visible; an administrator's preview sees drafts too.
+  const preview = isPreview(url, context);
+  // An address that cannot name a drop is not looked up.
+  const drop = isId(params.dropId)
+    ? await getDrop(services.database.db, params.dropId, preview ? {} : { visibleAt: now })
+    : null;
+  if (!drop) throw new Response("Drop no encontrado", { status: 404 });
   const query = new URL(request.url).searchParams;
   // The 'Talla' and 'Largo' groups list what the collection's pieces come in; other values are ignored.
   const choices = optionChoices(drop.products);
@@ -59,7 +65,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     filters,
     choices,
     sort,
-    products,
+    products: preview ? products.map((p) => ({ ...p, href: previewHref(p.href) })) : products,
+    preview: preview ? previewNotice(drop.visibleFrom, now) : null,
   };
 }
 
@@ -74,6 +81,7 @@ export default function Collection({ loaderData, actionData }: Route.ComponentPr
   const moment = { state, archived: drop.archived };
   return (
     <>
+      {loaderData.preview && <PreviewBanner text={loaderData.preview.text} dropId={drop.id} />}
       <main className="mx-auto max-w-6xl px-4 py-12">
         <p className="text-sm uppercase tracking-widest text-gold-700">
           {DROP_TIME_LABELS[state]} · {drop.fechas}

@@ -20,7 +20,7 @@ export function meta({ data }: Route.MetaArgs) {
 export async function loader({ context }: Route.LoaderArgs) {
   const { database, media, settings } = context.get(servicesContext);
   const now = new Date();
-  const drops = await listDrops(database.db, { products: false });
+  const drops = await listDrops(database.db, { products: false, visibleAt: now });
   const groups = groupByYear(drops, yearOf).map((g) => ({
     year: g.year,
     drops: g.drops.map((d) => dropSummary(media, d, now)),

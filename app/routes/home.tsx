@@ -34,7 +34,7 @@ export function meta({ data }: Route.MetaArgs) {
 export async function loader({ context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const now = new Date();
-  const shown = dropsForHome(await listDrops(services.database.db), now).map((drop) => ({
+  const shown = dropsForHome(await listDrops(services.database.db, { visibleAt: now }), now).map((drop) => ({
     drop,
     products: drop.products,
   }));

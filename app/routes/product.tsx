@@ -12,6 +12,7 @@ import { useCart } from "~/components/cart/cart-context";
 import { usePrefetchCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { MetalFacts } from "~/components/metal-facts";
+import { PreviewBanner } from "~/components/preview-banner";
 import { ProductGallery } from "~/components/product-gallery";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
@@ -24,6 +25,7 @@ import { pageMeta } from "~/lib/seo";
 import { imageView, variantUrl } from "~/media/media.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { shopOrigin } from "~/web/origin.server";
+import { isPreview, previewHref, previewNotice } from "~/web/preview.server";
 import { servicesContext } from "~/web/services";
 import { waitlistHeaders, waitlistSignUp } from "~/web/waitlist-sign-up.server";
 import type { Route } from "./+types/product";
@@ -59,16 +61,21 @@ export function meta({ data }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
+  const now = new Date();
+  // The public sees a drop once published and visible; an administrator's preview sees drafts too.
+  const preview = isPreview(url, context);
   // An address that cannot name a product is not looked up.
   const drop =
     isId(params.dropId) && isId(params.productId)
-      ? await getDrop(services.database.db, params.dropId, { extraImages: true })
+      ? await getDrop(services.database.db, params.dropId, {
+          extraImages: true,
+          ...(preview ? {} : { visibleAt: now }),
+        })
       : null;
   const product = drop?.products.find((p) => p.id === params.productId);
   if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
-  const now = new Date();
   const page = await storefrontPage(services, shopOrigin(context), [{ drop, products: [product] }], {
     now,
     takesSignUps,
@@ -99,7 +106,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     drop: {
       id: view.id,
       name: view.name,
-      href: view.href,
+      href: preview ? previewHref(view.href) : view.href,
       maxPerOrder: drop.maxPerOrder,
       startsAt: view.startsAt,
       endsAt: view.endsAt,
@@ -127,6 +134,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     },
     images,
     waitlist: view.waitlist,
+    preview: preview ? previewNotice(drop.visibleFrom, now) : null,
     /** Null exactly when the piece could be bought at render time (the page follows the clock). */
     label: productTileLabel(drop, product.stock, now, held),
   };
@@ -185,6 +193,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
 
   return (
     <>
+      {loaderData.preview && <PreviewBanner text={loaderData.preview.text} dropId={drop.id} />}
       {/* A phone's first screen (360 × 740) holds the first photo, the name, the price and 'Agregar
           al carrito' above the drop's bar (tests/e2e/first-screen.spec.ts): the page's top is
           tight on phones, the photo is shorter there, and the long description comes after. */}

@@ -10,7 +10,8 @@ import type { Route } from "./+types/sitemap";
 export async function loader({ context }: Route.LoaderArgs) {
   const { database } = context.get(servicesContext);
   const origin = shopOrigin(context);
-  const drops = await listDrops(database.db);
+  // Drafts and drops before their 'Visible desde' are not listed (decision 38).
+  const drops = await listDrops(database.db, { visibleAt: new Date() });
   const paths = [
     "/",
     "/colecciones",

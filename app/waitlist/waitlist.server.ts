@@ -65,6 +65,8 @@ export async function signUp(
     .selectFrom("drops")
     .select(["id", "start_at", "end_at", "status"])
     .where("id", "=", input.dropId)
+    // A draft, or a drop before its 'Visible desde', does not exist for the public (decision 38).
+    .where("visible_from", "<=", toTimestamp(now))
     .executeTakeFirst();
   if (!drop) return { ok: false, reason: "drop_no_encontrado" };
   const dates = { startAt: toDate(drop.start_at), endAt: toDate(drop.end_at), status: drop.status };
@@ -257,6 +259,7 @@ export async function queueOpeningNotices(
       .where("s.status", "=", "confirmada")
       .where("s.notified_at", "is", null)
       .where("d.status", "!=", "archivada")
+      .where("d.visible_from", "<=", stamp)
       .where("d.start_at", "<=", stamp)
       .where("d.end_at", ">=", stamp)
       .orderBy("s.created_at")

@@ -9,6 +9,7 @@ import { dropInput } from "~/drops-desk/drop-input";
 import { dropForEdit } from "~/drops-desk/edit-form.server";
 import type { DropFormValues, ProductFormValues } from "~/drops-desk/form-values";
 import type { OptionValueFormValues } from "~/drops-desk/option-input";
+import { publishDrop } from "~/drops-desk/publish.server";
 import { updateDropFromInput } from "~/drops-desk/update.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
@@ -91,6 +92,8 @@ async function ringDrop(shop: Shop) {
   });
   expect(await createDropFromInput(shop.db, shop.storage, input)).toEqual({ ok: true, id: dropId });
   await shop.db.updateTable("drops").set({ status: "activa" }).where("id", "=", dropId).execute();
+  // A new drop is a draft (decision 38): published, shoppers can hold its pieces.
+  expect(await publishDrop(shop.db, dropId, null)).toEqual({ ok: true });
   const productId = (
     await shop.db.selectFrom("products").select("id").where("drop_id", "=", dropId).executeTakeFirstOrThrow()
   ).id;

@@ -12,6 +12,7 @@ import { deleteDrop } from "~/drops-desk/delete.server";
 import { dropInput, pesosText } from "~/drops-desk/drop-input";
 import { dropForEdit } from "~/drops-desk/edit-form.server";
 import { listAdminDrops } from "~/drops-desk/list.server";
+import { publishDrop } from "~/drops-desk/publish.server";
 import { updateDropFromInput } from "~/drops-desk/update.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
@@ -28,6 +29,8 @@ import { hold } from "../support/orders";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-22T18:00:00.000Z");
+/** When the listed drops were published (decision 38): before any of them starts. */
+const PUBLISHED = new Date("2026-01-01T00:00:00.000Z");
 const MEDIA_GONE = "Una imagen o el video ya no está disponible: súbelo de nuevo.";
 
 const storageRoots: string[] = [];
@@ -237,6 +240,8 @@ async function runningDrop(shop: Shop, pieces: { name: string; stock: number; pr
     ),
   );
   expect(created).toEqual({ ok: true, id: dropId });
+  // A new drop is a draft (decision 38): published, the shop sells it.
+  expect(await publishDrop(shop.db, dropId, null)).toEqual({ ok: true });
   expect(await save(shop, dropId, { ...(await loadForm(shop.db, dropId)), status: "activa" })).toEqual({
     ok: true,
   });
@@ -725,6 +730,8 @@ describeEachDatabase("drops desk", (harness) => {
       const images = await uploads(shop, dropId, stocks.length);
       const products = stocks.map((stock, i) => ({ stock: String(stock), imageId: images[i] }));
       await createDropFromInput(shop.db, shop.storage, newForm(dropId, { name, ...dates }, products));
+      // Published long before: the tabs then follow the status and the dates (decision 38).
+      expect(await publishDrop(shop.db, dropId, PUBLISHED)).toEqual({ ok: true });
       if (status !== "proximamente") {
         expect(await save(shop, dropId, { ...(await loadForm(shop.db, dropId)), status })).toEqual({
           ok: true,
@@ -748,6 +755,8 @@ describeEachDatabase("drops desk", (harness) => {
         name: "Enero",
         status: "proximamente",
         timeState: "pending",
+        publication: "publicada",
+        visibleFrom: PUBLISHED,
         startAt: new Date("2027-01-05T16:00:00.000Z"),
         endAt: new Date("2027-01-10T02:00:00.000Z"),
         products: 0,
@@ -758,6 +767,8 @@ describeEachDatabase("drops desk", (harness) => {
         name: "Diciembre",
         status: "proximamente",
         timeState: "pending",
+        publication: "publicada",
+        visibleFrom: PUBLISHED,
         startAt: new Date("2026-12-01T16:00:00.000Z"),
         endAt: new Date("2026-12-08T02:00:00.000Z"),
         products: 2,
@@ -770,10 +781,15 @@ describeEachDatabase("drops desk", (harness) => {
     expect(await listAdminDrops(shop.db, "archivada", NOW)).toMatchObject([
       { id: old, status: "archivada", timeState: "ended", products: 3, pieces: 3 },
     ]);
-    // The time state follows the clock, whatever the status says.
-    expect(await listAdminDrops(shop.db, "proximamente", new Date("2026-12-03T00:00:00Z"))).toMatchObject([
+    // The tabs follow the clock (decision 38): at its start a published drop moves to Activas by
+    // itself, and its stored status follows; an ended one stays there, 'Finalizado'.
+    const december3 = new Date("2026-12-03T00:00:00Z");
+    expect(await listAdminDrops(shop.db, "proximamente", december3)).toMatchObject([
       { id: jan, timeState: "pending" },
-      { id: dec, timeState: "running" },
+    ]);
+    expect(await listAdminDrops(shop.db, "activa", december3)).toMatchObject([
+      { id: dec, status: "activa", timeState: "running" },
+      { id: now, timeState: "ended" },
     ]);
   });
 

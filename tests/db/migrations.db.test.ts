@@ -101,6 +101,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0021_sizes",
       "0022_search_by_email",
       "0023_paid_orders_kept",
+      "0025_drafts",
     ]);
 
     const db = database.db;
@@ -199,6 +200,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0021_sizes",
       "0022_search_by_email",
       "0023_paid_orders_kept",
+      "0025_drafts",
     ]);
   });
 });

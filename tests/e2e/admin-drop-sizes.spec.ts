@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
+import { publishDrop } from "~/drops-desk/publish.server";
 import { newId } from "~/lib/ids";
 import { holdCart } from "~/orders/holds.server";
 import { expect, expectAccessible, test } from "./support/fixtures";
@@ -127,6 +128,8 @@ test.describe("the drops desk's sizes", { tag: "@phone" }, () => {
       ["8", 4],
     ]);
     await database.db.updateTable("drops").set({ status: "activa" }).where("id", "=", dropId).execute();
+    // A new drop is a draft (decision 38): published, shoppers can hold its pieces.
+    expect(await publishDrop(database.db, dropId, null)).toEqual({ ok: true });
 
     // The owner opens the drop to edit it: size 7 shows 3.
     await page.getByRole("article", { name }).getByRole("link", { name: "Editar" }).click();

@@ -63,6 +63,11 @@ class DropFormUtil {
   async save(label: "Crear colección" | "Guardar cambios") {
     await this.page.getByRole("button", { name: label }).click();
   }
+  /** On the edit page: a new drop is a draft until 'Publicar' (decision 38). */
+  async publishNow() {
+    await this.page.getByRole("button", { name: "Publicar ahora" }).click();
+    await expect(this.page.getByRole("status").filter({ hasText: "Colección publicada." })).toBeVisible();
+  }
 }
 
 const inDays = (days: number) => {
@@ -103,6 +108,9 @@ test.describe("the drops desk", () => {
     await expect(page.getByRole("status").filter({ hasText: "Drop creado exitosamente" })).toBeVisible();
     await expect(page).toHaveURL(/\/admin\/drops\/show-upcoming-drops/);
     await expect(page.getByRole("article", { name })).toBeVisible();
+    await expect(page.getByRole("article", { name }).getByText("Borrador")).toBeVisible();
+    await page.getByRole("article", { name }).getByRole("link", { name: "Editar" }).click();
+    await form.publishNow();
 
     await page.goto("/colecciones");
     const card = page.getByRole("article").filter({ hasText: name });
@@ -162,6 +170,7 @@ test.describe("the drops desk", () => {
     expect(oldFiles).toContain(oldCoverFile);
     expect(now).not.toContain(oldCoverFile);
 
+    await form.publishNow();
     const productId = (await shop.productsOf(dropId))[0] ?? "";
     await page.goto(`/drop/${dropId}/product/${productId}`);
     await expect(page.getByRole("button", { name: "Agregar al carrito" })).toBeEnabled();
@@ -255,6 +264,7 @@ test.describe("the metal's facts", () => {
       page.getByRole("status").filter({ hasText: "Drop actualizado correctamente" }),
     ).toBeVisible();
 
+    await form.publishNow();
     const dropId = page.url().split("/").pop() ?? "";
     const productId = (await shop.productsOf(dropId))[0] ?? "";
     await page.goto(`/drop/${dropId}/product/${productId}`);

@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { MAX_STOCK } from "~/db/taxonomy";
+import { publishDrop } from "~/drops-desk/publish.server";
 import { holdCart } from "~/orders/holds.server";
 import { signInAdmin } from "../support/admin-http";
 import { describeEachDatabase } from "../support/databases";
@@ -241,6 +242,8 @@ describeEachDatabase("the drop form's sizes through HTTP", (harness) => {
     ]);
     expect(created.status, created.said.join(" | ")).toBe(302);
     await database.db.updateTable("drops").set({ status: "activa" }).where("id", "=", id).execute();
+    // A new drop is a draft (decision 38): published, shoppers can hold its pieces.
+    expect(await publishDrop(database.db, id, null)).toEqual({ ok: true });
     const form = formFields(await (await get(`/admin/drops/edit-drop/${id}`)).text());
     const { product, sizes } = await stored(id);
     const seven = sizes.find((s) => s.value === "7");

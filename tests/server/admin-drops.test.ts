@@ -712,7 +712,13 @@ describeEachDatabase("the drops desk through HTTP", (harness) => {
     const [edited] = await productRows(id);
     expect(edited).toMatchObject({ id: productId, name: "Anillo Marea", stock: 6, price_cents: 1_250_050 });
 
-    // The shop shows it, and the desk lists it under Activas now.
+    // Still a draft (decision 38), the shop does not show it; published, it does, and the desk
+    // lists it under Activas now.
+    expect((await get(`/coleccion/${id}`, "")).status).toBe(404);
+    const published = await save(id, new URLSearchParams({ intent: "publicar", cuando: "ahora" }), {
+      via: "data",
+    });
+    expect(published.status).toBe(200);
     const publicPage = await get(`/coleccion/${id}`, "");
     expect(publicPage.status).toBe(200);
     const publicText = visibleText(await publicPage.text());

@@ -369,6 +369,13 @@ describeEachDatabase("the metal's facts through HTTP", (harness) => {
     }
     const created = await post("/admin/drops/new-drop", createBody(dropId, imageId, { edition: "3" }));
     expect(created.status, announcements(created.html).join(" | ")).toBe(302);
+    // A new drop is a draft (decision 38): published, the shop shows and sells it.
+    const published = await post(
+      `/admin/drops/edit-drop/${dropId}`,
+      new URLSearchParams({ intent: "publicar", cuando: "ahora" }),
+      "data",
+    );
+    expect(published.status).toBe(200);
     const product = (await getDrop(database.db, dropId))?.products[0];
     expect(product?.editionSize).toBe(3);
     const edit = await get(`/admin/drops/edit-drop/${dropId}`, cookie);

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { DROP_TIME_LABELS } from "~/catalogue/drop-time";
+import { PUBLICATION_LABELS, type Publication } from "~/catalogue/publishing";
 import { ConfirmDialog } from "~/components/admin/modal";
 import { RouteError } from "~/components/route-error";
 import type { DropStatus } from "~/db/taxonomy";
@@ -11,6 +12,7 @@ import { pageTakesNoForm } from "~/web/methods";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/list";
 
+/** Each tab lists the drops `adminTab` puts there (decision 38), from status and dates. */
 const STATUS_OF_PATH: Record<string, DropStatus> = {
   "/admin/drops": "activa",
   "/admin/drops/show-active-drops": "activa",
@@ -34,6 +36,12 @@ const NOTICES: Record<string, { text: string; alert?: boolean }> = {
   "no-encontrado": { text: "Drop no encontrado.", alert: true },
 };
 
+/** The badge beside the time state of a drop the public does not see yet. */
+const PUBLICATION_BADGES: Partial<Record<Publication, string>> = {
+  borrador: PUBLICATION_LABELS.borrador,
+  programada: PUBLICATION_LABELS.programada,
+};
+
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Colecciones ${loaderData?.title ?? ""} · Administración` },
 ];
@@ -46,6 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
   // A drop running, or opening within the hour, can be watched live (routes/admin/drops/opening.tsx).
   const drops = (await listAdminDrops(database.db, status)).map((drop) => ({
     ...drop,
+    badge: PUBLICATION_BADGES[drop.publication] ?? null,
     live:
       drop.timeState === "running" ||
       (drop.timeState === "pending" && drop.startAt.getTime() - now <= LIVE_BEFORE_MS),
@@ -88,10 +97,22 @@ export default function DropsList({ loaderData }: Route.ComponentProps) {
               <article aria-label={drop.name} className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <h3 className="font-serif text-xl">{drop.name}</h3>
-                  <span className="rounded-full bg-sand px-3 py-1 text-xs font-medium">
-                    {DROP_TIME_LABELS[drop.timeState]}
+                  <span className="flex flex-wrap gap-2">
+                    {drop.badge && (
+                      <span className="rounded-full border border-ink px-3 py-1 text-xs font-medium">
+                        {drop.badge}
+                      </span>
+                    )}
+                    <span className="rounded-full bg-sand px-3 py-1 text-xs font-medium">
+                      {DROP_TIME_LABELS[drop.timeState]}
+                    </span>
                   </span>
                 </div>
+                {drop.publication === "programada" && drop.visibleFrom && (
+                  <p className="mt-1 text-sm text-ink/75">
+                    Visible desde el {formatShopDateTime(drop.visibleFrom)}
+                  </p>
+                )}
                 <p className="mt-1 text-sm text-ink/75">
                   Del {formatShopDateTime(drop.startAt)} al {formatShopDateTime(drop.endAt)}
                 </p>
@@ -113,6 +134,17 @@ export default function DropsList({ loaderData }: Route.ComponentProps) {
                     >
                       Apertura en vivo
                     </Link>
+                  ) : null}
+                  {drop.status !== "archivada" && drop.timeState === "ended" ? (
+                    <fetcher.Form method="post" action={`/admin/drops/edit-drop/${drop.id}`}>
+                      <input type="hidden" name="intent" value="archivar" />
+                      <button
+                        type="submit"
+                        className="min-h-11 rounded-full border border-ink px-5 text-sm font-medium"
+                      >
+                        Archivar
+                      </button>
+                    </fetcher.Form>
                   ) : null}
                   <button
                     type="button"

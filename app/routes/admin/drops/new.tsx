@@ -28,7 +28,7 @@ export async function action(args: Route.ActionArgs) {
   if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
   const created = await createDropFromInput(database.db, media, parsed.data);
   if (!created.ok) return data({ errors: { fields: {}, first: created.message } }, { status: 409 });
-  // New drops start as Próximas; the list says it was created.
+  // A new drop is a draft under Próximas (decision 38); the list says it was created.
   throw redirect("/admin/drops/show-upcoming-drops?aviso=creado");
 }
 
