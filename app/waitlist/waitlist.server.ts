@@ -1,5 +1,5 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
-import { newId } from "~/lib/ids";
+import { isId, newId } from "~/lib/ids";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import {
@@ -61,6 +61,8 @@ export async function signUp(
   const email = parseEmail(input.email);
   if (!email) return { ok: false, reason: "correo_invalido" };
   if (!parseConsent(input.consent)) return { ok: false, reason: "sin_consentimiento" };
+  // An address that cannot name a drop is not looked up (PostgreSQL refuses a NUL in a text).
+  if (!isId(input.dropId)) return { ok: false, reason: "drop_no_encontrado" };
   const drop = await db
     .selectFrom("drops")
     .select(["id", "start_at", "end_at", "status"])

@@ -74,6 +74,16 @@ function tokenIn(message: MailMessage, path: string): string {
 }
 
 describeEachDatabase("'Avísame' waitlist", (harness) => {
+  it("a drop address that names no drop (a NUL, a made-up id) is 'not found', never a database error", async () => {
+    const database = await harness.fresh();
+    for (const dropId of ["\u0000", "%00", "x".repeat(500), ""]) {
+      expect(await join(database, dropId, "ana@example.com"), JSON.stringify(dropId)).toEqual({
+        ok: false,
+        reason: "drop_no_encontrado",
+      });
+    }
+  });
+
   it("double opt-in: a sign-up waits unconfirmed with a confirmation e-mail; its link confirms it, idempotently", async () => {
     const database = await harness.fresh();
     const drop = await upcomingDrop(database);
