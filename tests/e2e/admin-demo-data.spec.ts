@@ -47,15 +47,17 @@ test("a fresh demo shop's Pedidos, Reportes (with its chart) and Campañas are n
   ] as const) {
     await page.goto(`/admin/orders?estado=${estado}&q=OL-DEMO`);
     await expect(page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
-    const list = page.getByRole("list", { name: `Pedidos: ${label}` });
-    await expect(list.getByRole("article")).toHaveCount(demoOrders(estado));
-    await expect(list.getByRole("article").first()).toContainText(/@example\.(com|net|org)/);
+    await expect(page.getByRole("navigation", { name: "Estado de los pedidos" })).toContainText(label);
+    // The desk's table: a row per order (tests/e2e/support/fixtures.ts OrdersDesk).
+    const rows = page.locator("tr[data-order]");
+    await expect(rows).toHaveCount(demoOrders(estado));
+    await expect(rows.first()).toContainText(/@example\.(com|net|org)/);
   }
   // The cancelled order says its refund was made.
   await expect(page.getByTestId("cancellation")).toContainText("Cancelado por la tienda");
   await expect(page.getByTestId("cancellation")).toContainText("hecho");
   await page.goto("/admin/orders?estado=enviado&q=OL-DEMO");
-  const shipped = page.getByRole("article").first();
+  const shipped = page.locator("tr[data-order]").first();
   await expect(shipped.getByRole("link", { name: "Rastrear envío" })).toBeVisible();
   await expect(page.getByTestId("pending-count")).toBeVisible();
   await expectAccessible(page);
