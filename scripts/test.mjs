@@ -90,11 +90,12 @@ const vitestRun = () =>
       // Beside the browser tests a server test's shop takes longer to start (its first start
       // draws the demo catalogue's images): a set-up hook may take up to 2 minutes, not 1.
       ...(sideBySide ? ["--hookTimeout=120000"] : []),
-      // Three files at a time: most of a data-layer or server test's time is spent waiting on a
-      // server, PostgreSQL or a password hash. One left half the machine idle (537 CPU-seconds in
-      // 604 s on 2 cores); two still left 45 % of it idle beside the browser tests (13 CPU-minutes
-      // in an 11.75-minute run).
-      "--maxWorkers=3",
+      // Two files at a time: most of a data-layer or server test's time is spent waiting on a
+      // server, PostgreSQL or a password hash, and a clean CI run left half the machine idle with
+      // one (537 CPU-seconds in 604 s on 2 cores). Three were faster (10 min 56 s) but slowed the
+      // timing tests past their limits beside the browser tests (the fair opening's 'told within a
+      // second' took 1.17 s).
+      "--maxWorkers=2",
     ],
     { prefix: sideBySide ? "[vitest] " : "" },
   );
