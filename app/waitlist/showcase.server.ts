@@ -1,3 +1,4 @@
+import { productHref } from "~/catalogue/views.server";
 import type { Db } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl } from "~/lib/urls";
@@ -43,7 +44,7 @@ export async function dropShowcase(
     pieces: products.map((p) => ({
       name: p.name,
       price: formatMXN(p.price_cents),
-      url: absoluteUrl(origin, `/drop/${dropId}/product/${p.id}`),
+      url: absoluteUrl(origin, productHref(dropId, p.id)),
       image: image(p.image_id, PIECE_WIDTH),
     })),
   };

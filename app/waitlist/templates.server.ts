@@ -3,7 +3,7 @@ import type { Db } from "~/db/database.server";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import type { EmailTemplates, QueuedEmail } from "~/mail/queue.server";
 import type { MediaStorage } from "~/media/storage.server";
-import { confirmationNotice, openingNotice } from "./emails";
+import { confirmationNotice, type DropShowcase, openingNotice } from "./emails";
 import { type WaitlistLinks, waitlistUrls } from "./links.server";
 import { dropShowcase } from "./showcase.server";
 import { CONFIRM_WITHIN_DAYS, getSubscription, type SubscriptionView } from "./waitlist.server";
@@ -14,6 +14,9 @@ import { CONFIRM_WITHIN_DAYS, getSubscription, type SubscriptionView } from "./w
  * nothing (`false`: dropped, not retried). Links go to PUBLIC_URL, or to the address the shop had
  * when the person signed up. With `storage`, the opening notice shows the drop's cover and pieces.
  */
+/** How long an opening's pieces, once read, serve its notices. */
+const SHOWCASE_KEPT_MS = 60_000;
+
 export function waitlistEmailTemplates(
   db: Db,
   shop: () => PublicShopSettings,
@@ -21,6 +24,18 @@ export function waitlistEmailTemplates(
   publicUrl: string | undefined,
   storage?: MediaStorage,
 ): EmailTemplates {
+  // An opening sends one notice per confirmed address, hundreds in a minute: the drop's pieces are
+  // read once a minute per drop, not once per message.
+  const showcases = new Map<string, { at: number; showcase: Promise<DropShowcase> }>();
+  const showcaseOf = (media: MediaStorage, dropId: string, origin: string) => {
+    const key = `${dropId} ${origin}`;
+    const kept = showcases.get(key);
+    if (kept && Date.now() - kept.at < SHOWCASE_KEPT_MS) return kept.showcase;
+    const showcase = dropShowcase(db, media, dropId, origin);
+    showcases.set(key, { at: Date.now(), showcase });
+    showcase.catch(() => showcases.delete(key));
+    return showcase;
+  };
   const render =
     (
       wanted: SubscriptionView["status"],
@@ -34,7 +49,7 @@ export function waitlistEmailTemplates(
       const urls = waitlistUrls(links, origin, subscription.id);
       const showcase =
         build === openingNotice && storage
-          ? await dropShowcase(db, storage, subscription.drop.id, origin)
+          ? await showcaseOf(storage, subscription.drop.id, origin)
           : undefined;
       return build(
         {

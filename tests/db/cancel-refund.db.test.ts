@@ -1,23 +1,19 @@
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
-import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import { createSmtpMailer } from "~/mail/mailer.server";
-import { deliverPendingEmails } from "~/mail/queue.server";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { exportOrdersCsv, getDeskOrder, listOrders, orderTimeline, shipOrder } from "~/orders/desk.server";
-import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { setPaymentSession } from "~/orders/holds.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { retryPendingRefunds } from "~/orders/refunds.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
-import { settingsFromEnvironment } from "~/settings/settings";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { orderMailTo } from "../support/order-mail";
 import { hold } from "../support/orders";
-import { readable, startSmtp } from "../support/smtp";
+import { startSmtp } from "../support/smtp";
 
 /*
  * 'Eliminar pedido' on a paid order (issue 25, decision 37), through the real Stripe SDK and
@@ -28,7 +24,6 @@ import { readable, startSmtp } from "../support/smtp";
 
 vi.setConfig({ testTimeout: 60_000 });
 const SECRET = "whsec_cancelar";
-const shop = loadConfig({}).shop;
 let fake: FakeStripe;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
@@ -93,15 +88,7 @@ async function paidByCard(
 
 const refundsOf = (paymentIntent: string) => fake.refunds.filter((r) => r.payment_intent === paymentIntent);
 
-async function mailTo(database: Database, to: string): Promise<string[]> {
-  const mailer = createSmtpMailer(`smtp://127.0.0.1:${smtp.port}`, '"Oro de Luna" <hola@orodeluna.mx>');
-  await deliverPendingEmails(
-    database.db,
-    mailer,
-    orderEmailTemplates(database.db, () => settingsFromEnvironment(shop)),
-  );
-  return smtp.received.filter((m) => m.to.includes(to)).map((m) => readable(m.raw));
-}
+const mailTo = (database: Database, to: string) => orderMailTo(database, smtp, to);
 
 describeEachDatabase("cancelling a paid order with its refund", (harness) => {
   it("Stripe refunds its total; the pieces return; the buyer is told; the record stays in 'Cancelados' and the CSV, not in the tabs", async () => {

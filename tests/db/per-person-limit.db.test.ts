@@ -1,24 +1,20 @@
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
-import { loadConfig } from "~/config/env.server";
 import { log } from "~/config/log.server";
 import type { Database } from "~/db/database.server";
-import { createSmtpMailer } from "~/mail/mailer.server";
-import { deliverPendingEmails } from "~/mail/queue.server";
 import { getDeskOrder, listOrders } from "~/orders/desk.server";
-import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { setPaymentSession } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { refundOrder, retryPendingRefunds } from "~/orders/refunds.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
-import { settingsFromEnvironment } from "~/settings/settings";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { orderMailTo } from "../support/order-mail";
 import { hold } from "../support/orders";
-import { readable, startSmtp } from "../support/smtp";
+import { startSmtp } from "../support/smtp";
 
 /*
  * 'Máximo N por persona' at payment (decision 29), through the real Stripe SDK and adapter against
@@ -29,7 +25,6 @@ import { readable, startSmtp } from "../support/smtp";
 
 vi.setConfig({ testTimeout: 60_000 });
 const SECRET = "whsec_limite_por_persona";
-const shop = loadConfig({}).shop;
 let fake: FakeStripe;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
@@ -120,19 +115,7 @@ const row = (database: Database, id: string) =>
 const refundRow = (database: Database, id: string) =>
   database.db.selectFrom("refunds").selectAll().where("order_id", "=", id).executeTakeFirst();
 
-/** Sends the queue over real SMTP and returns what `to` received, as a person reads it. */
-async function mailTo(database: Database, to: string): Promise<string[]> {
-  const mailer = createSmtpMailer(`smtp://127.0.0.1:${smtp.port}`, '"Oro de Luna" <hola@orodeluna.mx>');
-  await deliverPendingEmails(
-    database.db,
-    mailer,
-    orderEmailTemplates(database.db, () => settingsFromEnvironment(shop)),
-  );
-  const wanted = to.toLowerCase();
-  return smtp.received
-    .filter((m) => m.to.some((address) => address.toLowerCase() === wanted))
-    .map((m) => readable(m.raw));
-}
+const mailTo = (database: Database, to: string) => orderMailTo(database, smtp, to);
 
 const OTHER_ADDRESS = {
   line1: "Avenida Juárez 10",

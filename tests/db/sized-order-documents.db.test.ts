@@ -1,5 +1,4 @@
 import { expect, it } from "vitest";
-import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import type { Mailer, MailMessage } from "~/mail/mailer.server";
@@ -9,7 +8,7 @@ import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { releaseHold } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { settingsFromEnvironment } from "~/settings/settings";
-import { oaxacaAddress } from "../support/catalogue";
+import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
 
@@ -20,7 +19,6 @@ import { hold } from "../support/orders";
  * is short. The line keeps the size as chosen ('7'); the documents name it "Anillo Marea talla 7".
  */
 
-const HOUR = 3_600_000;
 const shop = loadConfig({}).shop;
 
 /** A mailer that keeps what it is given. */
@@ -35,38 +33,14 @@ function keeper(): Mailer & { sent: MailMessage[] } {
   };
 }
 
-/** A running drop with 'Anillo Marea' in sizes 7 and 8 (two of each). */
+/** A running drop with 'Anillo Marea' in sizes 7 and 8 (two of each): a line of it in a size. */
 async function sizedRing(database: Database) {
-  const dropId = await createDrop(database.db, {
-    name: "Mareas",
-    status: "activa",
-    startAt: new Date(Date.now() - HOUR),
-    endAt: new Date(Date.now() + HOUR),
-    products: [
-      {
-        name: "Anillo Marea",
-        categoria: "Anillo",
-        material: "Oro amarillo",
-        priceCents: 450_000,
-        stock: 0,
-        imageId: null,
-        option: {
-          name: "Talla",
-          values: [
-            { value: "7", stock: 2 },
-            { value: "8", stock: 2 },
-          ],
-        },
-      },
-    ],
-  });
-  const ring = (await getDrop(database.db, dropId))?.products[0];
-  const size = (value: string) => ring?.option?.values.find((v) => v.value === value)?.id ?? "";
+  const ring = await runningPiece(database, { stock: 0, name: "Anillo Marea", sizes: { "7": 2, "8": 2 } });
   return (value: string, quantity: number) => ({
-    productId: ring?.id ?? "",
-    dropId,
+    productId: ring.id,
+    dropId: ring.dropId,
     quantity,
-    optionId: size(value),
+    optionId: ring.sizes.get(value) ?? "",
   });
 }
 
