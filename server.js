@@ -91,6 +91,8 @@ async function runShop() {
   try {
     shop = await shopModule.createShop({
       clientDir: development ? undefined : fileURLToPath(new URL("./build/client", import.meta.url)),
+      // Busy pages are rendered on a thread that loads this same build (server/page-renderer.ts).
+      renderWorkerEntry: development ? undefined : new URL("./build/server/index.js", import.meta.url).href,
     });
   } catch (error) {
     // Start-up problems (bad setting, unreachable database, unwritable folder) are the operator's

@@ -25,7 +25,7 @@ export default defineConfig({
                 // `npm run bench:storefront`).
                 {
                   name: "storefront",
-                  test: /app[\\/](components[\\/](route-error|responsive-image|shop-clock|drop-countdown|waitlist-form-lazy|swipe[\\/]use-swipe|product-tile|picture|site-header|site-footer|cart[\\/](cart-context|lazy-cart-drawer))\.tsx|cart[\\/](cart|cart-store)\.ts|web[\\/](paths|nonce)\.ts|lib[\\/](seo|money)\.ts|catalogue[\\/]drop-time\.ts|content[\\/]legal\.ts)$/,
+                  test: /app[\\/](components[\\/](route-error|responsive-image|shop-clock|drop-countdown|waitlist-form-lazy|preview-banner-lazy|swipe[\\/]use-swipe|product-tile|picture|site-header|site-footer|cart[\\/](cart-context|lazy-cart-drawer))\.tsx|cart[\\/](cart|cart-store)\.ts|web[\\/](paths|nonce)\.ts|lib[\\/](seo|money)\.ts|catalogue[\\/]drop-time\.ts|content[\\/]legal\.ts)$/,
                 },
               ],
             },

@@ -46,18 +46,36 @@ export function ensureWritableDir(dir: string, what: string): void {
   }
 }
 
+/**
+ * What the services are for. A "server" answers requests and runs the shop's jobs; it migrates the
+ * database and seeds the demo on a first start. A "page renderer" (server/render-worker.ts, a
+ * thread beside a server that already did those) only reads, to render public pages: no
+ * migrations, no seeding, no jobs, no limits, and a small pool.
+ */
+export type ServicesRole = "server" | "page renderer";
+
+/** Connections a page renderer's PostgreSQL pool keeps: it renders a few pages a second at most. */
+const RENDERER_POOL_MAX = 2;
+
 export async function startServices(
   config: Config,
   log: (line: string) => void = (line) => shopLog.info(line),
+  role: ServicesRole = "server",
 ): Promise<Services> {
-  ensureWritableDir(config.dataDir, "de datos (DATA_DIR)");
-  if (config.media.kind === "local") ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
-  const database = await openDatabase(config.database, { poolMax: config.databasePoolMax, warm: true });
+  const server = role === "server";
+  if (server) {
+    ensureWritableDir(config.dataDir, "de datos (DATA_DIR)");
+    if (config.media.kind === "local") ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
+  }
+  const database = await openDatabase(config.database, {
+    poolMax: server ? config.databasePoolMax : RENDERER_POOL_MAX,
+    warm: server,
+  });
   try {
-    const applied = await migrateToLatest(database);
+    const applied = server ? await migrateToLatest(database) : [];
     if (applied.length > 0) log(`Migraciones aplicadas: ${applied.join(", ")}`);
     const media = openMediaStorage(config);
-    if (config.demoData) {
+    if (server && config.demoData) {
       const onSeeding = () =>
         log("Base de datos vacía: cargando el catálogo de demostración (unos segundos)…");
       const onProgress = progressLines(log);
@@ -67,7 +85,7 @@ export async function startServices(
     }
     const shopSettings = await startShopSettings(database.db, config.shop, { log });
     const settings = authSettings(config);
-    const limits = config.requestLimits ? createRequestLimits(config.database) : noRequestLimits;
+    const limits = server && config.requestLimits ? createRequestLimits(config.database) : noRequestLimits;
     const proofOfWork = config.checkoutChallenge
       ? createProofOfWork(settings.secret, (key, seconds) => limits.once(key, seconds), {
           difficulty: config.proofOfWork,
@@ -79,7 +97,7 @@ export async function startServices(
         spend: async (proof, browserId) => (await proofOfWork.verify(proof, browserId)).ok,
       },
     });
-    if (config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
+    if (server && config.demoData) await ensureDemoAdmin(auth, config.shop.email, log);
     let payments: PaymentProvider;
     if (config.stripe) {
       // loadConfig refuses Stripe without PUBLIC_URL: the payment page needs absolute image addresses.
@@ -123,7 +141,9 @@ export async function startServices(
       await shopSettings.refresh();
       return storyMediaIds(shopSettings.current());
     };
-    const stopJobs = startJobs(shopJobs({ database, payments, mail, media, auth, keptMedia }), log);
+    const stopJobs = server
+      ? startJobs(shopJobs({ database, payments, mail, media, auth, keptMedia }), log)
+      : async () => {};
     return {
       config,
       database,

@@ -2,13 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import express, { type Express } from "express";
-import type { ServerBuild } from "react-router";
 import { type Config, loadConfig } from "~/config/env.server";
-import { log, withRequestId } from "~/config/log.server";
+import { bufferedAccessLog, log, withRequestId } from "~/config/log.server";
 import { LOCAL_MEDIA_ROUTE } from "~/media/local-storage.server";
 import { MAX_UPLOAD_BODY_BYTES } from "~/media/multipart.server";
 import { tooLargeMessage } from "~/media/upload-failures.server";
-import type { AnswerKind } from "~/observability/metrics.server";
+import { type AnswerKind, recordStoredPageServed } from "~/observability/metrics.server";
 import { startServices } from "~/services.server";
 import { isAdminPath, PATHS } from "~/web/paths";
 import { anonymousContext, requestContext } from "~/web/request-context.server";
@@ -23,14 +22,17 @@ import { metricsEndpoint } from "./metrics-route";
 import { listeningOrigin, originOf } from "./origins";
 import { type CachedPage, type Encoding, PageCache } from "./page-cache";
 import { pageCacheMiddleware } from "./page-cache-middleware";
-import { createRequestHandler, routerFetch } from "./request-handler";
+import { createPageRenderer, type PageRenderer } from "./page-renderer";
+import { createRequestHandler } from "./request-handler";
 import { requestBrowser } from "./request-limits";
+import { shopPages } from "./router-build";
 import { securityHeaders } from "./security-headers";
 import { builtAssets, localMedia, notFound } from "./static-files";
 
 /** The shop's log, for server.js's own lines. */
 export { log } from "~/config/log.server";
 export { answerParserErrors } from "./edge";
+export { runRenderWorker } from "./render-worker";
 
 const MAX_BODY_BYTES = 256 * 1024;
 /** The endpoint that takes files (route `routes/admin/media.ts`). */
@@ -49,6 +51,12 @@ export interface ShopOptions {
   clientDir?: string;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /**
+   * The built server module's address (build/server/index.js, which exports `runRenderWorker`):
+   * busy pages are then rendered on a thread of their own (server/page-renderer.ts). Without it
+   * (development, tests that build the shop in their own process) every render runs in line.
+   */
+  renderWorkerEntry?: string;
 }
 
 export interface Shop {
@@ -82,8 +90,12 @@ export async function createShop(options: ShopOptions = {}): Promise<Shop> {
   const config = loadConfig(options.env);
   log.level = config.logLevel;
   const services = await startServices(config, options.log);
-  const { app, serve, warmUp } = buildApp(services, options.clientDir);
-  return { app, config, services, serve, warmUp, close: () => services.stop() };
+  const { app, serve, warmUp, stopRendering } = buildApp(services, options);
+  const close = async () => {
+    await stopRendering();
+    await services.stop();
+  };
+  return { app, config, services, serve, warmUp, close };
 }
 
 /** An X-Request-Id taken as it comes: short, and only characters that need no escaping anywhere. */
@@ -91,9 +103,10 @@ const SANE_REQUEST_ID = /^[\w.:@-]{1,64}$/;
 
 function buildApp(
   services: Services,
-  clientDir: string | undefined,
-): { app: Express; serve: Shop["serve"]; warmUp(): Promise<void> } {
+  options: ShopOptions,
+): { app: Express; serve: Shop["serve"]; warmUp(): Promise<void>; stopRendering(): Promise<void> } {
   const { config } = services;
+  const { clientDir } = options;
   const app = express();
   app.disable("x-powered-by");
   app.locals.shopName = services.settings.current().shop.name;
@@ -169,13 +182,10 @@ function buildApp(
 
   app.use(edgeRoutes(services, shopOrigin, MAX_BODY_BYTES));
 
-  const fetchPage = routerFetch(
-    async () =>
-      withPublicOrigin((await import("virtual:react-router/server-build")) as ServerBuild, config.publicUrl),
-    config.env === "production" ? "production" : "development",
-  );
+  const fetchPage = shopPages(config.publicUrl, config.env === "production" ? "production" : "development");
 
   let pageFastPath: FastPath = () => false;
+  let renderer: PageRenderer | undefined;
   // Anonymous public pages from a 1-second shared cache (decision 12). Not in development, where
   // Vite's hot reload changes pages under it.
   if (clientDir) {
@@ -185,6 +195,14 @@ function buildApp(
     const encodings: Encoding[] = ["br", "gzip", "identity"];
     const wire = (page: CachedPage, list: [string, string][]) =>
       Object.fromEntries(encodings.map((e) => [e, hitHeaders(page, list, e)])) as Record<Encoding, string[]>;
+    // Busy pages are rendered on a thread of their own (server/page-renderer.ts).
+    const pages = createPageRenderer({
+      entry: options.renderWorkerEntry,
+      env: options.env,
+      here: (url, origin) =>
+        fetchPage(new Request(url, { method: "GET" }), anonymousContext(services, origin)),
+    });
+    renderer = pages;
     const cache = new PageCache({
       // A hit's whole header list, made once per stored page for the front door.
       prepare(page) {
@@ -197,13 +215,17 @@ function buildApp(
       trustProxy: config.trustProxy,
       listeningOrigin: (protocol, port) =>
         originOf(protocol, config.host, port ?? (app.locals.listenPort as number | undefined)),
-      log: fastAnswer("page"),
+      log(req, res, bytes) {
+        recordStoredPageServed();
+        access?.answered(req, res, bytes);
+      },
     });
     // Configuración saved here or on another server (seen by its poll): pages stored before it
-    // would show the old details, and their headers the old CSP.
+    // would show the old details, and their headers the old CSP; the render thread reads it too.
     services.settings.onChange(() => {
       plain = security.headers(false);
       secure = security.headers(true);
+      renderer?.settingsChanged(services.settings.version());
       cache.clear();
     });
     // An admin change shows at once on this server: a successful admin post clears the cache
@@ -216,11 +238,11 @@ function buildApp(
       pageCacheMiddleware({
         cache,
         scope: shopOrigin,
-        render(pathAndQuery, req) {
+        render(pathAndQuery, req, reason) {
           // Nothing of the visitor goes in: no cookies, no address, no nonce; only the address.
           // The origin only: routes are matched from the root whatever path PUBLIC_URL has.
-          const request = new Request(`${new URL(shopOrigin(req)).origin}${pathAndQuery}`, { method: "GET" });
-          return fetchPage(request, anonymousContext(services, shopOrigin(req)));
+          const origin = shopOrigin(req);
+          return pages.render(`${new URL(origin).origin}${pathAndQuery}`, origin, reason);
         },
       }),
     );
@@ -281,21 +303,27 @@ function buildApp(
     log: fastAnswer("checkout"),
   });
   const serve: Shop["serve"] = (req, res, extraHeaders, toExpress) => {
+    // A stored page is answered first, with nothing of its own request beyond the answer: no id
+    // unless an access line carries it (LOG_REQUESTS), no log context, no timing (it is counted).
+    // On drop day nearly every request is one, and each of those cost it a tenth of its answers a
+    // second (decision 12).
+    if (!access && pageFastPath(req, res, extraHeaders)) return;
     markArrival(req);
     const asked = req.headers["x-request-id"];
     const id = typeof asked === "string" && SANE_REQUEST_ID.test(asked) ? asked : randomUUID();
     access?.begin(req, res, id);
+    const headers = ["X-Request-Id", id, ...extraHeaders];
+    if (access && pageFastPath(req, res, headers)) return;
     withRequestId(id, () => {
       const viaExpress = () => {
         res.setHeader("X-Request-Id", id);
         toExpress();
       };
-      const headers = ["X-Request-Id", id, ...extraHeaders];
-      if (pageFastPath(req, res, headers) || checkoutFastPath(req, res, headers, viaExpress)) return;
+      if (checkoutFastPath(req, res, headers, viaExpress)) return;
       viaExpress();
     });
   };
-  return { app, serve, warmUp };
+  return { app, serve, warmUp, stopRendering: async () => renderer?.close() };
 }
 
 /**
@@ -308,8 +336,11 @@ function buildApp(
  * TRUST_PROXY, the last X-Forwarded-For hop), computed without Express for the front doors.
  */
 function accessLog(trustProxy: boolean) {
+  const lines = bufferedAccessLog();
   // The length of a front door's answer: its header list is written whole, not with setHeader.
-  const lengths = new WeakMap<ServerResponse, number>();
+  // (A property of the response, not a WeakMap: one per request, on drop day tens of thousands a second.)
+  const LENGTH = Symbol("answered length");
+  type Answered = ServerResponse & { [LENGTH]?: number };
   return {
     begin(req: IncomingMessage, res: ServerResponse, reqId: string): void {
       const started = performance.now();
@@ -317,8 +348,8 @@ function accessLog(trustProxy: boolean) {
       const url = req.url ?? "";
       res.once("close", () => {
         const query = url.indexOf("?");
-        const declared = lengths.get(res) ?? res.getHeader("content-length");
-        log.info(
+        const declared = (res as Answered)[LENGTH] ?? res.getHeader("content-length");
+        lines.info(
           {
             reqId,
             method: req.method,
@@ -334,20 +365,9 @@ function accessLog(trustProxy: boolean) {
       });
     },
     answered(_req: IncomingMessage, res: ServerResponse, bytes: number): void {
-      lengths.set(res, bytes);
+      (res as Answered)[LENGTH] = bytes;
     },
   };
-}
-
-/**
- * React Router refuses a post whose Origin is not the Host header's address, with a bare English
- * "Bad Request". Behind a proxy that sends its own Host (nginx's default) or terminates HTTPS, the
- * shop's pages post from PUBLIC_URL, which the edge has already accepted (edgeGuards): React
- * Router is told that address too, or no form (sign-in included) could ever be sent.
- */
-function withPublicOrigin(build: ServerBuild, publicUrl: string | undefined): ServerBuild {
-  if (!publicUrl) return build;
-  return { ...build, allowedActionOrigins: [...(build.allowedActionOrigins || []), new URL(publicUrl).host] };
 }
 
 /** Runs `clear` as the answer's status is written, when it is a success (< 400). */

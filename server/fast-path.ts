@@ -64,6 +64,19 @@ export function createFastPath(options: FastPathOptions): FastPath {
   const { cache, publicUrl, trustProxy } = options;
   // Hosts already checked: the same one or two arrive on every request.
   const validHosts = new Set<string>();
+  // The origin for a protocol and local port, made once: the same one or two on every request.
+  const origins = new Map<string, string>();
+  const listeningOrigin = (protocol: "http" | "https", port: number | undefined): string => {
+    if (port === undefined) return options.listeningOrigin(protocol, port);
+    const key = `${protocol}${port}`;
+    let origin = origins.get(key);
+    if (origin === undefined) {
+      origin = options.listeningOrigin(protocol, port);
+      if (origins.size >= 16) origins.clear();
+      origins.set(key, origin);
+    }
+    return origin;
+  };
 
   return (req, res, extraHeaders) => {
     const method = req.method;
@@ -89,7 +102,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
 
     const protocol = requestProtocol(req, trustProxy);
     if (protocol === null) return false;
-    const scope = publicUrl ?? options.listeningOrigin(protocol, req.socket.localPort);
+    const scope = publicUrl ?? listeningOrigin(protocol, req.socket.localPort);
     // Only the cache middleware stores entries, and only for cacheable paths: a stored entry for
     // this exact key means the path is one.
     const page: CachedPage | undefined = cache.peek(`${scope} ${cacheKey(url)}`);

@@ -2,13 +2,13 @@ import type express from "express";
 import { cacheKey, hasAdminSession, isCacheablePath } from "./cacheable-pages";
 import { chooseEncoding } from "./cached-headers";
 import { requestPath } from "./edge";
-import type { CachedPage, PageCache } from "./page-cache";
+import type { CachedPage, PageCache, RenderReason } from "./page-cache";
 import { policyWithHashes } from "./script-hashes";
 
 export interface PageCacheMiddlewareOptions {
   cache: PageCache;
   /** Renders the page for a request that carries nothing of the visitor (see server/app.ts). */
-  render(pathAndQuery: string, req: express.Request): Promise<Response>;
+  render(pathAndQuery: string, req: express.Request, reason: RenderReason): Promise<Response>;
   /** Separates pages rendered for different shop addresses (protocol without PUBLIC_URL). */
   scope(req: express.Request): string;
 }
@@ -35,8 +35,8 @@ export function pageCacheMiddleware(options: PageCacheMiddlewareOptions): expres
       // A whole address in the request line ("GET http://host/x") stands for its path (the edge
       // refused anything that is not one).
       const path = cacheKey(requestPath(req.originalUrl) ?? "/");
-      const result = await options.cache.get(`${options.scope(req)} ${path}`, () =>
-        options.render(path, req),
+      const result = await options.cache.get(`${options.scope(req)} ${path}`, (reason) =>
+        options.render(path, req, reason),
       );
       if (result === "pass") {
         res.setHeader("X-Cache", "BYPASS");

@@ -107,7 +107,10 @@ async function toEntry(response: Response, body: Buffer, renderedAt: number): Pr
   };
 }
 
-export type Render = () => Promise<Response>;
+/** Why a page is rendered: nobody has it (a miss), or a busy page is renewed before it expires. */
+export type RenderReason = "miss" | "ahead";
+
+export type Render = (reason: RenderReason) => Promise<Response>;
 
 type Flight = Promise<CachedPage | "pass">;
 
@@ -169,7 +172,7 @@ export class PageCache {
       if ("pass" in stored) return "pass";
       if (left <= this.refreshAheadMs && !this.flights.has(key)) {
         // Its successor, in the background; a failure shows on the next miss, rendered normally.
-        this.start(key, render).catch((error) =>
+        this.start(key, render, "ahead").catch((error) =>
           log.error({ err: error }, "No se pudo renovar una página guardada"),
         );
       }
@@ -181,14 +184,14 @@ export class PageCache {
       const result = await running.flight;
       return result === "pass" ? "pass" : { page: result, outcome: "hit" };
     }
-    const result = await this.start(key, render);
+    const result = await this.start(key, render, "miss");
     return result === "pass" ? "pass" : { page: result, outcome: "miss" };
   }
 
   /** Renders `key` once, as the flight every request for it meanwhile waits for. */
-  private async start(key: string, render: Render): Flight {
+  private async start(key: string, render: Render, reason: RenderReason): Flight {
     const generation = this.generation;
-    const flight = this.fly(key, render, generation);
+    const flight = this.fly(key, render, generation, reason);
     this.flights.set(key, { generation, flight });
     try {
       return await flight;
@@ -197,10 +200,15 @@ export class PageCache {
     }
   }
 
-  private async fly(key: string, render: Render, generation: number): Promise<CachedPage | "pass"> {
+  private async fly(
+    key: string,
+    render: Render,
+    generation: number,
+    reason: RenderReason,
+  ): Promise<CachedPage | "pass"> {
     const startedAt = this.now();
     this.renders++;
-    const response = await render();
+    const response = await render(reason);
     const body = Buffer.from(await response.arrayBuffer());
     if (!isStorable(response, body.length)) {
       // Remembered for one TTL, so a flood of a missing page does not render it twice each time.

@@ -44,6 +44,44 @@ export const log = pino({
   mixinMergeStrategy: (fields, mixed) => (mixed === NO_FIELDS ? fields : Object.assign(mixed, fields)),
 });
 
+/** How long an access line may wait in memory before it is written. */
+export const ACCESS_LOG_FLUSH_MS = 100;
+
+/**
+ * The access log's own writer (LOG_REQUESTS: one line per request): the same JSON lines, but
+ * gathered in memory and written a few kilobytes at a time, at the latest every
+ * ACCESS_LOG_FLUSH_MS, and at exit. One write per request cost a cached page a third of its
+ * answers a second (decision 12); a SIGKILL loses at most the last fraction of a second of lines.
+ * The shop's other lines stay written as they happen.
+ */
+export function bufferedAccessLog(): { info(fields: Record<string, unknown>, msg: string): void } {
+  // A few kilobytes at a time: each line added re-measures the pending text, so a larger batch
+  // costs more per line than the writes it saves.
+  const destination = pino.destination({ dest: 1, minLength: 4 * 1024, sync: false });
+  // The same ISO time as the other lines, made once per millisecond, not once per line.
+  let stampedAt = 0;
+  let stamp = "";
+  const lines = pino(
+    {
+      level: log.level,
+      base: { pid: process.pid },
+      timestamp: () => {
+        const now = Date.now();
+        if (now !== stampedAt) {
+          stampedAt = now;
+          stamp = `,"time":"${new Date(now).toISOString()}"`;
+        }
+        return stamp;
+      },
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+  const timer = setInterval(() => destination.flush(), ACCESS_LOG_FLUSH_MS);
+  timer.unref();
+  return { info: (fields, msg) => lines.info(fields, msg) };
+}
+
 /** Runs `work` (and everything it starts, awaited or not) as part of the request `id`. */
 export function withRequestId<T>(id: string, work: () => T): T {
   return requestIds.run(id, work);

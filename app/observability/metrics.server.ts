@@ -43,6 +43,8 @@ export const METRIC_NAMES = {
   queued: "tienda_checkouts_en_fila_total",
   refused: "tienda_checkouts_rechazados_total",
   paid: "tienda_pedidos_pagados_total",
+  pageRenders: "tienda_paginas_dibujadas_total",
+  storedPages: "tienda_paginas_guardadas_servidas_total",
 } as const;
 
 const registry = new Registry();
@@ -85,6 +87,26 @@ const paid = new Counter({
   registers: [registry],
 });
 
+const pageRenders = new Counter({
+  name: METRIC_NAMES.pageRenders,
+  help: "Páginas de la caché dibujadas, por hilo: 'aparte' (el de las páginas) o 'principal' (el que responde).",
+  labelNames: ["hilo"] as const,
+  registers: [registry],
+});
+
+// Counted in a plain number and read when the counters are asked for: on drop day tens of
+// thousands a second, each answered in microseconds (decision 12).
+let storedPagesServed = 0;
+new Counter({
+  name: METRIC_NAMES.storedPages,
+  help: "Páginas servidas de la caché antes de Express (no se cronometran: cada una toma microsegundos).",
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc(storedPagesServed);
+  },
+});
+
 const dropsSeen = new Set<string>();
 const DROP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const REASON = /^[a-z_]{1,40}$/;
@@ -123,6 +145,16 @@ const answersOf: Record<AnswerKind, { observe(seconds: number): void }> = {
   admin: answers.labels("admin"),
   other: answers.labels("other"),
 };
+
+/** A page of the page cache was rendered, on the render thread ("aparte") or the answering one. */
+export function recordPageRender(thread: "aparte" | "principal"): void {
+  pageRenders.inc({ hilo: thread });
+}
+
+/** A page was answered from the page cache by the front door (server/fast-path.ts). */
+export function recordStoredPageServed(): void {
+  storedPagesServed++;
+}
 
 /** One answer took `seconds`. */
 export function recordAnswer(kind: AnswerKind, seconds: number): void {

@@ -11,7 +11,7 @@ import {
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { FilterBar } from "~/components/filter-bar";
-import { PreviewBanner } from "~/components/preview-banner";
+import { PreviewBanner } from "~/components/preview-banner-lazy";
 import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";

@@ -12,7 +12,7 @@ import { useCart } from "~/components/cart/cart-context";
 import { usePrefetchCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { MetalFacts } from "~/components/metal-facts";
-import { PreviewBanner } from "~/components/preview-banner";
+import { PreviewBanner } from "~/components/preview-banner-lazy";
 import { ProductGallery } from "~/components/product-gallery";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";

@@ -67,7 +67,8 @@ describe("with LOG_REQUESTS", () => {
 
   it("every line the server prints is one JSON object with its level, time, process and message", async () => {
     await (await fetch(`${server.url}/nosotros`)).text();
-    await sleep(100);
+    // The access line is written a fraction of a second after its answer (gathered in memory).
+    await vi.waitFor(() => expect(logLines(server.output()).some((l) => l.msg === "Solicitud")).toBe(true));
     const lines = logLines(server.output());
     expect(lines.filter((line) => line.plain)).toEqual([]);
     expect(lines.length).toBeGreaterThan(1);

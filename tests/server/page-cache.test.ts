@@ -6,19 +6,23 @@ import { setTimeout as sleep } from "node:timers/promises";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
+import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { formValues, settingsFromEnvironment } from "~/settings/settings";
 import { inlineScriptHashes } from "../../server/script-hashes";
 import { signInAdmin } from "../support/admin-http";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server-process";
+import { settingsFormBody } from "../support/settings-form";
 
 vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-page-cache-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const HOUR = 3_600_000;
+const METRICS_TOKEN = "token-de-metricas-de-prueba";
 
 interface Raw {
   status: number;
@@ -52,6 +56,7 @@ describeEachDatabase("the page cache", (harness) => {
     database = await harness.fresh();
     piece = await runningPiece(database, { stock: 5, priceCents: 450_000, name: "Anillo Caché" });
     server = await startServer({
+      METRICS_TOKEN,
       DATA_DIR: path.join(tmp, harness.dialect),
       DATABASE_URL: harness.lastUrl(),
       DEMO_DATA: "false",
@@ -289,5 +294,57 @@ describeEachDatabase("the page cache", (harness) => {
       return;
     }
     throw new Error("never got three hits from one stored render");
+  });
+
+  /** Pages the render thread drew so far (/metrics). */
+  async function threadRenders(): Promise<number> {
+    const res = await fetch(`${server.url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const line = (await res.text())
+      .split("\n")
+      .find((l) => l.startsWith('tienda_paginas_dibujadas_total{hilo="aparte"}'));
+    return Number(line?.split(" ")[1] ?? 0);
+  }
+
+  it("a busy page is rendered on a thread of its own and is as fresh: a price within a second, Configuración at once", async () => {
+    const page = productPath();
+    // Asked for without a pause, as on drop day: its renewals start the render thread, which from
+    // then on draws every page of the cache.
+    await expect
+      .poll(
+        async () => {
+          const until = Date.now() + 400;
+          while (Date.now() < until) await (await get(page)).arrayBuffer();
+          return threadRenders();
+        },
+        { timeout: 20_000, interval: 0 },
+      )
+      .toBeGreaterThan(0);
+    const before = await threadRenders();
+
+    await database.db
+      .updateTable("products")
+      .set({ price_cents: 480_000 })
+      .where("id", "=", piece.id)
+      .execute();
+    expect(await within(page, (html) => html.includes("$4,800.00"), 1_500)).toBeLessThan(1_100);
+
+    // The owner renames the shop: the next page shows it (the thread reads the new settings first).
+    await (await get("/")).arrayBuffer();
+    const saved = await fetch(`${server.url}/admin/settings`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: settingsFormBody(formValues(settingsFromEnvironment(loadConfig({}).shop)), {
+        name: "Oro del Hilo Aparte",
+      }),
+    });
+    expect(saved.status).toBe(302);
+    const home = await get("/");
+    expect(home.headers.get("x-cache")).toBe("MISS");
+    expect(await home.text()).toContain("Oro del Hilo Aparte");
+    expect(await (await get(page)).text()).toContain("Oro del Hilo Aparte");
+    expect(await threadRenders()).toBeGreaterThan(before);
   });
 });
