@@ -80,7 +80,10 @@ export interface Shop {
     extraHeaders: readonly string[],
     express: () => void,
   ): void;
-  /** Renders the home once, unseen, so the first visitors of a new process do not pay for its start. */
+  /**
+   * Renders the home once, unseen, so the first visitors of a new process do not pay for its start,
+   * and starts the render thread (PAGE_RENDER_THREAD), ready before the server listens.
+   */
   warmUp(): Promise<void>;
   close(): Promise<void>;
 }
@@ -197,7 +200,7 @@ function buildApp(
       Object.fromEntries(encodings.map((e) => [e, hitHeaders(page, list, e)])) as Record<Encoding, string[]>;
     // Busy pages are rendered on a thread of their own (server/page-renderer.ts).
     const pages = createPageRenderer({
-      entry: options.renderWorkerEntry,
+      entry: config.pageRenderThread ? options.renderWorkerEntry : undefined,
       env: options.env,
       here: (url, origin) =>
         fetchPage(new Request(url, { method: "GET" }), anonymousContext(services, origin)),
@@ -285,6 +288,8 @@ function buildApp(
       );
       await response.arrayBuffer();
     } catch {}
+    // The render thread, ready before the first visitor (PAGE_RENDER_THREAD; decision 12).
+    await renderer?.start();
   }
   // The answer's headers, remade when Configuración changes (the CSP names the video's host).
   const checkoutHeaders = { plain: security.headers(false).flat(), secure: security.headers(true).flat() };

@@ -70,6 +70,14 @@ describe("the page renderer", () => {
     expect(here).toHaveBeenCalledTimes(2);
   });
 
+  it("started with the server: ready when `start` resolves, and every render goes to it", async () => {
+    const { renderer, here } = start("ok");
+    await renderer.start();
+    expect(renderer.threaded()).toBe(true);
+    expect(await text(renderer.render("http://t/c", "http://t", "miss"))).toBe("hilo http://t/c v0");
+    expect(here).not.toHaveBeenCalled();
+  });
+
   it("tells the thread of new settings before its next render", async () => {
     const { renderer } = start("ok");
     await renderer.render("http://t/", "http://t", "ahead");

@@ -6,10 +6,10 @@ import type { RenderReason } from "./page-cache";
 /*
  * Where the page cache's pages are rendered (decision 12). A render (the loaders' reads, then
  * React) takes 10–20 ms of CPU; on the thread that answers requests, every answer waiting behind
- * it waits that long, once a second per busy page: that was the cached pages' p99. So once a page
- * is busy (the cache refreshes it ahead of its expiry, i.e. it is asked for continually), a thread
- * of its own is started (server/render-worker.ts) and renders from then on; until it is ready,
- * and whenever it fails, renders run here as before. An idle shop never starts it.
+ * it waits that long, once a second per busy page: that was the cached pages' p99. So a thread of
+ * its own (server/render-worker.ts) renders them: started with the server (`start`, before it
+ * listens), or, if it was not, or after it failed, once a page is busy again (the cache renews it
+ * ahead of its expiry). Until it is ready, and whenever it fails, renders run here as before.
  */
 
 /** What the render thread is given: the module that exports `runRenderWorker`, and the settings. */
@@ -38,6 +38,8 @@ export type RenderWorkerSaid =
 
 export interface PageRenderer {
   render(url: string, origin: string, reason: RenderReason): Promise<Response>;
+  /** Starts the render thread now; resolves once it renders (or failed to start, or took too long). */
+  start(): Promise<void>;
   /** Tells the render thread the settings' new version, which its next render must show. */
   settingsChanged(version: number): void;
   /** Whether renders go to the render thread now (tests and the benchmark). */
@@ -58,6 +60,8 @@ export interface PageRendererOptions {
 }
 
 const TIMEOUT_MS = 10_000;
+/** How long `start` waits for the thread to be ready: past it the server goes on rendering in line. */
+const START_WAIT_MS = 15_000;
 const RESTART_AFTER_MS = 30_000;
 const CLOSE_WAIT_MS = 2_000;
 /** Statuses whose Response may carry no body. */
@@ -89,6 +93,11 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
   let closed = false;
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
+  /** Who waits for the thread to be ready (`start`). */
+  const onReady: (() => void)[] = [];
+  const settle = () => {
+    for (const resolve of onReady.splice(0)) resolve();
+  };
 
   /** The thread is gone or stuck: what it had is rendered here, and it is started again later. */
   const drop = (why: string, error?: unknown) => {
@@ -101,6 +110,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
     gone.on("error", () => {});
     gone.terminate().catch(() => {});
     if (!closed) log.warn({ err: error }, `Hilo de páginas detenido (${why}): se dibujan en el principal`);
+    settle();
     for (const [id, wait] of waiting) {
       waiting.delete(id);
       clearTimeout(wait.timer);
@@ -115,6 +125,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
     thread.on("message", (said: RenderWorkerSaid) => {
       if (said.kind === "ready") {
         ready = true;
+        settle();
         return;
       }
       const wait = waiting.get(said.id);
@@ -159,6 +170,19 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
         timer.unref();
         waiting.set(id, { resolve, retryHere, timer });
         thread.postMessage({ kind: "render", id, url, origin } satisfies RenderAsked);
+      });
+    },
+    start() {
+      if (!options.entry || closed) return Promise.resolve();
+      if (!worker) start(options.entry);
+      if (ready) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        // Not unref'd: before the server listens, this wait is what keeps the process running.
+        const timer = setTimeout(resolve, START_WAIT_MS);
+        onReady.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     },
     settingsChanged(version) {

@@ -46,6 +46,7 @@ const schema = z.object({
   PUBLIC_URL: webUrl(", p. ej. https://tienda.ejemplo.mx").optional(),
   TRUST_PROXY: flag.default(false),
   LOG_REQUESTS: flag.default(true),
+  PAGE_RENDER_THREAD: flag.default(true),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `debe ser uno de: ${LOG_LEVELS.join(", ")}` }).default("info"),
   REQUEST_LIMITS: flag.default(true),
   CHECKOUT_CHALLENGE: flag.default(true),
@@ -141,6 +142,8 @@ export interface Config {
   publicUrl: string | undefined;
   trustProxy: boolean;
   logRequests: boolean;
+  /** The page cache's pages are rendered on a thread of their own (decision 12); false: in line. */
+  pageRenderThread: boolean;
   /** The least severe log lines written (app/config/log.server.ts). */
   logLevel: LogLevel;
   dataDir: string;
@@ -283,6 +286,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
     trustProxy: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
+    pageRenderThread: e.PAGE_RENDER_THREAD,
     logLevel: e.LOG_LEVEL,
     requestLimits: e.REQUEST_LIMITS,
     checkoutChallenge: e.CHECKOUT_CHALLENGE,

@@ -57,6 +57,8 @@ describeEachDatabase("the page cache", (harness) => {
     piece = await runningPiece(database, { stock: 5, priceCents: 450_000, name: "Anillo Caché" });
     server = await startServer({
       METRICS_TOKEN,
+      // Every freshness rule holds with the pages rendered on their own thread (the default).
+      PAGE_RENDER_THREAD: "true",
       DATA_DIR: path.join(tmp, harness.dialect),
       DATABASE_URL: harness.lastUrl(),
       DEMO_DATA: "false",

@@ -48,6 +48,9 @@ export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     // Tests send many requests from one address; the limits have their own tests.
     REQUEST_LIMITS: "false",
     CHECKOUT_CHALLENGE: "false",
+    // Pages render in line: a render thread per test server would cost each start a second of
+    // CPU. tests/server/page-cache.test.ts and the browser tests run with it.
+    PAGE_RENDER_THREAD: "false",
     // PostgreSQL and HTTPS shops require one; tests that check the refusal set it to "".
     SESSION_SECRET: TEST_SESSION_SECRET,
     // A demo shop's images are drawn once per content and copied on every later first start
