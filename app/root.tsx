@@ -14,6 +14,7 @@ import { LazyCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { installmentsOffer } from "~/settings/installments";
 import { shippingSummary } from "~/settings/settings";
 import { adminSessionContext, sessionMiddleware } from "~/web/guards.server";
 import { pageTakesNoForm } from "~/web/methods";
@@ -59,6 +60,8 @@ export function loader({ context }: Route.LoaderArgs) {
     shop: settings.shop,
     /** The shipping policy the cart drawer says under its subtotal (Configuración's 'Envíos'). */
     shipping: shippingSummary(settings),
+    /** 'Meses sin intereses' the drawer says when its subtotal qualifies; null while off. */
+    installments: installmentsOffer(settings.installments),
     year: new Date().getFullYear(),
     signedIn: session !== null,
   };
@@ -113,7 +116,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {children}
           </div>
           {data && <SiteFooter shop={data.shop} year={data.year} />}
-          <LazyCartDrawer shipping={data?.shipping ?? null} />
+          <LazyCartDrawer shipping={data?.shipping ?? null} installments={data?.installments ?? null} />
         </CartProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

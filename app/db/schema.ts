@@ -145,6 +145,8 @@ export interface OrdersTable {
   shipped_at: NullableTimestamp;
   /** 'Borrar del historial' took it off the desk's tabs then (the record stays); null: on them. */
   removed_at: NullableTimestamp;
+  /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */
+  installment_months: ColumnType<number | null, number | null | undefined, number | null>;
   /** Order number and customer name, folded for search (see orders/search.ts). */
   search_text: ColumnType<string, string | undefined, string>;
   /** The browser whose payment page for this order is open (one per browser while unpaid). */

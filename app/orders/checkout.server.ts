@@ -2,6 +2,7 @@ import type { OrderCeilings } from "~/config/ceilings";
 import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
+import { type Installments, installmentsFor } from "~/settings/installments";
 import {
   type CheckoutLine,
   type HoldRefusal,
@@ -44,6 +45,8 @@ export interface CheckoutAsk {
   bucket?: string | null;
   /** The shop's own origin the request came from (a place in line opens its payment page later). */
   origin?: string;
+  /** 'Meses sin intereses' as Configuración has them: offered on the payment page when the total qualifies. */
+  installments?: Installments;
   now?: Date;
 }
 
@@ -70,7 +73,7 @@ export async function startCheckout(
   urls: PaymentUrls,
   browser: string | null = null,
   ceilings?: OrderCeilings,
-  more: Pick<CheckoutAsk, "bucket" | "origin" | "now"> = {},
+  more: Pick<CheckoutAsk, "bucket" | "origin" | "installments" | "now"> = {},
 ): Promise<CheckoutResult> {
   const ask: CheckoutAsk = { lines, urls, browser, ceilings, ...more };
   const now = ask.now ?? new Date();
@@ -157,10 +160,14 @@ export async function openCheckout(
   if (!order.ok) return order;
   const { urls } = ask;
   try {
-    const session = await payments.createSession(order, {
-      success: typeof urls.success === "string" ? urls.success : urls.success(order.id),
-      cancel: urls.cancel(order.id),
-    });
+    const installmentMonths = ask.installments ? installmentsFor(ask.installments, order.totalCents) : null;
+    const session = await payments.createSession(
+      { ...order, installmentMonths },
+      {
+        success: typeof urls.success === "string" ? urls.success : urls.success(order.id),
+        cancel: urls.cancel(order.id),
+      },
+    );
     await setPaymentSession(db, order.id, session, order.expiresAt);
     return { ok: true, url: session.url, orderId: order.id };
   } catch (error) {

@@ -14,6 +14,8 @@ export interface Order {
   /** 'Borrar del historial' took it off the tabs then (its record kept, read-only); else null. */
   removedAt: Date | null;
   expiresAt: Date;
+  /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */
+  installmentMonths: number | null;
   customerName: string;
   customerEmail: string;
   paymentSessionId: string | null;

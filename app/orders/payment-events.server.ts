@@ -93,6 +93,7 @@ async function apply(
           shipping: event.shipping,
           paymentId: details?.paymentId ?? event.paymentId ?? null,
           cardFingerprint: details?.cardFingerprint ?? null,
+          installmentMonths: details?.installmentMonths ?? null,
           now,
         },
         { refundIfPending: true },

@@ -12,6 +12,11 @@ export interface PaymentRequest {
   totalCents: number;
   expiresAt: Date;
   lines: { productId: string; name: string; unitPriceCents: number; quantity: number }[];
+  /**
+   * 'Meses sin intereses': the most months the shop offers for this total (Configuración), or
+   * null (off, or the total is under the owner's minimum): the page then offers one payment only.
+   */
+  installmentMonths?: number | null;
 }
 
 /** A hosted payment page opened for one order. */
@@ -40,6 +45,8 @@ export interface PaymentState {
   cardFingerprint?: string | null;
   /** When a cash voucher (OXXO) given for it stops being payable, when the provider says so. */
   voucherExpiresAt?: Date | null;
+  /** 'Meses sin intereses': the months of the plan the buyer paid in, when the provider says so. */
+  installmentMonths?: number | null;
 }
 
 /** Money given back for a paid order: its whole total (decision 29). */

@@ -42,6 +42,8 @@ export async function confirmPayment(
     paymentId?: string | null;
     /** The provider's fingerprint of the card that paid, when it tells it. */
     cardFingerprint?: string | null;
+    /** 'Meses sin intereses': the months of the plan the buyer chose; null for one payment. */
+    installmentMonths?: number | null;
     now?: Date;
   },
 ): Promise<PaidOutcome> {
@@ -56,6 +58,7 @@ export async function confirmPayment(
     card_fingerprint: input.cardFingerprint || null,
     address_key: addressKey(ship),
     payment_id: input.paymentId || null,
+    installment_months: input.installmentMonths ?? null,
     ...(ship
       ? {
           ship_name: ship.name,

@@ -29,6 +29,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     shippedAt: row.shipped_at ? toDate(row.shipped_at) : null,
     removedAt: row.removed_at ? toDate(row.removed_at) : null,
     expiresAt: toDate(row.expires_at),
+    installmentMonths: row.installment_months ?? null,
     customerName: row.customer_name,
     customerEmail: row.customer_email,
     paymentSessionId: row.payment_session_id,

@@ -128,6 +128,7 @@ async function settleHold(
         shipping: state.shipping,
         paymentId: state.paymentId ?? null,
         cardFingerprint: state.cardFingerprint ?? null,
+        installmentMonths: state.installmentMonths ?? null,
         now,
       });
       return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";

@@ -79,6 +79,10 @@ export function createStripePayments(
           name_collection: { individual: { enabled: true } },
           shipping_address_collection: { allowed_countries: ["MX"] },
           phone_number_collection: { enabled: true },
+          // The buyer's card shows the plans the shop's account has once typed (Mexican credit cards).
+          ...(order.installmentMonths
+            ? { payment_method_options: { card: { installments: { enabled: true } } } }
+            : {}),
           client_reference_id: order.id,
           metadata: { order_id: order.id },
           payment_intent_data: { metadata: { order_id: order.id } },
@@ -238,16 +242,18 @@ function idOf(field: string | { id: string } | null | undefined): string | null 
   return typeof field === "string" ? field : field.id;
 }
 
-/** The payment's id, the card's fingerprint and a cash voucher's expiry, when Stripe included them. */
+/** The payment's id, the card's fingerprint, its instalment plan and a cash voucher's expiry, when Stripe included them. */
 function paymentOf(
   session: Stripe.Checkout.Session,
-): Pick<PaymentState, "paymentId" | "cardFingerprint" | "voucherExpiresAt"> {
+): Pick<PaymentState, "paymentId" | "cardFingerprint" | "voucherExpiresAt" | "installmentMonths"> {
   const intent = typeof session.payment_intent === "object" ? session.payment_intent : null;
   const charge = intent && typeof intent.latest_charge === "object" ? intent.latest_charge : null;
   const expiresAfter = intent?.next_action?.oxxo_display_details?.expires_after;
   return {
     paymentId: idOf(session.payment_intent),
     cardFingerprint: charge?.payment_method_details?.card?.fingerprint ?? null,
+    // A plan of fixed monthly payments the buyer chose on the card's page ('meses sin intereses').
+    installmentMonths: charge?.payment_method_details?.card?.installments?.plan?.count ?? null,
     voucherExpiresAt: expiresAfter ? new Date(expiresAfter * 1000) : null,
   };
 }

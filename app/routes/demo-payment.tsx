@@ -11,6 +11,8 @@ import { getOrder } from "~/orders/queries.server";
 import { settlePayment } from "~/orders/settle-payment.server";
 import { successPath } from "~/orders/success-link.server";
 import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
+import { INSTALLMENT_MONTHS, installmentsFor } from "~/settings/installments";
+import type { ShopSettings } from "~/settings/settings";
 import { browserIdContext } from "~/web/client-address";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/demo-payment";
@@ -24,8 +26,17 @@ function demoServices(context: Route.LoaderArgs["context"]) {
   return services;
 }
 
+/**
+ * 'Meses sin intereses' the demo page offers for an order, as a card's page would once a Mexican
+ * credit card is typed: every plan up to the owner's longest, when the total qualifies.
+ */
+function plansFor(settings: ShopSettings, totalCents: number): number[] {
+  const longest = installmentsFor(settings.installments, totalCents);
+  return longest === null ? [] : INSTALLMENT_MONTHS.filter((months) => months <= longest);
+}
+
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { database } = demoServices(context);
+  const { database, settings } = demoServices(context);
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   // A hold whose time is up is released here and now, even if the sweeper has not run yet.
   await releaseHold(database.db, params.orderId, new Date(), { onlyIfExpired: true });
@@ -37,6 +48,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     waiting: order.status === "esperando_pago",
     total: order.total,
     lines: order.lines.map((l) => ({ ...l, lineTotal: formatMXN(l.unitPriceCents * l.quantity) })),
+    plans: plansFor(settings.current(), order.totalCents).map((months) => ({
+      months,
+      // What each month costs (the last one may be a few cents less: cards round this way).
+      each: formatMXN(Math.ceil(order.totalCents / months)),
+    })),
   };
 }
 
@@ -66,7 +82,7 @@ const FIELDS = [
 ] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { database, mail, cancelLinks, successLinks, payments } = demoServices(context);
+  const { database, mail, cancelLinks, successLinks, payments, settings } = demoServices(context);
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const form = await request.formData().catch(() => null);
   if (!form)
@@ -96,6 +112,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
     return data({ errors }, { status: 400 });
   }
+  // One payment unless the buyer chose a plan this order is offered.
+  const plan = Number(form.get("plan") ?? 0);
+  const plans = plansFor(settings.current(), order.totalCents);
+  if (plan !== 0 && !plans.includes(plan))
+    return data(
+      { errors: { plan: "Elige una forma de pago de la lista." } as Record<string, string> },
+      { status: 400 },
+    );
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
   // The order exists (checked above) and unpaid orders are never deleted: not "unknown_order".
   // Over a drop's per-person limit: cancelled, and its refund (recorded only: nothing was charged).
@@ -104,6 +128,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     customerName: name,
     customerEmail: email,
     shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
+    installmentMonths: plan === 0 ? null : plan,
   });
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the scheduler retries it.
@@ -158,6 +183,26 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
               </div>
             ))}
           </fieldset>
+          {loaderData.plans.length > 0 && (
+            <fieldset className="space-y-2" aria-describedby={errors.plan ? "plan-error" : undefined}>
+              <legend className="text-sm font-medium">Forma de pago</legend>
+              <label className="flex items-center gap-3">
+                <input type="radio" name="plan" value="0" defaultChecked className="size-5 accent-gold-700" />
+                Una sola exhibición de {loaderData.total}
+              </label>
+              {loaderData.plans.map((plan) => (
+                <label key={plan.months} className="flex items-center gap-3">
+                  <input type="radio" name="plan" value={plan.months} className="size-5 accent-gold-700" />
+                  {plan.months} meses sin intereses de {plan.each}
+                </label>
+              ))}
+              {errors.plan && (
+                <p id="plan-error" className="text-sm text-red-800">
+                  {errors.plan}
+                </p>
+              )}
+            </fieldset>
+          )}
           <div className="flex gap-3">
             <button
               type="submit"

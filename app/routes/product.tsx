@@ -23,6 +23,7 @@ import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { pageMeta } from "~/lib/seo";
 import { imageView, variantUrl } from "~/media/media.server";
+import { installmentsFor } from "~/settings/installments";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { shopOrigin } from "~/web/origin.server";
 import { isPreview, previewHref, previewNotice } from "~/web/preview.server";
@@ -103,6 +104,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       images: images.map((i) => page.absolute(i.src)),
     },
     now: now.toISOString(),
+    // 'Hasta N meses sin intereses' when the owner offers them and one piece's price qualifies.
+    installments: installmentsFor(services.settings.current().installments, product.priceCents),
     drop: {
       id: view.id,
       name: view.name,
@@ -222,6 +225,11 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                 {sizes.chosen ? stockText(sizes.chosen.stock, sizes.chosen.held) : product.stockText}
               </p>
             </div>
+            {loaderData.installments !== null && (
+              <p className="text-sm text-gold-700 sm:mt-1" data-testid="installments">
+                Hasta {loaderData.installments} meses sin intereses
+              </p>
+            )}
             {drop.maxPerOrder !== null && (
               <p className="text-sm text-ink/70 sm:mt-1">Máximo {drop.maxPerOrder} por persona</p>
             )}

@@ -20,6 +20,13 @@ import {
 import { isId } from "~/lib/ids";
 import { safeText } from "~/lib/text";
 import { type Carrier, DEFAULT_CARRIERS, GUIA, OTHER_CARRIER } from "~/settings/carriers";
+import {
+  INSTALLMENT_MONTHS,
+  type InstallmentMonths,
+  type Installments,
+  MAX_INSTALLMENTS_PESOS,
+  MIN_INSTALLMENTS_PESOS,
+} from "~/settings/installments";
 
 /*
  * Configuración (decision 24): the shop's details, carriers, the default 'Máximo por persona' and
@@ -47,6 +54,8 @@ export interface ShopSettings {
   legal: Record<LegalField, string | null>;
   /** The storefront's story: home hero, brand text, process steps (decision 40). */
   storefront: StorefrontStory;
+  /** 'Meses sin intereses' on credit cards: offered from a total, up to a number of months. */
+  installments: Installments;
 }
 
 /** What the home page (and /nosotros) tell about the shop; the first values are app/content/brand.ts. */
@@ -112,6 +121,10 @@ export interface SettingsValues extends ShopDetails {
   storyCards: StoryCard[];
   timeline: TimelineEntry[];
   workshopPairs: WorkshopPair[];
+  installmentsEnabled: boolean;
+  installmentsMonths: InstallmentMonths;
+  /** The smallest total that offers them, in whole pesos. */
+  installmentsMinimum: number;
 }
 export type SettingsField = keyof SettingsValues;
 /** What is stored: only the fields the owner changed. */
@@ -138,9 +151,16 @@ export const STORY_FIELDS = [
   "timeline",
   "workshopPairs",
 ] as const satisfies readonly (keyof StorefrontStory)[];
+/** 'Meses sin intereses' (in the 'Compras' part of the form). */
+export const INSTALLMENT_FIELDS = [
+  "installmentsEnabled",
+  "installmentsMonths",
+  "installmentsMinimum",
+] as const satisfies readonly SettingsField[];
 export const SETTINGS_FIELDS: readonly SettingsField[] = [
   ...DETAIL_FIELDS,
   "defaultMaxPerOrder",
+  ...INSTALLMENT_FIELDS,
   "carriers",
   ...LEGAL_FIELD_NAMES,
   ...STORY_FIELDS,
@@ -316,6 +336,34 @@ export const settingsSchema = z
       .transform(Number)
       .optional()
       .transform((v) => v ?? null),
+    // A checkbox: "on" when ticked, absent when not; stored overrides keep the boolean.
+    installmentsEnabled: z
+      .union([z.boolean(), z.string()])
+      .optional()
+      .transform((v) => v === true || v === "on" || v === "true"),
+    // Empty (or a form from before these fields): the first values.
+    installmentsMonths: z
+      .union([z.number(), z.string().trim()])
+      .optional()
+      .transform((v) => Number(v ?? DEFAULT_INSTALLMENT_MONTHS))
+      .refine(
+        (v): v is InstallmentMonths => (INSTALLMENT_MONTHS as readonly number[]).includes(v),
+        `Meses sin intereses: elige ${INSTALLMENT_MONTHS.slice(0, -1).join(", ")} o ${INSTALLMENT_MONTHS.at(-1)}.`,
+      )
+      .transform((v) => v as InstallmentMonths),
+    installmentsMinimum: z
+      .union([z.number(), z.string().trim()])
+      .optional()
+      // People write amounts with a $ and thousands separators.
+      .transform((v) =>
+        typeof v === "string"
+          ? Number(v.replace(/[$,\s]/g, "") || Number.NaN)
+          : (v ?? DEFAULT_INSTALLMENTS_PESOS),
+      )
+      .refine(
+        (v) => Number.isInteger(v) && v >= MIN_INSTALLMENTS_PESOS && v <= MAX_INSTALLMENTS_PESOS,
+        `Meses sin intereses desde: escribe un total en pesos, sin centavos, de ${MIN_INSTALLMENTS_PESOS} a ${MAX_INSTALLMENTS_PESOS.toLocaleString("es-MX")}.`,
+      ),
     carriers: z
       .array(carrierSchema)
       .max(MAX_CARRIERS, `Hasta ${MAX_CARRIERS} paqueterías.`)
@@ -463,6 +511,10 @@ export const LEGAL_LABELS: Record<LegalField, string> = Object.fromEntries(
 
 // ---- Defaults, overrides and what the form shows. ----
 
+/** 'Meses sin intereses' until the owner changes them: up to 6 months, from $3,000. */
+export const DEFAULT_INSTALLMENTS_PESOS = 3_000;
+export const DEFAULT_INSTALLMENT_MONTHS: InstallmentMonths = 6;
+
 /** The settings with nothing stored: the environment's details, the built-in carriers, no limit, model texts. */
 export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
   return {
@@ -470,6 +522,12 @@ export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
     carriers: DEFAULT_CARRIERS.map((c) => ({ ...c })),
     defaultMaxPerOrder: null,
     legal: { legalPrivacy: null, legalShipping: null, legalReturns: null, legalTerms: null },
+    // Off until the owner has the plans at the payment provider and says so.
+    installments: {
+      enabled: false,
+      months: DEFAULT_INSTALLMENT_MONTHS,
+      minCents: DEFAULT_INSTALLMENTS_PESOS * 100,
+    },
     storefront: {
       heroTitle: null,
       heroText: BRAND.tagline,
@@ -514,6 +572,14 @@ export function applyOverrides(defaults: ShopSettings, overrides: SettingsOverri
     storefront: Object.fromEntries(
       STORY_FIELDS.map((f) => [f, overrides[f] !== undefined ? overrides[f] : defaults.storefront[f]]),
     ) as unknown as StorefrontStory,
+    installments: {
+      enabled: overrides.installmentsEnabled ?? defaults.installments.enabled,
+      months: overrides.installmentsMonths ?? defaults.installments.months,
+      minCents:
+        overrides.installmentsMinimum !== undefined
+          ? overrides.installmentsMinimum * 100
+          : defaults.installments.minCents,
+    },
   };
 }
 
@@ -528,6 +594,9 @@ export function formValues(settings: ShopSettings): SettingsValues {
     ) as Record<LegalField, string>),
     ...settings.storefront,
     heroTitle: settings.storefront.heroTitle ?? settings.shop.name,
+    installmentsEnabled: settings.installments.enabled,
+    installmentsMonths: settings.installments.months,
+    installmentsMinimum: Math.round(settings.installments.minCents / 100),
   };
 }
 

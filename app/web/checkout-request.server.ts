@@ -167,7 +167,11 @@ export async function answerCheckout(
     paymentUrls(services, origin, browser),
     browser,
     config.orderCeilings,
-    { bucket: addressBucket(request.address), origin },
+    {
+      bucket: addressBucket(request.address),
+      origin,
+      installments: services.settings.current().installments,
+    },
   );
   const dropIds = dropsOf(read.lines);
   if (!result.ok) return refusalAnswer(result, read.lines);

@@ -42,6 +42,7 @@ export function turnTaker(services: Services): (turn: LineTurn) => Promise<TurnO
       browser: turn.browser,
       ceilings: config.orderCeilings,
       bucket: turn.bucket,
+      installments: services.settings.current().installments,
     });
     if (opened.ok) {
       recordTurnHeld([turn.dropId]);

@@ -64,7 +64,13 @@ export const STRIPE_SHOPPER = {
 export function payByCard(
   fake: FakeStripe,
   sessionId: string,
-  payment: { amount: number; fingerprint: string; shopper?: Partial<typeof STRIPE_SHOPPER> },
+  payment: {
+    amount: number;
+    fingerprint: string;
+    shopper?: Partial<typeof STRIPE_SHOPPER>;
+    /** 'Meses sin intereses': the plan's months the buyer chose on the card's page. */
+    installments?: number;
+  },
 ): string {
   const session = fake.sessions.get(sessionId);
   if (!session) throw new Error(`no session ${sessionId}`);
@@ -83,7 +89,14 @@ export function payByCard(
       payment_intent: id,
       payment_method_details: {
         type: "card",
-        card: { brand: "visa", last4: "4242", fingerprint: payment.fingerprint },
+        card: {
+          brand: "visa",
+          last4: "4242",
+          fingerprint: payment.fingerprint,
+          installments: payment.installments
+            ? { plan: { count: payment.installments, interval: "month", type: "fixed_count" } }
+            : null,
+        },
       },
     },
   });

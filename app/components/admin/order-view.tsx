@@ -44,6 +44,12 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
       </div>
       <p className="text-sm text-ink/75">
         <time dateTime={order.createdAt.toISOString()}>{formatShopDateTime(order.createdAt)}</time>
+        {order.installmentMonths !== null && (
+          <span data-testid="installment-plan">
+            {" "}
+            · Pagado a {order.installmentMonths} meses sin intereses
+          </span>
+        )}
       </p>
       {order.cancellation && <CancellationNote cancellation={order.cancellation} />}
       {order.stockIssue && (

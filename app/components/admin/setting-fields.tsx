@@ -80,12 +80,7 @@ export function TextField({
     <div>
       <SettingLabel meta={meta} label={label} changed={changed} />
       <input {...props} key={props.key} inputMode={inputMode} className={inputClass} />
-      {hint && (
-        <p id={`${meta.id}-hint`} className="mt-1 text-xs text-ink/70">
-          {hint}
-        </p>
-      )}
-      <FieldError id={meta.errorId} errors={meta.errors} />
+      <HintAndError meta={meta} hint={hint} />
     </div>
   );
 }
@@ -110,5 +105,49 @@ export function CarrierField({
       <input {...getInputProps(meta, { type })} key={meta.key} maxLength={maxLength} className={inputClass} />
       <FieldError id={meta.errorId} errors={meta.errors} />
     </div>
+  );
+}
+
+/** A setting that is on or off, with its hint and error, and its 'Restablecer' while changed. */
+export function CheckboxField({
+  meta,
+  label,
+  hint,
+  changed,
+}: {
+  meta: FieldMetadata<string>;
+  label: string;
+  hint?: string;
+  changed: ReadonlySet<string>;
+}) {
+  const props = getInputProps(meta, {
+    type: "checkbox",
+    ariaDescribedBy: hint ? `${meta.id}-hint` : undefined,
+  });
+  return (
+    <div>
+      <div className="flex items-start gap-3">
+        <input {...props} key={props.key} className="mt-1 size-5 shrink-0 accent-gold-700" />
+        <label htmlFor={meta.id} className="text-sm font-medium">
+          {label}
+        </label>
+        {changed.has(meta.name) && <ResetButton target={meta.name} label={label} />}
+      </div>
+      <HintAndError meta={meta} hint={hint} />
+    </div>
+  );
+}
+
+/** A field's hint (named by its input's aria-describedby) and its first error. */
+function HintAndError({ meta, hint }: { meta: FieldMetadata<string>; hint?: string }) {
+  return (
+    <>
+      {hint && (
+        <p id={`${meta.id}-hint`} className="mt-1 text-xs text-ink/70">
+          {hint}
+        </p>
+      )}
+      <FieldError id={meta.errorId} errors={meta.errors} />
+    </>
   );
 }

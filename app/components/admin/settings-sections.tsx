@@ -1,8 +1,9 @@
-import { type FormMetadata, getFieldsetProps, getTextareaProps } from "@conform-to/react";
+import { type FieldMetadata, type FormMetadata, getFieldsetProps, getTextareaProps } from "@conform-to/react";
 import type { z } from "zod";
 import { MAX_ORDER_PIECES } from "~/config/ceilings";
 import { GUIA, OTHER_CARRIER } from "~/settings/carriers";
 import { DETAILS_ANCHOR, legalAnchor } from "~/settings/checklist";
+import { INSTALLMENT_MONTHS } from "~/settings/installments";
 import {
   DETAIL_FIELDS,
   LEGAL_FIELDS,
@@ -13,6 +14,7 @@ import {
 } from "~/settings/settings";
 import {
   CarrierField,
+  CheckboxField,
   FieldError,
   inputClass,
   ResetButton,
@@ -73,8 +75,10 @@ export function ShopDetailsSection({ fields, changed }: SectionProps) {
   );
 }
 
-/** What applies to buying: the default most pieces per person of a new drop. */
+/** What applies to buying: the default most pieces per person of a new drop, 'meses sin intereses'. */
 export function PurchasesSection({ fields, changed }: SectionProps) {
+  // Conform types these by the schema's input (a number or a string); the form sends strings.
+  const asText = (meta: unknown) => meta as FieldMetadata<string>;
   return (
     <fieldset className={settingsSectionClass}>
       <legend className="px-1 font-serif text-xl">Compras</legend>
@@ -86,6 +90,30 @@ export function PurchasesSection({ fields, changed }: SectionProps) {
           hint={`De 1 a ${MAX_ORDER_PIECES}; vacío para no limitar. Cada colección puede cambiarlo.`}
           changed={changed}
         />
+      </div>
+      <div className="mt-6 space-y-4 border-t border-sand pt-4">
+        <CheckboxField
+          meta={asText(fields.installmentsEnabled)}
+          label="Ofrecer meses sin intereses con tarjeta de crédito"
+          hint="Actívalos también en tu cuenta de Stripe: ahí se eligen los plazos, y las comisiones son de la tienda."
+          changed={changed}
+        />
+        <div className="grid max-w-xl gap-4 sm:grid-cols-2">
+          <TextField
+            meta={asText(fields.installmentsMonths)}
+            label="Hasta cuántos meses"
+            inputMode="numeric"
+            hint={`${INSTALLMENT_MONTHS.slice(0, -1).join(", ")} o ${INSTALLMENT_MONTHS.at(-1)}: el plazo más largo de tu cuenta.`}
+            changed={changed}
+          />
+          <TextField
+            meta={asText(fields.installmentsMinimum)}
+            label="Desde un total de (pesos)"
+            inputMode="numeric"
+            hint="Se anuncian y se ofrecen solo a partir de este total."
+            changed={changed}
+          />
+        </div>
       </div>
     </fieldset>
   );

@@ -9,6 +9,7 @@ import {
 } from "~/cart/reconcile";
 import { shopNow } from "~/components/shop-clock";
 import { formatMXN } from "~/lib/money";
+import type { InstallmentsOffer } from "~/settings/installments";
 import { useScrollLock } from "../scroll-lock";
 import { useCart } from "./cart-context";
 import { type LineStatus, requestCheckout } from "./checkout-client";
@@ -23,9 +24,16 @@ const LEGAL_LINKS = [
 /**
  * The cart drawer: a modal <dialog> sliding in from the right over a dimmed backdrop. The dialog
  * element traps focus, closes on Escape and returns focus to the cart button by itself.
- * `shipping`: the shop's shipping policy in a sentence (Configuración), said under the subtotal.
+ * `shipping`: the shop's shipping policy in a sentence (Configuración), said under the subtotal;
+ * `installments`: 'meses sin intereses' as the owner offers them, said when the subtotal qualifies.
  */
-export function CartDrawer({ shipping }: { shipping: string | null }) {
+export function CartDrawer({
+  shipping,
+  installments,
+}: {
+  shipping: string | null;
+  installments: InstallmentsOffer | null;
+}) {
   const { cart, subtotalCents, remove, increase, decrease, replace, showCart, setShowCart } = useCart();
   const dialog = useRef<HTMLDialogElement>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -248,6 +256,11 @@ export function CartDrawer({ shipping }: { shipping: string | null }) {
                 {formatMXN(subtotalCents)}
               </span>
             </p>
+            {installments && subtotalCents >= installments.minCents && (
+              <p className="mt-1 text-sm text-gold-700" data-testid="installments">
+                Hasta {installments.months} meses sin intereses con tarjeta de crédito
+              </p>
+            )}
             {shipping && (
               <p className="mt-1 text-sm text-ink/70" data-testid="shipping-policy">
                 {shipping}

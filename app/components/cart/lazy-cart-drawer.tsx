@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
+import type { InstallmentsOffer } from "~/settings/installments";
 import { useCart } from "./cart-context";
 
 /*
@@ -26,8 +27,14 @@ export function usePrefetchCartDrawer(wanted: boolean): void {
   }, [wanted]);
 }
 
-/** `shipping`: the shop's shipping policy in a sentence, said under the subtotal. */
-export function LazyCartDrawer({ shipping }: { shipping: string | null }) {
+/** `shipping`: the shop's shipping policy in a sentence, said under the subtotal; `installments`: 'meses sin intereses'. */
+export function LazyCartDrawer({
+  shipping,
+  installments,
+}: {
+  shipping: string | null;
+  installments: InstallmentsOffer | null;
+}) {
   const { showCart, count } = useCart();
   const [opened, setOpened] = useState(false);
   useEffect(() => {
@@ -37,7 +44,7 @@ export function LazyCartDrawer({ shipping }: { shipping: string | null }) {
   if (!opened && !showCart) return null;
   return (
     <Suspense fallback={null}>
-      <CartDrawer shipping={shipping} />
+      <CartDrawer shipping={shipping} installments={installments} />
     </Suspense>
   );
 }

@@ -23,6 +23,7 @@ import * as m0021 from "./0021_sizes";
 import * as m0022 from "./0022_search_by_email";
 import * as m0023 from "./0023_paid_orders_kept";
 import * as m0025 from "./0025_drafts";
+import * as m0026 from "./0026_installments";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   "0022_search_by_email": m0022,
   "0023_paid_orders_kept": m0023,
   "0025_drafts": m0025,
+  "0026_installments": m0026,
 };
