@@ -65,6 +65,9 @@ export function createStripePayments(
         {
           mode: "payment",
           currency: "mxn",
+          // Only the card of whatever the account's dashboard enables: a cash voucher (OXXO) would
+          // hold a drop's piece for days. Other methods come when the owner turns them on (issue 26).
+          allowed_payment_method_types: ["card"],
           line_items: order.lines.map((line) => {
             const image = images.get(line.productId);
             return {

@@ -77,6 +77,12 @@ describeEachDatabase("'meses sin intereses' at Stripe", (harness) => {
     expect(asked?.get(INSTALLMENTS_FIELD)).toBeNull();
   });
 
+  it("the card is the session's only method, whatever the account's dashboard enables", async () => {
+    const asked = (await checkout(450_000, SIX_FROM_3000)).form;
+    expect(asked?.getAll("allowed_payment_method_types[0]")).toEqual(["card"]);
+    expect(asked?.has("allowed_payment_method_types[1]")).toBe(false);
+  });
+
   it("the plan the buyer chose is kept with the paid order; one payment keeps none", async () => {
     let event = 0;
     const pay = async (installments?: number) => {

@@ -102,6 +102,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0022_search_by_email",
       "0023_paid_orders_kept",
       "0025_drafts",
+      "0026_installments",
     ]);
 
     const db = database.db;
@@ -201,6 +202,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0022_search_by_email",
       "0023_paid_orders_kept",
       "0025_drafts",
+      "0026_installments",
     ]);
   });
 });

@@ -655,6 +655,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0022_search_by_email",
       "0023_paid_orders_kept",
       "0025_drafts",
+      "0026_installments",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

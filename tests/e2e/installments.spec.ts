@@ -31,12 +31,14 @@ test("'Hasta 6 meses sin intereses' on a piece from the owner's minimum, not on 
     const desk = await owner.newPage();
     await admins.login(desk);
     await desk.goto("/admin/settings");
-    await desk.getByLabel("Ofrecer meses sin intereses con tarjeta de crédito").check();
-    await desk.getByLabel("Hasta cuántos meses").fill("6");
-    await desk.getByLabel("Desde un total de (pesos)").fill("50,000");
+    // (By role: once changed, each field has a 'Restablecer …' button naming it too.)
+    const offer = desk.getByRole("checkbox", { name: "Ofrecer meses sin intereses con tarjeta de crédito" });
+    await offer.check();
+    await desk.getByRole("textbox", { name: "Hasta cuántos meses", exact: true }).fill("6");
+    await desk.getByRole("textbox", { name: "Desde un total de (pesos)", exact: true }).fill("50,000");
     await desk.getByRole("button", { name: "Guardar configuración" }).click();
     await expect(desk).toHaveURL(/aviso=guardado/);
-    await expect(desk.getByLabel("Ofrecer meses sin intereses con tarjeta de crédito")).toBeChecked();
+    await expect(offer).toBeChecked();
 
     await page.goto(collar.href);
     await expect(page.getByTestId("installments")).toHaveText("Hasta 6 meses sin intereses");
