@@ -21,7 +21,7 @@ export function OrderLines({
         ))}
       </ul>
       <p className="mt-2 flex justify-between border-t border-ink/20 pt-2 font-medium">
-        <span>Total (MXN)</span>
+        <span>Total (MXN, IVA incluido)</span>
         <span data-testid={totalTestId}>{total}</span>
       </p>
     </>

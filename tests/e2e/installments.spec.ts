@@ -56,12 +56,14 @@ test("'Hasta 6 meses sin intereses' on a piece from the owner's minimum, not on 
     await expect(cart.drawer.getByTestId("installments")).toHaveText(
       "Hasta 6 meses sin intereses con tarjeta de crédito",
     );
+    await expect(cart.drawer.getByTestId("vat")).toHaveText("IVA incluido");
     await expectAccessible(page);
 
     // The payment page offers one payment or the plans up to 6 months; the shopper takes 6.
     await cart.drawer.getByRole("button", { name: "Pagar" }).click();
     await expect(page).toHaveURL(/\/pago-demo\/OL-[A-Z0-9]{8}$/);
     const orderId = page.url().split("/").pop() ?? "";
+    await expect(page.getByText("Total (MXN, IVA incluido)")).toBeVisible();
     await expect(page.getByLabel("Una sola exhibición de $62,000.00")).toBeChecked();
     await expect(page.getByLabel("3 meses sin intereses de $20,666.67")).toBeVisible();
     await expect(page.getByLabel("9 meses sin intereses", { exact: false })).toHaveCount(0);

@@ -256,6 +256,9 @@ export function CartDrawer({
                 {formatMXN(subtotalCents)}
               </span>
             </p>
+            <p className="text-right text-xs text-ink/70" data-testid="vat">
+              IVA incluido
+            </p>
             {installments && subtotalCents >= installments.minCents && (
               <p className="mt-1 text-sm text-gold-700" data-testid="installments">
                 Hasta {installments.months} meses sin intereses con tarjeta de crédito
