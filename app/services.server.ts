@@ -83,7 +83,12 @@ export async function startServices(
       if (await seedDemoOnFirstStart(database.db, media, { onSeeding, onProgress, artCache }))
         log("Catálogo de demostración listo.");
     }
-    const shopSettings = await startShopSettings(database.db, config.shop, { log });
+    // A page renderer reads new settings only when its server tells it (server/page-renderer.ts):
+    // polling on its own, it could render them before its server has their new CSP.
+    const shopSettings = await startShopSettings(database.db, config.shop, {
+      log,
+      pollMs: server ? undefined : 0,
+    });
     const settings = authSettings(config);
     const limits = server && config.requestLimits ? createRequestLimits(config.database) : noRequestLimits;
     const proofOfWork = config.checkoutChallenge

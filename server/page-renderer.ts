@@ -60,6 +60,8 @@ export interface PageRendererOptions {
 }
 
 const TIMEOUT_MS = 10_000;
+/** The render thread's old-generation heap: a second copy of the server build and React, and renders. */
+const THREAD_HEAP_MB = 256;
 /** How long `start` waits for the thread to be ready: past it the server goes on rendering in line. */
 const START_WAIT_MS = 15_000;
 const RESTART_AFTER_MS = 30_000;
@@ -120,7 +122,12 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
 
   const start = (entry: string) => {
     const data: RenderWorkerData = { entry, env: options.env };
-    const thread = new Worker(BOOT, { eval: true, workerData: data });
+    // Its own heap, bounded: past it the thread dies and renders run in line (`drop`).
+    const thread = new Worker(BOOT, {
+      eval: true,
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    });
     worker = thread;
     thread.on("message", (said: RenderWorkerSaid) => {
       if (said.kind === "ready") {

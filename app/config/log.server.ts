@@ -56,8 +56,10 @@ export const ACCESS_LOG_FLUSH_MS = 100;
  */
 export function bufferedAccessLog(): { info(fields: Record<string, unknown>, msg: string): void } {
   // A few kilobytes at a time: each line added re-measures the pending text, so a larger batch
-  // costs more per line than the writes it saves.
-  const destination = pino.destination({ dest: 1, minLength: 4 * 1024, sync: false });
+  // costs more per line than the writes it saves. Each write is whole lines and at most 4 KB, the
+  // size a pipe writes in one piece, so lines of other writers (the other log, the cluster's
+  // other processes on the same standard output) never land inside one.
+  const destination = pino.destination({ dest: 1, minLength: 2 * 1024, maxWrite: 4 * 1024, sync: false });
   // The same ISO time as the other lines, made once per millisecond, not once per line.
   let stampedAt = 0;
   let stamp = "";

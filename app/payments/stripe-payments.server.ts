@@ -65,9 +65,10 @@ export function createStripePayments(
         {
           mode: "payment",
           currency: "mxn",
-          // Only the card of whatever the account's dashboard enables: a cash voucher (OXXO) would
-          // hold a drop's piece for days. Other methods come when the owner turns them on (issue 26).
-          allowed_payment_method_types: ["card"],
+          // Only cards (and Link, which pays by card) of whatever the account's dashboard enables: a
+          // cash voucher (OXXO) would hold a drop's piece for days. Other methods come with their
+          // own settings in Configuración (issue 26).
+          allowed_payment_method_types: ["card", "link"],
           line_items: order.lines.map((line) => {
             const image = images.get(line.productId);
             return {
@@ -82,10 +83,9 @@ export function createStripePayments(
           name_collection: { individual: { enabled: true } },
           shipping_address_collection: { allowed_countries: ["MX"] },
           phone_number_collection: { enabled: true },
-          // The buyer's card shows the plans the shop's account has once typed (Mexican credit cards).
-          ...(order.installmentMonths
-            ? { payment_method_options: { card: { installments: { enabled: true } } } }
-            : {}),
+          // The buyer's card shows the plans the shop's account has once typed (Mexican credit cards);
+          // said off otherwise, or the account's own switch would offer them on any total.
+          payment_method_options: { card: { installments: { enabled: Boolean(order.installmentMonths) } } },
           client_reference_id: order.id,
           metadata: { order_id: order.id },
           payment_intent_data: { metadata: { order_id: order.id } },

@@ -196,12 +196,13 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
                   {plan.months} meses sin intereses de {plan.each}
                 </label>
               ))}
-              {errors.plan && (
-                <p id="plan-error" className="text-sm text-red-800">
-                  {errors.plan}
-                </p>
-              )}
             </fieldset>
+          )}
+          {/* Outside the plans: they may be gone from the page that answers a refused plan. */}
+          {errors.plan && (
+            <p id="plan-error" className="text-sm text-red-800">
+              {errors.plan}
+            </p>
           )}
           <div className="flex gap-3">
             <button

@@ -70,17 +70,19 @@ describeEachDatabase("'meses sin intereses' at Stripe", (harness) => {
     expect((await checkout(450_000, SIX_FROM_3000)).form?.get(INSTALLMENTS_FIELD)).toBe("true");
     // Exactly the minimum qualifies.
     expect((await checkout(300_000, SIX_FROM_3000)).form?.get(INSTALLMENTS_FIELD)).toBe("true");
-    expect((await checkout(299_900, SIX_FROM_3000)).form?.get(INSTALLMENTS_FIELD)).toBeNull();
+    // Said off, not left out: the account's own switch would otherwise offer them on any total.
+    expect((await checkout(299_900, SIX_FROM_3000)).form?.get(INSTALLMENTS_FIELD)).toBe("false");
     const off = { ...SIX_FROM_3000, enabled: false };
     const asked = (await checkout(900_000, off)).form;
     expect(asked?.get("line_items[0][price_data][unit_amount]")).toBe("900000");
-    expect(asked?.get(INSTALLMENTS_FIELD)).toBeNull();
+    expect(asked?.get(INSTALLMENTS_FIELD)).toBe("false");
   });
 
-  it("the card is the session's only method, whatever the account's dashboard enables", async () => {
+  it("cards (and Link) are the session's only methods, whatever the account's dashboard enables", async () => {
     const asked = (await checkout(450_000, SIX_FROM_3000)).form;
-    expect(asked?.getAll("allowed_payment_method_types[0]")).toEqual(["card"]);
-    expect(asked?.has("allowed_payment_method_types[1]")).toBe(false);
+    expect(asked?.get("allowed_payment_method_types[0]")).toBe("card");
+    expect(asked?.get("allowed_payment_method_types[1]")).toBe("link");
+    expect(asked?.has("allowed_payment_method_types[2]")).toBe(false);
   });
 
   it("the plan the buyer chose is kept with the paid order; one payment keeps none", async () => {

@@ -91,8 +91,22 @@ export function postgresHarness(adminUrl: string, cleanups: (() => Promise<void>
         await database.close();
         const drop = new pg.Client({ connectionString: adminUrl });
         await drop.connect();
-        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await drop.end();
+        try {
+          // FORCE ends the test's own connections left open. It may not end PostgreSQL's own
+          // (an autovacuum worker on the database, a superuser's process: "must be a member of
+          // pg_signal_backend"), which finish by themselves: tried again a few times.
+          for (let attempt = 1; ; attempt++) {
+            try {
+              await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+              break;
+            } catch (error) {
+              if (attempt >= 20 || !/pg_signal_backend/.test(String(error))) throw error;
+              await new Promise((resolve) => setTimeout(resolve, 250));
+            }
+          }
+        } finally {
+          await drop.end();
+        }
       });
       return database;
     },
