@@ -60,7 +60,8 @@ test("a ring by size: choose, see the guide, add, pay; the size and its number f
   await expect(guide).toBeHidden();
 
   // Choosing a size: its own stock line, and the address keeps it.
-  await sizes.getByText("7", { exact: true }).click();
+  // (By its button: the closed guide, inside the same group, has a row named 7 too.)
+  await sizes.locator("label").filter({ hasText: /^7$/ }).click();
   await expect(sizes.getByRole("radio", { name: "7", exact: true })).toBeChecked();
   await expect(page.getByRole("alert")).toHaveCount(0);
   await expect(page.getByTestId("stock")).toHaveText("Quedan 2");
