@@ -68,6 +68,8 @@ export interface DropInfo {
     openingMinutes: number;
     openingHoldMinutes: number;
     openingHoldsPerAddress: number;
+    /** 'Solo tarjeta': hours from the start with no OXXO nor SPEI (decision 42). */
+    cardOnlyHours: number;
   };
 }
 
@@ -232,6 +234,7 @@ function toDropInfo(d: DropRow, media: Map<string, MediaRow>): DropInfo {
       openingMinutes: d.opening_minutes,
       openingHoldMinutes: d.opening_hold_minutes,
       openingHoldsPerAddress: d.opening_holds_per_address,
+      cardOnlyHours: d.card_only_hours,
     },
   };
 }

@@ -6,6 +6,8 @@ export const OPENING_DEFAULTS = {
   openingMinutes: 60,
   openingHoldMinutes: 10,
   openingHoldsPerAddress: 2,
+  /** 'Solo tarjeta': hours from the start with no OXXO nor SPEI (decision 42). */
+  cardOnlyHours: 2,
 } as const;
 
 export const OPENING_BOUNDS = {
@@ -13,4 +15,5 @@ export const OPENING_BOUNDS = {
   openingMinutes: { min: 0, max: 24 * 60 },
   openingHoldMinutes: { min: 5, max: 30 },
   openingHoldsPerAddress: { min: 1, max: 100 },
+  cardOnlyHours: { min: 0, max: 72 },
 } as const;

@@ -58,6 +58,8 @@ export interface DropsTable {
   line_lease_until: NullableTimestamp;
   /** From when the public sees the drop (decision 38); null: a draft, seen only in the admin. */
   visible_from: NullableTimestamp;
+  /** 'Solo tarjeta': hours from the start during which no cash voucher nor transfer is offered (decision 42). */
+  card_only_hours: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -163,9 +165,22 @@ export interface OrdersTable {
   address_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** The provider's payment (Stripe: the PaymentIntent), which a refund names. */
   payment_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** How the buyer is paying: 'oxxo' or 'spei' once a voucher was given (decision 42); null: by card. */
+  payment_method: ColumnType<PaymentMethod | null, PaymentMethod | null | undefined, PaymentMethod | null>;
+  /** The number the buyer pays with (the OXXO barcode's, or the transfer's reference). */
+  voucher_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The account a SPEI transfer goes to (18-digit CLABE). */
+  voucher_clabe: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's printable voucher or transfer instructions. */
+  voucher_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the voucher stops being payable: the pieces are held until then. */
+  voucher_expires_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/** A delayed way to pay (decision 42): cash at an OXXO store, or a bank transfer (SPEI). */
+export type PaymentMethod = "oxxo" | "spei";
 
 /** An order's refund (decision 29): asked of the provider until it answers, then its record. */
 export interface RefundsTable {

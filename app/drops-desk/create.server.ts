@@ -47,6 +47,7 @@ export async function createDropFromInput(
         opening_minutes: input.openingMinutes,
         opening_hold_minutes: input.openingHoldMinutes,
         opening_holds_per_address: input.openingHoldsPerAddress,
+        card_only_hours: input.cardOnlyHours,
         created_at: stamp,
         updated_at: stamp,
       })

@@ -263,6 +263,7 @@ export const dropInput = z
       "Piezas por conexión en la apertura",
       "piezas",
     ),
+    cardOnlyHours: openingRule("cardOnlyHours", "Solo tarjeta", "horas"),
     smallDescription: text(300, "Descripción corta", { multiline: true }).optional().default(""),
     fullDescription: text(5000, "Descripción completa", { multiline: true }).optional().default(""),
     /** Edit only; new drops start as proximamente. `archivado` is read as `archivada`. */

@@ -48,6 +48,7 @@ export async function dropForEdit(
     openingMinutes: String(drop.opening.openingMinutes),
     openingHoldMinutes: String(drop.opening.openingHoldMinutes),
     openingHoldsPerAddress: String(drop.opening.openingHoldsPerAddress),
+    cardOnlyHours: String(drop.opening.cardOnlyHours),
     smallDescription: drop.smallDescription,
     fullDescription: drop.fullDescription,
     status: drop.status,

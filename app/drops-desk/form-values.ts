@@ -56,6 +56,7 @@ export interface DropFormValues {
   openingMinutes: string;
   openingHoldMinutes: string;
   openingHoldsPerAddress: string;
+  cardOnlyHours: string;
   smallDescription: string;
   fullDescription: string;
   status: string;
@@ -105,6 +106,7 @@ export function emptyDrop(id: string, defaults: { maxPerOrder?: number | null } 
     openingMinutes: String(OPENING_DEFAULTS.openingMinutes),
     openingHoldMinutes: String(OPENING_DEFAULTS.openingHoldMinutes),
     openingHoldsPerAddress: String(OPENING_DEFAULTS.openingHoldsPerAddress),
+    cardOnlyHours: String(OPENING_DEFAULTS.cardOnlyHours),
     smallDescription: "",
     fullDescription: "",
     status: "proximamente",

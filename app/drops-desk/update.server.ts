@@ -178,6 +178,7 @@ async function writeDrop(trx: Db, dropId: string, input: DropInput, stamp: strin
       opening_minutes: input.openingMinutes,
       opening_hold_minutes: input.openingHoldMinutes,
       opening_holds_per_address: input.openingHoldsPerAddress,
+      card_only_hours: input.cardOnlyHours,
       updated_at: stamp,
     })
     .where("id", "=", dropId)

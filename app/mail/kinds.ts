@@ -9,6 +9,10 @@ export const CONFIRMATION_EMAIL = "confirmacion";
 export const CANCELLATION_EMAIL = "cancelacion";
 /** The shipment notice with its tracking number. */
 export const SHIPMENT_EMAIL = "envio";
+/** The OXXO voucher or SPEI transfer details the buyer pays with (decision 42). */
+export const VOUCHER_EMAIL = "ficha_de_pago";
+/** A voucher that expired or failed unpaid: the pieces went back to the shop. */
+export const VOUCHER_ENDED_EMAIL = "ficha_vencida";
 /** 'Avísame': the link that confirms an address. */
 export const WAITLIST_CONFIRM_EMAIL = "avisame_confirmar";
 /** 'Avísame': the notice that the drop opened. */
@@ -21,6 +25,8 @@ export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
   [CONFIRMATION_EMAIL]: "Confirmación de pedido",
   [CANCELLATION_EMAIL]: "Cancelación y reembolso",
   [SHIPMENT_EMAIL]: "Aviso de envío",
+  [VOUCHER_EMAIL]: "Ficha de pago (OXXO o SPEI)",
+  [VOUCHER_ENDED_EMAIL]: "Ficha vencida",
   [WAITLIST_CONFIRM_EMAIL]: "Avísame: confirmar correo",
   [WAITLIST_OPENING_EMAIL]: "Avísame: la colección abrió",
   [CAMPAIGN_TEST_EMAIL]: "Prueba del correo de apertura",

@@ -3,6 +3,7 @@ import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { type Installments, installmentsFor } from "~/settings/installments";
+import type { Vouchers } from "~/settings/vouchers";
 import {
   type CheckoutLine,
   type HoldRefusal,
@@ -14,6 +15,7 @@ import {
 import { joinLine, type LineDrop, lineDrops, lineToJoin } from "./line.server";
 import type { PaymentProvider } from "./payment-port";
 import { cancelCheckout } from "./sweeper.server";
+import { vouchersForOrder } from "./voucher-offer.server";
 
 export type CheckoutRefusal =
   | HoldRefusal
@@ -47,6 +49,8 @@ export interface CheckoutAsk {
   origin?: string;
   /** 'Meses sin intereses' as Configuración has them: offered on the payment page when the total qualifies. */
   installments?: Installments;
+  /** OXXO and SPEI as Configuración has them: offered unless a drop is 'solo tarjeta' (decision 42). */
+  vouchers?: Vouchers;
   now?: Date;
 }
 
@@ -73,7 +77,7 @@ export async function startCheckout(
   urls: PaymentUrls,
   browser: string | null = null,
   ceilings?: OrderCeilings,
-  more: Pick<CheckoutAsk, "bucket" | "origin" | "installments" | "now"> = {},
+  more: Pick<CheckoutAsk, "bucket" | "origin" | "installments" | "vouchers" | "now"> = {},
 ): Promise<CheckoutResult> {
   const ask: CheckoutAsk = { lines, urls, browser, ceilings, ...more };
   const now = ask.now ?? new Date();
@@ -161,8 +165,14 @@ export async function openCheckout(
   const { urls } = ask;
   try {
     const installmentMonths = ask.installments ? installmentsFor(ask.installments, order.totalCents) : null;
+    const vouchers = await vouchersForOrder(
+      db,
+      ask.vouchers,
+      { totalCents: order.totalCents, dropIds: ask.lines.map((l) => l.dropId) },
+      ask.now ?? new Date(),
+    );
     const session = await payments.createSession(
-      { ...order, installmentMonths },
+      { ...order, installmentMonths, vouchers },
       {
         success: typeof urls.success === "string" ? urls.success : urls.success(order.id),
         cancel: urls.cancel(order.id),

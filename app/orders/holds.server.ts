@@ -1,5 +1,7 @@
 import { HOLD_MINUTES, MIN_HOLD_MINUTES, type OrderCeilings } from "~/config/ceilings";
 import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
+import { VOUCHER_ENDED_EMAIL } from "~/mail/kinds";
+import { queueEmail } from "~/mail/queue.server";
 import { holdsChanged } from "./admission.server";
 import {
   type CheckoutLine,
@@ -292,6 +294,21 @@ export async function releaseHold(
     const changed = await release.executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) return false;
     await restock(trx, await heldByOrder(trx, orderId), now);
+    // A voucher that ended unpaid (expired, failed): its buyer is told the pieces went back.
+    const voucher = await trx
+      .selectFrom("orders")
+      .select(["voucher_reference", "customer_email"])
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    if (voucher?.voucher_reference && voucher.customer_email) {
+      await queueEmail(trx, {
+        kind: VOUCHER_ENDED_EMAIL,
+        recipient: voucher.customer_email,
+        orderId,
+        dedupeKey: `${VOUCHER_ENDED_EMAIL}:${orderId}`,
+        now,
+      });
+    }
     return true;
   });
 }

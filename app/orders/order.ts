@@ -1,4 +1,4 @@
-import type { OrderStatus } from "~/db/schema";
+import type { OrderStatus, PaymentMethod } from "~/db/schema";
 import type { ShippingAddress } from "./shipping";
 
 /** An order as pages and e-mails show it (a plain type: components import it too). */
@@ -16,6 +16,8 @@ export interface Order {
   expiresAt: Date;
   /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */
   installmentMonths: number | null;
+  /** The cash voucher or transfer the buyer pays with (decision 42); null: a card. */
+  voucher: Voucher | null;
   customerName: string;
   customerEmail: string;
   paymentSessionId: string | null;
@@ -35,6 +37,18 @@ export interface Order {
   }[];
   /** Cancelled over the per-person limit (decision 29): why, and how its refund stands; else null. */
   cancellation: OrderCancellation | null;
+}
+
+/** A voucher given for an order: what the buyer needs to pay it, and until when. */
+export interface Voucher {
+  method: PaymentMethod;
+  /** The OXXO barcode's number, or the transfer's reference. */
+  reference: string;
+  /** The account a SPEI transfer goes to; null for OXXO. */
+  clabe: string | null;
+  /** The provider's printable voucher or instructions, when it has one. */
+  url: string | null;
+  expiresAt: Date;
 }
 
 /** What a refund the provider accepted and has not finished says in its record (refunds.server.ts). */

@@ -4,6 +4,7 @@ import { detachBrowser, releaseHold } from "./holds.server";
 import { recordPaymentEvent } from "./payment.server";
 import type { PaymentEvent, PaymentProvider } from "./payment-port";
 import { settlePayment } from "./settle-payment.server";
+import { awaitVoucher } from "./voucher-wait.server";
 
 export type PaymentEventOutcome =
   | "duplicate"
@@ -100,11 +101,16 @@ async function apply(
       );
       return cancelled ? "cancelled" : "paid";
     }
-    case "awaiting_payment":
-      // Delayed payment methods complete the session unpaid; a paid event follows. The
-      // payment page is done with: its browser may start another checkout meanwhile.
-      await detachBrowser(db, event.orderId);
+    case "awaiting_payment": {
+      // Delayed payment methods complete the session unpaid; a paid or failed event follows. The
+      // voucher the buyer got is recorded and holds the pieces until it expires (decision 42).
+      // Throws when the provider does not answer: the event is retried.
+      const state = payments ? await payments.getSession(event.sessionId) : null;
+      if (state?.voucher && !state.paid) await awaitVoucher(db, event.orderId, state.voucher, state, now);
+      // Either way the payment page is done with: its browser may start another checkout meanwhile.
+      else await detachBrowser(db, event.orderId);
       return "awaiting_payment";
+    }
     case "failed":
     case "expired":
       await releaseHold(db, event.orderId, now); // does nothing if the order was paid

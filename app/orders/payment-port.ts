@@ -1,4 +1,6 @@
+import type { Voucher } from "./order";
 import type { ShippingAddress } from "./shipping";
+import type { VoucherOffer } from "./vouchers";
 
 /*
  * The port through which orders take payments. The orders domain owns it; each provider
@@ -17,6 +19,12 @@ export interface PaymentRequest {
    * null (off, or the total is under the owner's minimum): the page then offers one payment only.
    */
   installmentMonths?: number | null;
+  /**
+   * Cash at OXXO and bank transfers the page may offer besides cards (decision 42), with the end
+   * of a voucher given now (`voucherEndsAt`: a transfer has no expiry of the provider's own); null:
+   * cards only (the owner's setting, a drop's 'solo tarjeta' hours, OXXO's limit).
+   */
+  vouchers?: (VoucherOffer & { voucherEndsAt: Date }) | null;
 }
 
 /** A hosted payment page opened for one order. */
@@ -45,6 +53,8 @@ export interface PaymentState {
   cardFingerprint?: string | null;
   /** When a cash voucher (OXXO) given for it stops being payable, when the provider says so. */
   voucherExpiresAt?: Date | null;
+  /** The voucher or transfer the buyer was given to pay with, once the page completed unpaid. */
+  voucher?: Voucher | null;
   /** 'Meses sin intereses': the months of the plan the buyer paid in, when the provider says so. */
   installmentMonths?: number | null;
 }

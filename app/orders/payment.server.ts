@@ -5,7 +5,7 @@ import { addressKey, emailKey } from "./buyer-keys";
 import { numberEditionPieces } from "./editions.server";
 import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
 import { orderSearchKey } from "./search";
-import type { ShippingAddress } from "./shipping";
+import { type ShippingAddress, shippingColumns } from "./shipping";
 import { movableFrom } from "./status";
 import { heldByOrder, restock, takeStock } from "./stock.server";
 
@@ -59,18 +59,7 @@ export async function confirmPayment(
     address_key: addressKey(ship),
     payment_id: input.paymentId || null,
     installment_months: input.installmentMonths ?? null,
-    ...(ship
-      ? {
-          ship_name: ship.name,
-          ship_phone: ship.phone,
-          ship_line1: ship.line1,
-          ship_line2: ship.line2,
-          ship_city: ship.city,
-          ship_state: ship.state,
-          ship_postal_code: ship.postalCode,
-          ship_country: ship.country,
-        }
-      : {}),
+    ...(ship ? shippingColumns(ship) : {}),
     paid_at: toTimestamp(now),
     updated_at: toTimestamp(now),
   };

@@ -5,7 +5,7 @@ import { DESK_TABS } from "./status";
 /*
  * 'Máximo N por persona' at payment (decision 29). The checkout counts the pieces of one order;
  * here, when a payment is confirmed, the pieces of each limited drop are counted across every
- * order the same buyer kept: the same e-mail, the same card (the provider's fingerprint) or the
+ * order the same buyer kept (and every voucher of theirs still waiting to be paid): the same e-mail, the same card (the provider's fingerprint) or the
  * same shipping address. The orders already kept keep their pieces; the one that goes over is
  * the one being confirmed.
  *
@@ -91,7 +91,13 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
     .innerJoin("order_lines as l", "l.order_id", "o.id")
     .select(["o.email_key", "o.card_fingerprint", "o.address_key", "l.drop_id", "l.quantity", "l.missing"])
     .where("o.id", "<>", orderId)
-    .where("o.status", "in", KEPT)
+    // Paid orders, and vouchers still waiting to be paid (decision 42).
+    .where((eb) =>
+      eb.or([
+        eb("o.status", "in", KEPT),
+        eb.and([eb("o.status", "=", "esperando_pago"), eb("o.voucher_reference", "is not", null)]),
+      ]),
+    )
     .where(
       "l.drop_id",
       "in",

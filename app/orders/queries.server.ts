@@ -30,6 +30,16 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     removedAt: row.removed_at ? toDate(row.removed_at) : null,
     expiresAt: toDate(row.expires_at),
     installmentMonths: row.installment_months ?? null,
+    voucher:
+      row.payment_method && row.voucher_reference && row.voucher_expires_at
+        ? {
+            method: row.payment_method,
+            reference: row.voucher_reference,
+            clabe: row.voucher_clabe ?? null,
+            url: row.voucher_url ?? null,
+            expiresAt: toDate(row.voucher_expires_at),
+          }
+        : null,
     customerName: row.customer_name,
     customerEmail: row.customer_email,
     paymentSessionId: row.payment_session_id,

@@ -22,3 +22,17 @@ export function addressLines(a: ShippingAddress): string[] {
     a.phone ? `Tel. ${a.phone}` : "",
   ].filter((line) => line.trim() !== "" && line.trim() !== ",");
 }
+
+/** The address as the orders table stores it (its ship_* columns). */
+export function shippingColumns(a: ShippingAddress) {
+  return {
+    ship_name: a.name,
+    ship_phone: a.phone,
+    ship_line1: a.line1,
+    ship_line2: a.line2,
+    ship_city: a.city,
+    ship_state: a.state,
+    ship_postal_code: a.postalCode,
+    ship_country: a.country,
+  };
+}

@@ -1,14 +1,14 @@
 import { log } from "~/config/log.server";
-import { type Db, toDate } from "~/db/database.server";
+import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
-import { inOpening } from "./opening";
 import type { PaymentProvider } from "./payment-port";
 import { settlePayment } from "./settle-payment.server";
+import { awaitVoucher, inDropOpening } from "./voucher-wait.server";
 
 /**
- * How much longer a hold waits for a delayed payment method (cash at a store can take days), at
- * each sweep: never past the voucher's own expiry, and not at all during its drop's opening.
+ * How much longer a hold waits, at each sweep, for a delayed payment whose voucher the shop cannot
+ * read (a voucher it can read holds until its own expiry); not at all during its drop's opening.
  */
 const DELAYED_PAYMENT_RECHECK_MS = 60 * 60_000;
 
@@ -33,10 +33,10 @@ const failedLastSweep = new Set<string>();
 /**
  * Settles holds whose time is up. The provider is asked first: a session that was paid (say,
  * while this server was down) is fulfilled (and, over a drop's per-person limit, cancelled and
- * refunded); one completed with a delayed payment method (a cash voucher) keeps its hold an hour
- * more at a time while the voucher can still be paid — never past the voucher's expiry, and never
- * while one of its drops is in its opening period, when the hold ends on time like any other; any
- * other (including one the provider does not know) is closed and its pieces go back.
+ * refunded); one completed with a voucher (OXXO, SPEI) keeps its hold until the voucher expires,
+ * recorded here if its event never came (decision 42) — never while one of its drops is in its
+ * opening period, when the hold ends on time like any other; any other (including one the
+ * provider does not know, and a voucher that expired unpaid) is closed and its pieces go back.
  *
  * A hold that cannot be settled now (the provider does not answer) keeps waiting for the next
  * sweep, and the sweep pages past it: however many fail, every other hold is reached. Holds are
@@ -133,47 +133,22 @@ async function settleHold(
       });
       return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";
     }
-    if (state.status === "complete") {
-      const until = await voucherHoldUntil(db, hold.id, state.voucherExpiresAt ?? null, now);
-      if (until) {
-        const extended = await extendHold(db, hold.id, until);
+    if (state.status === "complete" && state.voucher) {
+      // A voucher (OXXO, SPEI): held until it expires, recorded here if its event never came.
+      const outcome = await awaitVoucher(db, hold.id, state.voucher, state, now);
+      if (outcome === "esperando") return "waiting";
+      if (outcome === "resuelto") return null;
+      // Expired unpaid, or its drop is opening: the hold ends like any other.
+    } else if (state.status === "complete") {
+      // Completed unpaid with a delayed method the shop cannot read: an hour more at a time.
+      if (!(await inDropOpening(db, hold.id, now))) {
+        const extended = await extendHold(db, hold.id, new Date(now.getTime() + DELAYED_PAYMENT_RECHECK_MS));
         return extended ? "waiting" : null;
       }
-      // The voucher expired, or the drop is opening: the hold ends like any other.
     }
     // Expired, or missing at the provider: it can no longer be paid.
   }
   return (await releaseHold(db, hold.id, now)) ? "released" : null;
-}
-
-/**
- * Until when an unpaid cash voucher keeps its order's pieces: an hour more, but never past the
- * voucher's expiry (when the provider tells it) and never while one of the order's drops is in its
- * opening period (its first `opening_minutes`). Null: the hold is not extended.
- */
-async function voucherHoldUntil(
-  db: Db,
-  orderId: string,
-  voucherExpiresAt: Date | null,
-  now: Date,
-): Promise<Date | null> {
-  const drops = await db
-    .selectFrom("order_lines as l")
-    .innerJoin("drops as d", "d.id", "l.drop_id")
-    .select(["d.start_at", "d.lottery_seconds", "d.opening_minutes"])
-    .where("l.order_id", "=", orderId)
-    .execute();
-  const opening = drops.some((d) =>
-    inOpening(
-      { startAt: toDate(d.start_at), lotterySeconds: d.lottery_seconds, openingMinutes: d.opening_minutes },
-      now,
-    ),
-  );
-  if (opening) return null;
-  const hour = now.getTime() + DELAYED_PAYMENT_RECHECK_MS;
-  if (!voucherExpiresAt) return new Date(hour);
-  if (voucherExpiresAt.getTime() <= now.getTime()) return null;
-  return new Date(Math.min(hour, voucherExpiresAt.getTime()));
 }
 
 /** What /cancel did with the shopper's hold. */

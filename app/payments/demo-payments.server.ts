@@ -1,4 +1,6 @@
 import type { Db } from "~/db/database.server";
+import type { PaymentMethod } from "~/db/schema";
+import type { Voucher } from "~/orders/order";
 import type { PaymentProvider, PaymentState } from "~/orders/payment-port";
 import { getOrder } from "~/orders/queries.server";
 
@@ -33,12 +35,36 @@ export function createDemoPayments(db: Db): PaymentProvider {
   async function getSession(sessionId: string) {
     const order = await getOrder(db, orderIdOf(sessionId));
     const paid = order !== null && order.status !== "esperando_pago" && order.status !== "expirado";
+    // A voucher given on the demo page completes it unpaid, like the provider's page.
+    const waitingVoucher = order?.status === "esperando_pago" && order.voucher !== null;
     return {
-      status: paid ? "complete" : order?.status === "esperando_pago" ? "open" : "expired",
+      status: paid || waitingVoucher ? "complete" : order?.status === "esperando_pago" ? "open" : "expired",
       paid,
       customerName: order?.customerName ?? "",
       customerEmail: order?.customerEmail ?? "",
       shipping: order?.shipping ?? null,
+      voucher: order?.voucher ?? null,
+      voucherExpiresAt: order?.voucher?.expiresAt ?? null,
     } satisfies PaymentState;
   }
+}
+
+/**
+ * The demo page's voucher: a made-up reference in the provider's shape (OXXO: 14 digits; SPEI: a
+ * reference and an 18-digit CLABE), the same for the same order.
+ */
+export function demoVoucher(orderId: string, method: PaymentMethod, expiresAt: Date): Voucher {
+  let seed = 7;
+  for (const c of orderId) seed = (seed * 31 + c.charCodeAt(0)) % 1_000_000_007;
+  const digits = (n: number) => {
+    let out = "";
+    for (let i = 0; i < n; i++) {
+      seed = (seed * 48_271) % 2_147_483_647;
+      out += String(seed % 10);
+    }
+    return out;
+  };
+  return method === "oxxo"
+    ? { method, reference: `9300${digits(10)}`, clabe: null, url: null, expiresAt }
+    : { method, reference: digits(7), clabe: `646180${digits(12)}`, url: null, expiresAt };
 }

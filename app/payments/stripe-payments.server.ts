@@ -61,14 +61,22 @@ export function createStripePayments(
       const expiresAt = Math.max(order.expiresAt.getTime(), earliest);
       const images =
         (await options.images?.(order.lines.map((l) => l.productId))) ?? new Map<string, string>();
+      const vouchers = order.vouchers ?? null;
       const session = await stripe.checkout.sessions.create(
         {
           mode: "payment",
           currency: "mxn",
-          // Only cards (and Link, which pays by card) of whatever the account's dashboard enables: a
-          // cash voucher (OXXO) would hold a drop's piece for days. Other methods come with their
-          // own settings in Configuración (issue 26).
-          allowed_payment_method_types: ["card", "link"],
+          // Cards (and Link, which pays by card) of whatever the account's dashboard enables; OXXO
+          // and SPEI only when the shop offers them for this order (Configuración, a drop's 'solo
+          // tarjeta' hours, OXXO's limit: decision 42), as they hold a piece for days.
+          allowed_payment_method_types: [
+            "card",
+            "link",
+            ...(vouchers?.oxxo ? (["oxxo"] as const) : []),
+            ...(vouchers?.spei ? (["customer_balance"] as const) : []),
+          ],
+          // A bank transfer is paid into a customer's balance at Stripe.
+          ...(vouchers?.spei ? { customer_creation: "always" as const } : {}),
           line_items: order.lines.map((line) => {
             const image = images.get(line.productId);
             return {
@@ -85,9 +93,24 @@ export function createStripePayments(
           phone_number_collection: { enabled: true },
           // The buyer's card shows the plans the shop's account has once typed (Mexican credit cards);
           // said off otherwise, or the account's own switch would offer them on any total.
-          payment_method_options: { card: { installments: { enabled: Boolean(order.installmentMonths) } } },
+          payment_method_options: {
+            card: { installments: { enabled: Boolean(order.installmentMonths) } },
+            ...(vouchers?.oxxo ? { oxxo: { expires_after_days: vouchers.days } } : {}),
+            ...(vouchers?.spei
+              ? {
+                  customer_balance: {
+                    funding_type: "bank_transfer" as const,
+                    bank_transfer: { type: "mx_bank_transfer" as const },
+                  },
+                }
+              : {}),
+          },
           client_reference_id: order.id,
-          metadata: { order_id: order.id },
+          // A transfer has no expiry of Stripe's own: the shop's end for it travels with the session.
+          metadata: {
+            order_id: order.id,
+            ...(vouchers ? { voucher_ends_at: vouchers.voucherEndsAt.toISOString() } : {}),
+          },
           payment_intent_data: { metadata: { order_id: order.id } },
           expires_at: Math.floor(expiresAt / 1000),
           success_url: urls.success,
@@ -245,20 +268,56 @@ function idOf(field: string | { id: string } | null | undefined): string | null 
   return typeof field === "string" ? field : field.id;
 }
 
-/** The payment's id, the card's fingerprint, its instalment plan and a cash voucher's expiry, when Stripe included them. */
+/** The payment's id, the card's fingerprint, its instalment plan and a voucher, when Stripe included them. */
 function paymentOf(
   session: Stripe.Checkout.Session,
-): Pick<PaymentState, "paymentId" | "cardFingerprint" | "voucherExpiresAt" | "installmentMonths"> {
+): Pick<
+  PaymentState,
+  "paymentId" | "cardFingerprint" | "voucherExpiresAt" | "installmentMonths" | "voucher"
+> {
   const intent = typeof session.payment_intent === "object" ? session.payment_intent : null;
   const charge = intent && typeof intent.latest_charge === "object" ? intent.latest_charge : null;
-  const expiresAfter = intent?.next_action?.oxxo_display_details?.expires_after;
+  const voucher = intent ? voucherOf(intent, session) : null;
   return {
     paymentId: idOf(session.payment_intent),
     cardFingerprint: charge?.payment_method_details?.card?.fingerprint ?? null,
     // A plan of fixed monthly payments the buyer chose on the card's page ('meses sin intereses').
     installmentMonths: charge?.payment_method_details?.card?.installments?.plan?.count ?? null,
-    voucherExpiresAt: expiresAfter ? new Date(expiresAfter * 1000) : null,
+    voucherExpiresAt: voucher?.expiresAt ?? null,
+    voucher,
   };
+}
+
+/**
+ * What the buyer pays with when the session completed unpaid: an OXXO voucher (its number, printable
+ * page and expiry, all Stripe's), or SPEI transfer instructions (reference and CLABE; its end is the
+ * shop's, sent in the session's metadata). Null for anything else.
+ */
+function voucherOf(intent: Stripe.PaymentIntent, session: Stripe.Checkout.Session): PaymentState["voucher"] {
+  const action = intent.next_action;
+  const oxxo = action?.oxxo_display_details;
+  if (oxxo?.number && oxxo.expires_after) {
+    return {
+      method: "oxxo",
+      reference: oxxo.number,
+      clabe: null,
+      url: oxxo.hosted_voucher_url ?? null,
+      expiresAt: new Date(oxxo.expires_after * 1000),
+    };
+  }
+  const transfer = action?.display_bank_transfer_instructions;
+  const endsAt = Date.parse(session.metadata?.voucher_ends_at ?? "");
+  if (transfer?.reference && Number.isFinite(endsAt)) {
+    const spei = transfer.financial_addresses?.find((a) => a.type === "spei")?.spei;
+    return {
+      method: "spei",
+      reference: transfer.reference,
+      clabe: spei?.clabe ?? null,
+      url: transfer.hosted_instructions_url ?? null,
+      expiresAt: new Date(endsAt),
+    };
+  }
+  return null;
 }
 
 /** A session Stripe does not know can never be paid: an answer, not a failure. */

@@ -10,7 +10,10 @@ import { isOrderId } from "~/orders/ids";
 import { getOrder } from "~/orders/queries.server";
 import { settlePayment } from "~/orders/settle-payment.server";
 import { successPath } from "~/orders/success-link.server";
-import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
+import { dropsOfOrder, vouchersForOrder } from "~/orders/voucher-offer.server";
+import { awaitVoucher } from "~/orders/voucher-wait.server";
+import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "~/orders/vouchers";
+import { DEMO_PAYMENT_ROUTE, demoVoucher } from "~/payments/demo-payments.server";
 import { INSTALLMENT_MONTHS, installmentsFor } from "~/settings/installments";
 import type { ShopSettings } from "~/settings/settings";
 import { browserIdContext } from "~/web/client-address";
@@ -35,17 +38,45 @@ function plansFor(settings: ShopSettings, totalCents: number): number[] {
   return longest === null ? [] : INSTALLMENT_MONTHS.filter((months) => months <= longest);
 }
 
+/** OXXO and SPEI as the provider's page would offer them for this order now (decision 42). */
+async function offerFor(
+  services: ReturnType<typeof demoServices>,
+  order: { id: string; totalCents: number },
+) {
+  const { database, settings } = services;
+  return vouchersForOrder(
+    database.db,
+    settings.current().vouchers,
+    { totalCents: order.totalCents, dropIds: await dropsOfOrder(database.db, order.id) },
+    new Date(),
+  );
+}
+
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { database, settings } = demoServices(context);
+  const services = demoServices(context);
+  const { database, settings } = services;
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   // A hold whose time is up is released here and now, even if the sweeper has not run yet.
   await releaseHold(database.db, params.orderId, new Date(), { onlyIfExpired: true });
   const order = await getOrder(database.db, params.orderId);
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   if (order.status !== "esperando_pago" && order.status !== "expirado") throw redirect("/success");
+  const waiting = order.status === "esperando_pago";
+  const offer = waiting && !order.voucher ? await offerFor(services, order) : null;
   return {
     id: order.id,
-    waiting: order.status === "esperando_pago",
+    waiting,
+    // A voucher given here, waiting for its (demo) payment: the buttons that play the store's part.
+    voucher:
+      waiting && order.voucher
+        ? {
+            method: PAYMENT_METHOD_LABELS[order.voucher.method],
+            reference: order.voucher.reference,
+            until: voucherDeadlineText(order.voucher.expiresAt),
+          }
+        : null,
+    oxxo: offer?.oxxo ?? false,
+    spei: offer?.spei ?? false,
     total: order.total,
     lines: order.lines.map((l) => ({ ...l, lineTotal: formatMXN(l.unitPriceCents * l.quantity) })),
     plans: plansFor(settings.current(), order.totalCents).map((months) => ({
@@ -82,7 +113,8 @@ const FIELDS = [
 ] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { database, mail, cancelLinks, successLinks, payments, settings } = demoServices(context);
+  const services = demoServices(context);
+  const { database, mail, cancelLinks, successLinks, payments, settings } = services;
   if (!isOrderId(params.orderId)) throw new Response("Pedido no encontrado", { status: 404 });
   const form = await request.formData().catch(() => null);
   if (!form)
@@ -105,6 +137,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const order = await getOrder(database.db, params.orderId);
   if (!order) throw new Response("Pedido no encontrado", { status: 404 });
   if (order.status !== "esperando_pago") return redirect(`${DEMO_PAYMENT_ROUTE}/${params.orderId}`);
+  const intent = form.get("intent");
+  if (order.voucher) {
+    // The store's part, played by a button: the voucher paid (as the provider's event would
+    // confirm it) or left to expire (as its end would release it).
+    if (intent === "voucher-paid") {
+      await settlePayment(database.db, payments, {
+        orderId: order.id,
+        customerName: order.customerName,
+        customerEmail: order.customerEmail,
+        shipping: order.shipping,
+      });
+    } else if (intent === "voucher-expired") {
+      await releaseHold(database.db, order.id);
+    }
+    mail.sendSoon();
+    return redirect(`${DEMO_PAYMENT_ROUTE}/${params.orderId}`);
+  }
   const parsed = payment.safeParse(Object.fromEntries(FIELDS.map((f) => [f.name, form.get(f.name) ?? ""])));
   if (!parsed.success) {
     // The first problem of each field is the one it shows.
@@ -121,13 +170,37 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: 400 },
     );
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
+  const shipping = { name, phone, line1, line2, postalCode, city, state, country: "MX" };
+  const browser = context.get(browserIdContext);
+  const success = browser ? successPath(successLinks, params.orderId, browser) : "/success";
+  if (intent === "oxxo" || intent === "spei") {
+    // A voucher instead of a card: only one this order is offered now.
+    const offer = await offerFor(services, order);
+    if (!offer?.[intent])
+      return data(
+        {
+          errors: { plan: "Esta forma de pago no está disponible para este pedido." } as Record<
+            string,
+            string
+          >,
+        },
+        { status: 400 },
+      );
+    await awaitVoucher(database.db, order.id, demoVoucher(order.id, intent, offer.voucherEndsAt), {
+      customerName: name,
+      customerEmail: email,
+      shipping,
+    });
+    mail.sendSoon();
+    return redirect(success);
+  }
   // The order exists (checked above) and unpaid orders are never deleted: not "unknown_order".
   // Over a drop's per-person limit: cancelled, and its refund (recorded only: nothing was charged).
   await settlePayment(database.db, payments, {
     orderId: params.orderId,
     customerName: name,
     customerEmail: email,
-    shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
+    shipping,
     installmentMonths: plan === 0 ? null : plan,
   });
   // Send the confirmation now, without making the shopper wait for the mail server; if it
@@ -135,8 +208,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   mail.sendSoon();
   // Like the provider's success_url: signed for the browser that paid, which sees the details
   // (a browser without the cookie cannot be told apart from any other: the plain thanks).
-  const browser = context.get(browserIdContext);
-  return redirect(browser ? successPath(successLinks, params.orderId, browser) : "/success");
+  return redirect(success);
 }
 
 export default function DemoPayment({ loaderData, actionData }: Route.ComponentProps) {
@@ -155,7 +227,9 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
       <h1 className="mt-6 font-serif text-3xl">Pedido {loaderData.id}</h1>
       <OrderLines lines={loaderData.lines} total={loaderData.total} />
 
-      {loaderData.waiting ? (
+      {loaderData.voucher ? (
+        <DemoVoucher voucher={loaderData.voucher} busy={busy} />
+      ) : loaderData.waiting ? (
         <Form method="post" className="mt-8 space-y-4" noValidate>
           <fieldset className="space-y-4">
             <legend className="text-sm text-ink/75">Tus datos y la dirección de envío</legend>
@@ -204,7 +278,7 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
               {errors.plan}
             </p>
           )}
-          <div className="flex gap-3">
+          <div className="flex flex-wrap gap-3">
             <button
               type="submit"
               name="intent"
@@ -214,6 +288,28 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
             >
               Pagar {loaderData.total}
             </button>
+            {loaderData.oxxo && (
+              <button
+                type="submit"
+                name="intent"
+                value="oxxo"
+                disabled={busy}
+                className="rounded-full border border-ink px-5 py-3"
+              >
+                Pagar en OXXO
+              </button>
+            )}
+            {loaderData.spei && (
+              <button
+                type="submit"
+                name="intent"
+                value="spei"
+                disabled={busy}
+                className="rounded-full border border-ink px-5 py-3"
+              >
+                Pagar por transferencia SPEI
+              </button>
+            )}
             <button
               type="submit"
               name="intent"
@@ -254,6 +350,50 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
         </div>
       )}
     </main>
+  );
+}
+
+/** A voucher given on the demo page: its reference, and buttons that play the store's part. */
+function DemoVoucher({
+  voucher,
+  busy,
+}: {
+  voucher: { method: string; reference: string; until: string };
+  busy: boolean;
+}) {
+  return (
+    <section aria-labelledby="ficha" className="mt-8 space-y-3">
+      <h2 id="ficha" className="font-serif text-2xl">
+        Ficha de demostración: {voucher.method}
+      </h2>
+      <p>
+        Referencia <span className="font-mono">{voucher.reference}</span>, pagable hasta el {voucher.until}.
+        Las piezas siguen apartadas mientras tanto.
+      </p>
+      <p className="text-sm text-ink/75">
+        En la tienda real, el pago llega cuando la compradora paga en la tienda o el banco. Aquí lo simulas:
+      </p>
+      <Form method="post" className="flex flex-wrap gap-3">
+        <button
+          type="submit"
+          name="intent"
+          value="voucher-paid"
+          disabled={busy}
+          className="rounded-full bg-ink px-5 py-3 font-medium text-cream disabled:opacity-60"
+        >
+          Simular pago recibido
+        </button>
+        <button
+          type="submit"
+          name="intent"
+          value="voucher-expired"
+          disabled={busy}
+          className="rounded-full border border-ink px-5 py-3"
+        >
+          Simular ficha vencida
+        </button>
+      </Form>
+    </section>
   );
 }
 

@@ -5,6 +5,7 @@ import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
 import { isOrderId } from "~/orders/ids";
 import { receiptOf } from "~/orders/receipt.server";
+import { voucherFromProvider } from "~/orders/voucher-wait.server";
 import { browserIdContext } from "~/web/client-address";
 import { pageTakesNoForm } from "~/web/methods";
 import { servicesContext } from "~/web/services";
@@ -21,13 +22,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const orderId = params.get("pedido");
   if (!orderId || !isOrderId(orderId)) return { receipt: null };
-  const { database, successLinks } = context.get(servicesContext);
+  const { database, successLinks, payments } = context.get(servicesContext);
   // Only from the link signed for this browser: the order id alone, or the link opened in
   // another browser — or in any browser without the cookie — shows the thanks without the details.
   const browser = context.get(browserIdContext);
   if (!browser || !successLinks.verify(orderId, browser, params.get("firma"))) {
     return { receipt: null };
   }
+  // Back from the payment page with a voucher before the provider's event came: asked now, so
+  // the buyer sees the reference she pays with (a provider that does not answer leaves it to the event).
+  await voucherFromProvider(database.db, payments, orderId).catch(() => null);
   return { receipt: await receiptOf(database.db, orderId) };
 }
 
@@ -59,6 +63,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
               Cancelamos este pedido porque pasa del máximo de piezas por persona: {receipt.cancelled} Te
               devolvemos el total y te escribimos a {receipt.email} en cuanto el reembolso esté hecho.
             </p>
+          ) : receipt.voucher ? (
+            <VoucherToPay voucher={receipt.voucher} email={receipt.email} />
           ) : (
             <p className="mt-4 text-sm text-ink/80" data-testid="order-email">
               {receipt.confirming || !receipt.email
@@ -75,6 +81,43 @@ export default function Success({ loaderData }: Route.ComponentProps) {
         Seguir viendo colecciones
       </Link>
     </main>
+  );
+}
+
+/** The voucher still to pay: its reference, how, and until when the pieces are held. */
+function VoucherToPay({
+  voucher,
+  email,
+}: {
+  voucher: NonNullable<NonNullable<Route.ComponentProps["loaderData"]["receipt"]>["voucher"]>;
+  email: string;
+}) {
+  return (
+    <div className="mt-6 rounded-lg bg-sand/50 p-4" data-testid="voucher">
+      <h3 className="font-serif text-xl">Paga tu pedido: {voucher.method}</h3>
+      <p className="mt-2 text-sm">
+        Apartamos tus piezas hasta el {voucher.until}. Si el pago no llega para entonces, vuelven a la tienda.
+      </p>
+      <p className="mt-3 text-sm">Referencia</p>
+      <p className="font-mono text-2xl tracking-wider" data-testid="voucher-reference">
+        {voucher.reference}
+      </p>
+      <ol className="mt-3 list-decimal space-y-1 pl-5 text-sm">
+        {voucher.steps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+      {voucher.url && (
+        <a href={voucher.url} className="mt-3 inline-block text-sm underline" rel="noreferrer">
+          Ver tu ficha para imprimir o mostrar en el celular
+        </a>
+      )}
+      {email && (
+        <p className="mt-3 text-sm text-ink/80" data-testid="order-email">
+          También te la enviamos a {email}. Cuando se acredite tu pago te llegará la confirmación.
+        </p>
+      )}
+    </div>
   );
 }
 

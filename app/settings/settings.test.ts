@@ -5,7 +5,9 @@ import { BRAND, STORY_CARDS, TIMELINE, WORKSHOP_BEFORE_AFTER } from "~/content/b
 import { legalPage } from "~/content/legal";
 import {
   applyOverrides,
+  fieldDigests,
   formValues,
+  keepUntouched,
   legalPageFor,
   legalToText,
   MAX_HERO_TEXT_CHARS,
@@ -301,5 +303,21 @@ describe("the shipping policy the cart drawer says", () => {
     const long = shippingSummary(withShipping(`Enviamos ${"muy ".repeat(60)}rápido.`)) ?? "";
     expect(long.length).toBeLessThanOrEqual(140);
     expect(long).toMatch(/^Enviamos muy .*muy…$/);
+  });
+});
+
+describe("two tabs saving Configuración", () => {
+  const shop = loadConfig({}).shop;
+  it("a save from a form opened earlier keeps what another tab saved in the fields it did not touch", () => {
+    const opened = formValues(settingsFromEnvironment(shop));
+    const shown = fieldDigests(opened);
+    // Meanwhile another tab turned OXXO on and saved.
+    const now = { ...opened, oxxoEnabled: true };
+    // This tab changes only the instalments' minimum.
+    const saved = keepUntouched({ ...opened, installmentsMinimum: 5_000 }, shown, now);
+    expect(saved.oxxoEnabled).toBe(true);
+    expect(saved.installmentsMinimum).toBe(5_000);
+    // Without what the form showed (an old page), every field is the one sent, as before.
+    expect(keepUntouched({ ...opened, installmentsMinimum: 5_000 }, null, now).oxxoEnabled).toBe(false);
   });
 });

@@ -27,6 +27,7 @@ import {
   MAX_INSTALLMENTS_PESOS,
   MIN_INSTALLMENTS_PESOS,
 } from "~/settings/installments";
+import { DEFAULT_VOUCHER_DAYS, VOUCHER_DAYS, type VoucherDays, type Vouchers } from "~/settings/vouchers";
 
 /*
  * Configuración (decision 24): the shop's details, carriers, the default 'Máximo por persona' and
@@ -54,6 +55,8 @@ export interface ShopSettings {
   legal: Record<LegalField, string | null>;
   /** The storefront's story: home hero, brand text, process steps (decision 40). */
   storefront: StorefrontStory;
+  /** Cash at OXXO and bank transfers (SPEI), with the days a voucher lives (decision 42). */
+  vouchers: Vouchers;
   /** 'Meses sin intereses' on credit cards: offered from a total, up to a number of months. */
   installments: Installments;
 }
@@ -121,6 +124,9 @@ export interface SettingsValues extends ShopDetails {
   storyCards: StoryCard[];
   timeline: TimelineEntry[];
   workshopPairs: WorkshopPair[];
+  oxxoEnabled: boolean;
+  speiEnabled: boolean;
+  voucherDays: VoucherDays;
   installmentsEnabled: boolean;
   installmentsMonths: InstallmentMonths;
   /** The smallest total that offers them, in whole pesos. */
@@ -151,6 +157,12 @@ export const STORY_FIELDS = [
   "timeline",
   "workshopPairs",
 ] as const satisfies readonly (keyof StorefrontStory)[];
+/** OXXO and SPEI (in the 'Compras' part of the form). */
+export const VOUCHER_FIELDS = [
+  "oxxoEnabled",
+  "speiEnabled",
+  "voucherDays",
+] as const satisfies readonly SettingsField[];
 /** 'Meses sin intereses' (in the 'Compras' part of the form). */
 export const INSTALLMENT_FIELDS = [
   "installmentsEnabled",
@@ -160,6 +172,7 @@ export const INSTALLMENT_FIELDS = [
 export const SETTINGS_FIELDS: readonly SettingsField[] = [
   ...DETAIL_FIELDS,
   "defaultMaxPerOrder",
+  ...VOUCHER_FIELDS,
   ...INSTALLMENT_FIELDS,
   "carriers",
   ...LEGAL_FIELD_NAMES,
@@ -305,6 +318,13 @@ const workshopPairSchema = z
  * The Configuración form. Empty fields arrive as undefined (Conform's coercion): an optional one
  * (video, 'Máximo por persona', a carrier's link) means "none".
  */
+/** A checkbox: "on" when ticked, absent when not; stored overrides keep the boolean. */
+const checkbox = () =>
+  z
+    .union([z.boolean(), z.string()])
+    .optional()
+    .transform((v) => v === true || v === "on" || v === "true");
+
 export const settingsSchema = z
   .object({
     name: text("Nombre de la tienda", "el nombre de la tienda", 80),
@@ -336,6 +356,17 @@ export const settingsSchema = z
       .transform(Number)
       .optional()
       .transform((v) => v ?? null),
+    oxxoEnabled: checkbox(),
+    speiEnabled: checkbox(),
+    voucherDays: z
+      .union([z.number(), z.string().trim()])
+      .optional()
+      .transform((v) => Number(v || DEFAULT_VOUCHER_DAYS))
+      .refine(
+        (v): v is VoucherDays => (VOUCHER_DAYS as readonly number[]).includes(v),
+        "Días para pagar la ficha: elige 1, 2 o 3.",
+      )
+      .transform((v) => v as VoucherDays),
     // A checkbox: "on" when ticked, absent when not; stored overrides keep the boolean.
     installmentsEnabled: z
       .union([z.boolean(), z.string()])
@@ -522,6 +553,8 @@ export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
     carriers: DEFAULT_CARRIERS.map((c) => ({ ...c })),
     defaultMaxPerOrder: null,
     legal: { legalPrivacy: null, legalShipping: null, legalReturns: null, legalTerms: null },
+    // Off until the owner has them at the payment provider and says so.
+    vouchers: { oxxo: false, spei: false, days: DEFAULT_VOUCHER_DAYS },
     // Off until the owner has the plans at the payment provider and says so.
     installments: {
       enabled: false,
@@ -572,6 +605,11 @@ export function applyOverrides(defaults: ShopSettings, overrides: SettingsOverri
     storefront: Object.fromEntries(
       STORY_FIELDS.map((f) => [f, overrides[f] !== undefined ? overrides[f] : defaults.storefront[f]]),
     ) as unknown as StorefrontStory,
+    vouchers: {
+      oxxo: overrides.oxxoEnabled ?? defaults.vouchers.oxxo,
+      spei: overrides.speiEnabled ?? defaults.vouchers.spei,
+      days: overrides.voucherDays ?? defaults.vouchers.days,
+    },
     installments: {
       enabled: overrides.installmentsEnabled ?? defaults.installments.enabled,
       months: overrides.installmentsMonths ?? defaults.installments.months,
@@ -594,6 +632,9 @@ export function formValues(settings: ShopSettings): SettingsValues {
     ) as Record<LegalField, string>),
     ...settings.storefront,
     heroTitle: settings.storefront.heroTitle ?? settings.shop.name,
+    oxxoEnabled: settings.vouchers.oxxo,
+    speiEnabled: settings.vouchers.spei,
+    voucherDays: settings.vouchers.days,
     installmentsEnabled: settings.installments.enabled,
     installmentsMonths: settings.installments.months,
     installmentsMinimum: Math.round(settings.installments.minCents / 100),
@@ -601,6 +642,37 @@ export function formValues(settings: ShopSettings): SettingsValues {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** FNV-1a of a value's JSON, in base 36: enough to tell a field the owner changed from one she did not. */
+function digest(value: unknown): string {
+  let hash = 0x811c9dc5;
+  for (const c of JSON.stringify(value) ?? "") hash = Math.imul(hash ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return hash.toString(36);
+}
+
+/** Each field's digest, as a form shows them (sent back with it: `keepUntouched`). */
+export function fieldDigests(values: SettingsValues): Record<string, string> {
+  return Object.fromEntries(SETTINGS_FIELDS.map((f) => [f, digest(values[f])]));
+}
+
+/**
+ * A save from a form the owner opened a while ago: the fields she did not change (their value
+ * is what the form showed) take the stored value, so a save from one tab never undoes what
+ * another tab saved meanwhile in other fields. Without what the form showed, every field is hers.
+ */
+export function keepUntouched(
+  submitted: SettingsValues,
+  shown: Record<string, string> | null,
+  current: SettingsValues,
+): SettingsValues {
+  if (!shown) return submitted;
+  const merged = { ...submitted } as Record<SettingsField, unknown>;
+  for (const field of SETTINGS_FIELDS) {
+    if (shown[field] !== undefined && shown[field] === digest(submitted[field]))
+      merged[field] = current[field];
+  }
+  return merged as SettingsValues;
+}
 
 /**
  * What to store after a save: each field that differs from the environment's value. A legal text

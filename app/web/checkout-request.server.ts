@@ -171,6 +171,7 @@ export async function answerCheckout(
       bucket: addressBucket(request.address),
       origin,
       installments: services.settings.current().installments,
+      vouchers: services.settings.current().vouchers,
     },
   );
   const dropIds = dropsOf(read.lines);

@@ -656,6 +656,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0023_paid_orders_kept",
       "0025_drafts",
       "0026_installments",
+      "0027_vouchers",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

@@ -144,6 +144,71 @@ export function payByVoucher(fake: FakeStripe, sessionId: string, expiresAfter: 
   return id;
 }
 
+/** The total of a session's line items, as the SDK sent them (line_items[i][...]). */
+function lineItemsTotal(form: URLSearchParams): number {
+  let total = 0;
+  for (let i = 0; form.has(`line_items[${i}][quantity]`); i++) {
+    total +=
+      Number(form.get(`line_items[${i}][quantity]`)) *
+      Number(form.get(`line_items[${i}][price_data][unit_amount]`));
+  }
+  return total;
+}
+
+/**
+ * The shopper chose a bank transfer (SPEI): the session completes unpaid, its PaymentIntent waits
+ * with the transfer's reference and CLABE (Stripe's next_action.display_bank_transfer_instructions).
+ */
+export function payByTransfer(fake: FakeStripe, sessionId: string): string {
+  const session = fake.sessions.get(sessionId);
+  if (!session) throw new Error(`no session ${sessionId}`);
+  const id = `pi_test_${sessionId.replace(/^cs_test_/, "")}`;
+  fake.paymentIntents.set(id, {
+    id,
+    object: "payment_intent",
+    currency: "mxn",
+    status: "requires_action",
+    latest_charge: null,
+    next_action: {
+      type: "display_bank_transfer_instructions",
+      display_bank_transfer_instructions: {
+        type: "mx_bank_transfer",
+        reference: "4821733",
+        amount_remaining: session.amount_total,
+        currency: "mxn",
+        hosted_instructions_url: "https://payments.stripe.test/spei/instructions",
+        financial_addresses: [
+          { type: "spei", spei: { bank_code: "646", bank_name: "STP", clabe: "646180111812345678" } },
+        ],
+      },
+    },
+  });
+  Object.assign(session, {
+    status: "complete",
+    payment_status: "unpaid",
+    payment_intent: id,
+    ...STRIPE_SHOPPER,
+  });
+  return id;
+}
+
+/**
+ * The money for a voucher arrived (`paid`: the store or bank confirmed it) or never will
+ * (`failed`: it expired), as Stripe records it before sending async_payment_succeeded or _failed.
+ */
+export function settleVoucher(fake: FakeStripe, sessionId: string, outcome: "paid" | "failed"): void {
+  const session = fake.sessions.get(sessionId);
+  if (!session) throw new Error(`no session ${sessionId}`);
+  const intent = fake.paymentIntents.get(String(session.payment_intent));
+  if (outcome === "paid") {
+    Object.assign(session, { payment_status: "paid" });
+    if (intent)
+      Object.assign(intent, { status: "succeeded", next_action: null, amount: session.amount_total });
+  } else if (intent) {
+    Object.assign(intent, { status: "requires_payment_method", next_action: null });
+  }
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripe["requests"] = [];
   const sessions = new Map<string, Record<string, unknown>>();
@@ -201,7 +266,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           status: "open",
           payment_status: "unpaid",
           client_reference_id: form.get("client_reference_id"),
-          metadata: { order_id: form.get("metadata[order_id]") },
+          metadata: {
+            order_id: form.get("metadata[order_id]"),
+            ...(form.has("metadata[voucher_ends_at]")
+              ? { voucher_ends_at: form.get("metadata[voucher_ends_at]") }
+              : {}),
+          },
+          payment_method_types: [...form.entries()]
+            .filter(([k]) => k.startsWith("allowed_payment_method_types["))
+            .map(([, v]) => v),
+          // What the page charges: its line items.
+          amount_total: lineItemsTotal(form),
+          currency: "mxn",
           expires_at: Number(form.get("expires_at")),
           success_url: form.get("success_url"),
           cancel_url: form.get("cancel_url"),

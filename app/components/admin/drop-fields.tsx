@@ -31,6 +31,11 @@ const OPENING_FIELDS = [
     label: "Piezas por conexión en la apertura",
     hint: "Cuántas piezas pueden apartar o comprar quienes comparten una conexión a internet.",
   },
+  {
+    name: "cardOnlyHours",
+    label: "Solo tarjeta (horas desde el inicio)",
+    hint: "Sin OXXO ni transferencia en esas horas: una ficha de pago no aparta una pieza por días el día de la apertura. 0 para ofrecerlos desde el inicio.",
+  },
 ] as const;
 
 export function DropFields({

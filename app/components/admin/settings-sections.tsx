@@ -1,6 +1,7 @@
 import { type FieldMetadata, type FormMetadata, getFieldsetProps, getTextareaProps } from "@conform-to/react";
 import type { z } from "zod";
 import { MAX_ORDER_PIECES } from "~/config/ceilings";
+import { formatMXN } from "~/lib/money";
 import { GUIA, OTHER_CARRIER } from "~/settings/carriers";
 import { DETAILS_ANCHOR, legalAnchor } from "~/settings/checklist";
 import { INSTALLMENT_MONTHS } from "~/settings/installments";
@@ -12,6 +13,7 @@ import {
   MAX_CARRIERS,
   type settingsSchema,
 } from "~/settings/settings";
+import { OXXO_MAX_CENTS } from "~/settings/vouchers";
 import {
   CarrierField,
   CheckboxField,
@@ -90,6 +92,29 @@ export function PurchasesSection({ fields, changed }: SectionProps) {
           hint={`De 1 a ${MAX_ORDER_PIECES}; vacío para no limitar. Cada colección puede cambiarlo.`}
           changed={changed}
         />
+      </div>
+      <div className="mt-6 space-y-4 border-t border-sand pt-4">
+        <CheckboxField
+          meta={asText(fields.oxxoEnabled)}
+          label="Aceptar pago en efectivo en OXXO"
+          hint={`Hasta ${formatMXN(OXXO_MAX_CENTS)} por pedido. Las piezas quedan apartadas hasta que vence la ficha.`}
+          changed={changed}
+        />
+        <CheckboxField
+          meta={asText(fields.speiEnabled)}
+          label="Aceptar transferencia bancaria (SPEI)"
+          hint="Actívalos también en tu cuenta de Stripe. Ninguna colección los ofrece en sus primeras horas de «solo tarjeta»."
+          changed={changed}
+        />
+        <div className="max-w-xs">
+          <TextField
+            meta={asText(fields.voucherDays)}
+            label="Días para pagar la ficha"
+            inputMode="numeric"
+            hint="1, 2 o 3: la ficha vence a las 23:59 (hora del centro) del último día."
+            changed={changed}
+          />
+        </div>
       </div>
       <div className="mt-6 space-y-4 border-t border-sand pt-4">
         <CheckboxField

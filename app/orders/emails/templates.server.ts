@@ -1,6 +1,12 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
-import { CANCELLATION_EMAIL, CONFIRMATION_EMAIL, SHIPMENT_EMAIL } from "~/mail/kinds";
+import {
+  CANCELLATION_EMAIL,
+  CONFIRMATION_EMAIL,
+  SHIPMENT_EMAIL,
+  VOUCHER_EMAIL,
+  VOUCHER_ENDED_EMAIL,
+} from "~/mail/kinds";
 import type { MailMessage } from "~/mail/mailer.server";
 import type { EmailTemplates } from "~/mail/queue.server";
 import { withTrackingLink } from "~/settings/carriers";
@@ -10,6 +16,7 @@ import { getOrder } from "../queries.server";
 import { cancellationEmail } from "./cancellation";
 import { confirmationEmail } from "./confirmation";
 import { shipmentEmail } from "./shipment";
+import { voucherEmail, voucherEndedEmail } from "./voucher";
 
 /**
  * The order e-mails the mail queue can render. Each reads its order when it is sent, so a
@@ -28,5 +35,7 @@ export function orderEmailTemplates(db: Db, settings: () => ShopSettings): Email
     [CONFIRMATION_EMAIL]: withOrder(confirmationEmail),
     [SHIPMENT_EMAIL]: withOrder(shipmentEmail),
     [CANCELLATION_EMAIL]: withOrder(cancellationEmail),
+    [VOUCHER_EMAIL]: withOrder(voucherEmail),
+    [VOUCHER_ENDED_EMAIL]: withOrder(voucherEndedEmail),
   };
 }

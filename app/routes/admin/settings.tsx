@@ -12,8 +12,10 @@ import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
 import {
   DETAIL_FIELDS,
+  fieldDigests,
   formValues,
   isSettingsField,
+  keepUntouched,
   type SettingsField,
   STORY_FIELDS,
   settingsSchema,
@@ -63,29 +65,59 @@ export async function loader(args: Route.LoaderArgs) {
   const shown = (ref: string | null) => (ref && ref in previews ? ref : "");
   const aviso = args.url.searchParams.get("aviso");
   const updatedAt = settings.updatedAt();
+  const formShown = {
+    ...values,
+    processVideoUrl: values.processVideoUrl ?? "",
+    heroImage: shown(values.heroImage),
+    storyCards: values.storyCards.map((c) => ({ ...c, image: shown(c.image) })),
+    workshopPairs: values.workshopPairs.map((p) => ({
+      ...p,
+      before: shown(p.before),
+      after: shown(p.after),
+    })),
+    defaultMaxPerOrder: values.defaultMaxPerOrder === null ? "" : String(values.defaultMaxPerOrder),
+    oxxoEnabled: values.oxxoEnabled ? "on" : "",
+    speiEnabled: values.speiEnabled ? "on" : "",
+    voucherDays: String(values.voucherDays),
+    installmentsEnabled: values.installmentsEnabled ? "on" : "",
+    installmentsMonths: String(values.installmentsMonths),
+    installmentsMinimum: String(values.installmentsMinimum),
+    carriers: values.carriers.map((c) => ({ name: c.name, trackingUrl: c.trackingUrl ?? "" })),
+  };
+  // What this form shows, field by field: its save changes only the fields the owner edited.
+  const parsedShown = settingsSchema.safeParse(asSubmitted(formShown));
   return {
     version: settings.version(),
-    values: {
-      ...values,
-      processVideoUrl: values.processVideoUrl ?? "",
-      heroImage: shown(values.heroImage),
-      storyCards: values.storyCards.map((c) => ({ ...c, image: shown(c.image) })),
-      workshopPairs: values.workshopPairs.map((p) => ({
-        ...p,
-        before: shown(p.before),
-        after: shown(p.after),
-      })),
-      defaultMaxPerOrder: values.defaultMaxPerOrder === null ? "" : String(values.defaultMaxPerOrder),
-      installmentsEnabled: values.installmentsEnabled ? "on" : "",
-      installmentsMonths: String(values.installmentsMonths),
-      installmentsMinimum: String(values.installmentsMinimum),
-      carriers: values.carriers.map((c) => ({ name: c.name, trackingUrl: c.trackingUrl ?? "" })),
-    },
+    values: formShown,
+    shown: parsedShown.success ? JSON.stringify(fieldDigests(parsedShown.data)) : "",
     previews,
     changed: [...settings.changed()],
     updatedAt: updatedAt ? formatShopDateTime(updatedAt) : null,
     notice: aviso && aviso in NOTICES ? NOTICES[aviso as keyof typeof NOTICES] : null,
   };
+}
+
+/** Values as a submitted form reads them: Conform turns an empty field into none. */
+function asSubmitted(value: unknown): unknown {
+  if (value === "") return undefined;
+  if (Array.isArray(value)) return value.map(asSubmitted);
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asSubmitted(v)]));
+  return value;
+}
+
+/** The digests the form was sent with (hidden 'mostrados'); null when missing or not ours. */
+function shownDigests(value: FormDataEntryValue | null): Record<string, string> | null {
+  if (typeof value !== "string" || value === "") return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    );
+  } catch {
+    return null;
+  }
 }
 
 type ActionData = { result: SubmissionResult<string[]> | null; message?: string };
@@ -129,7 +161,10 @@ export async function action(args: Route.ActionArgs) {
     });
     return answer(400, { result: submission.reply({ fieldErrors }) });
   }
-  await settings.save(submission.value, settings.current().shop);
+  await settings.save(
+    keepUntouched(submission.value, shownDigests(form.get("mostrados")), formValues(settings.current())),
+    settings.current().shop,
+  );
   throw redirect("/admin/settings?aviso=guardado");
 }
 
@@ -179,6 +214,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       )}
 
       <Form method="post" {...getFormProps(form)} className="space-y-6">
+        <input type="hidden" name="mostrados" value={loaderData.shown} />
         <ShopDetailsSection fields={fields} changed={changed} />
         <StorefrontSection
           key={`tienda-${loaderData.version}`}

@@ -1,0 +1,137 @@
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { VOUCHER_EMAIL } from "~/mail/kinds";
+import { queueEmail } from "~/mail/queue.server";
+import { addressKey, emailKey } from "./buyer-keys";
+import { inOpening } from "./opening";
+import type { Voucher } from "./order";
+import type { PaymentProvider } from "./payment-port";
+import { orderSearchKey } from "./search";
+import { type ShippingAddress, shippingColumns } from "./shipping";
+
+/*
+ * An order paid with a voucher (OXXO cash, SPEI transfer: decision 42) waits days for its money.
+ * When its payment page completes unpaid, the voucher is recorded with the buyer's details (the
+ * per-person limit counts it), its pieces stay held until the voucher expires, and the buyer gets
+ * the voucher by e-mail. Its outcome comes later: paid (confirmPayment), failed or expired
+ * (releaseHold, which tells the buyer), or nothing at all (the sweeper at its expiry).
+ */
+
+/** What recording a voucher did: held until it expires; recorded, not held longer (its drop's opening); too late; or the order no longer waits. */
+export type VoucherOutcome = "esperando" | "sin_prorroga" | "vencida" | "resuelto";
+
+export interface VoucherBuyer {
+  customerName: string;
+  customerEmail: string;
+  shipping: ShippingAddress | null;
+}
+
+/**
+ * Records the voucher given for an unpaid order and holds its pieces until it expires, once;
+ * called again (a replayed event, the sweeper, /success) it changes nothing more. During one of
+ * its drops' opening the hold is not lengthened (decision 27: no piece is kept past its hold on
+ * drop day); a drop's 'solo tarjeta' hours mean no voucher is offered then anyway.
+ */
+export async function awaitVoucher(
+  db: Db,
+  orderId: string,
+  voucher: Voucher,
+  buyer: VoucherBuyer,
+  now = new Date(),
+): Promise<VoucherOutcome> {
+  if (voucher.expiresAt.getTime() <= now.getTime()) return "vencida";
+  const extend = !(await inDropOpening(db, orderId, now));
+  const ship = buyer.shipping;
+  return db.transaction().execute(async (trx) => {
+    const order = await trx
+      .selectFrom("orders")
+      .select(["status", "voucher_reference"])
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    if (order?.status !== "esperando_pago") return "resuelto";
+    if (order.voucher_reference !== null) {
+      // Recorded before (a replay, or during an opening now over): held until its end, once more.
+      if (!extend) return "sin_prorroga";
+      await trx
+        .updateTable("orders")
+        .set({ expires_at: toTimestamp(voucher.expiresAt), checkout_browser: null })
+        .where("id", "=", orderId)
+        .where("status", "=", "esperando_pago")
+        .execute();
+      return "esperando";
+    }
+    const changed = await trx
+      .updateTable("orders")
+      .set({
+        payment_method: voucher.method,
+        voucher_reference: voucher.reference,
+        voucher_clabe: voucher.clabe,
+        voucher_url: voucher.url,
+        voucher_expires_at: toTimestamp(voucher.expiresAt),
+        // Its payment page is done with: the browser may start another checkout meanwhile.
+        checkout_browser: null,
+        ...(extend ? { expires_at: toTimestamp(voucher.expiresAt) } : {}),
+        // Who is paying: a pending voucher counts toward a drop's 'Máximo N por persona'.
+        customer_name: buyer.customerName,
+        customer_email: buyer.customerEmail,
+        search_text: orderSearchKey(orderId, buyer.customerName, buyer.customerEmail),
+        email_key: emailKey(buyer.customerEmail),
+        address_key: addressKey(ship),
+        ...(ship ? shippingColumns(ship) : {}),
+        updated_at: toTimestamp(now),
+      })
+      .where("id", "=", orderId)
+      .where("status", "=", "esperando_pago")
+      .where("voucher_reference", "is", null)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) return "resuelto";
+    if (buyer.customerEmail && extend) {
+      await queueEmail(trx, {
+        kind: VOUCHER_EMAIL,
+        recipient: buyer.customerEmail,
+        orderId,
+        dedupeKey: `${VOUCHER_EMAIL}:${orderId}`,
+        now,
+      });
+    }
+    return extend ? "esperando" : "sin_prorroga";
+  });
+}
+
+/**
+ * Asks the provider how an unpaid order's page ended and, when it completed with a voucher,
+ * records it (the shopper back on /success before the provider's event reached the shop). Null
+ * when there is no voucher to record; throws when the provider does not answer.
+ */
+export async function voucherFromProvider(
+  db: Db,
+  payments: PaymentProvider,
+  orderId: string,
+  now = new Date(),
+): Promise<VoucherOutcome | null> {
+  const order = await db
+    .selectFrom("orders")
+    .select(["status", "payment_session_id", "payment_provider", "voucher_reference"])
+    .where("id", "=", orderId)
+    .executeTakeFirst();
+  if (order?.status !== "esperando_pago" || order.voucher_reference !== null) return null;
+  if (!order.payment_session_id || order.payment_provider !== payments.name) return null;
+  const state = await payments.getSession(order.payment_session_id);
+  if (state.paid || state.status !== "complete" || !state.voucher) return null;
+  return awaitVoucher(db, orderId, state.voucher, state, now);
+}
+
+/** Whether one of the order's drops is in its opening (its draw and first minutes). */
+export async function inDropOpening(db: Db, orderId: string, now: Date): Promise<boolean> {
+  const drops = await db
+    .selectFrom("order_lines as l")
+    .innerJoin("drops as d", "d.id", "l.drop_id")
+    .select(["d.start_at", "d.lottery_seconds", "d.opening_minutes"])
+    .where("l.order_id", "=", orderId)
+    .execute();
+  return drops.some((d) =>
+    inOpening(
+      { startAt: toDate(d.start_at), lotterySeconds: d.lottery_seconds, openingMinutes: d.opening_minutes },
+      now,
+    ),
+  );
+}

@@ -1,0 +1,329 @@
+import Stripe from "stripe";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import type { Database } from "~/db/database.server";
+import { startCheckout } from "~/orders/checkout.server";
+import { applyPaymentEvent } from "~/orders/payment-events.server";
+import { getOrder } from "~/orders/queries.server";
+import { sweepExpiredHolds } from "~/orders/sweeper.server";
+import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import type { Vouchers } from "~/settings/vouchers";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import {
+  type FakeStripe,
+  payByCard,
+  payByTransfer,
+  payByVoucher,
+  STRIPE_SHOPPER,
+  settleVoucher,
+  startFakeStripe,
+} from "../support/fake-stripe";
+import { orderMailTo } from "../support/order-mail";
+import { startSmtp } from "../support/smtp";
+
+/*
+ * OXXO and SPEI (issue 26, decision 42) through the real Stripe SDK and adapter against the local
+ * stand-in for Stripe's API (signed events), and a real SMTP server: a voucher holds its pieces
+ * until it expires; paid, failed, expired or never heard of, each ends once, in any order and
+ * however often its events come; a drop's 'solo tarjeta' hours never offer them.
+ */
+
+vi.setConfig({ testTimeout: 60_000 });
+const SECRET = "whsec_fichas";
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+let fake: FakeStripe;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  smtp = await startSmtp();
+});
+afterAll(async () => {
+  await fake.close();
+  await smtp.close();
+});
+
+const signer = new Stripe("sk_test_123");
+const payments = () =>
+  createStripePayments(
+    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
+    { webhookSecret: SECRET },
+  );
+const URLS = { success: "https://t.example/s", cancel: (id: string) => `https://t.example/c/${id}` };
+const BOTH: Vouchers = { oxxo: true, spei: true, days: 2 };
+let eventNumber = 0;
+
+describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await harness.fresh();
+  });
+
+  /** A piece of a drop that opened `openedHoursAgo` hours ago (its 'solo tarjeta' hours are 2). */
+  const piece = (
+    options: { stock?: number; priceCents?: number; openedHoursAgo?: number; maxPerOrder?: number } = {},
+  ) =>
+    runningPiece(database, {
+      stock: options.stock ?? 1,
+      priceCents: options.priceCents ?? 450_000,
+      opensInMs: -(options.openedHoursAgo ?? 3) * HOUR,
+      maxPerOrder: options.maxPerOrder ?? null,
+    });
+
+  /** A checkout of one unit of `p`, and what the shop asked of Stripe for its page. */
+  async function checkout(p: { id: string; dropId: string }, vouchers: Vouchers = BOTH) {
+    const started = fake.requests.length;
+    const result = await startCheckout(
+      database.db,
+      payments(),
+      [{ productId: p.id, dropId: p.dropId, quantity: 1 }],
+      URLS,
+      null,
+      undefined,
+      { vouchers },
+    );
+    if (!result.ok || !("orderId" in result)) throw new Error(`checkout refused: ${JSON.stringify(result)}`);
+    const form = fake.requests.slice(started).find((r) => r.path === "/v1/checkout/sessions")?.form;
+    const sessionId =
+      [...fake.sessions.entries()].find(
+        ([, s]) => (s.metadata as { order_id: string }).order_id === result.orderId,
+      )?.[0] ?? "";
+    const methods = [...(form?.entries() ?? [])]
+      .filter(([k]) => k.startsWith("allowed_payment_method_types["))
+      .map(([, v]) => v);
+    return { orderId: result.orderId, sessionId, form, methods };
+  }
+
+  /** Stripe's signed event for the session as it stands now, applied as the webhook would. */
+  async function deliver(
+    type: string,
+    sessionId: string,
+    now = new Date(),
+    id = `evt_ficha_${++eventNumber}`,
+  ) {
+    const payload = JSON.stringify({
+      id,
+      object: "event",
+      type,
+      data: { object: fake.sessions.get(sessionId) },
+    });
+    const provider = payments();
+    const event = provider.parseWebhook?.(
+      payload,
+      signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+    );
+    if (!event) throw new Error("no webhook");
+    return {
+      id,
+      outcome: await applyPaymentEvent(database.db, event, now, provider),
+      replay: () => applyPaymentEvent(database.db, event, now, provider),
+    };
+  }
+
+  const mailOf = (email: string) => orderMailTo(database, smtp, email);
+  const withEmail = (email: string) => ({ customer_details: { ...STRIPE_SHOPPER.customer_details, email } });
+
+  it("offers OXXO (for the owner's days) and SPEI when on; not during a drop's 'solo tarjeta' hours, OXXO not above $10,000, neither when off", async () => {
+    const open = await checkout(await piece());
+    expect(open.methods).toEqual(["card", "link", "oxxo", "customer_balance"]);
+    expect(open.form?.get("payment_method_options[oxxo][expires_after_days]")).toBe("2");
+    expect(open.form?.get("payment_method_options[customer_balance][bank_transfer][type]")).toBe(
+      "mx_bank_transfer",
+    );
+    expect(open.form?.get("customer_creation")).toBe("always");
+    // The first two hours of a drop: cards only.
+    const fresh = await checkout(await piece({ openedHoursAgo: 1 }));
+    expect(fresh.methods).toEqual(["card", "link"]);
+    expect(fresh.form?.has("payment_method_options[oxxo][expires_after_days]")).toBe(false);
+    // OXXO takes up to $10,000 in cash; a transfer has no such limit.
+    expect((await checkout(await piece({ priceCents: 1_200_000 }))).methods).toEqual([
+      "card",
+      "link",
+      "customer_balance",
+    ]);
+    expect((await checkout(await piece(), { oxxo: false, spei: false, days: 2 })).methods).toEqual([
+      "card",
+      "link",
+    ]);
+  });
+
+  it("an OXXO voucher holds the piece for its days; paid later it becomes 'pendiente' with one confirmation, whatever is replayed", async () => {
+    const p = await piece();
+    const bought = await checkout(p);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + 2 * DAY);
+    payByVoucher(fake, bought.sessionId, expiresAt);
+    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, withEmail(`luz.${harness.dialect}@example.mx`));
+    const completed = await deliver("checkout.session.completed", bought.sessionId, now);
+    expect(completed.outcome).toBe("awaiting_payment");
+    const waiting = await getOrder(database.db, bought.orderId);
+    expect(waiting).toMatchObject({
+      status: "esperando_pago",
+      customerEmail: `luz.${harness.dialect}@example.mx`,
+    });
+    expect(waiting?.voucher).toMatchObject({ method: "oxxo", reference: "12345678901234657890123456789012" });
+    expect(waiting?.expiresAt.getTime()).toBe(Math.floor(expiresAt.getTime() / 1000) * 1000);
+    // A day later, the sweep leaves it: the piece is still hers.
+    await sweepExpiredHolds(database.db, payments(), new Date(now.getTime() + DAY));
+    expect((await getOrder(database.db, bought.orderId))?.status).toBe("esperando_pago");
+    expect(await p.stock()).toBe(0);
+    const voucherMail = await mailOf(`luz.${harness.dialect}@example.mx`);
+    expect(voucherMail).toHaveLength(1);
+    expect(voucherMail[0]).toContain("Tu ficha para pagar el pedido");
+    expect(voucherMail[0]).toContain("12345678901234657890123456789012");
+
+    settleVoucher(fake, bought.sessionId, "paid");
+    const paid = await deliver(
+      "checkout.session.async_payment_succeeded",
+      bought.sessionId,
+      new Date(now.getTime() + DAY),
+    );
+    expect(paid.outcome).toBe("paid");
+    expect((await getOrder(database.db, bought.orderId))?.status).toBe("pendiente");
+    // Replays, and the first event again under a new id (Stripe may resend): nothing more.
+    expect(await paid.replay()).toBe("duplicate");
+    await deliver("checkout.session.async_payment_succeeded", bought.sessionId);
+    await deliver("checkout.session.completed", bought.sessionId);
+    await deliver("checkout.session.async_payment_failed", bought.sessionId);
+    expect((await getOrder(database.db, bought.orderId))?.status).toBe("pendiente");
+    expect(await p.stock()).toBe(0);
+    const mail = await mailOf(`luz.${harness.dialect}@example.mx`);
+    expect(mail).toHaveLength(2);
+    expect(mail[1]).toContain(`Tu pedido ${bought.orderId} está confirmado`);
+  });
+
+  it("a voucher that fails gives the piece back at once and tells the buyer, once; a late 'completed' changes nothing", async () => {
+    const p = await piece();
+    const bought = await checkout(p);
+    payByVoucher(fake, bought.sessionId, new Date(Date.now() + 2 * DAY));
+    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, withEmail(`sol.${harness.dialect}@example.mx`));
+    await deliver("checkout.session.completed", bought.sessionId);
+    // The voucher e-mail goes out at once (one still queued when its voucher ends is not sent).
+    expect(await mailOf(`sol.${harness.dialect}@example.mx`)).toHaveLength(1);
+    settleVoucher(fake, bought.sessionId, "failed");
+    const failed = await deliver("checkout.session.async_payment_failed", bought.sessionId);
+    expect(failed.outcome).toBe("released");
+    expect(await p.stock()).toBe(1);
+    expect((await getOrder(database.db, bought.orderId))?.status).toBe("expirado");
+    await failed.replay();
+    await deliver("checkout.session.async_payment_failed", bought.sessionId);
+    await deliver("checkout.session.completed", bought.sessionId);
+    expect(await p.stock()).toBe(1);
+    const mail = await mailOf(`sol.${harness.dialect}@example.mx`);
+    expect(mail).toHaveLength(2);
+    expect(mail[0]).toContain(`Tu ficha para pagar el pedido ${bought.orderId} en OXXO`);
+    expect(mail[1]).toContain(`Tu ficha del pedido ${bought.orderId} venció`);
+  });
+
+  it("events out of order: the failure before the completion, the success before the completion", async () => {
+    const p = await piece({ stock: 2 });
+    const a = await checkout(p);
+    payByVoucher(fake, a.sessionId, new Date(Date.now() + DAY));
+    settleVoucher(fake, a.sessionId, "failed");
+    await deliver("checkout.session.async_payment_failed", a.sessionId);
+    await deliver("checkout.session.completed", a.sessionId);
+    expect((await getOrder(database.db, a.orderId))?.status).toBe("expirado");
+    const b = await checkout(p);
+    payByVoucher(fake, b.sessionId, new Date(Date.now() + DAY));
+    settleVoucher(fake, b.sessionId, "paid");
+    await deliver("checkout.session.async_payment_succeeded", b.sessionId);
+    await deliver("checkout.session.completed", b.sessionId);
+    expect((await getOrder(database.db, b.orderId))?.status).toBe("pendiente");
+    // One piece back from a, one sold to b.
+    expect(await p.stock()).toBe(1);
+  });
+
+  it("with no event at all, the sweeper holds a voucher until it expires and then gives the piece back", async () => {
+    const p = await piece();
+    const bought = await checkout(p);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + DAY);
+    payByVoucher(fake, bought.sessionId, expiresAt);
+    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, withEmail(`mar.${harness.dialect}@example.mx`));
+    // Its 30-minute hold is over: the sweeper asks Stripe, finds the voucher and holds until it expires.
+    expect(await sweepExpiredHolds(database.db, payments(), new Date(now.getTime() + HOUR))).toMatchObject({
+      waiting: 1,
+      released: 0,
+    });
+    expect((await getOrder(database.db, bought.orderId))?.voucher?.method).toBe("oxxo");
+    expect(await p.stock()).toBe(0);
+    expect(await mailOf(`mar.${harness.dialect}@example.mx`)).toHaveLength(1);
+    expect(
+      await sweepExpiredHolds(database.db, payments(), new Date(now.getTime() + 20 * HOUR)),
+    ).toMatchObject({ waiting: 0, released: 0 });
+    // Past its end, unpaid: released, and the buyer told.
+    expect(
+      await sweepExpiredHolds(database.db, payments(), new Date(expiresAt.getTime() + 60_000)),
+    ).toMatchObject({ released: 1 });
+    expect(await p.stock()).toBe(1);
+    const mail = await mailOf(`mar.${harness.dialect}@example.mx`);
+    expect(mail).toHaveLength(2);
+    expect(mail[0]).toContain(`Tu ficha para pagar el pedido ${bought.orderId} en OXXO`);
+    expect(mail[1]).toContain(`Tu ficha del pedido ${bought.orderId} venció`);
+  });
+
+  it("a success after the voucher was released never oversells: the piece re-taken if still there, else the order flagged for a refund", async () => {
+    const p = await piece();
+    const late = await checkout(p);
+    const expiresAt = new Date(Date.now() + DAY);
+    payByVoucher(fake, late.sessionId, expiresAt);
+    await deliver("checkout.session.completed", late.sessionId);
+    await sweepExpiredHolds(database.db, payments(), new Date(expiresAt.getTime() + 60_000));
+    expect(await p.stock()).toBe(1);
+    // Someone else buys the piece by card meanwhile.
+    const other = await checkout(p);
+    payByCard(fake, other.sessionId, { amount: 450_000, fingerprint: "fp_otra" });
+    await deliver("checkout.session.completed", other.sessionId);
+    expect(await p.stock()).toBe(0);
+    // The store's confirmation of the voucher arrives the next business day.
+    settleVoucher(fake, late.sessionId, "paid");
+    await deliver("checkout.session.async_payment_succeeded", late.sessionId);
+    const flagged = await getOrder(database.db, late.orderId);
+    expect(flagged?.status).toBe("pendiente");
+    expect(flagged?.stockIssue).toContain("sin stock para");
+    expect(await p.stock()).toBe(0);
+
+    // Still there: taken again.
+    const q = await piece();
+    const again = await checkout(q);
+    payByVoucher(fake, again.sessionId, expiresAt);
+    await deliver("checkout.session.completed", again.sessionId);
+    await sweepExpiredHolds(database.db, payments(), new Date(expiresAt.getTime() + 60_000));
+    settleVoucher(fake, again.sessionId, "paid");
+    await deliver("checkout.session.async_payment_succeeded", again.sessionId);
+    expect((await getOrder(database.db, again.orderId))?.stockIssue).toBeNull();
+    expect(await q.stock()).toBe(0);
+  });
+
+  it("a SPEI transfer records its reference and CLABE, and holds until the shop's end for it", async () => {
+    const p = await piece({ priceCents: 1_500_000 });
+    const bought = await checkout(p);
+    const endsAt = Date.parse(String(bought.form?.get("metadata[voucher_ends_at]")));
+    expect(endsAt).toBeGreaterThan(Date.now() + DAY);
+    payByTransfer(fake, bought.sessionId);
+    await deliver("checkout.session.completed", bought.sessionId);
+    const order = await getOrder(database.db, bought.orderId);
+    expect(order?.voucher).toMatchObject({
+      method: "spei",
+      reference: "4821733",
+      clabe: "646180111812345678",
+    });
+    expect(order?.expiresAt.getTime()).toBe(endsAt);
+  });
+
+  it("a voucher waiting to be paid counts toward 'Máximo 1 por persona'", async () => {
+    const p = await piece({ stock: 3, maxPerOrder: 1 });
+    const voucher = await checkout(p);
+    payByVoucher(fake, voucher.sessionId, new Date(Date.now() + DAY));
+    Object.assign(fake.sessions.get(voucher.sessionId) ?? {}, withEmail(`eva.${harness.dialect}@example.mx`));
+    await deliver("checkout.session.completed", voucher.sessionId);
+    const card = await checkout(p);
+    payByCard(fake, card.sessionId, {
+      amount: 450_000,
+      fingerprint: "fp_eva",
+      shopper: withEmail(`EVA.${harness.dialect}@example.mx`),
+    });
+    expect((await deliver("checkout.session.completed", card.sessionId)).outcome).toBe("cancelled");
+    expect((await getOrder(database.db, card.orderId))?.status).toBe("cancelado");
+  });
+});
