@@ -3,6 +3,7 @@ import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { type Installments, installmentsFor } from "~/settings/installments";
+import { type ShippingRates, shippingOptions as shippingOptionsFor } from "~/settings/shipping-rates";
 import {
   type CheckoutLine,
   type HoldRefusal,
@@ -47,6 +48,8 @@ export interface CheckoutAsk {
   origin?: string;
   /** 'Meses sin intereses' as Configuración has them: offered on the payment page when the total qualifies. */
   installments?: Installments;
+  /** Shipping rates as Configuración has them: offered on the payment page (decision 43). */
+  shippingRates?: ShippingRates;
   now?: Date;
 }
 
@@ -73,7 +76,7 @@ export async function startCheckout(
   urls: PaymentUrls,
   browser: string | null = null,
   ceilings?: OrderCeilings,
-  more: Pick<CheckoutAsk, "bucket" | "origin" | "installments" | "now"> = {},
+  more: Pick<CheckoutAsk, "bucket" | "origin" | "installments" | "shippingRates" | "now"> = {},
 ): Promise<CheckoutResult> {
   const ask: CheckoutAsk = { lines, urls, browser, ceilings, ...more };
   const now = ask.now ?? new Date();
@@ -161,8 +164,9 @@ export async function openCheckout(
   const { urls } = ask;
   try {
     const installmentMonths = ask.installments ? installmentsFor(ask.installments, order.totalCents) : null;
+    const shippingOptions = ask.shippingRates ? shippingOptionsFor(ask.shippingRates, order.totalCents) : [];
     const session = await payments.createSession(
-      { ...order, installmentMonths },
+      { ...order, installmentMonths, shippingOptions },
       {
         success: typeof urls.success === "string" ? urls.success : urls.success(order.id),
         cancel: urls.cancel(order.id),

@@ -1,4 +1,6 @@
 import type { OrderStatus } from "~/db/schema";
+import { formatMXN } from "~/lib/money";
+import type { ShippingChoice } from "~/settings/shipping-rates";
 import type { ShippingAddress } from "./shipping";
 
 /** An order as pages and e-mails show it (a plain type: components import it too). */
@@ -16,6 +18,10 @@ export interface Order {
   expiresAt: Date;
   /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */
   installmentMonths: number | null;
+  /** Shipping the buyer paid, apart from the pieces (totalCents includes it): null for none (before decision 43). */
+  shippingRate: ShippingChoice | null;
+  /** The pieces alone: totalCents less shipping. */
+  piecesCents: number;
   customerName: string;
   customerEmail: string;
   paymentSessionId: string | null;
@@ -35,6 +41,15 @@ export interface Order {
   }[];
   /** Cancelled over the per-person limit (decision 29): why, and how its refund stands; else null. */
   cancellation: OrderCancellation | null;
+}
+
+/** An order's 'Envío' line as pages and e-mails show it: its label and amount ('Gratis' when free); null for none. */
+export function shippingLineOf(order: Pick<Order, "shippingRate">): { label: string; amount: string } | null {
+  const rate = order.shippingRate;
+  if (!rate) return null;
+  // 'Envío express (1 a 2 días hábiles)' says it; an owner's own name ('Estafeta') gets 'Envío: '.
+  const label = /^env[ií]o\b/i.test(rate.label) ? rate.label : `Envío: ${rate.label}`;
+  return { label, amount: rate.cents === 0 ? "Gratis" : formatMXN(rate.cents) };
 }
 
 /** What a refund the provider accepted and has not finished says in its record (refunds.server.ts). */

@@ -1,3 +1,4 @@
+import type { ShippingChoice, ShippingOption } from "~/settings/shipping-rates";
 import type { ShippingAddress } from "./shipping";
 
 /*
@@ -17,6 +18,8 @@ export interface PaymentRequest {
    * null (off, or the total is under the owner's minimum): the page then offers one payment only.
    */
   installmentMonths?: number | null;
+  /** Shipping the buyer chooses from on the payment page (decision 43); none: no shipping charged. */
+  shippingOptions?: ShippingOption[];
 }
 
 /** A hosted payment page opened for one order. */
@@ -47,6 +50,8 @@ export interface PaymentState {
   voucherExpiresAt?: Date | null;
   /** 'Meses sin intereses': the months of the plan the buyer paid in, when the provider says so. */
   installmentMonths?: number | null;
+  /** The shipping the buyer chose and paid, when the provider says so. */
+  shippingRate?: ShippingChoice | null;
 }
 
 /** Money given back for a paid order: its whole total (decision 29). */
@@ -92,6 +97,8 @@ export type PaymentEvent =
       shipping: ShippingAddress | null;
       /** The provider's payment (Stripe: the PaymentIntent's id), when the event names it. */
       paymentId?: string | null;
+      /** The shipping the buyer chose: amountCents is the pieces plus its cents. */
+      shippingRate?: ShippingChoice | null;
     }
   | {
       id: string;

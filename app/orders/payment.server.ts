@@ -1,6 +1,8 @@
+import { sql } from "kysely";
 import { type Db, toTimestamp } from "~/db/database.server";
 import { CONFIRMATION_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
+import type { ShippingChoice } from "~/settings/shipping-rates";
 import { addressKey, emailKey } from "./buyer-keys";
 import { numberEditionPieces } from "./editions.server";
 import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
@@ -44,6 +46,8 @@ export async function confirmPayment(
     cardFingerprint?: string | null;
     /** 'Meses sin intereses': the months of the plan the buyer chose; null for one payment. */
     installmentMonths?: number | null;
+    /** The shipping the buyer chose and paid (decision 43): the order's total becomes its pieces plus it. */
+    shippingRate?: ShippingChoice | null;
     now?: Date;
   },
 ): Promise<PaidOutcome> {
@@ -59,6 +63,7 @@ export async function confirmPayment(
     address_key: addressKey(ship),
     payment_id: input.paymentId || null,
     installment_months: input.installmentMonths ?? null,
+    ...shippingColumns(input.shippingRate ?? null),
     ...(ship
       ? {
           ship_name: ship.name,
@@ -146,6 +151,20 @@ export async function confirmPayment(
     await queueConfirmation(trx);
     return short.length === 0 ? "paid_after_expiry" : "paid_after_expiry_short";
   });
+}
+
+/**
+ * The shipping a payment brought, as columns: the total is recomputed from the stored pieces
+ * (total less the shipping recorded so far), so it is right whichever shipping was there before.
+ */
+function shippingColumns(rate: ShippingChoice | null) {
+  const cents = rate?.cents ?? 0;
+  return {
+    shipping_cents: cents,
+    shipping_method: rate?.method ?? null,
+    shipping_label: rate?.label ?? null,
+    total_cents: sql<number>`total_cents - shipping_cents + ${cents}`,
+  };
 }
 
 /** How long the refunds job leaves a new refund to the code that recorded it. */

@@ -1,5 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
+import { shippingLineOf } from "./order";
 import { getOrder } from "./queries.server";
 
 /** What the /success page shows the browser that paid. */
@@ -7,6 +8,8 @@ export interface Receipt {
   id: string;
   lines: { name: string; quantity: number; lineTotal: string }[];
   total: string;
+  /** Its 'Envío' line, apart from the pieces (the total includes it); null for none. */
+  shipping: { label: string; amount: string } | null;
   /** Where the confirmation goes; empty while the provider has not confirmed the payment yet. */
   email: string;
   /** The provider sent the shopper back before its confirmation reached the shop. */
@@ -29,6 +32,7 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
       lineTotal: formatMXN(l.unitPriceCents * l.quantity),
     })),
     total: order.total,
+    shipping: shippingLineOf(order),
     email: order.customerEmail,
     confirming: order.status === "esperando_pago",
     cancelled: order.cancellation && !order.cancellation.byShop ? order.cancellation.reason : null,

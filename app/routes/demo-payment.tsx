@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
+import { ShippingChoiceFieldset } from "~/components/shipping-choice";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
 import { cancelPath } from "~/orders/cancel-link.server";
@@ -10,7 +11,7 @@ import { isOrderId } from "~/orders/ids";
 import { getOrder } from "~/orders/queries.server";
 import { settlePayment } from "~/orders/settle-payment.server";
 import { successPath } from "~/orders/success-link.server";
-import { DEMO_PAYMENT_ROUTE } from "~/payments/demo-payments.server";
+import { DEMO_PAYMENT_ROUTE, demoShippingChoice, demoShippingOptions } from "~/payments/demo-payments.server";
 import { INSTALLMENT_MONTHS, installmentsFor } from "~/settings/installments";
 import type { ShopSettings } from "~/settings/settings";
 import { browserIdContext } from "~/web/client-address";
@@ -53,6 +54,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       // What each month costs (the last one may be a few cents less: cards round this way).
       each: formatMXN(Math.ceil(order.totalCents / months)),
     })),
+    shipping: demoShippingOptions(settings.current().shippingRates, order.piecesCents).map((o) => ({
+      method: o.method,
+      text: o.text,
+      price: o.cents === 0 ? "Gratis" : formatMXN(o.cents),
+      total: formatMXN(order.piecesCents + o.cents),
+    })),
   };
 }
 
@@ -69,6 +76,9 @@ const payment = z.object({
   city: safeText().min(2, "Escribe la ciudad o municipio.").max(120, "Ciudad: máximo 120 caracteres."),
   state: safeText().min(2, "Escribe el estado.").max(60, "Estado: máximo 60 caracteres."),
 });
+
+/** The shipping the buyer chose (decision 43): 'estandar' or 'express'. */
+const SHIPPING_FIELD = "envio";
 
 const FIELDS = [
   { name: "name", label: "Nombre", autoComplete: "name" },
@@ -120,6 +130,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { errors: { plan: "Elige una forma de pago de la lista." } as Record<string, string> },
       { status: 400 },
     );
+  const shippingRate = demoShippingChoice(
+    demoShippingOptions(settings.current().shippingRates, order.piecesCents),
+    form.get(SHIPPING_FIELD),
+  );
+  if (shippingRate === undefined)
+    return data(
+      { errors: { shipping: "Elige un envío de la lista." } as Record<string, string> },
+      { status: 400 },
+    );
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
   // The order exists (checked above) and unpaid orders are never deleted: not "unknown_order".
   // Over a drop's per-person limit: cancelled, and its refund (recorded only: nothing was charged).
@@ -129,6 +148,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     customerEmail: email,
     shipping: { name, phone, line1, line2, postalCode, city, state, country: "MX" },
     installmentMonths: plan === 0 ? null : plan,
+    shippingRate,
   });
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the scheduler retries it.
@@ -153,7 +173,16 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
         tienda real aquí aparece la página de pago con tarjeta.
       </p>
       <h1 className="mt-6 font-serif text-3xl">Pedido {loaderData.id}</h1>
-      <OrderLines lines={loaderData.lines} total={loaderData.total} />
+      <OrderLines
+        lines={loaderData.lines}
+        total={loaderData.shipping[0]?.total ?? loaderData.total}
+        shipping={
+          loaderData.shipping[0] && {
+            label: loaderData.shipping[0].text,
+            amount: loaderData.shipping[0].price,
+          }
+        }
+      />
 
       {loaderData.waiting ? (
         <Form method="post" className="mt-8 space-y-4" noValidate>
@@ -183,6 +212,11 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
               </div>
             ))}
           </fieldset>
+          <ShippingChoiceFieldset
+            name={SHIPPING_FIELD}
+            options={loaderData.shipping}
+            error={errors.shipping}
+          />
           {loaderData.plans.length > 0 && (
             <fieldset className="space-y-2" aria-describedby={errors.plan ? "plan-error" : undefined}>
               <legend className="text-sm font-medium">Forma de pago</legend>
@@ -212,7 +246,8 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
               disabled={busy}
               className="flex-1 rounded-full bg-ink py-3 font-medium text-cream disabled:opacity-60"
             >
-              Pagar {loaderData.total}
+              {/* The total depends on the shipping chosen: each option says its own. */}
+              Pagar{loaderData.shipping.length > 0 ? "" : ` ${loaderData.total}`}
             </button>
             <button
               type="submit"

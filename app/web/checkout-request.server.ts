@@ -171,6 +171,7 @@ export async function answerCheckout(
       bucket: addressBucket(request.address),
       origin,
       installments: services.settings.current().installments,
+      shippingRates: services.settings.current().shippingRates,
     },
   );
   const dropIds = dropsOf(read.lines);

@@ -43,6 +43,7 @@ export function turnTaker(services: Services): (turn: LineTurn) => Promise<TurnO
       ceilings: config.orderCeilings,
       bucket: turn.bucket,
       installments: services.settings.current().installments,
+      shippingRates: services.settings.current().shippingRates,
     });
     if (opened.ok) {
       recordTurnHeld([turn.dropId]);

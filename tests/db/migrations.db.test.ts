@@ -103,6 +103,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0023_paid_orders_kept",
       "0025_drafts",
       "0026_installments",
+      "0028_shipping",
     ]);
 
     const db = database.db;
@@ -203,6 +204,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0023_paid_orders_kept",
       "0025_drafts",
       "0026_installments",
+      "0028_shipping",
     ]);
   });
 });

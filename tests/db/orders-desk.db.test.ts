@@ -656,6 +656,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0023_paid_orders_kept",
       "0025_drafts",
       "0026_installments",
+      "0028_shipping",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);
@@ -928,6 +929,9 @@ describeEachDatabase("orders desk: CSV export", (harness) => {
       "Código postal",
       "País",
       "Piezas",
+      "Piezas (MXN)",
+      "Envío",
+      "Envío (MXN)",
       "Total (MXN)",
       "Paquetería",
       "Guía",
@@ -950,6 +954,9 @@ describeEachDatabase("orders desk: CSV export", (harness) => {
         "68000",
         "MX",
         "Collar Caracola x 2; Arete Luna x 1",
+        "12500.00",
+        "",
+        "0.00",
         "12500.00",
         "Estafeta",
         "8052 1234 5678",

@@ -24,6 +24,7 @@ import * as m0022 from "./0022_search_by_email";
 import * as m0023 from "./0023_paid_orders_kept";
 import * as m0025 from "./0025_drafts";
 import * as m0026 from "./0026_installments";
+import * as m0028 from "./0028_shipping";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   "0023_paid_orders_kept": m0023,
   "0025_drafts": m0025,
   "0026_installments": m0026,
+  "0028_shipping": m0028,
 };
