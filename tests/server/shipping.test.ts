@@ -15,7 +15,8 @@ import { settingsFormBody } from "../support/settings-form";
 /*
  * Shipping rates over HTTP (decision 43): Configuración refuses bad rates with a Spanish 400 and
  * saves good ones; the demo payment page offers them, refuses an option it did not offer (400)
- * and records the one chosen with the order, its total the pieces plus it.
+ * and records the one chosen with the order, its total the pieces plus it; Reportes says the
+ * shipping collected apart from the sales of pieces.
  */
 vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-shipping-"));
@@ -123,5 +124,11 @@ describeEachDatabase("shipping rates over HTTP", (harness) => {
       shipping_method: "express",
       shipping_label: "Envío express (1 a 2 días hábiles)",
     });
+
+    // Reportes: sales of pieces, and the shipping collected apart.
+    const report = await (await fetch(`${server.url}/admin/reports`, { headers: { cookie } })).text();
+    expect(report.replace(/<!-- -->/g, "")).toContain(
+      "Envíos cobrados:</strong> 1 pedido, $420.00. Aparte de las ventas netas, que son solo de piezas.",
+    );
   });
 });
