@@ -6,8 +6,10 @@ import { migrations } from "~/db/migrations";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { exportOrdersCsv } from "~/orders/desk.server";
+import { HOLD_MINUTES } from "~/orders/holds.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { getOrder } from "~/orders/queries.server";
+import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { loadReport } from "~/reports/reports.server";
 import type { ShippingRates } from "~/settings/shipping-rates";
@@ -169,6 +171,29 @@ describeEachDatabase("shipping at Stripe", (harness) => {
     expect(cancelled).toMatchObject({ ok: true, amountCents: 160_000 });
     const intent = fake.sessions.get(bought.sessionId)?.payment_intent;
     expect(fake.refunds.filter((r) => r.payment_intent === intent).map((r) => r.amount)).toEqual([160_000]);
+  });
+
+  it("a payment no event ever told: the sweeper confirms it with the shipping Stripe's session names", async () => {
+    const bought = await checkout(125_000);
+    payByCard(fake, bought.sessionId, {
+      amount: bought.priceCents,
+      fingerprint: "fp_barrido",
+      shippingOption: 1,
+    });
+    const swept = await sweepExpiredHolds(
+      database.db,
+      payments(),
+      new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000),
+    );
+    expect(swept).toMatchObject({ paid: 1 });
+    const order = await getOrder(database.db, bought.orderId);
+    expect(order?.status).toBe("pendiente");
+    expect(order?.shippingRate).toEqual({
+      method: "express",
+      label: "Envío express (1 a 2 días hábiles)",
+      cents: 35_000,
+    });
+    expect(order?.totalCents).toBe(160_000);
   });
 
   it("standard shipping is free above the threshold: recorded as free, the total is the pieces", async () => {
