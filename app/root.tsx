@@ -16,6 +16,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { installmentsOffer } from "~/settings/installments";
 import { shippingSummary } from "~/settings/settings";
+import { shippingOffer } from "~/settings/shipping-rates";
 import { adminSessionContext, sessionMiddleware } from "~/web/guards.server";
 import { pageTakesNoForm } from "~/web/methods";
 import { useNonce } from "~/web/nonce";
@@ -62,6 +63,8 @@ export function loader({ context }: Route.LoaderArgs) {
     shipping: shippingSummary(settings),
     /** 'Meses sin intereses' the drawer says when its subtotal qualifies; null while off. */
     installments: installmentsOffer(settings.installments),
+    /** The standard shipping and the free-shipping total the drawer says before 'Pagar' (decision 43). */
+    shippingRates: shippingOffer(settings.shippingRates),
     year: new Date().getFullYear(),
     signedIn: session !== null,
   };
@@ -116,7 +119,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {children}
           </div>
           {data && <SiteFooter shop={data.shop} year={data.year} />}
-          <LazyCartDrawer shipping={data?.shipping ?? null} installments={data?.installments ?? null} />
+          <LazyCartDrawer
+            shipping={data?.shipping ?? null}
+            installments={data?.installments ?? null}
+            rates={data?.shippingRates ?? null}
+          />
         </CartProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -149,6 +149,12 @@ export interface OrdersTable {
   removed_at: NullableTimestamp;
   /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */
   installment_months: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Shipping the buyer paid, apart from the pieces (total_cents includes it); 0 before payment. */
+  shipping_cents: ColumnType<number, number | undefined, number>;
+  /** 'estandar' or 'express' as chosen on the payment page; null: none chosen (or not said). */
+  shipping_method: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The shipping as the order says it: 'Envío express (1 a 2 días hábiles)'. */
+  shipping_label: ColumnType<string | null, string | null | undefined, string | null>;
   /** Order number and customer name, folded for search (see orders/search.ts). */
   search_text: ColumnType<string, string | undefined, string>;
   /** The browser whose payment page for this order is open (one per browser while unpaid). */

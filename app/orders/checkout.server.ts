@@ -3,6 +3,7 @@ import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { type Installments, installmentsFor } from "~/settings/installments";
+import { type ShippingRates, shippingOptions as shippingOptionsFor } from "~/settings/shipping-rates";
 import type { Vouchers } from "~/settings/vouchers";
 import {
   type CheckoutLine,
@@ -51,6 +52,8 @@ export interface CheckoutAsk {
   installments?: Installments;
   /** OXXO and SPEI as Configuración has them: offered unless a drop is 'solo tarjeta' (decision 42). */
   vouchers?: Vouchers;
+  /** Shipping rates as Configuración has them: offered on the payment page (decision 43). */
+  shippingRates?: ShippingRates;
   now?: Date;
 }
 
@@ -77,7 +80,7 @@ export async function startCheckout(
   urls: PaymentUrls,
   browser: string | null = null,
   ceilings?: OrderCeilings,
-  more: Pick<CheckoutAsk, "bucket" | "origin" | "installments" | "vouchers" | "now"> = {},
+  more: Pick<CheckoutAsk, "bucket" | "origin" | "installments" | "vouchers" | "shippingRates" | "now"> = {},
 ): Promise<CheckoutResult> {
   const ask: CheckoutAsk = { lines, urls, browser, ceilings, ...more };
   const now = ask.now ?? new Date();
@@ -171,8 +174,9 @@ export async function openCheckout(
       { totalCents: order.totalCents, dropIds: ask.lines.map((l) => l.dropId) },
       ask.now ?? new Date(),
     );
+    const shippingOptions = ask.shippingRates ? shippingOptionsFor(ask.shippingRates, order.totalCents) : [];
     const session = await payments.createSession(
-      { ...order, installmentMonths, vouchers },
+      { ...order, installmentMonths, vouchers, shippingOptions },
       {
         success: typeof urls.success === "string" ? urls.success : urls.success(order.id),
         cancel: urls.cancel(order.id),

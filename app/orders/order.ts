@@ -1,4 +1,6 @@
 import type { OrderStatus, PaymentMethod } from "~/db/schema";
+import { formatMXN } from "~/lib/money";
+import type { ShippingChoice } from "~/settings/shipping-rates";
 import type { ShippingAddress } from "./shipping";
 
 /** An order as pages and e-mails show it (a plain type: components import it too). */
@@ -18,6 +20,10 @@ export interface Order {
   installmentMonths: number | null;
   /** The cash voucher or transfer the buyer pays with (decision 42); null: a card. */
   voucher: Voucher | null;
+  /** Shipping the buyer paid, apart from the pieces (totalCents includes it): null for none (before decision 43). */
+  shippingRate: ShippingChoice | null;
+  /** The pieces alone: totalCents less shipping. */
+  piecesCents: number;
   customerName: string;
   customerEmail: string;
   paymentSessionId: string | null;
@@ -49,6 +55,15 @@ export interface Voucher {
   /** The provider's printable voucher or instructions, when it has one. */
   url: string | null;
   expiresAt: Date;
+}
+
+/** An order's 'Envío' line as pages and e-mails show it: its label and amount ('Gratis' when free); null for none. */
+export function shippingLineOf(order: Pick<Order, "shippingRate">): { label: string; amount: string } | null {
+  const rate = order.shippingRate;
+  if (!rate) return null;
+  // 'Envío express (1 a 2 días hábiles)' says it; an owner's own name ('Estafeta') gets 'Envío: '.
+  const label = /^env[ií]o\b/i.test(rate.label) ? rate.label : `Envío: ${rate.label}`;
+  return { label, amount: rate.cents === 0 ? "Gratis" : formatMXN(rate.cents) };
 }
 
 /** What a refund the provider accepted and has not finished says in its record (refunds.server.ts). */

@@ -1,5 +1,6 @@
 import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
+import { chosenShipping } from "~/settings/shipping-rates";
 import { detachBrowser, releaseHold } from "./holds.server";
 import { recordPaymentEvent } from "./payment.server";
 import type { PaymentEvent, PaymentProvider } from "./payment-port";
@@ -49,13 +50,15 @@ export async function applyPaymentEvent(
 async function mismatch(db: Db, event: Exclude<PaymentEvent, { kind: "ignored" }>): Promise<string | null> {
   const order = await db
     .selectFrom("orders")
-    .select(["payment_session_id", "total_cents", "currency"])
+    .select(["payment_session_id", "total_cents", "shipping_cents", "currency"])
     .where("id", "=", event.orderId)
     .executeTakeFirst();
   if (!order) return "pedido desconocido";
   if (order.payment_session_id !== event.sessionId) return `sesión ${event.sessionId} no es la del pedido`;
   if (event.kind === "paid") {
-    if (event.amountCents !== order.total_cents) return `monto ${event.amountCents} ≠ ${order.total_cents}`;
+    // The pieces (the total less any shipping recorded) plus the shipping the buyer chose.
+    const due = order.total_cents - order.shipping_cents + (event.shippingRate?.cents ?? 0);
+    if (event.amountCents !== due) return `monto ${event.amountCents} ≠ ${due}`;
     if (event.currency?.toLowerCase() !== order.currency)
       return `moneda ${event.currency} ≠ ${order.currency}`;
   }
@@ -95,6 +98,7 @@ async function apply(
           paymentId: details?.paymentId ?? event.paymentId ?? null,
           cardFingerprint: details?.cardFingerprint ?? null,
           installmentMonths: details?.installmentMonths ?? null,
+          shippingRate: chosenShipping(event.shippingRate, details?.shippingRate),
           now,
         },
         { refundIfPending: true },

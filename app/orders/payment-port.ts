@@ -1,3 +1,4 @@
+import type { ShippingChoice, ShippingOption } from "~/settings/shipping-rates";
 import type { Voucher } from "./order";
 import type { ShippingAddress } from "./shipping";
 import type { VoucherOffer } from "./vouchers";
@@ -25,6 +26,8 @@ export interface PaymentRequest {
    * cards only (the owner's setting, a drop's 'solo tarjeta' hours, OXXO's limit).
    */
   vouchers?: (VoucherOffer & { voucherEndsAt: Date }) | null;
+  /** Shipping the buyer chooses from on the payment page (decision 43); none: no shipping charged. */
+  shippingOptions?: ShippingOption[];
 }
 
 /** A hosted payment page opened for one order. */
@@ -57,6 +60,8 @@ export interface PaymentState {
   voucher?: Voucher | null;
   /** 'Meses sin intereses': the months of the plan the buyer paid in, when the provider says so. */
   installmentMonths?: number | null;
+  /** The shipping the buyer chose and paid, when the provider says so. */
+  shippingRate?: ShippingChoice | null;
 }
 
 /** Money given back for a paid order: its whole total (decision 29). */
@@ -102,6 +107,8 @@ export type PaymentEvent =
       shipping: ShippingAddress | null;
       /** The provider's payment (Stripe: the PaymentIntent's id), when the event names it. */
       paymentId?: string | null;
+      /** The shipping the buyer chose: amountCents is the pieces plus its cents. */
+      shippingRate?: ShippingChoice | null;
     }
   | {
       id: string;

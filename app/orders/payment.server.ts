@@ -1,11 +1,13 @@
+import { sql } from "kysely";
 import { type Db, toTimestamp } from "~/db/database.server";
 import { CONFIRMATION_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
+import type { ShippingChoice } from "~/settings/shipping-rates";
 import { addressKey, emailKey } from "./buyer-keys";
 import { numberEditionPieces } from "./editions.server";
 import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
 import { orderSearchKey } from "./search";
-import { type ShippingAddress, shippingColumns } from "./shipping";
+import { addressColumns, type ShippingAddress } from "./shipping";
 import { movableFrom } from "./status";
 import { heldByOrder, restock, takeStock } from "./stock.server";
 
@@ -44,6 +46,8 @@ export async function confirmPayment(
     cardFingerprint?: string | null;
     /** 'Meses sin intereses': the months of the plan the buyer chose; null for one payment. */
     installmentMonths?: number | null;
+    /** The shipping the buyer chose and paid (decision 43): the order's total becomes its pieces plus it. */
+    shippingRate?: ShippingChoice | null;
     now?: Date;
   },
 ): Promise<PaidOutcome> {
@@ -59,7 +63,8 @@ export async function confirmPayment(
     address_key: addressKey(ship),
     payment_id: input.paymentId || null,
     installment_months: input.installmentMonths ?? null,
-    ...(ship ? shippingColumns(ship) : {}),
+    ...shippingChargeColumns(input.shippingRate ?? null),
+    ...(ship ? addressColumns(ship) : {}),
     paid_at: toTimestamp(now),
     updated_at: toTimestamp(now),
   };
@@ -135,6 +140,21 @@ export async function confirmPayment(
     await queueConfirmation(trx);
     return short.length === 0 ? "paid_after_expiry" : "paid_after_expiry_short";
   });
+}
+
+/**
+ * The shipping a payment brought, as columns: the total is recomputed from the stored pieces
+ * (total less the shipping recorded so far), so it is right whichever shipping was there before.
+ */
+/** The shipping chosen, and the total it makes (the pieces + it): the same when applied twice. */
+export function shippingChargeColumns(rate: ShippingChoice | null) {
+  const cents = rate?.cents ?? 0;
+  return {
+    shipping_cents: cents,
+    shipping_method: rate?.method ?? null,
+    shipping_label: rate?.label ?? null,
+    total_cents: sql<number>`total_cents - shipping_cents + ${cents}`,
+  };
 }
 
 /** How long the refunds job leaves a new refund to the code that recorded it. */

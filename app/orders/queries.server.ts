@@ -3,6 +3,7 @@ import { type Db, toDate } from "~/db/database.server";
 import type { OrdersTable, RefundsTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { trackingLink } from "~/settings/carriers";
+import { isShippingMethod, type ShippingChoice } from "~/settings/shipping-rates";
 import { editionTexts } from "./editions.server";
 import { type Order, REFUND_IN_PROGRESS, SHOP_CANCELLATION } from "./order";
 
@@ -16,6 +17,16 @@ type LineRow = {
   /** 'Pieza 7 de 30', when the line's units were numbered at payment. */
   edition?: string | null;
 };
+
+/** The shipping an order recorded (decision 43); null for one paid with none chosen (or from before). */
+function shippingRateOf(row: OrderRow): ShippingChoice | null {
+  if (!row.shipping_label && !row.shipping_cents) return null;
+  return {
+    method: isShippingMethod(row.shipping_method) ? row.shipping_method : null,
+    label: row.shipping_label ?? "Envío",
+    cents: row.shipping_cents ?? 0,
+  };
+}
 
 /** The one mapping from stored rows to an `Order` (`lines`: this order's, in their order). */
 export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | null): Order {
@@ -40,6 +51,8 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
             expiresAt: toDate(row.voucher_expires_at),
           }
         : null,
+    shippingRate: shippingRateOf(row),
+    piecesCents: row.total_cents - (row.shipping_cents ?? 0),
     customerName: row.customer_name,
     customerEmail: row.customer_email,
     paymentSessionId: row.payment_session_id,

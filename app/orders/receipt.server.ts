@@ -1,6 +1,7 @@
 import type { Db } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
 import { howToPay } from "./emails/voucher";
+import { shippingLineOf } from "./order";
 import { getOrder } from "./queries.server";
 import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "./vouchers";
 
@@ -9,6 +10,8 @@ export interface Receipt {
   id: string;
   lines: { name: string; quantity: number; lineTotal: string }[];
   total: string;
+  /** Its 'Envío' line, apart from the pieces (the total includes it); null for none. */
+  shipping: { label: string; amount: string } | null;
   /** Where the confirmation goes; empty while the provider has not confirmed the payment yet. */
   email: string;
   /** The provider sent the shopper back before its confirmation reached the shop. */
@@ -40,6 +43,7 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
       lineTotal: formatMXN(l.unitPriceCents * l.quantity),
     })),
     total: order.total,
+    shipping: shippingLineOf(order),
     email: order.customerEmail,
     confirming: order.status === "esperando_pago",
     cancelled: order.cancellation && !order.cancellation.byShop ? order.cancellation.reason : null,

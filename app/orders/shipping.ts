@@ -24,7 +24,7 @@ export function addressLines(a: ShippingAddress): string[] {
 }
 
 /** The address as the orders table stores it (its ship_* columns). */
-export function shippingColumns(a: ShippingAddress) {
+export function addressColumns(a: ShippingAddress) {
   return {
     ship_name: a.name,
     ship_phone: a.phone,

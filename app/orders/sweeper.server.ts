@@ -129,6 +129,7 @@ async function settleHold(
         paymentId: state.paymentId ?? null,
         cardFingerprint: state.cardFingerprint ?? null,
         installmentMonths: state.installmentMonths ?? null,
+        shippingRate: state.shippingRate ?? null,
         now,
       });
       return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";

@@ -1,12 +1,14 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { VOUCHER_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
+import type { ShippingChoice } from "~/settings/shipping-rates";
 import { addressKey, emailKey } from "./buyer-keys";
 import { inOpening } from "./opening";
 import type { Voucher } from "./order";
+import { shippingChargeColumns } from "./payment.server";
 import type { PaymentProvider } from "./payment-port";
 import { orderSearchKey } from "./search";
-import { type ShippingAddress, shippingColumns } from "./shipping";
+import { addressColumns, type ShippingAddress } from "./shipping";
 
 /*
  * An order paid with a voucher (OXXO cash, SPEI transfer: decision 42) waits days for its money.
@@ -23,6 +25,8 @@ export interface VoucherBuyer {
   customerName: string;
   customerEmail: string;
   shipping: ShippingAddress | null;
+  /** The shipping chosen on the payment page: the voucher's amount includes it. */
+  shippingRate?: ShippingChoice | null;
 }
 
 /**
@@ -76,7 +80,8 @@ export async function awaitVoucher(
         search_text: orderSearchKey(orderId, buyer.customerName, buyer.customerEmail),
         email_key: emailKey(buyer.customerEmail),
         address_key: addressKey(ship),
-        ...(ship ? shippingColumns(ship) : {}),
+        ...(ship ? addressColumns(ship) : {}),
+        ...(buyer.shippingRate !== undefined ? shippingChargeColumns(buyer.shippingRate) : {}),
         updated_at: toTimestamp(now),
       })
       .where("id", "=", orderId)

@@ -3,8 +3,32 @@ import type { PaymentMethod } from "~/db/schema";
 import type { Voucher } from "~/orders/order";
 import type { PaymentProvider, PaymentState } from "~/orders/payment-port";
 import { getOrder } from "~/orders/queries.server";
+import {
+  type ShippingChoice,
+  type ShippingOption,
+  type ShippingRates,
+  shippingOptions,
+} from "~/settings/shipping-rates";
 
 export const DEMO_PAYMENT_ROUTE = "/pago-demo";
+
+/** The shipping the demo page offers an order: the shop's rates for its pieces, as Stripe's page lists them. */
+export function demoShippingOptions(rates: ShippingRates, piecesCents: number): ShippingOption[] {
+  return shippingOptions(rates, piecesCents);
+}
+
+/**
+ * The shipping the buyer chose on the demo page: the option named (the first when none is, as
+ * Stripe's page starts selected), or undefined when the form names one not offered (a 400).
+ */
+export function demoShippingChoice(
+  options: ShippingOption[],
+  chosen: FormDataEntryValue | null,
+): ShippingChoice | null | undefined {
+  if (options.length === 0) return null;
+  const option = chosen === null ? options[0] : options.find((o) => o.method === chosen);
+  return option ? { method: option.method, label: option.text, cents: option.cents } : undefined;
+}
 
 /**
  * The built-in demonstration payment page: a page of the shop stands in for the hosted card page

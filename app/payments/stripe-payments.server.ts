@@ -8,6 +8,7 @@ import {
   type RefundState,
 } from "~/orders/payment-port";
 import type { ShippingAddress } from "~/orders/shipping";
+import { isShippingMethod, type ShippingChoice, type ShippingOption } from "~/settings/shipping-rates";
 
 export interface StripeSettings {
   secretKey: string;
@@ -47,7 +48,9 @@ export function createStripePayments(
   async function getSession(sessionId: string): Promise<PaymentState> {
     try {
       // The PaymentIntent and its charge come along: the card's fingerprint, the voucher's expiry.
-      return stateOf(await stripe.checkout.sessions.retrieve(sessionId, { expand: [PAYMENT_EXPANDED] }));
+      return stateOf(
+        await stripe.checkout.sessions.retrieve(sessionId, { expand: [PAYMENT_EXPANDED, SHIPPING_EXPANDED] }),
+      );
     } catch (error) {
       if (isMissing(error)) return MISSING;
       throw error;
@@ -105,6 +108,7 @@ export function createStripePayments(
                 }
               : {}),
           },
+          ...shippingOptionsOf(order.shippingOptions ?? []),
           client_reference_id: order.id,
           // A transfer has no expiry of Stripe's own: the shop's end for it travels with the session.
           metadata: {
@@ -252,6 +256,7 @@ function eventOf(event: Stripe.Event): PaymentEvent {
         customerEmail: session.customer_details?.email ?? "",
         shipping: shippingOf(session),
         paymentId: idOf(session.payment_intent),
+        shippingRate: shippingRateOf(session),
       };
     }
     default:
@@ -261,6 +266,53 @@ function eventOf(event: Stripe.Event): PaymentEvent {
 
 /** What getSession asks Stripe to include: the PaymentIntent and its charge. */
 const PAYMENT_EXPANDED = "payment_intent.latest_charge";
+
+/** What getSession asks Stripe to include: the shipping rate the buyer chose (its name and metadata). */
+const SHIPPING_EXPANDED = "shipping_cost.shipping_rate";
+
+/**
+ * The shop's shipping options as Stripe Checkout's (decision 43): fixed amounts in MXN, with their
+ * business days; the method and the order's wording travel in metadata, read back at payment.
+ */
+function shippingOptionsOf(
+  options: ShippingOption[],
+): Pick<Stripe.Checkout.SessionCreateParams, "shipping_options"> {
+  if (options.length === 0) return {};
+  return {
+    shipping_options: options.map((option) => ({
+      shipping_rate_data: {
+        type: "fixed_amount",
+        display_name: option.label,
+        fixed_amount: { amount: option.cents, currency: "mxn" },
+        // Prices include IVA; so does shipping.
+        tax_behavior: "inclusive",
+        delivery_estimate: {
+          minimum: { unit: "business_day", value: option.minDays },
+          maximum: { unit: "business_day", value: option.maxDays },
+        },
+        metadata: { method: option.method, label: option.text },
+      },
+    })),
+  };
+}
+
+/**
+ * The shipping the buyer chose on Stripe's page: what it cost (shipping_cost, or the session's
+ * total_details), and which (its rate's metadata, when Stripe sent the rate itself, not its id).
+ */
+function shippingRateOf(session: Stripe.Checkout.Session): ShippingChoice | null {
+  const cost = session.shipping_cost;
+  // A session without shipping options has no shipping_cost (and 0 shipping in its total_details).
+  const cents = cost ? cost.amount_total : session.total_details?.amount_shipping || null;
+  if (cents === null) return null;
+  const rate = cost && typeof cost.shipping_rate === "object" ? cost.shipping_rate : null;
+  const method = rate?.metadata?.method;
+  return {
+    method: isShippingMethod(method) ? method : null,
+    label: rate?.metadata?.label || rate?.display_name || "Envío",
+    cents,
+  };
+}
 
 /** An expandable field's id, whether Stripe sent the id or the object. */
 function idOf(field: string | { id: string } | null | undefined): string | null {
@@ -352,6 +404,7 @@ function stateOf(session: Stripe.Checkout.Session): PaymentState {
     customerEmail: session.customer_details?.email ?? "",
     shipping: shippingOf(session),
     ...paymentOf(session),
+    shippingRate: shippingRateOf(session),
   };
 }
 

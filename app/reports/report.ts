@@ -62,6 +62,15 @@ export interface ReportData {
   months: string[];
   /** Paid orders cancelled and refunded in the scope (decisions 29 and 37): outside the sales. */
   cancelled?: CancelledFigures;
+  /** Shipping collected by the sold orders in the scope (decision 43); not read for a drop. */
+  shipping?: ShippingFigures;
+}
+
+/** Shipping charged apart from the pieces: never inside the sales of pieces. */
+export interface ShippingFigures {
+  /** Sold orders that paid shipping (free ones are not counted). */
+  orders: number;
+  cents: number;
 }
 
 export interface CancelledFigures {
@@ -118,6 +127,8 @@ export interface Report {
   refunds: { orders: number; cents: number; pieces: number };
   /** Paid orders cancelled with their refund: never inside the figures either. */
   cancelled: CancelledFigures;
+  /** Shipping collected, apart from the pieces; null for a drop (an order's shipping is not one drop's). */
+  shipping: ShippingFigures | null;
   seriesUnit: "day" | "month";
   series: SeriesPoint[];
   months: (Figures & { month: string; label: string })[];
@@ -252,6 +263,7 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
       pieces: refundLines.reduce((sum, l) => sum + l.quantity, 0),
     },
     cancelled: data.cancelled ?? { orders: 0, cents: 0, pending: 0 },
+    shipping: scope.kind === "drop" ? null : (data.shipping ?? { orders: 0, cents: 0 }),
     seriesUnit: scope.kind === "all" ? "month" : "day",
     series: series(sales, scope, drop),
     months,

@@ -143,10 +143,11 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     .select([
       "r.order_id",
       "r.status",
+      "o.shipping_cents",
       (eb) => eb.fn.sum<number | string>(eb("l.unit_price_cents", "*", eb.ref("l.quantity"))).as("cents"),
     ])
     .where("o.status", "=", "cancelado")
-    .groupBy(["r.order_id", "r.status"]);
+    .groupBy(["r.order_id", "r.status", "o.shipping_cents"]);
   if (scope.kind === "drop") cancelledQuery = cancelledQuery.where("l.drop_id", "=", scope.dropId);
   if (scope.kind === "month") {
     const { start, end } = monthRange(scope.month);
@@ -155,13 +156,36 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       .where("o.paid_at", "<", toTimestamp(end));
   }
   const cancelledRows = await cancelledQuery.execute();
+  // The whole shop's and a month's refunds gave the shipping back too; a drop's, only its pieces.
+  const refundedShipping = (r: { shipping_cents: number }) => (scope.kind === "drop" ? 0 : r.shipping_cents);
+
+  // Shipping collected by the sold orders (decision 43), apart from the pieces; an order to refund
+  // by hand is kept out, as its pieces are. Not read for a drop: an order's shipping is not one drop's.
+  let shippingQuery = db
+    .selectFrom("orders")
+    .select([
+      (eb) => eb.fn.sum<number | string>("shipping_cents").as("cents"),
+      (eb) => eb.fn.count<number | string>("id").as("orders"),
+    ])
+    .where("status", "in", SOLD)
+    .where("paid_at", "is not", null)
+    .where("stock_issue", "is", null)
+    .where("shipping_cents", ">", 0);
+  if (scope.kind === "month") {
+    const { start, end } = monthRange(scope.month);
+    shippingQuery = shippingQuery
+      .where("paid_at", ">=", toTimestamp(start))
+      .where("paid_at", "<", toTimestamp(end));
+  }
+  const shippingRow = scope.kind === "drop" ? null : await shippingQuery.executeTakeFirst();
 
   const data: ReportData = {
     cancelled: {
       orders: cancelledRows.length,
-      cents: cancelledRows.reduce((sum, r) => sum + Number(r.cents), 0),
+      cents: cancelledRows.reduce((sum, r) => sum + Number(r.cents) + refundedShipping(r), 0),
       pending: cancelledRows.filter((r) => r.status !== "hecho").length,
     },
+    shipping: { orders: Number(shippingRow?.orders ?? 0), cents: Number(shippingRow?.cents ?? 0) },
     drops,
     products: productRows.map((p) => ({
       id: p.id,

@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
+import { ShippingChoiceFieldset } from "~/components/shipping-choice";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
 import { cancelPath } from "~/orders/cancel-link.server";
@@ -13,7 +14,12 @@ import { successPath } from "~/orders/success-link.server";
 import { dropsOfOrder, vouchersForOrder } from "~/orders/voucher-offer.server";
 import { awaitVoucher } from "~/orders/voucher-wait.server";
 import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "~/orders/vouchers";
-import { DEMO_PAYMENT_ROUTE, demoVoucher } from "~/payments/demo-payments.server";
+import {
+  DEMO_PAYMENT_ROUTE,
+  demoShippingChoice,
+  demoShippingOptions,
+  demoVoucher,
+} from "~/payments/demo-payments.server";
 import { INSTALLMENT_MONTHS, installmentsFor } from "~/settings/installments";
 import type { ShopSettings } from "~/settings/settings";
 import { browserIdContext } from "~/web/client-address";
@@ -84,6 +90,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       // What each month costs (the last one may be a few cents less: cards round this way).
       each: formatMXN(Math.ceil(order.totalCents / months)),
     })),
+    shipping: demoShippingOptions(settings.current().shippingRates, order.piecesCents).map((o) => ({
+      method: o.method,
+      text: o.text,
+      price: o.cents === 0 ? "Gratis" : formatMXN(o.cents),
+      total: formatMXN(order.piecesCents + o.cents),
+    })),
   };
 }
 
@@ -100,6 +112,9 @@ const payment = z.object({
   city: safeText().min(2, "Escribe la ciudad o municipio.").max(120, "Ciudad: máximo 120 caracteres."),
   state: safeText().min(2, "Escribe el estado.").max(60, "Estado: máximo 60 caracteres."),
 });
+
+/** The shipping the buyer chose (decision 43): 'estandar' or 'express'. */
+const SHIPPING_FIELD = "envio";
 
 const FIELDS = [
   { name: "name", label: "Nombre", autoComplete: "name" },
@@ -147,6 +162,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         customerName: order.customerName,
         customerEmail: order.customerEmail,
         shipping: order.shipping,
+        // The shipping chosen with the voucher, in its amount.
+        shippingRate: order.shippingRate,
       });
     } else if (intent === "voucher-expired") {
       await releaseHold(database.db, order.id);
@@ -167,6 +184,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (plan !== 0 && !plans.includes(plan))
     return data(
       { errors: { plan: "Elige una forma de pago de la lista." } as Record<string, string> },
+      { status: 400 },
+    );
+  const shippingRate = demoShippingChoice(
+    demoShippingOptions(settings.current().shippingRates, order.piecesCents),
+    form.get(SHIPPING_FIELD),
+  );
+  if (shippingRate === undefined)
+    return data(
+      { errors: { shipping: "Elige un envío de la lista." } as Record<string, string> },
       { status: 400 },
     );
   const { name, email, phone, line1, line2, postalCode, city, state } = parsed.data;
@@ -190,6 +216,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       customerName: name,
       customerEmail: email,
       shipping,
+      shippingRate,
     });
     mail.sendSoon();
     return redirect(success);
@@ -202,6 +229,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     customerEmail: email,
     shipping,
     installmentMonths: plan === 0 ? null : plan,
+    shippingRate,
   });
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the scheduler retries it.
@@ -225,7 +253,16 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
         tienda real aquí aparece la página de pago con tarjeta.
       </p>
       <h1 className="mt-6 font-serif text-3xl">Pedido {loaderData.id}</h1>
-      <OrderLines lines={loaderData.lines} total={loaderData.total} />
+      <OrderLines
+        lines={loaderData.lines}
+        total={loaderData.shipping[0]?.total ?? loaderData.total}
+        shipping={
+          loaderData.shipping[0] && {
+            label: loaderData.shipping[0].text,
+            amount: loaderData.shipping[0].price,
+          }
+        }
+      />
 
       {loaderData.voucher ? (
         <DemoVoucher voucher={loaderData.voucher} busy={busy} />
@@ -257,6 +294,11 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
               </div>
             ))}
           </fieldset>
+          <ShippingChoiceFieldset
+            name={SHIPPING_FIELD}
+            options={loaderData.shipping}
+            error={errors.shipping}
+          />
           {loaderData.plans.length > 0 && (
             <fieldset className="space-y-2" aria-describedby={errors.plan ? "plan-error" : undefined}>
               <legend className="text-sm font-medium">Forma de pago</legend>
@@ -286,7 +328,8 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
               disabled={busy}
               className="flex-1 rounded-full bg-ink py-3 font-medium text-cream disabled:opacity-60"
             >
-              Pagar {loaderData.total}
+              {/* The total depends on the shipping chosen: each option says its own. */}
+              Pagar{loaderData.shipping.length > 0 ? "" : ` ${loaderData.total}`}
             </button>
             {loaderData.oxxo && (
               <button

@@ -52,7 +52,12 @@ export default function Success({ loaderData }: Route.ComponentProps) {
           <h2 id="pedido" className="font-serif text-2xl">
             Pedido <span data-testid="order-number">{receipt.id}</span>
           </h2>
-          <OrderLines lines={receipt.lines} total={receipt.total} totalTestId="order-total" />
+          <OrderLines
+            lines={receipt.lines}
+            total={receipt.total}
+            totalTestId="order-total"
+            shipping={receipt.shipping}
+          />
           {receipt.cancelledByShop ? (
             <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
               Cancelamos este pedido y te devolvemos el total; te escribiremos a {receipt.email} en cuanto el

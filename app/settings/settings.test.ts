@@ -39,6 +39,7 @@ function formOf(
     agencyUrl: values.agencyUrl,
     processVideoUrl: values.processVideoUrl ?? "",
     defaultMaxPerOrder: "",
+    shippingFreeFrom: String(values.shippingFreeFrom ?? ""),
     legalPrivacy: values.legalPrivacy,
     legalShipping: values.legalShipping,
     legalReturns: values.legalReturns,

@@ -27,6 +27,13 @@ import {
   MAX_INSTALLMENTS_PESOS,
   MIN_INSTALLMENTS_PESOS,
 } from "~/settings/installments";
+import {
+  daysField,
+  MAX_FREE_FROM_PESOS,
+  MAX_SHIPPING_PESOS,
+  parseDays,
+  type ShippingRates,
+} from "~/settings/shipping-rates";
 import { DEFAULT_VOUCHER_DAYS, VOUCHER_DAYS, type VoucherDays, type Vouchers } from "~/settings/vouchers";
 
 /*
@@ -59,6 +66,8 @@ export interface ShopSettings {
   vouchers: Vouchers;
   /** 'Meses sin intereses' on credit cards: offered from a total, up to a number of months. */
   installments: Installments;
+  /** Shipping rates: standard and express, standard free from a total (decision 43). */
+  shippingRates: ShippingRates;
 }
 
 /** What the home page (and /nosotros) tell about the shop; the first values are app/content/brand.ts. */
@@ -131,6 +140,16 @@ export interface SettingsValues extends ShopDetails {
   installmentsMonths: InstallmentMonths;
   /** The smallest total that offers them, in whole pesos. */
   installmentsMinimum: number;
+  shippingStandardLabel: string;
+  /** Business days, as the form shows them: '3 a 7'. */
+  shippingStandardDays: string;
+  /** In whole pesos. */
+  shippingStandardCost: number;
+  shippingExpressLabel: string;
+  shippingExpressDays: string;
+  shippingExpressCost: number;
+  /** The pieces' total from which standard shipping is free, in whole pesos; null: never. */
+  shippingFreeFrom: number | null;
 }
 export type SettingsField = keyof SettingsValues;
 /** What is stored: only the fields the owner changed. */
@@ -169,11 +188,22 @@ export const INSTALLMENT_FIELDS = [
   "installmentsMonths",
   "installmentsMinimum",
 ] as const satisfies readonly SettingsField[];
+/** Shipping rates (in the 'Compras' part of the form). */
+export const SHIPPING_FIELDS = [
+  "shippingStandardLabel",
+  "shippingStandardDays",
+  "shippingStandardCost",
+  "shippingExpressLabel",
+  "shippingExpressDays",
+  "shippingExpressCost",
+  "shippingFreeFrom",
+] as const satisfies readonly SettingsField[];
 export const SETTINGS_FIELDS: readonly SettingsField[] = [
   ...DETAIL_FIELDS,
   "defaultMaxPerOrder",
   ...VOUCHER_FIELDS,
   ...INSTALLMENT_FIELDS,
+  ...SHIPPING_FIELDS,
   "carriers",
   ...LEGAL_FIELD_NAMES,
   ...STORY_FIELDS,
@@ -315,6 +345,45 @@ const workshopPairSchema = z
   });
 
 /**
+ * Shipping until the owner changes it (decision 43): standard $150 in 3 to 7 business days,
+ * express $350 in 1 to 2, standard free from $3,000 of pieces.
+ */
+export const DEFAULT_SHIPPING_RATES: ShippingRates = {
+  standard: { label: "Envío estándar", cents: 15_000, minDays: 3, maxDays: 7 },
+  express: { label: "Envío express", cents: 35_000, minDays: 1, maxDays: 2 },
+  freeFromCents: 300_000,
+};
+
+/** Whole pesos as people write them ('$1,500'); empty: `fallback`. NaN when it is no number. */
+const pesos = (fallback: number | null) =>
+  z
+    .union([z.number(), z.string().trim()])
+    .optional()
+    .transform((v) =>
+      typeof v === "string" ? Number(v.replace(/[$,\s]/g, "") || Number.NaN) : (v ?? fallback),
+    );
+
+const shippingCost = (label: string, fallback: number) =>
+  pesos(fallback)
+    .refine(
+      (v): v is number => v !== null && Number.isInteger(v) && v >= 0 && v <= MAX_SHIPPING_PESOS,
+      `${label}: escribe el costo en pesos, sin centavos, de 0 a ${MAX_SHIPPING_PESOS.toLocaleString("es-MX")} (0 es gratis).`,
+    )
+    .transform((v) => v as number);
+
+/** Business days ('3 a 7', '5'), kept as the form shows them. */
+const shippingDays = (label: string, fallback: string) =>
+  safeText({ label })
+    .optional()
+    .transform((v) => v ?? fallback)
+    .transform((v) => parseDays(v))
+    .refine(
+      (v) => v !== null,
+      `${label}: escribe los días hábiles de entrega, de 1 a 30, p. ej. «3 a 7» o «5».`,
+    )
+    .transform((v) => daysField(v as NonNullable<typeof v>));
+
+/**
  * The Configuración form. Empty fields arrive as undefined (Conform's coercion): an optional one
  * (video, 'Máximo por persona', a carrier's link) means "none".
  */
@@ -395,6 +464,23 @@ export const settingsSchema = z
         (v) => Number.isInteger(v) && v >= MIN_INSTALLMENTS_PESOS && v <= MAX_INSTALLMENTS_PESOS,
         `Meses sin intereses desde: escribe un total en pesos, sin centavos, de ${MIN_INSTALLMENTS_PESOS} a ${MAX_INSTALLMENTS_PESOS.toLocaleString("es-MX")}.`,
       ),
+    shippingStandardLabel: text("Envío estándar", "el nombre del envío estándar", 40)
+      .optional()
+      .transform((v) => v ?? DEFAULT_SHIPPING_RATES.standard.label),
+    shippingStandardDays: shippingDays("Envío estándar", daysField(DEFAULT_SHIPPING_RATES.standard)),
+    shippingStandardCost: shippingCost("Envío estándar", DEFAULT_SHIPPING_RATES.standard.cents / 100),
+    shippingExpressLabel: text("Envío express", "el nombre del envío express", 40)
+      .optional()
+      .transform((v) => v ?? DEFAULT_SHIPPING_RATES.express.label),
+    shippingExpressDays: shippingDays("Envío express", daysField(DEFAULT_SHIPPING_RATES.express)),
+    shippingExpressCost: shippingCost("Envío express", DEFAULT_SHIPPING_RATES.express.cents / 100),
+    // Empty or 0: standard shipping is never free.
+    shippingFreeFrom: pesos(null)
+      .refine(
+        (v) => v === null || (Number.isInteger(v) && v >= 0 && v <= MAX_FREE_FROM_PESOS),
+        `Envío gratis desde: escribe un total en pesos, sin centavos, hasta ${MAX_FREE_FROM_PESOS.toLocaleString("es-MX")}, o déjalo vacío (o 0) para cobrar siempre el envío.`,
+      )
+      .transform((v) => (v === 0 ? null : v)),
     carriers: z
       .array(carrierSchema)
       .max(MAX_CARRIERS, `Hasta ${MAX_CARRIERS} paqueterías.`)
@@ -561,6 +647,11 @@ export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
       months: DEFAULT_INSTALLMENT_MONTHS,
       minCents: DEFAULT_INSTALLMENTS_PESOS * 100,
     },
+    shippingRates: {
+      standard: { ...DEFAULT_SHIPPING_RATES.standard },
+      express: { ...DEFAULT_SHIPPING_RATES.express },
+      freeFromCents: DEFAULT_SHIPPING_RATES.freeFromCents,
+    },
     storefront: {
       heroTitle: null,
       heroText: BRAND.tagline,
@@ -618,6 +709,36 @@ export function applyOverrides(defaults: ShopSettings, overrides: SettingsOverri
           ? overrides.installmentsMinimum * 100
           : defaults.installments.minCents,
     },
+    shippingRates: shippingRatesOf(defaults.shippingRates, overrides),
+  };
+}
+
+/** The shipping rates with the owner's overrides of single fields. */
+function shippingRatesOf(defaults: ShippingRates, overrides: SettingsOverrides): ShippingRates {
+  const rate = (base: ShippingRates["standard"], label?: string, days?: string, cost?: number) => ({
+    label: label ?? base.label,
+    cents: cost !== undefined ? cost * 100 : base.cents,
+    ...((days !== undefined ? parseDays(days) : null) ?? { minDays: base.minDays, maxDays: base.maxDays }),
+  });
+  return {
+    standard: rate(
+      defaults.standard,
+      overrides.shippingStandardLabel,
+      overrides.shippingStandardDays,
+      overrides.shippingStandardCost,
+    ),
+    express: rate(
+      defaults.express,
+      overrides.shippingExpressLabel,
+      overrides.shippingExpressDays,
+      overrides.shippingExpressCost,
+    ),
+    freeFromCents:
+      overrides.shippingFreeFrom !== undefined
+        ? overrides.shippingFreeFrom === null
+          ? null
+          : overrides.shippingFreeFrom * 100
+        : defaults.freeFromCents,
   };
 }
 
@@ -638,6 +759,16 @@ export function formValues(settings: ShopSettings): SettingsValues {
     installmentsEnabled: settings.installments.enabled,
     installmentsMonths: settings.installments.months,
     installmentsMinimum: Math.round(settings.installments.minCents / 100),
+    shippingStandardLabel: settings.shippingRates.standard.label,
+    shippingStandardDays: daysField(settings.shippingRates.standard),
+    shippingStandardCost: Math.round(settings.shippingRates.standard.cents / 100),
+    shippingExpressLabel: settings.shippingRates.express.label,
+    shippingExpressDays: daysField(settings.shippingRates.express),
+    shippingExpressCost: Math.round(settings.shippingRates.express.cents / 100),
+    shippingFreeFrom:
+      settings.shippingRates.freeFromCents === null
+        ? null
+        : Math.round(settings.shippingRates.freeFromCents / 100),
   };
 }
 

@@ -172,6 +172,7 @@ export async function answerCheckout(
       origin,
       installments: services.settings.current().installments,
       vouchers: services.settings.current().vouchers,
+      shippingRates: services.settings.current().shippingRates,
     },
   );
   const dropIds = dropsOf(read.lines);

@@ -44,6 +44,7 @@ export function turnTaker(services: Services): (turn: LineTurn) => Promise<TurnO
       bucket: turn.bucket,
       installments: services.settings.current().installments,
       vouchers: services.settings.current().vouchers,
+      shippingRates: services.settings.current().shippingRates,
     });
     if (opened.ok) {
       recordTurnHeld([turn.dropId]);

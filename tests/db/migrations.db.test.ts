@@ -104,6 +104,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0025_drafts",
       "0026_installments",
       "0027_vouchers",
+      "0028_shipping",
     ]);
 
     const db = database.db;
@@ -205,6 +206,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0025_drafts",
       "0026_installments",
       "0027_vouchers",
+      "0028_shipping",
     ]);
   });
 });

@@ -657,6 +657,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0025_drafts",
       "0026_installments",
       "0027_vouchers",
+      "0028_shipping",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);
@@ -929,6 +930,9 @@ describeEachDatabase("orders desk: CSV export", (harness) => {
       "Código postal",
       "País",
       "Piezas",
+      "Piezas (MXN)",
+      "Envío",
+      "Envío (MXN)",
       "Total (MXN)",
       "Paquetería",
       "Guía",
@@ -951,6 +955,9 @@ describeEachDatabase("orders desk: CSV export", (harness) => {
         "68000",
         "MX",
         "Collar Caracola x 2; Arete Luna x 1",
+        "12500.00",
+        "",
+        "0.00",
         "12500.00",
         "Estafeta",
         "8052 1234 5678",

@@ -6,10 +6,13 @@ import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { getOrder } from "~/orders/queries.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { DEFAULT_SHIPPING_RATES } from "~/settings/settings";
+import type { ShippingRates } from "~/settings/shipping-rates";
 import type { Vouchers } from "~/settings/vouchers";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import {
+  chooseShipping,
   type FakeStripe,
   payByCard,
   payByTransfer,
@@ -71,7 +74,11 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     });
 
   /** A checkout of one unit of `p`, and what the shop asked of Stripe for its page. */
-  async function checkout(p: { id: string; dropId: string }, vouchers: Vouchers = BOTH) {
+  async function checkout(
+    p: { id: string; dropId: string },
+    vouchers: Vouchers = BOTH,
+    shippingRates?: ShippingRates,
+  ) {
     const started = fake.requests.length;
     const result = await startCheckout(
       database.db,
@@ -80,7 +87,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
       URLS,
       null,
       undefined,
-      { vouchers },
+      { vouchers, ...(shippingRates ? { shippingRates } : {}) },
     );
     if (!result.ok || !("orderId" in result)) throw new Error(`checkout refused: ${JSON.stringify(result)}`);
     const form = fake.requests.slice(started).find((r) => r.path === "/v1/checkout/sessions")?.form;
@@ -325,5 +332,28 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     });
     expect((await deliver("checkout.session.completed", card.sessionId)).outcome).toBe("cancelled");
     expect((await getOrder(database.db, card.orderId))?.status).toBe("cancelado");
+  });
+
+  it("a voucher's amount includes the shipping chosen on the page: the order says it while it waits and once paid", async () => {
+    const p = await piece({ priceCents: 250_000 });
+    const bought = await checkout(p, BOTH, DEFAULT_SHIPPING_RATES);
+    // Express chosen on Stripe's page: $2,500 + $350.
+    chooseShipping(fake.sessions.get(bought.sessionId) ?? {}, 1);
+    payByVoucher(fake, bought.sessionId, new Date(Date.now() + DAY));
+    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, withEmail(`pia.${harness.dialect}@example.mx`));
+    await deliver("checkout.session.completed", bought.sessionId);
+    const waiting = await getOrder(database.db, bought.orderId);
+    expect(waiting?.totalCents).toBe(285_000);
+    expect(waiting?.shippingRate).toMatchObject({ method: "express", cents: 35_000 });
+    const [voucherMail] = await mailOf(`pia.${harness.dialect}@example.mx`);
+    expect(voucherMail).toContain("$2,850.00 MXN");
+    settleVoucher(fake, bought.sessionId, "paid");
+    expect((await deliver("checkout.session.async_payment_succeeded", bought.sessionId)).outcome).toBe(
+      "paid",
+    );
+    expect(await getOrder(database.db, bought.orderId)).toMatchObject({
+      status: "pendiente",
+      totalCents: 285_000,
+    });
   });
 });

@@ -10,7 +10,13 @@ import { newOrderId } from "~/orders/ids";
 import { confirmPayment } from "~/orders/payment.server";
 import { demoPayment } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import {
+  type FakeStripe,
+  payByVoucher,
+  STRIPE_SHOPPER,
+  settleVoucher,
+  startFakeStripe,
+} from "../support/fake-stripe";
 import { launchServer, type RunningServer, startServer } from "../support/server-process";
 import {
   expireAllHolds,
@@ -387,6 +393,108 @@ describeEachDatabase("a server killed with SIGKILL", (harness) => {
       env = demoEnv;
     }
   });
+
+  it("between an OXXO voucher's creation and its success: nothing lost, nothing held twice", async () => {
+    await stop();
+    const demoEnv = env;
+    env = {
+      DATA_DIR: env.DATA_DIR ?? "",
+      DATABASE_URL: env.DATABASE_URL ?? "",
+      DEMO_DATA: "false",
+      STRIPE_SECRET_KEY: "sk_test_kill",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: fake.url,
+      PUBLIC_URL: "https://tienda.example",
+    };
+    try {
+      const {
+        products: [earring],
+      } = await runningDrop(db, [{ name: "Arete Efectivo", stock: 8 }]);
+      if (!earring) throw new Error("fixture");
+      const url = (await running()).url;
+      const sessions: { orderId: string; sessionId: string; total: number }[] = [];
+      for (let i = 0; i < 8; i++) {
+        const answer = await checkout(url, [line(earring, 1)], false);
+        expect(answer.status, answer.body.message).toBe(200);
+        const sessionId = answer.body.url?.split("/").pop() ?? "";
+        const order = await db
+          .selectFrom("orders")
+          .select(["id", "total_cents"])
+          .where("payment_session_id", "=", sessionId)
+          .executeTakeFirstOrThrow();
+        sessions.push({ orderId: order.id, sessionId, total: order.total_cents });
+      }
+      // Every shopper takes an OXXO voucher on Stripe's page; the server dies while their
+      // 'completed' events arrive.
+      const voucherEnds = new Date(Date.now() + 2 * 24 * 3_600_000);
+      for (const s of sessions) payByVoucher(fake, s.sessionId, voucherEnds);
+      const completed = sessions.map((s, i) =>
+        sessionEvent(`evt_ficha_${harness.dialect}_${i}`, "checkout.session.completed", s.sessionId),
+      );
+      const burst = await burstUntilKilled({
+        jobs: completed,
+        workers: 3,
+        send: (event) => deliver(url, event),
+        counts: (a) => a.status === 200,
+        killAfter: 3,
+        kill,
+      });
+      expect(burst.killed).toBe(true);
+      await expectSound();
+      // Down past the 30-minute holds: on restart the sweeper asks Stripe, finds each voucher and
+      // holds its piece until the voucher ends, whether or not its event got through.
+      await expireAllHolds(db);
+      await running();
+      const mine = sessions.map((s) => s.orderId);
+      await expect
+        .poll(
+          async () =>
+            (
+              await db
+                .selectFrom("orders")
+                .select("id")
+                .where("id", "in", mine)
+                .where("status", "=", "esperando_pago")
+                .where("voucher_reference", "is not", null)
+                .where("expires_at", ">", toTimestamp(new Date()))
+                .execute()
+            ).length,
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe(8);
+      expect((await ledger(db, [earring.id])).get(earring.id)).toEqual({ stock: 0, held: 8, sold: 0 });
+
+      // The stores confirm the cash; Stripe delivers every event again, some twice, in any order.
+      for (const s of sessions) settleVoucher(fake, s.sessionId, "paid");
+      const shop = await running();
+      const succeeded = sessions.map((s, i) =>
+        sessionEvent(
+          `evt_pagada_${harness.dialect}_${i}`,
+          "checkout.session.async_payment_succeeded",
+          s.sessionId,
+        ),
+      );
+      for (const event of [...succeeded, ...completed.reverse(), ...succeeded]) {
+        expect((await deliver(shop.url, event)).status).toBe(200);
+      }
+      expect(await ordersByStatus(db, mine)).toEqual({ pendiente: [...mine].sort() });
+      expect((await ledger(db, [earring.id])).get(earring.id)).toEqual({ stock: 0, held: 0, sold: 8 });
+      const mails = await db
+        .selectFrom("emails")
+        .select(["kind", "order_id"])
+        .where("order_id", "in", mine)
+        .execute();
+      const count = (kind: string) => mails.filter((m) => m.kind === kind).length;
+      expect({ fichas: count("ficha_de_pago"), confirmaciones: count("confirmacion") }).toEqual({
+        fichas: 8,
+        confirmaciones: 8,
+      });
+      await expectSound(new Date());
+    } finally {
+      await stop();
+      env = demoEnv;
+    }
+  });
 });
 
 /**
@@ -475,7 +583,13 @@ function completedEvent(id: string, s: { orderId: string; sessionId: string; tot
   };
 }
 
-async function deliver(server: string, event: ReturnType<typeof completedEvent>): Promise<Answer> {
+/** Stripe's event for a session of the stand-in as it stands when the event is made. */
+function sessionEvent(id: string, type: string, sessionId: string) {
+  const session = fake.sessions.get(sessionId);
+  return { id, object: "event", type, data: { object: { ...session } } };
+}
+
+async function deliver(server: string, event: { id: string; type: string }): Promise<Answer> {
   const payload = JSON.stringify(event);
   const signature = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
   const res = await fetch(`${server}/api/stripe/webhook`, {

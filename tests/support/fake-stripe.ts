@@ -14,6 +14,8 @@ export interface FakeStripe {
     query: URLSearchParams;
   }[];
   sessions: Map<string, Record<string, unknown>>;
+  /** Shipping rates made from sessions' shipping_options[].shipping_rate_data, by id. */
+  shippingRates: Map<string, Record<string, unknown>>;
   /** PaymentIntents, each with its latest charge inside (Stripe answers it when asked to expand it). */
   paymentIntents: Map<string, Record<string, unknown>>;
   /** Every refund made (a request repeated with its idempotency key gets the first answer, not a new one). */
@@ -70,22 +72,27 @@ export function payByCard(
     shopper?: Partial<typeof STRIPE_SHOPPER>;
     /** 'Meses sin intereses': the plan's months the buyer chose on the card's page. */
     installments?: number;
+    /** Of the session's shipping_options, the one the buyer chose (Stripe's page selects the first). */
+    shippingOption?: number;
   },
 ): string {
   const session = fake.sessions.get(sessionId);
   if (!session) throw new Error(`no session ${sessionId}`);
   const id = `pi_test_${sessionId.replace(/^cs_test_/, "")}`;
+  // `amount` is the pieces; the chosen shipping is charged on top, as Stripe's page does.
+  const shipping = chooseShipping(session, payment.shippingOption ?? 0);
+  const amount = payment.amount + shipping;
   fake.paymentIntents.set(id, {
     id,
     object: "payment_intent",
-    amount: payment.amount,
+    amount,
     currency: "mxn",
     status: "succeeded",
     next_action: null,
     latest_charge: {
       id: `ch_test_${sessionId.replace(/^cs_test_/, "")}`,
       object: "charge",
-      amount: payment.amount,
+      amount,
       payment_intent: id,
       payment_method_details: {
         type: "card",
@@ -103,13 +110,37 @@ export function payByCard(
   Object.assign(session, {
     status: "complete",
     payment_status: "paid",
-    amount_total: payment.amount,
+    amount_total: amount,
     currency: "mxn",
     payment_intent: id,
     ...STRIPE_SHOPPER,
     ...payment.shopper,
   });
   return id;
+}
+
+/**
+ * Selects one of a session's shipping options, as the buyer does on Stripe's page: the session's
+ * shipping_cost names its rate and amount, and total_details its amount. Answers what it adds (0
+ * for a session without shipping options).
+ */
+export function chooseShipping(session: Record<string, unknown>, index: number): number {
+  const options = (session.shipping_options ?? []) as { shipping_amount: number; shipping_rate: string }[];
+  if (options.length === 0) return 0;
+  const option = options[index];
+  if (!option) throw new Error(`no shipping option ${index}`);
+  const subtotal = Number(session.amount_subtotal ?? 0);
+  Object.assign(session, {
+    shipping_cost: {
+      amount_subtotal: option.shipping_amount,
+      amount_tax: 0,
+      amount_total: option.shipping_amount,
+      shipping_rate: option.shipping_rate,
+    },
+    total_details: { amount_discount: 0, amount_shipping: option.shipping_amount, amount_tax: 0 },
+    amount_total: subtotal + option.shipping_amount,
+  });
+  return option.shipping_amount;
 }
 
 /**
@@ -142,17 +173,6 @@ export function payByVoucher(fake: FakeStripe, sessionId: string, expiresAfter: 
     ...STRIPE_SHOPPER,
   });
   return id;
-}
-
-/** The total of a session's line items, as the SDK sent them (line_items[i][...]). */
-function lineItemsTotal(form: URLSearchParams): number {
-  let total = 0;
-  for (let i = 0; form.has(`line_items[${i}][quantity]`); i++) {
-    total +=
-      Number(form.get(`line_items[${i}][quantity]`)) *
-      Number(form.get(`line_items[${i}][price_data][unit_amount]`));
-  }
-  return total;
 }
 
 /**
@@ -212,6 +232,7 @@ export function settleVoucher(fake: FakeStripe, sessionId: string, outcome: "pai
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripe["requests"] = [];
   const sessions = new Map<string, Record<string, unknown>>();
+  const shippingRates = new Map<string, Record<string, unknown>>();
   const paymentIntents = new Map<string, Record<string, unknown>>();
   const refunds: FakeStripe["refunds"] = [];
   const refundsByKey = new Map<string, Record<string, unknown>>();
@@ -239,6 +260,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           const intent = paymentIntents.get(intentId);
           if (intent) out.payment_intent = expanded(intent, "payment_intent.");
         }
+        const cost = out.shipping_cost as { shipping_rate?: unknown } | null | undefined;
+        if (
+          !prefix &&
+          cost &&
+          typeof cost.shipping_rate === "string" &&
+          expand.includes("shipping_cost.shipping_rate")
+        ) {
+          out.shipping_cost = {
+            ...cost,
+            shipping_rate: shippingRates.get(cost.shipping_rate) ?? cost.shipping_rate,
+          };
+        }
         const charge = out.latest_charge as { id?: string } | null | undefined;
         if (charge && typeof charge === "object" && !expand.includes(`${prefix}latest_charge`)) {
           out.latest_charge = charge.id; // Stripe sends the id unless asked for the charge
@@ -259,6 +292,42 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
       if (req.method === "POST" && path === "/v1/checkout/sessions") {
         const id = `cs_test_${next++}`;
+        // What the line items come to: price × quantity, as Stripe's page adds them up.
+        let subtotal = 0;
+        for (let i = 0; form.has(`line_items[${i}][quantity]`); i++) {
+          subtotal +=
+            Number(form.get(`line_items[${i}][quantity]`)) *
+            Number(form.get(`line_items[${i}][price_data][unit_amount]`) ?? 0);
+        }
+        // shipping_rate_data becomes a ShippingRate of its own (shr_…), named by the session's options.
+        const shippingOptions: { shipping_amount: number; shipping_rate: string }[] = [];
+        for (let i = 0; form.has(`shipping_options[${i}][shipping_rate_data][display_name]`); i++) {
+          const data = (field: string) => form.get(`shipping_options[${i}][shipping_rate_data]${field}`);
+          const rate = {
+            id: `shr_test_${next++}`,
+            object: "shipping_rate",
+            type: data("[type]") ?? "fixed_amount",
+            display_name: data("[display_name]"),
+            fixed_amount: {
+              amount: Number(data("[fixed_amount][amount]")),
+              currency: data("[fixed_amount][currency]"),
+            },
+            tax_behavior: data("[tax_behavior]"),
+            delivery_estimate: {
+              minimum: {
+                unit: data("[delivery_estimate][minimum][unit]"),
+                value: Number(data("[delivery_estimate][minimum][value]")),
+              },
+              maximum: {
+                unit: data("[delivery_estimate][maximum][unit]"),
+                value: Number(data("[delivery_estimate][maximum][value]")),
+              },
+            },
+            metadata: { method: data("[metadata][method]"), label: data("[metadata][label]") },
+          };
+          shippingRates.set(rate.id, rate);
+          shippingOptions.push({ shipping_amount: rate.fixed_amount.amount, shipping_rate: rate.id });
+        }
         const session = {
           id,
           object: "checkout.session",
@@ -275,15 +344,20 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           payment_method_types: [...form.entries()]
             .filter(([k]) => k.startsWith("allowed_payment_method_types["))
             .map(([, v]) => v),
-          // What the page charges: its line items.
-          amount_total: lineItemsTotal(form),
-          currency: "mxn",
           expires_at: Number(form.get("expires_at")),
           success_url: form.get("success_url"),
           cancel_url: form.get("cancel_url"),
           customer_details: null,
+          amount_subtotal: subtotal,
+          amount_total: subtotal,
+          currency: "mxn",
+          shipping_options: shippingOptions,
+          shipping_cost: null,
+          total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
         };
         sessions.set(id, session);
+        // Stripe's page starts with the first option selected.
+        chooseShipping(session, 0);
         return send(200, session);
       }
       if (req.method === "POST" && path === "/v1/refunds") {
@@ -395,6 +469,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     url: `http://127.0.0.1:${port}`,
     requests,
     sessions,
+    shippingRates,
     paymentIntents,
     refunds,
     outage: null,

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatShopDateTime } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
-import type { Order, OrderCancellation } from "~/orders/order";
+import { type Order, type OrderCancellation, shippingLineOf } from "~/orders/order";
 import { addressLines } from "~/orders/shipping";
 import { STATUS_LABELS } from "~/orders/status";
 
@@ -25,6 +25,7 @@ export function StatusBadge({ status }: { status: Order["status"] }) {
  * travels. `link`: the order number links to its page (in lists).
  */
 export function OrderView({ order, link }: { order: Order; link?: boolean }) {
+  const shippingLine = shippingLineOf(order);
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -102,6 +103,15 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
             </li>
           ))}
         </ul>
+        {shippingLine && (
+          <p
+            className="flex justify-between gap-3 border-t border-sand py-1 text-sm"
+            data-testid="order-shipping"
+          >
+            <span>{shippingLine.label}</span>
+            <span className="whitespace-nowrap text-ink/75">{shippingLine.amount}</span>
+          </p>
+        )}
         <p className="mt-1 flex justify-between border-t border-ink/20 pt-1 font-medium">
           <span>Total</span>
           <span>{order.total} MXN</span>

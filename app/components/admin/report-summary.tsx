@@ -26,6 +26,12 @@ export function ReportSummary({ report }: { report: Report }) {
           Avísame: {report.waitlist.confirmed} correos confirmados, {report.waitlist.bought} compraron.
         </p>
       )}
+      {report.shipping && report.shipping.orders > 0 && (
+        <p className="mt-3 text-sm" data-testid="report-shipping">
+          <strong>Envíos cobrados:</strong> {ordersText(report.shipping.orders)},{" "}
+          {formatMXN(report.shipping.cents)}. Aparte de las ventas netas, que son solo de piezas.
+        </p>
+      )}
       {report.cancelled.orders > 0 && (
         <p className="mt-3 text-sm" data-testid="report-cancelled">
           <strong>Cancelados y reembolsados:</strong> {ordersText(report.cancelled.orders)},{" "}

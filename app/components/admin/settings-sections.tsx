@@ -140,7 +140,59 @@ export function PurchasesSection({ fields, changed }: SectionProps) {
           />
         </div>
       </div>
+      <ShippingRatesFields fields={fields} changed={changed} />
     </fieldset>
+  );
+}
+
+/** Shipping rates (decision 43): standard and express, each named with its days and cost; free from a total. */
+function ShippingRatesFields({ fields, changed }: SectionProps) {
+  const asText = (meta: unknown) => meta as FieldMetadata<string>;
+  const rates = [
+    {
+      name: "Envío estándar",
+      label: fields.shippingStandardLabel,
+      days: fields.shippingStandardDays,
+      cost: fields.shippingStandardCost,
+    },
+    {
+      name: "Envío express",
+      label: fields.shippingExpressLabel,
+      days: fields.shippingExpressDays,
+      cost: fields.shippingExpressCost,
+    },
+  ];
+  return (
+    <div className="mt-6 space-y-4 border-t border-sand pt-4" data-testid="shipping-rates">
+      <h3 className="font-medium">Envíos</h3>
+      {rates.map((rate) => (
+        <div key={rate.name} className="grid gap-4 sm:grid-cols-3">
+          <TextField meta={asText(rate.label)} label={`${rate.name}: nombre`} changed={changed} />
+          <TextField
+            meta={asText(rate.days)}
+            label={`${rate.name}: días hábiles`}
+            hint="P. ej. «3 a 7»."
+            changed={changed}
+          />
+          <TextField
+            meta={asText(rate.cost)}
+            label={`${rate.name}: costo (pesos)`}
+            inputMode="numeric"
+            hint="IVA incluido; 0 es gratis."
+            changed={changed}
+          />
+        </div>
+      ))}
+      <div className="max-w-xs">
+        <TextField
+          meta={asText(fields.shippingFreeFrom)}
+          label="Envío estándar gratis desde (pesos)"
+          inputMode="numeric"
+          hint="Cuando las piezas suman este total. Vacío o 0: nunca gratis."
+          changed={changed}
+        />
+      </div>
+    </div>
   );
 }
 

@@ -10,6 +10,7 @@ import {
 import { shopNow } from "~/components/shop-clock";
 import { formatMXN } from "~/lib/money";
 import type { InstallmentsOffer } from "~/settings/installments";
+import { type ShippingOffer, shippingLine } from "~/settings/shipping-rates";
 import { useScrollLock } from "../scroll-lock";
 import { useCart } from "./cart-context";
 import { type LineStatus, requestCheckout } from "./checkout-client";
@@ -25,14 +26,17 @@ const LEGAL_LINKS = [
  * The cart drawer: a modal <dialog> sliding in from the right over a dimmed backdrop. The dialog
  * element traps focus, closes on Escape and returns focus to the cart button by itself.
  * `shipping`: the shop's shipping policy in a sentence (Configuración), said under the subtotal;
- * `installments`: 'meses sin intereses' as the owner offers them, said when the subtotal qualifies.
+ * `installments`: 'meses sin intereses' as the owner offers them, said when the subtotal qualifies;
+ * `rates`: standard shipping, said before 'Pagar' with what is missing for free shipping.
  */
 export function CartDrawer({
   shipping,
   installments,
+  rates,
 }: {
   shipping: string | null;
   installments: InstallmentsOffer | null;
+  rates: ShippingOffer | null;
 }) {
   const { cart, subtotalCents, remove, increase, decrease, replace, showCart, setShowCart } = useCart();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -256,9 +260,13 @@ export function CartDrawer({
                 {formatMXN(subtotalCents)}
               </span>
             </p>
-            <p className="text-right text-xs text-ink/70" data-testid="vat">
-              IVA incluido
-            </p>
+            {rates ? (
+              <ShippingLines rates={rates} subtotalCents={subtotalCents} />
+            ) : (
+              <p className="text-right text-xs text-ink/70" data-testid="vat">
+                IVA incluido
+              </p>
+            )}
             {installments && subtotalCents >= installments.minCents && (
               <p className="mt-1 text-sm text-gold-700" data-testid="installments">
                 Hasta {installments.months} meses sin intereses con tarjeta de crédito
@@ -297,6 +305,36 @@ export function CartDrawer({
         )}
       </div>
     </dialog>
+  );
+}
+
+/**
+ * Standard shipping before 'Pagar' (decision 43): its price or 'Gratis', what is missing for free
+ * shipping, and the total with it ('IVA incluido'). Express is offered on the payment page.
+ */
+function ShippingLines({ rates, subtotalCents }: { rates: ShippingOffer; subtotalCents: number }) {
+  const line = shippingLine(rates, subtotalCents);
+  return (
+    <>
+      <p className="mt-1 flex items-baseline justify-between gap-3 text-sm" data-testid="shipping-line">
+        <span>{rates.text}:</span>{" "}
+        <span className="tabular-nums">{line.cents === 0 ? "Gratis" : formatMXN(line.cents)}</span>
+      </p>
+      {line.missingCents !== null && (
+        <p className="mt-1 text-sm text-gold-700" data-testid="free-shipping">
+          Te faltan {formatMXN(line.missingCents)} para envío gratis
+        </p>
+      )}
+      <p className="mt-2 flex items-baseline justify-between gap-3 border-t border-sand pt-2 font-medium">
+        <span>Total:</span>{" "}
+        <span data-testid="cart-total" className="tabular-nums">
+          {formatMXN(subtotalCents + line.cents)}
+        </span>
+      </p>
+      <p className="text-right text-xs text-ink/70" data-testid="vat">
+        IVA incluido
+      </p>
+    </>
   );
 }
 

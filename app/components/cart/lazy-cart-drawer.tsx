@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import type { InstallmentsOffer } from "~/settings/installments";
+import type { ShippingOffer } from "~/settings/shipping-rates";
 import { useCart } from "./cart-context";
 
 /*
@@ -27,13 +28,18 @@ export function usePrefetchCartDrawer(wanted: boolean): void {
   }, [wanted]);
 }
 
-/** `shipping`: the shop's shipping policy in a sentence, said under the subtotal; `installments`: 'meses sin intereses'. */
+/**
+ * `shipping`: the shop's shipping policy in a sentence, said under the subtotal; `installments`:
+ * 'meses sin intereses'; `rates`: the standard shipping and the free-shipping total (decision 43).
+ */
 export function LazyCartDrawer({
   shipping,
   installments,
+  rates,
 }: {
   shipping: string | null;
   installments: InstallmentsOffer | null;
+  rates: ShippingOffer | null;
 }) {
   const { showCart, count } = useCart();
   const [opened, setOpened] = useState(false);
@@ -44,7 +50,7 @@ export function LazyCartDrawer({
   if (!opened && !showCart) return null;
   return (
     <Suspense fallback={null}>
-      <CartDrawer shipping={shipping} installments={installments} />
+      <CartDrawer shipping={shipping} installments={installments} rates={rates} />
     </Suspense>
   );
 }

@@ -25,6 +25,7 @@ import * as m0023 from "./0023_paid_orders_kept";
 import * as m0025 from "./0025_drafts";
 import * as m0026 from "./0026_installments";
 import * as m0027 from "./0027_vouchers";
+import * as m0028 from "./0028_shipping";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "0025_drafts": m0025,
   "0026_installments": m0026,
   "0027_vouchers": m0027,
+  "0028_shipping": m0028,
 };

@@ -1,29 +1,34 @@
 import { escapeMarkup } from "~/lib/escape";
 import { formatMXN } from "~/lib/money";
-import type { Order } from "../order";
+import { type Order, shippingLineOf } from "../order";
 
 /** "Pagado a 6 meses sin intereses" when the buyer chose a plan ('meses sin intereses'); else null. */
 export function planLine(order: Pick<Order, "installmentMonths">): string | null {
   return order.installmentMonths ? `Pagado a ${order.installmentMonths} meses sin intereses` : null;
 }
 
-/** The order's pieces with their totals (prices include IVA), and its plan: text lines and an HTML table. */
+/** The order's pieces with their totals (prices include IVA), its shipping apart, and its plan: text lines and an HTML table. */
 export function piecesOf(order: Order): { text: string[]; html: string } {
   const lines = order.lines.map((l) => ({ ...l, total: formatMXN(l.unitPriceCents * l.quantity) }));
   const plan = planLine(order);
+  const shipping = shippingLineOf(order);
   const rows = lines
     .map(
       (l) =>
         `<tr><td style="padding:6px 0">${escapeMarkup(l.name)} × ${l.quantity}${l.edition ? `<br><span style="color:#6b5e4b">${escapeMarkup(l.edition)}</span>` : ""}</td><td style="padding:6px 0;text-align:right">${l.total}</td></tr>`,
     )
     .join("");
+  const shippingRow = shipping
+    ? `<tr><td style="padding:6px 0">${escapeMarkup(shipping.label)}</td><td style="padding:6px 0;text-align:right">${shipping.amount}</td></tr>`
+    : "";
   return {
     text: [
       ...lines.map((l) => `- ${l.name} × ${l.quantity}: ${l.total}${l.edition ? ` (${l.edition})` : ""}`),
+      ...(shipping ? [`- ${shipping.label}: ${shipping.amount}`] : []),
       `Total: ${order.total} MXN, IVA incluido`,
       ...(plan ? [plan] : []),
     ],
-    html: `<table style="width:100%;border-collapse:collapse">${rows}
+    html: `<table style="width:100%;border-collapse:collapse">${rows}${shippingRow}
 <tr><td style="padding:8px 0;border-top:1px solid #ddd"><strong>Total</strong> (IVA incluido)</td><td style="padding:8px 0;border-top:1px solid #ddd;text-align:right"><strong>${order.total} MXN</strong></td></tr>${plan ? `<tr><td colspan="2" style="padding:0 0 6px;color:#6b5e4b">${plan}</td></tr>` : ""}</table>`,
   };
 }

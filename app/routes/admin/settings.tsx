@@ -82,6 +82,9 @@ export async function loader(args: Route.LoaderArgs) {
     installmentsEnabled: values.installmentsEnabled ? "on" : "",
     installmentsMonths: String(values.installmentsMonths),
     installmentsMinimum: String(values.installmentsMinimum),
+    shippingStandardCost: String(values.shippingStandardCost),
+    shippingExpressCost: String(values.shippingExpressCost),
+    shippingFreeFrom: values.shippingFreeFrom === null ? "" : String(values.shippingFreeFrom),
     carriers: values.carriers.map((c) => ({ name: c.name, trackingUrl: c.trackingUrl ?? "" })),
   };
   // What this form shows, field by field: its save changes only the fields the owner edited.
