@@ -729,4 +729,15 @@ describe("dropInput: drop-day rules", () => {
       openingMinutes: "Duración de la apertura: escribe de 0 a 1440 minutos.",
     });
   });
+
+  it("'solo tarjeta' is the first 2 hours unless the owner sets 0 to 72", () => {
+    expect(parsed(form()).cardOnlyHours).toBe(2);
+    expect(parsed(form({ cardOnlyHours: "0" })).cardOnlyHours).toBe(0);
+    expect(parsed(form({ cardOnlyHours: "24" })).cardOnlyHours).toBe(24);
+    for (const bad of ["73", "-1", "dos"]) {
+      expect(errorsOf(form({ cardOnlyHours: bad })), bad).toEqual({
+        cardOnlyHours: "Solo tarjeta: escribe de 0 a 72 horas.",
+      });
+    }
+  });
 });
