@@ -80,7 +80,7 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
   if (limited.length === 0) return null;
   const me = await trx
     .selectFrom("orders")
-    .select(["email_key", "card_fingerprint", "address_key"])
+    .select(["email_key", "card_fingerprint", "address_key", "voucher_reference"])
     .where("id", "=", orderId)
     .executeTakeFirst();
   if (!me) return null;
@@ -91,12 +91,15 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
     .innerJoin("order_lines as l", "l.order_id", "o.id")
     .select(["o.email_key", "o.card_fingerprint", "o.address_key", "l.drop_id", "l.quantity", "l.missing"])
     .where("o.id", "<>", orderId)
-    // Paid orders, and vouchers still waiting to be paid (decision 42).
+    // Paid orders, and vouchers still waiting to be paid (decision 42) — except for a voucher
+    // being paid itself: cash paid is not cancelled for another voucher that may never be.
     .where((eb) =>
-      eb.or([
-        eb("o.status", "in", KEPT),
-        eb.and([eb("o.status", "=", "esperando_pago"), eb("o.voucher_reference", "is not", null)]),
-      ]),
+      me.voucher_reference !== null
+        ? eb("o.status", "in", KEPT)
+        : eb.or([
+            eb("o.status", "in", KEPT),
+            eb.and([eb("o.status", "=", "esperando_pago"), eb("o.voucher_reference", "is not", null)]),
+          ]),
     )
     .where(
       "l.drop_id",

@@ -112,7 +112,12 @@ type ExpiredHold = Awaited<ReturnType<typeof expiredHolds>>[number];
 async function settleHold(
   db: Db,
   payments: PaymentProvider,
-  hold: { id: string; payment_session_id: string | null; payment_provider: string },
+  hold: {
+    id: string;
+    payment_session_id: string | null;
+    payment_provider: string;
+    voucher_reference?: string | null;
+  },
   now: Date,
 ): Promise<"released" | "paid" | "waiting" | null> {
   // A hold from another provider (the shop switched from the demo page to Stripe) has no
@@ -140,14 +145,15 @@ async function settleHold(
       if (outcome === "esperando") return "waiting";
       if (outcome === "resuelto") return null;
       // Expired unpaid, or its drop is opening: the hold ends like any other.
-    } else if (state.status === "complete") {
+    } else if (state.status === "complete" && !hold.voucher_reference) {
       // Completed unpaid with a delayed method the shop cannot read: an hour more at a time.
       if (!(await inDropOpening(db, hold.id, now))) {
         const extended = await extendHold(db, hold.id, new Date(now.getTime() + DELAYED_PAYMENT_RECHECK_MS));
         return extended ? "waiting" : null;
       }
     }
-    // Expired, or missing at the provider: it can no longer be paid.
+    // Expired, missing at the provider, or a recorded voucher the provider no longer shows (it
+    // expired or failed, and its event never came): it can no longer be paid.
   }
   return (await releaseHold(db, hold.id, now)) ? "released" : null;
 }

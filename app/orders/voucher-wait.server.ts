@@ -48,20 +48,15 @@ export async function awaitVoucher(
   return db.transaction().execute(async (trx) => {
     const order = await trx
       .selectFrom("orders")
-      .select(["status", "voucher_reference"])
+      .select(["status", "voucher_reference", "voucher_expires_at", "expires_at"])
       .where("id", "=", orderId)
       .executeTakeFirst();
     if (order?.status !== "esperando_pago") return "resuelto";
     if (order.voucher_reference !== null) {
-      // Recorded before (a replay, or during an opening now over): held until its end, once more.
-      if (!extend) return "sin_prorroga";
-      await trx
-        .updateTable("orders")
-        .set({ expires_at: toTimestamp(voucher.expiresAt), checkout_browser: null })
-        .where("id", "=", orderId)
-        .where("status", "=", "esperando_pago")
-        .execute();
-      return "esperando";
+      // Recorded before (a replay, the sweeper): its hold was lengthened to the voucher's end then,
+      // or never (recorded during its drop's opening: decision 42), and stays as it is.
+      const recordedEnd = order.voucher_expires_at ? toDate(order.voucher_expires_at).getTime() : 0;
+      return toDate(order.expires_at).getTime() >= recordedEnd ? "esperando" : "sin_prorroga";
     }
     const changed = await trx
       .updateTable("orders")

@@ -201,7 +201,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const success = browser ? successPath(successLinks, params.orderId, browser) : "/success";
   if (intent === "oxxo" || intent === "spei") {
     // A voucher instead of a card: only one this order is offered now.
-    const offer = await offerFor(services, order);
+    // What the voucher charges: the pieces and the shipping chosen (OXXO takes up to $10,000).
+    const offer = await offerFor(services, {
+      id: order.id,
+      totalCents: order.piecesCents + (shippingRate?.cents ?? 0),
+    });
     if (!offer?.[intent])
       return data(
         {

@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import type { Database } from "~/db/database.server";
+import { type Database, toTimestamp } from "~/db/database.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { getOrder } from "~/orders/queries.server";
@@ -355,5 +355,56 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
       status: "pendiente",
       totalCents: 285_000,
     });
+  });
+
+  it("a voucher that expired at Stripe without any event is released at its end, not waited for again", async () => {
+    const p = await piece();
+    const bought = await checkout(p);
+    const expiresAt = new Date(Date.now() + DAY);
+    payByVoucher(fake, bought.sessionId, expiresAt);
+    await deliver("checkout.session.completed", bought.sessionId);
+    // Stripe expires it: the PaymentIntent shows no voucher any more; its event is lost.
+    settleVoucher(fake, bought.sessionId, "failed");
+    await sweepExpiredHolds(database.db, payments(), new Date(expiresAt.getTime() + 60_000));
+    expect((await getOrder(database.db, bought.orderId))?.status).toBe("expirado");
+    expect(await p.stock()).toBe(1);
+  });
+
+  it("a voucher paid in cash is not cancelled for another voucher of the same buyer still unpaid ('Máximo 1 por persona')", async () => {
+    const p = await piece({ stock: 3, maxPerOrder: 1 });
+    const email = `ida.${harness.dialect}@example.mx`;
+    const [a, b] = [await checkout(p), await checkout(p)];
+    for (const v of [a, b]) {
+      payByVoucher(fake, v.sessionId, new Date(Date.now() + DAY));
+      Object.assign(fake.sessions.get(v.sessionId) ?? {}, withEmail(email));
+      await deliver("checkout.session.completed", v.sessionId);
+    }
+    settleVoucher(fake, a.sessionId, "paid");
+    expect((await deliver("checkout.session.async_payment_succeeded", a.sessionId)).outcome).toBe("paid");
+    expect((await getOrder(database.db, a.orderId))?.status).toBe("pendiente");
+  });
+
+  it("a voucher recorded during its drop's opening ('solo tarjeta' set to 0) does not lengthen its hold, even later", async () => {
+    const p = await piece();
+    const bought = await checkout(p);
+    // Its drop is in its opening when the voucher comes (an owner who set 'solo tarjeta' to 0).
+    await database.db
+      .updateTable("drops")
+      .set({
+        start_at: toTimestamp(new Date(Date.now() - 15 * 60_000)),
+        card_only_hours: 0,
+        opening_minutes: 60,
+      })
+      .where("id", "=", p.dropId)
+      .execute();
+    const heldUntil = (await getOrder(database.db, bought.orderId))?.expiresAt.getTime() ?? 0;
+    payByVoucher(fake, bought.sessionId, new Date(Date.now() + 2 * DAY));
+    await deliver("checkout.session.completed", bought.sessionId);
+    expect((await getOrder(database.db, bought.orderId))?.expiresAt.getTime()).toBe(heldUntil);
+    // Its hold ends after the opening: the sweeper releases it; a replayed event changes nothing.
+    await sweepExpiredHolds(database.db, payments(), new Date(Date.now() + 2 * HOUR));
+    await deliver("checkout.session.completed", bought.sessionId);
+    expect((await getOrder(database.db, bought.orderId))?.status).toBe("expirado");
+    expect(await p.stock()).toBe(1);
   });
 });
