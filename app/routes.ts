@@ -14,6 +14,8 @@ export default [
   route("cambios-y-devoluciones", "routes/legal.tsx", { id: "legal-devoluciones" }),
   route("terminos-y-condiciones", "routes/legal.tsx", { id: "legal-terminos" }),
   route("success", "routes/success.tsx"),
+  route(routePath(PATHS.orderLookup), "routes/order-lookup.tsx"),
+  route(`${routePath(PATHS.orderLookup)}/:orderId`, "routes/order-page.tsx"),
   route(routePath(PATHS.cancel), "routes/cancel.tsx"),
   route("avisame/confirmar", "routes/waitlist-confirm.tsx"),
   route("avisame/baja", "routes/waitlist-unsubscribe.tsx"),

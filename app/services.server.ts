@@ -18,6 +18,7 @@ import { createMailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import { createCancelLinks } from "~/orders/cancel-link.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
+import { createOrderPageLinks } from "~/orders/order-page-link.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { createSuccessLinks } from "~/orders/success-link.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
@@ -124,11 +125,15 @@ export async function startServices(
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
     const waitlistLinks = createWaitlistLinks(settings.secret);
+    const orderPageLinks = createOrderPageLinks(settings.secret);
     const mail = createMailQueue(
       database.db,
       mailer,
       {
-        ...orderEmailTemplates(database.db, () => shopSettings.current()),
+        ...orderEmailTemplates(database.db, () => shopSettings.current(), {
+          links: orderPageLinks,
+          publicUrl: config.publicUrl,
+        }),
         ...waitlistEmailTemplates(
           database.db,
           () => shopSettings.current().shop,
@@ -162,6 +167,7 @@ export async function startServices(
       cancelLinks: createCancelLinks(settings.secret),
       waitlistLinks,
       successLinks: createSuccessLinks(settings.secret),
+      orderPageLinks,
       browserCookies: createBrowserCookies(settings.secret),
       proofOfWork,
       async stop() {

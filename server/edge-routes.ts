@@ -92,6 +92,12 @@ export function edgeRoutes(
   // The sign-up form shows its own 429 (the route answers it): the count is made here all the same.
   // A post's answer is never cached, so it may carry the browser cookie too.
   router.post(WAITLIST_SIGN_UPS, issueBrowserCookie(cookies), countRequests(limits, cookies, "waitlist"));
+  // 'Mi pedido''s look-up shows its own 429 the same way.
+  router.post(
+    withDataRequest(PATHS.orderLookup),
+    issueBrowserCookie(cookies),
+    countRequests(limits, cookies, "lookup"),
+  );
 
   // While the server already knows the sign-in line is full (no database read), a login form
   // posted without JavaScript is refused here, before React Router renders anything: under a

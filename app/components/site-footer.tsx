@@ -59,6 +59,12 @@ export function SiteFooter({ shop, year }: { shop: PublicShopSettings; year: num
             </li>
           ))}
         </ul>
+        <p>
+          <Link to="/mi-pedido" className="underline underline-offset-4 hover:text-ink">
+            Mi pedido
+          </Link>
+          : dónde está tu compra
+        </p>
         <nav aria-label="Información legal">
           <ul className="flex flex-wrap justify-center gap-x-5 gap-y-2">
             {LEGAL_LINKS.map((link) => (

@@ -171,6 +171,8 @@ export interface OrdersTable {
   address_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** The provider's payment (Stripe: the PaymentIntent), which a refund names. */
   payment_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The shop's origin the order was bought at: its e-mails link 'Mi pedido' there. */
+  site_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** How the buyer is paying: 'oxxo' or 'spei' once a voucher was given (decision 42); null: by card. */
   payment_method: ColumnType<PaymentMethod | null, PaymentMethod | null | undefined, PaymentMethod | null>;
   /** The number the buyer pays with (the OXXO barcode's, or the transfer's reference). */

@@ -168,13 +168,17 @@ export async function openCheckout(
   const { urls } = ask;
   try {
     const installmentMonths = ask.installments ? installmentsFor(ask.installments, order.totalCents) : null;
+    const shippingOptions = ask.shippingRates ? shippingOptionsFor(ask.shippingRates, order.totalCents) : [];
     const vouchers = await vouchersForOrder(
       db,
       ask.vouchers,
-      { totalCents: order.totalCents, dropIds: ask.lines.map((l) => l.dropId) },
+      // OXXO's cash limit counts the dearest shipping the page offers too.
+      {
+        totalCents: order.totalCents + Math.max(0, ...shippingOptions.map((o) => o.cents)),
+        dropIds: ask.lines.map((l) => l.dropId),
+      },
       ask.now ?? new Date(),
     );
-    const shippingOptions = ask.shippingRates ? shippingOptionsFor(ask.shippingRates, order.totalCents) : [];
     const session = await payments.createSession(
       { ...order, installmentMonths, vouchers, shippingOptions },
       {
@@ -182,7 +186,7 @@ export async function openCheckout(
         cancel: urls.cancel(order.id),
       },
     );
-    await setPaymentSession(db, order.id, session, order.expiresAt);
+    await setPaymentSession(db, order.id, session, order.expiresAt, ask.origin || null);
     return { ok: true, url: session.url, orderId: order.id };
   } catch (error) {
     log.error(

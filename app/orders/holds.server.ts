@@ -202,11 +202,18 @@ export async function setPaymentSession(
   orderId: string,
   session: { id: string; expiresAt: Date; url?: string },
   holdEndsAt?: Date,
+  /** The shop's origin the checkout came from (its e-mails link 'Mi pedido' there). */
+  siteUrl?: string | null,
 ): Promise<void> {
   const ends = holdEndsAt && holdEndsAt < session.expiresAt ? holdEndsAt : session.expiresAt;
   await db
     .updateTable("orders")
-    .set({ payment_session_id: session.id, expires_at: toTimestamp(ends), payment_url: session.url ?? null })
+    .set({
+      payment_session_id: session.id,
+      expires_at: toTimestamp(ends),
+      payment_url: session.url ?? null,
+      ...(siteUrl ? { site_url: siteUrl } : {}),
+    })
     .where("id", "=", orderId)
     .execute();
 }
@@ -332,7 +339,7 @@ export async function expiredHolds(
   const { limit = 50, after } = page;
   let query = db
     .selectFrom("orders")
-    .select(["id", "payment_session_id", "payment_provider", "expires_at"])
+    .select(["id", "payment_session_id", "payment_provider", "expires_at", "voucher_reference"])
     .where("status", "=", "esperando_pago")
     .where("expires_at", "<", toTimestamp(now));
   if (after) {

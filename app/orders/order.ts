@@ -18,6 +18,8 @@ export interface Order {
   expiresAt: Date;
   /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */
   installmentMonths: number | null;
+  /** The shop's origin the order was bought at ('Mi pedido' links there without a PUBLIC_URL). */
+  siteUrl: string | null;
   /** The cash voucher or transfer the buyer pays with (decision 42); null: a card. */
   voucher: Voucher | null;
   /** Shipping the buyer paid, apart from the pieces (totalCents includes it): null for none (before decision 43). */

@@ -41,6 +41,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     removedAt: row.removed_at ? toDate(row.removed_at) : null,
     expiresAt: toDate(row.expires_at),
     installmentMonths: row.installment_months ?? null,
+    siteUrl: row.site_url ?? null,
     voucher:
       row.payment_method && row.voucher_reference && row.voucher_expires_at
         ? {

@@ -24,7 +24,7 @@ import { withStatementCache } from "~/db/statement-cache";
  * A request without the browser cookie (a script, or a first visit) counts against a smaller
  * per-address allowance of its own, so dropping the cookie does not buy more attempts.
  */
-export type LimitedAction = "checkout" | "cancel" | "login" | "challenge" | "waitlist";
+export type LimitedAction = "checkout" | "cancel" | "login" | "challenge" | "waitlist" | "lookup";
 
 interface Rule {
   /** How many per window. */
@@ -59,6 +59,13 @@ export const LIMIT_RULES: Record<LimitedAction, { browser: Rule; cookieless: Rul
     browser: { points: 5, windowSeconds: 600 },
     cookieless: { points: 300, windowSeconds: 600 },
     address: { points: 600, windowSeconds: 600 },
+  },
+  // 'Mi pedido' looked up by number and e-mail: a person types them a few times; guessing other
+  // people's orders takes thousands of tries.
+  lookup: {
+    browser: { points: 10, windowSeconds: 600 },
+    cookieless: { points: 30, windowSeconds: 600 },
+    address: { points: 300, windowSeconds: 600 },
   },
   // On top of the sign-in's own failure limits (app/auth/login-limits.server.ts): this one counts
   // every attempt, so a flood is turned away before it reaches the password line.

@@ -4,6 +4,7 @@ import { useCart } from "~/components/cart/cart-context";
 import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
 import { isOrderId } from "~/orders/ids";
+import { orderPagePath } from "~/orders/order-page-link.server";
 import { receiptOf } from "~/orders/receipt.server";
 import { voucherFromProvider } from "~/orders/voucher-wait.server";
 import { browserIdContext } from "~/web/client-address";
@@ -21,23 +22,25 @@ export const action = pageTakesNoForm;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const orderId = params.get("pedido");
-  if (!orderId || !isOrderId(orderId)) return { receipt: null };
-  const { database, successLinks, payments } = context.get(servicesContext);
+  if (!orderId || !isOrderId(orderId)) return { receipt: null, orderPage: null };
+  const { database, successLinks, payments, orderPageLinks } = context.get(servicesContext);
   // Only from the link signed for this browser: the order id alone, or the link opened in
   // another browser — or in any browser without the cookie — shows the thanks without the details.
   const browser = context.get(browserIdContext);
   if (!browser || !successLinks.verify(orderId, browser, params.get("firma"))) {
-    return { receipt: null };
+    return { receipt: null, orderPage: null };
   }
   // Back from the payment page with a voucher before the provider's event came: asked now, so
   // the buyer sees the reference she pays with (a provider that does not answer leaves it to the event).
   await voucherFromProvider(database.db, payments, orderId).catch(() => null);
-  return { receipt: await receiptOf(database.db, orderId) };
+  const receipt = await receiptOf(database.db, orderId);
+  // 'Mi pedido': the same page every e-mail links, for later.
+  return { receipt, orderPage: receipt ? orderPagePath(orderPageLinks, orderId) : null };
 }
 
 export default function Success({ loaderData }: Route.ComponentProps) {
   const { clear } = useCart();
-  const { receipt } = loaderData;
+  const { receipt, orderPage } = loaderData;
   // Reaching this page means the payment went through: the cart is done.
   useEffect(() => clear(), [clear]);
   return (
@@ -76,6 +79,11 @@ export default function Success({ loaderData }: Route.ComponentProps) {
                 ? "Estamos confirmando tu pago; el correo de confirmación te llegará en cuanto se acredite."
                 : `Enviamos la confirmación a ${receipt.email}.`}
             </p>
+          )}
+          {orderPage && (
+            <Link to={orderPage} className="mt-4 inline-block text-sm underline">
+              Ver mi pedido (dónde está, qué sigue)
+            </Link>
           )}
         </section>
       )}

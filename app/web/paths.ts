@@ -7,6 +7,8 @@ export const PATHS = {
   loginCode: "/login/codigo",
   loginSetUp: "/login/configurar",
   cancel: "/cancel",
+  /** 'Mi pedido': the look-up form (an order's number and e-mail) and, below it, each order's page. */
+  orderLookup: "/mi-pedido",
   checkout: "/api/checkout",
   /** A shopper's place in a drop's line, looked at while the drawer waits (`:id` the place). */
   line: "/api/fila/:id",

@@ -6,6 +6,7 @@ import type { Mailer } from "~/mail/mailer.server";
 import type { MailQueue } from "~/mail/queue.server";
 import type { MediaStorage } from "~/media/storage.server";
 import type { CancelLinks } from "~/orders/cancel-link.server";
+import type { OrderPageLinks } from "~/orders/order-page-link.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import type { SuccessLinks } from "~/orders/success-link.server";
 import type { BrowserCookies } from "~/rate-limits/browser-cookie.server";
@@ -38,6 +39,8 @@ export interface Services {
   waitlistLinks: WaitlistLinks;
   /** Signs and checks the /success links: the order's details for the browser that paid only. */
   successLinks: SuccessLinks;
+  /** 'Mi pedido': each order's page, signed for it. */
+  orderPageLinks: OrderPageLinks;
   stop(): Promise<void>;
 }
 

@@ -105,6 +105,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0026_installments",
       "0027_vouchers",
       "0028_shipping",
+      "0029_order_site",
     ]);
 
     const db = database.db;
@@ -207,6 +208,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0026_installments",
       "0027_vouchers",
       "0028_shipping",
+      "0029_order_site",
     ]);
   });
 });

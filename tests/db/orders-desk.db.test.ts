@@ -658,6 +658,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0026_installments",
       "0027_vouchers",
       "0028_shipping",
+      "0029_order_site",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

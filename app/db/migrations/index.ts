@@ -26,6 +26,7 @@ import * as m0025 from "./0025_drafts";
 import * as m0026 from "./0026_installments";
 import * as m0027 from "./0027_vouchers";
 import * as m0028 from "./0028_shipping";
+import * as m0029 from "./0029_order_site";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "0026_installments": m0026,
   "0027_vouchers": m0027,
   "0028_shipping": m0028,
+  "0029_order_site": m0029,
 };

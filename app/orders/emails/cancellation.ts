@@ -4,14 +4,18 @@ import { formatMXN } from "~/lib/money";
 import { contactLine, emailHtml } from "~/mail/layout";
 import type { MailMessage } from "~/mail/mailer.server";
 import type { Order } from "../order";
-import { firstNameOf, piecesOf } from "./order-parts";
+import { firstNameOf, orderPageHtml, orderPageText, piecesOf } from "./order-parts";
 
 /**
  * A cancelled order, sent once the refund was made: over a drop's per-person limit (decision 29),
  * saying why and that the pieces went to the next person waiting; or by the shop ('Eliminar pedido'
  * on a paid order, decision 37), with an apology and a way to ask.
  */
-export function cancellationEmail(order: Order, shop: PublicShopSettings): Omit<MailMessage, "to"> | null {
+export function cancellationEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+): Omit<MailMessage, "to"> | null {
   const cancellation = order.cancellation;
   if (!cancellation) return null;
   const firstName = firstNameOf(order);
@@ -41,6 +45,7 @@ export function cancellationEmail(order: Order, shop: PublicShopSettings): Omit<
     "",
     ask,
     "",
+    ...orderPageText(pageUrl),
     contactLine(shop),
   ].join("\n");
   const html = emailHtml(
@@ -50,7 +55,7 @@ export function cancellationEmail(order: Order, shop: PublicShopSettings): Omit<
 <p><strong>${escapeMarkup(refund)}</strong></p>
 ${pieces.html}
 <p style="margin-top:24px">${escapeMarkup(fair)}</p>
-<p>${escapeMarkup(ask)}</p>`,
+<p>${escapeMarkup(ask)}</p>${orderPageHtml(pageUrl)}`,
   );
   return { subject: `Cancelamos tu pedido ${order.id} y te devolvimos tu dinero`, text, html };
 }

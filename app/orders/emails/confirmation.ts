@@ -4,10 +4,14 @@ import { contactLine, emailHtml } from "~/mail/layout";
 import type { MailMessage } from "~/mail/mailer.server";
 import type { Order } from "../order";
 import { addressLines } from "../shipping";
-import { firstNameOf, piecesOf } from "./order-parts";
+import { firstNameOf, orderPageHtml, orderPageText, piecesOf } from "./order-parts";
 
 /** The order confirmation, in Spanish, as plain text and HTML. */
-export function confirmationEmail(order: Order, shop: PublicShopSettings): Omit<MailMessage, "to"> {
+export function confirmationEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+): Omit<MailMessage, "to"> {
   const firstName = firstNameOf(order);
   const pieces = piecesOf(order);
   const next =
@@ -21,6 +25,7 @@ export function confirmationEmail(order: Order, shop: PublicShopSettings): Omit<
     ...(order.shipping ? ["Lo enviaremos a:", ...addressLines(order.shipping), ""] : []),
     `¿Qué sigue? ${next}`,
     "",
+    ...orderPageText(pageUrl),
     contactLine(shop),
   ].join("\n");
   const html = emailHtml(
@@ -34,7 +39,7 @@ ${
     : ""
 }
 <h2 style="font-size:16px;margin-top:24px">¿Qué sigue?</h2>
-<p>${next}</p>`,
+<p>${next}</p>${orderPageHtml(pageUrl)}`,
   );
   return { subject: `Tu pedido ${order.id} está confirmado`, text, html };
 }

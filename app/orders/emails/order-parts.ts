@@ -37,3 +37,15 @@ export function piecesOf(order: Order): { text: string[]; html: string } {
 export function firstNameOf(order: Order): string {
   return order.customerName.split(" ")[0] || "Hola";
 }
+
+/** The link to the buyer's order page ('Mi pedido'), as text lines (none without an address). */
+export function orderPageText(pageUrl: string | null): string[] {
+  return pageUrl ? [`Ve tu pedido en cualquier momento (Mi pedido): ${pageUrl}`, ""] : [];
+}
+
+/** The link to the buyer's order page ('Mi pedido'), as a button. */
+export function orderPageHtml(pageUrl: string | null): string {
+  return pageUrl
+    ? `<p style="margin-top:24px"><a href="${escapeMarkup(pageUrl)}" style="display:inline-block;border:1px solid #2b2520;color:#2b2520;padding:10px 18px;border-radius:999px;text-decoration:none">Ver mi pedido</a></p>`
+    : "";
+}

@@ -4,10 +4,14 @@ import { contactLine, emailHtml } from "~/mail/layout";
 import type { MailMessage } from "~/mail/mailer.server";
 import type { Order } from "../order";
 import { addressLines } from "../shipping";
-import { firstNameOf, piecesOf } from "./order-parts";
+import { firstNameOf, orderPageHtml, orderPageText, piecesOf } from "./order-parts";
 
 /** The shipment notice: pieces, carrier, tracking number and, for known carriers, where to follow it. */
-export function shipmentEmail(order: Order, shop: PublicShopSettings): Omit<MailMessage, "to"> {
+export function shipmentEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+): Omit<MailMessage, "to"> {
   const firstName = firstNameOf(order);
   const pieces = piecesOf(order);
   const carrier = order.carrier ?? "";
@@ -23,6 +27,7 @@ export function shipmentEmail(order: Order, shop: PublicShopSettings): Omit<Mail
     ...pieces.text,
     "",
     ...(order.shipping ? ["Dirección de entrega:", ...addressLines(order.shipping), ""] : []),
+    ...orderPageText(pageUrl),
     contactLine(shop),
   ].join("\n");
   const link = order.trackingUrl
@@ -40,7 +45,7 @@ ${
   order.shipping
     ? `<h2 style="font-size:16px;margin-top:24px">Dirección de entrega</h2><p>${addressLines(order.shipping).map(escapeMarkup).join("<br>")}</p>`
     : ""
-}`,
+}${orderPageHtml(pageUrl)}`,
   );
   return { subject: `Tu pedido ${order.id} va en camino`, text, html };
 }

@@ -4,7 +4,7 @@ import { contactLine, emailHtml } from "~/mail/layout";
 import type { MailMessage } from "~/mail/mailer.server";
 import type { Order } from "../order";
 import { voucherDeadlineText } from "../vouchers";
-import { firstNameOf, piecesOf } from "./order-parts";
+import { firstNameOf, orderPageHtml, orderPageText, piecesOf } from "./order-parts";
 
 /** How to pay a voucher, step by step, in the buyer's words. */
 export function howToPay(order: Pick<Order, "voucher" | "total">): string[] {
@@ -25,7 +25,11 @@ export function howToPay(order: Pick<Order, "voucher" | "total">): string[] {
 }
 
 /** The voucher the buyer pays with: the reference, how, until when, and that the pieces are held until then. */
-export function voucherEmail(order: Order, shop: PublicShopSettings): Omit<MailMessage, "to"> | null {
+export function voucherEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+): Omit<MailMessage, "to"> | null {
   const voucher = order.voucher;
   if (!voucher || order.status !== "esperando_pago") return null;
   const firstName = firstNameOf(order);
@@ -49,6 +53,7 @@ export function voucherEmail(order: Order, shop: PublicShopSettings): Omit<MailM
     "",
     after,
     "",
+    ...orderPageText(pageUrl),
     contactLine(shop),
   ].join("\n");
   const html = emailHtml(
@@ -60,7 +65,7 @@ export function voucherEmail(order: Order, shop: PublicShopSettings): Omit<MailM
 <p style="font-size:20px;letter-spacing:1px"><strong>${escapeMarkup(voucher.reference)}</strong></p>
 ${voucher.url ? `<p><a href="${escapeMarkup(voucher.url)}">Ver tu ficha para imprimir o mostrar en el celular</a></p>` : ""}
 ${pieces.html}
-<p style="margin-top:24px">${escapeMarkup(after)}</p>`,
+<p style="margin-top:24px">${escapeMarkup(after)}</p>${orderPageHtml(pageUrl)}`,
   );
   const subject =
     voucher.method === "oxxo"
@@ -70,7 +75,11 @@ ${pieces.html}
 }
 
 /** A voucher that expired or failed unpaid: the pieces went back; how to ask for them again. */
-export function voucherEndedEmail(order: Order, shop: PublicShopSettings): Omit<MailMessage, "to"> | null {
+export function voucherEndedEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+): Omit<MailMessage, "to"> | null {
   if (!order.voucher || order.status !== "expirado") return null;
   const firstName = firstNameOf(order);
   const what = `No recibimos el pago de tu pedido ${order.id} antes de que venciera tu ficha (${voucherDeadlineText(order.voucher.expiresAt)}), así que las piezas volvieron a la tienda.`;
@@ -86,6 +95,7 @@ export function voucherEndedEmail(order: Order, shop: PublicShopSettings): Omit<
     "",
     again,
     "",
+    ...orderPageText(pageUrl),
     contactLine(shop),
   ].join("\n");
   const html = emailHtml(
@@ -93,7 +103,7 @@ export function voucherEndedEmail(order: Order, shop: PublicShopSettings): Omit<
     `${escapeMarkup(firstName)}, tu ficha de pago venció`,
     `<p>${escapeMarkup(what)}</p>
 ${pieces.html}
-<p style="margin-top:24px">${escapeMarkup(again)}</p>`,
+<p style="margin-top:24px">${escapeMarkup(again)}</p>${orderPageHtml(pageUrl)}`,
   );
   return { subject: `Tu ficha del pedido ${order.id} venció`, text, html };
 }

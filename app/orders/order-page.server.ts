@@ -1,0 +1,167 @@
+import type { Db } from "~/db/database.server";
+import { formatShopDateTime } from "~/lib/dates";
+import { formatMXN } from "~/lib/money";
+import type { Carrier } from "~/settings/carriers";
+import { withTrackingLink } from "~/settings/carriers";
+import { emailKey } from "./buyer-keys";
+import { howToPay } from "./emails/voucher";
+import { isOrderId } from "./ids";
+import { shippingLineOf } from "./order";
+import { getOrder } from "./queries.server";
+import { addressLines } from "./shipping";
+import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "./vouchers";
+
+/*
+ * 'Mi pedido' (issue 27): the buyer's own page for an order — where it is, what is in it, where it
+ * goes and what she can do next — opened from a signed link (every e-mail has one) or found by its
+ * number and her e-mail.
+ */
+
+/**
+ * The order a buyer asks for by its number and e-mail, or null. The same null for a number that
+ * does not exist, an e-mail that is not the order's, or an order nobody has paid (no e-mail yet):
+ * the answer never tells which.
+ */
+export async function findBuyerOrder(db: Db, number: string, email: string): Promise<string | null> {
+  const id = number
+    .trim()
+    .toUpperCase()
+    .replace(/^OL(?=[A-Z0-9]{8}$)/, "OL-");
+  const key = emailKey(email);
+  if (!isOrderId(id) || key === null) return null;
+  const row = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("id", "=", id)
+    .where("email_key", "=", key)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** One step of the order's life as the buyer reads it. */
+export interface OrderStep {
+  label: string;
+  /** When it happened, in Mexico City time; null: not yet. */
+  at: string | null;
+  detail: string | null;
+  link: { href: string; text: string } | null;
+}
+
+export interface OrderPage {
+  id: string;
+  status: string;
+  placedAt: string;
+  lines: { name: string; quantity: number; lineTotal: string; edition: string | null }[];
+  shippingLine: { label: string; amount: string } | null;
+  total: string;
+  plan: string | null;
+  address: string[];
+  steps: OrderStep[];
+  /** What the buyer can do now, in a sentence or two. */
+  next: string;
+  voucher: {
+    method: string;
+    reference: string;
+    clabe: string | null;
+    url: string | null;
+    steps: string[];
+  } | null;
+}
+
+/** The order as its buyer's page shows it; null when there is nothing a buyer could have bought. */
+export async function orderPageOf(db: Db, orderId: string, carriers: Carrier[]): Promise<OrderPage | null> {
+  const found = await getOrder(db, orderId);
+  // An order never paid nor given a voucher has no buyer (no e-mail): nothing to show.
+  if (!found || (found.status === "esperando_pago" && !found.voucher) || !found.customerEmail) return null;
+  const order = withTrackingLink(found, carriers);
+  const at = (date: Date | null) => (date ? formatShopDateTime(date) : null);
+  const steps: OrderStep[] = [];
+  if (order.voucher) {
+    steps.push({
+      label: `Ficha de pago: ${PAYMENT_METHOD_LABELS[order.voucher.method]}`,
+      at: at(order.createdAt),
+      detail:
+        order.status === "esperando_pago"
+          ? `Pagable hasta el ${voucherDeadlineText(order.voucher.expiresAt)}`
+          : null,
+      link: null,
+    });
+  }
+  steps.push({ label: "Pagado", at: at(order.paidAt), detail: null, link: null });
+  if (order.status === "cancelado") {
+    steps.push({
+      label: "Cancelado y reembolsado",
+      at: at(order.cancellation?.refundedAt ?? null),
+      detail: order.cancellation?.reason ?? null,
+      link: null,
+    });
+  } else {
+    steps.push({
+      label: "Enviado",
+      at: at(order.shippedAt),
+      detail: order.carrier && order.trackingNumber ? `${order.carrier}, guía ${order.trackingNumber}` : null,
+      link: order.trackingUrl ? { href: order.trackingUrl, text: "Sigue tu envío" } : null,
+    });
+  }
+  return {
+    id: order.id,
+    status: statusText(order.status),
+    placedAt: formatShopDateTime(order.createdAt),
+    lines: order.lines.map((l) => ({
+      name: l.name,
+      quantity: l.quantity,
+      lineTotal: formatMXN(l.unitPriceCents * l.quantity),
+      edition: l.edition,
+    })),
+    shippingLine: shippingLineOf(order),
+    total: order.total,
+    plan: order.installmentMonths ? `Pagado a ${order.installmentMonths} meses sin intereses` : null,
+    address: order.shipping ? addressLines(order.shipping) : [],
+    steps,
+    next: nextStep(order.status, Boolean(order.trackingUrl)),
+    voucher:
+      order.voucher && order.status === "esperando_pago"
+        ? {
+            method: PAYMENT_METHOD_LABELS[order.voucher.method],
+            reference: order.voucher.reference,
+            clabe: order.voucher.clabe,
+            url: order.voucher.url,
+            steps: howToPay(order),
+          }
+        : null,
+  };
+}
+
+function statusText(status: string): string {
+  switch (status) {
+    case "esperando_pago":
+      return "Esperando tu pago";
+    case "pendiente":
+      return "Pagado: lo estamos preparando";
+    case "enviado":
+    case "archivado":
+      return "Enviado";
+    case "cancelado":
+      return "Cancelado";
+    default:
+      return "Pago vencido";
+  }
+}
+
+function nextStep(status: string, tracked: boolean): string {
+  switch (status) {
+    case "esperando_pago":
+      return "Paga tu ficha antes de que venza: en cuanto se acredite te llega la confirmación y preparamos tus piezas.";
+    case "pendiente":
+      return "Hacemos y empacamos tus piezas a mano en el taller. Cuando salgan te escribimos con la paquetería y el número de guía.";
+    case "enviado":
+    case "archivado":
+      return tracked
+        ? "Tu pedido va en camino: sigue tu envío con el enlace de la paquetería. ¿Algo no llegó como esperabas? Escríbenos."
+        : "Tu pedido va en camino. ¿Algo no llegó como esperabas? Escríbenos.";
+    case "cancelado":
+      return "Te devolvimos el total al mismo medio con que pagaste. Si tienes dudas, escríbenos.";
+    default:
+      return "Este pedido no se pagó a tiempo y sus piezas volvieron a la tienda.";
+  }
+}

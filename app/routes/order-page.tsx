@@ -1,0 +1,143 @@
+import { Link } from "react-router";
+import { RouteError } from "~/components/route-error";
+import { isOrderId } from "~/orders/ids";
+import { orderPageOf } from "~/orders/order-page.server";
+import { pageTakesNoForm } from "~/web/methods";
+import { servicesContext } from "~/web/services";
+import type { Route } from "./+types/order-page";
+
+export const meta = () => [{ title: "Mi pedido" }, { name: "robots", content: "noindex" }];
+
+// One buyer's order: never kept by a shared cache, nor by the browser's history cache.
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+export const action = pageTakesNoForm;
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { database, orderPageLinks, settings } = context.get(servicesContext);
+  const orderId = params.orderId ?? "";
+  const signature = new URL(request.url).searchParams.get("firma");
+  // Only from its signed link: a changed number or signature shows nothing of any order.
+  if (!isOrderId(orderId) || !orderPageLinks.verify(orderId, signature)) {
+    throw new Response("Pedido no encontrado", { status: 404 });
+  }
+  const page = await orderPageOf(database.db, orderId, settings.current().carriers);
+  if (!page) throw new Response("Pedido no encontrado", { status: 404 });
+  return { page };
+}
+
+export default function OrderPage({ loaderData }: Route.ComponentProps) {
+  const { page } = loaderData;
+  return (
+    <main className="mx-auto max-w-xl px-4 py-12">
+      <p className="text-sm text-ink/75">Mi pedido</p>
+      <h1 className="font-serif text-4xl">
+        Pedido <span data-testid="order-number">{page.id}</span>
+      </h1>
+      <p className="mt-2 text-ink/80">
+        Hecho el {page.placedAt} · <strong data-testid="order-status">{page.status}</strong>
+      </p>
+
+      <section aria-labelledby="pasos" className="mt-8">
+        <h2 id="pasos" className="font-serif text-2xl">
+          Dónde está
+        </h2>
+        <ol className="mt-3 space-y-3">
+          {page.steps.map((step) => (
+            <li key={step.label} className="flex gap-3">
+              <span
+                aria-hidden="true"
+                className={`mt-1.5 size-3 shrink-0 rounded-full ${step.at ? "bg-gold-700" : "border border-ink/40"}`}
+              />
+              <div>
+                <p className="font-medium">
+                  {step.label}
+                  {step.at ? <span className="font-normal text-ink/75"> · {step.at}</span> : " · pendiente"}
+                </p>
+                {step.detail && <p className="text-sm text-ink/80">{step.detail}</p>}
+                {step.link && (
+                  <a href={step.link.href} className="text-sm underline" rel="noreferrer">
+                    {step.link.text}
+                  </a>
+                )}
+              </div>
+            </li>
+          ))}
+        </ol>
+        <p className="mt-4 rounded-lg bg-sand/50 p-4 text-sm" data-testid="next-step">
+          {page.next}
+        </p>
+      </section>
+
+      {page.voucher && (
+        <section aria-labelledby="ficha" className="mt-8">
+          <h2 id="ficha" className="font-serif text-2xl">
+            Cómo pagar: {page.voucher.method}
+          </h2>
+          <p className="mt-2 font-mono text-2xl tracking-wider">{page.voucher.reference}</p>
+          <ol className="mt-3 list-decimal space-y-1 pl-5 text-sm">
+            {page.voucher.steps.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ol>
+          {page.voucher.url && (
+            <a href={page.voucher.url} className="mt-3 inline-block text-sm underline" rel="noreferrer">
+              Ver tu ficha para imprimir o mostrar en el celular
+            </a>
+          )}
+        </section>
+      )}
+
+      <section aria-labelledby="piezas" className="mt-8">
+        <h2 id="piezas" className="font-serif text-2xl">
+          Tus piezas
+        </h2>
+        <ul className="mt-3 divide-y divide-sand">
+          {page.lines.map((line) => (
+            <li key={line.name} className="flex justify-between gap-4 py-2">
+              <span>
+                {line.name} × {line.quantity}
+                {line.edition && <span className="block text-sm text-ink/75">{line.edition}</span>}
+              </span>
+              <span>{line.lineTotal}</span>
+            </li>
+          ))}
+          {page.shippingLine && (
+            <li className="flex justify-between gap-4 py-2">
+              <span>{page.shippingLine.label}</span>
+              <span>{page.shippingLine.amount}</span>
+            </li>
+          )}
+        </ul>
+        <p className="mt-2 flex justify-between border-t border-ink/20 pt-2 font-medium">
+          <span>Total (MXN, IVA incluido)</span>
+          <span data-testid="order-total">{page.total}</span>
+        </p>
+        {page.plan && <p className="text-sm text-ink/75">{page.plan}</p>}
+      </section>
+
+      {page.address.length > 0 && (
+        <section aria-labelledby="envio" className="mt-8">
+          <h2 id="envio" className="font-serif text-2xl">
+            Lo enviamos a
+          </h2>
+          <p className="mt-2">
+            {page.address.map((line) => (
+              <span key={line} className="block">
+                {line}
+              </span>
+            ))}
+          </p>
+        </section>
+      )}
+
+      <Link to="/colecciones" className="mt-10 inline-block underline">
+        Seguir viendo colecciones
+      </Link>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError notFoundTitle="Pedido no encontrado" message="No pudimos mostrar esta página." />;
+}

@@ -1,0 +1,173 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import type { Database } from "~/db/database.server";
+import { demoPayment, runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server-process";
+
+/*
+ * 'Mi pedido' (issue 27) through HTTP: an order's page opens only from its signed link (a changed
+ * number or signature is a 404 with nothing of any order); the look-up by number and e-mail gives
+ * the same answer for an unknown number and a wrong e-mail, and is limited; the confirmation
+ * e-mail links the page.
+ */
+
+vi.setConfig({ testTimeout: 120_000 });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-order-page-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describeEachDatabase("'Mi pedido'", (harness) => {
+  let server: RunningServer;
+  let database: Database;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    database = await harness.fresh();
+    dataDir = path.join(tmp, harness.dialect);
+    server = await startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: harness.lastUrl(),
+      DEMO_DATA: "false",
+      DEMO_PAYMENTS: "true",
+      REQUEST_LIMITS: "true",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** A piece bought on the demo payment page by `email`: its order number. */
+  async function bought(email: string): Promise<string> {
+    const piece = await runningPiece(database, { stock: 1, name: "Anillo Mío", priceCents: 420_000 });
+    const checkout = await fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] }),
+    });
+    const { url } = (await checkout.json()) as { url: string };
+    const orderId = url.split("/").pop() ?? "";
+    const paid = await fetch(`${server.url}${url}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      body: new URLSearchParams(demoPayment("Alma Díaz", email)),
+    });
+    expect(paid.status).toBe(302);
+    return orderId;
+  }
+
+  /** The look-up form sent as a browser without JavaScript sends it (a new browser each time unless `cookie`). */
+  const lookUp = (number: string, email: string, cookie?: string) =>
+    fetch(`${server.url}/mi-pedido`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: server.url,
+        ...(cookie ? { cookie } : {}),
+      },
+      body: new URLSearchParams({ number, email }),
+    });
+
+  it("found by its number and e-mail; the page opens only from its signed link", async () => {
+    const email = `alma.${harness.dialect}@example.mx`;
+    const orderId = await bought(email);
+    // Any case, spaces: the buyer types it.
+    const found = await lookUp(` ${orderId.toLowerCase()} `, email.toUpperCase());
+    expect(found.status).toBe(302);
+    const link = found.headers.get("location") ?? "";
+    expect(link).toMatch(new RegExp(`^/mi-pedido/${orderId}\\?firma=[\\w-]+$`));
+    const page = await fetch(`${server.url}${link}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+    const html = await page.text();
+    for (const text of [
+      orderId,
+      "Anillo Mío",
+      "$4,200.00",
+      "Pagado: lo estamos preparando",
+      "Oaxaca de Juárez",
+    ])
+      expect(html).toContain(text);
+
+    // Another order's number under this signature, or this one's with a changed signature: nothing.
+    const other = await bought(`otra.${harness.dialect}@example.mx`);
+    const firma = new URL(link, server.url).searchParams.get("firma") ?? "";
+    const changed = `${firma.slice(0, -2)}${firma.endsWith("AA") ? "BB" : "AA"}`;
+    for (const wrong of [
+      `/mi-pedido/${other}?firma=${firma}`,
+      `/mi-pedido/${orderId}?firma=${changed}`,
+      `/mi-pedido/${orderId}`,
+    ]) {
+      const res = await fetch(`${server.url}${wrong}`);
+      expect(res.status, wrong).toBe(404);
+      const body = await res.text();
+      expect(body, wrong).not.toContain("Anillo Mío");
+      expect(body, wrong).not.toContain("Alma");
+    }
+  });
+
+  it("the same answer for an unknown number and a wrong e-mail; a bad e-mail is told beside its field", async () => {
+    const email = `rosa.${harness.dialect}@example.mx`;
+    const orderId = await bought(email);
+    const wrongEmail = await lookUp(orderId, `otra.${email}`);
+    const unknown = await lookUp("OL-ZZZZZZZZ", email);
+    expect(wrongEmail.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    const [a, b] = [await wrongEmail.text(), await unknown.text()];
+    expect(a).toContain("No encontramos un pedido con ese número y ese correo.");
+    expect(b).toContain("No encontramos un pedido con ese número y ese correo.");
+    expect(a).not.toContain("Anillo Mío");
+    const bad = await lookUp(orderId, "no-es-correo");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Escribe un correo válido.");
+  });
+
+  it("is limited: a browser guessing orders is stopped with a Spanish 429", async () => {
+    const first = await lookUp("OL-AAAAAAAA", "nadie@example.mx");
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    expect(cookie).toMatch(/navegador=/);
+    const statuses = [first.status];
+    for (let i = 0; i < 12; i++)
+      statuses.push((await lookUp(`OL-AAAAAA${i}A`.slice(0, 11), "nadie@example.mx", cookie)).status);
+    expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const limited = await lookUp("OL-AAAAAAAA", "nadie@example.mx", cookie);
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).toContain("Demasiados intentos seguidos.");
+  });
+
+  it("the confirmation e-mail links the order's page", async () => {
+    const email = `luz.${harness.dialect}@example.mx`;
+    const orderId = await bought(email);
+    const outbox = path.join(dataDir, "outbox");
+    let message = "";
+    await expect
+      .poll(
+        () => {
+          const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
+          message =
+            files
+              .map((f) =>
+                fs
+                  .readFileSync(path.join(outbox, f), "utf8")
+                  .replace(/=\r?\n/g, "")
+                  .replace(/=3D/g, "="),
+              )
+              .find((m) => m.includes(orderId) && m.includes(email)) ?? "";
+          return message !== "";
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    const link = new RegExp(
+      `${server.url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/mi-pedido/${orderId}\\?firma=[\\w-]+`,
+    ).exec(message)?.[0];
+    expect(link).toBeTruthy();
+    const page = await fetch(link ?? "");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(orderId);
+  });
+});
