@@ -863,6 +863,29 @@ const GENERATORS: Record<string, Generator[]> = {
     ),
   ],
   "routes/success.tsx": [page(() => "/success", ["session_id", "pedido", "firma"])],
+  // 'Mi pedido': the look-up form with numbers and e-mails of every shape; pages of real and made-up
+  // orders under signatures of every shape.
+  "routes/order-lookup.tsx": [
+    page(() => "/mi-pedido"),
+    (r, fx) => ({
+      method: "POST",
+      target: r.chance(0.3) ? "/mi-pedido.data" : "/mi-pedido",
+      body: formBody(
+        r,
+        noise(r, [
+          ["number", r.pick([fx.paidOrder, `OL-${r.id(8).toUpperCase()}`, oddSegment(r), oddText(r), ""])],
+          ["email", r.pick(["ana@example.mx", oddText(r), "", `${oddText(r)}@x`])],
+        ]),
+      ),
+    }),
+  ],
+  "routes/order-page.tsx": [
+    page(
+      (r, fx) =>
+        `/mi-pedido/${r.pick([fx.paidOrder, fx.shippedOrder, oddSegment(r), `OL-${r.id(8).toUpperCase()}`])}`,
+      ["firma"],
+    ),
+  ],
   // Never the order waiting for payment: /cancel?pedido=… of a real hold releases it (as it should).
   "routes/cancel.tsx": [
     (r, fx) => {
