@@ -171,6 +171,8 @@ export interface OrdersTable {
   address_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** The provider's payment (Stripe: the PaymentIntent), which a refund names. */
   payment_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the owner marked it 'Entregado' (issue 27); null: not marked. */
+  delivered_at: NullableTimestamp;
   /** The shop's origin the order was bought at: its e-mails link 'Mi pedido' there. */
   site_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** How the buyer is paying: 'oxxo' or 'spei' once a voucher was given (decision 42); null: by card. */

@@ -4,10 +4,12 @@ import { formatMXN } from "~/lib/money";
 import type { Carrier } from "~/settings/carriers";
 import { withTrackingLink } from "~/settings/carriers";
 import { emailKey } from "./buyer-keys";
+import { deliveredAt } from "./delivery.server";
 import { howToPay } from "./emails/voucher";
 import { isOrderId } from "./ids";
 import { shippingLineOf } from "./order";
 import { getOrder } from "./queries.server";
+import { returnWindowEnd } from "./return-window.server";
 import { addressLines } from "./shipping";
 import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "./vouchers";
 
@@ -59,6 +61,8 @@ export interface OrderPage {
   steps: OrderStep[];
   /** What the buyer can do now, in a sentence or two. */
   next: string;
+  /** Until when she may ask to return it (once delivered), or that the window has closed; null before delivery. */
+  returns: string | null;
   voucher: {
     method: string;
     reference: string;
@@ -69,13 +73,20 @@ export interface OrderPage {
 }
 
 /** The order as its buyer's page shows it; null when there is nothing a buyer could have bought. */
-export async function orderPageOf(db: Db, orderId: string, carriers: Carrier[]): Promise<OrderPage | null> {
+export async function orderPageOf(
+  db: Db,
+  orderId: string,
+  shop: { carriers: readonly Carrier[]; deliveryDays: number },
+  now = new Date(),
+): Promise<OrderPage | null> {
+  const { carriers } = shop;
   const found = await getOrder(db, orderId);
   // An order never paid nor given a voucher has no buyer (no e-mail): nothing to show.
   if (!found || (found.status === "esperando_pago" && !found.voucher) || !found.customerEmail) return null;
   const order = withTrackingLink(found, carriers);
   const at = (date: Date | null) => (date ? formatShopDateTime(date) : null);
   const steps: OrderStep[] = [];
+  let returnUntil: Date | null = null;
   if (order.voucher) {
     steps.push({
       label: `Ficha de pago: ${PAYMENT_METHOD_LABELS[order.voucher.method]}`,
@@ -102,6 +113,14 @@ export async function orderPageOf(db: Db, orderId: string, carriers: Carrier[]):
       detail: order.carrier && order.trackingNumber ? `${order.carrier}, guía ${order.trackingNumber}` : null,
       link: order.trackingUrl ? { href: order.trackingUrl, text: "Sigue tu envío" } : null,
     });
+    const delivered = deliveredAt(order, shop.deliveryDays, now);
+    steps.push({
+      label: "Entregado",
+      at: delivered ? formatShopDateTime(delivered.at) : null,
+      detail: delivered?.assumed ? "Lo damos por entregado; si aún no te llega, escríbenos." : null,
+      link: null,
+    });
+    if (delivered) returnUntil = returnWindowEnd(delivered.at);
   }
   return {
     id: order.id,
@@ -119,6 +138,12 @@ export async function orderPageOf(db: Db, orderId: string, carriers: Carrier[]):
     address: order.shipping ? addressLines(order.shipping) : [],
     steps,
     next: nextStep(order.status, Boolean(order.trackingUrl)),
+    returns:
+      returnUntil === null
+        ? null
+        : returnUntil > now
+          ? `Tienes hasta el ${formatShopDateTime(returnUntil)} para pedir una devolución: 5 días hábiles desde la entrega (Ley Federal de Protección al Consumidor, art. 56). Te devolvemos el precio de las piezas; el envío de regreso corre por tu cuenta.`
+          : `El plazo para pedir una devolución terminó el ${formatShopDateTime(returnUntil)} (5 días hábiles desde la entrega).`,
     voucher:
       order.voucher && order.status === "esperando_pago"
         ? {

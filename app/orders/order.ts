@@ -18,6 +18,8 @@ export interface Order {
   expiresAt: Date;
   /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */
   installmentMonths: number | null;
+  /** When the owner marked it 'Entregado'; null: not marked (it may count as delivered anyway: delivery.server.ts). */
+  deliveredAt: Date | null;
   /** The shop's origin the order was bought at ('Mi pedido' links there without a PUBLIC_URL). */
   siteUrl: string | null;
   /** The cash voucher or transfer the buyer pays with (decision 42); null: a card. */

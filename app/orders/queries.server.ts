@@ -42,6 +42,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     expiresAt: toDate(row.expires_at),
     installmentMonths: row.installment_months ?? null,
     siteUrl: row.site_url ?? null,
+    deliveredAt: row.delivered_at ? toDate(row.delivered_at) : null,
     voucher:
       row.payment_method && row.voucher_reference && row.voucher_expires_at
         ? {

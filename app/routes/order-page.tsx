@@ -21,7 +21,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isOrderId(orderId) || !orderPageLinks.verify(orderId, signature)) {
     throw new Response("Pedido no encontrado", { status: 404 });
   }
-  const page = await orderPageOf(database.db, orderId, settings.current().carriers);
+  const page = await orderPageOf(database.db, orderId, settings.current());
   if (!page) throw new Response("Pedido no encontrado", { status: 404 });
   return { page };
 }
@@ -67,6 +67,11 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         <p className="mt-4 rounded-lg bg-sand/50 p-4 text-sm" data-testid="next-step">
           {page.next}
         </p>
+        {page.returns && (
+          <p className="mt-3 text-sm" data-testid="return-window">
+            {page.returns}
+          </p>
+        )}
       </section>
 
       {page.voucher && (

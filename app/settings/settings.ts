@@ -64,6 +64,8 @@ export interface ShopSettings {
   storefront: StorefrontStory;
   /** Cash at OXXO and bank transfers (SPEI), with the days a voucher lives (decision 42). */
   vouchers: Vouchers;
+  /** Days after shipping an order counts as delivered unless marked sooner (the return window starts then). */
+  deliveryDays: number;
   /** 'Meses sin intereses' on credit cards: offered from a total, up to a number of months. */
   installments: Installments;
   /** Shipping rates: standard and express, standard free from a total (decision 43). */
@@ -136,6 +138,7 @@ export interface SettingsValues extends ShopDetails {
   oxxoEnabled: boolean;
   speiEnabled: boolean;
   voucherDays: VoucherDays;
+  deliveryDays: number;
   installmentsEnabled: boolean;
   installmentsMonths: InstallmentMonths;
   /** The smallest total that offers them, in whole pesos. */
@@ -202,6 +205,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   ...DETAIL_FIELDS,
   "defaultMaxPerOrder",
   ...VOUCHER_FIELDS,
+  "deliveryDays",
   ...INSTALLMENT_FIELDS,
   ...SHIPPING_FIELDS,
   "carriers",
@@ -425,6 +429,14 @@ export const settingsSchema = z
       .transform(Number)
       .optional()
       .transform((v) => v ?? null),
+    deliveryDays: z
+      .union([z.number(), z.string().trim()])
+      .optional()
+      .transform((v) => (v === undefined || v === "" ? DEFAULT_DELIVERY_DAYS : Number(v)))
+      .refine(
+        (v) => Number.isInteger(v) && v >= 1 && v <= 30,
+        "Días para dar un envío por entregado: escribe de 1 a 30.",
+      ),
     oxxoEnabled: checkbox(),
     speiEnabled: checkbox(),
     voucherDays: z
@@ -630,6 +642,8 @@ export const LEGAL_LABELS: Record<LegalField, string> = Object.fromEntries(
 
 /** 'Meses sin intereses' until the owner changes them: up to 6 months, from $3,000. */
 export const DEFAULT_INSTALLMENTS_PESOS = 3_000;
+/** A parcel inside Mexico arrives within a week by the usual carriers' standard service. */
+export const DEFAULT_DELIVERY_DAYS = 7;
 export const DEFAULT_INSTALLMENT_MONTHS: InstallmentMonths = 6;
 
 /** The settings with nothing stored: the environment's details, the built-in carriers, no limit, model texts. */
@@ -639,6 +653,7 @@ export function settingsFromEnvironment(shop: ShopDetails): ShopSettings {
     carriers: DEFAULT_CARRIERS.map((c) => ({ ...c })),
     defaultMaxPerOrder: null,
     legal: { legalPrivacy: null, legalShipping: null, legalReturns: null, legalTerms: null },
+    deliveryDays: DEFAULT_DELIVERY_DAYS,
     // Off until the owner has them at the payment provider and says so.
     vouchers: { oxxo: false, spei: false, days: DEFAULT_VOUCHER_DAYS },
     // Off until the owner has the plans at the payment provider and says so.
@@ -696,6 +711,7 @@ export function applyOverrides(defaults: ShopSettings, overrides: SettingsOverri
     storefront: Object.fromEntries(
       STORY_FIELDS.map((f) => [f, overrides[f] !== undefined ? overrides[f] : defaults.storefront[f]]),
     ) as unknown as StorefrontStory,
+    deliveryDays: overrides.deliveryDays ?? defaults.deliveryDays,
     vouchers: {
       oxxo: overrides.oxxoEnabled ?? defaults.vouchers.oxxo,
       spei: overrides.speiEnabled ?? defaults.vouchers.spei,
@@ -753,6 +769,7 @@ export function formValues(settings: ShopSettings): SettingsValues {
     ) as Record<LegalField, string>),
     ...settings.storefront,
     heroTitle: settings.storefront.heroTitle ?? settings.shop.name,
+    deliveryDays: settings.deliveryDays,
     oxxoEnabled: settings.vouchers.oxxo,
     speiEnabled: settings.vouchers.spei,
     voucherDays: settings.vouchers.days,

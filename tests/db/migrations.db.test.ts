@@ -106,6 +106,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0027_vouchers",
       "0028_shipping",
       "0029_order_site",
+      "0030_delivered",
     ]);
 
     const db = database.db;
@@ -209,6 +210,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0027_vouchers",
       "0028_shipping",
       "0029_order_site",
+      "0030_delivered",
     ]);
   });
 });

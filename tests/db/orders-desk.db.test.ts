@@ -659,6 +659,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0027_vouchers",
       "0028_shipping",
       "0029_order_site",
+      "0030_delivered",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

@@ -586,6 +586,23 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     expect(twice.status).toBe(409);
   });
 
+  it("'Marcar entregado': a shipped order once, a pending one refused with 409", async () => {
+    const pending = await paidOrder();
+    const refused = await desk(pending.id, { intent: "entregado" });
+    expect(refused.status).toBe(409);
+    const shipped = await shippedOrder();
+    const res = await desk(shipped.id, { intent: "entregado" });
+    expect(res.status).toBe(200);
+    expect(res.message).toBe("Pedido marcado como entregado");
+    const marked = await database.db
+      .selectFrom("orders")
+      .select("delivered_at")
+      .where("id", "=", shipped.id)
+      .executeTakeFirst();
+    expect(marked?.delivered_at).not.toBeNull();
+    expect((await desk(shipped.id, { intent: "entregado" })).status).toBe(409);
+  });
+
   it("'Eliminar pedido' of a paid order cancels it with its refund and puts its pieces back; 'Borrar del historial' of an archived one keeps its record and leaves stock", async () => {
     const pending = await paidOrder("Renata Quiroga", 2);
     expect(await pending.stock()).toBe(3);

@@ -22,6 +22,7 @@ export function OrderActions({
   afterDelete,
   carriers,
   compact,
+  delivered = false,
 }: {
   orderId: string;
   status: Order["status"];
@@ -32,6 +33,8 @@ export function OrderActions({
   carriers?: readonly string[];
   /** Smaller buttons, for a row of the orders table. */
   compact?: boolean;
+  /** Already marked 'Entregado' (a shipped order shows the button until then). */
+  delivered?: boolean;
 }) {
   const button = compact ? compactButton : buttonStyle;
   const fetcher = useDeskFetcher();
@@ -49,6 +52,18 @@ export function OrderActions({
   return (
     <div className="flex flex-wrap gap-2">
       {actions.includes("atender") && <ShipDialog orderId={orderId} carriers={carriers} opener={button} />}
+      {(status === "enviado" || status === "archivado") && !delivered && (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            fetcher.submit({ intent: "entregado" }, { method: "post", action: orderAction(orderId) })
+          }
+          className={`${button} border border-ink disabled:opacity-60`}
+        >
+          Marcar entregado
+        </button>
+      )}
       {actions.includes("desarchivar") && (
         <button
           type="button"

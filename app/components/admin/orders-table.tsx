@@ -164,6 +164,7 @@ export function OrdersTable({
                       status={order.status}
                       total={order.total}
                       carriers={carriers}
+                      delivered={order.deliveredAt !== null}
                       compact
                     />
                   )}

@@ -94,6 +94,15 @@ export function PurchasesSection({ fields, changed }: SectionProps) {
         />
       </div>
       <div className="mt-6 space-y-4 border-t border-sand pt-4">
+        <div className="max-w-xs">
+          <TextField
+            meta={asText(fields.deliveryDays)}
+            label="Días para dar un envío por entregado"
+            inputMode="numeric"
+            hint="Si no lo marcas «Entregado» antes: desde entonces corren los 5 días hábiles para pedir una devolución."
+            changed={changed}
+          />
+        </div>
         <CheckboxField
           meta={asText(fields.oxxoEnabled)}
           label="Aceptar pago en efectivo en OXXO"

@@ -76,6 +76,7 @@ export async function loader(args: Route.LoaderArgs) {
       after: shown(p.after),
     })),
     defaultMaxPerOrder: values.defaultMaxPerOrder === null ? "" : String(values.defaultMaxPerOrder),
+    deliveryDays: String(values.deliveryDays),
     oxxoEnabled: values.oxxoEnabled ? "on" : "",
     speiEnabled: values.speiEnabled ? "on" : "",
     voucherDays: String(values.voucherDays),

@@ -9,6 +9,7 @@ import { formatShopDateTime } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
+import { markDelivered } from "~/orders/delivery.server";
 import {
   archiveOrder,
   correctTracking,
@@ -134,6 +135,16 @@ export async function action(args: Route.ActionArgs) {
           : "Guía corregida; el aviso de envío que aún no sale llevará la guía nueva";
       return answer(200, { ...base, ok: true, message });
     }
+    case "entregado": {
+      const marked = await markDelivered(db, [orderId]);
+      if (marked === 0)
+        return answer(409, {
+          ...base,
+          ok: false,
+          message: "Solo un pedido enviado y aún sin entregar se marca entregado.",
+        });
+      return answer(200, { ...base, ok: true, message: "Pedido marcado como entregado" });
+    }
     case "archivar": {
       const result = await archiveOrder(db, orderId);
       if (!result.ok) return refused(base, result, "Error al archivar el pedido");
@@ -210,6 +221,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
               total={order.total}
               afterDelete={back}
               carriers={carriers}
+              delivered={order.deliveredAt !== null}
             />
           )}
           <Link

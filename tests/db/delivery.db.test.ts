@@ -1,0 +1,77 @@
+import { beforeAll, expect, it } from "vitest";
+import type { Database } from "~/db/database.server";
+import { markDelivered } from "~/orders/delivery.server";
+import { shipOrder } from "~/orders/desk.server";
+import { orderPageOf } from "~/orders/order-page.server";
+import { confirmPayment } from "~/orders/payment.server";
+import { DEFAULT_CARRIERS } from "~/settings/carriers";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
+
+/*
+ * Delivery and the return window on 'Mi pedido' (issue 27): the owner marks shipped orders
+ * 'Entregado' once; until then an order counts as delivered the owner's days after shipping; the
+ * buyer's window is 5 business days from the delivery, Mexican holidays skipped.
+ */
+
+const DAY = 86_400_000;
+const shop = { carriers: DEFAULT_CARRIERS, deliveryDays: 7 };
+
+describeEachDatabase("delivery and the return window", (harness) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await harness.fresh();
+  });
+
+  /** A paid order shipped at `shippedAt` (or only paid, without it). */
+  async function order(shippedAt: Date | null) {
+    const piece = await runningPiece(database, { stock: 1 });
+    const held = await hold(database.db, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      provider: "demo",
+    });
+    await confirmPayment(database.db, {
+      orderId: held.id,
+      customerName: "Eva Ruiz",
+      customerEmail: "eva@example.mx",
+    });
+    if (shippedAt) {
+      const shipped = await shipOrder(
+        database.db,
+        held.id,
+        { carrier: "DHL Express", trackingNumber: "DHL-77" },
+        shippedAt,
+      );
+      expect(shipped.ok).toBe(true);
+    }
+    return held.id;
+  }
+
+  it("the owner marks shipped orders 'Entregado', once each; an order not shipped is not marked", async () => {
+    const [a, b, paidOnly] = [await order(new Date()), await order(new Date()), await order(null)];
+    const at = new Date("2026-11-13T20:00:00Z");
+    expect(await markDelivered(database.db, [a, b, paidOnly], at)).toBe(2);
+    expect(await markDelivered(database.db, [a], new Date())).toBe(0);
+    const page = await orderPageOf(database.db, a, shop, new Date("2026-11-17T12:00:00Z"));
+    expect(page?.steps.find((s) => s.label === "Entregado")?.at).toBe("13 nov 2026, 14:00");
+    // Friday 13 Nov: Monday 16 is a holiday, so the fifth business day is Monday 23.
+    expect(page?.returns).toContain("Tienes hasta el 23 nov 2026, 23:59 para pedir una devolución");
+    expect((await orderPageOf(database.db, paidOnly, shop))?.returns).toBeNull();
+  });
+
+  it("not marked: delivered the owner's days after shipping; the window closes after its fifth business day", async () => {
+    const shippedAt = new Date("2026-11-02T18:00:00Z");
+    const id = await order(shippedAt);
+    // Three days after shipping: on its way, no window yet.
+    const early = await orderPageOf(database.db, id, shop, new Date(shippedAt.getTime() + 3 * DAY));
+    expect(early?.steps.find((s) => s.label === "Entregado")?.at).toBeNull();
+    expect(early?.returns).toBeNull();
+    // Seven days after (Monday 9 Nov): assumed delivered; five business days to Monday 16's holiday → Tue 17.
+    const assumed = await orderPageOf(database.db, id, shop, new Date(shippedAt.getTime() + 8 * DAY));
+    expect(assumed?.steps.find((s) => s.label === "Entregado")?.detail).toContain("Lo damos por entregado");
+    expect(assumed?.returns).toContain("Tienes hasta el 17 nov 2026, 23:59");
+    const late = await orderPageOf(database.db, id, shop, new Date("2026-11-18T12:00:00Z"));
+    expect(late?.returns).toContain("El plazo para pedir una devolución terminó el 17 nov 2026, 23:59");
+  });
+});
