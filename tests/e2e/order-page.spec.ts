@@ -1,4 +1,11 @@
-import { expect, expectAccessible, expectNoSidewaysScroll, fillDemoPayment, test } from "./support/fixtures";
+import {
+  expect,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  fillDemoPayment,
+  OrdersDesk,
+  test,
+} from "./support/fixtures";
 import { outboxMessagesWith } from "./support/outbox";
 
 /*
@@ -7,10 +14,12 @@ import { outboxMessagesWith } from "./support/outbox";
  * order's number and e-mail — a wrong e-mail told as an unknown number would be.
  */
 
-test("from the confirmation e-mail to 'Mi pedido'; found again by number and e-mail", async ({
+test("from the confirmation e-mail to 'Mi pedido'; found again by number and e-mail; shipped and delivered, with the return window", async ({
   page,
+  browser,
   shop,
   cart,
+  admins,
 }) => {
   const { product } = await shop.piece({ name: "Anillo Camino", priceCents: 380_000, stock: 1 });
   await cart.addFromProductPage(product.href);
@@ -55,4 +64,26 @@ test("from the confirmation e-mail to 'Mi pedido'; found again by number and e-m
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByRole("button", { name: "Ver mi pedido" }).click();
   await expect(page.getByRole("heading", { name: `Pedido ${orderId}` })).toBeVisible();
+  const orderPage = page.url();
+
+  // The owner ships it and marks it delivered; the buyer's page shows both and her return window.
+  const owner = await browser.newContext();
+  try {
+    const deskPage = await owner.newPage();
+    await admins.login(deskPage);
+    const desk = new OrdersDesk(deskPage);
+    await desk.open("pendiente", orderId);
+    await desk.ship(orderId, "DHL Express", `DHL${orderId.slice(3)}`);
+    await expect(deskPage.getByText("Pedido marcado como enviado")).toBeVisible();
+    await desk.open("enviado", orderId);
+    await desk.order(orderId).getByRole("button", { name: "Marcar entregado" }).click();
+    await expect(deskPage.getByText("Pedido marcado como entregado")).toBeVisible();
+  } finally {
+    await owner.close();
+  }
+  await page.goto(orderPage);
+  await expect(page.getByTestId("order-status")).toHaveText("Enviado");
+  await expect(page.getByText(`DHL Express, guía DHL${orderId.slice(3)}`)).toBeVisible();
+  await expect(page.getByTestId("return-window")).toContainText("para pedir una devolución: 5 días hábiles");
+  await expectAccessible(page);
 });

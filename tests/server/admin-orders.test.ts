@@ -603,6 +603,30 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     expect((await desk(shipped.id, { intent: "entregado" })).status).toBe(409);
   });
 
+  it("'Marcar entregados' on selected orders: the shipped ones not yet marked, and says how many", async () => {
+    const [a, b, pending] = [await shippedOrder(), await shippedOrder(), await paidOrder()];
+    await desk(a.id, { intent: "entregado" });
+    const body = new URLSearchParams({ intent: "entregadolote" });
+    for (const id of [a.id, b.id, pending.id]) body.append("pedido", id);
+    const res = await fetch(`${server.url}/admin/orders`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: server.url },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(actionMessage(await res.text())).toBe(
+      "1 pedido marcado como entregado (2 ya lo estaban o no se ha enviado)",
+    );
+    const rows = await database.db
+      .selectFrom("orders")
+      .select(["id", "delivered_at"])
+      .where("id", "in", [b.id, pending.id])
+      .execute();
+    expect(rows.find((r) => r.id === b.id)?.delivered_at).not.toBeNull();
+    expect(rows.find((r) => r.id === pending.id)?.delivered_at).toBeNull();
+  });
+
   it("'Eliminar pedido' of a paid order cancels it with its refund and puts its pieces back; 'Borrar del historial' of an archived one keeps its record and leaves stock", async () => {
     const pending = await paidOrder("Renata Quiroga", 2);
     expect(await pending.stock()).toBe(3);

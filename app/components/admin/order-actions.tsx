@@ -33,7 +33,7 @@ export function OrderActions({
   carriers?: readonly string[];
   /** Smaller buttons, for a row of the orders table. */
   compact?: boolean;
-  /** Already marked 'Entregado' (a shipped order shows the button until then). */
+  /** Already marked 'Entregado' (an order in 'Enviado' shows the button until then; an archived one is done with). */
   delivered?: boolean;
 }) {
   const button = compact ? compactButton : buttonStyle;
@@ -52,7 +52,7 @@ export function OrderActions({
   return (
     <div className="flex flex-wrap gap-2">
       {actions.includes("atender") && <ShipDialog orderId={orderId} carriers={carriers} opener={button} />}
-      {(status === "enviado" || status === "archivado") && !delivered && (
+      {status === "enviado" && !delivered && (
         <button
           type="button"
           disabled={busy}

@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, useFetcher } from "react-router";
 import { BULK_SHIP_INTENT, BulkShipDialog } from "~/components/admin/bulk-ship";
 import type { DeskActionData } from "~/components/admin/desk-fetcher";
 import { DeskNotice } from "~/components/admin/order-actions";
@@ -13,8 +13,10 @@ import {
   problemText,
 } from "~/orders/bulk-ship";
 import { bulkShipProblems, shipOrders } from "~/orders/bulk-ship.server";
+import { markDelivered } from "~/orders/delivery.server";
 import { listOrders } from "~/orders/desk.server";
 import { DESK_PARAMS, deskSearch, parseDeskQuery } from "~/orders/desk-query";
+import { isOrderId } from "~/orders/ids";
 import { DESK_VIEWS, VIEW_LABELS } from "~/orders/status";
 import { withTrackingLink } from "~/settings/carriers";
 import { requireAdmin } from "~/web/guards.server";
@@ -61,6 +63,20 @@ export async function action(args: Route.ActionArgs) {
   const { database, mail, settings } = args.context.get(servicesContext);
   const form = await args.request.formData().catch(() => null);
   if (!form) return answer(400, { ok: false, message: "Envía el formulario." });
+  if (form.get("intent") === BULK_DELIVERED_INTENT) {
+    // 'Marcar entregados': the selected shipped orders not marked yet; the others are left as they are.
+    const ids = form
+      .getAll("pedido")
+      .map((id) => (typeof id === "string" ? id.trim().toUpperCase() : ""))
+      .filter(isOrderId);
+    if (ids.length === 0) return answer(400, { ok: false, message: "Selecciona pedidos enviados." });
+    const marked = await markDelivered(database.db, ids.slice(0, 500));
+    const left = ids.length - marked;
+    return answer(200, {
+      ok: true,
+      message: `${marked === 1 ? "1 pedido marcado" : `${marked} pedidos marcados`} como entregado${marked === 1 ? "" : "s"}${left > 0 ? ` (${left} ya lo estaba${left === 1 ? "" : "n"} o no se ha enviado)` : ""}`,
+    });
+  }
   if (form.get("intent") !== BULK_SHIP_INTENT)
     return answer(400, { ok: false, message: "Acción desconocida." });
   const text = (name: string) => {
@@ -238,6 +254,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
 }
 
 const tool = "min-h-11 content-center rounded-full px-4 text-sm font-medium";
+const BULK_DELIVERED_INTENT = "entregadolote";
 
 /** What can be done with the selected orders: ship them at once (pending tab), print their slips. */
 function BulkTools({
@@ -258,6 +275,7 @@ function BulkTools({
     clear();
   }, [clear]);
   const count = selected.length;
+  const delivering = useFetcher<DeskActionData>();
   return (
     <div className="mt-4 flex flex-wrap items-center gap-2">
       <p className="mr-2 text-sm text-ink/75" aria-live="polite">
@@ -280,6 +298,27 @@ function BulkTools({
             carriers={carriers}
           />
         </>
+      )}
+      {tab === "enviado" && count > 0 && (
+        <button
+          type="button"
+          disabled={delivering.state !== "idle"}
+          onClick={() => {
+            const form = new FormData();
+            form.append("intent", BULK_DELIVERED_INTENT);
+            for (const id of selected) form.append("pedido", id);
+            void delivering.submit(form, { method: "post", action: "/admin/orders" });
+            clear();
+          }}
+          className={`${tool} border border-ink disabled:opacity-60`}
+        >
+          Marcar entregados
+        </button>
+      )}
+      {delivering.data && delivering.state === "idle" && (
+        <p role="status" className="text-sm">
+          {delivering.data.message}
+        </p>
       )}
       {count > 0 && (
         <a
