@@ -1,4 +1,4 @@
-import { type Db, toTimestamp } from "~/db/database.server";
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
 
 /*
  * Delivery (issue 27): the owner marks shipped orders 'Entregado' (one or many); until she does,
@@ -6,17 +6,39 @@ import { type Db, toTimestamp } from "~/db/database.server";
  * (return-window.server.ts) counts from the delivery.
  */
 
-/** Marks shipped orders delivered, once each; how many were marked (others: not shipped, or already). */
-export async function markDelivered(db: Db, orderIds: readonly string[], now = new Date()): Promise<number> {
-  if (orderIds.length === 0) return 0;
-  const result = await db
-    .updateTable("orders")
-    .set({ delivered_at: toTimestamp(now), updated_at: toTimestamp(now) })
-    .where("id", "in", [...orderIds])
+/**
+ * Marks shipped orders delivered, once each; how many were marked (others: not shipped, or
+ * already). An order already counted as delivered (`assumedDays` after shipping) keeps that date:
+ * marking it late never reopens a return window that had closed.
+ */
+export async function markDelivered(
+  db: Db,
+  orderIds: readonly string[],
+  assumedDays: number,
+  now = new Date(),
+): Promise<number> {
+  const ids = [...new Set(orderIds)];
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .selectFrom("orders")
+    .select(["id", "shipped_at"])
+    .where("id", "in", ids)
     .where("status", "in", ["enviado", "archivado"])
     .where("delivered_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .execute();
+  let marked = 0;
+  for (const row of rows) {
+    const shippedAt = row.shipped_at ? toDate(row.shipped_at) : null;
+    const at = deliveredAt({ shippedAt, deliveredAt: null }, assumedDays, now)?.at ?? now;
+    const result = await db
+      .updateTable("orders")
+      .set({ delivered_at: toTimestamp(at), updated_at: toTimestamp(now) })
+      .where("id", "=", row.id)
+      .where("delivered_at", "is", null)
+      .executeTakeFirst();
+    marked += Number(result.numUpdatedRows);
+  }
+  return marked;
 }
 
 /**

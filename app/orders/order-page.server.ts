@@ -87,6 +87,7 @@ export async function orderPageOf(
   const at = (date: Date | null) => (date ? formatShopDateTime(date) : null);
   const steps: OrderStep[] = [];
   let returnUntil: Date | null = null;
+  let isDelivered = false;
   if (order.voucher) {
     steps.push({
       label: `Ficha de pago: ${PAYMENT_METHOD_LABELS[order.voucher.method]}`,
@@ -100,13 +101,14 @@ export async function orderPageOf(
   }
   steps.push({ label: "Pagado", at: at(order.paidAt), detail: null, link: null });
   if (order.status === "cancelado") {
+    const refunded = order.cancellation?.refund === "hecho";
     steps.push({
-      label: "Cancelado y reembolsado",
+      label: refunded ? "Cancelado y reembolsado" : "Cancelado; estamos haciendo tu reembolso",
       at: at(order.cancellation?.refundedAt ?? null),
       detail: order.cancellation?.reason ?? null,
       link: null,
     });
-  } else {
+  } else if (order.status !== "expirado") {
     steps.push({
       label: "Enviado",
       at: at(order.shippedAt),
@@ -121,10 +123,11 @@ export async function orderPageOf(
       link: null,
     });
     if (delivered) returnUntil = returnWindowEnd(delivered.at);
+    isDelivered = delivered !== null;
   }
   return {
     id: order.id,
-    status: statusText(order.status),
+    status: isDelivered ? "Entregado" : statusText(order.status),
     placedAt: formatShopDateTime(order.createdAt),
     lines: order.lines.map((l) => ({
       name: l.name,
@@ -137,7 +140,9 @@ export async function orderPageOf(
     plan: order.installmentMonths ? `Pagado a ${order.installmentMonths} meses sin intereses` : null,
     address: order.shipping ? addressLines(order.shipping) : [],
     steps,
-    next: nextStep(order.status, Boolean(order.trackingUrl)),
+    next: isDelivered
+      ? "Tu pedido ya llegó. ¿Algo no está como esperabas? Escríbenos: lo resolvemos contigo."
+      : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation?.refund === "hecho"),
     returns:
       returnUntil === null
         ? null
@@ -173,7 +178,7 @@ function statusText(status: string): string {
   }
 }
 
-function nextStep(status: string, tracked: boolean): string {
+function nextStep(status: string, tracked: boolean, refunded: boolean): string {
   switch (status) {
     case "esperando_pago":
       return "Paga tu ficha antes de que venza: en cuanto se acredite te llega la confirmación y preparamos tus piezas.";
@@ -185,7 +190,9 @@ function nextStep(status: string, tracked: boolean): string {
         ? "Tu pedido va en camino: sigue tu envío con el enlace de la paquetería. ¿Algo no llegó como esperabas? Escríbenos."
         : "Tu pedido va en camino. ¿Algo no llegó como esperabas? Escríbenos.";
     case "cancelado":
-      return "Te devolvimos el total al mismo medio con que pagaste. Si tienes dudas, escríbenos.";
+      return refunded
+        ? "Te devolvimos el total al mismo medio con que pagaste. Si tienes dudas, escríbenos."
+        : "Estamos haciendo el reembolso del total al mismo medio con que pagaste; te escribimos en cuanto esté hecho.";
     default:
       return "Este pedido no se pagó a tiempo y sus piezas volvieron a la tienda.";
   }

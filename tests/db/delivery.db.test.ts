@@ -51,8 +51,8 @@ describeEachDatabase("delivery and the return window", (harness) => {
   it("the owner marks shipped orders 'Entregado', once each; an order not shipped is not marked", async () => {
     const [a, b, paidOnly] = [await order(new Date()), await order(new Date()), await order(null)];
     const at = new Date("2026-11-13T20:00:00Z");
-    expect(await markDelivered(database.db, [a, b, paidOnly], at)).toBe(2);
-    expect(await markDelivered(database.db, [a], new Date())).toBe(0);
+    expect(await markDelivered(database.db, [a, b, paidOnly], 7, at)).toBe(2);
+    expect(await markDelivered(database.db, [a], 7, new Date())).toBe(0);
     const page = await orderPageOf(database.db, a, shop, new Date("2026-11-17T12:00:00Z"));
     expect(page?.steps.find((s) => s.label === "Entregado")?.at).toBe("13 nov 2026, 14:00");
     // Friday 13 Nov: Monday 16 is a holiday, so the fifth business day is Monday 23.
@@ -73,5 +73,11 @@ describeEachDatabase("delivery and the return window", (harness) => {
     expect(assumed?.returns).toContain("Tienes hasta el 17 nov 2026, 23:59");
     const late = await orderPageOf(database.db, id, shop, new Date("2026-11-18T12:00:00Z"));
     expect(late?.returns).toContain("El plazo para pedir una devolución terminó el 17 nov 2026, 23:59");
+    // Marked 'Entregado' late (20 Nov): it keeps the day it already counted as delivered, and the
+    // window it closed stays closed.
+    expect(await markDelivered(database.db, [id], 7, new Date("2026-11-20T18:00:00Z"))).toBe(1);
+    const marked = await orderPageOf(database.db, id, shop, new Date("2026-11-21T12:00:00Z"));
+    expect(marked?.steps.find((s) => s.label === "Entregado")?.at).toBe("9 nov 2026, 12:00");
+    expect(marked?.returns).toContain("terminó el 17 nov 2026, 23:59");
   });
 });

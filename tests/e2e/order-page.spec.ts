@@ -82,7 +82,7 @@ test("from the confirmation e-mail to 'Mi pedido'; found again by number and e-m
     await owner.close();
   }
   await page.goto(orderPage);
-  await expect(page.getByTestId("order-status")).toHaveText("Enviado");
+  await expect(page.getByTestId("order-status")).toHaveText("Entregado");
   await expect(page.getByText(`DHL Express, guía DHL${orderId.slice(3)}`)).toBeVisible();
   await expect(page.getByTestId("return-window")).toContainText("para pedir una devolución: 5 días hábiles");
   await expectAccessible(page);

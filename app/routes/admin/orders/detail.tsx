@@ -136,7 +136,7 @@ export async function action(args: Route.ActionArgs) {
       return answer(200, { ...base, ok: true, message });
     }
     case "entregado": {
-      const marked = await markDelivered(db, [orderId]);
+      const marked = await markDelivered(db, [orderId], settings.current().deliveryDays);
       if (marked === 0)
         return answer(409, {
           ...base,

@@ -65,12 +65,17 @@ export async function action(args: Route.ActionArgs) {
   if (!form) return answer(400, { ok: false, message: "Envía el formulario." });
   if (form.get("intent") === BULK_DELIVERED_INTENT) {
     // 'Marcar entregados': the selected shipped orders not marked yet; the others are left as they are.
-    const ids = form
-      .getAll("pedido")
-      .map((id) => (typeof id === "string" ? id.trim().toUpperCase() : ""))
-      .filter(isOrderId);
+    const ids = [
+      ...new Set(
+        form
+          .getAll("pedido")
+          .map((id) => (typeof id === "string" ? id.trim().toUpperCase() : ""))
+          .filter(isOrderId),
+      ),
+    ];
     if (ids.length === 0) return answer(400, { ok: false, message: "Selecciona pedidos enviados." });
-    const marked = await markDelivered(database.db, ids.slice(0, 500));
+    if (ids.length > 500) return answer(400, { ok: false, message: "Marca hasta 500 pedidos a la vez." });
+    const marked = await markDelivered(database.db, ids, settings.current().deliveryDays);
     const left = ids.length - marked;
     return answer(200, {
       ok: true,
