@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import type express from "express";
 import type { Config } from "~/config/env.server";
 import { log, outsideRequests } from "~/config/log.server";
+import { PATHS, pathPattern } from "~/web/paths";
 
 /**
  * The shop's edge: what every request passes before any route sees it. Malformed requests (an
@@ -201,6 +202,8 @@ function lingerOnClose(req: express.Request): void {
 /** Paths that take posts from outside the shop's pages: the card provider's notifications. */
 const OPEN_TO_OTHER_SITES = new Set(["/api/stripe/webhook"]);
 
+const CANCEL_PAGE = pathPattern(PATHS.cancel);
+
 export function edgeGuards(config: Config): express.RequestHandler {
   return (req, res, next) => {
     if (!METHODS.has(req.method)) {
@@ -228,6 +231,13 @@ export function edgeGuards(config: Config): express.RequestHandler {
     // pattern stops at line ends), so it would answer its own English "No route matches".
     if (/[\r\n\u2028\u2029]/.test(path)) {
       refuse(req, res, 404, "La página que buscas no existe.");
+      return;
+    }
+    // A form goes to its address as the shop wrote it. The same address written with escapes
+    // (`/mi%2Dpedido`) would reach its route past the request limits, which match addresses as
+    // written, while React Router matches them decoded. /cancel is limited the same way.
+    if (path !== req.path && (req.method === "POST" || CANCEL_PAGE.test(path))) {
+      refuse(req, res, 400, "La dirección no es válida.");
       return;
     }
     if (req.method === "POST" && !OPEN_TO_OTHER_SITES.has(req.path)) {

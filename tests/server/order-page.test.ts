@@ -139,6 +139,21 @@ describeEachDatabase("'Mi pedido'", (harness) => {
     expect(await limited.text()).toContain("Demasiados intentos seguidos.");
   });
 
+  it("the look-up's address written with escapes is refused, not answered past its limit", async () => {
+    for (const target of ["/mi%2Dpedido", "/mi-pedid%6F.data", "/c%61ncel?pedido=OL-AAAAAAAA"]) {
+      const res = await fetch(`${server.url}${target}`, {
+        method: target.startsWith("/c") ? "GET" : "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        ...(target.startsWith("/c")
+          ? {}
+          : { body: new URLSearchParams({ number: "OL-AAAAAAAA", email: "a@example.mx" }) }),
+      });
+      expect(res.status, target).toBe(400);
+      expect(await res.text(), target).toContain("La dirección no es válida.");
+    }
+  });
+
   it("the confirmation e-mail links the order's page", async () => {
     const email = `luz.${harness.dialect}@example.mx`;
     const orderId = await bought(email);
