@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import type express from "express";
 import type { Config } from "~/config/env.server";
 import { log, outsideRequests } from "~/config/log.server";
-import { PATHS, pathPattern } from "~/web/paths";
+import { PATHS, pathPattern, SIGN_IN_PATHS } from "~/web/paths";
 
 /**
  * The shop's edge: what every request passes before any route sees it. Malformed requests (an
@@ -202,7 +202,10 @@ function lingerOnClose(req: express.Request): void {
 /** Paths that take posts from outside the shop's pages: the card provider's notifications. */
 const OPEN_TO_OTHER_SITES = new Set(["/api/stripe/webhook"]);
 
-const CANCEL_PAGE = pathPattern(PATHS.cancel);
+/** The addresses the request limits count (server/edge-routes.ts), with their data requests. */
+const LIMITED_PATHS = [PATHS.checkout, PATHS.cancel, PATHS.orderLookup, ...SIGN_IN_PATHS].map(pathPattern);
+/** Pages whose posts the limits count ('Avísame' sign-ups), not their reading. */
+const LIMITED_POSTS = [PATHS.collection, PATHS.product].map(pathPattern);
 
 export function edgeGuards(config: Config): express.RequestHandler {
   return (req, res, next) => {
@@ -233,10 +236,11 @@ export function edgeGuards(config: Config): express.RequestHandler {
       refuse(req, res, 404, "La página que buscas no existe.");
       return;
     }
-    // A form goes to its address as the shop wrote it. The same address written with escapes
-    // (`/mi%2Dpedido`) would reach its route past the request limits, which match addresses as
-    // written, while React Router matches them decoded. /cancel is limited the same way.
-    if (path !== req.path && (req.method === "POST" || CANCEL_PAGE.test(path))) {
+    // A request the limits count goes to its address as the shop wrote it. The same address
+    // written with escapes (`/mi%2Dpedido`) would reach its route past the limits, which match
+    // addresses as written, while React Router matches them decoded.
+    const limited = req.method === "POST" ? [...LIMITED_PATHS, ...LIMITED_POSTS] : LIMITED_PATHS;
+    if (path !== req.path && limited.some((pattern) => pattern.test(path))) {
       refuse(req, res, 400, "La dirección no es válida.");
       return;
     }
