@@ -5,7 +5,8 @@ import type { Carrier } from "~/settings/carriers";
 import { withTrackingLink } from "~/settings/carriers";
 import { emailKey } from "./buyer-keys";
 import { deliveredAt } from "./delivery.server";
-import { howToPay } from "./emails/voucher";
+import { planLine } from "./emails/order-parts";
+import { type VoucherView, voucherView } from "./emails/voucher";
 import { isOrderId } from "./ids";
 import { shippingLineOf } from "./order";
 import { getOrder } from "./queries.server";
@@ -63,13 +64,7 @@ export interface OrderPage {
   next: string;
   /** Until when she may ask to return it (once delivered), or that the window has closed; null before delivery. */
   returns: string | null;
-  voucher: {
-    method: string;
-    reference: string;
-    clabe: string | null;
-    url: string | null;
-    steps: string[];
-  } | null;
+  voucher: VoucherView | null;
 }
 
 /** The order as its buyer's page shows it; null when there is nothing a buyer could have bought. */
@@ -137,7 +132,7 @@ export async function orderPageOf(
     })),
     shippingLine: shippingLineOf(order),
     total: order.total,
-    plan: order.installmentMonths ? `Pagado a ${order.installmentMonths} meses sin intereses` : null,
+    plan: planLine(order),
     address: order.shipping ? addressLines(order.shipping) : [],
     steps,
     next: isDelivered
@@ -149,16 +144,7 @@ export async function orderPageOf(
         : returnUntil > now
           ? `Tienes hasta el ${formatShopDateTime(returnUntil)} para pedir una devolución: 5 días hábiles desde la entrega (Ley Federal de Protección al Consumidor, art. 56). Te devolvemos el precio de las piezas; el envío de regreso corre por tu cuenta.`
           : `El plazo para pedir una devolución terminó el ${formatShopDateTime(returnUntil)} (5 días hábiles desde la entrega).`,
-    voucher:
-      order.voucher && order.status === "esperando_pago"
-        ? {
-            method: PAYMENT_METHOD_LABELS[order.voucher.method],
-            reference: order.voucher.reference,
-            clabe: order.voucher.clabe,
-            url: order.voucher.url,
-            steps: howToPay(order),
-          }
-        : null,
+    voucher: voucherView(order),
   };
 }
 

@@ -1,9 +1,8 @@
 import type { Db } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
-import { howToPay } from "./emails/voucher";
+import { type VoucherView, voucherView } from "./emails/voucher";
 import { shippingLineOf } from "./order";
 import { getOrder } from "./queries.server";
-import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "./vouchers";
 
 /** What the /success page shows the browser that paid. */
 export interface Receipt {
@@ -21,14 +20,7 @@ export interface Receipt {
   /** Cancelled by the shop, its total refunded (decision 37). */
   cancelledByShop: boolean;
   /** The OXXO voucher or SPEI transfer still to pay (decision 42); null otherwise. */
-  voucher: {
-    method: string;
-    reference: string;
-    clabe: string | null;
-    url: string | null;
-    until: string;
-    steps: string[];
-  } | null;
+  voucher: VoucherView | null;
 }
 
 /** The order as a receipt, or null when it is not (or no longer) one worth showing. */
@@ -48,16 +40,6 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
     confirming: order.status === "esperando_pago",
     cancelled: order.cancellation && !order.cancellation.byShop ? order.cancellation.reason : null,
     cancelledByShop: order.cancellation?.byShop ?? false,
-    voucher:
-      order.voucher && order.status === "esperando_pago"
-        ? {
-            method: PAYMENT_METHOD_LABELS[order.voucher.method],
-            reference: order.voucher.reference,
-            clabe: order.voucher.clabe,
-            url: order.voucher.url,
-            until: voucherDeadlineText(order.voucher.expiresAt),
-            steps: howToPay(order),
-          }
-        : null,
+    voucher: voucherView(order),
   };
 }

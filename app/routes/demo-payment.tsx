@@ -6,6 +6,7 @@ import { ShippingChoiceFieldset } from "~/components/shipping-choice";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
 import { cancelPath } from "~/orders/cancel-link.server";
+import { voucherView } from "~/orders/emails/voucher";
 import { isCheckoutOf, releaseHold } from "~/orders/holds.server";
 import { isOrderId } from "~/orders/ids";
 import { getOrder } from "~/orders/queries.server";
@@ -13,7 +14,6 @@ import { settlePayment } from "~/orders/settle-payment.server";
 import { successPath } from "~/orders/success-link.server";
 import { dropsOfOrder, vouchersForOrder } from "~/orders/voucher-offer.server";
 import { awaitVoucher } from "~/orders/voucher-wait.server";
-import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "~/orders/vouchers";
 import {
   DEMO_PAYMENT_ROUTE,
   demoShippingChoice,
@@ -73,14 +73,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     id: order.id,
     waiting,
     // A voucher given here, waiting for its (demo) payment: the buttons that play the store's part.
-    voucher:
-      waiting && order.voucher
-        ? {
-            method: PAYMENT_METHOD_LABELS[order.voucher.method],
-            reference: order.voucher.reference,
-            until: voucherDeadlineText(order.voucher.expiresAt),
-          }
-        : null,
+    voucher: voucherView(order),
     oxxo: offer?.oxxo ?? false,
     spei: offer?.spei ?? false,
     total: order.total,

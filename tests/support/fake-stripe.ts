@@ -148,6 +148,25 @@ export function chooseShipping(session: Record<string, unknown>, index: number):
  * waits with a voucher payable until `expiresAfter` (Stripe's next_action.oxxo_display_details).
  */
 export function payByVoucher(fake: FakeStripe, sessionId: string, expiresAfter: Date): string {
+  return completeUnpaid(fake, sessionId, () => ({
+    type: "oxxo_display_details",
+    oxxo_display_details: {
+      expires_after: Math.floor(expiresAfter.getTime() / 1000),
+      number: "12345678901234657890123456789012",
+      hosted_voucher_url: "https://payments.stripe.test/oxxo/voucher",
+    },
+  }));
+}
+
+/**
+ * Stripe's page completed unpaid with a delayed method: the session is complete, its PaymentIntent
+ * waits with `nextAction` (what the buyer was given to pay with). Returns the PaymentIntent's id.
+ */
+function completeUnpaid(
+  fake: FakeStripe,
+  sessionId: string,
+  nextAction: (session: Record<string, unknown>) => Record<string, unknown>,
+): string {
   const session = fake.sessions.get(sessionId);
   if (!session) throw new Error(`no session ${sessionId}`);
   const id = `pi_test_${sessionId.replace(/^cs_test_/, "")}`;
@@ -157,14 +176,7 @@ export function payByVoucher(fake: FakeStripe, sessionId: string, expiresAfter: 
     currency: "mxn",
     status: "requires_action",
     latest_charge: null,
-    next_action: {
-      type: "oxxo_display_details",
-      oxxo_display_details: {
-        expires_after: Math.floor(expiresAfter.getTime() / 1000),
-        number: "12345678901234657890123456789012",
-        hosted_voucher_url: "https://payments.stripe.test/oxxo/voucher",
-      },
-    },
+    next_action: nextAction(session),
   });
   Object.assign(session, {
     status: "complete",
@@ -180,36 +192,19 @@ export function payByVoucher(fake: FakeStripe, sessionId: string, expiresAfter: 
  * with the transfer's reference and CLABE (Stripe's next_action.display_bank_transfer_instructions).
  */
 export function payByTransfer(fake: FakeStripe, sessionId: string): string {
-  const session = fake.sessions.get(sessionId);
-  if (!session) throw new Error(`no session ${sessionId}`);
-  const id = `pi_test_${sessionId.replace(/^cs_test_/, "")}`;
-  fake.paymentIntents.set(id, {
-    id,
-    object: "payment_intent",
-    currency: "mxn",
-    status: "requires_action",
-    latest_charge: null,
-    next_action: {
-      type: "display_bank_transfer_instructions",
-      display_bank_transfer_instructions: {
-        type: "mx_bank_transfer",
-        reference: "4821733",
-        amount_remaining: session.amount_total,
-        currency: "mxn",
-        hosted_instructions_url: "https://payments.stripe.test/spei/instructions",
-        financial_addresses: [
-          { type: "spei", spei: { bank_code: "646", bank_name: "STP", clabe: "646180111812345678" } },
-        ],
-      },
+  return completeUnpaid(fake, sessionId, (session) => ({
+    type: "display_bank_transfer_instructions",
+    display_bank_transfer_instructions: {
+      type: "mx_bank_transfer",
+      reference: "4821733",
+      amount_remaining: session.amount_total,
+      currency: "mxn",
+      hosted_instructions_url: "https://payments.stripe.test/spei/instructions",
+      financial_addresses: [
+        { type: "spei", spei: { bank_code: "646", bank_name: "STP", clabe: "646180111812345678" } },
+      ],
     },
-  });
-  Object.assign(session, {
-    status: "complete",
-    payment_status: "unpaid",
-    payment_intent: id,
-    ...STRIPE_SHOPPER,
-  });
-  return id;
+  }));
 }
 
 /**

@@ -3,7 +3,7 @@ import { escapeMarkup } from "~/lib/escape";
 import { contactLine, emailHtml } from "~/mail/layout";
 import type { MailMessage } from "~/mail/mailer.server";
 import type { Order } from "../order";
-import { voucherDeadlineText } from "../vouchers";
+import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "../vouchers";
 import { firstNameOf, orderPageHtml, orderPageText, piecesOf } from "./order-parts";
 
 /** How to pay a voucher, step by step, in the buyer's words. */
@@ -22,6 +22,29 @@ export function howToPay(order: Pick<Order, "voucher" | "total">): string[] {
     ...(voucher.clabe ? [`CLABE: ${voucher.clabe}`] : []),
     `Referencia: ${voucher.reference}`,
   ];
+}
+
+/** A voucher still to pay, as /success and 'Mi pedido' show it; null when there is none to pay. */
+export interface VoucherView {
+  method: string;
+  reference: string;
+  clabe: string | null;
+  url: string | null;
+  until: string;
+  steps: string[];
+}
+
+export function voucherView(order: Pick<Order, "voucher" | "total" | "status">): VoucherView | null {
+  const voucher = order.voucher;
+  if (!voucher || order.status !== "esperando_pago") return null;
+  return {
+    method: PAYMENT_METHOD_LABELS[voucher.method],
+    reference: voucher.reference,
+    clabe: voucher.clabe,
+    url: voucher.url,
+    until: voucherDeadlineText(voucher.expiresAt),
+    steps: howToPay(order),
+  };
 }
 
 /** The voucher the buyer pays with: the reference, how, until when, and that the pieces are held until then. */
