@@ -18,7 +18,7 @@ import { createMailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import { createCancelLinks } from "~/orders/cancel-link.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
-import { createOrderPageLinks } from "~/orders/order-page-link.server";
+import { createOrderPageLinks, orderPageUrlOf } from "~/orders/order-page-link.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { createSuccessLinks } from "~/orders/success-link.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
@@ -26,6 +26,7 @@ import { createStripeClient, createStripePayments } from "~/payments/stripe-paym
 import { createBrowserCookies } from "~/rate-limits/browser-cookie.server";
 import { createProofOfWork } from "~/rate-limits/proof-of-work.server";
 import { createRequestLimits, noRequestLimits } from "~/rate-limits/request-limits.server";
+import { returnEmailTemplates } from "~/returns/templates.server";
 import { startShopSettings } from "~/settings/settings.server";
 import { storyMediaIds } from "~/settings/storefront.server";
 import { createWaitlistLinks } from "~/waitlist/links.server";
@@ -142,6 +143,12 @@ export async function startServices(
           media,
         ),
         ...campaignEmailTemplates(database.db, () => shopSettings.current().shop, config.publicUrl, media),
+        ...returnEmailTemplates(
+          database.db,
+          () => shopSettings.current().shop,
+          (orderId) =>
+            orderPageUrlOf(database.db, { links: orderPageLinks, publicUrl: config.publicUrl }, orderId),
+        ),
       },
       log,
       { bulkKinds: [WAITLIST_OPENING_EMAIL] },

@@ -210,6 +210,46 @@ export interface RefundsTable {
   restock_when_made: ColumnType<number, number | undefined, number>;
 }
 
+/** Where a buyer's return stands (decision 48): one table of moves in app/returns/return-status.ts. */
+export type ReturnStatus = "solicitada" | "aceptada" | "rechazada" | "recibida" | "reembolsada";
+
+/** A buyer's request to return pieces of an order, and its refund (decision 48). */
+export interface ReturnsTable {
+  id: string;
+  order_id: string;
+  status: ReturnStatus;
+  reason: string;
+  comment: ColumnType<string, string | undefined, string>;
+  owner_message: ColumnType<string, string | undefined, string>;
+  requested_at: Timestamp;
+  decided_at: NullableTimestamp;
+  received_at: NullableTimestamp;
+  refund_cents: number;
+  currency: string;
+  refund_status: ColumnType<
+    "pendiente" | "hecho" | null,
+    "pendiente" | "hecho" | null | undefined,
+    "pendiente" | "hecho" | null
+  >;
+  provider: ColumnType<string | null, string | null | undefined, string | null>;
+  provider_refund_id: ColumnType<string | null, string | null | undefined, string | null>;
+  refund_attempts: ColumnType<number, number | undefined, number>;
+  refund_error: ColumnType<string | null, string | null | undefined, string | null>;
+  next_attempt_at: NullableTimestamp;
+  refunded_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+/** The pieces of one order line a return gives back. */
+export interface ReturnLinesTable {
+  return_id: string;
+  position: number;
+  quantity: number;
+  unit_price_cents: number;
+  /** The owner's choice on receiving them: 1 back to stock, 0 not; null: not received yet. */
+  restock: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
 export type LineStatus = "esperando" | "atendido" | "agotado" | "retirado";
 
 /** A checkout waiting its turn for a drop's pieces (orders/line.server.ts). */
@@ -261,7 +301,12 @@ export interface OrderEventsTable {
     | "correo_reenviado"
     | "cancelado"
     | "reembolso_rechazado"
-    | "borrado";
+    | "borrado"
+    | "devolucion_solicitada"
+    | "devolucion_aceptada"
+    | "devolucion_rechazada"
+    | "devolucion_recibida"
+    | "devolucion_reembolsada";
   detail: string;
   created_at: Timestamp;
 }
@@ -451,6 +496,8 @@ export interface KyselyDatabase {
   emails: EmailsTable;
   orders: OrdersTable;
   refunds: RefundsTable;
+  returns: ReturnsTable;
+  return_lines: ReturnLinesTable;
   drop_line: DropLineTable;
   order_events: OrderEventsTable;
   order_lines: OrderLinesTable;

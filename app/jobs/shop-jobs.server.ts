@@ -6,6 +6,7 @@ import { sweepUnusedMedia } from "~/media/sweep.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
+import { retryReturnRefunds } from "~/returns/refund.server";
 import { queueOpeningNotices } from "~/waitlist/waitlist.server";
 import type { Job } from "./scheduler.server";
 
@@ -35,12 +36,18 @@ export function shopJobs({ database, payments, mail, media, auth, keptMedia }: S
       },
     },
     {
-      // Orders cancelled over a per-person limit whose refund the provider did not make yet.
+      // Orders cancelled (over a per-person limit, or by the shop) and returns whose refund the
+      // provider did not make yet.
       name: "Reembolsos",
       everyMs: 60_000,
       runAtStart: true,
       async run() {
-        const { refunded, failed, inProgress } = await retryPendingRefunds(database.db, payments);
+        const orders = await retryPendingRefunds(database.db, payments);
+        // Returns received whose partial refund the provider did not make yet (decision 48).
+        const returns = await retryReturnRefunds(database.db, payments);
+        const refunded = orders.refunded + returns.refunded;
+        const failed = orders.failed + returns.failed;
+        const inProgress = orders.inProgress + returns.inProgress;
         if (refunded + failed + inProgress === 0) return null;
         if (refunded > 0) mail.sendSoon();
         const pending = failed > 0 ? `, ${failed} sin hacer (se reintentan)` : "";

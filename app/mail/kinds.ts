@@ -13,6 +13,14 @@ export const SHIPMENT_EMAIL = "envio";
 export const VOUCHER_EMAIL = "ficha_de_pago";
 /** A voucher that expired or failed unpaid: the pieces went back to the shop. */
 export const VOUCHER_ENDED_EMAIL = "ficha_vencida";
+/** Returns (decision 48): the buyer's request arrived. */
+export const RETURN_REQUESTED_EMAIL = "devolucion_solicitada";
+/** Returns: the owner accepted it (where to send the pieces). */
+export const RETURN_ACCEPTED_EMAIL = "devolucion_aceptada";
+/** Returns: the owner declined it, with her reason. */
+export const RETURN_DECLINED_EMAIL = "devolucion_rechazada";
+/** Returns: the pieces arrived and their price was refunded. */
+export const RETURN_REFUNDED_EMAIL = "devolucion_reembolsada";
 /** 'Avísame': the link that confirms an address. */
 export const WAITLIST_CONFIRM_EMAIL = "avisame_confirmar";
 /** 'Avísame': the notice that the drop opened. */
@@ -27,6 +35,10 @@ export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
   [SHIPMENT_EMAIL]: "Aviso de envío",
   [VOUCHER_EMAIL]: "Ficha de pago (OXXO o SPEI)",
   [VOUCHER_ENDED_EMAIL]: "Ficha vencida",
+  [RETURN_REQUESTED_EMAIL]: "Devolución: solicitud recibida",
+  [RETURN_ACCEPTED_EMAIL]: "Devolución aceptada",
+  [RETURN_DECLINED_EMAIL]: "Devolución rechazada",
+  [RETURN_REFUNDED_EMAIL]: "Devolución reembolsada",
   [WAITLIST_CONFIRM_EMAIL]: "Avísame: confirmar correo",
   [WAITLIST_OPENING_EMAIL]: "Avísame: la colección abrió",
   [CAMPAIGN_TEST_EMAIL]: "Prueba del correo de apertura",

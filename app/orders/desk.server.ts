@@ -378,6 +378,11 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     cancelado: "Cancelado por la tienda",
     reembolso_rechazado: "Reembolso rechazado",
     borrado: "Borrado del historial",
+    devolucion_solicitada: "Devolución solicitada",
+    devolucion_aceptada: "Devolución aceptada",
+    devolucion_rechazada: "Devolución rechazada",
+    devolucion_recibida: "Devolución recibida",
+    devolucion_reembolsada: "Devolución reembolsada",
   };
   for (const e of events) entries.push({ at: toDate(e.created_at), title: titles[e.kind], detail: e.detail });
   for (const e of emails) {

@@ -1,3 +1,4 @@
+import type { Db } from "~/db/database.server";
 import { createOrderLinks } from "./cancel-link.server";
 
 /**
@@ -21,4 +22,18 @@ export function createOrderPageLinks(secret: string): OrderPageLinks {
 /** The order's page, as a path of the shop. */
 export function orderPagePath(links: OrderPageLinks, orderId: string): string {
   return `/mi-pedido/${encodeURIComponent(orderId)}?firma=${links.sign(orderId)}`;
+}
+
+/**
+ * An order's page as an absolute address for an e-mail: at the shop's public address, else where
+ * the order was bought; null when neither is known.
+ */
+export async function orderPageUrlOf(
+  db: Db,
+  pages: { links: OrderPageLinks; publicUrl: string | undefined },
+  orderId: string,
+): Promise<string | null> {
+  const row = await db.selectFrom("orders").select("site_url").where("id", "=", orderId).executeTakeFirst();
+  const origin = pages.publicUrl ?? row?.site_url;
+  return row && origin ? `${new URL(origin).origin}${orderPagePath(pages.links, orderId)}` : null;
 }

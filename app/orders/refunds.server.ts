@@ -1,12 +1,11 @@
-import { log } from "~/config/log.server";
 import { type Db, toTimestamp } from "~/db/database.server";
-import { errorLine } from "~/lib/errors";
 import { CANCELLATION_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
 import { recordEvent } from "./desk.server";
 import { releaseEditionNumbers } from "./editions.server";
 import { REFUND_IN_PROGRESS } from "./order";
-import { type PaymentProvider, RefundFailed } from "./payment-port";
+import type { PaymentProvider } from "./payment-port";
+import { askForRefund } from "./refund-call.server";
 import { movableFrom, ORDER_MOVES } from "./status";
 import { heldByOrder, restock } from "./stock.server";
 
@@ -75,55 +74,34 @@ export async function refundOrder(
     else await failed(db, orderId, refund.attempts, `pagado con ${refund.provider}: reembolsar a mano`, now);
     return "otro_proveedor";
   }
-  const recordMade = (refundId: string) => made(db, orderId, refundId, refund, now);
-  // Asked before and accepted: how does it stand? Made, still under way, or failed (ask anew).
-  let after: string | null = null;
-  if (refund.provider_refund_id) {
-    let state: Awaited<ReturnType<PaymentProvider["refundState"]>>;
-    try {
-      state = await payments.refundState(refund.provider_refund_id);
-    } catch (error) {
-      await failed(db, orderId, refund.attempts, errorLine(error), now);
+  const answer = await askForRefund(payments, refund.provider_refund_id, {
+    orderId,
+    sessionId: refund.payment_session_id,
+    paymentId: refund.payment_id,
+    amountCents: refund.amount_cents,
+    currency: refund.currency,
+    // Each cancellation by the shop is its own request: one refused before never answers again.
+    ...(byShop ? { key: `cancelacion-${orderId}-${stampOf(refund.created_at)}` } : {}),
+  });
+  switch (answer.kind) {
+    case "hecho":
+      return made(db, orderId, answer.refundId, refund, now);
+    case "en_curso":
+      return inProgress(db, orderId, answer.refundId, refund.attempts, now);
+    case "sin_respuesta":
+      await failed(db, orderId, refund.attempts, answer.error, now);
       return "fallido";
-    }
-    if (state === "hecho") return recordMade(refund.provider_refund_id);
-    if (state === "en_curso") return inProgress(db, orderId, refund.provider_refund_id, refund.attempts, now);
-    after = refund.provider_refund_id;
-  }
-  let answer: Awaited<ReturnType<PaymentProvider["refund"]>>;
-  try {
-    answer = await payments.refund({
-      orderId,
-      sessionId: refund.payment_session_id,
-      paymentId: refund.payment_id,
-      amountCents: refund.amount_cents,
-      currency: refund.currency,
-      after,
-      // Each cancellation by the shop is its own request: one refused before never answers again.
-      ...(byShop ? { key: `cancelacion-${orderId}-${stampOf(refund.created_at)}` } : {}),
-    });
-  } catch (error) {
-    const line = errorLine(error);
-    log.error({ orderId, error: line }, "No se pudo reembolsar el pedido");
-    // The provider said no to the shop's own cancellation: the order goes back as it was, in one
-    // transaction (a sweep never finds it half undone), its pieces never having left it.
-    if (byShop && error instanceof RefundFailed) {
-      await undoShopCancellation(db, orderId, line, now);
+    case "rechazado":
+      // The provider said no to the shop's own cancellation: the order goes back as it was, in one
+      // transaction (a sweep never finds it half undone), its pieces never having left it.
+      if (byShop) {
+        await undoShopCancellation(db, orderId, answer.error, now);
+        return "rechazado";
+      }
+      // The provider named the refund it did not make: the next try is a new one after it.
+      await failed(db, orderId, refund.attempts, answer.error, now, answer.refundId ?? undefined);
       return "rechazado";
-    }
-    // The provider named the refund it did not make: the next try is a new one after it.
-    await failed(
-      db,
-      orderId,
-      refund.attempts,
-      line,
-      now,
-      error instanceof RefundFailed ? (error.refundId ?? undefined) : undefined,
-    );
-    return error instanceof RefundFailed ? "rechazado" : "fallido";
   }
-  if (answer.state === "en_curso") return inProgress(db, orderId, answer.id, refund.attempts, now);
-  return recordMade(answer.id);
 }
 
 /** A stored moment as a compact key part: digits only. */

@@ -64,6 +64,18 @@ export interface ReportData {
   cancelled?: CancelledFigures;
   /** Shipping collected by the sold orders in the scope (decision 43); not read for a drop. */
   shipping?: ShippingFigures;
+  /** Returns received in the scope, their pieces' price refunded or being refunded (decision 48). */
+  returned?: ReturnedFigures;
+}
+
+/** Returns whose pieces came back: the price refunded for them is money given back from the sales. */
+export interface ReturnedFigures {
+  returns: number;
+  pieces: number;
+  /** Refunded or being refunded, in centavos. */
+  cents: number;
+  /** Of them, refunds the provider has not made yet. */
+  pending: number;
 }
 
 /** Shipping charged apart from the pieces: never inside the sales of pieces. */
@@ -127,6 +139,8 @@ export interface Report {
   refunds: { orders: number; cents: number; pieces: number };
   /** Paid orders cancelled with their refund: never inside the figures either. */
   cancelled: CancelledFigures;
+  /** Returns refunded: the net sales count the pieces as sold; this says what went back. */
+  returned: ReturnedFigures;
   /** Shipping collected, apart from the pieces; null for a drop (an order's shipping is not one drop's). */
   shipping: ShippingFigures | null;
   seriesUnit: "day" | "month";
@@ -263,6 +277,7 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
       pieces: refundLines.reduce((sum, l) => sum + l.quantity, 0),
     },
     cancelled: data.cancelled ?? { orders: 0, cents: 0, pending: 0 },
+    returned: data.returned ?? { returns: 0, pieces: 0, cents: 0, pending: 0 },
     shipping: scope.kind === "drop" ? null : (data.shipping ?? { orders: 0, cents: 0 }),
     seriesUnit: scope.kind === "all" ? "month" : "day",
     series: series(sales, scope, drop),

@@ -179,7 +179,33 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
   }
   const shippingRow = scope.kind === "drop" ? null : await shippingQuery.executeTakeFirst();
 
+  // Returns whose pieces came back (decision 48), by the month their order was paid, like the
+  // sales they give money back from; a drop's counts only its own pieces.
+  let returnedQuery = db
+    .selectFrom("return_lines as rl")
+    .innerJoin("returns as r", "r.id", "rl.return_id")
+    .innerJoin("orders as o", "o.id", "r.order_id")
+    .innerJoin("order_lines as l", (j) =>
+      j.onRef("l.order_id", "=", "r.order_id").onRef("l.position", "=", "rl.position"),
+    )
+    .select(["r.id", "r.refund_status", "rl.quantity", "rl.unit_price_cents"])
+    .where("r.status", "in", ["recibida", "reembolsada"]);
+  if (scope.kind === "drop") returnedQuery = returnedQuery.where("l.drop_id", "=", scope.dropId);
+  if (scope.kind === "month") {
+    const { start, end } = monthRange(scope.month);
+    returnedQuery = returnedQuery
+      .where("o.paid_at", ">=", toTimestamp(start))
+      .where("o.paid_at", "<", toTimestamp(end));
+  }
+  const returnedRows = await returnedQuery.execute();
+
   const data: ReportData = {
+    returned: {
+      returns: new Set(returnedRows.map((r) => r.id)).size,
+      pieces: returnedRows.reduce((sum, r) => sum + r.quantity, 0),
+      cents: returnedRows.reduce((sum, r) => sum + r.quantity * r.unit_price_cents, 0),
+      pending: new Set(returnedRows.filter((r) => r.refund_status !== "hecho").map((r) => r.id)).size,
+    },
     cancelled: {
       orders: cancelledRows.length,
       cents: cancelledRows.reduce((sum, r) => sum + Number(r.cents) + refundedShipping(r), 0),

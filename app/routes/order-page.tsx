@@ -2,7 +2,10 @@ import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { isOrderId } from "~/orders/ids";
 import { orderPageOf } from "~/orders/order-page.server";
+import { listReturns, type ReturnView } from "~/returns/queries.server";
+import { returnChanceOf } from "~/returns/request.server";
 import { pageTakesNoForm } from "~/web/methods";
+import { PATHS } from "~/web/paths";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/order-page";
 
@@ -23,11 +26,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const page = await orderPageOf(database.db, orderId, settings.current());
   if (!page) throw new Response("Pedido no encontrado", { status: 404 });
-  return { page };
+  const [returns, chance] = await Promise.all([
+    listReturns(database.db, { orderId }),
+    returnChanceOf(database.db, orderId, settings.current().deliveryDays),
+  ]);
+  const asked = new URL(request.url).searchParams.get("devolucion");
+  return {
+    page,
+    returns,
+    askedReturn: returns.some((r) => r.id === asked) ? asked : null,
+    returnFormPath: chance?.open ? `${PATHS.orderLookup}/${orderId}/devolucion?firma=${signature}` : null,
+  };
 }
 
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
-  const { page } = loaderData;
+  const { page, returns, askedReturn, returnFormPath } = loaderData;
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
       <p className="text-sm text-ink/75">Mi pedido</p>
@@ -72,7 +85,17 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
             {page.returns}
           </p>
         )}
+        {returnFormPath && (
+          <Link
+            to={returnFormPath}
+            className="mt-3 inline-block rounded-full border border-ink px-5 py-2 text-sm"
+          >
+            Pedir una devolución
+          </Link>
+        )}
       </section>
+
+      {returns.length > 0 && <ReturnsSection returns={returns} askedReturn={askedReturn} />}
 
       {page.voucher && (
         <section aria-labelledby="ficha" className="mt-8">
@@ -140,6 +163,49 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         Seguir viendo colecciones
       </Link>
     </main>
+  );
+}
+
+function ReturnsSection({ returns, askedReturn }: { returns: ReturnView[]; askedReturn: string | null }) {
+  return (
+    <section aria-labelledby="devoluciones" className="mt-8" id="devoluciones">
+      <h2 id="devoluciones" className="font-serif text-2xl">
+        Devoluciones
+      </h2>
+      {askedReturn && (
+        <p role="status" className="mt-3 rounded-lg bg-sand/50 p-4 text-sm">
+          Recibimos tu solicitud de devolución {askedReturn}. Te escribimos en cuanto la revisemos; no envíes
+          las piezas todavía.
+        </p>
+      )}
+      <ul className="mt-3 space-y-4">
+        {returns.map((r) => (
+          <li key={r.id} className="rounded-lg border border-sand p-4" data-testid="return">
+            <p className="font-medium">
+              Devolución {r.id} · <span data-testid="return-status">{r.statusLabel}</span>
+            </p>
+            <p className="text-sm text-ink/75">
+              Pedida el {r.requestedAt} · {r.reason}
+            </p>
+            <ul className="mt-2 text-sm">
+              {r.lines.map((l) => (
+                <li key={l.position}>
+                  {l.name} × {l.quantity}: {l.amount}
+                </li>
+              ))}
+            </ul>
+            {r.ownerMessage && <p className="mt-2 whitespace-pre-line text-sm">{r.ownerMessage}</p>}
+            <p className="mt-2 text-sm">
+              {r.status === "reembolsada"
+                ? `Te reembolsamos ${r.refund} el ${r.refundedAt}.`
+                : r.status === "rechazada"
+                  ? "Sin reembolso."
+                  : `Reembolso al recibir las piezas: ${r.refund}.`}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

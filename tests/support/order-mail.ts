@@ -3,6 +3,7 @@ import type { Database } from "~/db/database.server";
 import { createSmtpMailer } from "~/mail/mailer.server";
 import { deliverPendingEmails } from "~/mail/queue.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
+import { returnEmailTemplates } from "~/returns/templates.server";
 import { settingsFromEnvironment } from "~/settings/settings";
 import { readable, type startSmtp } from "./smtp";
 
@@ -18,11 +19,14 @@ export async function orderMailTo(
   to: string,
 ): Promise<string[]> {
   const mailer = createSmtpMailer(`smtp://127.0.0.1:${smtp.port}`, '"Oro de Luna" <hola@orodeluna.mx>');
-  await deliverPendingEmails(
-    database.db,
-    mailer,
-    orderEmailTemplates(database.db, () => settingsFromEnvironment(shop)),
-  );
+  await deliverPendingEmails(database.db, mailer, {
+    ...orderEmailTemplates(database.db, () => settingsFromEnvironment(shop)),
+    ...returnEmailTemplates(
+      database.db,
+      () => shop,
+      async () => null,
+    ),
+  });
   const wanted = to.toLowerCase();
   return smtp.received
     .filter((m) => m.to.some((address) => address.toLowerCase() === wanted))

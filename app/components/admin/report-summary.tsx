@@ -40,6 +40,15 @@ export function ReportSummary({ report }: { report: Report }) {
           cuentan en las ventas netas.
         </p>
       )}
+      {report.returned.returns > 0 && (
+        <p className="mt-3 text-sm" data-testid="report-returns">
+          <strong>Devoluciones:</strong>{" "}
+          {report.returned.returns === 1 ? "1 devolución" : `${report.returned.returns} devoluciones`},{" "}
+          {pieces(report.returned.pieces)}, {formatMXN(report.returned.cents)} reembolsados
+          {report.returned.pending > 0 && ` (${report.returned.pending} aún en el proveedor de pagos)`}. Las
+          ventas netas cuentan esas piezas como vendidas.
+        </p>
+      )}
       {report.refunds.orders > 0 && (
         <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950" data-testid="report-refunds">
           <strong>Para reembolsar a mano:</strong> {ordersText(report.refunds.orders)},{" "}

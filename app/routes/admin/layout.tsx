@@ -9,6 +9,7 @@ import type { Route } from "./+types/layout";
 
 const SECTIONS = [
   { to: "/admin/orders", label: "Pedidos" },
+  { to: "/admin/devoluciones", label: "Devoluciones" },
   { to: "/admin/drops", label: "Colecciones" },
   { to: "/admin/campains", label: "Campañas" },
   { to: "/admin/reports", label: "Reportes" },

@@ -1,0 +1,128 @@
+import { type Db, toDate } from "~/db/database.server";
+import type { ReturnStatus } from "~/db/schema";
+import { formatShopDateTime } from "~/lib/dates";
+import { formatMXN } from "~/lib/money";
+import { isReturnReason, RETURN_REASONS, RETURN_STATUS_LABELS } from "./return-status";
+
+/** A return as the buyer's page, her e-mails and the owner's desk show it. */
+export interface ReturnView {
+  id: string;
+  orderId: string;
+  status: ReturnStatus;
+  statusLabel: string;
+  reason: string;
+  comment: string;
+  ownerMessage: string;
+  requestedAt: string;
+  refund: string;
+  refundCents: number;
+  refundStatus: "pendiente" | "hecho" | null;
+  refundError: string | null;
+  refundedAt: string | null;
+  customerName: string;
+  customerEmail: string;
+  lines: {
+    position: number;
+    name: string;
+    size: string | null;
+    quantity: number;
+    amount: string;
+    restock: boolean | null;
+  }[];
+}
+
+const SELECTED = [
+  "r.id",
+  "r.order_id",
+  "r.status",
+  "r.reason",
+  "r.comment",
+  "r.owner_message",
+  "r.requested_at",
+  "r.refund_cents",
+  "r.refund_status",
+  "r.refund_error",
+  "r.refunded_at",
+  "o.customer_name",
+  "o.customer_email",
+] as const;
+
+/** Returns by id, newest first; with `orderId`, that order's; with `statuses`, those. */
+export async function listReturns(
+  db: Db,
+  filter: { ids?: readonly string[]; orderId?: string; statuses?: readonly ReturnStatus[]; limit?: number },
+): Promise<ReturnView[]> {
+  let query = db.selectFrom("returns as r").innerJoin("orders as o", "o.id", "r.order_id").select(SELECTED);
+  if (filter.ids) query = query.where("r.id", "in", filter.ids.length ? [...filter.ids] : [""]);
+  if (filter.orderId) query = query.where("r.order_id", "=", filter.orderId);
+  if (filter.statuses)
+    query = query.where("r.status", "in", filter.statuses.length ? [...filter.statuses] : ["solicitada"]);
+  const rows = await query
+    .orderBy("r.requested_at", "desc")
+    .limit(filter.limit ?? 200)
+    .execute();
+  if (rows.length === 0) return [];
+  const lines = await db
+    .selectFrom("return_lines as l")
+    .innerJoin("returns as r", "r.id", "l.return_id")
+    .innerJoin("order_lines as ol", (j) =>
+      j.onRef("ol.order_id", "=", "r.order_id").onRef("ol.position", "=", "l.position"),
+    )
+    .select([
+      "l.return_id",
+      "l.position",
+      "l.quantity",
+      "l.unit_price_cents",
+      "l.restock",
+      "ol.name",
+      "ol.option_value",
+    ])
+    .where(
+      "l.return_id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("l.position")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    orderId: r.order_id,
+    status: r.status,
+    statusLabel: RETURN_STATUS_LABELS[r.status],
+    reason: isReturnReason(r.reason) ? RETURN_REASONS[r.reason] : r.reason,
+    comment: r.comment,
+    ownerMessage: r.owner_message,
+    requestedAt: formatShopDateTime(toDate(r.requested_at)),
+    refund: formatMXN(r.refund_cents),
+    refundCents: r.refund_cents,
+    refundStatus: r.refund_status,
+    refundError: r.refund_error,
+    refundedAt: r.refunded_at ? formatShopDateTime(toDate(r.refunded_at)) : null,
+    customerName: r.customer_name,
+    customerEmail: r.customer_email,
+    lines: lines
+      .filter((l) => l.return_id === r.id)
+      .map((l) => ({
+        position: l.position,
+        name: l.name,
+        size: l.option_value,
+        quantity: l.quantity,
+        amount: formatMXN(l.unit_price_cents * l.quantity),
+        restock: l.restock === null ? null : l.restock === 1,
+      })),
+  }));
+}
+
+export async function getReturn(db: Db, returnId: string): Promise<ReturnView | null> {
+  return (await listReturns(db, { ids: [returnId] }))[0] ?? null;
+}
+
+/** How many returns wait for the owner: to answer, or to receive. */
+export async function returnsWaiting(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("returns")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "in", ["solicitada", "aceptada"])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

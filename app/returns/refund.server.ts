@@ -1,0 +1,302 @@
+import { type Db, toTimestamp } from "~/db/database.server";
+import { formatMXN } from "~/lib/money";
+import { RETURN_REFUNDED_EMAIL } from "~/mail/kinds";
+import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
+import { recordEvent } from "~/orders/desk.server";
+import { REFUND_IN_PROGRESS } from "~/orders/order";
+import type { PaymentProvider } from "~/orders/payment-port";
+import { askForRefund } from "~/orders/refund-call.server";
+import { restock, type StockLine } from "~/orders/stock.server";
+import { RETURN_MOVES, returnMovableFrom } from "./return-status";
+
+/*
+ * A return's pieces arrive (decision 48): the owner says which go back to stock, and their price
+ * is refunded through the payment provider — a partial refund of the order's payment, keyed by the
+ * return, so a retry, a second click or two app servers never refund twice. The refund is recorded
+ * `pendiente` with the move to 'recibida', asked right away and again by the sweep until it is
+ * made; only then do the chosen pieces go back to stock and the buyer get her e-mail, once.
+ */
+
+const IN_PROGRESS_RECHECK_MINUTES = 15;
+
+export type ReturnRefundOutcome =
+  | "reembolsado"
+  | "en_curso"
+  | "fallido"
+  | "rechazado"
+  | "otro_proveedor"
+  | "sin_reembolso";
+
+export type ReceiveResult =
+  | { ok: true; outcome: ReturnRefundOutcome }
+  | { ok: false; reason: "no_encontrada" | "no_aceptada" };
+
+/** What came back to stock when a return's refund was made: for 'Avísame si vuelve'. */
+export type Restocked = StockLine[];
+
+/**
+ * Records that a return's pieces arrived, the owner's choice of those that go back to stock
+ * (`restockPositions`: order lines), and the refund owed; then asks the provider for it.
+ */
+export async function receiveReturn(
+  db: Db,
+  payments: PaymentProvider,
+  returnId: string,
+  restockPositions: readonly number[],
+  now = new Date(),
+  onRestocked?: (lines: Restocked) => Promise<void>,
+): Promise<ReceiveResult> {
+  const moved = await db.transaction().execute(async (trx) => {
+    const found = await trx
+      .selectFrom("returns as r")
+      .innerJoin("orders as o", "o.id", "r.order_id")
+      .select(["r.order_id", "r.refund_cents", "o.payment_provider"])
+      .where("r.id", "=", returnId)
+      .executeTakeFirst();
+    if (!found) return "no_encontrada" as const;
+    const stamp = toTimestamp(now);
+    const result = await trx
+      .updateTable("returns")
+      .set({
+        status: RETURN_MOVES.receive.to,
+        received_at: stamp,
+        updated_at: stamp,
+        refund_status: "pendiente",
+        provider: found.payment_provider,
+      })
+      .where("id", "=", returnId)
+      .where("status", "in", returnMovableFrom("receive"))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return "no_aceptada" as const;
+    const back = new Set(restockPositions);
+    const lines = await trx
+      .selectFrom("return_lines")
+      .select("position")
+      .where("return_id", "=", returnId)
+      .execute();
+    for (const { position } of lines) {
+      await trx
+        .updateTable("return_lines")
+        .set({ restock: back.has(position) ? 1 : 0 })
+        .where("return_id", "=", returnId)
+        .where("position", "=", position)
+        .execute();
+    }
+    const restocked = lines.filter((l) => back.has(l.position)).length;
+    await recordEvent(
+      trx,
+      found.order_id,
+      "devolucion_recibida",
+      `${returnId}: ${restocked === 0 ? "ninguna pieza vuelve al inventario" : `${restocked} de ${lines.length} líneas vuelven al inventario`}`,
+      now,
+    );
+    return "ok" as const;
+  });
+  if (moved !== "ok") return { ok: false, reason: moved };
+  return { ok: true, outcome: await refundReturn(db, payments, returnId, now, onRestocked) };
+}
+
+/** Asks the provider for a received return's refund, once more. Never throws for the provider's failures. */
+export async function refundReturn(
+  db: Db,
+  payments: PaymentProvider,
+  returnId: string,
+  now = new Date(),
+  onRestocked?: (lines: Restocked) => Promise<void>,
+): Promise<ReturnRefundOutcome> {
+  const found = await db
+    .selectFrom("returns as r")
+    .innerJoin("orders as o", "o.id", "r.order_id")
+    .select([
+      "r.order_id",
+      "r.refund_status",
+      "r.refund_cents",
+      "r.currency",
+      "r.provider",
+      "r.provider_refund_id",
+      "r.refund_attempts",
+      "o.payment_session_id",
+      "o.payment_id",
+    ])
+    .where("r.id", "=", returnId)
+    .executeTakeFirst();
+  if (!found || found.refund_status === null) return "sin_reembolso";
+  if (found.refund_status === "hecho") return "reembolsado";
+  const attempt = { returnId, attempts: found.refund_attempts, now };
+  if (found.provider !== payments.name) {
+    await failed(
+      db,
+      attempt,
+      `se pagó con «${found.provider}», que la tienda ya no usa: reembólsalo desde ahí`,
+    );
+    return "otro_proveedor";
+  }
+  // Nothing to give back (pieces that cost nothing): made at once, no call to the provider.
+  const answer =
+    found.refund_cents === 0
+      ? ({ kind: "hecho", refundId: "sin-importe" } as const)
+      : await askForRefund(payments, found.provider_refund_id, {
+          orderId: found.order_id,
+          sessionId: found.payment_session_id,
+          paymentId: found.payment_id,
+          amountCents: found.refund_cents,
+          currency: found.currency,
+          key: `devolucion-${returnId}`,
+        });
+  switch (answer.kind) {
+    case "hecho":
+      return made(db, returnId, answer.refundId, now, onRestocked);
+    case "en_curso":
+      await db
+        .updateTable("returns")
+        .set({
+          provider_refund_id: answer.refundId,
+          refund_attempts: found.refund_attempts + 1,
+          refund_error: REFUND_IN_PROGRESS,
+          next_attempt_at: toTimestamp(new Date(now.getTime() + IN_PROGRESS_RECHECK_MINUTES * 60_000)),
+        })
+        .where("id", "=", returnId)
+        .where("refund_status", "=", "pendiente")
+        .execute();
+      return "en_curso";
+    case "sin_respuesta":
+      await failed(db, attempt, answer.error);
+      return "fallido";
+    case "rechazado":
+      await failed(db, attempt, answer.error, answer.refundId);
+      return "rechazado";
+  }
+}
+
+/** Made: recorded once; the chosen pieces back on the shelf, their numbers freed; the buyer told. */
+async function made(
+  db: Db,
+  returnId: string,
+  refundId: string,
+  now: Date,
+  onRestocked?: (lines: Restocked) => Promise<void>,
+): Promise<ReturnRefundOutcome> {
+  const restocked = await db.transaction().execute(async (trx) => {
+    const stamp = toTimestamp(now);
+    const done = await trx
+      .updateTable("returns")
+      .set({
+        status: RETURN_MOVES.refunded.to,
+        refund_status: "hecho",
+        provider_refund_id: refundId,
+        refunded_at: stamp,
+        updated_at: stamp,
+        refund_error: null,
+        next_attempt_at: null,
+      })
+      .where("id", "=", returnId)
+      .where("refund_status", "=", "pendiente")
+      .where("status", "in", returnMovableFrom("refunded"))
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return null; // another server recorded it first
+    const info = await trx
+      .selectFrom("returns as r")
+      .innerJoin("orders as o", "o.id", "r.order_id")
+      .select(["r.order_id", "r.refund_cents", "o.customer_email"])
+      .where("r.id", "=", returnId)
+      .executeTakeFirstOrThrow();
+    const lines = await trx
+      .selectFrom("return_lines as l")
+      .innerJoin("order_lines as ol", (j) =>
+        j.on("ol.order_id", "=", info.order_id).onRef("ol.position", "=", "l.position"),
+      )
+      .select(["l.position", "l.quantity", "ol.product_id", "ol.option_id"])
+      .where("l.return_id", "=", returnId)
+      .where("l.restock", "=", 1)
+      .execute();
+    const back: StockLine[] = lines.map((l) => ({
+      productId: l.product_id,
+      optionId: l.option_id,
+      quantity: l.quantity,
+    }));
+    await restock(trx, back, now);
+    // A numbered piece back on the shelf frees its number for the next buyer (the highest ones).
+    for (const line of lines) await freeEditionNumbers(trx, info.order_id, line.position, line.quantity);
+    await recordEvent(
+      trx,
+      info.order_id,
+      "devolucion_reembolsada",
+      `${returnId}: ${formatMXN(info.refund_cents)}`,
+      now,
+    );
+    await queueEmail(trx, {
+      kind: RETURN_REFUNDED_EMAIL,
+      recipient: info.customer_email,
+      orderId: info.order_id,
+      dedupeKey: `${RETURN_REFUNDED_EMAIL}:${returnId}`,
+      payload: { returnId },
+      now,
+    });
+    return back;
+  });
+  if (restocked && restocked.length > 0) await onRestocked?.(restocked);
+  return "reembolsado";
+}
+
+async function freeEditionNumbers(trx: Db, orderId: string, position: number, count: number): Promise<void> {
+  const numbers = await trx
+    .selectFrom("edition_numbers")
+    .select(["product_id", "number"])
+    .where("order_id", "=", orderId)
+    .where("position", "=", position)
+    .orderBy("number", "desc")
+    .limit(count)
+    .execute();
+  for (const { product_id, number } of numbers) {
+    await trx
+      .deleteFrom("edition_numbers")
+      .where("product_id", "=", product_id)
+      .where("number", "=", number)
+      .execute();
+  }
+}
+
+async function failed(
+  db: Db,
+  attempt: { returnId: string; attempts: number; now: Date },
+  error: string,
+  failedRefundId?: string | null,
+) {
+  const next = new Date(attempt.now.getTime() + retryDelayMinutes(attempt.attempts + 1) * 60_000);
+  await db
+    .updateTable("returns")
+    .set({
+      refund_attempts: attempt.attempts + 1,
+      refund_error: error.slice(0, 500),
+      next_attempt_at: toTimestamp(next),
+      ...(failedRefundId ? { provider_refund_id: failedRefundId } : {}),
+    })
+    .where("id", "=", attempt.returnId)
+    .where("refund_status", "=", "pendiente")
+    .execute();
+}
+
+/** Return refunds still to make whose next attempt is due: the sweep asks the provider again. */
+export async function retryReturnRefunds(
+  db: Db,
+  payments: PaymentProvider,
+  now = new Date(),
+  onRestocked?: (lines: Restocked) => Promise<void>,
+): Promise<{ refunded: number; failed: number; inProgress: number }> {
+  const due = await db
+    .selectFrom("returns")
+    .select("id")
+    .where("refund_status", "=", "pendiente")
+    .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", toTimestamp(now))]))
+    .orderBy("received_at")
+    .limit(50)
+    .execute();
+  const counts = { refunded: 0, failed: 0, inProgress: 0 };
+  for (const { id } of due) {
+    const outcome = await refundReturn(db, payments, id, now, onRestocked);
+    if (outcome === "reembolsado") counts.refunded++;
+    else if (outcome === "en_curso") counts.inProgress++;
+    else counts.failed++;
+  }
+  return counts;
+}

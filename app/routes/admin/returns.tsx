@@ -1,0 +1,305 @@
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { RouteError } from "~/components/route-error";
+import type { ReturnStatus } from "~/db/schema";
+import { decideReturn } from "~/returns/decide.server";
+import { listReturns, type ReturnView } from "~/returns/queries.server";
+import { type ReturnRefundOutcome, receiveReturn, refundReturn } from "~/returns/refund.server";
+import { readOwnerMessage } from "~/returns/return-input";
+import { requireAdmin } from "~/web/guards.server";
+import { servicesContext } from "~/web/services";
+import type { Route } from "./+types/returns";
+
+/*
+ * 'Devoluciones' (decision 48): the buyers' return requests, by where they stand. The owner
+ * accepts (saying where to send the pieces) or declines (saying why); on receiving the pieces she
+ * chooses which go back to stock and refunds their price through the payment provider.
+ */
+
+export const meta: Route.MetaFunction = () => [{ title: "Devoluciones · Administración" }];
+
+const TABS = [
+  { key: "solicitada", label: "Por responder", statuses: ["solicitada"] },
+  { key: "aceptada", label: "Esperando piezas", statuses: ["aceptada"] },
+  { key: "recibida", label: "Reembolso en curso", statuses: ["recibida"] },
+  { key: "cerradas", label: "Cerradas", statuses: ["reembolsada", "rechazada"] },
+] as const satisfies readonly { key: string; label: string; statuses: readonly ReturnStatus[] }[];
+
+type TabKey = (typeof TABS)[number]["key"];
+
+function tabOf(value: string | null) {
+  return TABS.find((t) => t.key === value) ?? TABS[0];
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  requireAdmin(args);
+  const { database } = args.context.get(servicesContext);
+  const tab = tabOf(new URL(args.request.url).searchParams.get("vista"));
+  const [returns, counts] = await Promise.all([
+    listReturns(database.db, { statuses: tab.statuses }),
+    database.db
+      .selectFrom("returns")
+      .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy("status")
+      .execute(),
+  ]);
+  const count = (statuses: readonly string[]) =>
+    counts.filter((c) => statuses.includes(c.status)).reduce((sum, c) => sum + Number(c.n), 0);
+  return {
+    tab: tab.key as TabKey,
+    returns,
+    counts: Object.fromEntries(TABS.map((t) => [t.key, count(t.statuses)])),
+  };
+}
+
+type ActionAnswer = { ok: boolean; message: string; returnId: string };
+
+const REFUND_MESSAGES: Record<ReturnRefundOutcome, { ok: boolean; text: string }> = {
+  reembolsado: { ok: true, text: "Reembolso hecho; le avisamos por correo." },
+  en_curso: {
+    ok: true,
+    text: "El proveedor aceptó el reembolso y lo está procesando; te avisamos aquí cuando termine.",
+  },
+  fallido: {
+    ok: false,
+    text: "No hubo respuesta del proveedor de pagos: el reembolso se reintenta solo en unos minutos.",
+  },
+  rechazado: {
+    ok: false,
+    text: "El proveedor de pagos no hizo el reembolso; revisa el detalle y reintenta.",
+  },
+  otro_proveedor: { ok: false, text: "Se pagó con otro proveedor de pagos: reembólsalo desde ahí." },
+  sin_reembolso: { ok: false, text: "Esta devolución no tiene reembolso pendiente." },
+};
+
+export async function action(args: Route.ActionArgs) {
+  requireAdmin(args);
+  const { database, payments, mail } = args.context.get(servicesContext);
+  const form = await args.request.formData().catch(() => null);
+  const returnId = String(form?.get("devolucion") ?? "");
+  const answer = (status: number, ok: boolean, message: string) =>
+    data<ActionAnswer>({ ok, message, returnId }, { status, headers: { "Cache-Control": "no-store" } });
+  if (!/^DV-[A-Z0-9]{8}$/.test(returnId)) return answer(404, false, "La devolución no existe.");
+  const intent = String(form?.get("intent") ?? "");
+  if (intent === "aceptar" || intent === "rechazar") {
+    const decision = intent === "aceptar" ? "accept" : "decline";
+    const message = readOwnerMessage(form, decision);
+    if (!message.ok) return answer(400, false, message.error);
+    const result = await decideReturn(database.db, returnId, decision, message.message);
+    if (!result.ok) {
+      return result.reason === "no_encontrada"
+        ? answer(404, false, "La devolución no existe.")
+        : answer(409, false, "Esta devolución ya tenía respuesta: recarga la página.");
+    }
+    mail.sendSoon();
+    return answer(
+      200,
+      true,
+      decision === "accept"
+        ? "Devolución aceptada; le avisamos por correo."
+        : "Devolución rechazada; le avisamos por correo.",
+    );
+  }
+  if (intent === "recibir") {
+    const restock = (form?.getAll("inventario") ?? [])
+      .map((v) => Number(v))
+      .filter((n) => Number.isInteger(n) && n >= 0);
+    const result = await receiveReturn(database.db, payments, returnId, restock);
+    if (!result.ok) {
+      return result.reason === "no_encontrada"
+        ? answer(404, false, "La devolución no existe.")
+        : answer(409, false, "Esta devolución no está esperando piezas: recarga la página.");
+    }
+    mail.sendSoon();
+    const said = REFUND_MESSAGES[result.outcome];
+    // The pieces are recorded as received whatever the provider said: the refund is retried.
+    return answer(200, said.ok, `Piezas recibidas. ${said.text}`);
+  }
+  if (intent === "reintentar") {
+    const outcome = await refundReturn(database.db, payments, returnId);
+    mail.sendSoon();
+    const said = REFUND_MESSAGES[outcome];
+    return answer(outcome === "sin_reembolso" ? 409 : 200, said.ok, said.text);
+  }
+  return answer(400, false, "Acción no reconocida.");
+}
+
+export default function AdminReturns({ loaderData, actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const vista = params.get("vista") ?? "solicitada";
+  return (
+    <main>
+      <h1 className="font-serif text-3xl">Devoluciones</h1>
+      <p className="mt-1 text-sm text-ink/75">
+        Las clientas piden devoluciones desde Mi pedido, dentro de 5 días hábiles desde la entrega.
+      </p>
+      <nav aria-label="Vistas de devoluciones" className="mt-4 flex flex-wrap gap-2">
+        {TABS.map((t) => (
+          <Link
+            key={t.key}
+            to={`?vista=${t.key}`}
+            aria-current={
+              vista === t.key || (t.key === "solicitada" && !params.get("vista")) ? "page" : undefined
+            }
+            className="rounded-full bg-sand/60 px-4 py-2 text-sm aria-[current=page]:bg-ink aria-[current=page]:text-cream"
+          >
+            {t.label} ({loaderData.counts[t.key] ?? 0})
+          </Link>
+        ))}
+      </nav>
+      {actionData && (
+        <p
+          role={actionData.ok ? "status" : "alert"}
+          className={`mt-4 text-sm ${actionData.ok ? "" : "text-red-900"}`}
+        >
+          {actionData.returnId && `${actionData.returnId}: `}
+          {actionData.message}
+        </p>
+      )}
+      {loaderData.returns.length === 0 ? (
+        <p className="mt-8 text-ink/75">No hay devoluciones aquí.</p>
+      ) : (
+        <ul className="mt-6 space-y-6">
+          {loaderData.returns.map((r) => (
+            <ReturnCard key={r.id} view={r} />
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}
+
+function ReturnCard({ view }: { view: ReturnView }) {
+  const busy = useNavigation().state !== "idle";
+  return (
+    <li
+      className="rounded-lg border border-sand p-4"
+      data-testid="return-card"
+      aria-labelledby={`dv-${view.id}`}
+    >
+      <h2 id={`dv-${view.id}`} className="font-medium">
+        Devolución {view.id} · {view.statusLabel}
+      </h2>
+      <p className="text-sm text-ink/75">
+        Pedido{" "}
+        <Link to={`/admin/orders/${view.orderId}`} className="underline">
+          {view.orderId}
+        </Link>{" "}
+        · {view.customerName} ({view.customerEmail}) · pedida el {view.requestedAt}
+      </p>
+      <p className="mt-2 text-sm">
+        Motivo: {view.reason}
+        {view.comment && <span className="block whitespace-pre-line text-ink/80">«{view.comment}»</span>}
+      </p>
+      {view.ownerMessage && (
+        <p className="mt-2 whitespace-pre-line text-sm">Tu respuesta: {view.ownerMessage}</p>
+      )}
+      {view.status === "solicitada" && (
+        <Form method="post" className="mt-3 space-y-2">
+          <input type="hidden" name="devolucion" value={view.id} />
+          <Pieces view={view} />
+          <label htmlFor={`mensaje-${view.id}`} className="block text-sm font-medium">
+            Mensaje para la clienta (a dónde enviar las piezas, o por qué no)
+          </label>
+          <textarea
+            id={`mensaje-${view.id}`}
+            name="mensaje"
+            rows={3}
+            className="w-full rounded border border-ink/30 bg-white px-3 py-2 text-sm"
+          />
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="submit"
+              name="intent"
+              value="aceptar"
+              disabled={busy}
+              className="rounded-full bg-ink px-4 py-2 text-sm text-cream"
+            >
+              Aceptar devolución
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="rechazar"
+              disabled={busy}
+              className="rounded-full border border-ink px-4 py-2 text-sm"
+            >
+              Rechazar devolución
+            </button>
+          </div>
+        </Form>
+      )}
+      {view.status === "aceptada" && (
+        <Form method="post" className="mt-3 space-y-2">
+          <input type="hidden" name="devolucion" value={view.id} />
+          <fieldset>
+            <legend className="text-sm font-medium">Piezas recibidas: ¿cuáles vuelven al inventario?</legend>
+            <ul className="mt-1 space-y-1 text-sm">
+              {view.lines.map((l) => (
+                <li key={l.position}>
+                  <label className="flex items-center gap-2">
+                    <input type="checkbox" name="inventario" value={l.position} defaultChecked />
+                    {l.name} × {l.quantity}: {l.amount}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+          <button
+            type="submit"
+            name="intent"
+            value="recibir"
+            disabled={busy}
+            className="rounded-full bg-ink px-4 py-2 text-sm text-cream"
+          >
+            Recibidas: reembolsar {view.refund}
+          </button>
+        </Form>
+      )}
+      {(view.status === "recibida" || view.status === "reembolsada") && (
+        <>
+          <Pieces view={view} />
+          <p className="mt-2 text-sm">
+            {view.status === "reembolsada"
+              ? `Reembolsado ${view.refund} el ${view.refundedAt}.`
+              : `Reembolso de ${view.refund} pendiente${view.refundError ? `: ${view.refundError}` : "."}`}
+          </p>
+        </>
+      )}
+      {view.status === "recibida" && (
+        <Form method="post" className="mt-2">
+          <input type="hidden" name="devolucion" value={view.id} />
+          <button
+            type="submit"
+            name="intent"
+            value="reintentar"
+            disabled={busy}
+            className="rounded-full border border-ink px-4 py-2 text-sm"
+          >
+            Reintentar reembolso
+          </button>
+        </Form>
+      )}
+      {view.status === "rechazada" && <Pieces view={view} />}
+    </li>
+  );
+}
+
+function Pieces({ view }: { view: ReturnView }) {
+  return (
+    <ul className="text-sm">
+      {view.lines.map((l) => (
+        <li key={l.position}>
+          {l.name} × {l.quantity}: {l.amount}
+          {l.restock !== null && (l.restock ? " · volvió al inventario" : " · no volvió al inventario")}
+        </li>
+      ))}
+      <li className="font-medium">Reembolso: {view.refund}</li>
+    </ul>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <RouteError notFoundTitle="Devolución no encontrada" message="No pudimos mostrar las devoluciones." />
+  );
+}

@@ -1,0 +1,351 @@
+import Stripe from "stripe";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import type { Database } from "~/db/database.server";
+import { newId } from "~/lib/ids";
+import { markDelivered } from "~/orders/delivery.server";
+import { getDeskOrder, orderTimeline, shipOrder } from "~/orders/desk.server";
+import { setPaymentSession } from "~/orders/holds.server";
+import { applyPaymentEvent } from "~/orders/payment-events.server";
+import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { reportCsv } from "~/reports/csv";
+import { loadReport } from "~/reports/reports.server";
+import { decideReturn } from "~/returns/decide.server";
+import { getReturn } from "~/returns/queries.server";
+import { receiveReturn, refundReturn, retryReturnRefunds } from "~/returns/refund.server";
+import { requestReturn, returnChanceOf } from "~/returns/request.server";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { orderMailTo } from "../support/order-mail";
+import { hold } from "../support/orders";
+import { startSmtp } from "../support/smtp";
+
+/*
+ * Returns (issue 27, decision 48) on both databases, through the real Stripe SDK and adapter
+ * against the local stand-in for Stripe's API, and a real SMTP server: the buyer asks within her
+ * window, the owner accepts, receives the pieces and refunds their price (a partial refund, the
+ * amount asserted), and only the pieces she chose go back to stock.
+ */
+
+vi.setConfig({ testTimeout: 60_000 });
+const SECRET = "whsec_devoluciones";
+const DELIVERY_DAYS = 7;
+let fake: FakeStripe;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  smtp = await startSmtp();
+});
+afterAll(async () => {
+  await fake.close();
+  await smtp.close();
+});
+afterEach(() => {
+  fake.outage = null;
+  fake.refundStatus = "succeeded";
+});
+
+const signer = new Stripe("sk_test_123");
+const stripePayments = () =>
+  createStripePayments(
+    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
+    { webhookSecret: SECRET },
+  );
+let eventNumber = 0;
+
+/**
+ * A paid, shipped and delivered order of a plain piece ($8,025 × 1) and a ring in size 7
+ * ($4,000 × 2), paid by card at Stripe; delivered on Wednesday 2026-11-11 at noon.
+ */
+async function deliveredOrder(database: Database) {
+  const payments = stripePayments();
+  const plain = await runningPiece(database, { stock: 5, priceCents: 802_500, name: "Arete Luna" });
+  const ring = await runningPiece(database, {
+    stock: 0,
+    priceCents: 400_000,
+    name: "Anillo Sol",
+    sizes: { "6": 2, "7": 3 },
+  });
+  const email = `devuelve-${newId(6)}@example.mx`;
+  const order = await hold(database.db, {
+    lines: [
+      { productId: plain.id, dropId: plain.dropId, quantity: 1 },
+      { productId: ring.id, dropId: ring.dropId, quantity: 2, optionId: ring.sizes.get("7") ?? "" },
+    ],
+    provider: "stripe",
+  });
+  const session = await payments.createSession(order, {
+    success: "https://t.example/s",
+    cancel: "https://t.example/c",
+  });
+  await setPaymentSession(database.db, order.id, session);
+  const paymentIntent = payByCard(fake, session.id, {
+    amount: order.totalCents,
+    fingerprint: `fp_${email}`,
+    shopper: { customer_details: { ...STRIPE_SHOPPER.customer_details, email } },
+  });
+  const payload = JSON.stringify({
+    id: `evt_devolucion_${++eventNumber}`,
+    object: "event",
+    type: "checkout.session.completed",
+    data: { object: fake.sessions.get(session.id) },
+  });
+  const event = payments.parseWebhook?.(
+    payload,
+    signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+  );
+  if (!event) throw new Error("no webhooks");
+  await applyPaymentEvent(database.db, event, new Date(), payments);
+  expect(
+    (await shipOrder(database.db, order.id, { carrier: "DHL Express", trackingNumber: "DHL-7" })).ok,
+  ).toBe(true);
+  await markDelivered(database.db, [order.id], DELIVERY_DAYS, DELIVERED);
+  const positions = await database.db
+    .selectFrom("order_lines")
+    .select(["position", "product_id"])
+    .where("order_id", "=", order.id)
+    .execute();
+  const positionOf = (productId: string) => positions.find((p) => p.product_id === productId)?.position ?? -1;
+  return { orderId: order.id, email, payments, paymentIntent, plain, ring, positionOf };
+}
+
+const DELIVERED = new Date("2026-11-11T18:00:00Z");
+/** Two days later: well within the window (it ends Wednesday 18 November, Mexico City). */
+const SOON = new Date("2026-11-13T18:00:00Z");
+const refundsOf = (paymentIntent: string) => fake.refunds.filter((r) => r.payment_intent === paymentIntent);
+
+async function sizeStock(database: Database, optionId: string) {
+  const row = await database.db
+    .selectFrom("product_options")
+    .select("stock")
+    .where("id", "=", optionId)
+    .executeTakeFirst();
+  return row?.stock;
+}
+
+describeEachDatabase("returns", (harness) => {
+  it("a return accepted and refunded through Stripe gives back the pieces' price, and restocks only what the owner chose", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const seven = o.ring.sizes.get("7") ?? "";
+    expect(await o.plain.stock()).toBe(4);
+    expect(await sizeStock(database, seven)).toBe(1);
+
+    const asked = await requestReturn(
+      database.db,
+      o.orderId,
+      {
+        lines: [
+          { position: o.positionOf(o.plain.id), quantity: 1 },
+          { position: o.positionOf(o.ring.id), quantity: 1 },
+        ],
+        reason: "talla",
+        comment: "El anillo me quedó grande",
+      },
+      DELIVERY_DAYS,
+      SOON,
+    );
+    expect(asked).toMatchObject({ ok: true, refundCents: 802_500 + 400_000 });
+    if (!asked.ok) return;
+    // One open return at a time: the form is not offered again until it is settled.
+    expect(await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON)).toMatchObject({
+      open: false,
+      reason: "en_curso",
+    });
+
+    expect(
+      await decideReturn(
+        database.db,
+        asked.returnId,
+        "accept",
+        "Envía las piezas a Calle Taller 12, CDMX.",
+        SOON,
+      ),
+    ).toEqual({ ok: true });
+    // A second click (another tab) answers nothing twice.
+    expect(await decideReturn(database.db, asked.returnId, "decline", "No", SOON)).toEqual({
+      ok: false,
+      reason: "ya_respondida",
+    });
+
+    // The pieces arrive: the earring goes back to stock, the ring (scratched) does not.
+    const received = await receiveReturn(
+      database.db,
+      o.payments,
+      asked.returnId,
+      [o.positionOf(o.plain.id)],
+      SOON,
+    );
+    expect(received).toEqual({ ok: true, outcome: "reembolsado" });
+    expect(refundsOf(o.paymentIntent)).toEqual([
+      expect.objectContaining({
+        amount: 1_202_500,
+        idempotencyKey: `devolucion-${asked.returnId}`,
+        status: "succeeded",
+      }),
+    ]);
+    expect(await o.plain.stock()).toBe(5);
+    expect(await sizeStock(database, seven)).toBe(1);
+    expect(await getReturn(database.db, asked.returnId)).toMatchObject({
+      status: "reembolsada",
+      refundStatus: "hecho",
+      refund: "$12,025.00",
+      lines: [expect.objectContaining({ restock: true }), expect.objectContaining({ restock: false })],
+    });
+
+    // Repeats change nothing: no second refund at Stripe, no second restock.
+    expect(
+      await receiveReturn(database.db, o.payments, asked.returnId, [o.positionOf(o.plain.id)], SOON),
+    ).toEqual({
+      ok: false,
+      reason: "no_aceptada",
+    });
+    expect(await refundReturn(database.db, o.payments, asked.returnId, SOON)).toBe("reembolsado");
+    expect(refundsOf(o.paymentIntent)).toHaveLength(1);
+    expect(await o.plain.stock()).toBe(5);
+
+    // Reports count what went back: one return, two pieces, their price.
+    const report = await loadReport(database.db, { kind: "all" });
+    expect(report.ok && report.report.returned).toEqual({
+      returns: 1,
+      pieces: 2,
+      cents: 1_202_500,
+      pending: 0,
+    });
+    expect(report.ok && reportCsv(report.report)).toContain(
+      '"Monto de devoluciones reembolsado o en curso (MXN)","12025.00"',
+    );
+
+    // The order stays a sale, its timeline tells the return's steps.
+    const order = await getDeskOrder(database.db, o.orderId);
+    expect(order?.status).toBe("enviado");
+    const titles = (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title);
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        "Devolución solicitada",
+        "Devolución aceptada",
+        "Devolución recibida",
+        "Devolución reembolsada",
+      ]),
+    );
+
+    // The buyer's e-mails, over real SMTP: her request, the acceptance with where to send, the refund.
+    const mails = await orderMailTo(database, smtp, o.email);
+    const returnsMail = mails.filter((m) => m.includes(asked.returnId));
+    expect(returnsMail).toHaveLength(3);
+    expect(returnsMail[0]).toContain("Recibimos tu solicitud de devolución");
+    expect(returnsMail[1]).toContain("Aceptamos tu devolución");
+    expect(returnsMail[1]).toContain("Envía las piezas a Calle Taller 12, CDMX.");
+    expect(returnsMail[2]).toContain("te reembolsamos $12,025.00 MXN");
+    // What is left to return: one ring; a new request may ask for it while the window lasts.
+    expect(await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON)).toMatchObject({
+      open: true,
+      pieces: [
+        expect.objectContaining({ name: "Arete Luna", returnable: 0 }),
+        expect.objectContaining({ name: "Anillo Sol talla 7", size: "7", returnable: 1 }),
+      ],
+    });
+  });
+
+  it("is asked only after delivery, within five business days, for pieces of the order not returned yet", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const ring = o.positionOf(o.ring.id);
+    const ask = (lines: { position: number; quantity: number }[], now: Date) =>
+      requestReturn(database.db, o.orderId, { lines, reason: "gusto", comment: "" }, DELIVERY_DAYS, now);
+    // Delivered Wednesday 11; five business days: 12, 13, 16 (a Monday holiday: Revolución), 17, 18 … 19.
+    expect((await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON))?.open).toBe(true);
+    expect(await ask([{ position: ring, quantity: 1 }], new Date("2026-11-20T07:00:00Z"))).toEqual({
+      ok: false,
+      reason: "fuera_de_plazo",
+    });
+    // More than she bought, a line not hers, or nothing: refused.
+    expect(await ask([{ position: ring, quantity: 3 }], SOON)).toEqual({ ok: false, reason: "piezas" });
+    expect(await ask([{ position: 99, quantity: 1 }], SOON)).toEqual({ ok: false, reason: "piezas" });
+    expect(await ask([], SOON)).toEqual({ ok: false, reason: "piezas" });
+    // Two requests at once (two tabs): one is recorded.
+    const both = await Promise.all([
+      ask([{ position: ring, quantity: 1 }], SOON),
+      ask([{ position: ring, quantity: 1 }], SOON),
+    ]);
+    expect(both.filter((r) => r.ok)).toHaveLength(1);
+    expect(both.filter((r) => !r.ok)).toEqual([{ ok: false, reason: "en_curso" }]);
+    // Declined: nothing refunded, and she may ask again.
+    const first = both.find((r) => r.ok);
+    if (!first?.ok) return;
+    expect(await decideReturn(database.db, first.returnId, "decline", "La pieza muestra uso.", SOON)).toEqual(
+      { ok: true },
+    );
+    expect(await receiveReturn(database.db, o.payments, first.returnId, [], SOON)).toEqual({
+      ok: false,
+      reason: "no_aceptada",
+    });
+    expect(refundsOf(o.paymentIntent)).toHaveLength(0);
+    expect((await ask([{ position: ring, quantity: 2 }], SOON)).ok).toBe(true);
+  });
+
+  it("not before delivery: a paid order not shipped, or shipped and not yet delivered, has no return yet", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    await database.db
+      .updateTable("orders")
+      .set({ delivered_at: null, shipped_at: SOON.toISOString() })
+      .where("id", "=", o.orderId)
+      .execute();
+    expect(await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON)).toMatchObject({
+      open: false,
+      reason: "no_entregado",
+    });
+  });
+
+  it("a refund Stripe holds as pending or cannot make now is asked again until made; the pieces and the e-mail wait for it", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const asked = await requestReturn(
+      database.db,
+      o.orderId,
+      { lines: [{ position: o.positionOf(o.plain.id), quantity: 1 }], reason: "danada", comment: "" },
+      DELIVERY_DAYS,
+      SOON,
+    );
+    if (!asked.ok) throw new Error("not asked");
+    await decideReturn(database.db, asked.returnId, "accept", "Envíala a Calle Taller 12.", SOON);
+    fake.outage = "error";
+    expect(
+      await receiveReturn(database.db, o.payments, asked.returnId, [o.positionOf(o.plain.id)], SOON),
+    ).toEqual({
+      ok: true,
+      outcome: "fallido",
+    });
+    expect(await o.plain.stock()).toBe(4);
+    fake.outage = null;
+    fake.refundStatus = "pending";
+    const later = new Date(SOON.getTime() + 60 * 60_000);
+    expect(await retryReturnRefunds(database.db, o.payments, later)).toEqual({
+      refunded: 0,
+      failed: 0,
+      inProgress: 1,
+    });
+    expect(await o.plain.stock()).toBe(4);
+    const [pending] = refundsOf(o.paymentIntent);
+    fake.settleRefund(pending?.id ?? "", "succeeded");
+    const restocked: unknown[] = [];
+    const evenLater = new Date(later.getTime() + 60 * 60_000);
+    expect(
+      await retryReturnRefunds(
+        database.db,
+        o.payments,
+        evenLater,
+        async (lines) => void restocked.push(...lines),
+      ),
+    ).toEqual({
+      refunded: 1,
+      failed: 0,
+      inProgress: 0,
+    });
+    expect(refundsOf(o.paymentIntent)).toHaveLength(1);
+    expect(await o.plain.stock()).toBe(5);
+    expect(restocked).toEqual([{ productId: o.plain.id, optionId: null, quantity: 1 }]);
+    expect((await getReturn(database.db, asked.returnId))?.status).toBe("reembolsada");
+  });
+});
