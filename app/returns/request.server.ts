@@ -45,6 +45,8 @@ export async function returnChanceOf(
 ): Promise<ReturnChance | null> {
   const order = await getOrder(db, orderId);
   if (!order) return null;
+  // Paid and not shipped yet: on its way to being delivered.
+  if (order.status === "pendiente") return { open: false, reason: "no_entregado", until: null };
   if (order.status !== "enviado" && order.status !== "archivado") {
     return { open: false, reason: "no_aplica", until: null };
   }

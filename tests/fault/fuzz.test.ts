@@ -886,6 +886,33 @@ const GENERATORS: Record<string, Generator[]> = {
       ["firma"],
     ),
   ],
+  // Returns: the request form of real and made-up orders under signatures of every shape, posted
+  // with pieces, reasons and words of every shape.
+  "routes/order-return.tsx": [
+    (r, fx) => {
+      const pathname = `/mi-pedido/${r.pick([fx.paidOrder, fx.shippedOrder, oddSegment(r), `OL-${r.id(8).toUpperCase()}`])}/devolucion`;
+      const m = method(r, "POST");
+      return {
+        method: m,
+        target: r.chance(0.2) ? dataUrl(r, pathname) : `${pathname}${query(r, ["firma"])}`,
+        body:
+          m === "POST"
+            ? formBody(
+                r,
+                noise(r, [
+                  [
+                    `pieza-${r.pick(["0", "1", "99", "-1", oddText(r)])}`,
+                    r.pick(["1", "0", "-3", "1e9", oddText(r)]),
+                  ],
+                  ["motivo", r.pick(["talla", "otro", "", oddText(r)])],
+                  ["comentario", r.pick(["", "No me quedó", oddText(r), "x".repeat(3000)])],
+                ]),
+              )
+            : undefined,
+        session: r.chance(0.2),
+      };
+    },
+  ],
   // Never the order waiting for payment: /cancel?pedido=… of a real hold releases it (as it should).
   "routes/cancel.tsx": [
     (r, fx) => {
@@ -1347,6 +1374,30 @@ const GENERATORS: Record<string, Generator[]> = {
     },
   ],
   "routes/admin/reports.tsx": [adminPage(() => "/admin/reports", ["coleccion", "mes"])],
+  "routes/admin/returns.tsx": [
+    (r) => {
+      const m = method(r, "POST");
+      return {
+        method: m,
+        target: r.chance(0.2)
+          ? dataUrl(r, "/admin/devoluciones")
+          : `/admin/devoluciones${query(r, ["vista"])}`,
+        body:
+          m === "POST"
+            ? formBody(
+                r,
+                noise(r, [
+                  ["intent", r.pick(["aceptar", "rechazar", "recibir", "reintentar", oddText(r)])],
+                  ["devolucion", r.pick([`DV-${r.id(8).toUpperCase()}`, oddText(r), ""])],
+                  ["mensaje", r.pick(["", "Envía a Calle 1", oddText(r)])],
+                  ["inventario", r.pick(["0", "-1", oddText(r)])],
+                ]),
+              )
+            : undefined,
+        session: r.chance(0.75),
+      };
+    },
+  ],
   "routes/admin/reports-csv.ts": [adminPage(() => "/admin/reports.csv", ["coleccion", "mes"])],
   // Signing out everywhere is a real change: never with the shop's own origin and the session.
   "routes/admin/sessions.ts": [

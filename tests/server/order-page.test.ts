@@ -100,6 +100,9 @@ describeEachDatabase("'Mi pedido'", (harness) => {
       `/mi-pedido/${other}?firma=${firma}`,
       `/mi-pedido/${orderId}?firma=${changed}`,
       `/mi-pedido/${orderId}`,
+      // Its return form, likewise, to read or to post.
+      `/mi-pedido/${other}/devolucion?firma=${firma}`,
+      `/mi-pedido/${orderId}/devolucion?firma=${changed}`,
     ]) {
       const res = await fetch(`${server.url}${wrong}`);
       expect(res.status, wrong).toBe(404);
@@ -107,6 +110,30 @@ describeEachDatabase("'Mi pedido'", (harness) => {
       expect(body, wrong).not.toContain("Anillo Mío");
       expect(body, wrong).not.toContain("Alma");
     }
+    const posted = await fetch(`${server.url}/mi-pedido/${orderId}/devolucion?firma=${changed}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: "pieza-0=1&motivo=talla",
+    });
+    expect(posted.status).toBe(404);
+    // Signed, but not delivered yet: the form says so, and a post is refused in Spanish.
+    const form = await fetch(`${server.url}/mi-pedido/${orderId}/devolucion?firma=${firma}`);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain("Podrás pedir una devolución cuando tu pedido se haya entregado.");
+    const early = await fetch(`${server.url}/mi-pedido/${orderId}/devolucion?firma=${firma}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: "pieza-0=1&motivo=talla",
+    });
+    expect(early.status).toBe(409);
+    expect(await early.text()).toContain("Podrás pedir una devolución cuando tu pedido se haya entregado.");
+    const bad = await fetch(`${server.url}/mi-pedido/${orderId}/devolucion?firma=${firma}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: "motivo=nada",
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Elige al menos una pieza para devolver.");
   });
 
   it("the same answer for an unknown number and a wrong e-mail; a bad e-mail is told beside its field", async () => {
