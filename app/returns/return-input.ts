@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { safeText } from "~/lib/text";
 import { isReturnReason, type ReturnReason } from "./return-status";
 
