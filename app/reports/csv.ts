@@ -55,6 +55,7 @@ export function reportCsv(report: Report): string {
     ["Devoluciones recibidas", report.returned.returns],
     ["Piezas devueltas", report.returned.pieces],
     ["Monto de devoluciones reembolsado o en curso (MXN)", pesos(report.returned.cents)],
+    ["Devoluciones con reembolso pendiente", report.returned.pending],
     ...(report.waitlist
       ? [
           ["Avísame: correos confirmados", report.waitlist.confirmed],

@@ -41,7 +41,8 @@ function build(
     ...(message ? [`Mensaje de ${shop.name}:`, message, ""] : []),
     `Devolución ${view.id} del pedido ${view.orderId}:`,
     ...piecesText(view),
-    `Reembolso: ${view.refund} MXN`,
+    // A declined return refunds nothing: no amount that would read as money coming.
+    ...(view.status === "rechazada" ? [] : [`Reembolso: ${view.refund} MXN`]),
     "",
     ...(pageUrl ? [`Ve tu pedido y tu devolución (Mi pedido): ${pageUrl}`, ""] : []),
     contactLine(shop),
@@ -56,7 +57,7 @@ function build(
       message
         ? `<blockquote style="margin:16px 0;padding:8px 16px;border-left:3px solid #b08d57">${escapeMarkup(message).replace(/\n/g, "<br>")}</blockquote>`
         : ""
-    }<h2 style="font-size:16px;margin-top:24px">Devolución ${escapeMarkup(view.id)} del pedido ${escapeMarkup(view.orderId)}</h2>${piecesHtml(view)}<p>Reembolso: <strong>${view.refund} MXN</strong></p>${
+    }<h2 style="font-size:16px;margin-top:24px">Devolución ${escapeMarkup(view.id)} del pedido ${escapeMarkup(view.orderId)}</h2>${piecesHtml(view)}${view.status === "rechazada" ? "" : `<p>Reembolso: <strong>${view.refund} MXN</strong></p>`}${
       pageUrl
         ? `<p style="margin-top:24px"><a href="${escapeMarkup(pageUrl)}" style="display:inline-block;border:1px solid #2b2520;color:#2b2520;padding:10px 18px;border-radius:999px;text-decoration:none">Ver mi pedido</a></p>`
         : ""

@@ -116,13 +116,3 @@ export async function listReturns(
 export async function getReturn(db: Db, returnId: string): Promise<ReturnView | null> {
   return (await listReturns(db, { ids: [returnId] }))[0] ?? null;
 }
-
-/** How many returns wait for the owner: to answer, or to receive. */
-export async function returnsWaiting(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom("returns")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("status", "in", ["solicitada", "aceptada"])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -18,6 +18,8 @@ import { RETURN_MOVES, returnMovableFrom } from "./return-status";
  */
 
 const IN_PROGRESS_RECHECK_MINUTES = 15;
+/** How long the sweep leaves a refund just asked for by the owner's click. */
+const SWEEP_DELAY_MS = 2 * 60_000;
 
 export type ReturnRefundOutcome =
   | "reembolsado"
@@ -63,6 +65,8 @@ export async function receiveReturn(
         updated_at: stamp,
         refund_status: "pendiente",
         provider: found.payment_provider,
+        // The owner's own click asks the provider now: the sweep leaves it a while, never asking at once.
+        next_attempt_at: toTimestamp(new Date(now.getTime() + SWEEP_DELAY_MS)),
       })
       .where("id", "=", returnId)
       .where("status", "in", returnMovableFrom("receive"))
@@ -168,6 +172,30 @@ export async function refundReturn(
   }
 }
 
+/**
+ * The owner refunded it herself (at the provider's dashboard, or the order was paid through a
+ * provider the shop no longer uses): recorded as made, with the pieces she chose back and the
+ * buyer's e-mail, like a refund the provider made. Only a received return whose refund is pending.
+ */
+export async function markReturnRefundedByHand(
+  db: Db,
+  returnId: string,
+  now = new Date(),
+  onRestocked?: (lines: Restocked) => Promise<void>,
+): Promise<ReturnRefundOutcome> {
+  const found = await db
+    .selectFrom("returns")
+    .select("refund_status")
+    .where("id", "=", returnId)
+    .executeTakeFirst();
+  if (!found || found.refund_status === null) return "sin_reembolso";
+  if (found.refund_status === "hecho") return "reembolsado";
+  return made(db, returnId, BY_HAND, now, onRestocked);
+}
+
+/** The refund id recorded for a refund the owner made herself. */
+export const BY_HAND = "a-mano";
+
 /** Made: recorded once; the chosen pieces back on the shelf, their numbers freed; the buyer told. */
 async function made(
   db: Db,
@@ -221,7 +249,7 @@ async function made(
       trx,
       info.order_id,
       "devolucion_reembolsada",
-      `${returnId}: ${formatMXN(info.refund_cents)}`,
+      `${returnId}: ${formatMXN(info.refund_cents)}${refundId === BY_HAND ? ", reembolsado a mano por la tienda" : ""}`,
       now,
     );
     await queueEmail(trx, {

@@ -183,7 +183,7 @@ export async function requestReturn(
     });
   } catch (error) {
     // Two requests at once (two tabs): the one-open-return index lets one in.
-    if (isUniqueViolation(error)) return { ok: false, reason: "en_curso" };
+    if (isUniqueViolation(error, "returns_one_open")) return { ok: false, reason: "en_curso" };
     throw error;
   }
   return { ok: true, returnId: id, refundCents };

@@ -19,22 +19,26 @@ describe("the buyer's return form", () => {
     });
   });
 
+  it("asks no reason: none chosen is 'Prefiero no decirlo' (LFPC art. 56)", () => {
+    expect(readReturnForm(form({ "pieza-2": "1" }))).toEqual({
+      ok: true,
+      value: { lines: [{ position: 2, quantity: 1 }], reason: "sin_motivo", comment: "" },
+    });
+  });
+
   it("says in Spanish, by field, what is missing or wrong", () => {
     const answer = readReturnForm(form({ "pieza-0": "0", motivo: "nada", comentario: "x\u0000" }));
     expect(answer).toEqual({
       ok: false,
       errors: {
         piezas: "Elige al menos una pieza para devolver.",
-        motivo: "Elige el motivo de tu devolución.",
+        motivo: "Elige uno de los motivos de la lista.",
         comentario: "Comentario: contiene caracteres no permitidos.",
       },
     });
-    expect(readReturnForm(form({ "pieza-0": "-1", motivo: "otro" }))).toMatchObject({
+    expect(readReturnForm(form({ "pieza-0": "-1", motivo: "otro" }))).toEqual({
       ok: false,
-      errors: {
-        piezas: "Elige cuántas piezas devuelves de cada una.",
-        comentario: "Cuéntanos el motivo en pocas palabras.",
-      },
+      errors: { piezas: "Elige cuántas piezas devuelves de cada una." },
     });
     expect(readReturnForm(null)).toMatchObject({ ok: false });
   });

@@ -33,12 +33,11 @@ export function readReturnForm(
     if (quantity > 0) lines.push({ position: Number(match[1]), quantity });
   }
   if (lines.length === 0) errors.piezas ??= "Elige al menos una pieza para devolver.";
-  const reason = String(form?.get("motivo") ?? "");
-  if (!isReturnReason(reason)) errors.motivo = "Elige el motivo de tu devolución.";
+  // A reason is welcome, never required (LFPC art. 56): none chosen is 'Prefiero no decirlo'.
+  const reason = String(form?.get("motivo") ?? "") || "sin_motivo";
+  if (!isReturnReason(reason)) errors.motivo = "Elige uno de los motivos de la lista.";
   const said = comment.safeParse(String(form?.get("comentario") ?? ""));
   if (!said.success) errors.comentario = said.error.issues[0]?.message ?? "Revisa tu comentario.";
-  else if (reason === "otro" && said.data === "")
-    errors.comentario = "Cuéntanos el motivo en pocas palabras.";
   if (Object.keys(errors).length > 0 || !said.success || !isReturnReason(reason))
     return { ok: false, errors };
   return { ok: true, value: { lines, reason, comment: said.data } };

@@ -56,6 +56,8 @@ export const RETURN_REASONS = {
   danada: "Llegó dañada o con un defecto",
   equivocada: "Recibí una pieza distinta",
   otro: "Otro motivo",
+  // The law asks no reason (LFPC art. 56): she may give none.
+  sin_motivo: "Prefiero no decirlo",
 } as const;
 
 export type ReturnReason = keyof typeof RETURN_REASONS;

@@ -168,8 +168,8 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
 
 function ReturnsSection({ returns, askedReturn }: { returns: ReturnView[]; askedReturn: string | null }) {
   return (
-    <section aria-labelledby="devoluciones" className="mt-8" id="devoluciones">
-      <h2 id="devoluciones" className="font-serif text-2xl">
+    <section aria-labelledby="devoluciones-titulo" className="mt-8" id="devoluciones">
+      <h2 id="devoluciones-titulo" className="font-serif text-2xl">
         Devoluciones
       </h2>
       {askedReturn && (
@@ -200,7 +200,9 @@ function ReturnsSection({ returns, askedReturn }: { returns: ReturnView[]; asked
                 ? `Te reembolsamos ${r.refund} el ${r.refundedAt}.`
                 : r.status === "rechazada"
                   ? "Sin reembolso."
-                  : `Reembolso al recibir las piezas: ${r.refund}.`}
+                  : r.status === "recibida"
+                    ? `Recibimos tus piezas; tu reembolso de ${r.refund} está en curso.`
+                    : `Reembolso al recibir las piezas: ${r.refund}.`}
             </p>
           </li>
         ))}

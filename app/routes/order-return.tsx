@@ -105,6 +105,8 @@ export default function OrderReturn({ loaderData, actionData }: Route.ComponentP
                         id={`pieza-${piece.position}`}
                         name={`pieza-${piece.position}`}
                         defaultValue="0"
+                        aria-invalid={errors.piezas ? true : undefined}
+                        aria-describedby={errors.piezas ? "piezas-error" : undefined}
                         className="rounded border border-ink/30 bg-white px-2 py-1"
                       >
                         {Array.from({ length: piece.returnable + 1 }, (_, i) => `${i}`).map((n) => (
@@ -123,11 +125,17 @@ export default function OrderReturn({ loaderData, actionData }: Route.ComponentP
               )}
             </fieldset>
             <fieldset aria-describedby={errors.motivo ? "motivo-error" : undefined}>
-              <legend className="font-medium">¿Por qué?</legend>
+              <legend className="font-medium">¿Por qué? (opcional: la ley no te pide un motivo)</legend>
               <div className="mt-2 space-y-1">
                 {Object.entries(RETURN_REASONS).map(([value, label]) => (
                   <label key={value} className="flex items-center gap-2">
-                    <input type="radio" name="motivo" value={value} required />
+                    <input
+                      type="radio"
+                      name="motivo"
+                      value={value}
+                      aria-invalid={errors.motivo ? true : undefined}
+                      aria-describedby={errors.motivo ? "motivo-error" : undefined}
+                    />
                     {label}
                   </label>
                 ))}

@@ -324,6 +324,7 @@ describeEachDatabase("reports", (harness) => {
         '"Devoluciones recibidas","0"',
         '"Piezas devueltas","0"',
         '"Monto de devoluciones reembolsado o en curso (MXN)","0.00"',
+        '"Devoluciones con reembolso pendiente","0"',
         '"Avísame: correos confirmados","2"',
         '"Avísame: compraron","1"',
         "",

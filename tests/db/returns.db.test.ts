@@ -11,7 +11,12 @@ import { reportCsv } from "~/reports/csv";
 import { loadReport } from "~/reports/reports.server";
 import { decideReturn } from "~/returns/decide.server";
 import { getReturn } from "~/returns/queries.server";
-import { receiveReturn, refundReturn, retryReturnRefunds } from "~/returns/refund.server";
+import {
+  markReturnRefundedByHand,
+  receiveReturn,
+  refundReturn,
+  retryReturnRefunds,
+} from "~/returns/refund.server";
 import { requestReturn, returnChanceOf } from "~/returns/request.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -347,5 +352,72 @@ describeEachDatabase("returns", (harness) => {
     expect(await o.plain.stock()).toBe(5);
     expect(restocked).toEqual([{ productId: o.plain.id, optionId: null, quantity: 1 }]);
     expect((await getReturn(database.db, asked.returnId))?.status).toBe("reembolsada");
+  });
+
+  it("a refund Stripe will not make stays pending with its reason; the owner who refunds it herself closes it", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const ring = o.positionOf(o.ring.id);
+    const seven = o.ring.sizes.get("7") ?? "";
+    const asked = await requestReturn(
+      database.db,
+      o.orderId,
+      { lines: [{ position: ring, quantity: 2 }], reason: "sin_motivo", comment: "" },
+      DELIVERY_DAYS,
+      SOON,
+    );
+    if (!asked.ok) throw new Error("not asked");
+    await decideReturn(database.db, asked.returnId, "accept", "Envíalas a Calle Taller 12.", SOON);
+    fake.refundStatus = "failed";
+    expect(await receiveReturn(database.db, o.payments, asked.returnId, [ring], SOON)).toEqual({
+      ok: true,
+      outcome: "rechazado",
+    });
+    expect(await getReturn(database.db, asked.returnId)).toMatchObject({
+      status: "recibida",
+      refundStatus: "pendiente",
+      refundError: expect.stringContaining("Stripe no hizo el reembolso"),
+    });
+    expect(await sizeStock(database, seven)).toBe(1);
+    // The sweep leaves the owner's own click alone for a while: no second request at once.
+    expect(await retryReturnRefunds(database.db, o.payments, SOON)).toEqual({
+      refunded: 0,
+      failed: 0,
+      inProgress: 0,
+    });
+
+    expect(await markReturnRefundedByHand(database.db, asked.returnId, SOON)).toBe("reembolsado");
+    expect(await markReturnRefundedByHand(database.db, asked.returnId, SOON)).toBe("reembolsado");
+    // Both rings back in size 7, once; the buyer told once.
+    expect(await sizeStock(database, seven)).toBe(3);
+    expect(await getReturn(database.db, asked.returnId)).toMatchObject({
+      status: "reembolsada",
+      refundStatus: "hecho",
+    });
+    expect(await retryReturnRefunds(database.db, o.payments, new Date(SOON.getTime() + 3_600_000))).toEqual({
+      refunded: 0,
+      failed: 0,
+      inProgress: 0,
+    });
+    const mails = (await orderMailTo(database, smtp, o.email)).filter((m) => m.includes(asked.returnId));
+    expect(mails.filter((m) => m.includes("Tu reembolso está hecho"))).toHaveLength(1);
+  });
+
+  it("a declined return tells the buyer why, and promises no refund", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const asked = await requestReturn(
+      database.db,
+      o.orderId,
+      { lines: [{ position: o.positionOf(o.plain.id), quantity: 1 }], reason: "gusto", comment: "" },
+      DELIVERY_DAYS,
+      SOON,
+    );
+    if (!asked.ok) throw new Error("not asked");
+    await decideReturn(database.db, asked.returnId, "decline", "La pieza llegó a nosotros con uso.", SOON);
+    const declined = (await orderMailTo(database, smtp, o.email)).filter((m) => m.includes(asked.returnId));
+    expect(declined).toHaveLength(2);
+    expect(declined[1]).toContain("La pieza llegó a nosotros con uso.");
+    expect(declined[1]).not.toContain("Reembolso:");
   });
 });

@@ -45,8 +45,8 @@ export function ReportSummary({ report }: { report: Report }) {
           <strong>Devoluciones:</strong>{" "}
           {report.returned.returns === 1 ? "1 devolución" : `${report.returned.returns} devoluciones`},{" "}
           {pieces(report.returned.pieces)}, {formatMXN(report.returned.cents)} reembolsados
-          {report.returned.pending > 0 && ` (${report.returned.pending} aún en el proveedor de pagos)`}. Las
-          ventas netas cuentan esas piezas como vendidas.
+          {report.returned.pending > 0 && ` (${report.returned.pending} con reembolso pendiente)`}. Las ventas
+          netas cuentan esas piezas como vendidas.
         </p>
       )}
       {report.refunds.orders > 0 && (

@@ -3,7 +3,12 @@ import { RouteError } from "~/components/route-error";
 import type { ReturnStatus } from "~/db/schema";
 import { decideReturn } from "~/returns/decide.server";
 import { listReturns, type ReturnView } from "~/returns/queries.server";
-import { type ReturnRefundOutcome, receiveReturn, refundReturn } from "~/returns/refund.server";
+import {
+  markReturnRefundedByHand,
+  type ReturnRefundOutcome,
+  receiveReturn,
+  refundReturn,
+} from "~/returns/refund.server";
 import { readOwnerMessage } from "~/returns/return-input";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
@@ -120,6 +125,12 @@ export async function action(args: Route.ActionArgs) {
     const said = REFUND_MESSAGES[outcome];
     return answer(outcome === "sin_reembolso" ? 409 : 200, said.ok, said.text);
   }
+  if (intent === "amano") {
+    const outcome = await markReturnRefundedByHand(database.db, returnId);
+    mail.sendSoon();
+    if (outcome === "sin_reembolso") return answer(409, false, REFUND_MESSAGES.sin_reembolso.text);
+    return answer(200, true, "Registrado como reembolsado a mano; le avisamos por correo.");
+  }
   return answer(400, false, "Acción no reconocida.");
 }
 
@@ -160,7 +171,11 @@ export default function AdminReturns({ loaderData, actionData }: Route.Component
       ) : (
         <ul className="mt-6 space-y-6">
           {loaderData.returns.map((r) => (
-            <ReturnCard key={r.id} view={r} />
+            <ReturnCard
+              key={r.id}
+              view={r}
+              error={actionData && !actionData.ok && actionData.returnId === r.id ? actionData.message : null}
+            />
           ))}
         </ul>
       )}
@@ -168,7 +183,7 @@ export default function AdminReturns({ loaderData, actionData }: Route.Component
   );
 }
 
-function ReturnCard({ view }: { view: ReturnView }) {
+function ReturnCard({ view, error }: { view: ReturnView; error: string | null }) {
   const busy = useNavigation().state !== "idle";
   return (
     <li
@@ -204,8 +219,15 @@ function ReturnCard({ view }: { view: ReturnView }) {
             id={`mensaje-${view.id}`}
             name="mensaje"
             rows={3}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `mensaje-${view.id}-error` : undefined}
             className="w-full rounded border border-ink/30 bg-white px-3 py-2 text-sm"
           />
+          {error && (
+            <p id={`mensaje-${view.id}-error`} className="text-sm text-red-800">
+              {error}
+            </p>
+          )}
           <div className="flex flex-wrap gap-2">
             <button
               type="submit"
@@ -276,6 +298,15 @@ function ReturnCard({ view }: { view: ReturnView }) {
             className="rounded-full border border-ink px-4 py-2 text-sm"
           >
             Reintentar reembolso
+          </button>
+          <button
+            type="submit"
+            name="intent"
+            value="amano"
+            disabled={busy}
+            className="ml-2 rounded-full border border-ink px-4 py-2 text-sm"
+          >
+            Ya lo reembolsé a mano
           </button>
         </Form>
       )}
