@@ -10,6 +10,8 @@ import { log as shopLog } from "~/config/log.server";
 import { StartupError } from "~/config/startup-error";
 import { migrateToLatest, openDatabase } from "~/db/database.server";
 import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
+import type { InvoicingProvider } from "~/invoices/invoicing-port";
+import { createLocalInvoicing } from "~/invoices/local-invoicing.server";
 import { startJobs } from "~/jobs/scheduler.server";
 import { shopJobs } from "~/jobs/shop-jobs.server";
 import { WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
@@ -44,6 +46,14 @@ export function ensureWritableDir(dir: string, what: string): void {
     throw new StartupError(
       `No se puede escribir en la carpeta ${what} ${dir} (${code}). Revisa la ruta y sus permisos.`,
     );
+  }
+}
+
+/** The facturas' adapter the configuration names: one so far (decision 45: how a stamping provider joins). */
+function openInvoicing(config: Config["invoicing"]): InvoicingProvider {
+  switch (config.provider) {
+    case "local":
+      return createLocalInvoicing();
   }
 }
 
@@ -121,6 +131,7 @@ export async function startServices(
     } else {
       payments = createDemoPayments(database.db);
     }
+    const invoicing = openInvoicing(config.invoicing);
     const mailer = config.mail.smtpUrl
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
@@ -159,6 +170,7 @@ export async function startServices(
       database,
       media,
       payments,
+      invoicing,
       mailer,
       mail,
       auth,

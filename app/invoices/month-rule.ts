@@ -46,3 +46,16 @@ export function monthLabel(month: string): string {
 export function monthClosedMessage(paidAt: Date): string {
   return `Tu compra se pagó en ${monthLabel(shopMonth(paidAt))}: la factura se pide dentro del mismo mes en que pagaste. Las ventas de ese mes sin solicitud de factura ya entraron en la factura global del mes (a público en general), así que ya no podemos emitir una factura a tu nombre por esta compra.`;
 }
+
+/** The month before a shop month ("2026-01" → "2025-12"). */
+export function previousMonth(month: string): string {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
+}
+
+/** The owner's choice of months: this one and the `count - 1` before it, newest first. */
+export function recentMonths(now: Date, count = 13): string[] {
+  const months = [shopMonth(now)];
+  while (months.length < count) months.push(previousMonth(months.at(-1) ?? ""));
+  return months;
+}

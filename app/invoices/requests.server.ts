@@ -253,3 +253,28 @@ export async function globalInvoiceSales(db: Db, month: string): Promise<GlobalS
     paymentMethod: r.payment_method,
   }));
 }
+
+/** What 'Mi pedido' says about a factura: a sentence, and whether it links the factura's page. */
+export function invoiceNote(standing: InvoiceStanding): { text: string; link: string | null } | null {
+  const { request } = standing;
+  if (standing.kind === "abierta") {
+    return request
+      ? {
+          text: `Pediste factura a nombre de ${request.name} (RFC ${request.rfc}). Puedes corregir tus datos hasta el ${standing.until}.`,
+          link: "Ver o corregir mi solicitud de factura",
+        }
+      : {
+          text: `¿Necesitas factura (CFDI)? Puedes pedirla hasta el ${standing.until}, dentro del mes en que pagaste.`,
+          link: "Requiero factura",
+        };
+  }
+  if (standing.kind === "cerrada") {
+    return request
+      ? { text: `Pediste factura a nombre de ${request.name} (RFC ${request.rfc}).`, link: null }
+      : {
+          text: "El plazo para pedir factura terminó con el mes en que pagaste: tu compra entró en la factura global del mes.",
+          link: null,
+        };
+  }
+  return null;
+}

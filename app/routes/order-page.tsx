@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
+import { invoicePagePath } from "~/invoices/invoice-page-link";
+import { invoiceNote, invoiceStandingOf } from "~/invoices/requests.server";
 import { isOrderId } from "~/orders/ids";
 import { orderPageOf } from "~/orders/order-page.server";
 import { pageTakesNoForm } from "~/web/methods";
@@ -23,11 +25,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const page = await orderPageOf(database.db, orderId, settings.current());
   if (!page) throw new Response("Pedido no encontrado", { status: 404 });
-  return { page };
+  // 'Requiero factura' (decision 45): while the month of the payment lasts, or what she asked for.
+  const standing = await invoiceStandingOf(database.db, orderId);
+  const note = standing && invoiceNote(standing.standing);
+  const invoice = note && {
+    text: note.text,
+    href: note.link && invoicePagePath(orderPageLinks, orderId),
+    link: note.link,
+  };
+  return { page, invoice };
 }
 
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
-  const { page } = loaderData;
+  const { page, invoice } = loaderData;
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
       <p className="text-sm text-ink/75">Mi pedido</p>
@@ -120,6 +130,22 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </p>
         {page.plan && <p className="text-sm text-ink/75">{page.plan}</p>}
       </section>
+
+      {invoice && (
+        <section aria-labelledby="factura" className="mt-8">
+          <h2 id="factura" className="font-serif text-2xl">
+            Factura
+          </h2>
+          <p className="mt-2 text-sm" data-testid="invoice-note">
+            {invoice.text}
+          </p>
+          {invoice.href && (
+            <Link to={invoice.href} className="mt-2 inline-block underline">
+              {invoice.link}
+            </Link>
+          )}
+        </section>
+      )}
 
       {page.address.length > 0 && (
         <section aria-labelledby="envio" className="mt-8">
