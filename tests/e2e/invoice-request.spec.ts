@@ -77,6 +77,7 @@ test("from 'Mi pedido' to 'Requiero factura': a bad RFC refused beside its field
   try {
     const desk = await owner.newPage();
     await admins.login(desk);
+    await desk.goto("/admin/orders");
     await desk
       .getByRole("navigation", { name: "Administración" })
       .getByRole("link", { name: "Facturas" })
