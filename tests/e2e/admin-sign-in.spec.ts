@@ -25,6 +25,7 @@ const ADMIN_SECTIONS = [
   { label: "Colecciones", path: "/admin/drops" },
   { label: "Campañas", path: "/admin/campains" },
   { label: "Reportes", path: "/admin/reports" },
+  { label: "Facturas", path: "/admin/facturas" },
   { label: "Configuración", path: "/admin/settings" },
 ];
 
