@@ -12,6 +12,7 @@ import { migrateToLatest, openDatabase } from "~/db/database.server";
 import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
 import type { InvoicingProvider } from "~/invoices/invoicing-port";
 import { createLocalInvoicing } from "~/invoices/local-invoicing.server";
+import { invoiceEmailTemplates } from "~/invoices/templates.server";
 import { startJobs } from "~/jobs/scheduler.server";
 import { shopJobs } from "~/jobs/shop-jobs.server";
 import { WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
@@ -153,6 +154,10 @@ export async function startServices(
           media,
         ),
         ...campaignEmailTemplates(database.db, () => shopSettings.current().shop, config.publicUrl, media),
+        ...invoiceEmailTemplates(database.db, () => shopSettings.current(), {
+          links: orderPageLinks,
+          publicUrl: config.publicUrl,
+        }),
       },
       log,
       { bulkKinds: [WAITLIST_OPENING_EMAIL] },

@@ -2,6 +2,8 @@ import type { Db } from "~/db/database.server";
 import { toDate, toTimestamp } from "~/db/database.server";
 import type { InvoiceRequestsTable } from "~/db/schema";
 import { formatShopDateTime } from "~/lib/dates";
+import { INVOICE_REQUEST_EMAIL } from "~/mail/kinds";
+import { queueEmail } from "~/mail/queue.server";
 import type { Order } from "~/orders/order";
 import { getOrder } from "~/orders/queries.server";
 import type { InvoiceRequestInput } from "./invoice-form";
@@ -118,8 +120,8 @@ export type RequestAnswer =
   | { ok: false; reason: "no_encontrado" | "cerrada" | "sin_pago"; message: string };
 
 /**
- * Records a buyer's request (or, within the month, her corrected data: one request per order) and
- * passes it to the invoicing provider. Refused after the month she paid in, and for an order that
+ * Records a buyer's request (or, within the month, her corrected data: one request per order),
+ * passes it to the invoicing provider and queues her acknowledgement (the caller sends it soon). Refused after the month she paid in, and for an order that
  * is not a sale.
  */
 export async function requestInvoice(
@@ -185,7 +187,17 @@ export async function requestInvoice(
     .execute();
   const stored = await storedRequest(db, orderId);
   if (!stored) return { ok: false, reason: "no_encontrado", message: "Pedido no encontrado." };
-  return { ok: true, request: stored, updated: standing.request !== null };
+  const updated = standing.request !== null;
+  // Her acknowledgement (one per submission: a correction is acknowledged too).
+  await queueEmail(db, {
+    kind: INVOICE_REQUEST_EMAIL,
+    recipient: stored.email,
+    orderId,
+    dedupeKey: `${INVOICE_REQUEST_EMAIL}:${orderId}:${at}`,
+    payload: { corrected: updated },
+    now,
+  });
+  return { ok: true, request: stored, updated };
 }
 
 /** The requests for sales paid in a month ("2026-11"), newest first. */

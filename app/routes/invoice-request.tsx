@@ -91,6 +91,7 @@ export async function action(args: Route.ActionArgs) {
     // The month is over, or the order is not (or no longer) a sale: nothing was recorded.
     return answer(409, { result: submission.reply({ resetForm: false }), message: saved.message });
   }
+  services.mail.sendSoon();
   throw redirect(`${invoicePagePath(services.orderPageLinks, orderId)}&aviso=recibida`, 303);
 }
 

@@ -114,6 +114,18 @@ describeEachDatabase("'Requiero factura'", (harness) => {
     expect(corrected?.requestedAt.getTime()).toBe(stored?.requestedAt.getTime());
     const after = await invoiceStandingOf(database.db, orderId);
     expect(after && invoiceNote(after.standing)?.text).toContain("RFC EKU9003173C9");
+    // Each submission is acknowledged to the address the factura goes to.
+    const mails = await database.db
+      .selectFrom("emails")
+      .select(["kind", "recipient", "payload"])
+      .where("order_id", "=", orderId)
+      .where("kind", "=", "factura_solicitada")
+      .orderBy("created_at")
+      .execute();
+    expect(mails.map((m) => [m.recipient, JSON.parse(m.payload).corrected])).toEqual([
+      ["xochilt@example.mx", false],
+      ["xochilt@example.mx", true],
+    ]);
   });
 
   it("takes a request only within the calendar month of the payment, Mexico City time", async () => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import type { Database } from "~/db/database.server";
+import { type Database, toTimestamp } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
 import { signInAdmin } from "../support/admin-http";
 import { demoPayment, runningPiece } from "../support/catalogue";
@@ -164,10 +164,54 @@ describeEachDatabase("'Requiero factura' through HTTP", (harness) => {
     expect(received).toContain("XOCHILT CASAS CHÁVEZ");
     expect(await stored(orderId)).toMatchObject({ rfc: "CACX7605101P8", regimen: "612", uso: "G03" });
 
+    // Her acknowledgement, with the signed page to correct it.
+    const outbox = path.join(tmp, harness.dialect, "outbox");
+    let message = "";
+    await expect
+      .poll(
+        () => {
+          const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
+          message =
+            files
+              .map((f) =>
+                fs
+                  .readFileSync(path.join(outbox, f), "utf8")
+                  .replace(/=\r?\n/g, "")
+                  .replace(/=3D/g, "="),
+              )
+              .find((m) => m.includes(`solicitud de factura del pedido ${orderId}`)) ?? "";
+          return message !== "";
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    expect(message).toContain("RFC: CACX7605101P8");
+    expect(message).toContain(`/mi-pedido/${orderId}/factura?firma=${firma}`);
+
     const orderPage = await (await fetch(`${server.url}/mi-pedido/${orderId}?firma=${firma}`)).text();
     expect(orderPage).toContain("Ver o corregir mi solicitud de factura");
     expect(orderPage).toContain(`/mi-pedido/${orderId}/factura?firma=${firma}`);
     expect(orderPage).toContain("RFC CACX7605101P8");
+  });
+
+  it("after the month of the payment: the page says why, and a request is a 409 that records nothing", async () => {
+    const { orderId, firma } = await bought(`tarde.${harness.dialect}@example.mx`);
+    await database.db
+      .updateTable("orders")
+      .set({ paid_at: toTimestamp(new Date("2025-01-15T18:00:00Z")) })
+      .where("id", "=", orderId)
+      .execute();
+    const target = `/mi-pedido/${orderId}/factura?firma=${firma}`;
+    const page = await (await fetch(`${server.url}${target}`)).text();
+    expect(page).toContain("Tu compra se pagó en enero de 2025");
+    expect(page).not.toContain("Pedir mi factura");
+    const late = await post(target, GOOD);
+    expect(late.status).toBe(409);
+    expect(await late.text()).toContain("factura global del mes");
+    expect(await stored(orderId)).toBeUndefined();
+    const orderPage = await (await fetch(`${server.url}/mi-pedido/${orderId}?firma=${firma}`)).text();
+    expect(orderPage).toContain("El plazo para pedir factura terminó");
+    expect(orderPage).not.toContain("Requiero factura</a>");
   });
 
   it("the owner's 'Facturas' lists it; the exports hold it (requests) and leave it out (global invoice)", async () => {
