@@ -97,7 +97,10 @@ export function standingOf(order: Order, request: StoredInvoiceRequest | null, n
     return { kind: "sin_pago", message: NOT_A_SALE.unpaid, request };
   }
   if (!invoiceWindowOpen(order.paidAt, now)) {
-    return { kind: "cerrada", message: monthClosedMessage(order.paidAt), request };
+    const message = request
+      ? "El plazo para corregir los datos de tu factura terminó con el mes en que pagaste. Si algo no coincide con tu Constancia, escríbenos."
+      : monthClosedMessage(order.paidAt);
+    return { kind: "cerrada", message, request };
   }
   // The last minute she may ask in ("30 nov 2026, 23:59").
   const until = formatShopDateTime(new Date(invoiceDeadline(order.paidAt).getTime() - 1000));
@@ -220,6 +223,7 @@ export async function invoiceRequestsOf(db: Db, month: string): Promise<InvoiceR
       "o.paid_at",
       "o.total_cents",
       "o.payment_method",
+      "o.status as order_status",
     ])
     .where("o.paid_at", ">=", toTimestamp(start))
     .where("o.paid_at", "<", toTimestamp(end))
@@ -238,7 +242,8 @@ export async function invoiceRequestsOf(db: Db, month: string): Promise<InvoiceR
     email: r.email,
     totalCents: r.total_cents,
     paymentMethod: r.payment_method,
-    status: r.status,
+    // A sale cancelled after the request (refunded whole) must not be invoiced.
+    status: r.order_status === "cancelado" ? "pedido_cancelado" : r.status,
     reference: r.provider_reference,
   }));
 }

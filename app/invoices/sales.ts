@@ -62,6 +62,7 @@ export const STATUS_TEXT: Record<string, string> = {
   recibida: "Por timbrar",
   timbrada: "Timbrada",
   rechazada: "Rechazada por el proveedor",
+  pedido_cancelado: "Pedido cancelado y reembolsado: no facturar",
 };
 
 const regimenText = (code: string) => {

@@ -151,6 +151,12 @@ describeEachDatabase("'Requiero factura'", (harness) => {
     expect((await storedRequest(database.db, inTime))?.uso).toBe("G03");
     const standing = await invoiceStandingOf(database.db, late, november);
     expect(standing?.standing.kind).toBe("cerrada");
+    // Once closed, one made in time is no longer correctable, and the page does not say it was refused.
+    const closedWithRequest = await invoiceStandingOf(database.db, inTime, november);
+    expect(closedWithRequest?.standing).toMatchObject({
+      kind: "cerrada",
+      message: expect.stringContaining("El plazo para corregir los datos de tu factura terminó"),
+    });
     expect(standing && invoiceNote(standing.standing)).toEqual({
       text: expect.stringContaining("factura global"),
       link: null,
@@ -223,6 +229,15 @@ describeEachDatabase("'Requiero factura'", (harness) => {
     expect(globalCsv).toContain('"Total del mes","","2 ventas","","1500.00","240.00","1740.00"');
     expect((await globalInvoiceSales(database.db, "2025-04")).map((s) => s.orderId)).toEqual([april]);
     expect(await invoiceRequestsOf(database.db, "2025-04")).toEqual([]);
+    // A sale cancelled after its request stays in the list, marked not to be invoiced.
+    await database.db
+      .updateTable("orders")
+      .set({ status: "cancelado" })
+      .where("id", "=", requested)
+      .execute();
+    expect(invoiceRequestsCsv(await invoiceRequestsOf(database.db, "2025-03"))).toContain(
+      '"Pedido cancelado y reembolsado: no facturar"',
+    );
   });
 
   it("a provider that gives no answer leaves the request recorded, with why", async () => {
