@@ -9,7 +9,7 @@
 
 /** Folders that hold the shop's domain: they see adapters, config and lib, never what is above. */
 const DOMAIN =
-  "^app/(auth|campaigns|cart|catalogue|demo|drops-desk|jobs|orders|payments|rate-limits|reports|returns|settings|waitlist)/";
+  "^app/(auth|campaigns|cart|catalogue|demo|drops-desk|invoices|jobs|orders|payments|rate-limits|reports|returns|settings|waitlist)/";
 /** What only the request layer and the pages may import. */
 const ABOVE_DOMAIN =
   "^app/(routes|components|web)/|^app/(services\\.server|root|entry\\.server|routes)\\.tsx?$";

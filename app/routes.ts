@@ -17,6 +17,7 @@ export default [
   route(routePath(PATHS.orderLookup), "routes/order-lookup.tsx"),
   route(`${routePath(PATHS.orderLookup)}/:orderId`, "routes/order-page.tsx"),
   route(`${routePath(PATHS.orderLookup)}/:orderId/devolucion`, "routes/order-return.tsx"),
+  route(`${routePath(PATHS.orderLookup)}/:orderId/factura`, "routes/invoice-request.tsx"),
   route(routePath(PATHS.cancel), "routes/cancel.tsx"),
   route("avisame/confirmar", "routes/waitlist-confirm.tsx"),
   route("avisame/baja", "routes/waitlist-unsubscribe.tsx"),
@@ -50,6 +51,7 @@ export default [
       ]),
       route("devoluciones", "routes/admin/returns.tsx"),
       route("reports", "routes/admin/reports.tsx", { id: "admin-reports" }),
+      route("facturas", "routes/admin/invoices.tsx"),
       route("settings", "routes/admin/settings.tsx", { id: "admin-settings" }),
       route("sessions", "routes/admin/sessions.ts"),
       route(routePath(PATHS.adminMedia, "/admin"), "routes/admin/media.ts"),
@@ -57,6 +59,8 @@ export default [
     // Downloads, outside the shell: signed out they answer 401 instead of the sign-in page.
     route("reports.csv", "routes/admin/reports-csv.ts"),
     route("orders/exportar.csv", "routes/admin/orders/export.ts"),
+    route("facturas/solicitudes.csv", "routes/admin/invoices-csv.ts", { id: "admin-invoice-requests-csv" }),
+    route("facturas/global.csv", "routes/admin/invoices-csv.ts", { id: "admin-global-invoice-csv" }),
     // What the live opening page reads every second (JSON).
     route("drops/:dropId/apertura/datos", "routes/admin/drops/opening-data.ts"),
   ]),

@@ -10,6 +10,9 @@ import { log as shopLog } from "~/config/log.server";
 import { StartupError } from "~/config/startup-error";
 import { migrateToLatest, openDatabase } from "~/db/database.server";
 import { progressLines, seedDemoOnFirstStart } from "~/demo/seed.server";
+import type { InvoicingProvider } from "~/invoices/invoicing-port";
+import { createLocalInvoicing } from "~/invoices/local-invoicing.server";
+import { invoiceEmailTemplates } from "~/invoices/templates.server";
 import { startJobs } from "~/jobs/scheduler.server";
 import { shopJobs } from "~/jobs/shop-jobs.server";
 import { WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
@@ -45,6 +48,14 @@ export function ensureWritableDir(dir: string, what: string): void {
     throw new StartupError(
       `No se puede escribir en la carpeta ${what} ${dir} (${code}). Revisa la ruta y sus permisos.`,
     );
+  }
+}
+
+/** The facturas' adapter the configuration names: one so far (decision 45: how a stamping provider joins). */
+function openInvoicing(config: Config["invoicing"]): InvoicingProvider {
+  switch (config.provider) {
+    case "local":
+      return createLocalInvoicing();
   }
 }
 
@@ -122,6 +133,7 @@ export async function startServices(
     } else {
       payments = createDemoPayments(database.db);
     }
+    const invoicing = openInvoicing(config.invoicing);
     const mailer = config.mail.smtpUrl
       ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
@@ -149,6 +161,10 @@ export async function startServices(
           (orderId) =>
             orderPageUrlOf(database.db, { links: orderPageLinks, publicUrl: config.publicUrl }, orderId),
         ),
+        ...invoiceEmailTemplates(database.db, () => shopSettings.current(), {
+          links: orderPageLinks,
+          publicUrl: config.publicUrl,
+        }),
       },
       log,
       { bulkKinds: [WAITLIST_OPENING_EMAIL] },
@@ -166,6 +182,7 @@ export async function startServices(
       database,
       media,
       payments,
+      invoicing,
       mailer,
       mail,
       auth,

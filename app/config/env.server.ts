@@ -90,6 +90,7 @@ const schema = z.object({
     .regex(/^smtps?:\/\//, "debe ser smtp://usuario:contraseña@servidor:587 o smtps://…")
     .optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  INVOICING: z.enum(["local"], { error: "debe ser local (la única por ahora)" }).default("local"),
   OUTBOX_DIR: z.string().min(1).optional(),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_STORAGE: z.enum(["local", "s3"], { error: "debe ser local o s3" }).optional(),
@@ -168,6 +169,8 @@ export interface Config {
   /** A folder of demo art already drawn (test runs); null: the demo catalogue is drawn every time. */
   demoArtCache: string | null;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
+  /** Who makes the facturas buyers ask for (decision 45): 'local' records them for the accountant. */
+  invoicing: { provider: "local" };
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | null } | null;
   admin: {
     /** Signs session cookies. Null in the try-it mode: one is generated and kept in DATA_DIR. */
@@ -306,6 +309,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA ?? database.kind === "sqlite",
     demoArtCache: e.DEMO_ART_CACHE ? path.resolve(e.DEMO_ART_CACHE) : null,
     stripe,
+    invoicing: { provider: e.INVOICING },
     admin: {
       sessionSecret: e.SESSION_SECRET ?? null,
       idleMinutes: e.ADMIN_IDLE_MINUTES,

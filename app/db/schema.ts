@@ -189,6 +189,31 @@ export interface OrdersTable {
   updated_at: Timestamp;
 }
 
+/** A buyer's 'Requiero factura' (CFDI 4.0 receptor data), one per order (decision 45). */
+export interface InvoiceRequestsTable {
+  order_id: string;
+  rfc: string;
+  /** The name or razón social as registered with the SAT: upper case, no type of society. */
+  name: string;
+  /** The fiscal address's postal code. */
+  postal_code: string;
+  /** c_RegimenFiscal code, e.g. '612'. */
+  regimen: string;
+  /** c_UsoCFDI code, e.g. 'G03'. */
+  uso: string;
+  email: string;
+  requested_at: Timestamp;
+  updated_at: Timestamp;
+  status: InvoiceRequestStatus;
+  /** The invoicing adapter that took it: 'local' records it for the accountant. */
+  provider: string;
+  provider_reference: string | null;
+  notes: string | null;
+}
+
+/** recibida: recorded, to be stamped; timbrada: stamped by the provider; rechazada: refused by it. */
+export type InvoiceRequestStatus = "recibida" | "timbrada" | "rechazada";
+
 /** A delayed way to pay (decision 42): cash at an OXXO store, or a bank transfer (SPEI). */
 export type PaymentMethod = "oxxo" | "spei";
 
@@ -495,6 +520,7 @@ export interface KyselyDatabase {
   admin_code_steps: AdminCodeStepsTable;
   emails: EmailsTable;
   orders: OrdersTable;
+  invoice_requests: InvoiceRequestsTable;
   refunds: RefundsTable;
   returns: ReturnsTable;
   return_lines: ReturnLinesTable;

@@ -25,6 +25,8 @@ export const RETURN_REFUNDED_EMAIL = "devolucion_reembolsada";
 export const WAITLIST_CONFIRM_EMAIL = "avisame_confirmar";
 /** 'Avísame': the notice that the drop opened. */
 export const WAITLIST_OPENING_EMAIL = "avisame_apertura";
+/** 'Requiero factura': the buyer's request (or its correction) was received (decision 45). */
+export const INVOICE_REQUEST_EMAIL = "factura_solicitada";
 /** 'Enviar prueba': the opening e-mail of a drop, sent to the signed-in owner. */
 export const CAMPAIGN_TEST_EMAIL = "campana_prueba";
 
@@ -42,6 +44,7 @@ export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
   [WAITLIST_CONFIRM_EMAIL]: "Avísame: confirmar correo",
   [WAITLIST_OPENING_EMAIL]: "Avísame: la colección abrió",
   [CAMPAIGN_TEST_EMAIL]: "Prueba del correo de apertura",
+  [INVOICE_REQUEST_EMAIL]: "Solicitud de factura recibida",
 };
 
 export function mailKindLabel(kind: string): string {

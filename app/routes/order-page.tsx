@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
+import { invoicePagePath } from "~/invoices/invoice-page-link";
+import { invoiceNote, invoiceStandingOf } from "~/invoices/requests.server";
 import { isOrderId } from "~/orders/ids";
 import { orderPageOf } from "~/orders/order-page.server";
 import { listReturns, type ReturnView } from "~/returns/queries.server";
@@ -26,13 +28,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const page = await orderPageOf(database.db, orderId, settings.current());
   if (!page) throw new Response("Pedido no encontrado", { status: 404 });
-  const [returns, chance] = await Promise.all([
+  const asked = new URL(request.url).searchParams.get("devolucion");
+  const [returns, chance, standing] = await Promise.all([
     listReturns(database.db, { orderId }),
     returnChanceOf(database.db, orderId, settings.current().deliveryDays),
+    // 'Requiero factura' (decision 45): while the month of the payment lasts, or what she asked for.
+    invoiceStandingOf(database.db, orderId),
   ]);
-  const asked = new URL(request.url).searchParams.get("devolucion");
+  const note = standing && invoiceNote(standing.standing);
+  const invoice = note && {
+    text: note.text,
+    href: note.link && invoicePagePath(orderPageLinks, orderId),
+    link: note.link,
+  };
   return {
     page,
+    invoice,
     returns,
     askedReturn: returns.some((r) => r.id === asked) ? asked : null,
     returnFormPath: chance?.open ? `${PATHS.orderLookup}/${orderId}/devolucion?firma=${signature}` : null,
@@ -40,7 +51,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
-  const { page, returns, askedReturn, returnFormPath } = loaderData;
+  const { page, invoice, returns, askedReturn, returnFormPath } = loaderData;
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
       <p className="text-sm text-ink/75">Mi pedido</p>
@@ -143,6 +154,22 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </p>
         {page.plan && <p className="text-sm text-ink/75">{page.plan}</p>}
       </section>
+
+      {invoice && (
+        <section aria-labelledby="factura" className="mt-8">
+          <h2 id="factura" className="font-serif text-2xl">
+            Factura
+          </h2>
+          <p className="mt-2 text-sm" data-testid="invoice-note">
+            {invoice.text}
+          </p>
+          {invoice.href && (
+            <Link to={invoice.href} className="mt-2 inline-block underline">
+              {invoice.link}
+            </Link>
+          )}
+        </section>
+      )}
 
       {page.address.length > 0 && (
         <section aria-labelledby="envio" className="mt-8">

@@ -2,6 +2,7 @@ import { createContext } from "react-router";
 import type { AdminAuth } from "~/auth/auth.server";
 import type { Config } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
+import type { InvoicingProvider } from "~/invoices/invoicing-port";
 import type { Mailer } from "~/mail/mailer.server";
 import type { MailQueue } from "~/mail/queue.server";
 import type { MediaStorage } from "~/media/storage.server";
@@ -21,6 +22,8 @@ export interface Services {
   database: Database;
   media: MediaStorage;
   payments: PaymentProvider;
+  /** 'Requiero factura': who makes the facturas (decision 45); the local adapter records them. */
+  invoicing: InvoicingProvider;
   mailer: Mailer;
   /** Queued e-mails: `mail.sendSoon()` after queueing one. */
   mail: MailQueue;

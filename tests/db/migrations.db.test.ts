@@ -107,6 +107,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0028_shipping",
       "0029_order_site",
       "0030_delivered",
+      "0031_invoice_requests",
       "0033_returns",
     ]);
 
@@ -212,6 +213,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0028_shipping",
       "0029_order_site",
       "0030_delivered",
+      "0031_invoice_requests",
       "0033_returns",
     ]);
   });

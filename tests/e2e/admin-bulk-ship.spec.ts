@@ -80,7 +80,15 @@ test.describe("the orders desk on drop day", () => {
     await desk.open("pendiente", tag);
     await expect(desk.orders()).toHaveCount(2);
     const menu = page.getByRole("navigation", { name: "Administración" });
-    for (const section of ["Pedidos", "Colecciones", "Campañas", "Reportes", "Configuración"]) {
+    for (const section of [
+      "Pedidos",
+      "Devoluciones",
+      "Colecciones",
+      "Campañas",
+      "Reportes",
+      "Facturas",
+      "Configuración",
+    ]) {
       await expect(menu.getByRole("link", { name: section })).toBeInViewport();
     }
     const row = await desk.order(orderId).boundingBox();

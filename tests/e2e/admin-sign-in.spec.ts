@@ -22,9 +22,11 @@ test.use({ trace: { mode: "on-first-retry", snapshots: false } });
 
 const ADMIN_SECTIONS = [
   { label: "Pedidos", path: "/admin/orders" },
+  { label: "Devoluciones", path: "/admin/devoluciones" },
   { label: "Colecciones", path: "/admin/drops" },
   { label: "Campañas", path: "/admin/campains" },
   { label: "Reportes", path: "/admin/reports" },
+  { label: "Facturas", path: "/admin/facturas" },
   { label: "Configuración", path: "/admin/settings" },
 ];
 

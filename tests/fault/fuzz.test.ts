@@ -913,6 +913,41 @@ const GENERATORS: Record<string, Generator[]> = {
       };
     },
   ],
+  // 'Requiero factura': the page and its form under signatures of every shape (never the order's
+  // own, so nothing is recorded), with RFCs, régimenes and postal codes of every shape.
+  "routes/invoice-request.tsx": [
+    page(
+      (r, fx) =>
+        `/mi-pedido/${r.pick([fx.paidOrder, fx.shippedOrder, oddSegment(r), `OL-${r.id(8).toUpperCase()}`])}/factura`,
+      ["firma", "aviso"],
+    ),
+    (r, fx) => {
+      const fields: Fields = [
+        ["rfc", "CACX7605101P8"],
+        ["nombre", "Xochilt Casas Chávez"],
+        ["codigoPostal", "36257"],
+        ["regimen", "612"],
+        ["uso", "G03"],
+        ["correo", "xochilt@example.mx"],
+      ];
+      const broken = r.pick<[string, string[]]>([
+        ["rfc", ["", "XAXX010101000", "CACX7605101P9", "GODE561331GR8", "ÑÑÑ", "'; DROP TABLE orders; --"]],
+        ["nombre", ["", "ab"]],
+        ["codigoPostal", ["", "0001", "00123", "abcde", "123456"]],
+        ["regimen", ["", "999", "601", "__proto__"]],
+        ["uso", ["", "CN01", "Z99", "D01"]],
+        ["correo", ["", "no-es-correo", "@x.mx"]],
+      ]);
+      const order = r.pick([fx.paidOrder, fx.shippedOrder, oddSegment(r)]);
+      const pathname = `/mi-pedido/${order}/factura`;
+      const firma = r.pick(["", r.id(43), oddSegment(r)]);
+      return {
+        method: "POST",
+        target: `${pathname}${r.chance(0.3) ? ".data" : ""}${r.chance(0.8) ? `?firma=${firma}` : ""}`,
+        body: formBody(r, noise(r, breakField(r, fields, broken[0], broken[1]))),
+      };
+    },
+  ],
   // Never the order waiting for payment: /cancel?pedido=… of a real hold releases it (as it should).
   "routes/cancel.tsx": [
     (r, fx) => {
@@ -1399,6 +1434,10 @@ const GENERATORS: Record<string, Generator[]> = {
     },
   ],
   "routes/admin/reports-csv.ts": [adminPage(() => "/admin/reports.csv", ["coleccion", "mes"])],
+  "routes/admin/invoices.tsx": [adminPage(() => "/admin/facturas", ["mes"])],
+  "routes/admin/invoices-csv.ts": [
+    adminPage((r) => r.pick(["/admin/facturas/solicitudes.csv", "/admin/facturas/global.csv"]), ["mes"]),
+  ],
   // Signing out everywhere is a real change: never with the shop's own origin and the session.
   "routes/admin/sessions.ts": [
     (r) => {

@@ -28,6 +28,7 @@ import * as m0027 from "./0027_vouchers";
 import * as m0028 from "./0028_shipping";
 import * as m0029 from "./0029_order_site";
 import * as m0030 from "./0030_delivered";
+import * as m0031 from "./0031_invoice_requests";
 import * as m0033 from "./0033_returns";
 
 /**
@@ -64,5 +65,6 @@ export const migrations: Record<string, Migration> = {
   "0028_shipping": m0028,
   "0029_order_site": m0029,
   "0030_delivered": m0030,
+  "0031_invoice_requests": m0031,
   "0033_returns": m0033,
 };

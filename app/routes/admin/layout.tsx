@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: "/admin/drops", label: "Colecciones" },
   { to: "/admin/campains", label: "Campañas" },
   { to: "/admin/reports", label: "Reportes" },
+  { to: "/admin/facturas", label: "Facturas" },
   { to: "/admin/settings", label: "Configuración" },
 ];
 

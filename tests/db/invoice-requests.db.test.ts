@@ -1,0 +1,257 @@
+import { beforeAll, expect, it } from "vitest";
+import type { Database } from "~/db/database.server";
+import { toTimestamp } from "~/db/database.server";
+import { invoiceRequestSchema } from "~/invoices/invoice-form";
+import type { InvoicingProvider } from "~/invoices/invoicing-port";
+import { createLocalInvoicing } from "~/invoices/local-invoicing.server";
+import {
+  globalInvoiceSales,
+  invoiceNote,
+  invoiceRequestsOf,
+  invoiceStandingOf,
+  requestInvoice,
+  storedRequest,
+} from "~/invoices/requests.server";
+import { globalInvoiceCsv, invoiceRequestsCsv } from "~/invoices/sales";
+import { confirmPayment } from "~/orders/payment.server";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
+
+/*
+ * 'Requiero factura' (issue 27, decision 45) on SQLite and PostgreSQL: a paid order's request is
+ * recorded (one per order: a second one within the month corrects it), only within the calendar
+ * month of the payment (Mexico City time), only for a sale (not unpaid, not cancelled); the
+ * accountant's exports hold the month's requests, and the global invoice's the month's other sales.
+ */
+
+const local = createLocalInvoicing();
+
+const input = (overrides: Record<string, string> = {}) =>
+  invoiceRequestSchema.parse({
+    rfc: "CACX7605101P8",
+    nombre: "Xochilt Casas Chávez",
+    codigoPostal: "36257",
+    regimen: "612",
+    uso: "G03",
+    correo: "xochilt@example.mx",
+    ...overrides,
+  });
+
+describeEachDatabase("'Requiero factura'", (harness) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await harness.fresh();
+  });
+
+  /** A paid order of one piece at `priceCents`, paid at `paidAt` (now by default); its number. */
+  async function paidOrder(paidAt?: Date, priceCents = 116_000): Promise<string> {
+    const piece = await runningPiece(database, { stock: 1, priceCents });
+    const held = await hold(database.db, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      provider: "demo",
+    });
+    await confirmPayment(database.db, {
+      orderId: held.id,
+      customerName: "Xochilt Casas",
+      customerEmail: "xochilt@example.mx",
+    });
+    if (paidAt) {
+      await database.db
+        .updateTable("orders")
+        .set({ paid_at: toTimestamp(paidAt) })
+        .where("id", "=", held.id)
+        .execute();
+    }
+    return held.id;
+  }
+
+  it("records a paid order's request; a second one within the month corrects the same request", async () => {
+    const orderId = await paidOrder();
+    const before = await invoiceStandingOf(database.db, orderId);
+    expect(before?.standing).toMatchObject({ kind: "abierta", request: null });
+    expect(before && invoiceNote(before.standing)?.link).toBe("Requiero factura");
+
+    const first = await requestInvoice(database.db, local, orderId, input());
+    expect(first).toMatchObject({ ok: true, updated: false });
+    const stored = await storedRequest(database.db, orderId);
+    expect(stored).toMatchObject({
+      orderId,
+      rfc: "CACX7605101P8",
+      name: "XOCHILT CASAS CHÁVEZ",
+      postalCode: "36257",
+      regimen: "612",
+      uso: "G03",
+      email: "xochilt@example.mx",
+      status: "recibida",
+      reference: null,
+    });
+    expect(stored?.notes).toContain("Por timbrar");
+
+    const later = new Date(Date.now() + 1000);
+    const second = await requestInvoice(
+      database.db,
+      local,
+      orderId,
+      input({
+        rfc: "EKU9003173C9",
+        nombre: "Escuela Kemper Urgate, S.A. de C.V.",
+        regimen: "601",
+        codigoPostal: "42501",
+      }),
+      later,
+    );
+    expect(second).toMatchObject({ ok: true, updated: true });
+    const rows = await database.db
+      .selectFrom("invoice_requests")
+      .selectAll()
+      .where("order_id", "=", orderId)
+      .execute();
+    expect(rows).toHaveLength(1);
+    const corrected = await storedRequest(database.db, orderId);
+    expect(corrected).toMatchObject({ rfc: "EKU9003173C9", name: "ESCUELA KEMPER URGATE", regimen: "601" });
+    // The request keeps the day it was first made.
+    expect(corrected?.requestedAt.getTime()).toBe(stored?.requestedAt.getTime());
+    const after = await invoiceStandingOf(database.db, orderId);
+    expect(after && invoiceNote(after.standing)?.text).toContain("RFC EKU9003173C9");
+    // Each submission is acknowledged to the address the factura goes to.
+    const mails = await database.db
+      .selectFrom("emails")
+      .select(["kind", "recipient", "payload"])
+      .where("order_id", "=", orderId)
+      .where("kind", "=", "factura_solicitada")
+      .orderBy("created_at")
+      .execute();
+    expect(mails.map((m) => [m.recipient, JSON.parse(m.payload).corrected])).toEqual([
+      ["xochilt@example.mx", false],
+      ["xochilt@example.mx", true],
+    ]);
+  });
+
+  it("takes a request only within the calendar month of the payment, Mexico City time", async () => {
+    // Paid 31 Oct 2026 at 23:30 in Mexico City (already 1 Nov in UTC): October's sale.
+    const paidAt = new Date("2026-11-01T05:30:00Z");
+    const inTime = await paidOrder(paidAt);
+    const late = await paidOrder(paidAt);
+    const lastMinute = new Date("2026-11-01T05:59:00Z");
+    expect((await requestInvoice(database.db, local, inTime, input(), lastMinute)).ok).toBe(true);
+    const november = new Date("2026-11-01T06:00:00Z");
+    const refused = await requestInvoice(database.db, local, late, input(), november);
+    expect(refused).toMatchObject({ ok: false, reason: "cerrada" });
+    if (!refused.ok) {
+      expect(refused.message).toContain("octubre de 2026");
+      expect(refused.message).toContain("factura global");
+    }
+    expect(await storedRequest(database.db, late)).toBeNull();
+    // Nor may the one in time be corrected after its month.
+    expect(await requestInvoice(database.db, local, inTime, input({ uso: "S01" }), november)).toMatchObject({
+      ok: false,
+      reason: "cerrada",
+    });
+    expect((await storedRequest(database.db, inTime))?.uso).toBe("G03");
+    const standing = await invoiceStandingOf(database.db, late, november);
+    expect(standing?.standing.kind).toBe("cerrada");
+    // Once closed, one made in time is no longer correctable, and the page does not say it was refused.
+    const closedWithRequest = await invoiceStandingOf(database.db, inTime, november);
+    expect(closedWithRequest?.standing).toMatchObject({
+      kind: "cerrada",
+      message: expect.stringContaining("El plazo para corregir los datos de tu factura terminó"),
+    });
+    expect(standing && invoiceNote(standing.standing)).toEqual({
+      text: expect.stringContaining("factura global"),
+      link: null,
+    });
+  });
+
+  it("only for a sale: an unpaid order has no page, a cancelled one is refused", async () => {
+    const piece = await runningPiece(database, { stock: 2 });
+    const unpaid = await hold(database.db, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      provider: "demo",
+    });
+    expect(await invoiceStandingOf(database.db, unpaid.id)).toBeNull();
+    expect(await requestInvoice(database.db, local, unpaid.id, input())).toMatchObject({
+      ok: false,
+      reason: "no_encontrado",
+    });
+    const cancelled = await paidOrder();
+    await database.db
+      .updateTable("orders")
+      .set({ status: "cancelado" })
+      .where("id", "=", cancelled)
+      .execute();
+    const refused = await requestInvoice(database.db, local, cancelled, input());
+    expect(refused).toMatchObject({ ok: false, reason: "sin_pago" });
+    if (!refused.ok) expect(refused.message).toContain("se canceló");
+    expect(await storedRequest(database.db, cancelled)).toBeNull();
+    expect(
+      await database.db
+        .selectFrom("invoice_requests")
+        .select("order_id")
+        .where("order_id", "in", [unpaid.id, cancelled])
+        .execute(),
+    ).toEqual([]);
+  });
+
+  it("exports the month's requests, and its other paid sales for the global invoice", async () => {
+    const march = (day: number) => new Date(`2025-03-${String(day).padStart(2, "0")}T18:00:00Z`);
+    const requested = await paidOrder(march(3), 232_000);
+    const unasked = await paidOrder(march(10), 116_000);
+    const cancelled = await paidOrder(march(12));
+    const april = await paidOrder(new Date("2025-04-01T07:00:00Z"));
+    // 31 March 23:00 in Mexico City is 1 April in UTC: March's.
+    const lastEvening = await paidOrder(new Date("2025-04-01T05:00:00Z"), 58_000);
+    await database.db
+      .updateTable("orders")
+      .set({ status: "cancelado" })
+      .where("id", "=", cancelled)
+      .execute();
+    expect(
+      (await requestInvoice(database.db, local, requested, input(), new Date("2025-03-04T12:00:00Z"))).ok,
+    ).toBe(true);
+
+    const requests = await invoiceRequestsOf(database.db, "2025-03");
+    expect(requests.map((r) => r.orderId)).toEqual([requested]);
+    expect(requests[0]).toMatchObject({ rfc: "CACX7605101P8", totalCents: 232_000, regimen: "612" });
+    const requestsCsv = invoiceRequestsCsv(requests);
+    expect(requestsCsv).toContain(
+      `"${requested}","2025-03-03 12:00","2025-03-04 06:00","CACX7605101P8","XOCHILT CASAS CHÁVEZ","36257"`,
+    );
+    expect(requestsCsv).toContain('"2000.00","320.00","2320.00","Por timbrar"');
+
+    const sales = await globalInvoiceSales(database.db, "2025-03");
+    expect(sales.map((s) => s.orderId)).toEqual([unasked, lastEvening]);
+    const globalCsv = globalInvoiceCsv(sales);
+    expect(globalCsv).toContain(`"${unasked}","2025-03-10 12:00"`);
+    expect(globalCsv).not.toContain(requested);
+    expect(globalCsv).not.toContain(cancelled);
+    expect(globalCsv).not.toContain(april);
+    expect(globalCsv).toContain('"Total del mes","","2 ventas","","1500.00","240.00","1740.00"');
+    expect((await globalInvoiceSales(database.db, "2025-04")).map((s) => s.orderId)).toEqual([april]);
+    expect(await invoiceRequestsOf(database.db, "2025-04")).toEqual([]);
+    // A sale cancelled after its request stays in the list, marked not to be invoiced.
+    await database.db
+      .updateTable("orders")
+      .set({ status: "cancelado" })
+      .where("id", "=", requested)
+      .execute();
+    expect(invoiceRequestsCsv(await invoiceRequestsOf(database.db, "2025-03"))).toContain(
+      '"Pedido cancelado y reembolsado: no facturar"',
+    );
+  });
+
+  it("a provider that gives no answer leaves the request recorded, with why", async () => {
+    const orderId = await paidOrder();
+    const failing: InvoicingProvider = {
+      name: "local",
+      submit: async () => {
+        throw new Error("tiempo de espera agotado");
+      },
+    };
+    expect((await requestInvoice(database.db, failing, orderId, input())).ok).toBe(true);
+    expect(await storedRequest(database.db, orderId)).toMatchObject({
+      status: "recibida",
+      notes: "El proveedor no respondió: tiempo de espera agotado",
+    });
+  });
+});
