@@ -1,4 +1,4 @@
-import { Button, Link, Section, Text } from "@react-email/components";
+import { Link, Section, Text } from "@react-email/components";
 import type { CSSProperties, ReactNode } from "react";
 import { EMAIL_COLORS, EMAIL_FONTS, paragraphStyle } from "./theme";
 
@@ -58,7 +58,11 @@ export function StepList({ steps }: { steps: readonly string[] }) {
   );
 }
 
-/** A link drawn as a button: `solid` for the e-mail's main action, `outline` for a second one. */
+/**
+ * A link drawn as a button: `solid` for the e-mail's main action, `outline` for a second one. A
+ * plain link with padding, not React Email's `Button`: its Outlook-only spacers split the label
+ * from the link in the markup; Outlook for Windows shows this one as a plain link, as before.
+ */
 export function ButtonLink({
   href,
   children,
@@ -71,9 +75,10 @@ export function ButtonLink({
   const solid = variant === "solid";
   return (
     <Section style={{ margin: "8px 0 20px" }}>
-      <Button
+      <Link
         href={href}
         style={{
+          display: "inline-block",
           fontFamily: EMAIL_FONTS.sans,
           fontSize: "15px",
           lineHeight: "20px",
@@ -87,7 +92,7 @@ export function ButtonLink({
         }}
       >
         {children}
-      </Button>
+      </Link>
     </Section>
   );
 }
