@@ -15,8 +15,6 @@ export interface ShopEmailProps {
   title: string;
   /** What inboxes show beside the subject; the title when absent. */
   preview?: string;
-  /** The shop's home page, absolute, when known: the brand's name links there. */
-  homeUrl?: string | null;
   children: ReactNode;
   /** Below the contact (e.g. the waitlist's 'Date de baja'). */
   footer?: ReactNode;
@@ -30,7 +28,7 @@ const footerText = {
   margin: "0 0 8px",
 } as const;
 
-export function ShopEmail({ shop, title, preview, homeUrl, children, footer }: ShopEmailProps) {
+export function ShopEmail({ shop, title, preview, children, footer }: ShopEmailProps) {
   const brandStyle = {
     fontFamily: EMAIL_FONTS.serif,
     fontSize: "26px",
@@ -49,15 +47,7 @@ export function ShopEmail({ shop, title, preview, homeUrl, children, footer }: S
       <Body style={{ margin: 0, padding: "24px 12px", backgroundColor: EMAIL_COLORS.cream }}>
         <Container style={{ maxWidth: "560px" }}>
           <Section style={{ padding: "0 8px 16px", textAlign: "center" }}>
-            <Text style={{ ...brandStyle, margin: 0 }}>
-              {homeUrl ? (
-                <Link href={homeUrl} style={brandStyle}>
-                  {shop.name}
-                </Link>
-              ) : (
-                shop.name
-              )}
-            </Text>
+            <Text style={{ ...brandStyle, margin: 0 }}>{shop.name}</Text>
           </Section>
           <Section
             style={{
