@@ -28,15 +28,17 @@ const footerText = {
   margin: "0 0 8px",
 } as const;
 
+/** The brand's name, as the storefront's header sets it: the serif, in gold. */
+const brandText = {
+  fontFamily: EMAIL_FONTS.serif,
+  fontSize: "26px",
+  lineHeight: "32px",
+  letterSpacing: "1px",
+  color: EMAIL_COLORS.gold,
+  margin: 0,
+} as const;
+
 export function ShopEmail({ shop, title, preview, children, footer }: ShopEmailProps) {
-  const brandStyle = {
-    fontFamily: EMAIL_FONTS.serif,
-    fontSize: "26px",
-    lineHeight: "32px",
-    letterSpacing: "1px",
-    color: EMAIL_COLORS.gold,
-    textDecoration: "none",
-  } as const;
   return (
     <Html lang="es-MX" dir="ltr">
       <Head>
@@ -47,7 +49,7 @@ export function ShopEmail({ shop, title, preview, children, footer }: ShopEmailP
       <Body style={{ margin: 0, padding: "24px 12px", backgroundColor: EMAIL_COLORS.cream }}>
         <Container style={{ maxWidth: "560px" }}>
           <Section style={{ padding: "0 8px 16px", textAlign: "center" }}>
-            <Text style={{ ...brandStyle, margin: 0 }}>{shop.name}</Text>
+            <Text style={brandText}>{shop.name}</Text>
           </Section>
           <Section
             style={{
