@@ -8,7 +8,13 @@ export default defineConfig({
   // The server bundle's entry is our Express app (server/app.ts), which imports the
   // React Router build itself; server.js only listens and shuts down.
   environments: {
-    ssr: { build: { rollupOptions: { input: "./server/app.ts" } } },
+    ssr: {
+      build: { rollupOptions: { input: "./server/app.ts" } },
+      // React Email's components package re-exports all of them, Tailwind's and the code block's
+      // compilers included (over half a second and tens of MB at each start, decision 47): bundled,
+      // only the components the e-mails use are kept.
+      resolve: { noExternal: [/^@react-email\//] },
+    },
     // React, React DOM and React Router in one file, which every page loads anyway: it compresses
     // better than the pieces, and a lazily loaded module that needs React DOM (the photo viewer's
     // portal) does not split React DOM's small entry out into a file of its own (decision 21).

@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: "unit",
           // Pure modules tested beside the code: no build, no database, no server.
-          include: ["app/**/*.test.ts", "server/**/*.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
         },
       },
       {

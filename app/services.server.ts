@@ -143,10 +143,12 @@ export async function startServices(
       database.db,
       mailer,
       {
-        ...orderEmailTemplates(database.db, () => shopSettings.current(), {
-          links: orderPageLinks,
-          publicUrl: config.publicUrl,
-        }),
+        ...orderEmailTemplates(
+          database.db,
+          () => shopSettings.current(),
+          { links: orderPageLinks, publicUrl: config.publicUrl },
+          media,
+        ),
         ...waitlistEmailTemplates(
           database.db,
           () => shopSettings.current().shop,

@@ -14,7 +14,15 @@ export function localMedia(mediaDir: string): express.Router {
   const router = express.Router();
   router.use(
     "/drops",
-    express.static(path.join(mediaDir, "drops"), { immutable: true, maxAge: "1y", index: false }),
+    express.static(path.join(mediaDir, "drops"), {
+      immutable: true,
+      maxAge: "1y",
+      index: false,
+      // The pieces' photos are shown by other sites too: the e-mails in a webmail, the owner's
+      // preview of an e-mail in a sandboxed frame (an origin of its own) (decision 47). Helmet's
+      // `same-origin` would have the browser refuse them there.
+      setHeaders: (res) => res.setHeader("Cross-Origin-Resource-Policy", "cross-origin"),
+    }),
     notFound,
   );
   router.use(notFound);

@@ -1,7 +1,7 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import { type Db, toDate } from "~/db/database.server";
+import type { RenderedEmail } from "~/mail/components";
 import { CAMPAIGN_TEST_EMAIL } from "~/mail/kinds";
-import type { MailMessage } from "~/mail/mailer.server";
 import { type EmailTemplates, queueEmail } from "~/mail/queue.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { type DropShowcase, openingNotice } from "~/waitlist/emails";
@@ -13,8 +13,6 @@ import { dropShowcase } from "~/waitlist/showcase.server";
  * (`openingNotice`, decision 16), for the drop as it is now. Only the unsubscribe link differs:
  * each confirmed address gets its own signed one, so the copy carries the page without a token.
  */
-
-type Rendered = Omit<MailMessage, "to">;
 
 interface OpeningDrop {
   id: string;
@@ -29,7 +27,7 @@ export function renderOpeningEmail(
   shop: PublicShopSettings,
   origin: string,
   showcase?: DropShowcase,
-): Rendered {
+): Promise<RenderedEmail> {
   const base = origin.replace(/\/+$/, "");
   return openingNotice(
     {
@@ -100,7 +98,7 @@ export function campaignEmailTemplates(
       if (!origin) return null;
       const drop = { id: row.id, name: row.name, startAt: toDate(row.start_at), endAt: toDate(row.end_at) };
       const showcase = storage ? await dropShowcase(db, storage, drop.id, origin) : undefined;
-      const rendered = renderOpeningEmail(drop, shop(), origin, showcase);
+      const rendered = await renderOpeningEmail(drop, shop(), origin, showcase);
       return { ...rendered, subject: testSubject(rendered.subject) };
     },
   };

@@ -1,7 +1,11 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import { escapeMarkup } from "~/lib/escape";
 
-/** The frame every e-mail of the shop shares: the shop's colours, the body, the shop's contact. */
+/**
+ * The frame of an e-mail written as a string of HTML: the shop's colours, the body, the shop's contact.
+ * @deprecated e-mails are built from the shared components (`ShopEmail` and the blocks in
+ * app/mail/components, decision 47). Kept only for e-mails not converted yet; remove with the last.
+ */
 export function emailHtml(shop: PublicShopSettings, title: string, body: string): string {
   return `<!doctype html><html lang="es-MX"><body style="font-family:Georgia,serif;color:#2b2520;background:#faf6ef;padding:24px">
 <div style="max-width:520px;margin:auto;background:#fff;padding:24px;border-radius:8px">

@@ -170,7 +170,7 @@ describeEachDatabase("Campañas", (harness) => {
     expect(test.text).toBe(opening.text.replace(personal, "/avisame/baja"));
     expect(test.subject).toBe(`[Prueba] ${opening.subject}`);
     // The page's preview is that message too.
-    const preview = renderOpeningEmail(
+    const preview = await renderOpeningEmail(
       {
         id: drop.id,
         name: "Luna de Octubre",

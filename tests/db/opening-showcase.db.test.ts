@@ -64,7 +64,7 @@ describeEachDatabase("the opening e-mail's pieces", (harness) => {
     });
     expect(showcase.pieces[1]?.image).toBeNull();
 
-    const email = renderOpeningEmail(
+    const email = await renderOpeningEmail(
       { id: dropId, name: "Mareas", startAt: now, endAt: new Date(now.getTime() + 86_400_000) },
       shop,
       origin,

@@ -124,6 +124,8 @@ describe("a fresh start on the embedded defaults", () => {
     expect(imageRes.status).toBe(200);
     expect(imageRes.headers.get("content-type")).toBe("image/webp");
     expect(imageRes.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // E-mails show them from elsewhere (a webmail, the owner's preview in a sandboxed frame).
+    expect(imageRes.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
 
     for (const path of ["/media/drops/nada/no-existe-480.webp", "/media/shop.db", "/media/%2e%2e/shop.db"]) {
       const missing = await fetch(`${server.url}${path}`);

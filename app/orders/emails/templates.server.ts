@@ -1,5 +1,6 @@
 import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
+import type { RenderedEmail } from "~/mail/components";
 import {
   CANCELLATION_EMAIL,
   CONFIRMATION_EMAIL,
@@ -7,8 +8,8 @@ import {
   VOUCHER_EMAIL,
   VOUCHER_ENDED_EMAIL,
 } from "~/mail/kinds";
-import type { MailMessage } from "~/mail/mailer.server";
 import type { EmailTemplates } from "~/mail/queue.server";
+import type { MediaStorage } from "~/media/storage.server";
 import { withTrackingLink } from "~/settings/carriers";
 import type { ShopSettings } from "~/settings/settings";
 import type { Order } from "../order";
@@ -16,8 +17,21 @@ import { type OrderPageLinks, orderPagePath } from "../order-page-link.server";
 import { getOrder } from "../queries.server";
 import { cancellationEmail } from "./cancellation";
 import { confirmationEmail } from "./confirmation";
+import type { LinePhotos } from "./order-parts";
+import { orderLinePhotos } from "./photos.server";
 import { shipmentEmail } from "./shipment";
-import { voucherEmail, voucherEndedEmail } from "./voucher";
+import { voucherEmail, voucherEndedEmail } from "./voucher-emails";
+
+/**
+ * One order e-mail: the order as it is now, the shop, its 'Mi pedido' link and its lines' photos
+ * (null and none without a public address). Sync or async: an e-mail still written as strings fits.
+ */
+export type OrderEmail = (
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null,
+  photos: LinePhotos,
+) => Promise<RenderedEmail | null> | RenderedEmail | null;
 
 /**
  * The order e-mails the mail queue can render. Each reads its order when it is sent, so a
@@ -28,24 +42,23 @@ export function orderEmailTemplates(
   settings: () => ShopSettings,
   /** 'Mi pedido': its signed links, and the shop's address when it has one (else the order's own). */
   pages?: { links: OrderPageLinks; publicUrl: string | undefined },
+  /** Where the pieces' photos are (none without it, or without a public address). */
+  media?: MediaStorage,
 ): EmailTemplates {
-  const pageUrlOf = (order: Order) => {
+  const originOf = (order: Order) => {
     const origin = pages?.publicUrl ?? order.siteUrl;
-    return pages && origin ? `${new URL(origin).origin}${orderPagePath(pages.links, order.id)}` : null;
+    return origin ? new URL(origin).origin : null;
   };
   const withOrder =
-    (
-      render: (
-        order: Order,
-        shop: PublicShopSettings,
-        pageUrl: string | null,
-      ) => Omit<MailMessage, "to"> | null,
-    ) =>
+    (render: OrderEmail) =>
     async ({ orderId }: { orderId: string | null }) => {
       const order = orderId ? await getOrder(db, orderId) : null;
       if (!order) return null;
       const { shop, carriers } = settings();
-      return render(withTrackingLink(order, carriers), shop, pageUrlOf(order));
+      const origin = originOf(order);
+      const pageUrl = pages && origin ? `${origin}${orderPagePath(pages.links, order.id)}` : null;
+      const photos = media && origin ? await orderLinePhotos(db, media, order.id, origin) : [];
+      return render(withTrackingLink(order, carriers), shop, pageUrl, photos);
     };
   return {
     [CONFIRMATION_EMAIL]: withOrder(confirmationEmail),

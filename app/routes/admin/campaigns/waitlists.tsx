@@ -54,7 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
   if (wanted && !selected) throw new Response("Colección no encontrada", { status: 404 });
   const origin = shopOrigin(args.context);
   const email = selected
-    ? renderOpeningEmail(
+    ? await renderOpeningEmail(
         selected,
         settings.current().shop,
         origin,

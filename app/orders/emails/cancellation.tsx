@@ -1,25 +1,35 @@
 import type { PublicShopSettings } from "~/config/env.server";
-import { escapeMarkup } from "~/lib/escape";
 import { formatMXN } from "~/lib/money";
-import { contactLine, emailHtml } from "~/mail/layout";
-import type { MailMessage } from "~/mail/mailer.server";
+import {
+  contactLine,
+  OrderPageLink,
+  OrderSummary,
+  orderPageLinkText,
+  orderSummaryText,
+  Paragraph,
+  type RenderedEmail,
+  renderEmail,
+  SectionHeading,
+  ShopEmail,
+} from "~/mail/components";
 import type { Order } from "../order";
-import { firstNameOf, orderPageHtml, orderPageText, piecesOf } from "./order-parts";
+import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
 
 /**
  * A cancelled order, sent once the refund was made: over a drop's per-person limit (decision 29),
  * saying why and that the pieces went to the next person waiting; or by the shop ('Eliminar pedido'
  * on a paid order, decision 37), with an apology and a way to ask.
  */
-export function cancellationEmail(
+export async function cancellationEmail(
   order: Order,
   shop: PublicShopSettings,
   pageUrl: string | null = null,
-): Omit<MailMessage, "to"> | null {
+  photos: LinePhotos = [],
+): Promise<RenderedEmail | null> {
   const cancellation = order.cancellation;
   if (!cancellation) return null;
   const firstName = firstNameOf(order);
-  const pieces = piecesOf(order);
+  const summary = orderSummaryOf(order, photos);
   const amount = `${formatMXN(cancellation.amountCents)} MXN`;
   const why = cancellation.byShop
     ? `Cancelamos tu pedido ${order.id}: no podremos enviártelo. Lamentamos mucho las molestias.`
@@ -39,23 +49,28 @@ export function cancellationEmail(
     refund,
     "",
     "Lo que tenía el pedido:",
-    ...pieces.text,
+    ...orderSummaryText(summary),
     "",
     fair,
     "",
     ask,
     "",
-    ...orderPageText(pageUrl),
+    ...orderPageLinkText(pageUrl),
     contactLine(shop),
   ].join("\n");
-  const html = emailHtml(
-    shop,
-    `${escapeMarkup(firstName)}, cancelamos tu pedido y te devolvimos tu dinero`,
-    `<p>${escapeMarkup(why)}</p>
-<p><strong>${escapeMarkup(refund)}</strong></p>
-${pieces.html}
-<p style="margin-top:24px">${escapeMarkup(fair)}</p>
-<p>${escapeMarkup(ask)}</p>${orderPageHtml(pageUrl)}`,
-  );
-  return { subject: `Cancelamos tu pedido ${order.id} y te devolvimos tu dinero`, text, html };
+  return renderEmail({
+    subject: `Cancelamos tu pedido ${order.id} y te devolvimos tu dinero`,
+    text,
+    html: (
+      <ShopEmail shop={shop} title={`${firstName}, cancelamos tu pedido y te devolvimos tu dinero`}>
+        <Paragraph>{why}</Paragraph>
+        <Paragraph tone="strong">{refund}</Paragraph>
+        <SectionHeading>Lo que tenía el pedido</SectionHeading>
+        <OrderSummary summary={summary} />
+        <Paragraph>{fair}</Paragraph>
+        <Paragraph>{ask}</Paragraph>
+        <OrderPageLink url={pageUrl} />
+      </ShopEmail>
+    ),
+  });
 }

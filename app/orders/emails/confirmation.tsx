@@ -1,0 +1,60 @@
+import type { PublicShopSettings } from "~/config/env.server";
+import {
+  AddressBlock,
+  addressText,
+  contactLine,
+  OrderPageLink,
+  OrderSummary,
+  orderPageLinkText,
+  orderSummaryText,
+  Paragraph,
+  type RenderedEmail,
+  renderEmail,
+  SectionHeading,
+  ShopEmail,
+} from "~/mail/components";
+import type { Order } from "../order";
+import { addressLines } from "../shipping";
+import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
+
+/** The order confirmation, in Spanish, as plain text and HTML. */
+export async function confirmationEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+  photos: LinePhotos = [],
+): Promise<RenderedEmail> {
+  const firstName = firstNameOf(order);
+  const summary = orderSummaryOf(order, photos);
+  const address = order.shipping ? addressLines(order.shipping) : [];
+  const next =
+    "Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la paquetería y el número de guía para que sigas tu envío.";
+  const text = [
+    `${firstName}, gracias por tu compra en ${shop.name}.`,
+    "",
+    `Pedido: ${order.id}`,
+    ...orderSummaryText(summary),
+    "",
+    ...addressText("Lo enviaremos a", address),
+    `¿Qué sigue? ${next}`,
+    "",
+    ...orderPageLinkText(pageUrl),
+    contactLine(shop),
+  ].join("\n");
+  return renderEmail({
+    subject: `Tu pedido ${order.id} está confirmado`,
+    text,
+    html: (
+      <ShopEmail shop={shop} title={`¡Gracias por tu compra, ${firstName}!`}>
+        <Paragraph>
+          Tu pedido <strong>{order.id}</strong> está confirmado.
+        </Paragraph>
+        <OrderSummary summary={summary} />
+        <AddressBlock heading="Lo enviaremos a" lines={address} />
+        <SectionHeading>¿Qué sigue?</SectionHeading>
+        <Paragraph>{next}</Paragraph>
+        <OrderPageLink url={pageUrl} />
+      </ShopEmail>
+    ),
+  });
+}

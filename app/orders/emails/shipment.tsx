@@ -1,0 +1,68 @@
+import type { PublicShopSettings } from "~/config/env.server";
+import {
+  AddressBlock,
+  addressText,
+  ButtonLink,
+  contactLine,
+  OrderPageLink,
+  OrderSummary,
+  orderPageLinkText,
+  orderSummaryText,
+  Paragraph,
+  type RenderedEmail,
+  renderEmail,
+  SectionHeading,
+  ShopEmail,
+} from "~/mail/components";
+import type { Order } from "../order";
+import { addressLines } from "../shipping";
+import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
+
+/** The shipment notice: pieces, carrier, tracking number and, for known carriers, where to follow it. */
+export async function shipmentEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+  photos: LinePhotos = [],
+): Promise<RenderedEmail> {
+  const firstName = firstNameOf(order);
+  const summary = orderSummaryOf(order, photos);
+  const address = order.shipping ? addressLines(order.shipping) : [];
+  const carrier = order.carrier ?? "";
+  const tracking = order.trackingNumber ?? "";
+  const text = [
+    `${firstName}, tu pedido ${order.id} de ${shop.name} va en camino.`,
+    "",
+    `Paquetería: ${carrier}`,
+    `Número de guía: ${tracking}`,
+    ...(order.trackingUrl ? [`Sigue tu envío: ${order.trackingUrl}`] : []),
+    "",
+    "Lo que va en tu paquete:",
+    ...orderSummaryText(summary),
+    "",
+    ...addressText("Dirección de entrega", address),
+    ...orderPageLinkText(pageUrl),
+    contactLine(shop),
+  ].join("\n");
+  return renderEmail({
+    subject: `Tu pedido ${order.id} va en camino`,
+    text,
+    html: (
+      <ShopEmail shop={shop} title={`¡Tu pedido va en camino, ${firstName}!`}>
+        <Paragraph>
+          Tu pedido <strong>{order.id}</strong> salió del taller.
+        </Paragraph>
+        <Paragraph>
+          Paquetería: <strong>{carrier}</strong>
+          <br />
+          Número de guía: <strong>{tracking}</strong>
+        </Paragraph>
+        {order.trackingUrl && <ButtonLink href={order.trackingUrl}>Sigue tu envío</ButtonLink>}
+        <SectionHeading>Lo que va en tu paquete</SectionHeading>
+        <OrderSummary summary={summary} />
+        <AddressBlock heading="Dirección de entrega" lines={address} />
+        <OrderPageLink url={pageUrl} />
+      </ShopEmail>
+    ),
+  });
+}

@@ -1,0 +1,119 @@
+import type { PublicShopSettings } from "~/config/env.server";
+import {
+  contactLine,
+  OrderPageLink,
+  OrderSummary,
+  orderPageLinkText,
+  orderSummaryText,
+  Paragraph,
+  type RenderedEmail,
+  renderEmail,
+  SectionHeading,
+  ShopEmail,
+  StepList,
+  TextLink,
+} from "~/mail/components";
+import type { Order } from "../order";
+import { voucherDeadlineText } from "../vouchers";
+import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
+import { howToPay } from "./voucher";
+
+/** The voucher the buyer pays with: the reference, how, until when, and that the pieces are held until then. */
+export async function voucherEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+  photos: LinePhotos = [],
+): Promise<RenderedEmail | null> {
+  const voucher = order.voucher;
+  if (!voucher || order.status !== "esperando_pago") return null;
+  const firstName = firstNameOf(order);
+  const until = voucherDeadlineText(voucher.expiresAt);
+  const how = voucher.method === "oxxo" ? "en efectivo en OXXO" : "por transferencia SPEI";
+  const held = `Apartamos tus piezas hasta el ${until}. Si el pago no llega para entonces, vuelven a la tienda.`;
+  const steps = howToPay(order);
+  const summary = orderSummaryOf(order, photos);
+  const after =
+    "Cuando se acredite tu pago (normalmente al día hábil siguiente) te llegará la confirmación de tu pedido.";
+  const text = [
+    `${firstName}, tu pedido ${order.id} en ${shop.name} espera tu pago ${how}.`,
+    "",
+    held,
+    "",
+    "Cómo pagar:",
+    ...steps.map((s, i) => `${i + 1}. ${s}`),
+    ...(voucher.url ? ["", `Tu ficha para imprimir o mostrar en el celular: ${voucher.url}`] : []),
+    "",
+    ...orderSummaryText(summary),
+    "",
+    after,
+    "",
+    ...orderPageLinkText(pageUrl),
+    contactLine(shop),
+  ].join("\n");
+  const subject =
+    voucher.method === "oxxo"
+      ? `Tu ficha para pagar el pedido ${order.id} en OXXO`
+      : `Los datos para pagar tu pedido ${order.id} por transferencia`;
+  return renderEmail({
+    subject,
+    text,
+    html: (
+      <ShopEmail shop={shop} title={`${firstName}, tu pedido espera tu pago ${how}`}>
+        <Paragraph tone="strong">{held}</Paragraph>
+        <SectionHeading>Cómo pagar</SectionHeading>
+        <StepList steps={steps} />
+        <Paragraph style={{ fontSize: "22px", lineHeight: "30px", letterSpacing: "1px" }}>
+          <strong>{voucher.reference}</strong>
+        </Paragraph>
+        {voucher.url && (
+          <Paragraph>
+            <TextLink href={voucher.url}>Ver tu ficha para imprimir o mostrar en el celular</TextLink>
+          </Paragraph>
+        )}
+        <OrderSummary summary={summary} />
+        <Paragraph>{after}</Paragraph>
+        <OrderPageLink url={pageUrl} />
+      </ShopEmail>
+    ),
+  });
+}
+
+/** A voucher that expired or failed unpaid: the pieces went back; how to ask for them again. */
+export async function voucherEndedEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+  photos: LinePhotos = [],
+): Promise<RenderedEmail | null> {
+  if (!order.voucher || order.status !== "expirado") return null;
+  const firstName = firstNameOf(order);
+  const what = `No recibimos el pago de tu pedido ${order.id} antes de que venciera tu ficha (${voucherDeadlineText(order.voucher.expiresAt)}), así que las piezas volvieron a la tienda.`;
+  const again =
+    "Si todavía las quieres y siguen disponibles, puedes pedirlas de nuevo. Si ya pagaste, respóndenos con tu comprobante y lo revisamos de inmediato.";
+  const summary = orderSummaryOf(order, photos);
+  const text = [
+    `${firstName}, tu ficha del pedido ${order.id} en ${shop.name} venció.`,
+    "",
+    what,
+    "",
+    ...orderSummaryText(summary),
+    "",
+    again,
+    "",
+    ...orderPageLinkText(pageUrl),
+    contactLine(shop),
+  ].join("\n");
+  return renderEmail({
+    subject: `Tu ficha del pedido ${order.id} venció`,
+    text,
+    html: (
+      <ShopEmail shop={shop} title={`${firstName}, tu ficha de pago venció`}>
+        <Paragraph>{what}</Paragraph>
+        <OrderSummary summary={summary} />
+        <Paragraph>{again}</Paragraph>
+        <OrderPageLink url={pageUrl} />
+      </ShopEmail>
+    ),
+  });
+}
