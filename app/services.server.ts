@@ -162,6 +162,7 @@ export async function startServices(
           () => shopSettings.current().shop,
           (orderId) =>
             orderPageUrlOf(database.db, { links: orderPageLinks, publicUrl: config.publicUrl }, orderId),
+          media,
         ),
         ...invoiceEmailTemplates(database.db, () => shopSettings.current(), {
           links: orderPageLinks,

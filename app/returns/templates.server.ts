@@ -7,34 +7,37 @@ import {
   RETURN_REQUESTED_EMAIL,
 } from "~/mail/kinds";
 import type { EmailTemplates } from "~/mail/queue.server";
+import type { MediaStorage } from "~/media/storage.server";
+import { orderLinePhotos } from "~/orders/emails/photos.server";
 import {
   returnAcceptedEmail,
   returnDeclinedEmail,
   returnRefundedEmail,
   returnRequestedEmail,
 } from "./emails";
-import { getReturn, type ReturnView } from "./queries.server";
+import { getReturn } from "./queries.server";
 
-/** The return e-mails the mail queue can render, each reading its return when it is sent. */
+/**
+ * The return e-mails the mail queue can render, each reading its return when it is sent, with
+ * 'Mi pedido' and, where the shop has a public address and the pieces have photos, their photos.
+ */
 export function returnEmailTemplates(
   db: Db,
   shop: () => PublicShopSettings,
   /** 'Mi pedido' of an order, as an absolute address; null when the shop has none to give. */
   pageUrlOf: (orderId: string) => Promise<string | null>,
+  media?: MediaStorage,
 ): EmailTemplates {
   const withReturn =
-    (
-      render: (
-        view: ReturnView,
-        shop: PublicShopSettings,
-        pageUrl: string | null,
-      ) => ReturnType<typeof returnRequestedEmail>,
-    ) =>
+    (render: typeof returnRequestedEmail) =>
     async ({ payload }: { payload: Record<string, unknown> }) => {
       const returnId = typeof payload.returnId === "string" ? payload.returnId : null;
       const view = returnId ? await getReturn(db, returnId) : null;
       if (!view) return null;
-      return render(view, shop(), await pageUrlOf(view.orderId));
+      const pageUrl = await pageUrlOf(view.orderId);
+      const photos =
+        media && pageUrl ? await orderLinePhotos(db, media, view.orderId, new URL(pageUrl).origin) : [];
+      return render(view, shop(), pageUrl, photos);
     };
   return {
     [RETURN_REQUESTED_EMAIL]: withReturn(returnRequestedEmail),

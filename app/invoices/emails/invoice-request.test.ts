@@ -25,8 +25,8 @@ const mail = {
 };
 
 describe("the acknowledgement of 'Requiero factura'", () => {
-  it("says what the factura will carry, what happens next and until when it may be corrected", () => {
-    const message = invoiceRequestEmail(mail, shop);
+  it("says what the factura will carry, what happens next and until when it may be corrected", async () => {
+    const message = await invoiceRequestEmail(mail, shop);
     expect(message.subject).toBe("Recibimos tu solicitud de factura del pedido OL-AAAA1111");
     expect(message.text).toContain("RFC: EKU9003173C9");
     expect(message.text).toContain("Régimen fiscal: 601 · General de Ley Personas Morales");
@@ -37,8 +37,8 @@ describe("the acknowledgement of 'Requiero factura'", () => {
     expect(message.html).toContain(`href="${mail.pageUrl}"`);
   });
 
-  it("a correction says so; once the month closed it offers no correction", () => {
-    const message = invoiceRequestEmail({ ...mail, corrected: true, until: null }, shop);
+  it("a correction says so; once the month closed it offers no correction", async () => {
+    const message = await invoiceRequestEmail({ ...mail, corrected: true, until: null }, shop);
     expect(message.subject).toBe("Actualizamos los datos de tu factura del pedido OL-AAAA1111");
     expect(message.text).not.toContain("corrígelo");
     expect(message.html).not.toContain("Ver o corregir");

@@ -32,6 +32,8 @@ export interface EmailOrderSummary {
   total: string;
   /** 'Pagado a 6 meses sin intereses'; null for one payment. */
   plan: string | null;
+  /** What the last line names, instead of 'Total (IVA incluido)' (a return's e-mails: 'Reembolso'). */
+  totalLabel?: string;
 }
 
 /** Pixels a piece's photo is shown at (the file is larger: sharp on dense screens). */
@@ -118,7 +120,13 @@ export function OrderSummary({ summary }: { summary: EmailOrderSummary }) {
         )}
         <tr>
           <td colSpan={span} style={totalTd}>
-            <strong>Total</strong> (IVA incluido)
+            {summary.totalLabel ? (
+              <strong>{summary.totalLabel}</strong>
+            ) : (
+              <>
+                <strong>Total</strong> (IVA incluido)
+              </>
+            )}
           </td>
           <td style={{ ...totalTd, textAlign: "right", whiteSpace: "nowrap", paddingLeft: "12px" }}>
             <strong>{`${summary.total} MXN`}</strong>
@@ -143,7 +151,9 @@ export function orderSummaryText(summary: EmailOrderSummary): string[] {
       (l) => `- ${l.name} × ${l.quantity}: ${l.amount}${l.edition ? ` (${l.edition})` : ""}`,
     ),
     ...(summary.shipping ? [`- ${summary.shipping.label}: ${summary.shipping.amount}`] : []),
-    `Total: ${summary.total} MXN, IVA incluido`,
+    summary.totalLabel
+      ? `${summary.totalLabel}: ${summary.total} MXN`
+      : `Total: ${summary.total} MXN, IVA incluido`,
     ...(summary.plan ? [summary.plan] : []),
   ];
 }

@@ -1,7 +1,13 @@
 import type { PublicShopSettings } from "~/config/env.server";
-import { escapeMarkup } from "~/lib/escape";
-import { contactLine, emailHtml } from "~/mail/layout";
-import type { MailMessage } from "~/mail/mailer.server";
+import {
+  ButtonLink,
+  contactLine,
+  EMAIL_COLORS,
+  Paragraph,
+  type RenderedEmail,
+  renderEmail,
+  ShopEmail,
+} from "~/mail/components";
 import { catalogueLabel, regimenOf, usoOf } from "../sat-catalogues";
 
 /** What the acknowledgement says of the request and its order. */
@@ -29,10 +35,10 @@ const named = (entry: { code: string; description: string } | null, code: string
  * 'Requiero factura': the buyer's acknowledgement, with the data the factura will carry, what happens
  * next, and until when she may correct it.
  */
-export function invoiceRequestEmail(
+export async function invoiceRequestEmail(
   mail: InvoiceRequestMail,
   shop: PublicShopSettings,
-): Omit<MailMessage, "to"> {
+): Promise<RenderedEmail> {
   const facts: [string, string][] = [
     ["RFC", mail.rfc],
     ["Nombre o razón social", mail.name],
@@ -45,8 +51,8 @@ export function invoiceRequestEmail(
     : `Recibimos tu solicitud de factura del pedido ${mail.orderId} (${mail.total} MXN, IVA incluido).`;
   const next =
     "Timbramos tu CFDI 4.0 con estos datos y te lo enviamos en PDF y XML a este correo en los próximos días hábiles.";
-  const fix = mail.until
-    ? `Si algo no coincide con tu Constancia de Situación Fiscal, corrígelo hasta el ${mail.until}${mail.pageUrl ? `: ${mail.pageUrl}` : " desde Mi pedido."}`
+  const fixUntil = mail.until
+    ? `Si algo no coincide con tu Constancia de Situación Fiscal, corrígelo hasta el ${mail.until}`
     : null;
   const text = [
     lead,
@@ -54,36 +60,43 @@ export function invoiceRequestEmail(
     ...facts.map(([label, value]) => `${label}: ${value}`),
     "",
     next,
-    ...(fix ? ["", fix] : []),
+    ...(fixUntil ? ["", `${fixUntil}${mail.pageUrl ? `: ${mail.pageUrl}` : " desde Mi pedido."}`] : []),
     "",
     contactLine(shop),
   ].join("\n");
-  const rows = facts
-    .map(
-      ([label, value]) =>
-        `<tr><td style="padding:4px 12px 4px 0;color:#6b625a">${escapeMarkup(label)}</td><td style="padding:4px 0"><strong>${escapeMarkup(value)}</strong></td></tr>`,
-    )
-    .join("");
-  const fixHtml = mail.until
-    ? `<p>Si algo no coincide con tu Constancia de Situación Fiscal, corrígelo hasta el ${escapeMarkup(mail.until)}.</p>${
-        mail.pageUrl
-          ? `<p><a href="${escapeMarkup(mail.pageUrl)}" style="display:inline-block;border:1px solid #2b2520;color:#2b2520;padding:10px 18px;border-radius:999px;text-decoration:none">Ver o corregir mis datos</a></p>`
-          : ""
-      }`
-    : "";
-  const html = emailHtml(
-    shop,
-    mail.corrected ? "Actualizamos los datos de tu factura" : "Recibimos tu solicitud de factura",
-    `<p>${escapeMarkup(lead)}</p>
-<table style="border-collapse:collapse;font-size:15px">${rows}</table>
-<p>${escapeMarkup(next)}</p>
-${fixHtml}`,
-  );
-  return {
+  return renderEmail({
     subject: mail.corrected
       ? `Actualizamos los datos de tu factura del pedido ${mail.orderId}`
       : `Recibimos tu solicitud de factura del pedido ${mail.orderId}`,
     text,
-    html,
-  };
+    html: (
+      <ShopEmail
+        shop={shop}
+        title={mail.corrected ? "Actualizamos los datos de tu factura" : "Recibimos tu solicitud de factura"}
+      >
+        <Paragraph>{lead}</Paragraph>
+        <table
+          role="presentation"
+          cellPadding={0}
+          cellSpacing={0}
+          border={0}
+          style={{ borderCollapse: "collapse", fontSize: "15px" }}
+        >
+          <tbody>
+            {facts.map(([label, value]) => (
+              <tr key={label}>
+                <td style={{ padding: "4px 12px 4px 0", color: EMAIL_COLORS.muted }}>{label}</td>
+                <td style={{ padding: "4px 0" }}>
+                  <strong>{value}</strong>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Paragraph>{next}</Paragraph>
+        {fixUntil && <Paragraph>{`${fixUntil}.`}</Paragraph>}
+        {fixUntil && mail.pageUrl && <ButtonLink href={mail.pageUrl}>Ver o corregir mis datos</ButtonLink>}
+      </ShopEmail>
+    ),
+  });
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { returnAcceptedEmail, returnDeclinedEmail, returnRefundedEmail } from "./emails";
+import type { ReturnView } from "./queries.server";
+
+const shop = {
+  name: "Oro de Luna",
+  email: "hola@orodeluna.mx",
+  whatsapp: "5215512345678",
+  instagramUrl: "https://instagram.com/orodeluna",
+  agencyName: "",
+  agencyUrl: "",
+  processVideoUrl: null,
+};
+
+const view: ReturnView = {
+  id: "DV-AAAA1111",
+  orderId: "OL-BBBB2222",
+  status: "aceptada",
+  statusLabel: "Aceptada: esperando las piezas",
+  reason: "No me quedó (talla o medida)",
+  comment: "",
+  ownerMessage: "Envíala a Calle del Taller 12 <b>Oaxaca</b>",
+  requestedAt: "13 nov 2026, 12:00",
+  refund: "$4,000.00",
+  refundCents: 400_000,
+  refundStatus: null,
+  refundError: null,
+  refundedAt: null,
+  customerName: "Inés <script>Brisa",
+  customerEmail: "ines@example.mx",
+  lines: [{ position: 1, name: "Anillo Sol talla 7", size: "7", quantity: 1, amount: "$4,000.00", restock: null }],
+};
+const pageUrl = "https://orodeluna.mx/mi-pedido/OL-BBBB2222?firma=abc";
+const photos = [null, { url: "https://orodeluna.mx/media/drops/x/y-480.webp", alt: "Anillo Sol talla 7" }];
+
+describe("a return's e-mails", () => {
+  it("show the piece with its photo, the owner's words as typed, the refund and 'Ver mi pedido'; the text part has the same", async () => {
+    const message = await returnAcceptedEmail(view, shop, pageUrl, photos);
+    expect(message.subject).toBe("Aceptamos tu devolución (OL-BBBB2222)");
+    expect(message.html).toContain('src="https://orodeluna.mx/media/drops/x/y-480.webp"');
+    expect(message.html).toContain('alt="Anillo Sol talla 7"');
+    expect(message.html).toContain("Envíala a Calle del Taller 12 &lt;b&gt;Oaxaca&lt;/b&gt;");
+    expect(message.html).not.toContain("<script>");
+    expect(message.html).toContain(`href="${pageUrl}"`);
+    expect(message.html).toContain("Reembolso");
+    expect(message.text).toContain("Envíala a Calle del Taller 12 <b>Oaxaca</b>");
+    expect(message.text).toContain("- Anillo Sol talla 7 × 1: $4,000.00");
+    expect(message.text).toContain("Reembolso: $4,000.00 MXN");
+    expect(message.text).toContain(pageUrl);
+  });
+
+  it("a declined return names no refund; a refunded one says it is made", async () => {
+    const declined = await returnDeclinedEmail({ ...view, status: "rechazada" }, shop, pageUrl);
+    expect(declined.text).not.toContain("Reembolso");
+    expect(declined.html).not.toContain("Reembolso");
+    const refunded = await returnRefundedEmail({ ...view, status: "reembolsada" }, shop, null);
+    expect(refunded.subject).toBe("Te reembolsamos $4,000.00 MXN (OL-BBBB2222)");
+    expect(refunded.text).toContain("te reembolsamos $4,000.00 MXN al mismo medio con que pagaste");
+  });
+});

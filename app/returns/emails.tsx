@@ -1,0 +1,132 @@
+import type { PublicShopSettings } from "~/config/env.server";
+import {
+  contactLine,
+  type EmailOrderSummary,
+  type EmailPhoto,
+  OrderPageLink,
+  OrderSummary,
+  orderPageLinkText,
+  orderSummaryText,
+  Paragraph,
+  type RenderedEmail,
+  renderEmail,
+  SectionHeading,
+  ShopEmail,
+} from "~/mail/components";
+import type { ReturnView } from "./queries.server";
+
+/*
+ * The buyer's e-mails about a return (decision 48): her request arrived, the owner accepted it
+ * (where to send the pieces) or declined it (why), and its refund was made. Built from the shared
+ * components (decision 47): the pieces with their photos, the owner's words, 'Ver mi pedido'.
+ */
+
+/** The order's line photos by position (an order's lines are numbered from 0 in its order). */
+export type ReturnPhotos = readonly (EmailPhoto | null)[];
+
+type ReturnEmail = (
+  view: ReturnView,
+  shop: PublicShopSettings,
+  pageUrl?: string | null,
+  photos?: ReturnPhotos,
+) => Promise<RenderedEmail>;
+
+function summaryOf(view: ReturnView, photos: ReturnPhotos): EmailOrderSummary {
+  return {
+    lines: view.lines.map((l) => ({
+      name: l.name,
+      quantity: l.quantity,
+      amount: l.amount,
+      edition: null,
+      photo: photos[l.position] ?? null,
+    })),
+    shipping: null,
+    total: view.refund,
+    plan: null,
+    // A declined return gives nothing back: its pieces' price is named, never as a refund.
+    totalLabel: view.status === "rechazada" ? "Precio de las piezas" : "Reembolso",
+  };
+}
+
+function build(
+  view: ReturnView,
+  shop: PublicShopSettings,
+  pageUrl: string | null,
+  photos: ReturnPhotos,
+  parts: { subject: string; title: string; lines: string[]; message?: string },
+): Promise<RenderedEmail> {
+  const firstName = view.customerName.split(" ")[0] || "Hola";
+  const message = parts.message?.trim() ?? "";
+  const summary = summaryOf(view, photos);
+  const heading = `Devolución ${view.id} del pedido ${view.orderId}`;
+  const text = [
+    `${firstName}:`,
+    "",
+    ...parts.lines,
+    "",
+    ...(message ? [`Mensaje de ${shop.name}:`, message, ""] : []),
+    `${heading}:`,
+    ...orderSummaryText(summary),
+    "",
+    ...orderPageLinkText(pageUrl),
+    contactLine(shop),
+  ].join("\n");
+  return renderEmail({
+    subject: parts.subject,
+    text,
+    html: (
+      <ShopEmail shop={shop} title={parts.title}>
+        {parts.lines.map((line) => (
+          <Paragraph key={line}>{line}</Paragraph>
+        ))}
+        {message && (
+          <>
+            <SectionHeading>{`Mensaje de ${shop.name}`}</SectionHeading>
+            <Paragraph style={{ whiteSpace: "pre-line" }}>{message}</Paragraph>
+          </>
+        )}
+        <SectionHeading>{heading}</SectionHeading>
+        <OrderSummary summary={summary} />
+        <OrderPageLink url={pageUrl} />
+      </ShopEmail>
+    ),
+  });
+}
+
+export const returnRequestedEmail: ReturnEmail = (view, shop, pageUrl = null, photos = []) =>
+  build(view, shop, pageUrl, photos, {
+    subject: `Recibimos tu solicitud de devolución (${view.orderId})`,
+    title: "Recibimos tu solicitud de devolución",
+    lines: [
+      `Recibimos tu solicitud para devolver piezas de tu pedido ${view.orderId}. La revisamos y te escribimos en cuanto la respondamos, normalmente en uno o dos días hábiles.`,
+      "No envíes las piezas todavía: cuando la aceptemos te decimos a dónde mandarlas.",
+    ],
+  });
+
+export const returnAcceptedEmail: ReturnEmail = (view, shop, pageUrl = null, photos = []) =>
+  build(view, shop, pageUrl, photos, {
+    subject: `Aceptamos tu devolución (${view.orderId})`,
+    title: "Aceptamos tu devolución",
+    lines: [
+      "Aceptamos tu devolución. Envíanos las piezas como te indicamos abajo, en su empaque y con tu número de pedido; el envío de regreso corre por tu cuenta.",
+      `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN al mismo medio con que pagaste.`,
+    ],
+    message: view.ownerMessage,
+  });
+
+export const returnDeclinedEmail: ReturnEmail = (view, shop, pageUrl = null, photos = []) =>
+  build(view, shop, pageUrl, photos, {
+    subject: `Sobre tu solicitud de devolución (${view.orderId})`,
+    title: "No pudimos aceptar tu devolución",
+    lines: ["Revisamos tu solicitud de devolución y no pudimos aceptarla. Te explicamos por qué:"],
+    message: view.ownerMessage,
+  });
+
+export const returnRefundedEmail: ReturnEmail = (view, shop, pageUrl = null, photos = []) =>
+  build(view, shop, pageUrl, photos, {
+    subject: `Te reembolsamos ${view.refund} MXN (${view.orderId})`,
+    title: "Tu reembolso está hecho",
+    lines: [
+      `Recibimos las piezas de tu devolución y te reembolsamos ${view.refund} MXN al mismo medio con que pagaste. Según tu banco, puede tardar unos días en verse en tu estado de cuenta.`,
+    ],
+  });
