@@ -28,7 +28,9 @@ const view: ReturnView = {
   refundedAt: null,
   customerName: "Inés <script>Brisa",
   customerEmail: "ines@example.mx",
-  lines: [{ position: 1, name: "Anillo Sol talla 7", size: "7", quantity: 1, amount: "$4,000.00", restock: null }],
+  lines: [
+    { position: 1, name: "Anillo Sol talla 7", size: "7", quantity: 1, amount: "$4,000.00", restock: null },
+  ],
 };
 const pageUrl = "https://orodeluna.mx/mi-pedido/OL-BBBB2222?firma=abc";
 const photos = [null, { url: "https://orodeluna.mx/media/drops/x/y-480.webp", alt: "Anillo Sol talla 7" }];
