@@ -29,6 +29,7 @@ import { createRequestLimits, noRequestLimits } from "~/rate-limits/request-limi
 import { startShopSettings } from "~/settings/settings.server";
 import { storyMediaIds } from "~/settings/storefront.server";
 import { createWaitlistLinks } from "~/waitlist/links.server";
+import { restockEmailTemplates } from "~/waitlist/restock-templates.server";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
 import type { Services } from "~/web/services";
 
@@ -135,6 +136,13 @@ export async function startServices(
           publicUrl: config.publicUrl,
         }),
         ...waitlistEmailTemplates(
+          database.db,
+          () => shopSettings.current().shop,
+          waitlistLinks,
+          config.publicUrl,
+          media,
+        ),
+        ...restockEmailTemplates(
           database.db,
           () => shopSettings.current().shop,
           waitlistLinks,

@@ -17,6 +17,10 @@ export const VOUCHER_ENDED_EMAIL = "ficha_vencida";
 export const WAITLIST_CONFIRM_EMAIL = "avisame_confirmar";
 /** 'Avísame': the notice that the drop opened. */
 export const WAITLIST_OPENING_EMAIL = "avisame_apertura";
+/** 'Avísame si vuelve': the link that confirms an address waiting for a sold-out piece. */
+export const RESTOCK_CONFIRM_EMAIL = "vuelve_confirmar";
+/** 'Avísame si vuelve': the piece (or size) is back in stock. */
+export const RESTOCK_EMAIL = "vuelve_aviso";
 /** 'Enviar prueba': the opening e-mail of a drop, sent to the signed-in owner. */
 export const CAMPAIGN_TEST_EMAIL = "campana_prueba";
 
@@ -29,6 +33,8 @@ export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
   [VOUCHER_ENDED_EMAIL]: "Ficha vencida",
   [WAITLIST_CONFIRM_EMAIL]: "Avísame: confirmar correo",
   [WAITLIST_OPENING_EMAIL]: "Avísame: la colección abrió",
+  [RESTOCK_CONFIRM_EMAIL]: "Avísame si vuelve: confirmar correo",
+  [RESTOCK_EMAIL]: "Avísame si vuelve: la pieza volvió",
   [CAMPAIGN_TEST_EMAIL]: "Prueba del correo de apertura",
 };
 

@@ -107,6 +107,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0028_shipping",
       "0029_order_site",
       "0030_delivered",
+      "0032_restock_requests",
     ]);
 
     const db = database.db;
@@ -211,6 +212,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0028_shipping",
       "0029_order_site",
       "0030_delivered",
+      "0032_restock_requests",
     ]);
   });
 });

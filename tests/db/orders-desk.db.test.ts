@@ -660,6 +660,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0028_shipping",
       "0029_order_site",
       "0030_delivered",
+      "0032_restock_requests",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

@@ -28,6 +28,7 @@ import * as m0027 from "./0027_vouchers";
 import * as m0028 from "./0028_shipping";
 import * as m0029 from "./0029_order_site";
 import * as m0030 from "./0030_delivered";
+import * as m0032 from "./0032_restock_requests";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "0028_shipping": m0028,
   "0029_order_site": m0029,
   "0030_delivered": m0030,
+  "0032_restock_requests": m0032,
 };
