@@ -185,6 +185,15 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   // its sizes sold out.
   const soldOutSizes = product.option?.values.filter((v) => v.stock <= 0) ?? [];
   const restock = state === "running" && !drop.archived && (product.stock <= 0 || soldOutSizes.length > 0);
+  const restockForm = (
+    <RestockForm
+      dropName={drop.name}
+      option={product.option?.name ?? null}
+      soldOutSizes={soldOutSizes}
+      someLeft={product.stock > 0}
+      fallback={actionData}
+    />
+  );
 
   function addToCart(event: React.FormEvent) {
     event.preventDefault();
@@ -324,15 +333,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             ) : restock ? null : (
               <p className="mt-4 rounded-lg bg-sand px-4 py-3 font-medium sm:mt-8">{label}</p>
             )}
-            {restock && (
-              <RestockForm
-                dropName={drop.name}
-                option={product.option?.name ?? null}
-                soldOutSizes={soldOutSizes}
-                someLeft={product.stock > 0}
-                fallback={actionData}
-              />
-            )}
+            {restock && label !== null && restockForm}
             {state === "pending" && !drop.archived && (
               <OpeningNotice drop={drop} renderedAt={loaderData.now} className="mt-4" />
             )}
@@ -343,13 +344,23 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             <MetalFacts facts={product.metal} editionSize={product.editionSize} />
           </div>
         </div>
+      </main>
+      {state === "running" && !drop.archived && <DropBar drop={drop} renderedAt={loaderData.now} />}
+      {/* After the drop's bar, which sticks to the bottom of a phone's screen until here: nothing
+          below can slip under it. */}
+      <div className="mx-auto max-w-6xl px-4 pb-8">
+        {/* Other sizes are on sale: the form for the sold-out ones. */}
+        {restock && label === null && <div className="max-w-xl">{restockForm}</div>}
         {loaderData.more.length > 0 && (
           <section aria-labelledby="mas-piezas" className="mt-12">
             <div className="flex flex-wrap items-baseline justify-between gap-x-4">
               <h2 id="mas-piezas" className="font-serif text-2xl">
                 Más piezas de {drop.name}
               </h2>
-              <Link to={drop.href} className="text-sm underline underline-offset-4">
+              <Link
+                to={drop.href}
+                className="inline-flex min-h-11 items-center text-sm underline underline-offset-4"
+              >
                 Ver toda la colección
               </Link>
             </div>
@@ -366,15 +377,18 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </section>
         )}
         {loaderData.runningDrop && (
-          <p className="mt-10 rounded-lg bg-sand/60 px-4 py-3" data-testid="running-drop">
+          <aside
+            aria-label="Ahora a la venta"
+            className="mt-10 rounded-lg bg-sand/60 px-4 py-3"
+            data-testid="running-drop"
+          >
             Ahora a la venta:{" "}
             <Link to={loaderData.runningDrop.href} className="font-medium underline underline-offset-4">
               {loaderData.runningDrop.name}
             </Link>
-          </p>
+          </aside>
         )}
-      </main>
-      {state === "running" && !drop.archived && <DropBar drop={drop} renderedAt={loaderData.now} />}
+      </div>
     </>
   );
 }
