@@ -20,6 +20,8 @@ import { createLocalStorage } from "~/media/local-storage.server";
 import { storeImage } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { releaseHold } from "~/orders/holds.server";
+import type { PaymentProvider } from "~/orders/payment-port";
+import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createWaitlistLinks, verifyListToken } from "~/waitlist/links.server";
 import { askRestock, confirmRestock, piecesCameBack, unsubscribeRestock } from "~/waitlist/restock.server";
 import { restockEmailTemplates } from "~/waitlist/restock-templates.server";
@@ -432,6 +434,31 @@ describeEachDatabase("'Avísame si vuelve'", (harness) => {
         "caro@example.mx",
         "dani@example.mx",
       ]);
+    } finally {
+      if (second !== database) await second.close();
+    }
+  });
+
+  it("an unpaid checkout's hold that expires, swept by two servers at once, tells one address per piece", async () => {
+    const database = await harness.fresh();
+    const second =
+      harness.dialect === "postgres"
+        ? await openDatabase({ kind: "postgres", url: harness.lastUrl() }, { poolMax: 10 })
+        : database;
+    // The demo page's holds have no provider session: the sweeper releases them as they expire.
+    const payments = { name: "stripe" } as PaymentProvider;
+    try {
+      const { piece, order } = await soldOutPiece(database, 1);
+      const start = Date.now() - 30 * MINUTE;
+      await line(database, piece.id, ["ana@example.mx", "beto@example.mx", "caro@example.mx"], start);
+      const later = new Date(order.expiresAt.getTime() + MINUTE);
+      const sweeps = await Promise.all([
+        sweepExpiredHolds(database.db, payments, later),
+        sweepExpiredHolds(second.db, payments, later),
+      ]);
+      expect(sweeps.reduce((sum, s) => sum + s.released, 0)).toBe(1);
+      expect(await piece.stock()).toBe(1);
+      expect(await told(database)).toEqual(["ana@example.mx"]);
     } finally {
       if (second !== database) await second.close();
     }
