@@ -288,6 +288,20 @@ export async function piecesCameBack(
   const count = Math.min(Math.floor(back.count), MOST_PER_CALL);
   const optionId = back.optionId || null;
   if (!(count > 0) || !isId(back.productId) || (optionId !== null && !isId(optionId))) return { notified: 0 };
+  const waiting = () =>
+    db
+      .selectFrom("restock_requests")
+      .select(["id", "email"])
+      .where("product_id", "=", back.productId)
+      .where((eb) =>
+        optionId
+          ? eb.or([eb("option_id", "=", optionId), eb("option_id", "is", null)])
+          : eb("option_id", "is", null),
+      )
+      .where("status", "=", "confirmada")
+      .where("notified_at", "is", null);
+  // Most pieces that come back (a hold released on drop day) have nobody waiting: one read, no lock.
+  if (!(await waiting().limit(1).executeTakeFirst())) return { notified: 0 };
   const drop = await db
     .selectFrom("products as p")
     .innerJoin("drops as d", "d.id", "p.drop_id")
@@ -328,17 +342,7 @@ export async function piecesCameBack(
     }
     let done = false;
     while (!done) {
-      const next = await db
-        .selectFrom("restock_requests")
-        .select(["id", "email"])
-        .where("product_id", "=", back.productId)
-        .where((eb) =>
-          optionId
-            ? eb.or([eb("option_id", "=", optionId), eb("option_id", "is", null)])
-            : eb("option_id", "is", null),
-        )
-        .where("status", "=", "confirmada")
-        .where("notified_at", "is", null)
+      const next = await waiting()
         .$if(tried.size > 0, (qb) => qb.where("id", "not in", [...tried]))
         .orderBy("created_at")
         .orderBy("id")
