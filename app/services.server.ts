@@ -33,6 +33,7 @@ import { returnEmailTemplates } from "~/returns/templates.server";
 import { startShopSettings } from "~/settings/settings.server";
 import { storyMediaIds } from "~/settings/storefront.server";
 import { createWaitlistLinks } from "~/waitlist/links.server";
+import { restockEmailTemplates } from "~/waitlist/restock-templates.server";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
 import type { Services } from "~/web/services";
 
@@ -150,6 +151,13 @@ export async function startServices(
           media,
         ),
         ...waitlistEmailTemplates(
+          database.db,
+          () => shopSettings.current().shop,
+          waitlistLinks,
+          config.publicUrl,
+          media,
+        ),
+        ...restockEmailTemplates(
           database.db,
           () => shopSettings.current().shop,
           waitlistLinks,

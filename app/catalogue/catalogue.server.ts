@@ -14,7 +14,8 @@ import { isId, newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { loadMedia } from "~/media/media.server";
 import { normalizeDropStatus } from "./drop-status";
-import { isKarat, MAX_STONES_LENGTH, MAX_WEIGHT_MG, type MetalFacts, metalFactsOf } from "./metal";
+import { isKarat, type MetalFacts, metalFactsOf } from "./metal";
+import { MAX_STONES_LENGTH, MAX_WEIGHT_MG } from "./metal-input";
 import { loadOptionValues, type OptionValue, optionOf, type ProductOption } from "./options.server";
 
 export interface Product {

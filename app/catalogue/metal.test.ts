@@ -10,10 +10,9 @@ import {
   metalStructuredData,
   metalText,
   NO_METAL_FACTS,
-  parseGrams,
-  stonesOrNull,
   toKarat,
 } from "./metal";
+import { parseGrams, stonesOrNull } from "./metal-input";
 
 describe("karat and fineness", () => {
   it("gives the fineness stamped for each karat", () => {

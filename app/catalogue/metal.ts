@@ -1,7 +1,8 @@
 /*
  * The metal's facts of a piece, as fields: the gold's karat (and the fineness it stands for), the
- * weight, and the stones if any. Pure: the drop form, the product page, the packing slip and the
- * product's structured data all read and write them through here.
+ * weight, and the stones if any. Pure: the product page, the packing slip and the product's
+ * structured data read them through here; the drop form reads what the owner types with
+ * ./metal-input (kept apart, so the shop's pages do not load the form's parsing).
  */
 
 /** The karats the shop works in. */
@@ -10,11 +11,6 @@ export type Karat = (typeof KARATS)[number];
 
 /** Thousandths of gold in the alloy, as stamped on the piece (10 k → 417, 14 k → 585, 18 k → 750). */
 const FINENESS: Record<Karat, number> = { 10: 417, 14: 585, 18: 750 };
-
-/** A piece's weight is stored in whole milligrams: at most this much (1 kg). */
-export const MAX_WEIGHT_MG = 1_000_000;
-/** At most this many characters name the stones. */
-export const MAX_STONES_LENGTH = 80;
 
 /** What a product says of its metal; every field null when the owner has not said it. */
 export interface MetalFacts {
@@ -73,30 +69,6 @@ export function gramsText(weightMg: number): string {
 /** The weight in grams as a number for structured data (2350 → 2.35). */
 export function grams(weightMg: number): number {
   return Math.round(weightMg / 10) / 100;
-}
-
-/**
- * A weight as the owner types it: grams with up to two decimals, a point or a comma ("2.35",
- * "2,35", "2.35 g") → whole milligrams (2350). Null when it is not such a number; the caller
- * checks the range (more than 0, at most 1000 g).
- */
-export function parseGrams(input: string): number | null {
-  const cleaned = input
-    .trim()
-    .replace(/\s*(g|gr|grs|gramos?)\.?$/i, "")
-    .trim();
-  const match = /^(\d{1,7})(?:[.,](\d{1,2}))?$/.exec(cleaned);
-  if (!match) return null;
-  const whole = Number(match[1]);
-  const hundredths = Number((match[2] ?? "").padEnd(2, "0"));
-  return whole * 1000 + hundredths * 10;
-}
-
-/** The stones as typed: empty or 'Sin piedras' (any case) is none. */
-export function stonesOrNull(input: string | null | undefined): string | null {
-  const text = (input ?? "").trim();
-  if (text === "" || /^sin piedras?\.?$/i.test(text) || /^ningunas?\.?$/i.test(text)) return null;
-  return text;
 }
 
 /** The facts as a definition list's rows ('Metal', 'Peso', 'Piedras'), only those the piece has. */

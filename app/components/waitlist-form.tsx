@@ -1,6 +1,8 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import type { OptionName } from "~/db/taxonomy";
 import { FIELDS, PRIVACY_NOTICE_PATH } from "~/waitlist/form-fields";
+import { RESTOCK_FIELDS, RESTOCK_LIST } from "~/waitlist/restock-input";
 
 /**
  * What the sign-up action answers (app/web/waitlist-sign-up.server.ts); `reto`: the proof of work
@@ -23,7 +25,8 @@ async function solvedProof(prepareOnly: boolean): Promise<string | null> {
 }
 
 /**
- * 'Avísame' for an upcoming drop: an e-mail and the consent box. With JavaScript it posts through
+ * 'Avísame' for an upcoming drop (and 'Avísame si vuelve' for a sold-out piece, with its fields as
+ * `children`): an e-mail and the consent box. With JavaScript it posts through
  * a fetcher and answers in place; without, it is a plain form that posts to the drop's page, which
  * shows the same answer (`fallback`, the page's own action data).
  *
@@ -37,12 +40,21 @@ export function WaitlistForm({
   action,
   fallback,
   compact = false,
+  title = "Avísame cuando abra",
+  intro,
+  children,
 }: {
   dropName: string;
   /** Where to post: the drop's page (from home), or the page itself when omitted. */
   action?: string;
   fallback?: Answer | null;
   compact?: boolean;
+  /** The form's heading (its region's name): 'Avísame si vuelve' for a sold-out piece. */
+  title?: string;
+  /** The sentence under the heading; the drop's opening one when omitted (not shown compact). */
+  intro?: string;
+  /** Fields of the list it signs up to, before the address (a sold-out piece's size, its list). */
+  children?: ReactNode;
 }) {
   const fetcher = useFetcher<Answer>();
   const id = useId();
@@ -90,12 +102,16 @@ export function WaitlistForm({
       className={compact ? "mt-6 rounded-lg bg-sand/60 p-4" : "mt-8 rounded-lg bg-sand/60 p-5"}
     >
       <h2 id={`${id}-title`} className={compact ? "font-serif text-lg" : "font-serif text-2xl"}>
-        Avísame cuando abra
+        {title}
       </h2>
-      {!compact && (
-        <p className="mt-1 text-sm text-ink/80">
-          Te escribimos una sola vez, cuando {dropName} abra. Primero te pedimos confirmar tu correo.
-        </p>
+      {intro !== undefined ? (
+        <p className="mt-1 text-sm text-ink/80">{intro}</p>
+      ) : (
+        !compact && (
+          <p className="mt-1 text-sm text-ink/80">
+            Te escribimos una sola vez, cuando {dropName} abra. Primero te pedimos confirmar tu correo.
+          </p>
+        )
       )}
       <fetcher.Form
         method="post"
@@ -104,6 +120,7 @@ export function WaitlistForm({
         onSubmit={onSubmit}
         onFocus={() => void solvedProof(true)}
       >
+        {children}
         <div>
           <label htmlFor={`${id}-email`} className="block text-sm font-medium">
             Correo electrónico
@@ -158,5 +175,62 @@ export function WaitlistForm({
         </button>
       </fetcher.Form>
     </section>
+  );
+}
+
+/**
+ * 'Avísame si vuelve' (decision 46): the drop's 'Avísame' form (its e-mail, consent, proof of work
+ * and answers) for a sold-out piece, or for one of its sold-out sizes, posted to the product page.
+ */
+export function RestockForm({
+  dropName,
+  option,
+  soldOutSizes,
+  someLeft,
+  fallback,
+}: {
+  dropName: string;
+  /** The piece's option ('Talla', 'Largo'); null for a piece without sizes. */
+  option: OptionName | null;
+  /** Its sizes sold out, to choose from. */
+  soldOutSizes: { id: string; value: string }[];
+  /** Other sizes are still for sale: the form asks for one that is not. */
+  someLeft: boolean;
+  fallback?: Answer | null;
+}) {
+  const id = useId();
+  const words = option === "Largo" ? "largo" : "talla";
+  return (
+    <WaitlistForm
+      dropName={dropName}
+      fallback={fallback}
+      compact
+      title="Avísame si vuelve"
+      intro={
+        someLeft
+          ? `¿Se agotó tu ${words}? Te escribimos una sola vez si vuelve. Primero te pedimos confirmar tu correo.`
+          : "Te escribimos una sola vez si vuelve una pieza. Primero te pedimos confirmar tu correo."
+      }
+    >
+      <input type="hidden" name={RESTOCK_FIELDS.list} value={RESTOCK_LIST} />
+      {option && soldOutSizes.length > 0 && (
+        <div>
+          <label htmlFor={`${id}-size`} className="block text-sm font-medium">
+            {option}
+          </label>
+          <select
+            id={`${id}-size`}
+            name={RESTOCK_FIELDS.size}
+            className="mt-1 w-full rounded-lg border border-ink/20 bg-white px-3 py-2"
+          >
+            {soldOutSizes.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.value}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+    </WaitlistForm>
   );
 }

@@ -471,6 +471,24 @@ export interface WaitlistSubscriptionsTable {
   notified_at: NullableTimestamp;
 }
 
+/** 'Avísame si vuelve' (decision 46): an address waiting for a sold-out piece, or size, to come back. */
+export interface RestockRequestsTable {
+  id: string;
+  product_id: string;
+  /** The size asked for (product_options.id); null for a piece without sizes. */
+  option_id: string | null;
+  /** Trimmed and in lower case: one request per address, piece and size. */
+  email: string;
+  status: "pendiente" | "confirmada" | "baja";
+  site_url: string;
+  /** When asked (again, after a notice): the request's place in the line. */
+  created_at: Timestamp;
+  confirmation_sent_at: Timestamp;
+  confirmed_at: NullableTimestamp;
+  unsubscribed_at: NullableTimestamp;
+  notified_at: NullableTimestamp;
+}
+
 /** An 'Avísame' confirmation e-mail queued, as the caps count it (decision 31). Kept two days. */
 export interface WaitlistConfirmationSendsTable {
   id: string;
@@ -508,6 +526,7 @@ export interface ShopSettingsTable {
 export interface KyselyDatabase {
   shop_settings: ShopSettingsTable;
   waitlist_subscriptions: WaitlistSubscriptionsTable;
+  restock_requests: RestockRequestsTable;
   waitlist_confirmation_sends: WaitlistConfirmationSendsTable;
   waitlist_mail_refusals: WaitlistMailRefusalsTable;
   auth_user: AuthUserTable;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isKarat, MAX_STONES_LENGTH, parseGrams, stonesOrNull } from "~/catalogue/metal";
+import { isKarat } from "~/catalogue/metal";
+import { MAX_STONES_LENGTH, parseGrams, stonesOrNull } from "~/catalogue/metal-input";
 import { DEMO_DROPS } from "./catalogue";
 import { DEMO_BUYERS, DEMO_ORDERS, DEMO_PAST_WAITLISTS } from "./history";
 

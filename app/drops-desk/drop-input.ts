@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { normalizeDropStatus } from "~/catalogue/drop-status";
-import { type Karat, MAX_STONES_LENGTH, MAX_WEIGHT_MG, parseGrams, stonesOrNull } from "~/catalogue/metal";
+import type { Karat } from "~/catalogue/metal";
+import { MAX_STONES_LENGTH, MAX_WEIGHT_MG, parseGrams, stonesOrNull } from "~/catalogue/metal-input";
 import { HOLD_MINUTES, MAX_ORDER_PIECES, MIN_HOLD_MINUTES } from "~/config/ceilings";
 import { OPENING_BOUNDS, OPENING_DEFAULTS } from "~/config/opening";
 import {

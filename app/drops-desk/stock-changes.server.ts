@@ -20,8 +20,20 @@ const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id 
 const sum = (list: readonly number[]) => list.reduce((total, n) => total + n, 0);
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Applies each kept product's stock (and its sizes') in one go, inside the save's transaction. */
-export async function applyStockChanges(trx: Db, kept: ProductInput[], stamp: string) {
+/** Pieces the owner added to a product (or one of its sizes): what 'Avísame si vuelve' tells about. */
+export interface StockAdded {
+  productId: string;
+  optionId: string | null;
+  count: number;
+}
+
+/**
+ * Applies each kept product's stock (and its sizes') in one go, inside the save's transaction.
+ * Returns what went up: a product's own stock, or each kept size's (a size added is new to
+ * everyone; nobody waits for it).
+ */
+export async function applyStockChanges(trx: Db, kept: ProductInput[], stamp: string): Promise<StockAdded[]> {
+  const added: StockAdded[] = [];
   const stored =
     kept.length === 0
       ? []
@@ -38,11 +50,15 @@ export async function applyStockChanges(trx: Db, kept: ProductInput[], stamp: st
   for (const p of [...kept].sort(byId)) {
     const storedOption = optionOf.get(p.id) ?? null;
     if (storedOption === null && p.option === null) {
-      await moveStock(trx, p, p.stock - (p.stockLoaded ?? p.stock), stamp);
+      const delta = p.stock - (p.stockLoaded ?? p.stock);
+      await moveStock(trx, p, delta, stamp);
+      if (delta > 0) added.push({ productId: p.id, optionId: null, count: delta });
     } else {
-      await applyOptionChanges(trx, p, storedOption, stamp);
+      const raised = await applyOptionChanges(trx, p, storedOption, stamp);
+      added.push(...raised.map((v) => ({ productId: p.id, optionId: v.id, count: v.delta })));
     }
   }
+  return added;
 }
 
 /**
@@ -83,7 +99,12 @@ const HELD = "tiene piezas apartadas en pagos que aún no terminan. Intenta de n
  * some of it); a size renamed keeps its id (an order keeps the size as it was chosen). Taking sizes
  * on or off is refused while any piece is held: those checkouts name a size or none.
  */
-async function applyOptionChanges(trx: Db, p: ProductInput, storedOption: OptionName | null, stamp: string) {
+async function applyOptionChanges(
+  trx: Db,
+  p: ProductInput,
+  storedOption: OptionName | null,
+  stamp: string,
+): Promise<{ id: string; delta: number }[]> {
   await trx.updateTable("products").set({ updated_at: stamp }).where("id", "=", p.id).execute();
   const stored = await trx
     .selectFrom("product_options")
@@ -105,7 +126,7 @@ async function applyOptionChanges(trx: Db, p: ProductInput, storedOption: Option
     // Its sizes go; the stock typed stands, as a change from the sum the form showed.
     await trx.deleteFrom("product_options").where("product_id", "=", p.id).execute();
     await moveStock(trx, p, p.stock - (p.stockLoaded ?? p.stock), stamp);
-    return;
+    return [];
   }
   const words = optionWords(p.option.name);
   const { changes, removed, added } = valueChanges(p, p.option, stored);
@@ -161,6 +182,7 @@ async function applyOptionChanges(trx: Db, p: ProductInput, storedOption: Option
   }
   await writeNamesAndPlaces(trx, changes);
   await insertOptionValues(trx, p.id, added);
+  return changes.filter((v) => v.delta > 0).map((v) => ({ id: v.id, delta: v.delta }));
 }
 
 type StoredValue = { id: string; value: string; stock: number; position: number };

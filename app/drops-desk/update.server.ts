@@ -1,6 +1,7 @@
 import { heldPieces } from "~/catalogue/held-pieces.server";
 import { type Db, toTimestamp } from "~/db/database.server";
 import type { MediaStorage } from "~/media/storage.server";
+import { piecesCameBack } from "~/waitlist/restock.server";
 import type { DropInput, ProductInput } from "./drop-input";
 import { checkMedia, dropUnusedMediaRows, writeAlts } from "./form-media.server";
 import { insertProduct, productColumns, writeProductImages } from "./form-products.server";
@@ -44,7 +45,7 @@ export async function updateDropFromInput(
       .execute();
     const kept = keptProducts(existing, input.products);
     await keepEditionNumbers(trx, kept);
-    await applyStockChanges(trx, kept, stamp);
+    const raised = await applyStockChanges(trx, kept, stamp);
     const removed = await removableProducts(trx, existing, kept);
 
     await writeDrop(trx, dropId, input, stamp);
@@ -60,6 +61,9 @@ export async function updateDropFromInput(
         .execute();
     }
     await writeAlts(trx, input);
+    // 'Avísame si vuelve' (decision 46): pieces added tell as many waiting addresses, as the drop
+    // stands after this save (one that no longer sells tells nobody).
+    for (const back of raised) await piecesCameBack(trx, back, now);
     return { ok: true, unused: await dropUnusedMediaRows(trx, dropId) };
   });
 }

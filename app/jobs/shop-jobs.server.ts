@@ -30,6 +30,8 @@ export function shopJobs({ database, payments, mail, media, auth, keptMedia }: S
       async run() {
         const { released, paid, failed } = await sweepExpiredHolds(database.db, payments);
         if (released + paid + failed === 0) return null;
+        // Pieces released may have told addresses waiting for them ('Avísame si vuelve').
+        if (released > 0) mail.sendSoon();
         // Failures were logged one by one; the count says how many wait for the next round.
         const pending = failed > 0 ? `, ${failed} sin resolver (se reintentan)` : "";
         return `Apartados vencidos: ${released} liberados, ${paid} pagados${pending}.`;

@@ -27,6 +27,10 @@ export const WAITLIST_CONFIRM_EMAIL = "avisame_confirmar";
 export const WAITLIST_OPENING_EMAIL = "avisame_apertura";
 /** 'Requiero factura': the buyer's request (or its correction) was received (decision 45). */
 export const INVOICE_REQUEST_EMAIL = "factura_solicitada";
+/** 'Avísame si vuelve': the link that confirms an address waiting for a sold-out piece. */
+export const RESTOCK_CONFIRM_EMAIL = "vuelve_confirmar";
+/** 'Avísame si vuelve': the piece (or size) is back in stock. */
+export const RESTOCK_EMAIL = "vuelve_aviso";
 /** 'Enviar prueba': the opening e-mail of a drop, sent to the signed-in owner. */
 export const CAMPAIGN_TEST_EMAIL = "campana_prueba";
 
@@ -43,6 +47,8 @@ export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
   [RETURN_REFUNDED_EMAIL]: "Devolución reembolsada",
   [WAITLIST_CONFIRM_EMAIL]: "Avísame: confirmar correo",
   [WAITLIST_OPENING_EMAIL]: "Avísame: la colección abrió",
+  [RESTOCK_CONFIRM_EMAIL]: "Avísame si vuelve: confirmar correo",
+  [RESTOCK_EMAIL]: "Avísame si vuelve: la pieza volvió",
   [CAMPAIGN_TEST_EMAIL]: "Prueba del correo de apertura",
   [INVOICE_REQUEST_EMAIL]: "Solicitud de factura recibida",
 };

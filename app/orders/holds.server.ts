@@ -2,6 +2,7 @@ import { HOLD_MINUTES, MIN_HOLD_MINUTES, type OrderCeilings } from "~/config/cei
 import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { VOUCHER_ENDED_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
+import { piecesCameBack } from "~/waitlist/restock.server";
 import { holdsChanged } from "./admission.server";
 import {
   type CheckoutLine,
@@ -281,7 +282,8 @@ export async function extendHold(db: Db, orderId: string, until: Date): Promise<
 }
 
 /**
- * Gives a hold's pieces back to stock. Only the first call for an order does anything. With
+ * Gives a hold's pieces back to stock, and tells the first addresses waiting for them ('Avísame si
+ * vuelve'; the mail queue sends them within a minute). Only the first call for an order does anything. With
  * `onlyIfExpired`, only a hold whose time is up is released (a payment page checks before taking
  * money, without waiting for the sweeper).
  */
@@ -300,7 +302,14 @@ export async function releaseHold(
     if (options.onlyIfExpired) release = release.where("expires_at", "<=", toTimestamp(now));
     const changed = await release.executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) return false;
-    await restock(trx, await heldByOrder(trx, orderId), now);
+    const held = await heldByOrder(trx, orderId);
+    await restock(trx, held, now);
+    // 'Avísame si vuelve' (decision 46): the first addresses waiting for these pieces are told, one
+    // per piece, in this transaction (only the call that released the hold gets here).
+    for (const line of held) {
+      const back = { productId: line.productId, optionId: line.optionId, count: line.quantity };
+      await piecesCameBack(trx, { ...back, cause: `apartado:${orderId}` }, now);
+    }
     // A voucher that ended unpaid (expired, failed): its buyer is told the pieces went back.
     const voucher = await trx
       .selectFrom("orders")

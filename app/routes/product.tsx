@@ -5,6 +5,7 @@ import { getDrop } from "~/catalogue/catalogue.server";
 import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
 import { metalStructuredData } from "~/catalogue/metal";
 import { heldPerValue } from "~/catalogue/options.server";
+import { runningDropLink } from "~/catalogue/running-drop.server";
 import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { productHref } from "~/catalogue/views.server";
@@ -14,10 +15,11 @@ import { DropBar, OpeningNotice } from "~/components/drop-countdown";
 import { MetalFacts } from "~/components/metal-facts";
 import { PreviewBanner } from "~/components/preview-banner-lazy";
 import { ProductGallery } from "~/components/product-gallery";
+import { ProductTile } from "~/components/product-tile";
 import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
 import { type PickerValue, SizePicker } from "~/components/size-picker";
-import { WaitlistForm } from "~/components/waitlist-form-lazy";
+import { RestockForm, WaitlistForm } from "~/components/waitlist-form-lazy";
 import type { OptionName } from "~/db/taxonomy";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
@@ -62,6 +64,9 @@ export function meta({ data }: Route.MetaArgs) {
   ];
 }
 
+/** Other pieces of the drop a product page shows ('Más piezas de …'). */
+const MORE_PIECES = 4;
+
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const now = new Date();
@@ -77,10 +82,20 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       : null;
   const product = drop?.products.find((p) => p.id === params.productId);
   if (!drop || !product) throw new Response("Producto no encontrado.", { status: 404 });
-  const page = await storefrontPage(services, shopOrigin(context), [{ drop, products: [product] }], {
-    now,
-    takesSignUps,
-  });
+  // More of the drop: the pieces after this one in the drop's order (then from its start), so
+  // neighbouring pages show different ones. Read with the page, so their stock is as fresh as its own.
+  const at = drop.products.indexOf(product);
+  const others = [...drop.products.slice(at + 1), ...drop.products.slice(0, at)].slice(0, MORE_PIECES);
+  const page = await storefrontPage(
+    services,
+    shopOrigin(context),
+    [{ drop, products: [product, ...others] }],
+    {
+      now,
+      takesSignUps,
+    },
+  );
+  const running = await runningDropLink(services.database.db, now);
   const [view] = page.drops;
   if (!view) throw new Error("The page shows its drop");
   const held = page.held.get(product.id) ?? 0;
@@ -136,6 +151,9 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       },
     },
     images,
+    more: view.products.slice(1).map((tile) => (preview ? { ...tile, href: previewHref(tile.href) } : tile)),
+    /** The drop on sale now, when it is another one: a way on from an ended or sold-out piece. */
+    runningDrop: running && running.id !== drop.id ? running : null,
     waitlist: view.waitlist,
     preview: preview ? previewNotice(drop.visibleFrom, now) : null,
     /** Null exactly when the piece could be bought at render time (the page follows the clock). */
@@ -163,6 +181,19 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   const most = Math.max(1, Math.min(stock, drop.maxPerOrder ?? Number.POSITIVE_INFINITY));
   const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), most);
   const amount = Math.min(quantity, most);
+  // 'Avísame si vuelve' (decision 46): while the drop is on sale, for the piece sold out, or for
+  // its sizes sold out.
+  const soldOutSizes = product.option?.values.filter((v) => v.stock <= 0) ?? [];
+  const restock = state === "running" && !drop.archived && (product.stock <= 0 || soldOutSizes.length > 0);
+  const restockForm = (
+    <RestockForm
+      dropName={drop.name}
+      option={product.option?.name ?? null}
+      soldOutSizes={soldOutSizes}
+      someLeft={product.stock > 0}
+      fallback={actionData}
+    />
+  );
 
   function addToCart(event: React.FormEvent) {
     event.preventDefault();
@@ -299,9 +330,10 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                   </p>
                 )}
               </form>
-            ) : (
+            ) : restock ? null : (
               <p className="mt-4 rounded-lg bg-sand px-4 py-3 font-medium sm:mt-8">{label}</p>
             )}
+            {restock && label !== null && restockForm}
             {state === "pending" && !drop.archived && (
               <OpeningNotice drop={drop} renderedAt={loaderData.now} className="mt-4" />
             )}
@@ -314,6 +346,49 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         </div>
       </main>
       {state === "running" && !drop.archived && <DropBar drop={drop} renderedAt={loaderData.now} />}
+      {/* After the drop's bar, which sticks to the bottom of a phone's screen until here: nothing
+          below can slip under it. */}
+      <div className="mx-auto max-w-6xl px-4 pb-8">
+        {/* Other sizes are on sale: the form for the sold-out ones. */}
+        {restock && label === null && <div className="max-w-xl">{restockForm}</div>}
+        {loaderData.more.length > 0 && (
+          <section aria-labelledby="mas-piezas" className="mt-12">
+            <div className="flex flex-wrap items-baseline justify-between gap-x-4">
+              <h2 id="mas-piezas" className="font-serif text-2xl">
+                Más piezas de {drop.name}
+              </h2>
+              <Link
+                to={drop.href}
+                className="inline-flex min-h-11 items-center text-sm underline underline-offset-4"
+              >
+                Ver toda la colección
+              </Link>
+            </div>
+            <div className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4">
+              {loaderData.more.map((piece) => (
+                <ProductTile
+                  key={piece.id}
+                  product={piece}
+                  sizes="(min-width: 640px) 25vw, 50vw"
+                  moment={{ state, archived: drop.archived }}
+                />
+              ))}
+            </div>
+          </section>
+        )}
+        {loaderData.runningDrop && (
+          <aside
+            aria-label="Ahora a la venta"
+            className="mt-10 rounded-lg bg-sand/60 px-4 py-3"
+            data-testid="running-drop"
+          >
+            Ahora a la venta:{" "}
+            <Link to={loaderData.runningDrop.href} className="font-medium underline underline-offset-4">
+              {loaderData.runningDrop.name}
+            </Link>
+          </aside>
+        )}
+      </div>
     </>
   );
 }

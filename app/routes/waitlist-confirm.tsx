@@ -1,5 +1,7 @@
 import { data, Link } from "react-router";
 import { RouteError } from "~/components/route-error";
+import { verifyListToken } from "~/waitlist/links.server";
+import { confirmRestock } from "~/waitlist/restock.server";
 import { CONFIRM_WITHIN_DAYS, confirmSubscription } from "~/waitlist/waitlist.server";
 import { pageTakesNoForm } from "~/web/methods";
 import { servicesContext } from "~/web/services";
@@ -12,11 +14,14 @@ type View = { title: string; text: string; link: { to: string; label: string } }
 
 const COLLECTIONS = { to: "/colecciones", label: "Ver colecciones" };
 
-/** The confirmation link of a sign-up e-mail: confirms the address (again: nothing changes). */
+/**
+ * The confirmation link of a sign-up e-mail, a drop's 'Avísame' or a piece's 'Avísame si vuelve':
+ * confirms the address (again: nothing changes).
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { database, waitlistLinks } = context.get(servicesContext);
-  const id = waitlistLinks.verify("confirmar", new URL(request.url).searchParams.get("t"));
-  if (!id) {
+  const token = verifyListToken(waitlistLinks, "confirmar", new URL(request.url).searchParams.get("t"));
+  if (!token) {
     return data<View>(
       {
         title: "Enlace no válido",
@@ -26,7 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { status: 400 },
     );
   }
-  const result = await confirmSubscription(database.db, id);
+  if (token.list === "pieza") return pieceAnswer(await confirmRestock(database.db, token.id));
+  const result = await confirmSubscription(database.db, token.id);
   if (!result.ok && result.reason === "vencido" && result.drop) {
     return data<View>(
       {
@@ -58,6 +64,41 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     text: `Te escribiremos una sola vez, cuando abra ${result.drop.name}.`,
     link: { to: `/coleccion/${result.drop.id}`, label: `Ver ${result.drop.name}` },
   });
+}
+
+/** What the page says to a piece's confirmation link. */
+function pieceAnswer(result: Awaited<ReturnType<typeof confirmRestock>>) {
+  if (result.ok) {
+    return data<View>({
+      title: result.already ? "Tu correo ya estaba confirmado" : "¡Correo confirmado!",
+      text: `Te escribiremos una sola vez, si ${result.piece.name} vuelve a estar disponible.`,
+      link: { to: result.piece.href, label: "Ver la pieza" },
+    });
+  }
+  if (result.reason === "vencido" && result.piece) {
+    return data<View>(
+      {
+        title: "Este enlace venció",
+        text: `Los enlaces de confirmación valen ${CONFIRM_WITHIN_DAYS} días. Pide el aviso de nuevo en la página de ${result.piece.name} y te enviaremos otro.`,
+        link: { to: result.piece.href, label: "Ver la pieza" },
+      },
+      { status: 410 },
+    );
+  }
+  return result.reason === "dado_de_baja"
+    ? data<View>({
+        title: "Te diste de baja",
+        text: "Ya no recibes avisos de esta tienda. Si cambias de opinión, pide el aviso de nuevo en la página de la pieza.",
+        link: COLLECTIONS,
+      })
+    : data<View>(
+        {
+          title: "Este aviso ya no existe",
+          text: "La pieza de este aviso ya no está en la tienda.",
+          link: COLLECTIONS,
+        },
+        { status: 404 },
+      );
 }
 
 export const action = pageTakesNoForm;

@@ -1,5 +1,7 @@
 import { data, Form, Link } from "react-router";
 import { RouteError } from "~/components/route-error";
+import { verifyListToken } from "~/waitlist/links.server";
+import { getRestockRequest, unsubscribeRestock } from "~/waitlist/restock.server";
 import { getSubscription, unsubscribe } from "~/waitlist/waitlist.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/waitlist-unsubscribe";
@@ -12,22 +14,25 @@ const INVALID =
 const GONE = "Este aviso ya no existe: no te escribiremos sobre él.";
 
 /**
- * The unsubscribe link of every 'Avísame' e-mail. Opening it shows a button (a mail scanner that
+ * The unsubscribe link of every 'Avísame' e-mail (a drop's, and 'Avísame si vuelve' of a piece). Opening it shows a button (a mail scanner that
  * follows links unsubscribes nobody); the button, or a mail client's one-click post
  * (List-Unsubscribe-Post, token in the address), unsubscribes. Both are idempotent.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { database, waitlistLinks } = context.get(servicesContext);
   const token = new URL(request.url).searchParams.get("t");
-  const id = waitlistLinks.verify("baja", token);
-  if (!id) return data({ state: "error" as const, message: INVALID, token: "" }, { status: 400 });
-  const subscription = await getSubscription(database.db, id);
-  if (!subscription) return data({ state: "error" as const, message: GONE, token: "" }, { status: 404 });
+  const named = verifyListToken(waitlistLinks, "baja", token);
+  if (!named) return data({ state: "error" as const, message: INVALID, token: "" }, { status: 400 });
+  const found =
+    named.list === "drop"
+      ? await getSubscription(database.db, named.id)
+      : await getRestockRequest(database.db, named.id);
+  if (!found) return data({ state: "error" as const, message: GONE, token: "" }, { status: 404 });
   return {
-    state: subscription.status === "baja" ? ("done" as const) : ("ask" as const),
+    state: found.status === "baja" ? ("done" as const) : ("ask" as const),
     message: "",
     token: token ?? "",
-    dropName: subscription.drop.name,
+    dropName: "drop" in found ? found.drop.name : found.product.name,
   };
 }
 
@@ -36,9 +41,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => null);
   const fromForm = form?.get("t");
   const token = typeof fromForm === "string" ? fromForm : new URL(request.url).searchParams.get("t");
-  const id = waitlistLinks.verify("baja", token);
-  if (!id) return data({ ok: false, message: INVALID }, { status: 400 });
-  const result = await unsubscribe(database.db, id);
+  const named = verifyListToken(waitlistLinks, "baja", token);
+  if (!named) return data({ ok: false, message: INVALID }, { status: 400 });
+  const result =
+    named.list === "drop"
+      ? await unsubscribe(database.db, named.id)
+      : await unsubscribeRestock(database.db, named.id);
   if (!result.ok) return data({ ok: false, message: GONE }, { status: 404 });
   return data({
     ok: true,

@@ -5,7 +5,10 @@ import crypto from "node:crypto";
  * subscription's id and an HMAC of it for its purpose (key derived from the session secret), so
  * no login is needed and no one can confirm or unsubscribe an address they were not sent.
  */
-export type WaitlistLinkPurpose = "confirmar" | "baja";
+export type WaitlistLinkPurpose = "confirmar" | "baja" | "confirmar-pieza" | "baja-pieza";
+
+/** Which list a link's id names: a drop's 'Avísame', or 'Avísame si vuelve' for a piece (decision 46). */
+export type WaitlistList = "drop" | "pieza";
 
 export interface WaitlistLinks {
   /** A token for `?t=`: the subscription id and its signature for this purpose. */
@@ -32,11 +35,33 @@ export function createWaitlistLinks(secret: string): WaitlistLinks {
   };
 }
 
-/** The addresses an e-mail links to, on the shop's own origin. */
-export function waitlistUrls(links: WaitlistLinks, origin: string, subscriptionId: string) {
+/**
+ * The addresses an e-mail links to, on the shop's own origin. Both lists share the two pages; a
+ * piece's tokens are signed for purposes of their own, so one list's id never works on the other.
+ */
+export function waitlistUrls(
+  links: WaitlistLinks,
+  origin: string,
+  subscriptionId: string,
+  list: WaitlistList = "drop",
+) {
   const base = origin.replace(/\/+$/, "");
+  const [confirm, leave] =
+    list === "drop" ? (["confirmar", "baja"] as const) : (["confirmar-pieza", "baja-pieza"] as const);
   return {
-    confirm: `${base}/avisame/confirmar?t=${links.sign("confirmar", subscriptionId)}`,
-    unsubscribe: `${base}/avisame/baja?t=${links.sign("baja", subscriptionId)}`,
+    confirm: `${base}/avisame/confirmar?t=${links.sign(confirm, subscriptionId)}`,
+    unsubscribe: `${base}/avisame/baja?t=${links.sign(leave, subscriptionId)}`,
   };
+}
+
+/** The list and id a confirmation (or unsubscribe) token names; null for anything else. */
+export function verifyListToken(
+  links: WaitlistLinks,
+  action: "confirmar" | "baja",
+  token: string | null | undefined,
+): { list: WaitlistList; id: string } | null {
+  const drop = links.verify(action, token);
+  if (drop) return { list: "drop", id: drop };
+  const piece = links.verify(action === "confirmar" ? "confirmar-pieza" : "baja-pieza", token);
+  return piece ? { list: "pieza", id: piece } : null;
 }

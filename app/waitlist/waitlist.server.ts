@@ -2,31 +2,18 @@ import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { isId, newId } from "~/lib/ids";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
-import {
-  countRefusal,
-  lockMailCaps,
-  type MailCap,
-  mailCapReached,
-  recordSend,
-  type SignUpSource,
-} from "./mail-caps.server";
+import type { SignUpSource } from "./mail-caps.server";
+import { confirmsSince, leaveEveryList, type OptInResult, optIn } from "./opt-in.server";
 import { parseConsent, parseEmail, type SignUpRefusal, takesSignUps } from "./sign-up-input";
 
 /*
- * 'Avísame' (decision 16): addresses waiting for an upcoming drop. Double opt-in: a sign-up is
- * `pendiente` and gets a confirmation e-mail; only `confirmada` addresses hear that the drop
- * opened, once each. Every answer a shopper can see is the same whether or not the address was
- * already on the list; the outcomes below are for the tests and the log.
+ * 'Avísame' (decision 16): addresses waiting for an upcoming drop. Double opt-in (./opt-in.server,
+ * shared with 'Avísame si vuelve'): a sign-up is `pendiente` and gets a confirmation e-mail; only
+ * `confirmada` addresses hear that the drop opened, once each.
  */
 
-/** A repeat sign-up re-sends the confirmation at most this often. */
-export const RESEND_AFTER_MINUTES = 10;
-/**
- * A confirmation link confirms for this long after the latest confirmation e-mail: consent given
- * weeks later from an old mail (or by whoever reads the mailbox then) is not the consent asked
- * for. Signing up again sends the link anew.
- */
-export const CONFIRM_WITHIN_DAYS = 7;
+export { CONFIRM_WITHIN_DAYS, RESEND_AFTER_MINUTES } from "./opt-in.server";
+
 /** Subscriptions one transaction of the opening job takes. */
 const OPENING_BATCH = 100;
 
@@ -35,15 +22,7 @@ function openingDedupeKey(dropId: string, email: string): string {
   return `avisame_apertura:${dropId}:${email}`;
 }
 
-export type SignUpResult =
-  | { ok: true; outcome: "nueva" | "reenviada" | "ya_pendiente" | "ya_confirmada"; subscriptionId: string }
-  /**
-   * A confirmation was due but a cap said no (decision 31): answered as accepted, nothing sent,
-   * nothing recorded on the list (a new address is not kept; a pending one keeps its last e-mail's
-   * time), the refusal counted for the owner.
-   */
-  | { ok: true; outcome: "limitada"; cap: MailCap; subscriptionId: string | null }
-  | { ok: false; reason: SignUpRefusal };
+export type SignUpResult = OptInResult | { ok: false; reason: SignUpRefusal };
 
 export async function signUp(
   db: Db,
@@ -75,64 +54,29 @@ export async function signUp(
   if (!takesSignUps(dates, now)) {
     return { ok: false, reason: "drop_no_proximo" };
   }
-
-  const stamp = toTimestamp(now);
-  const pause = toTimestamp(new Date(now.getTime() - RESEND_AFTER_MINUTES * 60_000));
-  const find = (trx: Db) =>
-    trx
-      .selectFrom("waitlist_subscriptions")
-      .select(["id", "status", "confirmation_sent_at"])
-      .where("drop_id", "=", drop.id)
-      .where("email", "=", email)
-      .executeTakeFirst();
-  // Most repeats send nothing: told apart before the caps' lock, which only a confirmation takes.
-  const seen = await find(db);
-  if (seen?.status === "confirmada") {
-    return { ok: true, outcome: "ya_confirmada", subscriptionId: seen.id };
-  }
-  if (seen && toTimestamp(toDate(seen.confirmation_sent_at)) > pause) {
-    return { ok: true, outcome: "ya_pendiente", subscriptionId: seen.id };
-  }
-
-  // A cap already reached stays so for this sign-up: the flood of an attack is answered here,
-  // without waiting for the caps' lock.
-  const reached = await mailCapReached(db, email, input.from, now);
-  if (reached !== null) {
-    await countRefusal(db, drop.id, reached, now);
-    return { ok: true, outcome: "limitada", cap: reached, subscriptionId: seen?.id ?? null };
-  }
-
-  return db.transaction().execute(async (trx): Promise<SignUpResult> => {
-    // From here on, one sign-up at a time that may send (the caps' lock, on every app server): the
-    // caps and the list are read again under it, so racing sign-ups never pass a cap and racing
-    // repeats of one address queue one e-mail.
-    await lockMailCaps(trx);
-    const cap = await mailCapReached(trx, email, input.from, now);
-    const existing = await find(trx);
-    if (existing?.status === "confirmada") {
-      return { ok: true, outcome: "ya_confirmada", subscriptionId: existing.id };
-    }
-    // Still unconfirmed (or unsubscribed and back): another confirmation, but not more often than
-    // every few minutes, whoever keeps typing the address.
-    if (existing && toTimestamp(toDate(existing.confirmation_sent_at)) > pause) {
-      return { ok: true, outcome: "ya_pendiente", subscriptionId: existing.id };
-    }
-    if (cap !== null) {
-      await countRefusal(trx, drop.id, cap, now);
-      return { ok: true, outcome: "limitada", cap, subscriptionId: existing?.id ?? null };
-    }
-    let id: string;
-    let outcome: "nueva" | "reenviada";
-    if (existing) {
-      await trx
-        .updateTable("waitlist_subscriptions")
-        .set({ status: "pendiente", confirmation_sent_at: stamp, site_url: input.siteUrl })
-        .where("id", "=", existing.id)
-        .execute();
-      id = existing.id;
-      outcome = "reenviada";
-    } else {
-      id = newId();
+  return optIn(db, {
+    email,
+    dropId: drop.id,
+    from: input.from,
+    now,
+    confirmKind: WAITLIST_CONFIRM_EMAIL,
+    find: (trx) =>
+      trx
+        .selectFrom("waitlist_subscriptions")
+        .select(["id", "status", "confirmation_sent_at"])
+        .where("drop_id", "=", drop.id)
+        .where("email", "=", email)
+        .executeTakeFirst(),
+    async save(trx, existing, stamp) {
+      if (existing) {
+        await trx
+          .updateTable("waitlist_subscriptions")
+          .set({ status: "pendiente", confirmation_sent_at: stamp, site_url: input.siteUrl })
+          .where("id", "=", existing.id)
+          .execute();
+        return existing.id;
+      }
+      const id = newId();
       await trx
         .insertInto("waitlist_subscriptions")
         .values({
@@ -145,11 +89,8 @@ export async function signUp(
           confirmation_sent_at: stamp,
         })
         .execute();
-      outcome = "nueva";
-    }
-    await recordSend(trx, { email, source: input.from, dropId: drop.id, now });
-    await queueEmail(trx, { kind: WAITLIST_CONFIRM_EMAIL, recipient: email, payload: { id }, now });
-    return { ok: true, outcome, subscriptionId: id };
+      return id;
+    },
   });
 }
 
@@ -197,13 +138,12 @@ export type LinkResult =
  * and a link older than `CONFIRM_WITHIN_DAYS` (since the latest confirmation e-mail) confirms nothing.
  */
 export async function confirmSubscription(db: Db, id: string, now = new Date()): Promise<LinkResult> {
-  const since = new Date(now.getTime() - CONFIRM_WITHIN_DAYS * 24 * 3_600_000);
   const changed = await db
     .updateTable("waitlist_subscriptions")
     .set({ status: "confirmada", confirmed_at: toTimestamp(now) })
     .where("id", "=", id)
     .where("status", "=", "pendiente")
-    .where("confirmation_sent_at", ">=", toTimestamp(since))
+    .where("confirmation_sent_at", ">=", confirmsSince(now))
     .executeTakeFirst();
   const found = await getSubscription(db, id);
   if (!found) return { ok: false, reason: "no_encontrado" };
@@ -219,21 +159,16 @@ export async function confirmSubscription(db: Db, id: string, now = new Date()):
 }
 
 /**
- * The unsubscribe link: the address leaves every 'Avísame' list of the shop (one click should stop
- * all of it), idempotently. Notices already queued are dropped when their turn comes.
+ * The unsubscribe link: the address leaves every 'Avísame' list of the shop, 'Avísame si vuelve'
+ * included (one click should stop all of it), idempotently. Notices already queued are dropped when their turn comes.
  */
 export async function unsubscribe(db: Db, id: string, now = new Date()): Promise<LinkResult> {
   const found = await getSubscription(db, id);
   if (!found) return { ok: false, reason: "no_encontrado" };
-  const changed = await db
-    .updateTable("waitlist_subscriptions")
-    .set({ status: "baja", unsubscribed_at: toTimestamp(now) })
-    .where("email", "=", found.email)
-    .where("status", "!=", "baja")
-    .executeTakeFirst();
+  const changed = await leaveEveryList(db, found.email, now);
   return {
     ok: true,
-    already: Number(changed.numUpdatedRows) === 0,
+    already: changed === 0,
     drop: { id: found.drop.id, name: found.drop.name },
   };
 }

@@ -2,6 +2,14 @@ import { data, type HeadersFunction, type RouterContextProvider } from "react-ro
 import { PROOF_REFUSED_HEADER } from "~/rate-limits/proof-headers";
 import { PROOF_MESSAGES, type ProofRefusal } from "~/rate-limits/proof-of-work.server";
 import { limitMessage } from "~/rate-limits/request-limits.server";
+import { askRestock } from "~/waitlist/restock.server";
+import {
+  RESTOCK_FIELDS,
+  RESTOCK_LIST,
+  RESTOCK_MESSAGES,
+  RESTOCK_SIGNED_UP_MESSAGE,
+  type RestockRefusal,
+} from "~/waitlist/restock-input";
 import { FIELDS, SIGN_UP_MESSAGES, SIGNED_UP_MESSAGE, type SignUpRefusal } from "~/waitlist/sign-up-input";
 import { signUp } from "~/waitlist/waitlist.server";
 import { browserIdContext, clientAddressContext } from "~/web/client-address";
@@ -24,13 +32,25 @@ const STATUS: Record<SignUpRefusal, number> = {
   drop_no_proximo: 409,
 };
 
+const RESTOCK_STATUS: Record<RestockRefusal, number> = {
+  correo_invalido: 400,
+  sin_consentimiento: 400,
+  sin_talla: 400,
+  pieza_no_encontrada: 404,
+  pieza_disponible: 409,
+  drop_no_activo: 409,
+};
+
 /**
- * The action of an upcoming drop's pages (collection and product): reads the form, signs the
- * address up and maps the domain's reasons to a status and a Spanish sentence for the form.
+ * The action of a drop's pages (collection and product): reads the form, signs the address up and
+ * maps the domain's reasons to a status and a Spanish sentence for the form. On a product page, a
+ * form with `aviso=pieza` asks for 'Avísame si vuelve' of the sold-out piece (or its `talla`,
+ * decision 46); anything else is the drop's 'Avísame'. Both go through the same request limits
+ * and proof of work.
  */
 export async function waitlistSignUp(args: {
   request: Request;
-  params: { dropId?: string };
+  params: { dropId?: string; productId?: string };
   context: Readonly<RouterContextProvider>;
 }) {
   const { request, params, context } = args;
@@ -71,12 +91,36 @@ export async function waitlistSignUp(args: {
       proven = false;
     }
   }
+  const siteUrl = new URL(shopOrigin(context)).origin;
+  const from = { address: context.get(clientAddressContext), proven };
+  if (params.productId !== undefined && form?.get(RESTOCK_FIELDS.list) === RESTOCK_LIST) {
+    const size = form.get(RESTOCK_FIELDS.size);
+    const asked = await askRestock(database.db, {
+      productId: params.productId,
+      optionId: typeof size === "string" ? size : null,
+      email: form.get(FIELDS.email),
+      consent: form.get(FIELDS.consent),
+      siteUrl,
+      from,
+    });
+    if (!asked.ok) {
+      return data<SignUpAnswer>(
+        { ok: false, message: RESTOCK_MESSAGES[asked.reason], email: typed },
+        { status: RESTOCK_STATUS[asked.reason], headers: { "Cache-Control": "no-store" } },
+      );
+    }
+    if (asked.outcome === "nueva" || asked.outcome === "reenviada") mail.sendSoon();
+    return data<SignUpAnswer>(
+      { ok: true, message: RESTOCK_SIGNED_UP_MESSAGE },
+      { headers: { "Cache-Control": "no-store" } },
+    );
+  }
   const result = await signUp(database.db, {
     dropId: params.dropId ?? "",
     email: form?.get(FIELDS.email),
     consent: form?.get(FIELDS.consent),
-    siteUrl: new URL(shopOrigin(context)).origin,
-    from: { address: context.get(clientAddressContext), proven },
+    siteUrl,
+    from,
   });
   if (!result.ok) {
     return data<SignUpAnswer>(

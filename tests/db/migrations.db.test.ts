@@ -108,6 +108,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0029_order_site",
       "0030_delivered",
       "0031_invoice_requests",
+      "0032_restock_requests",
       "0033_returns",
     ]);
 
@@ -214,6 +215,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0029_order_site",
       "0030_delivered",
       "0031_invoice_requests",
+      "0032_restock_requests",
       "0033_returns",
     ]);
   });

@@ -661,6 +661,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0029_order_site",
       "0030_delivered",
       "0031_invoice_requests",
+      "0032_restock_requests",
       "0033_returns",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);

@@ -821,6 +821,30 @@ function waitlistSignUp(paths: (r: Rng, fx: Fixtures) => string): Generator {
   };
 }
 
+/** 'Avísame si vuelve' posted to a product page: a broken size, address or consent. */
+function restockRequest(paths: (r: Rng, fx: Fixtures) => string): Generator {
+  return (r, fx) => {
+    const fields: Fields = [
+      ["aviso", "pieza"],
+      ["talla", r.chance(0.5) ? "" : r.id()],
+      ["correo", "ana@example.mx"],
+      ["consentimiento", "si"],
+    ];
+    const broken = r.pick<[string, string[]]>([
+      ["talla", ["\u0000", "x".repeat(300), "../../etc/passwd", oddText(r)]],
+      ["aviso", ["", "drop", oddText(r)]],
+      ["correo", ["", "ana@", oddText(r)]],
+      ["consentimiento", ["", oddText(r)]],
+    ]);
+    const pathname = paths(r, fx);
+    return {
+      method: "POST",
+      target: r.chance(0.5) ? `${pathname}.data` : pathname,
+      body: formBody(r, noise(r, breakField(r, fields, broken[0], broken[1]))),
+    };
+  };
+}
+
 /** Every route of app/routes.ts (by its file) and how to make requests it does not expect. */
 const GENERATORS: Record<string, Generator[]> = {
   "routes/home.tsx": [page((r) => r.pick(["/", "/?index", "//", "/index.html"]), ["index", "q"])],
@@ -843,6 +867,10 @@ const GENERATORS: Record<string, Generator[]> = {
       ["cantidad"],
     ),
     waitlistSignUp((r, fx) => {
+      const p = r.pick(fx.products);
+      return `/drop/${p.dropId}/product/${someId(r, p.id)}`;
+    }),
+    restockRequest((r, fx) => {
       const p = r.pick(fx.products);
       return `/drop/${p.dropId}/product/${someId(r, p.id)}`;
     }),

@@ -29,6 +29,7 @@ import * as m0028 from "./0028_shipping";
 import * as m0029 from "./0029_order_site";
 import * as m0030 from "./0030_delivered";
 import * as m0031 from "./0031_invoice_requests";
+import * as m0032 from "./0032_restock_requests";
 import * as m0033 from "./0033_returns";
 
 /**
@@ -66,5 +67,6 @@ export const migrations: Record<string, Migration> = {
   "0029_order_site": m0029,
   "0030_delivered": m0030,
   "0031_invoice_requests": m0031,
+  "0032_restock_requests": m0032,
   "0033_returns": m0033,
 };

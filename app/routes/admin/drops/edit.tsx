@@ -87,7 +87,7 @@ async function publishing(db: Db, dropId: string, form: FormData) {
 /** Saves the form, or (intent=eliminar, from the lists) deletes the drop. */
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
-  const { database, media, payments } = args.context.get(servicesContext);
+  const { database, media, payments, mail } = args.context.get(servicesContext);
   const form = await args.request.formData().catch(() => null);
   const dropId = args.params.dropId;
   if (form?.get("intent") === "eliminar") {
@@ -119,6 +119,8 @@ export async function action(args: Route.ActionArgs) {
       { status: saved.reason === "stock_maximo" ? 400 : 409 },
     );
   }
+  // Stock added may have told addresses waiting for it ('Avísame si vuelve'): out now, not in a minute.
+  mail.sendSoon();
   return data({ notice: "Drop actualizado correctamente" });
 }
 
