@@ -2,7 +2,6 @@ import { HOLD_MINUTES, MIN_HOLD_MINUTES, type OrderCeilings } from "~/config/cei
 import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { VOUCHER_ENDED_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
-import { piecesCameBack } from "~/waitlist/restock.server";
 import { holdsChanged } from "./admission.server";
 import {
   type CheckoutLine,
@@ -21,8 +20,9 @@ import {
 } from "./cart-read.server";
 import { newOrderId } from "./ids";
 import { holdMinutesAt } from "./opening";
+import { putPiecesBack } from "./pieces-back.server";
 import { movableFrom } from "./status";
-import { heldByOrder, restock, takeStock } from "./stock.server";
+import { heldByOrder, takeStock } from "./stock.server";
 
 export { HOLD_MINUTES, MIN_HOLD_MINUTES } from "~/config/ceilings";
 export { type CheckoutLine, type HoldRefusal, precheckCart } from "./cart-read.server";
@@ -302,14 +302,8 @@ export async function releaseHold(
     if (options.onlyIfExpired) release = release.where("expires_at", "<=", toTimestamp(now));
     const changed = await release.executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) return false;
-    const held = await heldByOrder(trx, orderId);
-    await restock(trx, held, now);
-    // 'Avísame si vuelve' (decision 46): the first addresses waiting for these pieces are told, one
-    // per piece, in this transaction (only the call that released the hold gets here).
-    for (const line of held) {
-      const back = { productId: line.productId, optionId: line.optionId, count: line.quantity };
-      await piecesCameBack(trx, { ...back, cause: `apartado:${orderId}` }, now);
-    }
+    // Only the call that released the hold gets here: 'Avísame si vuelve' is told once.
+    await putPiecesBack(trx, await heldByOrder(trx, orderId), `apartado:${orderId}`, now);
     // A voucher that ended unpaid (expired, failed): its buyer is told the pieces went back.
     const voucher = await trx
       .selectFrom("orders")

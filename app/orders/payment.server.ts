@@ -6,10 +6,11 @@ import type { ShippingChoice } from "~/settings/shipping-rates";
 import { addressKey, emailKey } from "./buyer-keys";
 import { numberEditionPieces } from "./editions.server";
 import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
+import { putPiecesBack } from "./pieces-back.server";
 import { orderSearchKey } from "./search";
 import { addressColumns, type ShippingAddress } from "./shipping";
 import { movableFrom } from "./status";
-import { heldByOrder, restock, takeStock } from "./stock.server";
+import { heldByOrder, takeStock } from "./stock.server";
 
 export type PaidOutcome =
   | "paid"
@@ -175,7 +176,7 @@ async function cancelIfOverLimit(trx: Db, orderId: string, now: Date): Promise<b
     .where("status", "in", movableFrom("cancelOverLimit"))
     .executeTakeFirst();
   if (Number(cancelled.numUpdatedRows) !== 1) return false;
-  await restock(trx, await heldByOrder(trx, orderId), now);
+  await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
   const order = await trx
     .selectFrom("orders")
     .select(["total_cents", "currency", "payment_provider"])

@@ -5,9 +5,10 @@ import { recordEvent } from "./desk.server";
 import { releaseEditionNumbers } from "./editions.server";
 import { REFUND_IN_PROGRESS } from "./order";
 import type { PaymentProvider } from "./payment-port";
+import { putPiecesBack } from "./pieces-back.server";
 import { askForRefund } from "./refund-call.server";
 import { movableFrom, ORDER_MOVES } from "./status";
-import { heldByOrder, restock } from "./stock.server";
+import { heldByOrder } from "./stock.server";
 
 /*
  * Refunds (decision 29). An order cancelled over the per-person limit records its refund in the
@@ -168,7 +169,7 @@ async function made(
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return; // another server recorded it first
     if (refund.restock_when_made) {
-      await restock(trx, await heldByOrder(trx, orderId), now);
+      await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
       // Its numbered pieces are back on the shelf: their numbers go with them to the next buyer.
       await releaseEditionNumbers(trx, orderId);
     }

@@ -5,8 +5,9 @@ import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
 import { recordEvent } from "~/orders/desk.server";
 import { REFUND_IN_PROGRESS } from "~/orders/order";
 import type { PaymentProvider } from "~/orders/payment-port";
+import { putPiecesBack } from "~/orders/pieces-back.server";
 import { askForRefund } from "~/orders/refund-call.server";
-import { restock, type StockLine } from "~/orders/stock.server";
+import type { StockLine } from "~/orders/stock.server";
 import { RETURN_MOVES, returnMovableFrom } from "./return-status";
 
 /*
@@ -33,9 +34,6 @@ export type ReceiveResult =
   | { ok: true; outcome: ReturnRefundOutcome }
   | { ok: false; reason: "no_encontrada" | "no_aceptada" };
 
-/** What came back to stock when a return's refund was made: for 'Avísame si vuelve'. */
-export type Restocked = StockLine[];
-
 /**
  * Records that a return's pieces arrived, the owner's choice of those that go back to stock
  * (`restockPositions`: order lines), and the refund owed; then asks the provider for it.
@@ -46,7 +44,6 @@ export async function receiveReturn(
   returnId: string,
   restockPositions: readonly number[],
   now = new Date(),
-  onRestocked?: (lines: Restocked) => Promise<void>,
 ): Promise<ReceiveResult> {
   const moved = await db.transaction().execute(async (trx) => {
     const found = await trx
@@ -97,7 +94,7 @@ export async function receiveReturn(
     return "ok" as const;
   });
   if (moved !== "ok") return { ok: false, reason: moved };
-  return { ok: true, outcome: await refundReturn(db, payments, returnId, now, onRestocked) };
+  return { ok: true, outcome: await refundReturn(db, payments, returnId, now) };
 }
 
 /** Asks the provider for a received return's refund, once more. Never throws for the provider's failures. */
@@ -106,7 +103,6 @@ export async function refundReturn(
   payments: PaymentProvider,
   returnId: string,
   now = new Date(),
-  onRestocked?: (lines: Restocked) => Promise<void>,
 ): Promise<ReturnRefundOutcome> {
   const found = await db
     .selectFrom("returns as r")
@@ -149,7 +145,7 @@ export async function refundReturn(
         });
   switch (answer.kind) {
     case "hecho":
-      return made(db, returnId, answer.refundId, now, onRestocked);
+      return made(db, returnId, answer.refundId, now);
     case "en_curso":
       await db
         .updateTable("returns")
@@ -181,7 +177,6 @@ export async function markReturnRefundedByHand(
   db: Db,
   returnId: string,
   now = new Date(),
-  onRestocked?: (lines: Restocked) => Promise<void>,
 ): Promise<ReturnRefundOutcome> {
   const found = await db
     .selectFrom("returns")
@@ -190,21 +185,15 @@ export async function markReturnRefundedByHand(
     .executeTakeFirst();
   if (!found || found.refund_status === null) return "sin_reembolso";
   if (found.refund_status === "hecho") return "reembolsado";
-  return made(db, returnId, BY_HAND, now, onRestocked);
+  return made(db, returnId, BY_HAND, now);
 }
 
 /** The refund id recorded for a refund the owner made herself. */
 export const BY_HAND = "a-mano";
 
 /** Made: recorded once; the chosen pieces back on the shelf, their numbers freed; the buyer told. */
-async function made(
-  db: Db,
-  returnId: string,
-  refundId: string,
-  now: Date,
-  onRestocked?: (lines: Restocked) => Promise<void>,
-): Promise<ReturnRefundOutcome> {
-  const restocked = await db.transaction().execute(async (trx) => {
+async function made(db: Db, returnId: string, refundId: string, now: Date): Promise<ReturnRefundOutcome> {
+  await db.transaction().execute(async (trx) => {
     const stamp = toTimestamp(now);
     const done = await trx
       .updateTable("returns")
@@ -221,7 +210,7 @@ async function made(
       .where("refund_status", "=", "pendiente")
       .where("status", "in", returnMovableFrom("refunded"))
       .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) return null; // another server recorded it first
+    if (Number(done.numUpdatedRows) !== 1) return; // another server recorded it first
     const info = await trx
       .selectFrom("returns as r")
       .innerJoin("orders as o", "o.id", "r.order_id")
@@ -242,7 +231,7 @@ async function made(
       optionId: l.option_id,
       quantity: l.quantity,
     }));
-    await restock(trx, back, now);
+    await putPiecesBack(trx, back, `devolucion:${returnId}`, now);
     // A numbered piece back on the shelf frees its number for the next buyer (the highest ones).
     for (const line of lines) await freeEditionNumbers(trx, info.order_id, line.position, line.quantity);
     await recordEvent(
@@ -260,9 +249,7 @@ async function made(
       payload: { returnId },
       now,
     });
-    return back;
   });
-  if (restocked && restocked.length > 0) await onRestocked?.(restocked);
   return "reembolsado";
 }
 
@@ -309,7 +296,6 @@ export async function retryReturnRefunds(
   db: Db,
   payments: PaymentProvider,
   now = new Date(),
-  onRestocked?: (lines: Restocked) => Promise<void>,
 ): Promise<{ refunded: number; failed: number; inProgress: number }> {
   const due = await db
     .selectFrom("returns")
@@ -321,7 +307,7 @@ export async function retryReturnRefunds(
     .execute();
   const counts = { refunded: 0, failed: 0, inProgress: 0 };
   for (const { id } of due) {
-    const outcome = await refundReturn(db, payments, id, now, onRestocked);
+    const outcome = await refundReturn(db, payments, id, now);
     if (outcome === "reembolsado") counts.refunded++;
     else if (outcome === "en_curso") counts.inProgress++;
     else counts.failed++;

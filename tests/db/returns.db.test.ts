@@ -2,6 +2,7 @@ import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { RESTOCK_EMAIL } from "~/mail/kinds";
 import { markDelivered } from "~/orders/delivery.server";
 import { getDeskOrder, orderTimeline, shipOrder } from "~/orders/desk.server";
 import { setPaymentSession } from "~/orders/holds.server";
@@ -18,6 +19,7 @@ import {
   retryReturnRefunds,
 } from "~/returns/refund.server";
 import { requestReturn, returnChanceOf } from "~/returns/request.server";
+import { askRestock, confirmRestock } from "~/waitlist/restock.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
@@ -334,23 +336,44 @@ describeEachDatabase("returns", (harness) => {
     expect(await o.plain.stock()).toBe(4);
     const [pending] = refundsOf(o.paymentIntent);
     fake.settleRefund(pending?.id ?? "", "succeeded");
-    const restocked: unknown[] = [];
+    // Meanwhile the earring sold out, and two addresses asked 'Avísame si vuelve' for it.
+    await database.db.updateTable("products").set({ stock: 0 }).where("id", "=", o.plain.id).execute();
+    // (Its drop on sale all month: these tests' clock is mid-November.)
+    await database.db
+      .updateTable("drops")
+      .set({ start_at: "2026-11-01T06:00:00.000Z", end_at: "2026-12-31T06:00:00.000Z" })
+      .where("id", "=", o.plain.dropId)
+      .execute();
+    const waiting: string[] = [];
+    for (const email of ["primera@example.mx", "segunda@example.mx"]) {
+      const asked = await askRestock(database.db, {
+        productId: o.plain.id,
+        email,
+        consent: "si",
+        siteUrl: "http://tienda.test",
+        from: { address: `10.8.0.${waiting.length + 1}`, proven: true },
+        // One minute apart: the line's order.
+        now: new Date(later.getTime() + waiting.length * 60_000),
+      });
+      if (!asked.ok || asked.outcome === "limitada") throw new Error("not asked");
+      await confirmRestock(database.db, asked.subscriptionId, later);
+      waiting.push(email);
+    }
     const evenLater = new Date(later.getTime() + 60 * 60_000);
-    expect(
-      await retryReturnRefunds(
-        database.db,
-        o.payments,
-        evenLater,
-        async (lines) => void restocked.push(...lines),
-      ),
-    ).toEqual({
+    expect(await retryReturnRefunds(database.db, o.payments, evenLater)).toEqual({
       refunded: 1,
       failed: 0,
       inProgress: 0,
     });
     expect(refundsOf(o.paymentIntent)).toHaveLength(1);
-    expect(await o.plain.stock()).toBe(5);
-    expect(restocked).toEqual([{ productId: o.plain.id, optionId: null, quantity: 1 }]);
+    expect(await o.plain.stock()).toBe(1);
+    // The one piece that came back tells one address: the first who asked.
+    const told = await database.db
+      .selectFrom("emails")
+      .select("recipient")
+      .where("kind", "=", RESTOCK_EMAIL)
+      .execute();
+    expect(told.map((t) => t.recipient)).toEqual(["primera@example.mx"]);
     expect((await getReturn(database.db, asked.returnId))?.status).toBe("reembolsada");
   });
 
