@@ -46,6 +46,8 @@ export const log = pino({
 
 /** How long an access line may wait in memory before it is written. */
 export const ACCESS_LOG_FLUSH_MS = 100;
+/** At exit, how many times a full output is waited for (100 ms each) before the lines are given up. */
+const ACCESS_LOG_EXIT_RETRIES = 10;
 /** The most written at once: whole lines, and no more than a pipe writes in one piece. */
 const ACCESS_LOG_WRITE_BYTES = 4 * 1024;
 
@@ -93,18 +95,28 @@ function jsonText(value: string): string {
 export function bufferedAccessLog(): (line: AccessLine) => void {
   if (!log.isLevelEnabled("info")) return () => {};
   let pending = "";
-  // Registered before the writer is made, so it runs before pino's own flush at exit.
-  process.on("exit", () => {
+  let exiting = false;
+  let exitRetries = 0;
+  // First of the exit listeners, before pino's own flush: what is pending is written, waiting at
+  // most about a second for an output nobody reads (a stuck log collector) rather than forever,
+  // which would keep a stopping server from ever exiting; past that the lines are given up.
+  process.prependListener("exit", () => {
+    exiting = true;
     flush();
     try {
       destination.flushSync();
-    } catch {}
+    } catch {
+      destination.destroy();
+    }
   });
   const destination = pino.destination({
     dest: 1,
     minLength: 0,
     maxWrite: ACCESS_LOG_WRITE_BYTES,
     sync: false,
+    // While running, a full output is retried later (the writer is asynchronous); at exit, 10 times
+    // 100 ms.
+    retryEAGAIN: () => !exiting || ++exitRetries <= ACCESS_LOG_EXIT_RETRIES,
   });
   function flush(): void {
     if (pending === "") return;
