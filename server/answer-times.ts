@@ -13,9 +13,9 @@ const ARRIVED = Symbol("arrived");
 
 type Timed = IncomingMessage & { [ARRIVED]?: number };
 
-/** The request reached the shop now. */
-export function markArrival(req: IncomingMessage): void {
-  (req as Timed)[ARRIVED] = performance.now();
+/** The request reached the shop now (or at `at`, a `performance.now()` already read). */
+export function markArrival(req: IncomingMessage, at = performance.now()): void {
+  (req as Timed)[ARRIVED] = at;
 }
 
 function seconds(req: IncomingMessage): number {

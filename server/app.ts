@@ -20,7 +20,7 @@ import { edgeRoutes, healthCheck } from "./edge-routes";
 import { clientAddress, createFastPath, type FastPath } from "./fast-path";
 import { metricsEndpoint } from "./metrics-route";
 import { listeningOrigin, originOf } from "./origins";
-import { type CachedPage, type Encoding, PageCache } from "./page-cache";
+import { type CachedPage, type Encoding, PageCache, type RenderReason } from "./page-cache";
 import { pageCacheMiddleware } from "./page-cache-middleware";
 import { createPageRenderer, type PageRenderer } from "./page-renderer";
 import { createRequestHandler } from "./request-handler";
@@ -206,6 +206,10 @@ function buildApp(
         fetchPage(new Request(url, { method: "GET" }), anonymousContext(services, origin)),
     });
     renderer = pages;
+    // A page for the cache. Nothing of the visitor goes in: no cookies, no address, no nonce; only
+    // the address. The origin only: routes are matched from the root whatever path PUBLIC_URL has.
+    const renderStored = (pathAndQuery: string, origin: string, reason: RenderReason) =>
+      pages.render(`${new URL(origin).origin}${pathAndQuery}`, origin, reason);
     const cache = new PageCache({
       // A hit's whole header list, made once per stored page for the front door.
       prepare(page) {
@@ -218,9 +222,10 @@ function buildApp(
       trustProxy: config.trustProxy,
       listeningOrigin: (protocol, port) =>
         originOf(protocol, config.host, port ?? (app.locals.listenPort as number | undefined)),
-      log(req, res, bytes) {
+      render: renderStored,
+      answered(req, res, bytes) {
         recordStoredPageServed();
-        access?.answered(req, res, bytes);
+        access?.hit(req, res, bytes);
       },
     });
     // Configuración saved here or on another server (seen by its poll): pages stored before it
@@ -241,12 +246,7 @@ function buildApp(
       pageCacheMiddleware({
         cache,
         scope: shopOrigin,
-        render(pathAndQuery, req, reason) {
-          // Nothing of the visitor goes in: no cookies, no address, no nonce; only the address.
-          // The origin only: routes are matched from the root whatever path PUBLIC_URL has.
-          const origin = shopOrigin(req);
-          return pages.render(`${new URL(origin).origin}${pathAndQuery}`, origin, reason);
-        },
+        render: (pathAndQuery, req, reason) => renderStored(pathAndQuery, shopOrigin(req), reason),
       }),
     );
   }
@@ -313,12 +313,17 @@ function buildApp(
     // On drop day nearly every request is one, and each of those cost it a tenth of its answers a
     // second (decision 12).
     if (!access && pageFastPath(req, res, extraHeaders)) return;
-    markArrival(req);
+    const arrived = performance.now();
     const asked = req.headers["x-request-id"];
     const id = typeof asked === "string" && SANE_REQUEST_ID.test(asked) ? asked : randomUUID();
-    access?.begin(req, res, id);
-    const headers = ["X-Request-Id", id, ...extraHeaders];
-    if (access && pageFastPath(req, res, headers)) return;
+    const headers = ["X-Request-Id", id];
+    for (const header of extraHeaders) headers.push(header);
+    if (access) {
+      access.arrived(res, id, arrived);
+      if (pageFastPath(req, res, headers)) return;
+      access.begin(req, res);
+    }
+    markArrival(req, arrived);
     withRequestId(id, () => {
       const viaExpress = () => {
         res.setHeader("X-Request-Id", id);
@@ -339,38 +344,60 @@ function buildApp(
  * declared length (absent when streamed); `ms` runs from its arrival to its last byte handed to
  * the connection; `aborted` says the client left first. `address` is Express' `req.ip` (with
  * TRUST_PROXY, the last X-Forwarded-For hop), computed without Express for the front doors.
+ * A stored page's answer is written whole at once by the front door: its line is written right
+ * after (`hit`), with no listener on the answer. Every other answer's is written when the answer
+ * closes (`begin`).
  */
 function accessLog(trustProxy: boolean) {
-  const lines = bufferedAccessLog();
-  // The length of a front door's answer: its header list is written whole, not with setHeader.
-  // (A property of the response, not a WeakMap: one per request, on drop day tens of thousands a second.)
+  const write = bufferedAccessLog();
+  // Set on the response as the request arrives (`arrived`), read when its line is written; and the
+  // length of a front door's answer, whose header list is written whole, not with setHeader.
+  // (Properties of the response, not WeakMaps: one per request, on drop day tens of thousands a second.)
+  const ID = Symbol("request id");
+  const STARTED = Symbol("arrived at");
   const LENGTH = Symbol("answered length");
-  type Answered = ServerResponse & { [LENGTH]?: number };
+  type Answered = ServerResponse & { [ID]?: string; [STARTED]?: number; [LENGTH]?: number };
+  const line = (
+    req: IncomingMessage,
+    res: Answered,
+    url: string,
+    bytes: number | undefined,
+    aborted: boolean,
+  ) => {
+    const query = url.indexOf("?");
+    write({
+      reqId: res[ID] ?? "",
+      method: req.method,
+      path: (query < 0 ? url : url.slice(0, query)).slice(0, 200),
+      status: res.statusCode,
+      bytes,
+      ms: Math.round((performance.now() - (res[STARTED] ?? 0)) * 10) / 10,
+      address: clientAddress(req, trustProxy),
+      aborted,
+    });
+  };
   return {
-    begin(req: IncomingMessage, res: ServerResponse, reqId: string): void {
-      const started = performance.now();
+    /** The request's id and arrival, for its line. */
+    arrived(res: ServerResponse, reqId: string, started: number): void {
+      (res as Answered)[ID] = reqId;
+      (res as Answered)[STARTED] = started;
+    },
+    /** An answer written by Express or the checkout's front door: logged as it closes. */
+    begin(req: IncomingMessage, res: ServerResponse): void {
       // As it arrived: Express rewrites req.url under a mounted path (/media).
       const url = req.url ?? "";
       res.once("close", () => {
-        const query = url.indexOf("?");
         const declared = (res as Answered)[LENGTH] ?? res.getHeader("content-length");
-        lines.info(
-          {
-            reqId,
-            method: req.method,
-            path: (query < 0 ? url : url.slice(0, query)).slice(0, 200),
-            status: res.statusCode,
-            bytes: declared === undefined ? undefined : Number(declared),
-            ms: Math.round((performance.now() - started) * 10) / 10,
-            address: clientAddress(req, trustProxy),
-            aborted: res.writableFinished ? undefined : true,
-          },
-          "Solicitud",
-        );
+        line(req, res, url, declared === undefined ? undefined : Number(declared), !res.writableFinished);
       });
     },
+    /** The checkout's front door tells its answer's length before writing it. */
     answered(_req: IncomingMessage, res: ServerResponse, bytes: number): void {
       (res as Answered)[LENGTH] = bytes;
+    },
+    /** A stored page, just handed whole to the connection (or to nobody: the client had left). */
+    hit(req: IncomingMessage, res: ServerResponse, bytes: number): void {
+      line(req, res, req.url ?? "", bytes, res.destroyed);
     },
   };
 }

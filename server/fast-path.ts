@@ -3,7 +3,7 @@ import type { TLSSocket } from "node:tls";
 import { cacheKey, hasAdminSession } from "./cacheable-pages";
 import { chooseEncoding } from "./cached-headers";
 import { isValidHost } from "./edge";
-import type { CachedPage, PageCache } from "./page-cache";
+import type { CachedPage, PageCache, RenderReason } from "./page-cache";
 
 /*
  * The front door for page-cache hits (decision 12): a request that the Express app would answer
@@ -28,8 +28,14 @@ export interface FastPathOptions {
   trustProxy: boolean;
   /** The shop's origin from the protocol and listening port when PUBLIC_URL is not set. */
   listeningOrigin(protocol: string, port: number | undefined): string;
-  /** Tells the access log (LOG_REQUESTS) the answer's length; called before it is written. */
-  log?: (req: IncomingMessage, res: ServerResponse, bytes: number) => void;
+  /**
+   * Renders a page for the cache as the full path does (its path and query, the shop's origin):
+   * a stored page due for its refresh is renewed from here, in the background, while it is
+   * still served (decision 12), so no request has to take the slow path to start that.
+   */
+  render(pathAndQuery: string, origin: string, reason: RenderReason): Promise<Response>;
+  /** Told of every answer given, once written (counted; LOG_REQUESTS logs it with its length). */
+  answered?: (req: IncomingMessage, res: ServerResponse, bytes: number) => void;
 }
 
 /**
@@ -61,7 +67,7 @@ export function requestProtocol(req: IncomingMessage, trustProxy: boolean): "htt
 }
 
 export function createFastPath(options: FastPathOptions): FastPath {
-  const { cache, publicUrl, trustProxy } = options;
+  const { cache, publicUrl, trustProxy, render } = options;
   // Hosts already checked: the same one or two arrive on every request.
   const validHosts = new Set<string>();
   // The origin for a protocol and local port, made once: the same one or two on every request.
@@ -105,16 +111,20 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const scope = publicUrl ?? listeningOrigin(protocol, req.socket.localPort);
     // Only the cache middleware stores entries, and only for cacheable paths: a stored entry for
     // this exact key means the path is one.
-    const page: CachedPage | undefined = cache.peek(`${scope} ${cacheKey(url)}`);
+    const path = cacheKey(url);
+    const page: CachedPage | undefined = cache.peek(`${scope} ${path}`, (reason) =>
+      render(path, scope, reason),
+    );
     const wire = page?.wire;
     if (page === undefined || wire === undefined) return false;
 
     const encoding = chooseEncoding(headers["accept-encoding"]);
     const list = wire[protocol === "https" ? "secure" : "plain"][encoding];
-    options.log?.(req, res, page.bodies[encoding].length);
+    const body = page.bodies[encoding];
     res.writeHead(page.status, extraHeaders?.length ? list.concat(extraHeaders) : list);
     if (method === "HEAD") res.end();
-    else res.end(page.bodies[encoding]);
+    else res.end(body);
+    options.answered?.(req, res, body.length);
     return true;
   };
 }

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { cacheKey, hasAdminSession, isCacheablePath } from "./cacheable-pages";
 import { chooseEncoding } from "./cached-headers";
 import { PageCache } from "./page-cache";
@@ -233,6 +233,39 @@ describe("PageCache", () => {
     expect(text(await waiting)).toBe("hit <p>2</p>");
     expect(cache.peek("k")?.renderedAt).toBe(1_800);
     expect(cache.renders).toBe(2);
+  });
+
+  it("renews a due page from the front door's look-up, which keeps serving it meanwhile", async () => {
+    let now = 1_000;
+    const cache = new PageCache({ now: () => now });
+    let n = 0;
+    let release: () => void = () => {};
+    const render = async () => {
+      n++;
+      if (n > 1)
+        await new Promise<void>((r) => {
+          release = r;
+        });
+      return page(`<p>${n}</p>`);
+    };
+    await cache.get("k", render);
+    now += 800; // 200 ms left: due
+    const reasons: string[] = [];
+    const ahead = (reason: "miss" | "ahead") => {
+      reasons.push(reason);
+      return render();
+    };
+    expect(cache.peek("k", ahead)?.bodies.identity.toString()).toBe("<p>1</p>");
+    expect(cache.peek("k", ahead)?.bodies.identity.toString()).toBe("<p>1</p>");
+    expect(reasons).toEqual(["ahead"]);
+    expect(cache.renders).toBe(2);
+    release();
+    await vi.waitFor(() => expect(cache.peek("k")?.renderedAt).toBe(1_800));
+    // Its life still counts from the start of its render: 1 s after 1,800, not after it was stored.
+    now = 2_799;
+    expect(cache.peek("k", ahead)?.bodies.identity.toString()).toBe("<p>2</p>");
+    now = 2_800;
+    expect(cache.peek("k", ahead)).toBeUndefined();
   });
 
   it("does not keep what is not a cookie-free, public 200", async () => {

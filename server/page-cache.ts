@@ -142,14 +142,19 @@ export class PageCache {
   }
 
   /**
-   * A fresh stored page for `key`, without rendering or waiting; undefined otherwise, and also
-   * when it is due for its refresh and none is under way (`get` starts it).
+   * A fresh stored page for `key`, without waiting; undefined otherwise. A page due for its
+   * refresh with none under way is renewed with `ahead` in the background and still returned
+   * (the front door, server/fast-path.ts); without `ahead` it is left to `get` (undefined).
    */
-  peek(key: string): CachedPage | undefined {
+  peek(key: string, ahead?: Render): CachedPage | undefined {
     const stored = this.entries.get(key);
     if (stored === undefined || "pass" in stored) return undefined;
     const left = stored.expiresAt - this.now();
-    if (left <= 0 || (left <= this.refreshAheadMs && !this.flights.has(key))) return undefined;
+    if (left <= 0) return undefined;
+    if (left <= this.refreshAheadMs && !this.flights.has(key)) {
+      if (ahead === undefined) return undefined;
+      this.renewAhead(key, ahead);
+    }
     return stored;
   }
 
@@ -170,12 +175,7 @@ export class PageCache {
     const left = stored ? stored.expiresAt - this.now() : 0;
     if (stored && left > 0) {
       if ("pass" in stored) return "pass";
-      if (left <= this.refreshAheadMs && !this.flights.has(key)) {
-        // Its successor, in the background; a failure shows on the next miss, rendered normally.
-        this.start(key, render, "ahead").catch((error) =>
-          log.error({ err: error }, "No se pudo renovar una página guardada"),
-        );
-      }
+      if (left <= this.refreshAheadMs && !this.flights.has(key)) this.renewAhead(key, render);
       return { page: stored, outcome: "hit" };
     }
     if (stored) this.entries.delete(key);
@@ -186,6 +186,14 @@ export class PageCache {
     }
     const result = await this.start(key, render, "miss");
     return result === "pass" ? "pass" : { page: result, outcome: "miss" };
+  }
+
+  /** A stored page's successor, rendered in the background while the stored one is served. */
+  private renewAhead(key: string, render: Render): void {
+    // A failure shows on the next miss, rendered normally.
+    this.start(key, render, "ahead").catch((error) =>
+      log.error({ err: error }, "No se pudo renovar una página guardada"),
+    );
   }
 
   /** Renders `key` once, as the flight every request for it meanwhile waits for. */

@@ -160,18 +160,32 @@ function toMs(text) {
   return Number(match[1]) * scale;
 }
 
-function load(url, seconds = SECONDS) {
-  const run = spawnSync(
-    "wrk",
-    ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", "Accept-Encoding: gzip", url],
-    { encoding: "utf8", timeout: (seconds + 30) * 1000 },
-  );
+/**
+ * wrk against `url`. Started asynchronously: meanwhile this process keeps reading the shops'
+ * output (their access lines, with LOG_REQUESTS), as a log collector would; a run that blocked it
+ * would let each shop's standard output fill and its log lines pile up in its memory.
+ */
+async function load(url, seconds = SECONDS) {
+  const stdout = await new Promise((resolve) => {
+    const run = spawn(
+      "wrk",
+      ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", "Accept-Encoding: gzip", url],
+      { stdio: ["ignore", "pipe", "inherit"], timeout: (seconds + 30) * 1000 },
+    );
+    let out = "";
+    run.stdout.setEncoding("utf8");
+    run.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    run.on("close", () => resolve(out));
+    run.on("error", () => resolve(out));
+  });
   return {
-    rps: Number(run.stdout?.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? Number.NaN),
-    p50: toMs(run.stdout?.match(/50%\s+([\d.]+\w+)/)?.[1]),
-    p99: toMs(run.stdout?.match(/99%\s+([\d.]+\w+)/)?.[1]),
-    errors: Number(run.stdout?.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
-    socketErrors: run.stdout?.match(/Socket errors: ([^\n]+)/)?.[1],
+    rps: Number(stdout.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? Number.NaN),
+    p50: toMs(stdout.match(/50%\s+([\d.]+\w+)/)?.[1]),
+    p99: toMs(stdout.match(/99%\s+([\d.]+\w+)/)?.[1]),
+    errors: Number(stdout.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
+    socketErrors: stdout.match(/Socket errors: ([^\n]+)/)?.[1],
   };
 }
 
@@ -257,13 +271,13 @@ async function measure(label, shopOrigin, shopPages, logging) {
   let allMet = true;
   let total = 0;
   for (const [name, pathname] of Object.entries(shopPages)) {
-    load(raw.origin + pathname, 1);
-    load(shopOrigin + pathname, 1);
+    await load(raw.origin + pathname, 1);
+    await load(shopOrigin + pathname, 1);
     // Raw, shop, raw, shop: this machine's speed drifts by up to a third within minutes, and
     // one pair measured at a fast and a slow moment would say more about the moments.
     const runs = [];
     for (let round = 0; round < ROUNDS; round++)
-      runs.push({ base: load(raw.origin + pathname), page: load(shopOrigin + pathname) });
+      runs.push({ base: await load(raw.origin + pathname), page: await load(shopOrigin + pathname) });
     const sum = (pick) => runs.reduce((total, run) => total + pick(run), 0);
     const base = { rps: sum((r) => r.base.rps) / ROUNDS, p99: Math.max(...runs.map((r) => r.base.p99)) };
     const page = {
