@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { RouteError } from "~/components/route-error";
 import type { ReturnStatus } from "~/db/schema";
 import { decideReturn } from "~/returns/decide.server";
@@ -135,8 +135,9 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AdminReturns({ loaderData, actionData }: Route.ComponentProps) {
-  const [params] = useSearchParams();
-  const vista = params.get("vista") ?? "solicitada";
+  // The view from the loader (not useSearchParams: that hook would join every page's shared React
+  // Router file, the storefront's JavaScript budget).
+  const vista = loaderData.tab;
   return (
     <main>
       <h1 className="font-serif text-3xl">Devoluciones</h1>
@@ -148,9 +149,7 @@ export default function AdminReturns({ loaderData, actionData }: Route.Component
           <Link
             key={t.key}
             to={`?vista=${t.key}`}
-            aria-current={
-              vista === t.key || (t.key === "solicitada" && !params.get("vista")) ? "page" : undefined
-            }
+            aria-current={vista === t.key ? "page" : undefined}
             className="rounded-full bg-sand/60 px-4 py-2 text-sm aria-[current=page]:bg-ink aria-[current=page]:text-cream"
           >
             {t.label} ({loaderData.counts[t.key] ?? 0})
