@@ -117,7 +117,7 @@ async function deliveredOrder(database: Database) {
 }
 
 const DELIVERED = new Date("2026-11-11T18:00:00Z");
-/** Two days later: well within the window (it ends Wednesday 18 November, Mexico City). */
+/** Two days later: well within the window (it ends Thursday 19 November, Mexico City). */
 const SOON = new Date("2026-11-13T18:00:00Z");
 const refundsOf = (paymentIntent: string) => fake.refunds.filter((r) => r.payment_intent === paymentIntent);
 
@@ -260,7 +260,7 @@ describeEachDatabase("returns", (harness) => {
     const ring = o.positionOf(o.ring.id);
     const ask = (lines: { position: number; quantity: number }[], now: Date) =>
       requestReturn(database.db, o.orderId, { lines, reason: "gusto", comment: "" }, DELIVERY_DAYS, now);
-    // Delivered Wednesday 11; five business days: 12, 13, 16 (a Monday holiday: Revolución), 17, 18 … 19.
+    // Delivered Wednesday 11; its five business days: 12, 13, (Monday 16 is Revolución, closed) 17, 18, 19.
     expect((await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON))?.open).toBe(true);
     expect(await ask([{ position: ring, quantity: 1 }], new Date("2026-11-20T07:00:00Z"))).toEqual({
       ok: false,
