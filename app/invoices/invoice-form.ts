@@ -8,9 +8,6 @@ import { catalogueProblem } from "./sat-catalogues";
  * (Conform) and on the server, each message in Spanish for its own field.
  */
 
-/** The field names, as the form posts them. */
-export const INVOICE_FIELDS = ["rfc", "nombre", "codigoPostal", "regimen", "uso", "correo"] as const;
-
 /**
  * A company's type of society after its name ('S.A. de C.V.', 'S. de R.L. de C.V.', 'S.C.', 'A.C.',
  * 'S.A.P.I. de C.V.', 'S.A.S.'): CFDI 4.0 takes the name without it.

@@ -4,7 +4,7 @@ import type { InvoiceRequestsTable } from "~/db/schema";
 import { formatShopDateTime } from "~/lib/dates";
 import { INVOICE_REQUEST_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
-import type { Order } from "~/orders/order";
+import { hasBuyer, type Order } from "~/orders/order";
 import { getOrder } from "~/orders/queries.server";
 import type { InvoiceRequestInput } from "./invoice-form";
 import type { InvoiceRequest, InvoicingProvider } from "./invoicing-port";
@@ -110,12 +110,13 @@ export function standingOf(order: Order, request: StoredInvoiceRequest | null, n
 /** The order a buyer's page is for, and its standing; null when there is no buyer's order (as 'Mi pedido'). */
 export async function invoiceStandingOf(
   db: Db,
-  orderId: string,
+  /** The order, or its number to read it by. */
+  ref: string | Order,
   now = new Date(),
 ): Promise<{ order: Order; standing: InvoiceStanding } | null> {
-  const order = await getOrder(db, orderId);
-  if (!order || (order.status === "esperando_pago" && !order.voucher) || !order.customerEmail) return null;
-  return { order, standing: standingOf(order, await storedRequest(db, orderId), now) };
+  const order = typeof ref === "string" ? await getOrder(db, ref) : ref;
+  if (!order || !hasBuyer(order)) return null;
+  return { order, standing: standingOf(order, await storedRequest(db, order.id), now) };
 }
 
 export type RequestAnswer =

@@ -72,6 +72,37 @@ export async function releaseEditionNumbers(trx: Db, orderId: string): Promise<v
   await trx.deleteFrom("edition_numbers").where("order_id", "=", orderId).execute();
 }
 
+/**
+ * Some pieces of one order line back on the shelf (a return restocked): their numbers — the
+ * highest of the line's, `count` of them — go with them to the next buyer.
+ */
+export async function releaseLineEditionNumbers(
+  trx: Db,
+  orderId: string,
+  position: number,
+  count: number,
+): Promise<void> {
+  const numbers = await trx
+    .selectFrom("edition_numbers")
+    .select("number")
+    .where("order_id", "=", orderId)
+    .where("position", "=", position)
+    .orderBy("number", "desc")
+    .limit(count)
+    .execute();
+  if (numbers.length === 0) return;
+  await trx
+    .deleteFrom("edition_numbers")
+    .where("order_id", "=", orderId)
+    .where("position", "=", position)
+    .where(
+      "number",
+      "in",
+      numbers.map((n) => n.number),
+    )
+    .execute();
+}
+
 /** Each numbered line's text ('Pieza 7 de 30') of these orders, keyed `orderId:position`. */
 export async function editionTexts(db: Db, orderIds: readonly string[]): Promise<Map<string, string>> {
   const texts = new Map<string, string>();

@@ -19,6 +19,11 @@ export function createOrderPageLinks(secret: string): OrderPageLinks {
   };
 }
 
+/** The order's return form ('Pedir una devolución'), as a path of the shop, signed like its page. */
+export function orderReturnPath(links: OrderPageLinks, orderId: string): string {
+  return `/mi-pedido/${encodeURIComponent(orderId)}/devolucion?firma=${links.sign(orderId)}`;
+}
+
 /** The order's page, as a path of the shop. */
 export function orderPagePath(links: OrderPageLinks, orderId: string): string {
   return `/mi-pedido/${encodeURIComponent(orderId)}?firma=${links.sign(orderId)}`;
@@ -34,6 +39,15 @@ export async function orderPageUrlOf(
   orderId: string,
 ): Promise<string | null> {
   const row = await db.selectFrom("orders").select("site_url").where("id", "=", orderId).executeTakeFirst();
-  const origin = pages.publicUrl ?? row?.site_url;
-  return row && origin ? `${new URL(origin).origin}${orderPagePath(pages.links, orderId)}` : null;
+  return row ? orderPageUrl(pages, row.site_url, orderId) : null;
+}
+
+/** The same, for an order already read (`siteUrl`: where it was bought). */
+export function orderPageUrl(
+  pages: { links: OrderPageLinks; publicUrl: string | undefined },
+  siteUrl: string | null,
+  orderId: string,
+): string | null {
+  const origin = pages.publicUrl ?? siteUrl;
+  return origin ? `${new URL(origin).origin}${orderPagePath(pages.links, orderId)}` : null;
 }

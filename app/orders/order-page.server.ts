@@ -8,7 +8,7 @@ import { deliveredAt } from "./delivery.server";
 import { planLine } from "./emails/order-parts";
 import { type VoucherView, voucherView } from "./emails/voucher";
 import { isOrderId } from "./ids";
-import { shippingLineOf } from "./order";
+import { hasBuyer, type Order, shippingLineOf } from "./order";
 import { getOrder } from "./queries.server";
 import { returnWindowEnd } from "./return-window.server";
 import { addressLines } from "./shipping";
@@ -70,14 +70,15 @@ export interface OrderPage {
 /** The order as its buyer's page shows it; null when there is nothing a buyer could have bought. */
 export async function orderPageOf(
   db: Db,
-  orderId: string,
+  /** The order, or its number to read it by (a page that reads it for other parts passes it). */
+  ref: string | Order,
   shop: { carriers: readonly Carrier[]; deliveryDays: number },
   now = new Date(),
 ): Promise<OrderPage | null> {
   const { carriers } = shop;
-  const found = await getOrder(db, orderId);
+  const found = typeof ref === "string" ? await getOrder(db, ref) : ref;
   // An order never paid nor given a voucher has no buyer (no e-mail): nothing to show.
-  if (!found || (found.status === "esperando_pago" && !found.voucher) || !found.customerEmail) return null;
+  if (!found || !hasBuyer(found)) return null;
   const order = withTrackingLink(found, carriers);
   const at = (date: Date | null) => (date ? formatShopDateTime(date) : null);
   const steps: OrderStep[] = [];

@@ -90,3 +90,11 @@ export interface OrderCancellation {
   attempts: number;
   lastError: string | null;
 }
+
+/**
+ * Whether someone bought the order: paid, or given a voucher to pay (her e-mail known). A hold
+ * nobody paid has no buyer: 'Mi pedido' and 'Requiero factura' show nothing of it.
+ */
+export function hasBuyer(order: Pick<Order, "status" | "voucher" | "customerEmail">): boolean {
+  return !(order.status === "esperando_pago" && !order.voucher) && order.customerEmail !== "";
+}

@@ -116,3 +116,21 @@ export async function listReturns(
 export async function getReturn(db: Db, returnId: string): Promise<ReturnView | null> {
   return (await listReturns(db, { ids: [returnId] }))[0] ?? null;
 }
+
+/** How many returns stand in each status (the desk's views). */
+export async function countReturnsByStatus(db: Db): Promise<Record<ReturnStatus, number>> {
+  const rows = await db
+    .selectFrom("returns")
+    .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+    .groupBy("status")
+    .execute();
+  const counts: Record<ReturnStatus, number> = {
+    solicitada: 0,
+    aceptada: 0,
+    rechazada: 0,
+    recibida: 0,
+    reembolsada: 0,
+  };
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
+}

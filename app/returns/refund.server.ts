@@ -3,6 +3,7 @@ import { formatMXN } from "~/lib/money";
 import { RETURN_REFUNDED_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
 import { recordEvent } from "~/orders/desk.server";
+import { releaseLineEditionNumbers } from "~/orders/editions.server";
 import { REFUND_IN_PROGRESS } from "~/orders/order";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { putPiecesBack } from "~/orders/pieces-back.server";
@@ -233,7 +234,8 @@ async function made(db: Db, returnId: string, refundId: string, now: Date): Prom
     }));
     await putPiecesBack(trx, back, `devolucion:${returnId}`, now);
     // A numbered piece back on the shelf frees its number for the next buyer (the highest ones).
-    for (const line of lines) await freeEditionNumbers(trx, info.order_id, line.position, line.quantity);
+    for (const line of lines)
+      await releaseLineEditionNumbers(trx, info.order_id, line.position, line.quantity);
     await recordEvent(
       trx,
       info.order_id,
@@ -251,24 +253,6 @@ async function made(db: Db, returnId: string, refundId: string, now: Date): Prom
     });
   });
   return "reembolsado";
-}
-
-async function freeEditionNumbers(trx: Db, orderId: string, position: number, count: number): Promise<void> {
-  const numbers = await trx
-    .selectFrom("edition_numbers")
-    .select(["product_id", "number"])
-    .where("order_id", "=", orderId)
-    .where("position", "=", position)
-    .orderBy("number", "desc")
-    .limit(count)
-    .execute();
-  for (const { product_id, number } of numbers) {
-    await trx
-      .deleteFrom("edition_numbers")
-      .where("product_id", "=", product_id)
-      .where("number", "=", number)
-      .execute();
-  }
 }
 
 async function failed(

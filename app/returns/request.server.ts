@@ -5,6 +5,7 @@ import { RETURN_REQUESTED_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import { deliveredAt } from "~/orders/delivery.server";
 import { recordEvent } from "~/orders/desk.server";
+import type { Order } from "~/orders/order";
 import { getOrder } from "~/orders/queries.server";
 import { returnWindowEnd } from "~/orders/return-window.server";
 import { OPEN_RETURN_STATUSES, type ReturnReason } from "./return-status";
@@ -39,12 +40,14 @@ export type ReturnClosed = "no_entregado" | "fuera_de_plazo" | "en_curso" | "sin
 
 export async function returnChanceOf(
   db: Db,
-  orderId: string,
+  /** The order, or its number to read it by. */
+  ref: string | Order,
   deliveryDays: number,
   now = new Date(),
 ): Promise<ReturnChance | null> {
-  const order = await getOrder(db, orderId);
+  const order = typeof ref === "string" ? await getOrder(db, ref) : ref;
   if (!order) return null;
+  const orderId = order.id;
   // Paid and not shipped yet: on its way to being delivered.
   if (order.status === "pendiente") return { open: false, reason: "no_entregado", until: null };
   if (order.status !== "enviado" && order.status !== "archivado") {

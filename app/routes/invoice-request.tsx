@@ -14,9 +14,9 @@ import { invoicePagePath } from "~/invoices/invoice-page-link";
 import { invoiceStandingOf, requestInvoice } from "~/invoices/requests.server";
 import { catalogueLabel, REGIMENES, USOS } from "~/invoices/sat-catalogues";
 import { formatShopDateTime } from "~/lib/dates";
-import { isOrderId } from "~/orders/ids";
 import { orderPagePath } from "~/orders/order-page-link.server";
 import { servicesContext } from "~/web/services";
+import { orderNotFound, signedOrderId } from "~/web/signed-order.server";
 import type { Route } from "./+types/invoice-request";
 
 /*
@@ -29,7 +29,7 @@ export const meta = () => [{ title: "Requiero factura · Mi pedido" }, { name: "
 // One buyer's fiscal data: never kept by a shared cache, nor by the browser's history cache.
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
-const NOT_FOUND = () => new Response("Pedido no encontrado", { status: 404 });
+const NOT_FOUND = orderNotFound;
 
 /** The order a signed address names, or a 404 that shows nothing of any order. */
 function signedOrder(args: {
@@ -38,10 +38,7 @@ function signedOrder(args: {
   context: Route.LoaderArgs["context"];
 }) {
   const services = args.context.get(servicesContext);
-  const orderId = args.params.orderId ?? "";
-  const signature = new URL(args.request.url).searchParams.get("firma");
-  if (!isOrderId(orderId) || !services.orderPageLinks.verify(orderId, signature)) throw NOT_FOUND();
-  return { services, orderId };
+  return { services, orderId: signedOrderId(args.request, args.params, services.orderPageLinks) };
 }
 
 export async function loader(args: Route.LoaderArgs) {

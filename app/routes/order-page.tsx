@@ -2,13 +2,14 @@ import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { invoicePagePath } from "~/invoices/invoice-page-link";
 import { invoiceNote, invoiceStandingOf } from "~/invoices/requests.server";
-import { isOrderId } from "~/orders/ids";
 import { orderPageOf } from "~/orders/order-page.server";
+import { orderReturnPath } from "~/orders/order-page-link.server";
+import { getOrder } from "~/orders/queries.server";
 import { listReturns, type ReturnView } from "~/returns/queries.server";
 import { returnChanceOf } from "~/returns/request.server";
 import { pageTakesNoForm } from "~/web/methods";
-import { PATHS } from "~/web/paths";
 import { servicesContext } from "~/web/services";
+import { orderNotFound, signedOrderId } from "~/web/signed-order.server";
 import type { Route } from "./+types/order-page";
 
 export const meta = () => [{ title: "Mi pedido" }, { name: "robots", content: "noindex" }];
@@ -20,20 +21,18 @@ export const action = pageTakesNoForm;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { database, orderPageLinks, settings } = context.get(servicesContext);
-  const orderId = params.orderId ?? "";
-  const signature = new URL(request.url).searchParams.get("firma");
   // Only from its signed link: a changed number or signature shows nothing of any order.
-  if (!isOrderId(orderId) || !orderPageLinks.verify(orderId, signature)) {
-    throw new Response("Pedido no encontrado", { status: 404 });
-  }
-  const page = await orderPageOf(database.db, orderId, settings.current());
-  if (!page) throw new Response("Pedido no encontrado", { status: 404 });
+  const orderId = signedOrderId(request, params, orderPageLinks);
+  // Read once, for the page, its returns and its factura alike.
+  const order = await getOrder(database.db, orderId);
+  const page = order && (await orderPageOf(database.db, order, settings.current()));
+  if (!order || !page) throw orderNotFound();
   const asked = new URL(request.url).searchParams.get("devolucion");
   const [returns, chance, standing] = await Promise.all([
     listReturns(database.db, { orderId }),
-    returnChanceOf(database.db, orderId, settings.current().deliveryDays),
+    returnChanceOf(database.db, order, settings.current().deliveryDays),
     // 'Requiero factura' (decision 45): while the month of the payment lasts, or what she asked for.
-    invoiceStandingOf(database.db, orderId),
+    invoiceStandingOf(database.db, order),
   ]);
   const note = standing && invoiceNote(standing.standing);
   const invoice = note && {
@@ -46,7 +45,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     invoice,
     returns,
     askedReturn: returns.some((r) => r.id === asked) ? asked : null,
-    returnFormPath: chance?.open ? `${PATHS.orderLookup}/${orderId}/devolucion?firma=${signature}` : null,
+    returnFormPath: chance?.open ? orderReturnPath(orderPageLinks, orderId) : null,
   };
 }
 

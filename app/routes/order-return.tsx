@@ -1,12 +1,12 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
-import { isOrderId } from "~/orders/ids";
 import { orderPagePath } from "~/orders/order-page-link.server";
 import { type ReturnClosed, requestReturn, returnChanceOf } from "~/returns/request.server";
 import { readReturnForm } from "~/returns/return-input";
 import { RETURN_REASONS } from "~/returns/return-status";
 import { servicesContext } from "~/web/services";
+import { orderNotFound, signedOrderId } from "~/web/signed-order.server";
 import type { Route } from "./+types/order-return";
 
 export const meta = () => [{ title: "Pedir una devolución" }, { name: "robots", content: "noindex" }];
@@ -24,24 +24,11 @@ const CLOSED: Record<ReturnClosed | "piezas", string> = {
   piezas: "Elige solo piezas de tu pedido que aún no hayas devuelto.",
 };
 
-/** The order of a signed address, or a 404 that shows nothing of any order. */
-function signedOrder(
-  request: Request,
-  params: { orderId?: string },
-  verify: (id: string, token: string | null) => boolean,
-) {
-  const orderId = params.orderId ?? "";
-  const signature = new URL(request.url).searchParams.get("firma");
-  if (!isOrderId(orderId) || !verify(orderId, signature))
-    throw new Response("Pedido no encontrado", { status: 404 });
-  return orderId;
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { database, orderPageLinks, settings } = context.get(servicesContext);
-  const orderId = signedOrder(request, params, orderPageLinks.verify);
+  const orderId = signedOrderId(request, params, orderPageLinks);
   const chance = await returnChanceOf(database.db, orderId, settings.current().deliveryDays);
-  if (!chance) throw new Response("Pedido no encontrado", { status: 404 });
+  if (!chance) throw orderNotFound();
   return {
     orderId,
     back: orderPagePath(orderPageLinks, orderId),
@@ -53,7 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { database, orderPageLinks, settings } = context.get(servicesContext);
-  const orderId = signedOrder(request, params, orderPageLinks.verify);
+  const orderId = signedOrderId(request, params, orderPageLinks);
   const form = await request.formData().catch(() => null);
   const read = readReturnForm(form);
   if (!read.ok) return data({ errors: read.errors, message: "" }, { status: 400 });

@@ -146,6 +146,10 @@ describe("pieces of a drop", () => {
     expect(html.match(/<tr\b/g)).toHaveLength(2);
     expect(html).toContain('<img src="https://orodeluna.mx/media/Uno-480.webp" alt="Anillo Uno"');
     expect(html).toContain('href="https://orodeluna.mx/coleccion/d/producto/Dos"');
+    // Each photo inside its piece's link; the piece without one still named and priced.
+    expect(html).toMatch(/<a href="https:\/\/orodeluna\.mx\/coleccion\/d\/producto\/Uno"[^>]*>\s*<img/);
+    expect(html).toContain("Anillo Dos");
+    expect(html.match(/\$4,800\.00/g)).toHaveLength(3);
   });
 });
 

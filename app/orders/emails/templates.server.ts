@@ -13,7 +13,7 @@ import type { MediaStorage } from "~/media/storage.server";
 import { withTrackingLink } from "~/settings/carriers";
 import type { ShopSettings } from "~/settings/settings";
 import type { Order } from "../order";
-import { type OrderPageLinks, orderPagePath } from "../order-page-link.server";
+import { type OrderPageLinks, orderPageUrl } from "../order-page-link.server";
 import { getOrder } from "../queries.server";
 import { cancellationEmail } from "./cancellation";
 import { confirmationEmail } from "./confirmation";
@@ -24,14 +24,14 @@ import { voucherEmail, voucherEndedEmail } from "./voucher-emails";
 
 /**
  * One order e-mail: the order as it is now, the shop, its 'Mi pedido' link and its lines' photos
- * (null and none without a public address). Sync or async: an e-mail still written as strings fits.
+ * (null and none without a public address).
  */
 export type OrderEmail = (
   order: Order,
   shop: PublicShopSettings,
   pageUrl: string | null,
   photos: LinePhotos,
-) => Promise<RenderedEmail | null> | RenderedEmail | null;
+) => Promise<RenderedEmail | null>;
 
 /**
  * The order e-mails the mail queue can render. Each reads its order when it is sent, so a
@@ -56,7 +56,7 @@ export function orderEmailTemplates(
       if (!order) return null;
       const { shop, carriers } = settings();
       const origin = originOf(order);
-      const pageUrl = pages && origin ? `${origin}${orderPagePath(pages.links, order.id)}` : null;
+      const pageUrl = pages ? orderPageUrl(pages, order.siteUrl, order.id) : null;
       const photos = media && origin ? await orderLinePhotos(db, media, order.id, origin) : [];
       return render(withTrackingLink(order, carriers), shop, pageUrl, photos);
     };

@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { RouteError } from "~/components/route-error";
 import type { ReturnStatus } from "~/db/schema";
 import { decideReturn } from "~/returns/decide.server";
-import { listReturns, type ReturnView } from "~/returns/queries.server";
+import { countReturnsByStatus, listReturns, type ReturnView } from "~/returns/queries.server";
 import {
   markReturnRefundedByHand,
   type ReturnRefundOutcome,
@@ -41,14 +41,9 @@ export async function loader(args: Route.LoaderArgs) {
   const tab = tabOf(new URL(args.request.url).searchParams.get("vista"));
   const [returns, counts] = await Promise.all([
     listReturns(database.db, { statuses: tab.statuses }),
-    database.db
-      .selectFrom("returns")
-      .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
-      .groupBy("status")
-      .execute(),
+    countReturnsByStatus(database.db),
   ]);
-  const count = (statuses: readonly string[]) =>
-    counts.filter((c) => statuses.includes(c.status)).reduce((sum, c) => sum + Number(c.n), 0);
+  const count = (statuses: readonly ReturnStatus[]) => statuses.reduce((sum, s) => sum + counts[s], 0);
   return {
     tab: tab.key as TabKey,
     returns,
