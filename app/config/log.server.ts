@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { pino } from "pino";
+import SonicBoom from "sonic-boom";
 
 /*
  * The shop's log: one JSON object per line on standard output (pino), e.g.
@@ -85,11 +86,13 @@ function jsonText(value: string): string {
  * template: on drop day it is written tens of thousands of times a second, and pino's generic
  * serialisation of each line, and its writer re-measuring the pending text at each one, cost a
  * cached page a quarter of its answers a second (decision 12). Lines are gathered in memory and
- * handed to pino's asynchronous writer (sonic-boom) 4 KB at a time, at the latest every
+ * handed to an asynchronous writer (sonic-boom, pino's own) 4 KB at a time, at the latest every
  * ACCESS_LOG_FLUSH_MS, and at exit; each write is whole lines and at most 4 KB, the size a pipe
  * writes in one piece, so lines of other writers (the other log, the cluster's other processes on
  * the same standard output) never land inside one. A SIGKILL loses at most the last fraction of a
- * second of lines. The shop's other lines stay written as they happen. Lines are written at
+ * second of lines. An output that is gone (its reader closed it: a log collector that died) ends
+ * the access lines, not the shop; sonic-boom 5 is used for this, as the 4 pino brings retried
+ * such a write at exit for ever, and a stopping shop never exited. The shop's other lines stay written as they happen. Lines are written at
  * level info: a LOG_LEVEL above it (warn, error, silent) leaves them out, as for any info line.
  */
 export function bufferedAccessLog(): (line: AccessLine) => void {
@@ -104,13 +107,14 @@ export function bufferedAccessLog(): (line: AccessLine) => void {
     exiting = true;
     flush();
     try {
-      destination.flushSync();
+      if (!gone) destination.flushSync();
     } catch {
       destination.destroy();
     }
   });
-  const destination = pino.destination({
-    dest: 1,
+  let gone = false;
+  const destination = new SonicBoom({
+    fd: 1,
     minLength: 0,
     maxWrite: ACCESS_LOG_WRITE_BYTES,
     sync: false,
@@ -118,9 +122,13 @@ export function bufferedAccessLog(): (line: AccessLine) => void {
     // 100 ms.
     retryEAGAIN: () => !exiting || ++exitRetries <= ACCESS_LOG_EXIT_RETRIES,
   });
+  // Any other failure (EPIPE: nobody reads the output any more) ends the access lines.
+  destination.on("error", () => {
+    gone = true;
+  });
   function flush(): void {
     if (pending === "") return;
-    destination.write(pending);
+    if (!gone) destination.write(pending);
     pending = "";
   }
   const timer = setInterval(flush, ACCESS_LOG_FLUSH_MS);

@@ -220,3 +220,28 @@ describe("with LOG_REQUESTS=false", () => {
     expect(logLines(server.output()).filter((line) => line.plain)).toEqual([]);
   });
 });
+
+describe("when nobody reads the log any more", () => {
+  it("the server still stops on SIGTERM, giving up the lines it can no longer write", async () => {
+    // A log collector that died: the server's standard output leads nowhere (a closed pipe).
+    const server = await start("unread", { LOG_REQUESTS: "true" });
+    try {
+      // The collector stalls (its pipe fills), then is gone as the server is told to stop:
+      // access lines are still pending in the server's buffer.
+      server.child.stdout?.pause();
+      for (let i = 0; i < 300; i++)
+        await Promise.all(
+          Array.from({ length: 10 }, () => fetch(`${server.url}/nosotros`).then((r) => r.text())),
+        );
+      const started = Date.now();
+      const stopped = server.stop();
+      await sleep(200);
+      server.child.stdout?.destroy();
+      const gone = await Promise.race([stopped.then(() => true), sleep(8_000).then(() => false)]);
+      expect(gone).toBe(true);
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      await server.kill();
+    }
+  });
+});
