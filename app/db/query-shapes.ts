@@ -17,6 +17,8 @@ export function slot(row: number, name: string): string {
 }
 
 export interface QueryShape {
+  /** Its SQL text, the same at every run (what SQLite keeps prepared). */
+  readonly sql: string;
   /** The compiled query with these rows' values in place of the stand-ins. */
   fill(rows: readonly Record<string, unknown>[]): CompiledQuery;
 }
@@ -29,6 +31,7 @@ export function queryShape(compiled: CompiledQuery): QueryShape {
     return { row: Number(value.slice(SLOT.length, at)), name: value.slice(at + 1) };
   });
   return {
+    sql: compiled.sql,
     fill(rows) {
       const parameters = slots.map((s) => ("name" in s ? rows[s.row]?.[s.name] : s.value));
       return { ...compiled, parameters };

@@ -10,6 +10,15 @@ describe("ids", () => {
     }
   });
 
+  it("ids drawn from the same random block, of any length, never repeat", () => {
+    const seen = new Set<string>();
+    // Several blocks' worth (4 KB each), with lengths that do not divide it.
+    for (let i = 0; i < 5_000; i++) seen.add(newId([16, 8, 24, 7][i % 4]));
+    expect(seen.size).toBe(5_000);
+    expect(newId(100)).toMatch(/^[a-km-np-z2-9]{100}$/);
+    expect(() => newId(5_000)).toThrow(RangeError);
+  });
+
   it("isId wants 16 lowercase letters or digits", () => {
     expect(isId("abcdefghijklmno0")).toBe(true);
     for (const bad of [

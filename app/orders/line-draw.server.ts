@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { outsideRequests } from "~/config/log.server";
 import { type Db, toTimestamp } from "~/db/database.server";
-import { MOST_ROWS, powerOfTwoRuns, shapeCache, slot } from "~/db/query-shapes";
+import { MOST_ROWS, powerOfTwoRuns, type QueryShape, shapeCache, slot } from "~/db/query-shapes";
 import { createBatcher } from "~/lib/batcher";
 import { newId } from "~/lib/ids";
 import type { CheckoutLine } from "./cart-read.server";
@@ -130,14 +130,15 @@ const insertShape = (db: Db, rows: number) =>
   );
 
 /**
- * Compiles every shape of a batch's statements now: the first batch of an opening is the biggest,
- * and compiling its 256-row statements then cost milliseconds of the rush.
+ * Compiles every shape of a batch's statements now (and returns them, for SQLite to prepare): the
+ * first batch of an opening is the biggest, and compiling its 256-row statements then cost
+ * milliseconds of the rush.
  */
-export function compileDrawShapes(db: Db): void {
-  for (let rows = 1; rows <= MOST_ROWS; rows *= 2) {
-    placesShape(db, rows);
-    insertShape(db, rows);
-  }
+export function compileDrawShapes(db: Db): QueryShape[] {
+  const compiled: QueryShape[] = [];
+  for (let rows = 1; rows <= MOST_ROWS; rows *= 2)
+    compiled.push(placesShape(db, rows), insertShape(db, rows));
+  return compiled;
 }
 
 /** Most places written in one transaction; more wait for the next. */

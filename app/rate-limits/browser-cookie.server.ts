@@ -8,8 +8,8 @@ import crypto from "node:crypto";
  *
  * The value is `<id>.<signature>`: the id (16 random bytes, 22 base64url characters) is what the
  * rest of the shop stores (orders.checkout_browser and so on); the signature is the HMAC-SHA-256
- * of the id, 43 base64url characters. Checking one is one HMAC and a timing-safe comparison: it
- * runs on every checkout of a drop's rush.
+ * of the id, 43 base64url characters. Checking one is one HMAC and a timing-safe comparison, the
+ * first time a value is seen; then it is remembered: it runs on every checkout of a drop's rush.
  */
 export const BROWSER_COOKIE = "navegador";
 
@@ -25,28 +25,46 @@ export interface BrowserCookies {
   issue(): { id: string; value: string };
 }
 
+/** Cookie values already found signed, remembered: a browser sends the same one on every request. */
+const REMEMBERED = 10_000;
+
 export function createBrowserCookies(secret: string): BrowserCookies {
   // A key of its own purpose: no other signature the shop makes can pass for a cookie.
   const key = crypto.createHmac("sha256", secret).update("cookie-navegador").digest();
   const sign = (id: string) => crypto.createHmac("sha256", key).update(id).digest("base64url");
+  // Only values this shop signed are kept (value → id), so made-up ones cannot fill it; a value
+  // is only ever looked up whole, which tells a forger nothing about a signature.
+  const signed = new Map<string, string>();
+  const verify = (value: string): string | null => {
+    const known = signed.get(value);
+    if (known !== undefined) return known;
+    const match = VALUE.exec(value);
+    if (!match) return null;
+    const [, id = "", signature = ""] = match;
+    // Compared as written (both 43 characters, as the pattern checked): base64url's last
+    // character has spare bits, and only the one spelling the shop wrote is its signature.
+    if (!crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(sign(id)))) return null;
+    if (signed.size >= REMEMBERED) signed.clear();
+    signed.set(value, id);
+    return id;
+  };
   return {
     idFrom(cookieHeader) {
       if (!cookieHeader) return null;
       for (const part of cookieHeader.split(";")) {
         const at = part.indexOf("=");
         if (at < 0 || part.slice(0, at).trim() !== BROWSER_COOKIE) continue;
-        const match = VALUE.exec(part.slice(at + 1).trim());
-        if (!match) continue;
-        const [, id = "", signature = ""] = match;
-        // Compared as written (both 43 characters, as the pattern checked): base64url's last
-        // character has spare bits, and only the one spelling the shop wrote is its signature.
-        if (crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(sign(id)))) return id;
+        const id = verify(part.slice(at + 1).trim());
+        if (id !== null) return id;
       }
       return null;
     },
     issue() {
       const id = crypto.randomBytes(16).toString("base64url");
-      return { id, value: `${id}.${sign(id)}` };
+      const value = `${id}.${sign(id)}`;
+      if (signed.size >= REMEMBERED) signed.clear();
+      signed.set(value, id);
+      return { id, value };
     },
   };
 }

@@ -57,6 +57,23 @@ describe("the signed browser cookie", () => {
     expect(cookies.idFrom(header(`${id}.${withSecret}`))).toBeNull();
   });
 
+  it("a value already checked is remembered whole: its altered copies are still refused, and another process checks it anew", () => {
+    const { id, value } = cookies.issue();
+    for (let i = 0; i < 3; i++) expect(cookies.idFrom(header(value))).toBe(id);
+    for (const at of [5, 30, 60]) {
+      const altered = value.slice(0, at) + (value[at] === "A" ? "B" : "A") + value.slice(at + 1);
+      expect(cookies.idFrom(header(altered))).toBeNull();
+      // Refused again, not remembered as a browser.
+      expect(cookies.idFrom(header(altered))).toBeNull();
+    }
+    // A second server with the same secret never issued it, and finds it signed all the same.
+    expect(createBrowserCookies("secreto-de-la-tienda-0123456789abcdef").idFrom(header(value))).toBe(id);
+    // Made-up values by the thousand are never kept: a real one still passes among them.
+    for (let i = 0; i < 2_000; i++)
+      cookies.idFrom(header(`${crypto.randomBytes(16).toString("base64url")}.${"A".repeat(43)}`));
+    expect(cookies.idFrom(header(value))).toBe(id);
+  });
+
   it("a forged cookie beside a real one does not hide it", () => {
     const { id, value } = cookies.issue();
     expect(cookies.idFrom(`${BROWSER_COOKIE}=prueba000001xxxxxxxxxx; ${BROWSER_COOKIE}=${value}`)).toBe(id);

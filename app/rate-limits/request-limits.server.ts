@@ -11,7 +11,7 @@ import {
 import type { DatabaseTarget } from "~/config/env.server";
 import { log } from "~/config/log.server";
 import { type Db, fillPool } from "~/db/database.server";
-import { MOST_ROWS, powerOfTwoRuns, shapeCache, slot } from "~/db/query-shapes";
+import { MOST_ROWS, powerOfTwoRuns, type QueryShape, shapeCache, slot } from "~/db/query-shapes";
 import { withStatementCache } from "~/db/statement-cache";
 
 /**
@@ -268,8 +268,10 @@ const onceShape = (db: Db, rows: number) =>
   );
 
 /** Compiles every shape of `onceWithin`'s upsert now, before the rush that first needs the big ones. */
-export function compileOnceShapes(db: Db): void {
-  for (let rows = 1; rows <= MOST_ROWS; rows *= 2) onceShape(db, rows);
+export function compileOnceShapes(db: Db): QueryShape[] {
+  const compiled: QueryShape[] = [];
+  for (let rows = 1; rows <= MOST_ROWS; rows *= 2) compiled.push(onceShape(db, rows));
+  return compiled;
 }
 
 /** REQUEST_LIMITS=false: every request passes (tests that are not about limits). */

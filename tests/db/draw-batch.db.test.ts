@@ -1,8 +1,13 @@
 import { expect, it } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { joinLine, lineDrops } from "~/orders/line.server";
-import { type DrawPlace, drawPlaceTaker, type SpendWithin } from "~/orders/line-draw.server";
-import { createRequestLimits } from "~/rate-limits/request-limits.server";
+import {
+  compileDrawShapes,
+  type DrawPlace,
+  drawPlaceTaker,
+  type SpendWithin,
+} from "~/orders/line-draw.server";
+import { compileOnceShapes, createRequestLimits } from "~/rate-limits/request-limits.server";
 import { runningPiece } from "../support/catalogue";
 import { type DatabaseHarness, describeEachDatabase } from "../support/databases";
 
@@ -38,6 +43,20 @@ function limitsOf(harness: DatabaseHarness) {
 const entryOf = (place: DrawPlace | null) => (place?.ok ? place.entryId : null);
 
 describeEachDatabase("the draw's places, a turn at a time", (harness) => {
+  it("its statements, in every batch size, are compiled ahead, and SQLite prepares them before a drop needs them", async () => {
+    const database = await harness.fresh();
+    const shapes = [...compileDrawShapes(database.db), ...compileOnceShapes(database.db)];
+    // Nine sizes (1 to 256 rows) of three statements: the places read, the places written, the proofs spent.
+    expect(shapes).toHaveLength(27);
+    expect(new Set(shapes.map((shape) => shape.sql)).size).toBe(27);
+    if (database.dialect === "sqlite") {
+      expect(() => database.keepPrepared?.(shapes.map((shape) => shape.sql))).not.toThrow();
+      expect(database.keepPrepared).toBeDefined();
+    } else {
+      expect(database.keepPrepared).toBeUndefined();
+    }
+  });
+
   it("one batch, each caller its own answer: new places, a browser's same place, the address's cap counting the batch, a proof spent before", async () => {
     const database = await harness.fresh();
     const { drop, lines } = await drawPiece(database);
