@@ -86,13 +86,13 @@ function jsonText(value: string): string {
  * template: on drop day it is written tens of thousands of times a second, and pino's generic
  * serialisation of each line, and its writer re-measuring the pending text at each one, cost a
  * cached page a quarter of its answers a second (decision 12). Lines are gathered in memory and
- * handed to an asynchronous writer (sonic-boom, pino's own) 4 KB at a time, at the latest every
+ * handed to an asynchronous writer (sonic-boom, the library pino writes with) 4 KB at a time, at the latest every
  * ACCESS_LOG_FLUSH_MS, and at exit; each write is whole lines and at most 4 KB, the size a pipe
  * writes in one piece, so lines of other writers (the other log, the cluster's other processes on
  * the same standard output) never land inside one. A SIGKILL loses at most the last fraction of a
  * second of lines. An output that is gone (its reader closed it: a log collector that died) ends
- * the access lines, not the shop; sonic-boom 5 is used for this, as the 4 pino brings retried
- * such a write at exit for ever, and a stopping shop never exited. The shop's other lines stay written as they happen. Lines are written at
+ * the access lines, not the shop. sonic-boom 5 (for pino's own stream too, package.json's
+ * overrides): version 4 retried such a write at exit for ever, and a stopping shop never exited. The shop's other lines stay written as they happen. Lines are written at
  * level info: a LOG_LEVEL above it (warn, error, silent) leaves them out, as for any info line.
  */
 export function bufferedAccessLog(): (line: AccessLine) => void {
@@ -122,9 +122,15 @@ export function bufferedAccessLog(): (line: AccessLine) => void {
     // 100 ms.
     retryEAGAIN: () => !exiting || ++exitRetries <= ACCESS_LOG_EXIT_RETRIES,
   });
-  // Any other failure (EPIPE: nobody reads the output any more) ends the access lines.
-  destination.on("error", () => {
+  // Any other failure (EPIPE: nobody reads the output any more; a full disk under a file) ends
+  // the access lines, said once on the shop's other log (which drops its own lines on EPIPE).
+  destination.on("error", (error: NodeJS.ErrnoException) => {
+    if (gone) return;
     gone = true;
+    log.warn(
+      { error: error.code ?? error.message },
+      "Las líneas de acceso ya no se pueden escribir: se dejan",
+    );
   });
   function flush(): void {
     if (pending === "") return;

@@ -105,7 +105,7 @@ function openSqlite(file: string): Database {
     dialect: "sqlite",
     file,
     keepPrepared(sqlTexts) {
-      for (const text of sqlTexts) statements.prepare(text);
+      for (const text of sqlTexts) statements.keep(text);
     },
     async ping() {
       await sql`select 1`.execute(db);

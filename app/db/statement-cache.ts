@@ -9,13 +9,21 @@ const STATEMENT_CACHE_SIZE = 300;
  * when a migration changes the schema). Nothing here iterates a statement across awaits (no
  * `.stream()`), which is what would make a shared statement busy.
  */
-export function withStatementCache(handle: SQLite.Database) {
+export function withStatementCache(handle: Pick<SQLite.Database, "prepare" | "close" | "transaction">) {
   const statements = new Map<string, SQLite.Statement>();
+  /** Statements prepared ahead for a moment that must not prepare them (`keep`): never evicted. */
+  const kept = new Map<string, SQLite.Statement>();
   return {
     close: () => handle.close(),
     // The request limits' store (rate-limiter-flexible) wraps its upserts in one.
     transaction: handle.transaction.bind(handle),
+    /** Prepares `sqlText` now and keeps it for good (a few statements, named by the code). */
+    keep(sqlText: string) {
+      if (!kept.has(sqlText)) kept.set(sqlText, statements.get(sqlText) ?? handle.prepare(sqlText));
+    },
     prepare(sqlText: string) {
+      const held = kept.get(sqlText);
+      if (held) return held;
       let statement = statements.get(sqlText);
       if (!statement) {
         statement = handle.prepare(sqlText);

@@ -16,7 +16,9 @@ describe("ids", () => {
     for (let i = 0; i < 5_000; i++) seen.add(newId([16, 8, 24, 7][i % 4]));
     expect(seen.size).toBe(5_000);
     expect(newId(100)).toMatch(/^[a-km-np-z2-9]{100}$/);
-    expect(() => newId(5_000)).toThrow(RangeError);
+    for (const bad of [5_000, 0, -3, 1.5, Number.NaN]) expect(() => newId(bad)).toThrow(RangeError);
+    // None of them moved the block back: what follows is still new.
+    expect(seen.has(newId(16))).toBe(false);
   });
 
   it("isId wants 16 lowercase letters or digits", () => {

@@ -7,7 +7,8 @@ let used = POOL_BYTES;
 
 /** Random URL-friendly id: 16 characters from a 32-letter alphabet = 80 bits. */
 export function newId(length = 16): string {
-  if (length > POOL_BYTES) throw new RangeError("id demasiado largo");
+  if (!Number.isInteger(length) || length < 1 || length > POOL_BYTES)
+    throw new RangeError(`largo de id no válido: ${length}`);
   // Each byte is given out once, then the block is drawn again (the same generator, in bulk).
   if (used + length > POOL_BYTES) {
     crypto.getRandomValues(pool);

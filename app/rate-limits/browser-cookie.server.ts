@@ -45,7 +45,9 @@ export function createBrowserCookies(secret: string): BrowserCookies {
     // character has spare bits, and only the one spelling the shop wrote is its signature.
     if (!crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(sign(id)))) return null;
     if (signed.size >= REMEMBERED) signed.clear();
-    signed.set(value, id);
+    // A copy of its 66 characters: the value is a slice of the whole Cookie header, which a
+    // remembered slice would keep alive (a padded header is kilobytes).
+    signed.set(Buffer.from(value, "latin1").toString("latin1"), id.slice(0));
     return id;
   };
   return {
@@ -61,10 +63,8 @@ export function createBrowserCookies(secret: string): BrowserCookies {
     },
     issue() {
       const id = crypto.randomBytes(16).toString("base64url");
-      const value = `${id}.${sign(id)}`;
-      if (signed.size >= REMEMBERED) signed.clear();
-      signed.set(value, id);
-      return { id, value };
+      // Not remembered here: cookie-less visits would churn the memory of those in use.
+      return { id, value: `${id}.${sign(id)}` };
     },
   };
 }

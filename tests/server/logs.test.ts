@@ -235,7 +235,14 @@ describe("when nobody reads the log any more", () => {
         );
       const started = Date.now();
       const stopped = server.stop();
-      await sleep(200);
+      // Closed once the shop has stopped listening and is on its way out (the lines still
+      // pending are written at its exit): the moment a shop that retried for ever hung.
+      await vi.waitFor(
+        async () => {
+          await expect(fetch(`${server.url}/nosotros`)).rejects.toThrow();
+        },
+        { timeout: 5_000, interval: 20 },
+      );
       server.child.stdout?.destroy();
       const gone = await Promise.race([stopped.then(() => true), sleep(8_000).then(() => false)]);
       expect(gone).toBe(true);
