@@ -22,6 +22,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
+          // Each file in a worker reuses the modules the last one loaded instead of loading the
+          // app again (40 s of imports in a run, 3 s shared): these suites keep their state in
+          // the databases and servers each makes, and restore what they spy on. Measured alone,
+          // 2 workers: 336 s isolated, 295 s shared.
+          isolate: false,
           include: ["tests/**/*.test.ts"],
           exclude: ["tests/e2e/**", "node_modules/**"],
           // One migrated database per engine per run; every test database is a copy of it.
