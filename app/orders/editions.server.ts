@@ -1,6 +1,6 @@
-import { PostgresAdapter, sql } from "kysely";
 import { type MetalFacts, metalFactsOf } from "~/catalogue/metal";
 import { type Db, toTimestamp } from "~/db/database.server";
+import { takeTurnsOn } from "~/db/transaction-lock.server";
 
 /*
  * Numbered pieces (issue 24): a product may be a limited edition of N, and each paid unit gets its
@@ -31,13 +31,10 @@ export async function numberEditionPieces(trx: Db, orderId: string, now: Date): 
     .orderBy("l.product_id")
     .orderBy("l.position")
     .execute();
-  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
   for (const line of lines) {
     const units = line.quantity - line.missing;
     if (units <= 0 || line.edition_size === null) continue;
-    if (postgres) {
-      await sql`select pg_advisory_xact_lock(hashtext(${`edicion:${line.product_id}`}))`.execute(trx);
-    }
+    await takeTurnsOn(trx, `edicion:${line.product_id}`);
     const taken = new Set(
       (
         await trx

@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql } from "kysely";
 import type { Db } from "~/db/database.server";
+import { takeTurnsOn } from "~/db/transaction-lock.server";
 import { DESK_TABS } from "./status";
 
 /*
@@ -64,12 +64,8 @@ export async function lockLimitedDrops(trx: Db, orderId: string) {
     .where("max_per_order", "is not", null)
     .orderBy("id")
     .execute();
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    // In id order, so two confirmations sharing drops cannot wait on each other.
-    for (const drop of limited) {
-      await sql`select pg_advisory_xact_lock(hashtext(${`por-persona:${drop.id}`}))`.execute(trx);
-    }
-  }
+  // In id order, so two confirmations sharing drops cannot wait on each other.
+  for (const drop of limited) await takeTurnsOn(trx, `por-persona:${drop.id}`);
   return { lines, limited };
 }
 

@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql } from "kysely";
+import { sql } from "kysely";
 import { type Db, toTimestamp } from "~/db/database.server";
+import { takeTurnsOn } from "~/db/transaction-lock.server";
 import { addressBucket } from "~/lib/address-bucket";
 import { newId } from "~/lib/ids";
 import { foldMailbox } from "~/lib/mailbox";
@@ -48,9 +49,7 @@ export interface SignUpSource {
  * holds it for a few statements.
  */
 export async function lockMailCaps(trx: Db): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`select pg_advisory_xact_lock(hashtext('avisame-correos'))`.execute(trx);
-  }
+  await takeTurnsOn(trx, "avisame-correos");
 }
 
 const countOf = (row: { n: string | number | bigint | null } | undefined) => Number(row?.n ?? 0);

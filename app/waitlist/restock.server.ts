@@ -1,7 +1,8 @@
-import { PostgresAdapter, sql } from "kysely";
+import { sql } from "kysely";
 import { productHref } from "~/catalogue/views.server";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { OptionName } from "~/db/taxonomy";
+import { takeTurnsOn } from "~/db/transaction-lock.server";
 import { isId, newId } from "~/lib/ids";
 import { RESTOCK_CONFIRM_EMAIL, RESTOCK_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
@@ -322,11 +323,7 @@ export async function piecesCameBack(
   const dates = { startAt: toDate(drop.start_at), endAt: toDate(drop.end_at), status: drop.status };
   if (!takesRestockRequests(dates, now)) return { notified: 0 };
 
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`select pg_advisory_xact_lock(hashtext(${`vuelve:${back.productId}:${optionId ?? ""}`}))`.execute(
-      db,
-    );
-  }
+  await takeTurnsOn(db, `vuelve:${back.productId}:${optionId ?? ""}`);
   const stamp = toTimestamp(now);
   const tried = new Set<string>();
   let notified = 0;

@@ -1,0 +1,16 @@
+import { PostgresAdapter, sql } from "kysely";
+import type { Db } from "./database.server";
+
+/**
+ * Makes transactions that read rows and then write from what they read (the next edition number, a
+ * person's count in a drop, an e-mail cap, who is told a piece came back) take turns per `key`:
+ * on PostgreSQL a lock of the transaction's own (`pg_advisory_xact_lock`, released at its commit
+ * or rollback); on SQLite nothing more, as every transaction of the shop already holds the write
+ * lock from its start (BEGIN IMMEDIATE). Several keys are to be taken in one order everywhere, so
+ * that two transactions never wait on each other.
+ */
+export async function takeTurnsOn(trx: Db, key: string): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+  }
+}
