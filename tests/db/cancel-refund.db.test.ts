@@ -1,18 +1,14 @@
-import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { exportOrdersCsv, getDeskOrder, listOrders, orderTimeline, shipOrder } from "~/orders/desk.server";
-import { setPaymentSession } from "~/orders/holds.server";
-import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { retryPendingRefunds } from "~/orders/refunds.server";
-import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { orderPaidByCard, stripePaymentsAt } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
 import { orderMailTo } from "../support/order-mail";
-import { hold } from "../support/orders";
 import { startSmtp } from "../support/smtp";
 
 /*
@@ -39,15 +35,6 @@ afterEach(() => {
   fake.refundStatus = "succeeded";
 });
 
-const signer = new Stripe("sk_test_123");
-const stripePayments = () =>
-  createStripePayments(
-    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
-    { webhookSecret: SECRET },
-  );
-
-let eventNumber = 0;
-
 /** A paid order of `quantity` pieces: paid by card at Stripe, its signed webhook applied. */
 async function paidByCard(
   database: Database,
@@ -55,33 +42,11 @@ async function paidByCard(
   quantity: number,
   email: string,
 ) {
-  const payments = stripePayments();
-  const order = await hold(database.db, {
+  const { order, paymentIntent, payments } = await orderPaidByCard(database, fake, {
     lines: [{ productId: piece.id, dropId: piece.dropId, quantity }],
-    provider: "stripe",
+    email,
+    webhookSecret: SECRET,
   });
-  const session = await payments.createSession(order, {
-    success: "https://t.example/s",
-    cancel: "https://t.example/c",
-  });
-  await setPaymentSession(database.db, order.id, session);
-  const paymentIntent = payByCard(fake, session.id, {
-    amount: order.totalCents,
-    fingerprint: `fp_${email}`,
-    shopper: { customer_details: { ...STRIPE_SHOPPER.customer_details, email } },
-  });
-  const payload = JSON.stringify({
-    id: `evt_cancelar_${++eventNumber}`,
-    object: "event",
-    type: "checkout.session.completed",
-    data: { object: fake.sessions.get(session.id) },
-  });
-  const event = payments.parseWebhook?.(
-    payload,
-    signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-  );
-  if (!event) throw new Error("no webhooks");
-  await applyPaymentEvent(database.db, event, new Date(), payments);
   expect((await getDeskOrder(database.db, order.id))?.status).toBe("pendiente");
   return { orderId: order.id, totalCents: order.totalCents, paymentIntent, payments };
 }
@@ -193,7 +158,7 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const paid = await paidByCard(database, piece, 3, `carrera-${newId(6)}@example.mx`);
     const results = await Promise.all([
       cancelPaidOrder(database.db, paid.payments, paid.orderId),
-      cancelPaidOrder(database.db, stripePayments(), paid.orderId),
+      cancelPaidOrder(database.db, stripePaymentsAt(fake, SECRET), paid.orderId),
     ]);
     expect(results.filter((r) => r.ok)).toEqual([{ ok: true, refund: "hecho", amountCents: 450_000 }]);
     expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, reason: "conflicto", status: "cancelado" }]);

@@ -1,13 +1,9 @@
-import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { RESTOCK_EMAIL } from "~/mail/kinds";
 import { markDelivered } from "~/orders/delivery.server";
 import { getDeskOrder, orderTimeline, shipOrder } from "~/orders/desk.server";
-import { setPaymentSession } from "~/orders/holds.server";
-import { applyPaymentEvent } from "~/orders/payment-events.server";
-import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { reportCsv } from "~/reports/csv";
 import { loadReport } from "~/reports/reports.server";
 import { decideReturn } from "~/returns/decide.server";
@@ -20,11 +16,11 @@ import {
 } from "~/returns/refund.server";
 import { requestReturn, returnChanceOf } from "~/returns/request.server";
 import { askRestock, confirmRestock } from "~/waitlist/restock.server";
+import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
 import { orderMailTo } from "../support/order-mail";
-import { hold } from "../support/orders";
 import { startSmtp } from "../support/smtp";
 
 /*
@@ -52,20 +48,11 @@ afterEach(() => {
   fake.refundStatus = "succeeded";
 });
 
-const signer = new Stripe("sk_test_123");
-const stripePayments = () =>
-  createStripePayments(
-    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
-    { webhookSecret: SECRET },
-  );
-let eventNumber = 0;
-
 /**
  * A paid, shipped and delivered order of a plain piece ($8,025 × 1) and a ring in size 7
  * ($4,000 × 2), paid by card at Stripe; delivered on Wednesday 2026-11-11 at noon.
  */
 async function deliveredOrder(database: Database) {
-  const payments = stripePayments();
   const plain = await runningPiece(database, { stock: 5, priceCents: 802_500, name: "Arete Luna" });
   const ring = await runningPiece(database, {
     stock: 0,
@@ -74,35 +61,14 @@ async function deliveredOrder(database: Database) {
     sizes: { "6": 2, "7": 3 },
   });
   const email = `devuelve-${newId(6)}@example.mx`;
-  const order = await hold(database.db, {
+  const { order, paymentIntent, payments } = await orderPaidByCard(database, fake, {
     lines: [
       { productId: plain.id, dropId: plain.dropId, quantity: 1 },
       { productId: ring.id, dropId: ring.dropId, quantity: 2, optionId: ring.sizes.get("7") ?? "" },
     ],
-    provider: "stripe",
+    email,
+    webhookSecret: SECRET,
   });
-  const session = await payments.createSession(order, {
-    success: "https://t.example/s",
-    cancel: "https://t.example/c",
-  });
-  await setPaymentSession(database.db, order.id, session);
-  const paymentIntent = payByCard(fake, session.id, {
-    amount: order.totalCents,
-    fingerprint: `fp_${email}`,
-    shopper: { customer_details: { ...STRIPE_SHOPPER.customer_details, email } },
-  });
-  const payload = JSON.stringify({
-    id: `evt_devolucion_${++eventNumber}`,
-    object: "event",
-    type: "checkout.session.completed",
-    data: { object: fake.sessions.get(session.id) },
-  });
-  const event = payments.parseWebhook?.(
-    payload,
-    signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-  );
-  if (!event) throw new Error("no webhooks");
-  await applyPaymentEvent(database.db, event, new Date(), payments);
   expect(
     (await shipOrder(database.db, order.id, { carrier: "DHL Express", trackingNumber: "DHL-7" })).ok,
   ).toBe(true);

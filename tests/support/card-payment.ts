@@ -1,0 +1,56 @@
+import Stripe from "stripe";
+import type { Database } from "~/db/database.server";
+import type { CheckoutLine } from "~/orders/cart-read.server";
+import { type HeldOrder, setPaymentSession } from "~/orders/holds.server";
+import { applyPaymentEvent } from "~/orders/payment-events.server";
+import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { type FakeStripe, payByCard, STRIPE_SHOPPER } from "./fake-stripe";
+import { hold } from "./orders";
+
+const signer = new Stripe("sk_test_123");
+let eventNumber = 0;
+
+/** The shop's Stripe payments, through the real SDK, against the local stand-in. */
+export function stripePaymentsAt(fake: FakeStripe, webhookSecret: string) {
+  return createStripePayments(
+    createStripeClient({ secretKey: "sk_test_123", webhookSecret, apiBase: fake.url }),
+    { webhookSecret },
+  );
+}
+
+/**
+ * An order held and paid by card at the stand-in, as a buyer does on Stripe's page (the card's
+ * fingerprint names her e-mail), and its `checkout.session.completed` signed like Stripe's and
+ * applied by the shop. Returns the order as held, its PaymentIntent and the payments used.
+ */
+export async function orderPaidByCard(
+  database: Database,
+  fake: FakeStripe,
+  options: { lines: CheckoutLine[]; email: string; webhookSecret: string },
+): Promise<{ order: HeldOrder; paymentIntent: string; payments: ReturnType<typeof stripePaymentsAt> }> {
+  const payments = stripePaymentsAt(fake, options.webhookSecret);
+  const order = await hold(database.db, { lines: options.lines, provider: "stripe" });
+  const session = await payments.createSession(order, {
+    success: "https://t.example/s",
+    cancel: "https://t.example/c",
+  });
+  await setPaymentSession(database.db, order.id, session);
+  const paymentIntent = payByCard(fake, session.id, {
+    amount: order.totalCents,
+    fingerprint: `fp_${options.email}`,
+    shopper: { customer_details: { ...STRIPE_SHOPPER.customer_details, email: options.email } },
+  });
+  const payload = JSON.stringify({
+    id: `evt_tarjeta_${++eventNumber}`,
+    object: "event",
+    type: "checkout.session.completed",
+    data: { object: fake.sessions.get(session.id) },
+  });
+  const event = payments.parseWebhook?.(
+    payload,
+    signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret }),
+  );
+  if (!event) throw new Error("no webhooks");
+  await applyPaymentEvent(database.db, event, new Date(), payments);
+  return { order, paymentIntent, payments };
+}
