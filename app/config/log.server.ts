@@ -122,8 +122,9 @@ export function bufferedAccessLog(): (line: AccessLine) => void {
     // 100 ms.
     retryEAGAIN: () => !exiting || ++exitRetries <= ACCESS_LOG_EXIT_RETRIES,
   });
-  // Any other failure (EPIPE: nobody reads the output any more; a full disk under a file) ends
-  // the access lines, said once on the shop's other log (which drops its own lines on EPIPE).
+  // Any other failure (EPIPE: nobody reads the output any more) ends the access lines, said once
+  // on the shop's other log (which drops its own lines on EPIPE; on a failure of another kind it
+  // fails as it would at any of its lines).
   destination.on("error", (error: NodeJS.ErrnoException) => {
     if (gone) return;
     gone = true;

@@ -45,9 +45,10 @@ export function createBrowserCookies(secret: string): BrowserCookies {
     // character has spare bits, and only the one spelling the shop wrote is its signature.
     if (!crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(sign(id)))) return null;
     if (signed.size >= REMEMBERED) signed.clear();
-    // A copy of its 66 characters: the value is a slice of the whole Cookie header, which a
-    // remembered slice would keep alive (a padded header is kilobytes).
-    signed.set(Buffer.from(value, "latin1").toString("latin1"), id.slice(0));
+    // A copy of its 66 characters (and the id a slice of that copy): the value is a slice of the
+    // whole Cookie header, which a remembered slice would keep alive (a padded one is kilobytes).
+    const copy = Buffer.from(value, "latin1").toString("latin1");
+    signed.set(copy, copy.slice(0, id.length));
     return id;
   };
   return {
