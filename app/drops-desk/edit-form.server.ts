@@ -6,6 +6,7 @@ import { type Db, toDate } from "~/db/database.server";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
+import { waitingForRestock } from "~/waitlist/restock-waiting.server";
 import { pesosText } from "./drop-input";
 import type { DropFormValues } from "./form-values";
 
@@ -24,6 +25,10 @@ export async function dropForEdit(
   const heldOfValue = await heldPerValue(
     db,
     drop.products.flatMap((p) => p.option?.values.map((v) => v.id) ?? []),
+  );
+  const waiting = await waitingForRestock(
+    db,
+    drop.products.map((p) => p.id),
   );
   const image = (row: Parameters<typeof variantUrl>[1] | null) =>
     row ? { id: row.id, url: variantUrl(storage, row, 480), alt: row.alt } : null;
@@ -61,6 +66,7 @@ export async function dropForEdit(
       stock: String(p.stock),
       stockLoaded: String(p.stock),
       held: held.get(p.id) ?? 0,
+      waiting: waiting.byProduct.get(p.id) ?? 0,
       categoria: p.categoria,
       material: p.material,
       karat: p.metal.karat === null ? "" : String(p.metal.karat),
@@ -75,6 +81,7 @@ export async function dropForEdit(
         stock: String(v.stock),
         stockLoaded: String(v.stock),
         held: heldOfValue.get(v.id) ?? 0,
+        waiting: waiting.byValue.get(v.id) ?? 0,
       })),
       description: p.description,
       image: image(p.image),

@@ -25,6 +25,8 @@ export interface ProductFormValues extends OptionFormValues {
   stockLoaded: string;
   /** Pieces held by checkouts waiting for payment when the form opened. */
   held: number;
+  /** Confirmed 'Avísame si vuelve' requests waiting for it (no size) when the form opened. */
+  waiting?: number;
   categoria: string;
   material: string;
   /** 'Quilates': "", "10", "14" or "18". */

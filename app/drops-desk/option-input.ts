@@ -180,6 +180,8 @@ export interface OptionValueFormValues {
   stockLoaded: string;
   /** Pieces of it held by checkouts waiting for payment when the form opened. */
   held: number;
+  /** Confirmed 'Avísame si vuelve' requests waiting for this size when the form opened. */
+  waiting?: number;
 }
 
 /** A product's option on the form: '' for 'Sin tallas'. */

@@ -277,6 +277,31 @@ describeEachDatabase("'Avísame si vuelve'", (harness) => {
     ]);
   });
 
+  it("the drops desk shows, beside each size's stock, how many confirmed requests wait for it", async () => {
+    const database = await harness.fresh();
+    const ring = await runningPiece(database, { stock: 0, sizes: { "6": 0, "7": 0, "8": 0 } });
+    const [six, seven, eight] = ["6", "7", "8"].map((v) => ring.sizes.get(v) ?? "");
+    const start = Date.now() - 30 * MINUTE;
+    await line(database, ring.id, ["a@example.mx", "sin-confirmar@example.mx", "b@example.mx"], start, seven);
+    await line(database, ring.id, ["c@example.mx"], start, six);
+    const gone = await waitFor(database, ring.id, "d@example.mx", { optionId: eight, now: new Date(start) });
+    expect(await unsubscribeRestock(database.db, gone)).toMatchObject({ ok: true });
+    const form = await dropForEdit(database.db, storage(), ring.dropId);
+    const values = form?.products[0]?.options.map((v) => [v.value, v.waiting]);
+    expect(values).toEqual([
+      ["6", 1],
+      ["7", 2],
+      ["8", 0],
+    ]);
+    expect(form?.products[0]?.waiting).toBe(0);
+    // One size-6 piece back: its one address is told, and nobody waits for that size any more.
+    expect(await piecesCameBack(database.db, { productId: ring.id, optionId: six ?? "", count: 1 })).toEqual({
+      notified: 1,
+    });
+    const after = await dropForEdit(database.db, storage(), ring.dropId);
+    expect(after?.products[0]?.options.map((v) => v.waiting)).toEqual([0, 2, 0]);
+  });
+
   it("a size's pieces tell the people waiting for that size only", async () => {
     const database = await harness.fresh();
     const ring = await runningPiece(database, { stock: 0, sizes: { "6": 1, "7": 1 } });
@@ -347,6 +372,10 @@ describeEachDatabase("'Avísame si vuelve'", (harness) => {
       start,
     );
 
+    /** The form as the owner opens it: how many wait beside the stock. */
+    const waitingOnForm = async () => (await dropForEdit(database.db, media, dropId))?.products[0]?.waiting;
+    // Three confirmed wait; the unconfirmed address is not counted.
+    expect(await waitingOnForm()).toBe(3);
     const addStock = async (pieces: number) => {
       const form = await dropForEdit(database.db, media, dropId);
       if (!form) throw new Error("drop vanished");
@@ -378,8 +407,10 @@ describeEachDatabase("'Avísame si vuelve'", (harness) => {
     };
     await addStock(1);
     expect(await told(database)).toEqual(["ana@example.mx"]);
+    expect(await waitingOnForm()).toBe(2);
     await addStock(2);
     expect(await told(database)).toEqual(["ana@example.mx", "beto@example.mx", "caro@example.mx"]);
+    expect(await waitingOnForm()).toBe(0);
     // Nobody left confirmed: more stock tells nobody, and the unconfirmed address never hears.
     await addStock(1);
     expect(await told(database)).toHaveLength(3);

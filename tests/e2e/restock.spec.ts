@@ -99,6 +99,8 @@ test("a sold-out piece's 'Avísame si vuelve' is confirmed from the e-mail; the 
   await page.goto(`/admin/drops/edit-drop/${drop.id}`);
   const piece = page.getByRole("group", { name: /^Producto 1/ });
   await expect(piece.getByLabel("Stock (piezas)")).toHaveValue("0");
+  // Beside it, the one confirmed address waiting for it.
+  await expect(piece.getByText("1 persona espera que vuelva ('Avísame si vuelve')")).toBeVisible();
   await piece.getByLabel("Stock (piezas)").fill("1");
   await page.getByRole("button", { name: "Guardar cambios" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Drop actualizado correctamente" })).toBeVisible();

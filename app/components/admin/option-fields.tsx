@@ -125,7 +125,14 @@ function OptionValues({
               onChange={(stock) => set(j, { stock })}
               error={perr(`options.${j}.stock`)}
               hint={
-                v.held > 0 ? `${v.held} apartada${v.held === 1 ? "" : "s"} en pagos sin terminar.` : undefined
+                [
+                  v.held > 0 ? `${v.held} apartada${v.held === 1 ? "" : "s"} en pagos sin terminar.` : "",
+                  (v.waiting ?? 0) > 0
+                    ? `${v.waiting} ${v.waiting === 1 ? "persona espera" : "personas esperan"} que vuelva.`
+                    : "",
+                ]
+                  .filter(Boolean)
+                  .join(" ") || undefined
               }
             />
             <button

@@ -7,6 +7,11 @@ import { MetalFactFields } from "./metal-fact-fields";
 import { OptionFields, optionStockSum } from "./option-fields";
 
 /** A sized product's stock: the sum of its sizes', shown, never typed (nor sent: the server adds them). */
+/** Beside a stock: the confirmed 'Avísame si vuelve' requests it would answer, one per piece added. */
+function waitingText(n: number): string {
+  return `${n === 1 ? "1 persona espera" : `${n} personas esperan`} que vuelva ('Avísame si vuelve'): cada pieza que sumes avisa a una, en el orden en que lo pidieron.`;
+}
+
 function StockSum({ product: p }: { product: ProductFormValues }) {
   const id = useId();
   return (
@@ -118,6 +123,7 @@ export function ProductFields({
           cuentan en el stock y vuelven si el pago no se completa.
         </p>
       )}
+      {(p.waiting ?? 0) > 0 && <p className="text-sm text-ink/75">{waitingText(p.waiting ?? 0)}</p>}
       <Field
         label="Descripción"
         name={at("description")}
