@@ -167,6 +167,8 @@ export interface OrdersTable {
   email_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** The provider's fingerprint of the card that paid (the same card gives the same one). */
   card_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The card's kind as the provider told it ('credit', 'debit', 'prepaid', 'unknown'); null when not a card. */
+  card_funding: ColumnType<string | null, string | null | undefined, string | null>;
   /** The shipping address folded: line 1, postal code and country (orders/buyer-keys.ts). */
   address_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** The provider's payment (Stripe: the PaymentIntent), which a refund names. */

@@ -117,6 +117,23 @@ describe("the accountant's exports", () => {
     expect(global).toContain(
       '"OL-BBBB2222","2026-11-03 12:00","04 · Tarjeta de crédito o 28 · Tarjeta de débito"',
     );
+    // The card's kind, when the provider told it, is one code: credit 04, debit (or prepaid) 28.
+    const cards = globalInvoiceCsv(
+      (["credit", "debit", "prepaid", "unknown"] as const).map((cardFunding, i) => ({
+        orderId: `OL-TARJ000${i}`,
+        paidAt,
+        totalCents: 116_00,
+        shippingCents: 0,
+        paymentMethod: null,
+        cardFunding,
+      })),
+    );
+    expect(cards).toContain('"OL-TARJ0000","2026-11-03 12:00","04 · Tarjeta de crédito",');
+    expect(cards).toContain('"OL-TARJ0001","2026-11-03 12:00","28 · Tarjeta de débito",');
+    expect(cards).toContain('"OL-TARJ0002","2026-11-03 12:00","28 · Tarjeta de débito",');
+    expect(cards).toContain(
+      '"OL-TARJ0003","2026-11-03 12:00","04 · Tarjeta de crédito o 28 · Tarjeta de débito",',
+    );
     expect(global).toContain('"Total del mes","","2 ventas","","300.00","48.00","348.00"');
   });
 });

@@ -25,6 +25,8 @@ export interface InvoiceRequest {
   lines: { name: string; quantity: number; unitPriceCents: number }[];
   /** How she paid: 'oxxo', 'spei' or null (card): the CFDI's forma de pago. */
   paymentMethod: string | null;
+  /** For a card, its kind as the payment provider told it ('credit': 04, 'debit': 28); else null. */
+  cardFunding: string | null;
   paidAt: Date;
 }
 

@@ -171,6 +171,9 @@ export async function requestInvoice(
     shippingCents: order.shippingRate?.cents ?? 0,
     lines: order.lines.map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unitPriceCents })),
     paymentMethod: order.voucher?.method ?? null,
+    cardFunding:
+      (await db.selectFrom("orders").select("card_funding").where("id", "=", orderId).executeTakeFirst())
+        ?.card_funding ?? null,
     paidAt: order.paidAt ?? now,
   };
   let outcome: { status: InvoiceRequestsTable["status"]; reference: string | null; notes: string | null };
@@ -224,6 +227,7 @@ export async function invoiceRequestsOf(db: Db, month: string): Promise<InvoiceR
       "o.paid_at",
       "o.total_cents",
       "o.payment_method",
+      "o.card_funding",
       "o.status as order_status",
     ])
     .where("o.paid_at", ">=", toTimestamp(start))
@@ -243,6 +247,7 @@ export async function invoiceRequestsOf(db: Db, month: string): Promise<InvoiceR
     email: r.email,
     totalCents: r.total_cents,
     paymentMethod: r.payment_method,
+    cardFunding: r.card_funding,
     // A sale cancelled after the request (refunded whole) must not be invoiced.
     status: r.order_status === "cancelado" ? "pedido_cancelado" : r.status,
     reference: r.provider_reference,
@@ -255,7 +260,7 @@ export async function globalInvoiceSales(db: Db, month: string): Promise<GlobalS
   const rows = await db
     .selectFrom("orders as o")
     .leftJoin("invoice_requests as r", "r.order_id", "o.id")
-    .select(["o.id", "o.paid_at", "o.total_cents", "o.shipping_cents", "o.payment_method"])
+    .select(["o.id", "o.paid_at", "o.total_cents", "o.shipping_cents", "o.payment_method", "o.card_funding"])
     .where("r.order_id", "is", null)
     .where("o.status", "in", [...SALE_STATUSES])
     .where("o.paid_at", ">=", toTimestamp(start))
@@ -269,6 +274,7 @@ export async function globalInvoiceSales(db: Db, month: string): Promise<GlobalS
     totalCents: r.total_cents,
     shippingCents: r.shipping_cents,
     paymentMethod: r.payment_method,
+    cardFunding: r.card_funding,
   }));
 }
 

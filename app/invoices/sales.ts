@@ -25,10 +25,16 @@ export function pesos(cents: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
-/** How the order was paid, with the SAT's c_FormaPago code(s) (a card may be credit or debit). */
-export function paymentMethodText(method: string | null): string {
+/**
+ * How the order was paid, with the SAT's c_FormaPago code: a card is 04 when the provider said it
+ * was a credit card and 28 when debit (a prepaid card is a debit card to the SAT); both codes when
+ * it did not say (orders paid before it was recorded, the demo's payments).
+ */
+export function paymentMethodText(method: string | null, cardFunding: string | null = null): string {
   if (method === "oxxo") return "01 · Efectivo (OXXO)";
   if (method === "spei") return "03 · Transferencia electrónica de fondos (SPEI)";
+  if (cardFunding === "credit") return "04 · Tarjeta de crédito";
+  if (cardFunding === "debit" || cardFunding === "prepaid") return "28 · Tarjeta de débito";
   return "04 · Tarjeta de crédito o 28 · Tarjeta de débito";
 }
 
@@ -45,6 +51,8 @@ export interface InvoiceRequestRow {
   email: string;
   totalCents: number;
   paymentMethod: string | null;
+  /** The card's kind when paid by card ('credit', 'debit'…), as the provider told it. */
+  cardFunding?: string | null;
   status: string;
   reference: string | null;
 }
@@ -56,6 +64,8 @@ export interface GlobalSaleRow {
   totalCents: number;
   shippingCents: number;
   paymentMethod: string | null;
+  /** The card's kind when paid by card ('credit', 'debit'…), as the provider told it. */
+  cardFunding?: string | null;
 }
 
 export const STATUS_TEXT: Record<string, string> = {
@@ -122,7 +132,7 @@ export function invoiceRequestsCsv(rows: readonly InvoiceRequestRow[]): string {
         regimenText(r.regimen),
         usoText(r.uso),
         r.email,
-        paymentMethodText(r.paymentMethod),
+        paymentMethodText(r.paymentMethod, r.cardFunding ?? null),
         pesos(subtotalCents),
         pesos(ivaCents),
         pesos(r.totalCents),
@@ -146,7 +156,7 @@ export function globalInvoiceCsv(rows: readonly GlobalSaleRow[]): string {
     return [
       r.orderId,
       shopDateTimeStamp(r.paidAt),
-      paymentMethodText(r.paymentMethod),
+      paymentMethodText(r.paymentMethod, r.cardFunding ?? null),
       pesos(r.shippingCents),
       pesos(split.subtotalCents),
       pesos(split.ivaCents),

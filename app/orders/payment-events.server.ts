@@ -97,6 +97,7 @@ async function apply(
           shipping: event.shipping,
           paymentId: details?.paymentId ?? event.paymentId ?? null,
           cardFingerprint: details?.cardFingerprint ?? null,
+          cardFunding: details?.cardFunding ?? null,
           installmentMonths: details?.installmentMonths ?? null,
           shippingRate: chosenShipping(event.shippingRate, details?.shippingRate),
           now,

@@ -54,6 +54,8 @@ export interface PaymentState {
   paymentId?: string | null;
   /** The provider's fingerprint of the card that paid (one card, one fingerprint), when known. */
   cardFingerprint?: string | null;
+  /** The kind of that card ('credit', 'debit', 'prepaid', 'unknown'), when the provider tells it. */
+  cardFunding?: string | null;
   /** When a cash voucher (OXXO) given for it stops being payable, when the provider says so. */
   voucherExpiresAt?: Date | null;
   /** The voucher or transfer the buyer was given to pay with, once the page completed unpaid. */

@@ -45,6 +45,8 @@ export async function confirmPayment(
     paymentId?: string | null;
     /** The provider's fingerprint of the card that paid, when it tells it. */
     cardFingerprint?: string | null;
+    /** That card's kind ('credit', 'debit'…), when the provider tells it. */
+    cardFunding?: string | null;
     /** 'Meses sin intereses': the months of the plan the buyer chose; null for one payment. */
     installmentMonths?: number | null;
     /** The shipping the buyer chose and paid (decision 43): the order's total becomes its pieces plus it. */
@@ -61,6 +63,7 @@ export async function confirmPayment(
     search_text: orderSearchKey(input.orderId, input.customerName, input.customerEmail),
     email_key: emailKey(input.customerEmail),
     card_fingerprint: input.cardFingerprint || null,
+    card_funding: input.cardFunding || null,
     address_key: addressKey(ship),
     payment_id: input.paymentId || null,
     installment_months: input.installmentMonths ?? null,

@@ -133,6 +133,7 @@ async function settleHold(
         shipping: state.shipping,
         paymentId: state.paymentId ?? null,
         cardFingerprint: state.cardFingerprint ?? null,
+        cardFunding: state.cardFunding ?? null,
         installmentMonths: state.installmentMonths ?? null,
         shippingRate: state.shippingRate ?? null,
         now,

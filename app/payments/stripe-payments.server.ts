@@ -325,7 +325,7 @@ function paymentOf(
   session: Stripe.Checkout.Session,
 ): Pick<
   PaymentState,
-  "paymentId" | "cardFingerprint" | "voucherExpiresAt" | "installmentMonths" | "voucher"
+  "paymentId" | "cardFingerprint" | "cardFunding" | "voucherExpiresAt" | "installmentMonths" | "voucher"
 > {
   const intent = typeof session.payment_intent === "object" ? session.payment_intent : null;
   const charge = intent && typeof intent.latest_charge === "object" ? intent.latest_charge : null;
@@ -333,6 +333,8 @@ function paymentOf(
   return {
     paymentId: idOf(session.payment_intent),
     cardFingerprint: charge?.payment_method_details?.card?.fingerprint ?? null,
+    // Credit or debit: a factura's forma de pago (04 or 28) depends on it.
+    cardFunding: charge?.payment_method_details?.card?.funding ?? null,
     // A plan of fixed monthly payments the buyer chose on the card's page ('meses sin intereses').
     installmentMonths: charge?.payment_method_details?.card?.installments?.plan?.count ?? null,
     voucherExpiresAt: voucher?.expiresAt ?? null,

@@ -13,9 +13,13 @@ import {
   storedRequest,
 } from "~/invoices/requests.server";
 import { globalInvoiceCsv, invoiceRequestsCsv } from "~/invoices/sales";
+import { shopDateTimeStamp } from "~/lib/dates";
+import { newId } from "~/lib/ids";
 import { confirmPayment } from "~/orders/payment.server";
+import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { startFakeStripe } from "../support/fake-stripe";
 import { hold } from "../support/orders";
 
 /*
@@ -191,6 +195,50 @@ describeEachDatabase("'Requiero factura'", (harness) => {
         .where("order_id", "in", [unpaid.id, cancelled])
         .execute(),
     ).toEqual([]);
+  });
+
+  it("a card's forma de pago is its kind as Stripe told it: credit 04, debit 28; both when not told", async () => {
+    const fake = await startFakeStripe();
+    try {
+      const byCard = async (funding: "credit" | "debit") => {
+        const piece = await runningPiece(database, { stock: 1, priceCents: 116_000 });
+        const { order } = await orderPaidByCard(database, fake, {
+          lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+          email: `tarjeta-${funding}-${newId(4)}@example.mx`,
+          webhookSecret: "whsec_factura",
+          funding,
+        });
+        return order.id;
+      };
+      const credit = await byCard("credit");
+      const debit = await byCard("debit");
+      const demo = await paidOrder();
+      const row = async (orderId: string) =>
+        (
+          await database.db
+            .selectFrom("orders")
+            .select("card_funding")
+            .where("id", "=", orderId)
+            .executeTakeFirst()
+        )?.card_funding;
+      expect([await row(credit), await row(debit), await row(demo)]).toEqual(["credit", "debit", null]);
+      expect((await requestInvoice(database.db, local, credit, input())).ok).toBe(true);
+      const month = shopDateTimeStamp(new Date()).slice(0, 7);
+      const requests = invoiceRequestsCsv(
+        (await invoiceRequestsOf(database.db, month)).filter((r) => r.orderId === credit),
+      );
+      expect(requests).toContain('"04 · Tarjeta de crédito"');
+      const sales = (await globalInvoiceSales(database.db, month)).filter((s) =>
+        [debit, demo].includes(s.orderId),
+      );
+      const global = globalInvoiceCsv(sales);
+      expect(global).toMatch(new RegExp(`"${debit}","[^"]+","28 · Tarjeta de débito"`));
+      expect(global).toMatch(
+        new RegExp(`"${demo}","[^"]+","04 · Tarjeta de crédito o 28 · Tarjeta de débito"`),
+      );
+    } finally {
+      await fake.close();
+    }
   });
 
   it("exports the month's requests, and its other paid sales for the global invoice", async () => {

@@ -110,6 +110,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0031_invoice_requests",
       "0032_restock_requests",
       "0033_returns",
+      "0034_card_funding",
     ]);
 
     const db = database.db;
@@ -217,6 +218,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0031_invoice_requests",
       "0032_restock_requests",
       "0033_returns",
+      "0034_card_funding",
     ]);
   });
 });

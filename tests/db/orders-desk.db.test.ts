@@ -663,6 +663,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0031_invoice_requests",
       "0032_restock_requests",
       "0033_returns",
+      "0034_card_funding",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

@@ -26,7 +26,12 @@ export function stripePaymentsAt(fake: FakeStripe, webhookSecret: string) {
 export async function orderPaidByCard(
   database: Database,
   fake: FakeStripe,
-  options: { lines: CheckoutLine[]; email: string; webhookSecret: string },
+  options: {
+    lines: CheckoutLine[];
+    email: string;
+    webhookSecret: string;
+    funding?: "credit" | "debit" | "prepaid" | "unknown";
+  },
 ): Promise<{ order: HeldOrder; paymentIntent: string; payments: ReturnType<typeof stripePaymentsAt> }> {
   const payments = stripePaymentsAt(fake, options.webhookSecret);
   const order = await hold(database.db, { lines: options.lines, provider: "stripe" });
@@ -38,6 +43,7 @@ export async function orderPaidByCard(
   const paymentIntent = payByCard(fake, session.id, {
     amount: order.totalCents,
     fingerprint: `fp_${options.email}`,
+    ...(options.funding ? { funding: options.funding } : {}),
     shopper: { customer_details: { ...STRIPE_SHOPPER.customer_details, email: options.email } },
   });
   const payload = JSON.stringify({

@@ -74,6 +74,8 @@ export function payByCard(
     installments?: number;
     /** Of the session's shipping_options, the one the buyer chose (Stripe's page selects the first). */
     shippingOption?: number;
+    /** The card's kind, as Stripe reports it ('credit' by default, like its test card 4242). */
+    funding?: "credit" | "debit" | "prepaid" | "unknown";
   },
 ): string {
   const session = fake.sessions.get(sessionId);
@@ -99,6 +101,7 @@ export function payByCard(
         card: {
           brand: "visa",
           last4: "4242",
+          funding: payment.funding ?? "credit",
           fingerprint: payment.fingerprint,
           installments: payment.installments
             ? { plan: { count: payment.installments, interval: "month", type: "fixed_count" } }

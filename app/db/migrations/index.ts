@@ -31,6 +31,7 @@ import * as m0030 from "./0030_delivered";
 import * as m0031 from "./0031_invoice_requests";
 import * as m0032 from "./0032_restock_requests";
 import * as m0033 from "./0033_returns";
+import * as m0034 from "./0034_card_funding";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   "0031_invoice_requests": m0031,
   "0032_restock_requests": m0032,
   "0033_returns": m0033,
+  "0034_card_funding": m0034,
 };
