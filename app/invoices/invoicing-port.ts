@@ -25,7 +25,11 @@ export interface InvoiceRequest {
   lines: { name: string; quantity: number; unitPriceCents: number }[];
   /** How she paid: 'oxxo', 'spei' or null (card): the CFDI's forma de pago. */
   paymentMethod: string | null;
-  /** For a card, its kind as the payment provider told it ('credit': 04, 'debit': 28); else null. */
+  /**
+   * For a card, its kind as the payment provider told it: 'credit' (forma de pago 04), 'debit' or
+   * 'prepaid' (28), 'unknown'; null when not a card or not told (`paymentMethodText` in sales.ts
+   * is the mapping the exports use).
+   */
   cardFunding: string | null;
   paidAt: Date;
 }

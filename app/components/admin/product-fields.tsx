@@ -6,12 +6,15 @@ import { ExtraImages, MediaSlot } from "./media-picker";
 import { MetalFactFields } from "./metal-fact-fields";
 import { OptionFields, optionStockSum } from "./option-fields";
 
-/** A sized product's stock: the sum of its sizes', shown, never typed (nor sent: the server adds them). */
-/** Beside a stock: the confirmed 'Avísame si vuelve' requests it would answer, one per piece added. */
+/**
+ * Beside a stock: the confirmed 'Avísame si vuelve' requests it would answer, one per piece added
+ * while the drop is on sale (an ended drop tells nobody: decision 46).
+ */
 function waitingText(n: number): string {
-  return `${n === 1 ? "1 persona espera" : `${n} personas esperan`} que vuelva ('Avísame si vuelve'): cada pieza que sumes avisa a una, en el orden en que lo pidieron.`;
+  return `${n === 1 ? "1 persona espera" : `${n} personas esperan`} que vuelva ('Avísame si vuelve'): mientras el drop esté a la venta, cada pieza que sumes avisa a una, en el orden en que lo pidieron.`;
 }
 
+/** A sized product's stock: the sum of its sizes', shown, never typed (nor sent: the server adds them). */
 function StockSum({ product: p }: { product: ProductFormValues }) {
   const id = useId();
   return (
