@@ -171,9 +171,7 @@ export async function requestInvoice(
     shippingCents: order.shippingRate?.cents ?? 0,
     lines: order.lines.map((l) => ({ name: l.name, quantity: l.quantity, unitPriceCents: l.unitPriceCents })),
     paymentMethod: order.voucher?.method ?? null,
-    cardFunding:
-      (await db.selectFrom("orders").select("card_funding").where("id", "=", orderId).executeTakeFirst())
-        ?.card_funding ?? null,
+    cardFunding: order.cardFunding,
     paidAt: order.paidAt ?? now,
   };
   let outcome: { status: InvoiceRequestsTable["status"]; reference: string | null; notes: string | null };

@@ -18,6 +18,8 @@ export interface Order {
   expiresAt: Date;
   /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */
   installmentMonths: number | null;
+  /** A card's kind as the payment provider told it ('credit', 'debit'…): a factura's forma de pago; else null. */
+  cardFunding: string | null;
   /** When the owner marked it 'Entregado'; null: not marked (it may count as delivered anyway: delivery.server.ts). */
   deliveredAt: Date | null;
   /** The shop's origin the order was bought at ('Mi pedido' links there without a PUBLIC_URL). */

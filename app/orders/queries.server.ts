@@ -41,6 +41,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     removedAt: row.removed_at ? toDate(row.removed_at) : null,
     expiresAt: toDate(row.expires_at),
     installmentMonths: row.installment_months ?? null,
+    cardFunding: row.card_funding ?? null,
     siteUrl: row.site_url ?? null,
     deliveredAt: row.delivered_at ? toDate(row.delivered_at) : null,
     voucher:

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
 import { signInAdmin } from "../support/admin-http";
-import { demoPayment, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { boughtOnDemoPage } from "../support/demo-purchase";
 import { type RunningServer, startServer } from "../support/server-process";
 
 /*
@@ -51,21 +51,12 @@ describeEachDatabase("'Requiero factura' through HTTP", (harness) => {
 
   /** A piece bought on the demo payment page: its order number and its 'Mi pedido' signature. */
   async function bought(email: string): Promise<{ orderId: string; firma: string }> {
-    const piece = await runningPiece(database, { stock: 1, name: "Anillo Fiscal", priceCents: 232_000 });
-    const checkout = await fetch(`${server.url}/api/checkout`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] }),
-    });
-    const { url } = (await checkout.json()) as { url: string };
-    const orderId = url.split("/").pop() ?? "";
-    const paid = await fetch(`${server.url}${url}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-      body: new URLSearchParams(demoPayment("Xochilt Casas", email)),
-    });
-    expect(paid.status).toBe(302);
+    const orderId = await boughtOnDemoPage(
+      server,
+      database,
+      { name: "Anillo Fiscal", priceCents: 232_000 },
+      { name: "Xochilt Casas", email },
+    );
     const found = await fetch(`${server.url}/mi-pedido`, {
       method: "POST",
       redirect: "manual",

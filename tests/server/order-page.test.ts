@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
-import { demoPayment, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { boughtOnDemoPage } from "../support/demo-purchase";
 import { type RunningServer, startServer } from "../support/server-process";
 
 /*
@@ -39,24 +39,13 @@ describeEachDatabase("'Mi pedido'", (harness) => {
   });
 
   /** A piece bought on the demo payment page by `email`: its order number. */
-  async function bought(email: string): Promise<string> {
-    const piece = await runningPiece(database, { stock: 1, name: "Anillo Mío", priceCents: 420_000 });
-    const checkout = await fetch(`${server.url}/api/checkout`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ cart: [{ product: { id: piece.id }, dropId: piece.dropId, quantity: 1 }] }),
-    });
-    const { url } = (await checkout.json()) as { url: string };
-    const orderId = url.split("/").pop() ?? "";
-    const paid = await fetch(`${server.url}${url}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-      body: new URLSearchParams(demoPayment("Alma Díaz", email)),
-    });
-    expect(paid.status).toBe(302);
-    return orderId;
-  }
+  const bought = (email: string) =>
+    boughtOnDemoPage(
+      server,
+      database,
+      { name: "Anillo Mío", priceCents: 420_000 },
+      { name: "Alma Díaz", email },
+    );
 
   /** The look-up form sent as a browser without JavaScript sends it (a new browser each time unless `cookie`). */
   const lookUp = (number: string, email: string, cookie?: string) =>

@@ -29,6 +29,11 @@ const HINTS: Record<OptionName, string> = {
   Largo: "Largos en centímetros, como 45 cm. Cada largo con sus piezas.",
 };
 
+/** "1 persona espera", "3 personas esperan": the 'Avísame si vuelve' requests waiting for a stock. */
+export function waitingWords(n: number): string {
+  return n === 1 ? "1 persona espera" : `${n} personas esperan`;
+}
+
 /**
  * A product's option on the drop form: 'Sin tallas', 'Talla' or 'Largo', and then its values,
  * each with its own stock ('Piezas'), with buttons to add and remove them. The product's stock is
@@ -127,9 +132,7 @@ function OptionValues({
               hint={
                 [
                   v.held > 0 ? `${v.held} apartada${v.held === 1 ? "" : "s"} en pagos sin terminar.` : "",
-                  (v.waiting ?? 0) > 0
-                    ? `${v.waiting} ${v.waiting === 1 ? "persona espera" : "personas esperan"} que vuelva.`
-                    : "",
+                  (v.waiting ?? 0) > 0 ? `${waitingWords(v.waiting ?? 0)} que vuelva.` : "",
                 ]
                   .filter(Boolean)
                   .join(" ") || undefined

@@ -4,14 +4,14 @@ import type { ProductFormValues } from "~/drops-desk/form-values";
 import { Field, Select } from "./form-fields";
 import { ExtraImages, MediaSlot } from "./media-picker";
 import { MetalFactFields } from "./metal-fact-fields";
-import { OptionFields, optionStockSum } from "./option-fields";
+import { OptionFields, optionStockSum, waitingWords } from "./option-fields";
 
 /**
  * Beside a stock: the confirmed 'Avísame si vuelve' requests it would answer, one per piece added
  * while the drop is on sale (an ended drop tells nobody: decision 46).
  */
 function waitingText(n: number): string {
-  return `${n === 1 ? "1 persona espera" : `${n} personas esperan`} que vuelva ('Avísame si vuelve'): mientras el drop esté a la venta, cada pieza que sumes avisa a una, en el orden en que lo pidieron.`;
+  return `${waitingWords(n)} que vuelva ('Avísame si vuelve'): mientras el drop esté a la venta, cada pieza que sumes avisa a una, en el orden en que lo pidieron.`;
 }
 
 /** A sized product's stock: the sum of its sizes', shown, never typed (nor sent: the server adds them). */

@@ -24,6 +24,7 @@ const order = {
   status: "pendiente",
   total: "$24,450.00",
   installmentMonths: null,
+  cardFunding: null,
   customerName: "Ana Pérez",
   customerEmail: "ana@example.mx",
   shippingRate: { method: "express", label: "Envío express (1 a 2 días hábiles)", cents: 35_000 },

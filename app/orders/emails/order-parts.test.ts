@@ -8,6 +8,7 @@ import { orderSummaryOf, planLine } from "./order-parts";
 const order = {
   total: "$62,000.00",
   installmentMonths: null,
+  cardFunding: null,
   lines: [{ name: "Collar Meses", quantity: 1, unitPriceCents: 6_000_000, edition: null }],
 } as unknown as Order;
 
