@@ -7,10 +7,12 @@ import type { Db } from "./database.server";
  * on PostgreSQL a lock of the transaction's own (`pg_advisory_xact_lock`, released at its commit
  * or rollback); on SQLite nothing more, as every transaction of the shop already holds the write
  * lock from its start (BEGIN IMMEDIATE). Several keys are to be taken in one order everywhere, so
- * that two transactions never wait on each other.
+ * that two transactions never wait on each other. Outside a transaction PostgreSQL would release
+ * the lock with its own statement, so no turn would be taken: that is refused as a mistake.
  */
 export async function takeTurnsOn(trx: Db, key: string): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    if (!trx.isTransaction) throw new Error(`takeTurnsOn(${key}) outside a transaction takes no turn`);
     await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
   }
 }

@@ -289,6 +289,8 @@ export async function piecesCameBack(
   const count = Math.min(Math.floor(back.count), MOST_PER_CALL);
   const optionId = back.optionId || null;
   if (!(count > 0) || !isId(back.productId) || (optionId !== null && !isId(optionId))) return { notified: 0 };
+  // Turns are taken in a transaction: a call without one (a script, a test) gets its own.
+  if (!db.isTransaction) return db.transaction().execute((trx) => piecesCameBack(trx, back, now));
   const waiting = () =>
     db
       .selectFrom("restock_requests")
