@@ -120,7 +120,7 @@ function buildApp(
   // and only the last X-Forwarded-For hop (the one it added) is believed.
   if (config.trustProxy) app.set("trust proxy", 1);
 
-  const access = config.logRequests ? accessLog(config.trustProxy) : undefined;
+  const access = config.logRequests ? accessLog(config.trustProxy, config.logBufferBytes) : undefined;
   // How long each answer takes, for the shop's metrics (app/observability).
   app.use(answerTimes);
   // The front doors' answers: timed, and logged like the rest (LOG_REQUESTS).
@@ -348,8 +348,8 @@ function buildApp(
  * after (`hit`), with no listener on the answer. Every other answer's is written when the answer
  * closes (`begin`).
  */
-function accessLog(trustProxy: boolean) {
-  const write = bufferedAccessLog();
+function accessLog(trustProxy: boolean, bufferBytes: number) {
+  const write = bufferedAccessLog(bufferBytes);
   // Set on the response as the request arrives (`arrived`), read when its line is written; and the
   // length of a front door's answer, whose header list is written whole, not with setHeader.
   // (Properties of the response, not WeakMaps: one per request, on drop day tens of thousands a second.)

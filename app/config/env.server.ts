@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_CEILINGS, HIGHEST_CEILING, type OrderCeilings } from "~/config/ceilings";
-import { LOG_LEVELS, type LogLevel } from "~/config/log.server";
+import { DEFAULT_LOG_BUFFER_BYTES, LOG_LEVELS, type LogLevel } from "~/config/log.server";
 import { DEFAULT_PROOF_DIFFICULTY, type ProofDifficulty } from "~/config/proof-of-work";
 import type { S3Settings } from "~/config/s3-settings";
 import { DEMO_SHOP_DETAILS, type ShopDetails } from "~/config/shop-details";
@@ -46,6 +46,11 @@ const schema = z.object({
   PUBLIC_URL: webUrl(", p. ej. https://tienda.ejemplo.mx").optional(),
   TRUST_PROXY: flag.default(false),
   LOG_REQUESTS: flag.default(true),
+  LOG_BUFFER_BYTES: z.coerce
+    .number({ error: "debe ser un número" })
+    .int("debe ser un número entero")
+    .min(65_536, "debe ser al menos 65536 (64 KB)")
+    .default(DEFAULT_LOG_BUFFER_BYTES),
   PAGE_RENDER_THREAD: flag.default(true),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `debe ser uno de: ${LOG_LEVELS.join(", ")}` }).default("info"),
   REQUEST_LIMITS: flag.default(true),
@@ -143,6 +148,8 @@ export interface Config {
   publicUrl: string | undefined;
   trustProxy: boolean;
   logRequests: boolean;
+  /** Most bytes of access lines kept in memory while the output takes none (app/config/log.server.ts). */
+  logBufferBytes: number;
   /** The page cache's pages are rendered on a thread of their own (decision 12); false: in line. */
   pageRenderThread: boolean;
   /** The least severe log lines written (app/config/log.server.ts). */
@@ -289,6 +296,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
     trustProxy: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
+    logBufferBytes: e.LOG_BUFFER_BYTES,
     pageRenderThread: e.PAGE_RENDER_THREAD,
     logLevel: e.LOG_LEVEL,
     requestLimits: e.REQUEST_LIMITS,

@@ -45,6 +45,16 @@ describe("the log's level (LOG_LEVEL)", () => {
   });
 });
 
+describe("the access lines' memory (LOG_BUFFER_BYTES)", () => {
+  it("is 8 MB unless set; less than 64 KB or not a whole number stops the server with the setting named", () => {
+    expect(loadConfig({}).logBufferBytes).toBe(8 * 1024 * 1024);
+    expect(loadConfig({ LOG_BUFFER_BYTES: "65536" }).logBufferBytes).toBe(65_536);
+    for (const bad of ["1000", "-1", "1e5.5", "mucho"]) {
+      expect(() => loadConfig({ LOG_BUFFER_BYTES: bad }), bad).toThrow(/LOG_BUFFER_BYTES: debe/);
+    }
+  });
+});
+
 describe("the proof of work's difficulty (PROOF_OF_WORK_COST, PROOF_OF_WORK_TRIES)", () => {
   it("defaults to 1000 iterations a try and 5000 tries at most; a benchmark may lower both", () => {
     expect(loadConfig({}).proofOfWork).toEqual({ cost: 1_000, tries: 5_000 });

@@ -51,6 +51,12 @@ export const ACCESS_LOG_FLUSH_MS = 100;
 const ACCESS_LOG_EXIT_RETRIES = 10;
 /** The most written at once: whole lines, and no more than a pipe writes in one piece. */
 const ACCESS_LOG_WRITE_BYTES = 4 * 1024;
+/**
+ * Access lines kept in memory while the output takes none (LOG_BUFFER_BYTES): a log collector
+ * that stalls without closing its pipe. Past it, lines are left out and counted, so a shop under
+ * load keeps its memory (tens of thousands of lines a second would fill gigabytes in minutes).
+ */
+export const DEFAULT_LOG_BUFFER_BYTES = 8 * 1024 * 1024;
 
 /** One access line's own fields (LOG_REQUESTS), in the order they are written. */
 export interface AccessLine {
@@ -95,7 +101,7 @@ function jsonText(value: string): string {
  * overrides): version 4 retried such a write at exit for ever, and a stopping shop never exited. The shop's other lines stay written as they happen. Lines are written at
  * level info: a LOG_LEVEL above it (warn, error, silent) leaves them out, as for any info line.
  */
-export function bufferedAccessLog(): (line: AccessLine) => void {
+export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): (line: AccessLine) => void {
   if (!log.isLevelEnabled("info")) return () => {};
   let pending = "";
   let exiting = false;
@@ -117,6 +123,7 @@ export function bufferedAccessLog(): (line: AccessLine) => void {
     fd: 1,
     minLength: 0,
     maxWrite: ACCESS_LOG_WRITE_BYTES,
+    maxLength: maxBufferedBytes,
     sync: false,
     // While running, a full output is retried later (the writer is asynchronous); at exit, 10 times
     // 100 ms.
@@ -132,6 +139,20 @@ export function bufferedAccessLog(): (line: AccessLine) => void {
       { error: error.code ?? error.message },
       "Las líneas de acceso ya no se pueden escribir: se dejan",
     );
+  });
+  // Lines left out while the output was stalled: said on the other log once it moves again
+  // (not before: that log writes as it goes, and would wait on the stalled output itself).
+  let dropped = 0;
+  destination.on("drop", (data: string) => {
+    for (let at = data.indexOf("\n"); at !== -1; at = data.indexOf("\n", at + 1)) dropped++;
+  });
+  destination.on("write", () => {
+    if (dropped === 0 || exiting) return;
+    log.warn(
+      { lines: dropped, maxBytes: maxBufferedBytes },
+      "Se dejaron líneas de acceso: la salida del registro no las tomaba",
+    );
+    dropped = 0;
   });
   function flush(): void {
     if (pending === "") return;

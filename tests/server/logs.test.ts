@@ -221,6 +221,56 @@ describe("with LOG_REQUESTS=false", () => {
   });
 });
 
+describe("when the log's reader stalls", () => {
+  it("the shop goes on answering, keeps at most LOG_BUFFER_BYTES of lines, and says how many it left out once the output moves again", async () => {
+    // A log collector that stops reading without closing its pipe. Its smallest buffer: 64 KB.
+    const server = await start("stalled", { LOG_REQUESTS: "true", LOG_BUFFER_BYTES: "65536" });
+    try {
+      server.child.stdout?.pause();
+      const statuses: number[] = [];
+      // About 600 KB of access lines: the pipe's 64 KB, the buffer's 64 KB, and the rest left out.
+      for (let i = 0; i < 300; i++) {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            fetch(`${server.url}/nosotros`).then(async (r) => {
+              await r.arrayBuffer();
+              return r.status;
+            }),
+          ),
+        );
+        statuses.push(...answers);
+      }
+      expect(statuses.filter((status) => status === 200)).toHaveLength(3_000);
+      server.child.stdout?.resume();
+      const report = () =>
+        logLines(server.output()).find(
+          (l) => l.msg === "Se dejaron líneas de acceso: la salida del registro no las tomaba",
+        );
+      await vi.waitFor(() => expect(report()).toBeDefined(), { timeout: 10_000 });
+      const left = Number(report()?.lines);
+      expect(left).toBeGreaterThan(1_000);
+      expect(report()).toMatchObject({ level: "warn", maxBytes: 65_536 });
+      // Every request is either written whole or counted as left out: none half-written, none twice.
+      await vi.waitFor(
+        () =>
+          expect(accessLines(server.output()).filter((l) => l.path === "/nosotros").length + left).toBe(
+            3_000,
+          ),
+        { timeout: 5_000 },
+      );
+      expect(logLines(server.output()).filter((line) => line.plain)).toEqual([]);
+      // The output moves again: the next lines are written.
+      const after = await fetch(`${server.url}/nosotros`, {
+        headers: { "x-request-id": "despues-del-atasco" },
+      });
+      await after.arrayBuffer();
+      await linesOf(server, "despues-del-atasco");
+    } finally {
+      await server.kill();
+    }
+  });
+});
+
 describe("when nobody reads the log any more", () => {
   it("the server still stops on SIGTERM, giving up the lines it can no longer write", async () => {
     // A log collector that died: the server's standard output leads nowhere (a closed pipe).
