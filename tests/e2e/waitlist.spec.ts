@@ -1,4 +1,4 @@
-import { expect, expectAccessible, test } from "./support/fixtures";
+import { expect, expectAccessible, test, untilHydrated } from "./support/fixtures";
 
 test("'Avísame': signing up on an upcoming drop's page answers in place, in Spanish, with a proof of work", async ({
   page,
@@ -12,6 +12,8 @@ test("'Avísame': signing up on an upcoming drop's page answers in place, in Spa
   });
   await page.goto(drop.href);
   const form = page.getByRole("region", { name: "Avísame cuando abra" });
+  // The scripted form (its proof of work, its answer in place), not the plain one before it.
+  await untilHydrated(form.locator("form"));
   await expect(form.getByRole("link", { name: "aviso de privacidad" })).toHaveAttribute(
     "href",
     "/aviso-de-privacidad",
@@ -79,6 +81,7 @@ test("'Avísame': a proof the shop refuses is solved again and the form goes thr
   });
   await page.goto(drop.href);
   const form = page.getByRole("region", { name: "Avísame cuando abra" });
+  await untilHydrated(form.locator("form"));
   const email = `aurora.${test.info().project.name}@example.mx`;
   await form.getByLabel("Correo electrónico").fill(email);
   await form.getByRole("checkbox").check();

@@ -527,7 +527,19 @@ export async function toggleFilter(page: Page, label: string): Promise<void> {
   }
 }
 
-/** The page fits the screen: nothing makes a phone scroll sideways. */
+/**
+ * Waits until React has taken over the element (hydrated it): a press before that goes to the plain
+ * HTML form, which a test of the scripted path (a proof of work, an answer in place) must not make.
+ * Read from the props React puts on the element, which only hydration puts there.
+ */
+export async function untilHydrated(locator: Locator): Promise<void> {
+  await expect
+    .poll(() =>
+      locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps$"))),
+    )
+    .toBe(true);
+}
+
 /** The demo payment page's form, filled in as a shopper would (an address in Oaxaca unless given). */
 export async function fillDemoPayment(
   page: Page,
@@ -544,6 +556,7 @@ export async function fillDemoPayment(
   await page.getByLabel("Estado").fill(address.state);
 }
 
+/** The page fits the screen: nothing makes a phone scroll sideways. */
 export async function expectNoSidewaysScroll(page: Page) {
   const { scrollWidth, viewport } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
