@@ -259,6 +259,21 @@ describe("when the log's reader stalls", () => {
         { timeout: 5_000 },
       );
       expect(logLines(server.output()).filter((line) => line.plain)).toEqual([]);
+      // A line of the other log while the output is stalled (a refused sign-in's warning) does
+      // not stop the shop either: it answers at once, and the line is written once it moves.
+      server.child.stdout?.pause();
+      for (let i = 0; i < 100; i++)
+        await Promise.all(
+          Array.from({ length: 10 }, () => fetch(`${server.url}/nosotros`).then((r) => r.arrayBuffer())),
+        );
+      const refused = await wrongPassword(server, "203.0.113.50", "durante-el-atasco");
+      expect(refused.status).toBe(401);
+      const started = Date.now();
+      const during = await fetch(`${server.url}/nosotros`, { signal: AbortSignal.timeout(5_000) });
+      expect(during.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      server.child.stdout?.resume();
+      await linesOf(server, "durante-el-atasco", (l) => l.msg === REFUSED_LOGIN);
       // The output moves again: the next lines are written.
       const after = await fetch(`${server.url}/nosotros`, {
         headers: { "x-request-id": "despues-del-atasco" },
