@@ -145,6 +145,8 @@ export interface OrdersTable {
   tracking_number: string | null;
   carrier: string | null;
   shipped_at: NullableTimestamp;
+  /** The days after shipping it counts as delivered, as set when it shipped; null: the setting's. */
+  delivery_days: ColumnType<number | null, number | null | undefined, number | null>;
   /** 'Borrar del historial' took it off the desk's tabs then (the record stays); null: on them. */
   removed_at: NullableTimestamp;
   /** 'Meses sin intereses': the months of the plan the buyer paid in; null for one payment. */

@@ -69,6 +69,8 @@ export async function shipOrders(
   carrier: string,
   read: BulkShipLines,
   now = new Date(),
+  /** The days after which they count as delivered, as Configuración says them now (decision 44). */
+  deliveryDays?: number,
 ): Promise<BulkShipResult> {
   const { lines } = read;
   if (lines.length > BULK_SHIP_LIMIT) throw new Error(`a batch ships at most ${BULK_SHIP_LIMIT} orders`);
@@ -85,7 +87,7 @@ export async function shipOrders(
         const shipped = await shipWithin(
           trx,
           line.orderId,
-          { carrier, trackingNumber: line.trackingNumber },
+          { carrier, trackingNumber: line.trackingNumber, ...(deliveryDays ? { deliveryDays } : {}) },
           now,
         );
         if (!shipped) changed.push(line);

@@ -2,7 +2,9 @@ import { type Db, toDate, toTimestamp } from "~/db/database.server";
 
 /*
  * Delivery (issue 27): the owner marks shipped orders 'Entregado' (one or many); until she does,
- * an order counts as delivered `assumedDays` after it was shipped. The buyer's return window
+ * an order counts as delivered some days after it was shipped: the days Configuración said when
+ * it shipped (kept with it), or more if the owner has raised them since, never fewer (lowering
+ * them later shortens no buyer's return window: decision 44). The buyer's return window
  * (return-window.server.ts) counts from the delivery.
  */
 
@@ -21,7 +23,7 @@ export async function markDelivered(
   if (ids.length === 0) return 0;
   const rows = await db
     .selectFrom("orders")
-    .select(["id", "shipped_at"])
+    .select(["id", "shipped_at", "delivery_days"])
     .where("id", "in", ids)
     .where("status", "in", ["enviado", "archivado"])
     .where("delivered_at", "is", null)
@@ -29,7 +31,8 @@ export async function markDelivered(
   let marked = 0;
   for (const row of rows) {
     const shippedAt = row.shipped_at ? toDate(row.shipped_at) : null;
-    const at = deliveredAt({ shippedAt, deliveredAt: null }, assumedDays, now)?.at ?? now;
+    const shipment = { shippedAt, deliveredAt: null, deliveryDays: row.delivery_days };
+    const at = deliveredAt(shipment, assumedDays, now)?.at ?? now;
     const result = await db
       .updateTable("orders")
       .set({ delivered_at: toTimestamp(at), updated_at: toTimestamp(now) })
@@ -42,16 +45,18 @@ export async function markDelivered(
 }
 
 /**
- * When the order was delivered: marked by the owner, or assumed `assumedDays` after shipping once
- * that day has come. Null: not shipped, or not yet delivered.
+ * When the order was delivered: marked by the owner, or assumed some days after shipping once that
+ * day has come: the days kept with the order when it shipped, or `assumedDays` (Configuración's
+ * now) when more or when none were kept. Null: not shipped, or not yet delivered.
  */
 export function deliveredAt(
-  order: { shippedAt: Date | null; deliveredAt: Date | null },
+  order: { shippedAt: Date | null; deliveredAt: Date | null; deliveryDays?: number | null },
   assumedDays: number,
   now: Date,
 ): { at: Date; assumed: boolean } | null {
   if (order.deliveredAt) return { at: order.deliveredAt, assumed: false };
   if (!order.shippedAt) return null;
-  const assumed = new Date(order.shippedAt.getTime() + assumedDays * 86_400_000);
+  const days = Math.max(order.deliveryDays ?? assumedDays, assumedDays);
+  const assumed = new Date(order.shippedAt.getTime() + days * 86_400_000);
   return assumed <= now ? { at: assumed, assumed: true } : null;
 }

@@ -192,7 +192,12 @@ async function queueShipmentEmail(trx: Db, orderId: string, now: Date): Promise<
 }
 
 type PlainMove = OrderMove & ("ship" | "correctTracking" | "archive" | "unarchive");
-type MoveChanges = { carrier?: string; tracking_number?: string; shipped_at?: string };
+type MoveChanges = {
+  carrier?: string;
+  tracking_number?: string;
+  shipped_at?: string;
+  delivery_days?: number | null;
+};
 type MoveEvent = { kind: OrderEventsTable["kind"]; detail: string };
 
 /**
@@ -236,12 +241,19 @@ async function move(
   });
 }
 
-const shipChanges = (shipment: ShipmentInput, now: Date): MoveChanges => ({
+/**
+ * A shipment as the desk records it: its carrier and guide, and the days after which it counts as
+ * delivered as Configuración says them now (kept with the order: decision 44).
+ */
+export type Shipment = ShipmentInput & { deliveryDays?: number };
+
+const shipChanges = (shipment: Shipment, now: Date): MoveChanges => ({
   carrier: shipment.carrier,
   tracking_number: shipment.trackingNumber,
   shipped_at: toTimestamp(now),
+  delivery_days: shipment.deliveryDays ?? null,
 });
-const shipEvent = (shipment: ShipmentInput): MoveEvent => ({
+const shipEvent = (shipment: Shipment): MoveEvent => ({
   kind: "enviado",
   detail: `${shipment.carrier} · guía ${shipment.trackingNumber}`,
 });
@@ -250,12 +262,7 @@ const shipEvent = (shipment: ShipmentInput): MoveEvent => ({
  * 'Atender pedido' inside the caller's transaction (bulk shipping): the same conditional move
  * pendiente -> enviado, its event and its notice; false when the order is no longer pending.
  */
-export async function shipWithin(
-  trx: Db,
-  orderId: string,
-  shipment: ShipmentInput,
-  now: Date,
-): Promise<boolean> {
+export async function shipWithin(trx: Db, orderId: string, shipment: Shipment, now: Date): Promise<boolean> {
   const done = await moveWithin(trx, orderId, "ship", shipChanges(shipment, now), shipEvent(shipment), {
     notify: true,
     now,
@@ -267,7 +274,7 @@ export async function shipWithin(
 const plain = (result: DeskResult<{ queued: boolean }>): DeskResult => (result.ok ? { ok: true } : result);
 
 /** 'Atender pedido': pendiente -> enviado with carrier and tracking number; the notice is queued with it. */
-export async function shipOrder(db: Db, orderId: string, shipment: ShipmentInput, now = new Date()) {
+export async function shipOrder(db: Db, orderId: string, shipment: Shipment, now = new Date()) {
   return plain(
     await move(db, orderId, "ship", shipChanges(shipment, now), shipEvent(shipment), { notify: true, now }),
   );

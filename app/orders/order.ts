@@ -22,6 +22,8 @@ export interface Order {
   cardFunding: string | null;
   /** When the owner marked it 'Entregado'; null: not marked (it may count as delivered anyway: delivery.server.ts). */
   deliveredAt: Date | null;
+  /** The days after shipping it counts as delivered, as set when it shipped; null: the setting's (delivery.server.ts). */
+  deliveryDays: number | null;
   /** The shop's origin the order was bought at ('Mi pedido' links there without a PUBLIC_URL). */
   siteUrl: string | null;
   /** The cash voucher or transfer the buyer pays with (decision 42); null: a card. */

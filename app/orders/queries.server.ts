@@ -44,6 +44,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     cardFunding: row.card_funding ?? null,
     siteUrl: row.site_url ?? null,
     deliveredAt: row.delivered_at ? toDate(row.delivered_at) : null,
+    deliveryDays: row.delivery_days ?? null,
     voucher:
       row.payment_method && row.voucher_reference && row.voucher_expires_at
         ? {

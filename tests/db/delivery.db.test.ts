@@ -1,9 +1,12 @@
 import { beforeAll, expect, it } from "vitest";
 import type { Database } from "~/db/database.server";
+import { parseBulkCsv } from "~/orders/bulk-ship";
+import { shipOrders } from "~/orders/bulk-ship.server";
 import { markDelivered } from "~/orders/delivery.server";
 import { shipOrder } from "~/orders/desk.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { returnChanceOf } from "~/returns/request.server";
 import { DEFAULT_CARRIERS } from "~/settings/carriers";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -24,8 +27,8 @@ describeEachDatabase("delivery and the return window", (harness) => {
     database = await harness.fresh();
   });
 
-  /** A paid order shipped at `shippedAt` (or only paid, without it). */
-  async function order(shippedAt: Date | null) {
+  /** A paid order shipped at `shippedAt` (or only paid, without it), with the days then in force. */
+  async function order(shippedAt: Date | null, deliveryDays?: number) {
     const piece = await runningPiece(database, { stock: 1 });
     const held = await hold(database.db, {
       lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
@@ -40,7 +43,7 @@ describeEachDatabase("delivery and the return window", (harness) => {
       const shipped = await shipOrder(
         database.db,
         held.id,
-        { carrier: "DHL Express", trackingNumber: "DHL-77" },
+        { carrier: "DHL Express", trackingNumber: "DHL-77", ...(deliveryDays ? { deliveryDays } : {}) },
         shippedAt,
       );
       expect(shipped.ok).toBe(true);
@@ -79,5 +82,50 @@ describeEachDatabase("delivery and the return window", (harness) => {
     const marked = await orderPageOf(database.db, id, shop, new Date("2026-11-21T12:00:00Z"));
     expect(marked?.steps.find((s) => s.label === "Entregado")?.at).toBe("9 nov 2026, 12:00");
     expect(marked?.returns).toContain("terminó el 17 nov 2026, 23:59");
+  });
+
+  it("the days in force when an order shipped stay its days: lowered later they shorten no window, raised they lengthen it", async () => {
+    // Shipped Monday 2 Nov with 7 days in Configuración: counted delivered Monday 9 Nov.
+    const shippedAt = new Date("2026-11-02T18:00:00Z");
+    const id = await order(shippedAt, 7);
+    const entregado = (page: Awaited<ReturnType<typeof orderPageOf>>) =>
+      page?.steps.find((step) => step.label === "Entregado")?.at;
+    // The owner lowers them to 2 on 5 Nov: the order is still on its way, not delivered on 4 Nov.
+    const onFifth = new Date("2026-11-05T18:00:00Z");
+    const lowered = { ...shop, deliveryDays: 2 };
+    expect(entregado(await orderPageOf(database.db, id, lowered, onFifth))).toBeNull();
+    expect(await returnChanceOf(database.db, id, 2, onFifth)).toMatchObject({
+      open: false,
+      reason: "no_entregado",
+    });
+    const tenth = new Date("2026-11-10T18:00:00Z");
+    expect(entregado(await orderPageOf(database.db, id, lowered, tenth))).toBe("9 nov 2026, 12:00");
+    expect((await orderPageOf(database.db, id, lowered, tenth))?.returns).toContain(
+      "Tienes hasta el 17 nov 2026, 23:59",
+    );
+    // Raised to 10: later, so the buyer's window starts later (Thursday 12 Nov; Monday 16 is a
+    // holiday, so it ends Friday 20).
+    const raised = { ...shop, deliveryDays: 10 };
+    expect(entregado(await orderPageOf(database.db, id, raised, tenth))).toBeNull();
+    const thirteenth = new Date("2026-11-13T18:00:00Z");
+    expect((await orderPageOf(database.db, id, raised, thirteenth))?.returns).toContain(
+      "Tienes hasta el 20 nov 2026, 23:59",
+    );
+    // Marked 'Entregado' after the 2 came in: the day it counts from is still the 9th.
+    expect(await markDelivered(database.db, [id], 2, tenth)).toBe(1);
+    expect(entregado(await orderPageOf(database.db, id, lowered, tenth))).toBe("9 nov 2026, 12:00");
+
+    // An order shipped before the days were kept counts with the setting as it is.
+    const older = await order(shippedAt);
+    expect(entregado(await orderPageOf(database.db, older, lowered, onFifth))).toBe("4 nov 2026, 12:00");
+
+    // Shipped in bulk: the same.
+    const bulk = await order(null);
+    const parsed = parseBulkCsv(`pedido,guia\n${bulk},EST-1`);
+    expect(await shipOrders(database.db, "Estafeta", parsed, shippedAt, 7)).toEqual({
+      ok: true,
+      shipped: [bulk],
+    });
+    expect(entregado(await orderPageOf(database.db, bulk, lowered, onFifth))).toBeNull();
   });
 });

@@ -111,6 +111,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0032_restock_requests",
       "0033_returns",
       "0034_card_funding",
+      "0035_delivery_days",
     ]);
 
     const db = database.db;
@@ -219,6 +220,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0032_restock_requests",
       "0033_returns",
       "0034_card_funding",
+      "0035_delivery_days",
     ]);
   });
 });

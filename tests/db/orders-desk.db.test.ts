@@ -664,6 +664,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0032_restock_requests",
       "0033_returns",
       "0034_card_funding",
+      "0035_delivery_days",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

@@ -8,6 +8,7 @@ import { archiveOrder, shipOrder } from "~/orders/desk.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { refundOrder } from "~/orders/refunds.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
+import { DEFAULT_DELIVERY_DAYS } from "~/settings/settings";
 import { signInAdmin } from "../support/admin-http";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -383,6 +384,13 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     const after = await state(order);
     expect(after.order).toEqual({ status: "enviado", carrier: "Estafeta", tracking_number: tracking });
     expect(after.stock).toBe(3); // shipped pieces stay sold
+    // Kept with it: the days Configuración counts to its delivery now (decision 44).
+    const kept = await database.db
+      .selectFrom("orders")
+      .select("delivery_days")
+      .where("id", "=", order.id)
+      .executeTakeFirst();
+    expect(kept?.delivery_days).toBe(DEFAULT_DELIVERY_DAYS);
     expect(after.events).toEqual(["enviado"]);
     const link = `href="/admin/orders/${order.id}"`;
     expect(await (await get("/admin/orders?estado=enviado")).text()).toContain(link);

@@ -114,7 +114,10 @@ export async function action(args: Route.ActionArgs) {
       if (!parsed.success) {
         return answer(400, { ...base, ok: false, message: parsed.error.issues[0]?.message ?? "" });
       }
-      const result = await shipOrder(db, orderId, parsed.data);
+      const result = await shipOrder(db, orderId, {
+        ...parsed.data,
+        deliveryDays: settings.current().deliveryDays,
+      });
       if (!result.ok) return refused(base, result, "Error al marcar como enviado");
       mail.sendSoon();
       return answer(200, { ...base, ok: true, message: "Pedido marcado como enviado" });

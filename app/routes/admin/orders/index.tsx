@@ -122,7 +122,13 @@ export async function action(args: Route.ActionArgs) {
     ]);
   }
 
-  const result = await shipOrders(database.db, carrier.carrier, lines);
+  const result = await shipOrders(
+    database.db,
+    carrier.carrier,
+    lines,
+    new Date(),
+    settings.current().deliveryDays,
+  );
   if (!result.ok) {
     const listed = result.problems.map((p) => problemText(p, source));
     if (result.reason === "lineas") return refused(listed);
