@@ -31,32 +31,63 @@ const initialLevel = (): LogLevel => {
   return process.env.VITEST ? "silent" : "info";
 };
 
-export const log = pino({
-  level: initialLevel(),
-  // Which process wrote it (a cluster has several); nothing else about the machine.
-  base: { pid: process.pid },
-  timestamp: pino.stdTimeFunctions.isoTime,
-  formatters: { level: (label) => ({ level: label }) },
-  mixin: () => {
-    const reqId = requestIds.getStore();
-    return reqId === undefined ? NO_FIELDS : { reqId };
+/** At exit, how many times a full output is waited for (100 ms each) before the lines are given up. */
+const EXIT_RETRIES = 10;
+/**
+ * Memory kept for lines an output does not take (a log collector that stalls without closing its
+ * pipe): past it, lines are left out. LOG_BUFFER_BYTES sets the access lines' own (below).
+ */
+export const DEFAULT_LOG_BUFFER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * pino's own stream, as pino makes it by default (asynchronous sonic-boom on standard output), but
+ * with a ceiling on what waits in memory, and at exit a full output waited for about a second at
+ * most: pino's own flush at exit retries for ever, and a shop whose collector is stuck for good
+ * would never finish stopping. A closed output (EPIPE) gives its lines up.
+ */
+function logStream(): SonicBoom {
+  let exiting = false;
+  let exitRetries = 0;
+  const stream = new SonicBoom({
+    fd: 1,
+    minLength: 0,
+    sync: false,
+    maxLength: DEFAULT_LOG_BUFFER_BYTES,
+    retryEAGAIN: () => !exiting || ++exitRetries <= EXIT_RETRIES,
+  });
+  stream.on("error", () => {});
+  process.on("exit", () => {
+    exiting = true;
+    try {
+      stream.flushSync();
+    } catch {
+      stream.destroy();
+    }
+  });
+  return stream;
+}
+
+export const log = pino(
+  {
+    level: initialLevel(),
+    // Which process wrote it (a cluster has several); nothing else about the machine.
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin: () => {
+      const reqId = requestIds.getStore();
+      return reqId === undefined ? NO_FIELDS : { reqId };
+    },
+    // A line's own fields win over the request's id (the access line passes its own).
+    mixinMergeStrategy: (fields, mixed) => (mixed === NO_FIELDS ? fields : Object.assign(mixed, fields)),
   },
-  // A line's own fields win over the request's id (the access line passes its own).
-  mixinMergeStrategy: (fields, mixed) => (mixed === NO_FIELDS ? fields : Object.assign(mixed, fields)),
-});
+  logStream(),
+);
 
 /** How long an access line may wait in memory before it is written. */
 export const ACCESS_LOG_FLUSH_MS = 100;
-/** At exit, how many times a full output is waited for (100 ms each) before the lines are given up. */
-const ACCESS_LOG_EXIT_RETRIES = 10;
 /** The most written at once: whole lines, and no more than a pipe writes in one piece. */
 const ACCESS_LOG_WRITE_BYTES = 4 * 1024;
-/**
- * Access lines kept in memory while the output takes none (LOG_BUFFER_BYTES): a log collector
- * that stalls without closing its pipe. Past it, lines are left out and counted, so a shop under
- * load keeps its memory (tens of thousands of lines a second would fill gigabytes in minutes).
- */
-export const DEFAULT_LOG_BUFFER_BYTES = 8 * 1024 * 1024;
 
 /** One access line's own fields (LOG_REQUESTS), in the order they are written. */
 export interface AccessLine {
@@ -98,7 +129,9 @@ function jsonText(value: string): string {
  * the same standard output) never land inside one. A SIGKILL loses at most the last fraction of a
  * second of lines. An output that is gone (its reader closed it: a log collector that died) ends
  * the access lines, not the shop. sonic-boom 5 (for pino's own stream too, package.json's
- * overrides): version 4 retried such a write at exit for ever, and a stopping shop never exited. The shop's other lines stay written as they happen. Lines are written at
+ * overrides): version 4 retried such a write at exit for ever, and a stopping shop never exited.
+ * An output that takes nothing (its reader stalled) keeps at most `maxBufferedBytes` of lines
+ * waiting (LOG_BUFFER_BYTES); later ones are left out and counted. Lines are written at
  * level info: a LOG_LEVEL above it (warn, error, silent) leaves them out, as for any info line.
  */
 export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): (line: AccessLine) => void {
@@ -127,11 +160,10 @@ export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): 
     sync: false,
     // While running, a full output is retried later (the writer is asynchronous); at exit, 10 times
     // 100 ms.
-    retryEAGAIN: () => !exiting || ++exitRetries <= ACCESS_LOG_EXIT_RETRIES,
+    retryEAGAIN: () => !exiting || ++exitRetries <= EXIT_RETRIES,
   });
   // Any other failure (EPIPE: nobody reads the output any more) ends the access lines, said once
-  // on the shop's other log (which drops its own lines on EPIPE; on a failure of another kind it
-  // fails as it would at any of its lines).
+  // on the shop's other log (which gives its own lines up on such a failure).
   destination.on("error", (error: NodeJS.ErrnoException) => {
     if (gone) return;
     gone = true;
@@ -140,8 +172,9 @@ export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): 
       "Las líneas de acceso ya no se pueden escribir: se dejan",
     );
   });
-  // Lines left out while the output was stalled: said on the other log once it moves again
-  // (not before: that log writes as it goes, and would wait on the stalled output itself).
+  // Lines left out while the output was stalled: said on the other log once it moves again (said
+  // before, the line would only wait behind the stalled ones). A write that follows new drops says
+  // them again: a collector that is slow rather than stopped gets several such lines, to be summed.
   let dropped = 0;
   destination.on("drop", (data: string) => {
     for (let at = data.indexOf("\n"); at !== -1; at = data.indexOf("\n", at + 1)) dropped++;
