@@ -31,31 +31,79 @@ const initialLevel = (): LogLevel => {
   return process.env.VITEST ? "silent" : "info";
 };
 
-/** At exit, how many times a full output is waited for (100 ms each) before the lines are given up. */
-const EXIT_RETRIES = 10;
+/** At exit, how long in all a full output is waited for before the lines are given up. */
+const EXIT_WAIT_MS = 1_000;
+let exitWaitStarted: number | undefined;
+/** Whether a write at exit may be tried again: for EXIT_WAIT_MS in all, shared by both streams. */
+function mayWaitAtExit(): boolean {
+  exitWaitStarted ??= Date.now();
+  return Date.now() - exitWaitStarted < EXIT_WAIT_MS;
+}
 /**
  * Memory kept for lines an output does not take (a log collector that stalls without closing its
- * pipe): past it, lines are left out. LOG_BUFFER_BYTES sets the access lines' own (below).
+ * pipe): past it, lines are left out and counted. LOG_BUFFER_BYTES sets the access lines' own.
  */
 export const DEFAULT_LOG_BUFFER_BYTES = 8 * 1024 * 1024;
+/** The most written at once: whole lines, and no more than a pipe writes in one piece. */
+const WRITE_BYTES = 4 * 1024;
+/**
+ * Standard output's descriptor, made non-blocking first, as pino does when it makes its own
+ * stream: Node does it once `process.stdout` is asked for. A blocking one (a pipe as a child
+ * inherits it) would hold a thread of the pool at each write while the collector is stalled, and
+ * the flush at exit for ever.
+ */
+const stdoutFd = (): number => process.stdout.fd ?? 1;
+
+/** Counts the lines of the writes an output left out, to be said once it takes lines again. */
+function countDrops(stream: SonicBoom, say: (lines: number) => void, saying: () => boolean): void {
+  let dropped = 0;
+  stream.on("drop", (data: string) => {
+    for (let at = data.indexOf("\n"); at !== -1; at = data.indexOf("\n", at + 1)) dropped++;
+  });
+  // Said once the output moves again (said before, the line would only wait behind the stalled
+  // ones). A write that follows new drops says them again: a collector that is slow rather than
+  // stopped gets several such lines, to be summed.
+  stream.on("write", () => {
+    if (dropped === 0 || !saying()) return;
+    const lines = dropped;
+    dropped = 0;
+    say(lines);
+  });
+}
 
 /**
  * pino's own stream, as pino makes it by default (asynchronous sonic-boom on standard output), but
- * with a ceiling on what waits in memory, and at exit a full output waited for about a second at
- * most: pino's own flush at exit retries for ever, and a shop whose collector is stuck for good
- * would never finish stopping. A closed output (EPIPE) gives its lines up.
+ * with a ceiling on what waits in memory (the lines left out past it counted and said), writes of
+ * whole lines of at most 4 KB (as the access lines', so neither lands inside the other's on a
+ * pipe), and at exit a full output waited for about a second at most: pino's own flush at exit
+ * retries for ever, and a shop whose collector is stuck for good would never finish stopping. A
+ * closed output (EPIPE) gives its lines up, as pino's own stream does; any other failure is
+ * raised, as pino's is.
  */
 function logStream(): SonicBoom {
   let exiting = false;
-  let exitRetries = 0;
   const stream = new SonicBoom({
-    fd: 1,
+    fd: stdoutFd(),
     minLength: 0,
+    maxWrite: WRITE_BYTES,
     sync: false,
     maxLength: DEFAULT_LOG_BUFFER_BYTES,
-    retryEAGAIN: () => !exiting || ++exitRetries <= EXIT_RETRIES,
+    retryEAGAIN: () => !exiting || mayWaitAtExit(),
   });
-  stream.on("error", () => {});
+  stream.on("error", function closed(error: NodeJS.ErrnoException) {
+    if (error.code !== "EPIPE") {
+      stream.removeListener("error", closed);
+      stream.emit("error", error);
+      return;
+    }
+    stream.write = () => true;
+    stream.flushSync = () => {};
+  });
+  countDrops(
+    stream,
+    (lines) => log.warn({ lines }, "Se dejaron líneas del registro: la salida no las tomaba"),
+    () => !exiting,
+  );
   process.on("exit", () => {
     exiting = true;
     try {
@@ -86,8 +134,6 @@ export const log = pino(
 
 /** How long an access line may wait in memory before it is written. */
 export const ACCESS_LOG_FLUSH_MS = 100;
-/** The most written at once: whole lines, and no more than a pipe writes in one piece. */
-const ACCESS_LOG_WRITE_BYTES = 4 * 1024;
 
 /** One access line's own fields (LOG_REQUESTS), in the order they are written. */
 export interface AccessLine {
@@ -138,7 +184,6 @@ export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): 
   if (!log.isLevelEnabled("info")) return () => {};
   let pending = "";
   let exiting = false;
-  let exitRetries = 0;
   // First of the exit listeners, before pino's own flush: what is pending is written, waiting at
   // most about a second for an output nobody reads (a stuck log collector) rather than forever,
   // which would keep a stopping server from ever exiting; past that the lines are given up.
@@ -153,14 +198,14 @@ export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): 
   });
   let gone = false;
   const destination = new SonicBoom({
-    fd: 1,
+    fd: stdoutFd(),
     minLength: 0,
-    maxWrite: ACCESS_LOG_WRITE_BYTES,
+    maxWrite: WRITE_BYTES,
     maxLength: maxBufferedBytes,
     sync: false,
-    // While running, a full output is retried later (the writer is asynchronous); at exit, 10 times
-    // 100 ms.
-    retryEAGAIN: () => !exiting || ++exitRetries <= EXIT_RETRIES,
+    // While running, a full output is retried later (the writer is asynchronous); at exit, for
+    // about a second in all (shared with the other log's stream).
+    retryEAGAIN: () => !exiting || mayWaitAtExit(),
   });
   // Any other failure (EPIPE: nobody reads the output any more) ends the access lines, said once
   // on the shop's other log (which gives its own lines up on such a failure).
@@ -172,21 +217,15 @@ export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): 
       "Las líneas de acceso ya no se pueden escribir: se dejan",
     );
   });
-  // Lines left out while the output was stalled: said on the other log once it moves again (said
-  // before, the line would only wait behind the stalled ones). A write that follows new drops says
-  // them again: a collector that is slow rather than stopped gets several such lines, to be summed.
-  let dropped = 0;
-  destination.on("drop", (data: string) => {
-    for (let at = data.indexOf("\n"); at !== -1; at = data.indexOf("\n", at + 1)) dropped++;
-  });
-  destination.on("write", () => {
-    if (dropped === 0 || exiting) return;
-    log.warn(
-      { lines: dropped, maxBytes: maxBufferedBytes },
-      "Se dejaron líneas de acceso: la salida del registro no las tomaba",
-    );
-    dropped = 0;
-  });
+  countDrops(
+    destination,
+    (lines) =>
+      log.warn(
+        { lines, maxBytes: maxBufferedBytes },
+        "Se dejaron líneas de acceso: la salida del registro no las tomaba",
+      ),
+    () => !exiting,
+  );
   function flush(): void {
     if (pending === "") return;
     if (!gone) destination.write(pending);
@@ -204,7 +243,7 @@ export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): 
       time = new Date(now).toISOString();
     }
     const text = accessLineText(line, time);
-    if (pending.length + text.length > ACCESS_LOG_WRITE_BYTES) flush();
+    if (pending.length + text.length > WRITE_BYTES) flush();
     pending += text;
   };
 }
