@@ -3,9 +3,9 @@ import { type Db, toDate, toTimestamp } from "~/db/database.server";
 /*
  * Delivery (issue 27): the owner marks shipped orders 'Entregado' (one or many); until she does,
  * an order counts as delivered some days after it was shipped: the days Configuración said when
- * it shipped (kept with it), or more if the owner has raised them since, never fewer (lowering
- * them later shortens no buyer's return window: decision 44). The buyer's return window
- * (return-window.server.ts) counts from the delivery.
+ * it shipped, kept with it, so that changing them later moves no buyer's delivery nor return
+ * window (decision 44). The buyer's return window (return-window.server.ts) counts from the
+ * delivery.
  */
 
 /**
@@ -47,7 +47,7 @@ export async function markDelivered(
 /**
  * When the order was delivered: marked by the owner, or assumed some days after shipping once that
  * day has come: the days kept with the order when it shipped, or `assumedDays` (Configuración's
- * now) when more or when none were kept. Null: not shipped, or not yet delivered.
+ * now) for one that kept none. Null: not shipped, or not yet delivered.
  */
 export function deliveredAt(
   order: { shippedAt: Date | null; deliveredAt: Date | null; deliveryDays?: number | null },
@@ -56,7 +56,7 @@ export function deliveredAt(
 ): { at: Date; assumed: boolean } | null {
   if (order.deliveredAt) return { at: order.deliveredAt, assumed: false };
   if (!order.shippedAt) return null;
-  const days = Math.max(order.deliveryDays ?? assumedDays, assumedDays);
+  const days = order.deliveryDays ?? assumedDays;
   const assumed = new Date(order.shippedAt.getTime() + days * 86_400_000);
   return assumed <= now ? { at: assumed, assumed: true } : null;
 }

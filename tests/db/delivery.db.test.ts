@@ -1,5 +1,7 @@
+import { Migrator } from "kysely";
 import { beforeAll, expect, it } from "vitest";
-import type { Database } from "~/db/database.server";
+import { type Database, migrateToLatest } from "~/db/database.server";
+import { migrations } from "~/db/migrations";
 import { parseBulkCsv } from "~/orders/bulk-ship";
 import { shipOrders } from "~/orders/bulk-ship.server";
 import { markDelivered } from "~/orders/delivery.server";
@@ -28,20 +30,20 @@ describeEachDatabase("delivery and the return window", (harness) => {
   });
 
   /** A paid order shipped at `shippedAt` (or only paid, without it), with the days then in force. */
-  async function order(shippedAt: Date | null, deliveryDays?: number) {
-    const piece = await runningPiece(database, { stock: 1 });
-    const held = await hold(database.db, {
+  async function order(shippedAt: Date | null, deliveryDays?: number, on: Database = database) {
+    const piece = await runningPiece(on, { stock: 1 });
+    const held = await hold(on.db, {
       lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
       provider: "demo",
     });
-    await confirmPayment(database.db, {
+    await confirmPayment(on.db, {
       orderId: held.id,
       customerName: "Eva Ruiz",
       customerEmail: "eva@example.mx",
     });
     if (shippedAt) {
       const shipped = await shipOrder(
-        database.db,
+        on.db,
         held.id,
         { carrier: "DHL Express", trackingNumber: "DHL-77", ...(deliveryDays ? { deliveryDays } : {}) },
         shippedAt,
@@ -84,7 +86,7 @@ describeEachDatabase("delivery and the return window", (harness) => {
     expect(marked?.returns).toContain("terminó el 17 nov 2026, 23:59");
   });
 
-  it("the days in force when an order shipped stay its days: lowered later they shorten no window, raised they lengthen it", async () => {
+  it("the days in force when an order shipped stay its days: changed later, lowered or raised, they move no delivery nor window", async () => {
     // Shipped Monday 2 Nov with 7 days in Configuración: counted delivered Monday 9 Nov.
     const shippedAt = new Date("2026-11-02T18:00:00Z");
     const id = await order(shippedAt, 7);
@@ -103,19 +105,15 @@ describeEachDatabase("delivery and the return window", (harness) => {
     expect((await orderPageOf(database.db, id, lowered, tenth))?.returns).toContain(
       "Tienes hasta el 17 nov 2026, 23:59",
     );
-    // Raised to 10: later, so the buyer's window starts later (Thursday 12 Nov; Monday 16 is a
-    // holiday, so it ends Friday 20).
+    // Raised to 10 on the 10th: the delivery the buyer already saw stays, and so does her window.
     const raised = { ...shop, deliveryDays: 10 };
-    expect(entregado(await orderPageOf(database.db, id, raised, tenth))).toBeNull();
-    const thirteenth = new Date("2026-11-13T18:00:00Z");
-    expect((await orderPageOf(database.db, id, raised, thirteenth))?.returns).toContain(
-      "Tienes hasta el 20 nov 2026, 23:59",
-    );
+    expect(entregado(await orderPageOf(database.db, id, raised, tenth))).toBe("9 nov 2026, 12:00");
+    expect(await returnChanceOf(database.db, id, 10, tenth)).toMatchObject({ open: true });
     // Marked 'Entregado' after the 2 came in: the day it counts from is still the 9th.
     expect(await markDelivered(database.db, [id], 2, tenth)).toBe(1);
     expect(entregado(await orderPageOf(database.db, id, lowered, tenth))).toBe("9 nov 2026, 12:00");
 
-    // An order shipped before the days were kept counts with the setting as it is.
+    // An order that kept no days (shipped by a path that does not say them) counts with the setting.
     const older = await order(shippedAt);
     expect(entregado(await orderPageOf(database.db, older, lowered, onFifth))).toBe("4 nov 2026, 12:00");
 
@@ -127,5 +125,33 @@ describeEachDatabase("delivery and the return window", (harness) => {
       shipped: [bulk],
     });
     expect(entregado(await orderPageOf(database.db, bulk, lowered, onFifth))).toBeNull();
+  });
+
+  it("migration 0035 gives the orders on their way the days in force then; others keep none", async () => {
+    const migrated = await harness.fresh({ migrate: true });
+    const shipped = await order(new Date("2026-11-02T18:00:00Z"), undefined, migrated);
+    const delivered = await order(new Date("2026-11-02T18:00:00Z"), undefined, migrated);
+    expect(await markDelivered(migrated.db, [delivered], 7, new Date("2026-11-04T18:00:00Z"))).toBe(1);
+    const paidOnly = await order(null, undefined, migrated);
+    const migrator = new Migrator({ db: migrated.db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo("0034_card_funding")).error).toBeUndefined();
+    // The owner had set 10 days.
+    await migrated.db
+      .updateTable("shop_settings")
+      .set({ overrides: JSON.stringify({ deliveryDays: 10 }) })
+      .where("id", "=", 1)
+      .execute();
+    expect(await migrateToLatest(migrated)).toEqual(["0035_delivery_days"]);
+    const kept = await migrated.db.selectFrom("orders").select(["id", "delivery_days"]).execute();
+    const daysOf = new Map(kept.map((row) => [row.id, row.delivery_days]));
+    expect([daysOf.get(shipped), daysOf.get(delivered), daysOf.get(paidOnly)]).toEqual([10, null, null]);
+    // Lowered later to 2: the order on its way still counts its 10 days (delivered 12 Nov).
+    const page = await orderPageOf(
+      migrated.db,
+      shipped,
+      { ...shop, deliveryDays: 2 },
+      new Date("2026-11-11T18:00:00Z"),
+    );
+    expect(page?.steps.find((step) => step.label === "Entregado")?.at).toBeNull();
   });
 });

@@ -99,7 +99,7 @@ export function PurchasesSection({ fields, changed }: SectionProps) {
             meta={asText(fields.deliveryDays)}
             label="Días para dar un envío por entregado"
             inputMode="numeric"
-            hint="Si no lo marcas «Entregado» antes: desde entonces corren los 5 días hábiles para pedir una devolución. Los pedidos ya enviados conservan sus días si los bajas; si los subes, toman los nuevos."
+            hint="Si no lo marcas «Entregado» antes: desde entonces corren los 5 días hábiles para pedir una devolución. Cambiarlo vale para los envíos que atiendas desde ahora: los ya enviados conservan sus días."
             changed={changed}
           />
         </div>
