@@ -15,6 +15,7 @@ import { pieceName } from "~/orders/cart-read.server";
 import { numberEditionPieces } from "~/orders/editions.server";
 import { orderSearchKey } from "~/orders/search";
 import type { ShippingAddress } from "~/orders/shipping";
+import { DEFAULT_DELIVERY_DAYS } from "~/settings/settings";
 import { DEMO_DROPS } from "./catalogue";
 import { DEMO_BUYERS, DEMO_CANCEL_REASON, DEMO_ORDERS, DEMO_PAST_WAITLISTS, type DemoOrder } from "./history";
 
@@ -192,6 +193,8 @@ function orderRows(
     tracking_number: order.shipped?.tracking ?? null,
     carrier: order.shipped?.carrier ?? null,
     shipped_at: shippedAt ? toTimestamp(shippedAt) : null,
+    // Shipped with the days a new shop's Configuración says, as 'Atender pedido' keeps them.
+    delivery_days: shippedAt ? DEFAULT_DELIVERY_DAYS : null,
     search_text: orderSearchKey(id, buyer.name, buyer.email),
     email_key: emailKey(buyer.email),
     address_key: addressKey(shipping),

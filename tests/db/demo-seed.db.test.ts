@@ -163,6 +163,8 @@ describeEachDatabase("demo catalogue", (harness) => {
     const events = await db.selectFrom("order_events").selectAll().execute();
     for (const o of orders.filter((o) => o.status === "enviado" || o.status === "archivado")) {
       expect(o.carrier && o.tracking_number && o.shipped_at, o.id).toBeTruthy();
+      // Shipped with the days Configuración says, as the desk keeps them (decision 44).
+      expect(o.delivery_days, o.id).toBe(7);
       const kinds = events.filter((e) => e.order_id === o.id).map((e) => e.kind);
       expect(kinds.sort(), o.id).toEqual(o.status === "archivado" ? ["archivado", "enviado"] : ["enviado"]);
     }
