@@ -54,21 +54,43 @@ const WRITE_BYTES = 4 * 1024;
  */
 const stdoutFd = (): number => process.stdout.fd ?? 1;
 
-/** Counts the lines of the writes an output left out, to be said once it takes lines again. */
-function countDrops(stream: SonicBoom, say: (lines: number) => void, saying: () => boolean): void {
+/**
+ * An asynchronous writer to standard output: whole lines, at most 4 KB a write (what a pipe writes
+ * in one piece, so two writers' lines never land inside each other's), at most `maxLength` bytes
+ * waiting, and once `exiting()` a full output retried for about a second in all. Lines left out
+ * past `maxLength` are counted and `said` once the output moves again (said before, the line would
+ * only wait behind the stalled ones); a collector that is slow rather than stopped gets several
+ * such counts, to be summed.
+ */
+function stdoutWriter(maxLength: number, exiting: () => boolean, said: (lines: number) => void): SonicBoom {
+  const stream = new SonicBoom({
+    fd: stdoutFd(),
+    minLength: 0,
+    maxWrite: WRITE_BYTES,
+    maxLength,
+    sync: false,
+    retryEAGAIN: () => !exiting() || mayWaitAtExit(),
+  });
   let dropped = 0;
   stream.on("drop", (data: string) => {
     for (let at = data.indexOf("\n"); at !== -1; at = data.indexOf("\n", at + 1)) dropped++;
   });
-  // Said once the output moves again (said before, the line would only wait behind the stalled
-  // ones). A write that follows new drops says them again: a collector that is slow rather than
-  // stopped gets several such lines, to be summed.
   stream.on("write", () => {
-    if (dropped === 0 || !saying()) return;
+    if (dropped === 0 || exiting()) return;
     const lines = dropped;
     dropped = 0;
-    say(lines);
+    said(lines);
   });
+  return stream;
+}
+
+/** At exit: what waits is written, or given up when the output takes nothing for about a second. */
+function flushAtExit(stream: SonicBoom): void {
+  try {
+    stream.flushSync();
+  } catch {
+    stream.destroy();
+  }
 }
 
 /**
@@ -82,14 +104,11 @@ function countDrops(stream: SonicBoom, say: (lines: number) => void, saying: () 
  */
 function logStream(): SonicBoom {
   let exiting = false;
-  const stream = new SonicBoom({
-    fd: stdoutFd(),
-    minLength: 0,
-    maxWrite: WRITE_BYTES,
-    sync: false,
-    maxLength: DEFAULT_LOG_BUFFER_BYTES,
-    retryEAGAIN: () => !exiting || mayWaitAtExit(),
-  });
+  const stream = stdoutWriter(
+    DEFAULT_LOG_BUFFER_BYTES,
+    () => exiting,
+    (lines) => log.warn({ lines }, "Se dejaron líneas del registro: la salida no las tomaba"),
+  );
   stream.on("error", function closed(error: NodeJS.ErrnoException) {
     if (error.code !== "EPIPE") {
       stream.removeListener("error", closed);
@@ -99,18 +118,9 @@ function logStream(): SonicBoom {
     stream.write = () => true;
     stream.flushSync = () => {};
   });
-  countDrops(
-    stream,
-    (lines) => log.warn({ lines }, "Se dejaron líneas del registro: la salida no las tomaba"),
-    () => !exiting,
-  );
   process.on("exit", () => {
     exiting = true;
-    try {
-      stream.flushSync();
-    } catch {
-      stream.destroy();
-    }
+    flushAtExit(stream);
   });
   return stream;
 }
@@ -190,23 +200,19 @@ export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): 
   process.prependListener("exit", () => {
     exiting = true;
     flush();
-    try {
-      if (!gone) destination.flushSync();
-    } catch {
-      destination.destroy();
-    }
+    if (!gone) flushAtExit(destination);
   });
   let gone = false;
-  const destination = new SonicBoom({
-    fd: stdoutFd(),
-    minLength: 0,
-    maxWrite: WRITE_BYTES,
-    maxLength: maxBufferedBytes,
-    sync: false,
-    // While running, a full output is retried later (the writer is asynchronous); at exit, for
-    // about a second in all (shared with the other log's stream).
-    retryEAGAIN: () => !exiting || mayWaitAtExit(),
-  });
+  // While running, a full output is retried later (the writer is asynchronous).
+  const destination = stdoutWriter(
+    maxBufferedBytes,
+    () => exiting,
+    (lines) =>
+      log.warn(
+        { lines, maxBytes: maxBufferedBytes },
+        "Se dejaron líneas de acceso: la salida del registro no las tomaba",
+      ),
+  );
   // Any other failure (EPIPE: nobody reads the output any more) ends the access lines, said once
   // on the shop's other log (which gives its own lines up on such a failure).
   destination.on("error", (error: NodeJS.ErrnoException) => {
@@ -217,15 +223,6 @@ export function bufferedAccessLog(maxBufferedBytes = DEFAULT_LOG_BUFFER_BYTES): 
       "Las líneas de acceso ya no se pueden escribir: se dejan",
     );
   });
-  countDrops(
-    destination,
-    (lines) =>
-      log.warn(
-        { lines, maxBytes: maxBufferedBytes },
-        "Se dejaron líneas de acceso: la salida del registro no las tomaba",
-      ),
-    () => !exiting,
-  );
   function flush(): void {
     if (pending === "") return;
     if (!gone) destination.write(pending);

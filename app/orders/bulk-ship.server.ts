@@ -87,7 +87,7 @@ export async function shipOrders(
         const shipped = await shipWithin(
           trx,
           line.orderId,
-          { carrier, trackingNumber: line.trackingNumber, ...(deliveryDays ? { deliveryDays } : {}) },
+          { carrier, trackingNumber: line.trackingNumber, deliveryDays },
           now,
         );
         if (!shipped) changed.push(line);

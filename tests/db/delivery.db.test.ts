@@ -45,7 +45,7 @@ describeEachDatabase("delivery and the return window", (harness) => {
       const shipped = await shipOrder(
         on.db,
         held.id,
-        { carrier: "DHL Express", trackingNumber: "DHL-77", ...(deliveryDays ? { deliveryDays } : {}) },
+        { carrier: "DHL Express", trackingNumber: "DHL-77", deliveryDays },
         shippedAt,
       );
       expect(shipped.ok).toBe(true);

@@ -67,6 +67,13 @@ async function manyAnswers(server: RunningServer): Promise<number[]> {
   return statuses;
 }
 
+/** The server told to stop (`stopped`) is gone within `ms` of `started` (by default, this call). */
+async function expectGoneWithin(stopped: Promise<unknown>, ms: number, started = Date.now()): Promise<void> {
+  const gone = await Promise.race([stopped.then(() => true), sleep(ms).then(() => false)]);
+  expect(gone).toBe(true);
+  expect(Date.now() - started).toBeLessThan(ms);
+}
+
 /** The lines of one request, once its access line (or, without them, `until`) is written. */
 async function linesOf(server: RunningServer, reqId: string, until?: (l: LogLine) => boolean) {
   const own = () => logLines(server.output()).filter((line) => line.reqId === reqId);
@@ -294,10 +301,7 @@ describe("when the log's reader stalls for good", () => {
     try {
       server.child.stdout?.pause();
       await manyAnswers(server);
-      const started = Date.now();
-      const gone = await Promise.race([server.stop().then(() => true), sleep(8_000).then(() => false)]);
-      expect(gone).toBe(true);
-      expect(Date.now() - started).toBeLessThan(8_000);
+      await expectGoneWithin(server.stop(), 8_000);
     } finally {
       server.child.stdout?.destroy();
       await server.kill();
@@ -325,9 +329,7 @@ describe("when nobody reads the log any more", () => {
         { timeout: 5_000, interval: 20 },
       );
       server.child.stdout?.destroy();
-      const gone = await Promise.race([stopped.then(() => true), sleep(8_000).then(() => false)]);
-      expect(gone).toBe(true);
-      expect(Date.now() - started).toBeLessThan(8_000);
+      await expectGoneWithin(stopped, 8_000, started);
     } finally {
       await server.kill();
     }
