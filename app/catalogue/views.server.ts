@@ -3,7 +3,7 @@ import type { Db } from "~/db/database.server";
 import { dateRangeText, openingText } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl } from "~/lib/urls";
-import { type ImageView, imageView, variantUrl } from "~/media/media.server";
+import { type ImageView, imageView, jpegUrl, variantUrl } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { type DropInfo, getProductsWithDrops, type Product } from "./catalogue.server";
 import { type DropMoment, type DropTimeState, dropTimeState, isDropPurchasable } from "./drop-time";
@@ -120,7 +120,10 @@ export async function cartProducts(
   }));
 }
 
-/** Absolute addresses of the products' main images, for the payment page's line items. */
+/**
+ * Absolute addresses of the products' main images, for the payment page's line items: their JPEG
+ * copies, since the provider may show them outside a browser (its receipts).
+ */
 export async function productImageUrls(
   db: Db,
   storage: MediaStorage,
@@ -129,7 +132,7 @@ export async function productImageUrls(
 ): Promise<Map<string, string>> {
   const urls = new Map<string, string>();
   for (const { product } of await getProductsWithDrops(db, ids, new Date())) {
-    if (product.image) urls.set(product.id, absoluteUrl(origin, variantUrl(storage, product.image, 960)));
+    if (product.image) urls.set(product.id, absoluteUrl(origin, jpegUrl(storage, product.image, 960)));
   }
   return urls;
 }

@@ -63,6 +63,14 @@ export const HERO_IMAGE: Illustration = {
   height: 900,
 };
 
+/**
+ * The hero as a JPEG, for link previews (og:image): WhatsApp, where the shop's links are shared,
+ * shows neither SVG nor WebP. hero.svg rendered by sharp at 1200 px on the cream background
+ * (`sharp("public/brand/hero.svg").resize({ width: 1200 }).flatten({ background: "#faf6ef" })
+ * .jpeg({ quality: 82, mozjpeg: true })`): made again when the drawing changes.
+ */
+export const HERO_SHARE_IMAGE = "/brand/hero.jpg";
+
 /** Home page, artisan-process section. */
 export const PROCESS_IMAGE: Illustration = {
   src: "/brand/proceso.svg",

@@ -24,6 +24,12 @@ export interface MediaTable {
   height: number;
   /** Widths stored as `<key>-<width>.webp`, comma separated, ascending. Empty for videos. */
   widths: string;
+  /**
+   * Widths also stored as JPEG for e-mails (`<key>-<width>.jpg`), like `widths`. Empty: none yet
+   * (a photo stored before migration 0036 waits for the job that makes them; a video); "0": none
+   * can be made (its WebP copy is gone).
+   */
+  jpeg_widths: ColumnType<string, string | undefined, string>;
   mime: string;
   /** What the photo shows, for screen readers; empty: the page uses the product's or drop's name. */
   alt: ColumnType<string, string | undefined, string>;

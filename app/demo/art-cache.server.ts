@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { IMAGE_WIDTHS, type ProcessedImage, processImage } from "~/media/images.server";
+import {
+  IMAGE_WIDTHS,
+  JPEG_ENCODING,
+  JPEG_WIDTHS,
+  type ProcessedImage,
+  processImage,
+} from "~/media/images.server";
 
 /** Turns a drawing's source into the stored image: the upload pipeline, or a copy of its last result. */
 export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
@@ -10,11 +16,11 @@ export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
 /**
  * DEMO_ART_CACHE: a folder of demo art already drawn, keyed by content (the drawing's source, the
  * stored widths, the pipeline's code and sharp's version), so a later first start copies the WebP
- * files instead of drawing them again. For test runs that start many demo shops; a shop without
+ * files and their JPEG copies instead of drawing them again. For test runs that start many demo shops; a shop without
  * the setting draws every time.
  */
 export function cachedArtProcessing(dir: string): ArtProcessing {
-  const pipeline = `${IMAGE_WIDTHS.join(",")}\0${JSON.stringify(sharp.versions)}\0${processImage.toString()}`;
+  const pipeline = `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${processImage.toString()}`;
   return async (body) => {
     const key = createHash("sha256").update(pipeline).update("\0").update(body).digest("hex");
     const file = (name: string) => path.join(dir, `${key}${name}`);
@@ -30,15 +36,21 @@ interface CachedEntry {
   width: number;
   height: number;
   widths: number[];
+  jpegWidths: number[];
 }
 
 async function readCached(file: (name: string) => string): Promise<ProcessedImage | null> {
   try {
     const entry = JSON.parse(await fs.readFile(file(".json"), "utf8")) as CachedEntry;
-    const variants = await Promise.all(
-      entry.widths.map(async (width) => ({ width, body: await fs.readFile(file(`-${width}.webp`)) })),
-    );
-    return { width: entry.width, height: entry.height, variants };
+    const read = (widths: number[], ext: string) =>
+      Promise.all(
+        widths.map(async (width) => ({ width, body: await fs.readFile(file(`-${width}.${ext}`)) })),
+      );
+    const [variants, jpegCopies] = await Promise.all([
+      read(entry.widths, "webp"),
+      read(entry.jpegWidths, "jpg"),
+    ]);
+    return { width: entry.width, height: entry.height, variants, jpegCopies };
   } catch {
     return null;
   }
@@ -52,11 +64,15 @@ async function writeCached(dir: string, file: (name: string) => string, image: P
     await fs.writeFile(temporary, body);
     await fs.rename(temporary, file(name));
   };
-  await Promise.all(image.variants.map((v) => put(`-${v.width}.webp`, v.body)));
+  await Promise.all([
+    ...image.variants.map((v) => put(`-${v.width}.webp`, v.body)),
+    ...image.jpegCopies.map((c) => put(`-${c.width}.jpg`, c.body)),
+  ]);
   const entry: CachedEntry = {
     width: image.width,
     height: image.height,
     widths: image.variants.map((v) => v.width),
+    jpegWidths: image.jpegCopies.map((c) => c.width),
   };
   await put(".json", JSON.stringify(entry));
 }

@@ -1,6 +1,7 @@
 import type { AdminAuth } from "~/auth/auth.server";
 import type { Database } from "~/db/database.server";
 import type { MailQueue } from "~/mail/queue.server";
+import { makeMissingJpegCopies } from "~/media/jpeg-copies.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { sweepUnusedMedia } from "~/media/sweep.server";
 import type { PaymentProvider } from "~/orders/payment-port";
@@ -85,8 +86,25 @@ export function shopJobs({ database, payments, mail, media, auth, keptMedia }: S
       everyMs: 60 * 60_000,
       async run() {
         const keep = (await keptMedia?.()) ?? [];
-        const { rows, files } = await sweepUnusedMedia(database.db, media, new Date(), keep);
-        return rows + files > 0 ? `Medios sin usar borrados: ${rows} registros, ${files} archivos.` : null;
+        const { rows, files, copies } = await sweepUnusedMedia(database.db, media, new Date(), keep);
+        // Photos whose JPEG copies went missing: made again now.
+        const remade = copies > 0 ? (await makeMissingJpegCopies(database.db, media)).made : 0;
+        const again = remade > 0 ? `; ${remade} copias JPEG hechas de nuevo` : "";
+        return rows + files + remade > 0
+          ? `Medios sin usar borrados: ${rows} registros, ${files} archivos${again}.`
+          : null;
+      },
+    },
+    {
+      // Photos stored before their JPEG copies (e-mails, link previews) were made with every upload (decision 4).
+      name: "Copias JPEG de las fotos",
+      everyMs: 60 * 60_000,
+      runAtStart: true,
+      async run() {
+        const { made, lost } = await makeMissingJpegCopies(database.db, media);
+        if (made + lost === 0) return null;
+        const missing = lost > 0 ? `; ${lost} sin copia WebP de la cual hacerla` : "";
+        return `Copias JPEG de las fotos: ${made} hechas${missing}.`;
       },
     },
     {

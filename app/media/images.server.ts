@@ -1,12 +1,28 @@
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 
 /** Widths each image is stored in; the browser picks one through srcset. */
 export const IMAGE_WIDTHS = [480, 960, 1600] as const;
 
+/**
+ * Widths also stored as JPEG (`<key>-<width>.jpg`), for what shows no WebP: link previews in
+ * WhatsApp, where the shop's links are shared, and e-mails in classic Outlook (decision 4). An
+ * e-mail shows a photo at 520 px at most, a link preview at about 600.
+ */
+export const JPEG_WIDTHS = [480, 960] as const;
+
+/**
+ * How the copies are encoded; part of the demo art cache's key. `backdrop`: what a transparent
+ * photo stands on in a JPEG (which has none), the e-mails' photo backdrop.
+ */
+export const JPEG_ENCODING = { backdrop: "#efe6d6", quality: 82, mozjpeg: true } as const;
+
 export interface ProcessedImage {
   width: number;
   height: number;
+  /** WebP, for the pages. */
   variants: { width: number; body: Buffer }[];
+  /** JPEG, for link previews and e-mails: the variants' widths up to 960 px (else the smallest). */
+  jpegCopies: { width: number; body: Buffer }[];
 }
 
 export class ImageRejected extends Error {}
@@ -50,18 +66,39 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
     .resize({ width: largest, withoutEnlargement: true })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const variants = await Promise.all(
-    widths.map(async (w) => ({
-      width: w,
-      body: await sharp(base.data, { raw: base.info })
-        .resize({ width: w, withoutEnlargement: true })
-        .webp({ quality: 80 })
-        .toBuffer(),
-    })),
-  );
-  return { width, height, variants };
+  const scaled = (w: number) =>
+    sharp(base.data, { raw: base.info }).resize({ width: w, withoutEnlargement: true });
+  const [variants, jpegCopies] = await Promise.all([
+    Promise.all(
+      widths.map(async (w) => ({ width: w, body: await scaled(w).webp({ quality: 80 }).toBuffer() })),
+    ),
+    Promise.all(jpegWidths(widths).map(async (w) => ({ width: w, body: await asJpeg(scaled(w)) }))),
+  ]);
+  return { width, height, variants, jpegCopies };
+}
+
+/** The stored widths that get a JPEG copy: those within JPEG_WIDTHS, or the smallest. */
+export function jpegWidths(widths: readonly number[]): number[] {
+  const widest = Math.max(...JPEG_WIDTHS);
+  const within = widths.filter((w) => w <= widest);
+  return within.length > 0 ? within : widths.slice(0, 1);
+}
+
+/** An image as an e-mail's JPEG: transparency laid on the e-mails' photo backdrop. */
+function asJpeg(image: Sharp): Promise<Buffer> {
+  const { backdrop, quality, mozjpeg } = JPEG_ENCODING;
+  return image.flatten({ background: backdrop }).jpeg({ quality, mozjpeg }).toBuffer();
+}
+
+/** The JPEG copy of a stored WebP variant (for photos stored before copies were made). */
+export function jpegCopyOf(variant: Buffer): Promise<Buffer> {
+  return asJpeg(sharp(variant));
 }
 
 export function variantKey(baseKey: string, width: number): string {
   return `${baseKey}-${width}.webp`;
+}
+
+export function jpegCopyKey(baseKey: string, width: number): string {
+  return `${baseKey}-${width}.jpg`;
 }

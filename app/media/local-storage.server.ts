@@ -46,6 +46,14 @@ export function createLocalStorage(root: string): MediaStorage {
         await fsp.rm(tmp, { force: true });
       }
     },
+    async read(key) {
+      try {
+        return await fsp.readFile(resolve(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
     async deletePrefix(prefix) {
       assertSafeKey(prefix);
       if (prefix.endsWith("/")) {

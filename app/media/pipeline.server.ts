@@ -8,6 +8,7 @@ import { toTimestamp } from "~/db/database.server";
 import type { NewMediaRow } from "~/db/schema";
 import { newId } from "~/lib/ids";
 import { type ProcessedImage, processImage, variantKey } from "./images.server";
+import { processedImageRow, putProcessedImage } from "./media.server";
 import { capBytes, peek, UploadTooLarge } from "./multipart.server";
 import { hasHeicBrand, SNIFF_BYTES, sniffVideo } from "./sniff";
 import type { MediaStorage } from "./storage.server";
@@ -73,29 +74,11 @@ export async function receiveImage(target: Target, file: Readable): Promise<Stor
     }
     const id = newId();
     const key = `drops/${target.dropId}/${id}`;
-    const puts = await Promise.allSettled(
-      processed.variants.map((v) => target.storage.put(variantKey(key, v.width), v.body, "image/webp")),
-    );
-    const refused = puts.find((p) => p.status === "rejected");
-    if (refused) {
-      // Once every write has ended, so that none lands after the clean-up.
-      await target.storage.deletePrefix(key).catch(() => {});
-      throw refused.reason;
-    }
-    const widths = processed.variants.map((v) => v.width);
+    await putProcessedImage(target.storage, key, processed);
+    const largest = processed.variants[processed.variants.length - 1]?.width ?? processed.width;
     return {
-      row: {
-        id,
-        drop_id: target.dropId,
-        kind: "image",
-        key,
-        width: processed.width,
-        height: processed.height,
-        widths: widths.join(","),
-        mime: "image/webp",
-        created_at: toTimestamp(target.now),
-      },
-      url: target.storage.publicUrl(variantKey(key, widths[widths.length - 1] ?? processed.width)),
+      row: processedImageRow({ id, dropId: target.dropId, key, processed, now: target.now }),
+      url: target.storage.publicUrl(variantKey(key, largest)),
     };
   } finally {
     await fsp.rm(dir, { recursive: true, force: true });

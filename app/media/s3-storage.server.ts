@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import {
   DeleteObjectsCommand,
+  GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -86,6 +87,16 @@ export function createS3Storage(settings: S3Settings): MediaStorage {
         if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) {
           throw new MediaKeyTaken(key);
         }
+        throw error;
+      }
+    },
+    async read(key) {
+      assertSafeKey(key);
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : Buffer.alloc(0);
+      } catch (error) {
+        if (notFound(error)) return null;
         throw error;
       }
     },

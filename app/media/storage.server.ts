@@ -12,6 +12,8 @@ export interface MediaStorage {
    * memory whole. A key that already exists is refused (MediaKeyTaken): objects are immutable.
    */
   put(key: string, body: Buffer | Readable, contentType: string): Promise<void>;
+  /** A stored object's bytes, or null when there is none: for small ones (a photo's copy). */
+  read(key: string): Promise<Buffer | null>;
   /**
    * Deletes a media item's variants (`drops/<dropId>/<mediaId>`: every key starting with it) or,
    * with a trailing slash, a whole folder (`drops/<dropId>/`: only keys inside that folder).

@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import { Link } from "react-router";
 import { Picture } from "~/components/picture";
-import { BRAND, HERO_IMAGE, PROCESS_VIDEO_POSTER, type ProcessStep, TIMELINE } from "~/content/brand";
+import { BRAND, HERO_SHARE_IMAGE, PROCESS_VIDEO_POSTER, type ProcessStep, TIMELINE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
 import { absoluteUrl } from "~/lib/urls";
 import { type StoryPicture, storyPictures } from "~/settings/storefront.server";
@@ -48,7 +48,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     tagline: storefront.heroText,
     story: storefront.brandStory,
     process: storefront.processSteps,
-    ogImage: absoluteUrl(origin, HERO_IMAGE.src),
+    ogImage: absoluteUrl(origin, HERO_SHARE_IMAGE),
     // Only http(s): Configuración and the environment check it.
     processVideoUrl: shop.processVideoUrl,
   };

@@ -56,7 +56,7 @@ export async function loader({ context, request, params, url }: Route.LoaderArgs
         description: drop.smallDescription || drop.description || `Colección ${drop.name}`,
         // Filtered views are the same page for search engines.
         path: summary.href,
-        image: summary.image?.src ?? null,
+        image: summary.image?.shareSrc ?? null,
       }),
     },
     now: now.toISOString(),

@@ -31,7 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       ...pageSeo(shopOrigin(context), settings.current().shop.name, {
         description: "Todas nuestras colecciones de temporada de joyería de oro hecha a mano, año por año.",
         path: "/colecciones",
-        image: groups[0]?.drops[0]?.image?.src ?? null,
+        image: groups[0]?.drops[0]?.image?.shareSrc ?? null,
       }),
     },
     groups,

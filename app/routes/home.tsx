@@ -17,7 +17,7 @@ import { RouteError } from "~/components/route-error";
 import { useShopClock } from "~/components/shop-clock";
 import { WaitlistForm } from "~/components/waitlist-form-lazy";
 import { WhatsAppButton } from "~/components/whatsapp-button";
-import { BRAND, HERO_IMAGE, PROCESS_IMAGE } from "~/content/brand";
+import { BRAND, HERO_IMAGE, HERO_SHARE_IMAGE, PROCESS_IMAGE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
 import { storyImage } from "~/settings/storefront.server";
 import { takesSignUps } from "~/waitlist/sign-up-input";
@@ -51,7 +51,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     seo: page.seo({
       description: story.heroText,
       path: "/",
-      image: page.drops[0]?.image?.src ?? heroPhoto?.src ?? HERO_IMAGE.src,
+      image: page.drops[0]?.image?.shareSrc ?? heroPhoto?.shareSrc ?? HERO_SHARE_IMAGE,
     }),
     now: now.toISOString(),
     whatsapp: page.shop.whatsapp,

@@ -114,7 +114,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
         description:
           product.description || `${product.categoria} de ${product.material.toLowerCase()}, hecho a mano.`,
         path: productHref(drop.id, product.id),
-        image: images[0]?.src ?? null,
+        image: images[0]?.shareSrc ?? null,
       }),
       images: images.map((i) => page.absolute(i.src)),
     },

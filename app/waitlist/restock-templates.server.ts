@@ -4,7 +4,7 @@ import { formatMXN } from "~/lib/money";
 import { absoluteUrl } from "~/lib/urls";
 import { RESTOCK_CONFIRM_EMAIL, RESTOCK_EMAIL } from "~/mail/kinds";
 import type { EmailTemplates, QueuedEmail } from "~/mail/queue.server";
-import { loadMedia, variantUrl } from "~/media/media.server";
+import { jpegUrl, loadMedia } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { type WaitlistLinks, waitlistUrls } from "./links.server";
 import { CONFIRM_WITHIN_DAYS } from "./opt-in.server";
@@ -48,7 +48,7 @@ export function restockEmailTemplates(
           price: formatMXN(request.product.priceCents),
           productUrl: absoluteUrl(origin, request.href),
           image: photo
-            ? { url: absoluteUrl(origin, variantUrl(storage, photo, PHOTO_WIDTH)), alt: photo.alt }
+            ? { url: absoluteUrl(origin, jpegUrl(storage, photo, PHOTO_WIDTH)), alt: photo.alt }
             : null,
           confirmUrl: urls.confirm,
           confirmWithinDays: CONFIRM_WITHIN_DAYS,

@@ -2,7 +2,7 @@ import { productHref } from "~/catalogue/views.server";
 import type { Db } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
 import { absoluteUrl } from "~/lib/urls";
-import { loadMedia, variantUrl } from "~/media/media.server";
+import { jpegUrl, loadMedia } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import type { DropShowcase } from "./emails";
 
@@ -37,7 +37,7 @@ export async function dropShowcase(
   const media = await loadMedia(db, [drop?.image_id ?? null, ...products.map((p) => p.image_id)]);
   const image = (id: string | null | undefined, width: number) => {
     const row = id ? media.get(id) : undefined;
-    return row ? { url: absoluteUrl(origin, variantUrl(storage, row, width)), alt: row.alt } : null;
+    return row ? { url: absoluteUrl(origin, jpegUrl(storage, row, width)), alt: row.alt } : null;
   };
   return {
     cover: image(drop?.image_id, COVER_WIDTH),

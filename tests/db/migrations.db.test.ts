@@ -112,6 +112,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0033_returns",
       "0034_card_funding",
       "0035_delivery_days",
+      "0036_jpeg_copies",
     ]);
 
     const db = database.db;
@@ -221,6 +222,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0033_returns",
       "0034_card_funding",
       "0035_delivery_days",
+      "0036_jpeg_copies",
     ]);
   });
 });

@@ -36,8 +36,11 @@ function keeper(): Mailer & { sent: MailMessage[] } {
   };
 }
 
-/** A paid order of two pieces of a running drop: one with a photo, one without. */
-async function paidOrder(database: Database): Promise<string> {
+/**
+ * A paid order of two pieces of a running drop: one with a photo (its JPEG copies made unless
+ * `jpegWidths` says otherwise), one without.
+ */
+async function paidOrder(database: Database, jpegWidths = "480,960"): Promise<string> {
   const now = new Date();
   await database.db
     .insertInto("media")
@@ -49,6 +52,7 @@ async function paidOrder(database: Database): Promise<string> {
       width: 1600,
       height: 1600,
       widths: "480,960,1600",
+      jpeg_widths: jpegWidths,
       mime: "image/webp",
       alt: "Collar sobre una mesa de madera",
       created_at: toTimestamp(now),
@@ -84,21 +88,30 @@ async function paidOrder(database: Database): Promise<string> {
   return order.id;
 }
 
+/** The order's confirmation e-mail, as sent with the shop's public address (or none). */
+async function confirmationOf(
+  database: Database,
+  publicUrl: string | undefined,
+): Promise<MailMessage | undefined> {
+  const mailer = keeper();
+  const templates = orderEmailTemplates(
+    database.db,
+    () => settingsFromEnvironment(shop),
+    { links, publicUrl },
+    media,
+  );
+  expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
+  return mailer.sent[0];
+}
+
 describeEachDatabase("the order e-mails' photos", (harness) => {
   it("show each piece's main photo at the shop's public address, named by the piece, beside 'Ver mi pedido'", async () => {
     const database = await harness.fresh();
     const id = await paidOrder(database);
-    const mailer = keeper();
-    const templates = orderEmailTemplates(
-      database.db,
-      () => settingsFromEnvironment(shop),
-      { links, publicUrl: origin },
-      media,
-    );
-    expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
-    const [confirmation] = mailer.sent;
+    const confirmation = await confirmationOf(database, origin);
     const html = confirmation?.html ?? "";
-    expect(html).toContain(`<img src="${origin}/media/drops/x/caracola-480.webp" alt="Collar Caracola"`);
+    // Its JPEG copy: classic Outlook shows no WebP.
+    expect(html).toContain(`<img src="${origin}/media/drops/x/caracola-480.jpg" alt="Collar Caracola"`);
     // The piece without a photo is listed all the same, with no image of its own.
     expect(html).toContain("Arete Espuma × 1");
     expect(html.match(/<img\b/g)).toHaveLength(1);
@@ -106,18 +119,18 @@ describeEachDatabase("the order e-mails' photos", (harness) => {
     expect(confirmation?.text).toMatch(new RegExp(`Mi pedido\\): ${origin}/mi-pedido/${id}\\?firma=`));
   });
 
+  it("a photo stored before its JPEG copies were made shows its WebP until they are", async () => {
+    const database = await harness.fresh();
+    await paidOrder(database, "");
+    expect((await confirmationOf(database, origin))?.html).toContain(
+      `<img src="${origin}/media/drops/x/caracola-480.webp"`,
+    );
+  });
+
   it("without a public address (nor one recorded with the order) the e-mail goes out without photos", async () => {
     const database = await harness.fresh();
     await paidOrder(database);
-    const mailer = keeper();
-    const templates = orderEmailTemplates(
-      database.db,
-      () => settingsFromEnvironment(shop),
-      { links, publicUrl: undefined },
-      media,
-    );
-    expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
-    const [confirmation] = mailer.sent;
+    const confirmation = await confirmationOf(database, undefined);
     expect(confirmation?.html).not.toMatch(/<img\b/);
     expect(confirmation?.html).toContain("Collar Caracola × 1");
     expect(confirmation?.html).not.toContain("Ver mi pedido");

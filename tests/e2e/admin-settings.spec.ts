@@ -124,10 +124,6 @@ test.describe("Configuración", () => {
     await expectAccessible(page);
     await page.getByRole("button", { name: "Guardar configuración" }).click();
     await expect(page.getByRole("status")).toHaveText(/^Configuración guardada/);
-    console.log(
-      "DEBUG2",
-      (await (await page.request.get(`${server.url}/admin/settings.data`)).text()).slice(0, 3000),
-    );
     await expect(story.getByRole("img", { name: "Imagen de la portada" })).toBeVisible();
 
     // The other app server's home, within seconds, without a restart.

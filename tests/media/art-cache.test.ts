@@ -21,16 +21,20 @@ it("DEMO_ART_CACHE: a drawing is processed once, then copied from the folder by 
   expect(first.width).toBe(direct.width);
   expect(first.height).toBe(direct.height);
   expect(first.variants.map((v) => v.width)).toEqual(direct.variants.map((v) => v.width));
+  expect(first.jpegCopies.map((c) => c.width)).toEqual([480]);
   const files = fs.readdirSync(dir).sort();
   expect(files.filter((f) => f.endsWith(".json"))).toHaveLength(1);
   expect(files.filter((f) => f.endsWith(".webp"))).toHaveLength(first.variants.length);
+  expect(files.filter((f) => f.endsWith(".jpg"))).toHaveLength(1);
   expect(files.some((f) => f.endsWith(".tmp"))).toBe(false);
 
   // A later start (a new processing over the same folder) reads the files instead of drawing.
   const webp = files.find((f) => f.endsWith("-480.webp")) ?? "";
   fs.writeFileSync(path.join(dir, webp), "kept");
+  fs.writeFileSync(path.join(dir, webp.replace(/webp$/, "jpg")), "kept too");
   const again = await cachedArtProcessing(dir)(drawing("#c9a227"));
   expect(again.variants.find((v) => v.width === 480)?.body.toString()).toBe("kept");
+  expect(again.jpegCopies.find((c) => c.width === 480)?.body.toString()).toBe("kept too");
   expect({ width: again.width, height: again.height }).toEqual({ width: first.width, height: first.height });
 
   // Other content is another entry.

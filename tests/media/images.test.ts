@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { expect, it } from "vitest";
-import { ImageRejected, processImage } from "~/media/images.server";
+import { ImageRejected, jpegCopyOf, processImage } from "~/media/images.server";
 
 /**
  * A phone photo as cameras store it: 4000 × 3000 (12 megapixels) with EXIF orientation 6 ("turn
@@ -34,7 +34,7 @@ async function phonePhoto(): Promise<Buffer> {
     .toBuffer();
 }
 
-it("a 12-megapixel photo with EXIF orientation 6 and GPS comes out upright, in WebP, without its metadata", async () => {
+it("a 12-megapixel photo with EXIF orientation 6 and GPS comes out upright, in WebP and its JPEG copies, without its metadata", async () => {
   const input = await phonePhoto();
   const before = await sharp(input).metadata();
   expect(before).toMatchObject({ width: 4000, height: 3000, orientation: 6, format: "jpeg" });
@@ -69,6 +69,59 @@ it("a 12-megapixel photo with EXIF orientation 6 and GPS comes out upright, in W
   expect(top.b).toBeLessThan(80);
   expect(bottom.b).toBeGreaterThan(150);
   expect(bottom.r).toBeLessThan(80);
+
+  // JPEG copies too, for link previews and e-mails (WhatsApp and classic Outlook show no WebP):
+  // the widths an e-mail or a preview may use, upright (red on top), without the metadata.
+  expect(image.jpegCopies.map((c) => c.width)).toEqual([480, 960]);
+  for (const copy of image.jpegCopies) {
+    const meta = await sharp(copy.body).metadata();
+    expect(meta).toMatchObject({
+      format: "jpeg",
+      width: copy.width,
+      height: Math.round((copy.width * 4000) / 3000),
+    });
+    expect(meta.exif, "no EXIF (no GPS position) in the copy").toBeUndefined();
+    expect(copy.body.includes(Buffer.from("Prueba"))).toBe(false);
+  }
+  const copy = await sharp(image.jpegCopies[0]?.body).raw().toBuffer({ resolveWithObject: true });
+  expect(copy.data[(10 * copy.info.width + copy.info.width / 2) * copy.info.channels] ?? 0).toBeGreaterThan(
+    150,
+  );
+});
+
+it("a small photo gets one JPEG copy at its own width; a transparent one stands on the e-mails' sand backdrop, not black", async () => {
+  // 300 × 200, fully transparent but for a gold square in the middle.
+  const png = await sharp({
+    create: { width: 300, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+  })
+    .composite([
+      {
+        input: await sharp({ create: { width: 100, height: 100, channels: 4, background: "#c9a227" } })
+          .png()
+          .toBuffer(),
+        left: 100,
+        top: 50,
+      },
+    ])
+    .png()
+    .toBuffer();
+  const image = await processImage(png);
+  expect(image.variants.map((v) => v.width)).toEqual([300]);
+  expect(image.jpegCopies.map((c) => c.width)).toEqual([300]);
+  const corner = async (jpeg: Buffer) => {
+    const { data } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
+    return [data[0], data[1], data[2]].map((v) => v ?? 0);
+  };
+  // #efe6d6, give or take the JPEG's rounding.
+  for (const [channel, want] of (await corner(image.jpegCopies[0]?.body ?? Buffer.alloc(0))).map(
+    (v, i) => [v, [0xef, 0xe6, 0xd6][i] ?? 0] as const,
+  )) {
+    expect(Math.abs(channel - want)).toBeLessThan(6);
+  }
+  // A copy made later from the stored WebP (a photo stored before copies were made) alike.
+  const later = await jpegCopyOf(image.variants[0]?.body ?? Buffer.alloc(0));
+  expect((await sharp(later).metadata()).format).toBe("jpeg");
+  expect(Math.abs(((await corner(later))[0] ?? 0) - 0xef)).toBeLessThan(6);
 });
 
 it("a text file named like a photo is refused by its content", async () => {

@@ -80,6 +80,18 @@ describe.each([
     expect(read.body.toString()).toBe("imagen 480");
   });
 
+  it("a photo's JPEG copy is served as image/jpeg, and the shop reads back what it stored", async () => {
+    await storage.put("drops/d6/m1-480.jpg", body("copia jpeg"), "image/jpeg");
+    const read = await fetched("drops/d6/m1-480.jpg");
+    expect(read.status).toBe(200);
+    expect(read.type).toBe("image/jpeg");
+    expect((await storage.read("drops/d6/m1-480.jpg"))?.toString()).toBe("copia jpeg");
+    // Nothing there: null, not an error.
+    expect(await storage.read("drops/d6/m1-960.jpg")).toBeNull();
+    expect(await storage.read("drops/nada/m1-480.webp")).toBeNull();
+    await expect(storage.read("../shop.db")).rejects.toThrow(/Unsafe media key/);
+  });
+
   it("a streamed body of many megabytes arrives whole", async () => {
     const chunk = Buffer.alloc(1024 * 1024, 7);
     const parts = 20;

@@ -231,7 +231,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     expect(fs.readdirSync(serverTmp)).toEqual([]);
   }
 
-  it("stores a photo as WebP widths that are served at the returned url, with its media row", async () => {
+  it("stores a photo as WebP widths that are served at the returned url, with its JPEG copies and its media row", async () => {
     const dropId = newId();
     const photo = await jpeg(1200, 800);
     const { status, json } = await upload(
@@ -248,7 +248,23 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: "webp", width: 960, height: 640 });
 
-    expect(storedFiles(dropId)).toEqual([`${id}-480.webp`, `${id}-960.webp`]);
+    // And JPEG copies, for link previews (WhatsApp) and e-mails (classic Outlook), which show no
+    // WebP: served as JPEG, to other sites too (a webmail).
+    expect(storedFiles(dropId)).toEqual([
+      `${id}-480.jpg`,
+      `${id}-480.webp`,
+      `${id}-960.jpg`,
+      `${id}-960.webp`,
+    ]);
+    const copy = await fetch(`${server.url}/media/drops/${dropId}/${id}-960.jpg`);
+    expect(copy.status).toBe(200);
+    expect(copy.headers.get("content-type")).toBe("image/jpeg");
+    expect(copy.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    expect(await sharp(Buffer.from(await copy.arrayBuffer())).metadata()).toMatchObject({
+      format: "jpeg",
+      width: 960,
+      height: 640,
+    });
     const [row, ...others] = await mediaRows(dropId);
     expect(others).toEqual([]);
     expect(row).toMatchObject({
@@ -259,6 +275,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
       width: 1200,
       height: 800,
       widths: "480,960",
+      jpeg_widths: "480,960",
       mime: "image/webp",
     });
     expect(fs.readdirSync(serverTmp)).toEqual([]);
@@ -315,7 +332,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     );
     expect(status, JSON.stringify(json)).toBe(201);
     expect(json).toMatchObject({ kind: "image", width: 600, height: 400 });
-    expect(storedFiles(dropId)).toEqual([`${json.id}-480.webp`]);
+    expect(storedFiles(dropId)).toEqual([`${json.id}-480.jpg`, `${json.id}-480.webp`]);
   });
 
   it("refuses a text file named foto.jpg, storing nothing", async () => {
@@ -549,7 +566,8 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
       form({ dropId, kind: "image" }, { name: "foto.png", type: "image/png", body: await jpeg(300, 200) }),
     );
     expect(status).toBe(201);
-    expect(storedFiles(dropId)).toHaveLength(1);
+    // Its one WebP width and its JPEG copy.
+    expect(storedFiles(dropId)).toHaveLength(2);
   });
 });
 
@@ -605,6 +623,10 @@ describe("media uploads to S3-compatible storage", () => {
     const image = await fetch(String(photo.json.url));
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/webp");
+    // Its JPEG copy for link previews and e-mails, in the bucket beside it.
+    const copy = await fetch(String(photo.json.url).replace(/webp$/, "jpg"));
+    expect(copy.status).toBe(200);
+    expect(copy.headers.get("content-type")).toBe("image/jpeg");
 
     // Over the 8 MB part size: the stream goes up as a multipart upload.
     const bytes = mp4(12 * MB);

@@ -127,6 +127,26 @@ describe("a fresh start on the embedded defaults", () => {
     // E-mails show them from elsewhere (a webmail, the owner's preview in a sandboxed frame).
     expect(imageRes.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
 
+    // A link shared on WhatsApp shows its preview photo only if it is not WebP: home's and a
+    // product's og:image are their photos' JPEG copies.
+    const product = html.match(/href="(\/drop\/[^"/]+\/product\/[^"/]+)"/)?.[1] ?? "";
+    for (const [page, body] of [
+      ["/", html],
+      [product, await (await fetch(`${server.url}${product}`)).text()],
+    ]) {
+      const preview = body?.match(/<meta property="og:image" content="([^"]+)"/)?.[1] ?? "";
+      expect(preview, page).toMatch(/^http:\/\/[^/]+\/media\/drops\/[^"]+-960\.jpg$/);
+      const previewRes = await fetch(`${server.url}${new URL(preview).pathname}`);
+      expect(previewRes.status, page).toBe(200);
+      expect(previewRes.headers.get("content-type"), page).toBe("image/jpeg");
+    }
+    // The brand's page shows the hero drawing: as a JPEG rendering, not its SVG.
+    const about = await (await fetch(`${server.url}/nosotros`)).text();
+    const aboutPreview = about.match(/<meta property="og:image" content="([^"]+)"/)?.[1] ?? "";
+    expect(new URL(aboutPreview).pathname).toBe("/brand/hero.jpg");
+    const aboutRes = await fetch(`${server.url}/brand/hero.jpg`);
+    expect(aboutRes.headers.get("content-type")).toBe("image/jpeg");
+
     for (const path of ["/media/drops/nada/no-existe-480.webp", "/media/shop.db", "/media/%2e%2e/shop.db"]) {
       const missing = await fetch(`${server.url}${path}`);
       expect(missing.status, path).toBe(404);

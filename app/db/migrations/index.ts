@@ -33,6 +33,7 @@ import * as m0032 from "./0032_restock_requests";
 import * as m0033 from "./0033_returns";
 import * as m0034 from "./0034_card_funding";
 import * as m0035 from "./0035_delivery_days";
+import * as m0036 from "./0036_jpeg_copies";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   "0033_returns": m0033,
   "0034_card_funding": m0034,
   "0035_delivery_days": m0035,
+  "0036_jpeg_copies": m0036,
 };

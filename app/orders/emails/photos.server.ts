@@ -1,14 +1,14 @@
 import type { Db } from "~/db/database.server";
 import { absoluteUrl } from "~/lib/urls";
 import type { EmailPhoto } from "~/mail/components";
-import { loadMedia, variantUrl } from "~/media/media.server";
+import { jpegUrl, loadMedia } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import type { LinePhotos } from "./order-parts";
 
 /*
  * The photos an order's e-mails show beside its pieces (decision 47): each line's product's main
  * image (`products.image_id`, as the storefront's tiles and the payment page show it), its smallest
- * stored copy, made absolute with the shop's public address, as the 'Mi pedido' link is. The alt
+ * stored JPEG copy (classic Outlook shows no WebP), made absolute with the shop's public address, as the 'Mi pedido' link is. The alt
  * text is the piece's name as bought. Read when the message is rendered: a photo changed since the
  * purchase is the one the buyer sees.
  */
@@ -36,6 +36,6 @@ export async function orderLinePhotos(
   );
   return lines.map((l): EmailPhoto | null => {
     const row = l.image_id ? media.get(l.image_id) : undefined;
-    return row ? { url: absoluteUrl(origin, variantUrl(storage, row, PHOTO_WIDTH)), alt: l.name } : null;
+    return row ? { url: absoluteUrl(origin, jpegUrl(storage, row, PHOTO_WIDTH)), alt: l.name } : null;
   });
 }
