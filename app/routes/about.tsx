@@ -4,7 +4,7 @@ import { Picture } from "~/components/picture";
 import { BRAND, HERO_SHARE_IMAGE, PROCESS_VIDEO_POSTER, type ProcessStep, TIMELINE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
 import { absoluteUrl } from "~/lib/urls";
-import { type StoryPicture, storyPictures } from "~/settings/storefront.server";
+import { type StoryPicture, storyImage, storyPictures } from "~/settings/storefront.server";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";
@@ -22,6 +22,12 @@ export async function loader({ context }: Route.LoaderArgs) {
       { ref: p.after, alt: p.afterAlt },
     ]),
   ]);
+  const heroPhoto = await storyImage(
+    services.database.db,
+    services.media,
+    storefront.heroImage,
+    storefront.heroImageAlt,
+  );
   const cardCount = storefront.storyCards.length;
   return {
     cards: storefront.storyCards.map((c, i) => ({
@@ -48,7 +54,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     tagline: storefront.heroText,
     story: storefront.brandStory,
     process: storefront.processSteps,
-    ogImage: absoluteUrl(origin, HERO_SHARE_IMAGE),
+    // The hero as the home shows it: the owner's photo (its JPEG copy) or the brand's drawing.
+    ogImage: absoluteUrl(origin, heroPhoto?.shareSrc ?? HERO_SHARE_IMAGE),
     // Only http(s): Configuración and the environment check it.
     processVideoUrl: shop.processVideoUrl,
   };

@@ -201,6 +201,8 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
     expect(about).toContain('<time dateTime="2015">2015</time>');
     expect(about).toContain('alt="El anillo recién fundido"');
     expect(about).toContain(`${photo.id}-480.webp 480w`);
+    // A link to the brand's page shared on WhatsApp previews the owner's hero photo, as JPEG.
+    expect(about).toMatch(new RegExp(`<meta property="og:image" content="[^"]+/${photo.id}-\\d+\\.jpg"`));
     expect(about).not.toContain("Muy pronto");
 
     // A bad value is refused in Spanish beside its field; nothing is saved.
