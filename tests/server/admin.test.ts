@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { runAdminCommand } from "../../scripts/admin-commands";
 import { postForm, signInOverHttp, testAdminAuth } from "../support/admin-http";
 import { copySqliteTemplate, describeEachDatabase } from "../support/databases";
 import { setUpSecondFactor } from "../support/second-factor";
@@ -63,8 +64,25 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
   let database: Database;
   let env: Record<string, string>;
 
-  /** The admin command-line tool, with the server's configuration. */
-  async function cli(args: string[], extraEnv: Record<string, string> = {}) {
+  /**
+   * The admin command-line tool's commands, run here on the server's database (as the tool runs
+   * them in its own process, which takes seconds to start: `tool`, once).
+   */
+  async function cli(args: string[], extraEnv: { ADMIN_PASSWORD?: string } = {}) {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const code = await runAdminCommand(args, testAdminAuth(server, database), {
+      password: extraEnv.ADMIN_PASSWORD,
+      terminal: false,
+      ask: () => Promise.reject(new Error("no terminal")),
+      print: (line) => stdout.push(`${line}\n`),
+      printError: (line) => stderr.push(`${line}\n`),
+    });
+    return { code, stdout: stdout.join(""), stderr: stderr.join("") };
+  }
+
+  /** The admin command-line tool itself (`npm run admin`), with the server's configuration. */
+  async function tool(args: string[], extraEnv: Record<string, string> = {}) {
     const run = promisify(execFile);
     try {
       const { stdout, stderr } = await run(
@@ -112,7 +130,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
   async function newAdmin({ secondFactor = true, viaCli = false } = {}) {
     const email = `admin-${newId(8)}@example.com`;
     if (viaCli) {
-      const created = await cli(["create", email, "--name", "Ana"], { ADMIN_PASSWORD: PASSWORD });
+      const created = await tool(["create", email, "--name", "Ana"], { ADMIN_PASSWORD: PASSWORD });
       expect(created.stdout + created.stderr).toContain(`Administrador creado: ${email}`);
     } else {
       await testAdminAuth(server, database).createAdmin({ email, name: "Ana", password: PASSWORD });
@@ -420,7 +438,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
   it("the command-line tool lists administrators and resets a password, ending the account's sessions", async () => {
     const email = await newAdmin({ viaCli: true });
     const cookie = await login(email);
-    // Runs of the tool that change nothing, side by side (each takes seconds to start).
+    // Runs of the tool that change nothing.
     const [listed, inArgument, noTerminal, duplicate] = await Promise.all([
       cli(["list"]),
       cli(["create", `otra-${newId(4)}@example.com`, "contraseña en la línea"]),
