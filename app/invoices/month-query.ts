@@ -1,4 +1,5 @@
-import { MONTH_PATTERN, shopMonth } from "./month-rule";
+import { SHOP_MONTH_PATTERN } from "~/lib/dates";
+import { shopMonth } from "./month-rule";
 
 /** The owner's ?mes=2026-11 (nothing: this month), or the Spanish reason it cannot be read. */
 export function parseInvoiceMonth(
@@ -7,7 +8,7 @@ export function parseInvoiceMonth(
 ): { ok: true; month: string } | { ok: false; month: string; message: string } {
   const month = params.get("mes")?.trim() ?? "";
   if (month === "") return { ok: true, month: shopMonth(now) };
-  if (MONTH_PATTERN.test(month)) return { ok: true, month };
+  if (SHOP_MONTH_PATTERN.test(month)) return { ok: true, month };
   return {
     ok: false,
     month: shopMonth(now),

@@ -31,9 +31,6 @@ export function invoiceWindowOpen(paidAt: Date, now: Date): boolean {
   return now >= paidAt && now < invoiceDeadline(paidAt);
 }
 
-/** A month as the owner picks it: "2026-11". */
-export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
 const monthName = new Intl.DateTimeFormat("es-MX", { month: "long", year: "numeric", timeZone: "UTC" });
 
 /** "noviembre de 2026" */

@@ -60,6 +60,12 @@ function shopOffsetMinutes(instant: number): number {
 }
 
 /**
+ * A month as the owner picks it for her reports and facturas ("2026-11"): of a year the shop can
+ * have sold in. A year past 9998 has no next month to end it (no date reaches year 10000).
+ */
+export const SHOP_MONTH_PATTERN = /^(20\d\d)-(0[1-9]|1[0-2])$/;
+
+/**
  * The instant a wall-clock time in Mexico City stands for: `shopTimeToInstant("2026-11-23", "14:05")`.
  * Null when the date or time is not a real one.
  */

@@ -16,8 +16,6 @@ export function monthKey(instant: Date): string {
   return shopDateTimeStamp(instant).slice(0, 7);
 }
 
-export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
 /** The day after a day key (calendar arithmetic, not 24 hours: clocks may change). */
 export function nextDay(day: string): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];

@@ -1,4 +1,4 @@
-import { MONTH_PATTERN } from "./calendar";
+import { SHOP_MONTH_PATTERN } from "~/lib/dates";
 import type { ReportScope } from "./report";
 
 /** The report's address: /admin/reports?coleccion=<id> or ?mes=2026-10 (nothing: the whole shop). */
@@ -11,7 +11,7 @@ export function parseReportQuery(params: URLSearchParams): ReportQuery {
   const month = params.get(REPORT_PARAMS.month)?.trim() ?? "";
   if (drop && month) return { ok: false, message: "Elige una colección o un mes, no los dos." };
   if (month) {
-    return MONTH_PATTERN.test(month)
+    return SHOP_MONTH_PATTERN.test(month)
       ? { ok: true, scope: { kind: "month", month } }
       : { ok: false, message: "Mes no válido: usa el formato AAAA-MM (por ejemplo 2026-10)." };
   }

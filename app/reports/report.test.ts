@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseInvoiceMonth } from "~/invoices/month-query";
 import { dayKey, monthKey, monthRange } from "./calendar";
 import { pesos } from "./csv";
 import { parseReportQuery, reportSearch } from "./query";
@@ -51,6 +52,16 @@ describe("the report's address", () => {
       ok: true,
       scope: { kind: "drop", dropId: "abc123" },
     });
+    // A month with no next month to end it (year 10000) would fail the report: refused like a bad one.
+    for (const far of ["9999-12", "0000-01", "2100-01"]) {
+      expect(parseReportQuery(new URLSearchParams(`mes=${far}`)), far).toMatchObject({ ok: false });
+      expect(parseInvoiceMonth(new URLSearchParams(`mes=${far}`)), far).toMatchObject({
+        ok: false,
+        message: "Mes no válido: usa el formato AAAA-MM (por ejemplo 2026-10).",
+      });
+    }
+    expect(parseInvoiceMonth(new URLSearchParams("mes=2099-12"))).toEqual({ ok: true, month: "2099-12" });
+    expect(monthRange("2099-12").end).toEqual(new Date("2100-01-01T06:00:00Z"));
     expect(parseReportQuery(new URLSearchParams("mes=2026-13"))).toEqual({
       ok: false,
       message: "Mes no válido: usa el formato AAAA-MM (por ejemplo 2026-10).",
