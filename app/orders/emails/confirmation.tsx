@@ -15,7 +15,7 @@ import {
 } from "~/mail/components";
 import type { Order } from "../order";
 import { addressLines } from "../shipping";
-import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
+import { firstNameOf, type LinePhotos, nameAtEnd, orderSummaryOf } from "./order-parts";
 
 /** The order confirmation, in Spanish, as plain text and HTML. */
 export async function confirmationEmail(
@@ -45,7 +45,7 @@ export async function confirmationEmail(
     subject: `Tu pedido ${order.id} está confirmado`,
     text,
     html: (
-      <ShopEmail shop={shop} title={`¡Gracias por tu compra, ${firstName}!`}>
+      <ShopEmail shop={shop} title={`¡Gracias por tu compra${nameAtEnd(order)}!`}>
         <Paragraph>
           Tu pedido <strong>{order.id}</strong> está confirmado.
         </Paragraph>

@@ -80,6 +80,18 @@ describe("the order confirmation", () => {
     for (const link of links) expect(text, link).toContain(link);
   });
 
+  it("without a name from the payment, its title and the shipment's thank her without one, not as 'Hola'", async () => {
+    for (const customerName of ["", "   ", " Ana Pérez"]) {
+      const unnamed = { ...order, customerName } as Order;
+      const confirmation = await confirmationEmail(unnamed, shop, pageUrl, []);
+      const shipment = await shipmentEmail(unnamed, shop, pageUrl, []);
+      const name = customerName.trim() ? ", Ana" : "";
+      expect(confirmation.html, customerName).toContain(`¡Gracias por tu compra${name}!`);
+      expect(shipment.html, customerName).toContain(`¡Tu pedido va en camino${name}!`);
+      expect(confirmation.text, customerName).toContain(`${name ? "Ana" : "Hola"}, gracias por tu compra`);
+    }
+  });
+
   it("escapes what the buyer typed: a name with <script>, a piece's name, the address", async () => {
     const evil = {
       ...order,

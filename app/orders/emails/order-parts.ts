@@ -29,7 +29,18 @@ export function orderSummaryOf(order: Order, photos: LinePhotos = []): EmailOrde
   };
 }
 
-/** "Ana" from "Ana Pérez". */
+/** "Ana" from "Ana Pérez"; null when the payment gave no name. */
+export function buyerFirstName(order: Order): string | null {
+  return order.customerName.trim().split(/\s+/)[0] || null;
+}
+
+/** What starts a sentence to the buyer: her first name, or "Hola" ("Hola, tu pedido…"). */
 export function firstNameOf(order: Order): string {
-  return order.customerName.split(" ")[0] || "Hola";
+  return buyerFirstName(order) ?? "Hola";
+}
+
+/** ", Ana" to end a title with her name ("¡Gracias por tu compra, Ana!"); nothing without one. */
+export function nameAtEnd(order: Order): string {
+  const name = buyerFirstName(order);
+  return name ? `, ${name}` : "";
 }

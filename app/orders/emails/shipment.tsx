@@ -16,7 +16,7 @@ import {
 } from "~/mail/components";
 import type { Order } from "../order";
 import { addressLines } from "../shipping";
-import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
+import { firstNameOf, type LinePhotos, nameAtEnd, orderSummaryOf } from "./order-parts";
 
 /** The shipment notice: pieces, carrier, tracking number and, for known carriers, where to follow it. */
 export async function shipmentEmail(
@@ -48,7 +48,7 @@ export async function shipmentEmail(
     subject: `Tu pedido ${order.id} va en camino`,
     text,
     html: (
-      <ShopEmail shop={shop} title={`¡Tu pedido va en camino, ${firstName}!`}>
+      <ShopEmail shop={shop} title={`¡Tu pedido va en camino${nameAtEnd(order)}!`}>
         <Paragraph>
           Tu pedido <strong>{order.id}</strong> salió del taller.
         </Paragraph>
