@@ -158,7 +158,16 @@ async function applyOptionChanges(
     }
   }
   if (storedOption === null) {
-    // It had no sizes: its stock is now theirs.
+    // It had no sizes: its stock is now theirs. The sizes' stocks are typed whole, not as changes,
+    // so pieces sold since the form loaded would be sold again: the owner splits what is left.
+    const now = await trx.selectFrom("products").select("stock").where("id", "=", p.id).executeTakeFirst();
+    const left = now?.stock ?? 0;
+    if (p.stockLoaded !== undefined && left !== p.stockLoaded) {
+      refuse(
+        "stock_cambio",
+        `El stock de ${p.name} cambió mientras editabas (ahora hay ${left}): recarga la página y reparte ${left === 1 ? "la pieza que queda" : `las ${left} que quedan`} en ${words.plural}.`,
+      );
+    }
     await trx
       .updateTable("products")
       .set({ stock: sum(added.map((v) => v.stock)) })

@@ -17,6 +17,8 @@ import { createLocalStorage } from "~/media/local-storage.server";
 import { storeImage } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { holdCart, releaseHold } from "~/orders/holds.server";
+import { confirmPayment } from "~/orders/payment.server";
+import { oaxacaAddress } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
 
@@ -316,6 +318,46 @@ describeEachDatabase("the drops desk's sizes", (harness) => {
       stock: 3,
       option: "Largo",
       sizes: { "40 cm": 1, "45 cm": 2 },
+    });
+  });
+
+  it("sizes added to a piece that sold meanwhile are refused with what is left, not sold again", async () => {
+    const shop = await open(harness);
+    const { dropId, productId } = await ringDrop(shop);
+    // A piece without sizes, 6 of it; the owner opens the form to split them into lengths.
+    expect(
+      await save(
+        shop,
+        dropId,
+        withSizes(await load(shop, dropId), () => [], { optionName: "", stock: "6" }),
+      ),
+    ).toEqual({
+      ok: true,
+    });
+    const form = await load(shop, dropId);
+    // Meanwhile two are bought and paid.
+    const order = await hold(shop.db, { lines: [{ productId, dropId, quantity: 2 }], provider: "demo" });
+    await confirmPayment(shop.db, {
+      orderId: order.id,
+      customerName: "Ana Pérez",
+      customerEmail: "ana@example.mx",
+      shipping: oaxacaAddress("Ana Pérez", "951 123 4567"),
+    });
+    const lengths = (f: DropFormValues, a: number, b: number) =>
+      withSizes(f, () => [size("40 cm", a), size("45 cm", b)], { optionName: "Largo" });
+    expect(await save(shop, dropId, lengths(form, 2, 4))).toEqual({
+      ok: false,
+      reason: "stock_cambio",
+      message:
+        "El stock de Anillo Marea cambió mientras editabas (ahora hay 4): recarga la página y reparte las 4 que quedan en largos.",
+    });
+    expect(await stored(shop.db, productId)).toEqual({ stock: 4, option: null, sizes: {}, ids: {} });
+    // Reloaded, she splits the four that are left.
+    expect(await save(shop, dropId, lengths(await load(shop, dropId), 1, 3))).toEqual({ ok: true });
+    expect(await stored(shop.db, productId)).toMatchObject({
+      stock: 4,
+      option: "Largo",
+      sizes: { "40 cm": 1, "45 cm": 3 },
     });
   });
 
