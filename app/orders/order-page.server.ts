@@ -8,7 +8,14 @@ import { deliveredAt } from "./delivery.server";
 import { planLine } from "./emails/order-parts";
 import { type VoucherView, voucherView } from "./emails/voucher";
 import { isOrderId } from "./ids";
-import { hasBuyer, type Order, shippingLineOf } from "./order";
+import {
+  hasBuyer,
+  missingPiecesNotice,
+  nothingToSend,
+  type Order,
+  REFUND_FOR_NOTHING_SENT,
+  shippingLineOf,
+} from "./order";
 import { getOrder } from "./queries.server";
 import { returnWindowEnd } from "./return-window.server";
 import { addressLines } from "./shipping";
@@ -62,6 +69,8 @@ export interface OrderPage {
   steps: OrderStep[];
   /** What the buyer can do now, in a sentence or two. */
   next: string;
+  /** Pieces her late payment (a voucher paid after its hold ended) found gone, and their refund; else null. */
+  missing: string | null;
   /** Until when she may ask to return it (once delivered), or that the window has closed; null before delivery. */
   returns: string | null;
   voucher: VoucherView | null;
@@ -123,7 +132,11 @@ export async function orderPageOf(
   }
   return {
     id: order.id,
-    status: isDelivered ? "Entregado" : statusText(order.status),
+    status: isDelivered
+      ? "Entregado"
+      : order.status === "pendiente" && nothingToSend(order)
+        ? "Pagado: te devolveremos tu pago"
+        : statusText(order.status),
     placedAt: formatShopDateTime(order.createdAt),
     lines: order.lines.map((l) => ({
       name: l.name,
@@ -138,7 +151,10 @@ export async function orderPageOf(
     steps,
     next: isDelivered
       ? "Tu pedido ya llegó. ¿Algo no está como esperabas? Escríbenos: lo resolvemos contigo."
-      : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation?.refund === "hecho"),
+      : order.status === "pendiente" && nothingToSend(order)
+        ? REFUND_FOR_NOTHING_SENT
+        : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation?.refund === "hecho"),
+    missing: missingPiecesNotice(order),
     returns:
       returnUntil === null
         ? null

@@ -48,10 +48,38 @@ export interface Order {
     unitPriceCents: number;
     /** 'Pieza 7 de 30' (or 'Piezas 7 y 8 de 30'): the numbers its units got at payment; else null. */
     edition: string | null;
+    /** Units not there when it was paid after its hold ended (a late voucher): not sent, refunded by the shop. */
+    missing: number;
   }[];
   /** Cancelled over the per-person limit (decision 29): why, and how its refund stands; else null. */
   cancellation: OrderCancellation | null;
 }
+
+/**
+ * What the buyer is told of pieces her payment came too late for (paid after its hold ended, with
+ * none left: the owner refunds them by hand, decision 42): null when every piece was there.
+ */
+export function missingPiecesNotice(order: Pick<Order, "lines">): string | null {
+  const missing = order.lines.filter((l) => l.missing > 0);
+  if (missing.length === 0) return null;
+  const names = missing.map((l) => `${l.name} × ${l.missing}`).join(", ");
+  const cents = missing.reduce((sum, l) => sum + l.missing * l.unitPriceCents, 0);
+  const one = missing.length === 1 && missing[0]?.missing === 1;
+  const which = one ? "esta pieza ya no estaba disponible" : "estas piezas ya no estaban disponibles";
+  const sent = nothingToSend(order)
+    ? "No hay piezas que enviarte de este pedido"
+    : `No ${one ? "la" : "las"} incluiremos en tu envío`;
+  return `Tu pago llegó después de que venció tu apartado, y ${which}: ${names}. ${sent}; te escribiremos para devolverte ${formatMXN(cents)} MXN.`;
+}
+
+/** Every piece of a paid order was gone when its late payment came: nothing will be sent. */
+export function nothingToSend(order: Pick<Order, "lines">): boolean {
+  return order.lines.length > 0 && order.lines.every((l) => l.missing >= l.quantity);
+}
+
+/** What the buyer is told once every piece of her paid order was gone: her refund comes. */
+export const REFUND_FOR_NOTHING_SENT =
+  "Te escribiremos para hacer tu reembolso. Si tienes dudas, escríbenos.";
 
 /** A voucher given for an order: what the buyer needs to pay it, and until when. */
 export interface Voucher {

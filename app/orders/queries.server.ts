@@ -14,6 +14,7 @@ type LineRow = {
   name: string;
   quantity: number;
   unit_price_cents: number;
+  missing: number;
   /** 'Pieza 7 de 30', when the line's units were numbered at payment. */
   edition?: string | null;
 };
@@ -81,6 +82,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
       quantity: l.quantity,
       unitPriceCents: l.unit_price_cents,
       edition: l.edition ?? null,
+      missing: l.missing,
     })),
     cancellation: refund
       ? {
@@ -107,7 +109,7 @@ export async function withLines(db: Db, rows: OrderRow[]): Promise<Order[]> {
   for (let i = 0; i < rows.length; i += IDS_PER_QUERY) {
     const lines = await db
       .selectFrom("order_lines")
-      .select(["order_id", "position", "name", "quantity", "unit_price_cents"])
+      .select(["order_id", "position", "name", "quantity", "unit_price_cents", "missing"])
       .where(
         "order_id",
         "in",

@@ -87,6 +87,11 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ol>
+        {page.missing && (
+          <p className="mt-4 rounded-lg border border-gold-700/40 p-4 text-sm" role="status">
+            {page.missing}
+          </p>
+        )}
         <p className="mt-4 rounded-lg bg-sand/50 p-4 text-sm" data-testid="next-step">
           {page.next}
         </p>

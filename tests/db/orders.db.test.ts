@@ -49,8 +49,8 @@ describeEachDatabase("orders and stock holds", (harness) => {
     // Nothing known yet about the payment session, the address or stock problems.
     expect(stored).toMatchObject({ paymentSessionId: null, stockIssue: null, shipping: null });
     expect(stored?.lines).toEqual([
-      { name: "Pieza 1", quantity: 2, unitPriceCents: 100_000, edition: null },
-      { name: "Pieza 2", quantity: 1, unitPriceCents: 200_000, edition: null },
+      { name: "Pieza 1", quantity: 2, unitPriceCents: 100_000, edition: null, missing: 0 },
+      { name: "Pieza 2", quantity: 1, unitPriceCents: 200_000, edition: null, missing: 0 },
     ]);
     expect(order.expiresAt.getTime() - Date.now()).toBeGreaterThan((HOLD_MINUTES - 1) * 60_000);
     expect(order.id).toMatch(/^OL-[A-Z0-9]{8}$/);

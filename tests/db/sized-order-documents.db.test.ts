@@ -1,12 +1,15 @@
 import { expect, it } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
+import { formatMXN } from "~/lib/money";
 import type { Mailer, MailMessage } from "~/mail/mailer.server";
 import { deliverPendingEmails } from "~/mail/queue.server";
 import { exportOrdersCsv, getDeskOrder, shipOrder } from "~/orders/desk.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { releaseHold } from "~/orders/holds.server";
+import { orderPageOf } from "~/orders/order-page.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { getOrder } from "~/orders/queries.server";
 import { settingsFromEnvironment } from "~/settings/settings";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -106,5 +109,46 @@ describeEachDatabase("a sized order's documents", (harness) => {
     expect(order?.stockIssue).toBe(
       "Pagado después de vencer el apartado, sin stock para: Anillo Marea talla 8 × 2",
     );
+
+    // The buyer is told what is not coming and that it is refunded: in her confirmation (no longer
+    // a plain "está confirmado" listing it as coming) and on 'Mi pedido'.
+    const price = (await getOrder(database.db, late.id))?.lines[1]?.unitPriceCents ?? 0;
+    const notice = `Tu pago llegó después de que venció tu apartado, y estas piezas ya no estaban disponibles: Anillo Marea talla 8 × 2. No las incluiremos en tu envío; te escribiremos para devolverte ${formatMXN(2 * price)} MXN.`;
+    const mailer = keeper();
+    const templates = orderEmailTemplates(database.db, () => settingsFromEnvironment(shop));
+    expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
+    expect(mailer.sent[0]?.text).toContain(notice);
+    expect(mailer.sent[0]?.html).toContain(notice);
+    const settings = settingsFromEnvironment(shop);
+    const page = await orderPageOf(database.db, late.id, settings);
+    expect(page?.missing).toBe(notice);
+    expect(page?.status).toBe("Pagado: lo estamos preparando");
+  });
+
+  it("paid after its hold ran out with every piece gone: told nothing will be sent, and the refund", async () => {
+    const database = await harness.fresh();
+    const line = await sizedRing(database);
+    const late = await hold(database.db, { lines: [line("8", 1)], provider: "demo" });
+    expect(await releaseHold(database.db, late.id)).toBe(true);
+    await hold(database.db, { lines: [line("8", 2)], provider: "demo" });
+    expect(
+      await confirmPayment(database.db, {
+        orderId: late.id,
+        customerName: "Ana",
+        customerEmail: "ana@example.mx",
+      }),
+    ).toBe("paid_after_expiry_short");
+    const mailer = keeper();
+    const templates = orderEmailTemplates(database.db, () => settingsFromEnvironment(shop));
+    expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
+    const [message] = mailer.sent;
+    expect(message?.subject).toBe(`Recibimos el pago de tu pedido ${late.id}`);
+    expect(message?.text).toContain(
+      "esta pieza ya no estaba disponible: Anillo Marea talla 8 × 1. No hay piezas que enviarte de este pedido; te escribiremos para devolverte",
+    );
+    expect(message?.text).not.toContain("Preparamos tus piezas");
+    const page = await orderPageOf(database.db, late.id, settingsFromEnvironment(shop));
+    expect(page?.status).toBe("Pagado: te devolveremos tu pago");
+    expect(page?.next).toBe("Te escribiremos para hacer tu reembolso. Si tienes dudas, escríbenos.");
   });
 });

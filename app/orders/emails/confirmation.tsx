@@ -13,7 +13,7 @@ import {
   SectionHeading,
   ShopEmail,
 } from "~/mail/components";
-import type { Order } from "../order";
+import { missingPiecesNotice, nothingToSend, type Order, REFUND_FOR_NOTHING_SENT } from "../order";
 import { addressLines } from "../shipping";
 import { firstNameOf, type LinePhotos, nameAtEnd, orderSummaryOf } from "./order-parts";
 
@@ -27,10 +27,15 @@ export async function confirmationEmail(
   const firstName = firstNameOf(order);
   const summary = orderSummaryOf(order, photos);
   const address = order.shipping ? addressLines(order.shipping) : [];
-  const next =
-    "Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la paquetería y el número de guía para que sigas tu envío.";
+  // A late voucher may have found some pieces gone (decision 42): said first, with what comes back.
+  const missing = missingPiecesNotice(order);
+  const nothing = nothingToSend(order);
+  const next = nothing
+    ? REFUND_FOR_NOTHING_SENT
+    : "Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la paquetería y el número de guía para que sigas tu envío.";
   const text = [
     `${firstName}, gracias por tu compra en ${shop.name}.`,
+    ...(missing ? ["", missing] : []),
     "",
     `Pedido: ${order.id}`,
     ...orderSummaryText(summary),
@@ -42,13 +47,16 @@ export async function confirmationEmail(
     contactLine(shop),
   ].join("\n");
   return renderEmail({
-    subject: `Tu pedido ${order.id} está confirmado`,
+    subject: nothing ? `Recibimos el pago de tu pedido ${order.id}` : `Tu pedido ${order.id} está confirmado`,
     text,
     html: (
       <ShopEmail shop={shop} title={`¡Gracias por tu compra${nameAtEnd(order)}!`}>
         <Paragraph>
-          Tu pedido <strong>{order.id}</strong> está confirmado.
+          {nothing ? "Recibimos el pago de tu pedido " : "Tu pedido "}
+          <strong>{order.id}</strong>
+          {nothing ? "." : " está confirmado."}
         </Paragraph>
+        {missing && <Paragraph>{missing}</Paragraph>}
         <OrderSummary summary={summary} />
         <AddressBlock heading="Lo enviaremos a" lines={address} />
         <SectionHeading>¿Qué sigue?</SectionHeading>
