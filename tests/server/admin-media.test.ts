@@ -226,9 +226,13 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     return database.db.selectFrom("media").selectAll().where("drop_id", "=", dropId).execute();
   }
 
-  function expectNothingStored(dropId: string) {
+  /**
+   * Nothing stored for the drop, and no upload's temporary file left: removed once its request
+   * ends, which may be just after a refusal was answered (early, before the body was all sent).
+   */
+  async function expectNothingStored(dropId: string) {
     expect(storedFiles(dropId)).toEqual([]);
-    expect(fs.readdirSync(serverTmp)).toEqual([]);
+    await vi.waitFor(() => expect(fs.readdirSync(serverTmp)).toEqual([]), { timeout: 5_000 });
   }
 
   it("stores a photo as WebP widths that are served at the returned url, with its JPEG copies and its media row", async () => {
@@ -345,7 +349,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     );
     expect(status).toBe(400);
     expect(json).toEqual({ message: NOT_IMAGE });
-    expectNothingStored(dropId);
+    await expectNothingStored(dropId);
     expect(await mediaRows(dropId)).toEqual([]);
   });
 
@@ -356,7 +360,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     );
     expect(status).toBe(400);
     expect(json).toEqual({ message: "Las fotos HEIC no se pueden usar: guárdala como JPG o PNG." });
-    expectNothingStored(dropId);
+    await expectNothingStored(dropId);
   });
 
   it("refuses as a video a photo, a HEIC and a Matroska file", async () => {
@@ -369,7 +373,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
       expect(status).toBe(400);
       expect(json).toEqual({ message: NOT_VIDEO });
     }
-    expectNothingStored(dropId);
+    await expectNothingStored(dropId);
     expect(await mediaRows(dropId)).toEqual([]);
   });
 
@@ -399,7 +403,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
       expect(status, what).toBe(400);
       expect(String(json.message), what).toMatch(/^Error al subir (la imagen|el video|el archivo): \S/);
     }
-    expectNothingStored(dropId);
+    await expectNothingStored(dropId);
     expect(await mediaRows(dropId)).toEqual([]);
   });
 
@@ -413,7 +417,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     const crossSite = await upload(body(), { origin: EVIL });
     expect(crossSite.status).toBe(403);
     expect(crossSite.json).toEqual({ message: "Solicitud no permitida: no viene de la tienda." });
-    expectNothingStored(dropId);
+    await expectNothingStored(dropId);
     expect(await mediaRows(dropId)).toEqual([]);
   });
 
@@ -472,7 +476,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     await annotate(summary);
     expectTooLarge(answer, IMAGE_TOO_LARGE);
     expect(growth).toBeLessThan(50 * MB);
-    expectNothingStored(dropId);
+    await expectNothingStored(dropId);
     expect(await mediaRows(dropId)).toEqual([]);
   });
 
@@ -530,7 +534,7 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     // whole. (How much more the client wrote meanwhile depends on how busy the machine is: the
     // server drains what follows its answer, so that the browser sees it.)
     expect(answer.sent).toBeLessThan(length);
-    expectNothingStored(dropId);
+    await expectNothingStored(dropId);
   });
 
   it("refuses a declared length over the video limit before React Router sees it", async () => {
