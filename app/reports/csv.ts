@@ -47,6 +47,13 @@ export function reportCsv(report: Report): string {
     ["Pedidos pagados", figures.orders],
     ["Ticket promedio (MXN)", pesos(figures.averageCents)],
     ["Piezas vendidas", figures.pieces],
+    // Shipping collected, apart from the pieces' net sales, as the page states it (not for a drop).
+    ...(report.shipping
+      ? [
+          ["Pedidos con envío cobrado", report.shipping.orders],
+          ["Envíos cobrados (MXN, fuera de las ventas netas)", pesos(report.shipping.cents)],
+        ]
+      : []),
     ["Pedidos para reembolsar a mano (fuera de las ventas)", refunds.orders],
     ["Monto para reembolsar a mano (MXN)", pesos(refunds.cents)],
     ["Pedidos cancelados y reembolsados (fuera de las ventas)", report.cancelled.orders],

@@ -130,5 +130,9 @@ describeEachDatabase("shipping rates over HTTP", (harness) => {
     expect(report.replace(/<!-- -->/g, "")).toContain(
       "Envíos cobrados:</strong> 1 pedido, $420.00. Aparte de las ventas netas, que son solo de piezas.",
     );
+    // And in the CSV the accountant downloads, as the page says it.
+    const csv = await (await fetch(`${server.url}/admin/reports.csv`, { headers: { cookie } })).text();
+    expect(csv).toContain('"Pedidos con envío cobrado","1"');
+    expect(csv).toContain('"Envíos cobrados (MXN, fuera de las ventas netas)","420.00"');
   });
 });
