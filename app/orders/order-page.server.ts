@@ -104,7 +104,10 @@ export async function orderPageOf(
       link: null,
     });
   }
-  steps.push({ label: "Pagado", at: at(order.paidAt), detail: null, link: null });
+  // A voucher that ran out unpaid: no 'Pagado · pendiente' beside 'Pago vencido'.
+  if (order.paidAt || order.status !== "expirado") {
+    steps.push({ label: "Pagado", at: at(order.paidAt), detail: null, link: null });
+  }
   if (order.status === "cancelado") {
     const refunded = order.cancellation?.refund === "hecho";
     steps.push({

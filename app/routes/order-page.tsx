@@ -41,7 +41,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     link: note.link,
   };
   return {
-    page,
+    // The return window's sentence invites a return only while one can be asked: not while one is
+    // under way, nor once every piece was returned (its closing is still said).
+    page: chance?.open || chance?.reason === "fuera_de_plazo" ? page : { ...page, returns: null },
     invoice,
     returns,
     askedReturn: returns.some((r) => r.id === asked) ? asked : null,
@@ -88,7 +90,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
         {page.missing && (
-          <p className="mt-4 rounded-lg border border-gold-700/40 p-4 text-sm" role="status">
+          <p className="mt-4 rounded-lg border border-gold-700/40 p-4 text-sm" data-testid="missing-pieces">
             {page.missing}
           </p>
         )}

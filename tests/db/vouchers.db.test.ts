@@ -2,6 +2,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { startCheckout } from "~/orders/checkout.server";
+import { orderPageOf } from "~/orders/order-page.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { getOrder } from "~/orders/queries.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
@@ -220,6 +221,10 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     expect(mail).toHaveLength(2);
     expect(mail[0]).toContain(`Tu ficha para pagar el pedido ${bought.orderId} en OXXO`);
     expect(mail[1]).toContain(`Tu ficha del pedido ${bought.orderId} venció`);
+    // 'Mi pedido' says it ran out unpaid: no 'Pagado · pendiente' step beside it.
+    const page = await orderPageOf(database.db, bought.orderId, { carriers: [], deliveryDays: 7 });
+    expect(page?.status).toBe("Pago vencido");
+    expect(page?.steps.map((step) => step.label)).toEqual(["Ficha de pago: Efectivo en OXXO"]);
   });
 
   it("events out of order: the failure before the completion, the success before the completion", async () => {

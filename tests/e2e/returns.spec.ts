@@ -56,6 +56,9 @@ test("from the confirmation e-mail, the buyer returns one piece; the owner accep
     page.getByRole("status").filter({ hasText: "Recibimos tu solicitud de devolución" }),
   ).toBeVisible();
   await expect(page.getByTestId("return-status")).toHaveText("Solicitada");
+  // While it is under way the page no longer invites another one.
+  await expect(page.getByTestId("return-window")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Pedir una devolución" })).toHaveCount(0);
   await expectAccessible(page);
   // Without its anchor: going back to the very address would only scroll the page.
   const orderPage = page.url().replace(/#.*$/, "");
