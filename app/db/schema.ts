@@ -336,6 +336,7 @@ export interface OrderEventsTable {
     | "correo_reenviado"
     | "cancelado"
     | "reembolso_rechazado"
+    | "reembolso_a_mano"
     | "borrado"
     | "devolucion_solicitada"
     | "devolucion_aceptada"

@@ -384,6 +384,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     correo_reenviado: "Correo reenviado",
     cancelado: "Cancelado por la tienda",
     reembolso_rechazado: "Reembolso rechazado",
+    reembolso_a_mano: "Reembolsado a mano por la tienda",
     borrado: "Borrado del historial",
     devolucion_solicitada: "Devolución solicitada",
     devolucion_aceptada: "Devolución aceptada",

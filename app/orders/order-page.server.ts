@@ -14,6 +14,7 @@ import {
   nothingToSend,
   type Order,
   REFUND_FOR_NOTHING_SENT,
+  REFUNDED_BY_HAND,
   shippingLineOf,
 } from "./order";
 import { getOrder } from "./queries.server";
@@ -156,7 +157,7 @@ export async function orderPageOf(
       ? "Tu pedido ya llegó. ¿Algo no está como esperabas? Escríbenos: lo resolvemos contigo."
       : order.status === "pendiente" && nothingToSend(order)
         ? REFUND_FOR_NOTHING_SENT
-        : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation?.refund === "hecho"),
+        : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation),
     missing: missingPiecesNotice(order),
     returns:
       returnUntil === null
@@ -184,7 +185,8 @@ function statusText(status: string): string {
   }
 }
 
-function nextStep(status: string, tracked: boolean, refunded: boolean): string {
+function nextStep(status: string, tracked: boolean, cancellation: Order["cancellation"]): string {
+  const refunded = cancellation?.refund === "hecho";
   switch (status) {
     case "esperando_pago":
       return "Paga tu ficha antes de que venza: en cuanto se acredite te llega la confirmación y preparamos tus piezas.";
@@ -196,6 +198,9 @@ function nextStep(status: string, tracked: boolean, refunded: boolean): string {
         ? "Tu pedido va en camino: sigue tu envío con el enlace de la paquetería. ¿Algo no llegó como esperabas? Escríbenos."
         : "Tu pedido va en camino. ¿Algo no llegó como esperabas? Escríbenos.";
     case "cancelado":
+      if (refunded && cancellation?.refundId === REFUNDED_BY_HAND) {
+        return "Te devolvimos el total. Si tienes dudas, escríbenos.";
+      }
       return refunded
         ? "Te devolvimos el total al mismo medio con que pagaste. Si tienes dudas, escríbenos."
         : "Estamos haciendo el reembolso del total al mismo medio con que pagaste; te escribimos en cuanto esté hecho.";

@@ -1,9 +1,9 @@
-import { type Db, toTimestamp } from "~/db/database.server";
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { CANCELLATION_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
 import { recordEvent } from "./desk.server";
 import { releaseEditionNumbers } from "./editions.server";
-import { REFUND_IN_PROGRESS } from "./order";
+import { REFUND_IN_PROGRESS, REFUNDED_BY_HAND } from "./order";
 import type { PaymentProvider } from "./payment-port";
 import { putPiecesBack } from "./pieces-back.server";
 import { askForRefund } from "./refund-call.server";
@@ -151,7 +151,10 @@ async function made(
   refundId: string,
   refund: { attempts: number; customer_email: string; restock_when_made: number },
   now: Date,
+  /** What else the move records, in its transaction (the owner's own refund on the timeline). */
+  also?: (trx: Db) => Promise<void>,
 ): Promise<RefundOutcome> {
+  let moved = false;
   await db.transaction().execute(async (trx) => {
     const done = await trx
       .updateTable("refunds")
@@ -168,6 +171,8 @@ async function made(
       .where("status", "=", "pendiente")
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return; // another server recorded it first
+    moved = true;
+    await also?.(trx);
     if (refund.restock_when_made) {
       await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
       // Its numbered pieces are back on the shelf: their numbers go with them to the next buyer.
@@ -181,7 +186,43 @@ async function made(
       now,
     });
   });
-  return "reembolsado";
+  // Made here or by another server first: made either way; the owner's own needs it here.
+  return also && !moved ? "sin_reembolso" : "reembolsado";
+}
+
+/**
+ * The owner refunded a cancelled order herself (from the provider's panel, or by transfer for a
+ * cash voucher, which the provider cannot refund): its refund is recorded as made, with the buyer's
+ * e-mail, as the provider's would be. Only for a refund the provider did not make and is not asked
+ * for now: one in the provider's hands may still be made there, and one due is being asked (the
+ * sweep), so the money would go twice.
+ */
+export async function refundedByHand(
+  db: Db,
+  orderId: string,
+  now = new Date(),
+): Promise<{ ok: true } | { ok: false; reason: "sin_reembolso" | "en_curso" | "se_pide_ahora" }> {
+  const refund = await db
+    .selectFrom("refunds as r")
+    .innerJoin("orders as o", "o.id", "r.order_id")
+    .select([
+      "r.status",
+      "r.attempts",
+      "r.last_error",
+      "r.next_attempt_at",
+      "r.restock_when_made",
+      "o.customer_email",
+    ])
+    .where("r.order_id", "=", orderId)
+    .executeTakeFirst();
+  if (refund?.status !== "pendiente" || refund.attempts === 0) return { ok: false, reason: "sin_reembolso" };
+  if (refund.last_error === REFUND_IN_PROGRESS) return { ok: false, reason: "en_curso" };
+  if (!refund.next_attempt_at || toDate(refund.next_attempt_at) <= now)
+    return { ok: false, reason: "se_pide_ahora" };
+  const outcome = await made(db, orderId, REFUNDED_BY_HAND, refund, now, async (trx) =>
+    recordEvent(trx, orderId, "reembolso_a_mano", "Reembolso registrado por la tienda", now),
+  );
+  return outcome === "reembolsado" ? { ok: true } : { ok: false, reason: "sin_reembolso" };
 }
 
 /** Accepted, not finished: its id kept, asked again in a while; still `pendiente`, no e-mail yet. */

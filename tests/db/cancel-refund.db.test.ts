@@ -3,7 +3,7 @@ import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { exportOrdersCsv, getDeskOrder, listOrders, orderTimeline, shipOrder } from "~/orders/desk.server";
-import { retryPendingRefunds } from "~/orders/refunds.server";
+import { refundedByHand, retryPendingRefunds } from "~/orders/refunds.server";
 import { orderPaidByCard, stripePaymentsAt } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -232,5 +232,50 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     expect(await piece.stock()).toBe(2);
     const mails = (await mailTo(database, email)).filter((m) => m.includes("Subject: Cancelamos tu pedido"));
     expect(mails).toHaveLength(1);
+  });
+
+  it("a refund the provider does not make, which the owner made herself: recorded as made, pieces back, the buyer told once (not 'al mismo medio')", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 3, priceCents: 250_000 });
+    const email = `a-mano-${newId(6)}@example.com`;
+    const paid = await paidByCard(database, piece, 1, email);
+    // Stripe does not answer: the order is cancelled, its refund pending and asked again later.
+    fake.outage = "error";
+    expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId)).toMatchObject({
+      refund: "pendiente",
+    });
+    fake.outage = null;
+    // While the sweep would be asking for it (its next attempt due), she cannot: the money could go twice.
+    const due = new Date(Date.now() + 60 * 60_000);
+    expect(await refundedByHand(database.db, paid.orderId, due)).toEqual({
+      ok: false,
+      reason: "se_pide_ahora",
+    });
+    expect(await refundedByHand(database.db, paid.orderId)).toEqual({ ok: true });
+    expect(await refundedByHand(database.db, paid.orderId)).toEqual({ ok: false, reason: "sin_reembolso" });
+    // Nothing asked of Stripe since; the sweep leaves it.
+    expect(await retryPendingRefunds(database.db, paid.payments, due)).toMatchObject({
+      refunded: 0,
+      failed: 0,
+    });
+    expect(refundsOf(paid.paymentIntent)).toEqual([]);
+    const order = await getDeskOrder(database.db, paid.orderId);
+    expect(order?.cancellation).toMatchObject({ refund: "hecho", refundId: "a mano" });
+    expect(await piece.stock()).toBe(3);
+    expect(
+      (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title),
+    ).toContain("Reembolsado a mano por la tienda");
+    const mails = (await mailTo(database, email)).filter((m) => m.includes("Subject: Cancelamos tu pedido"));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain("Ya te devolvimos $2,500.00 MXN.");
+    expect(mails[0]).not.toContain("al mismo medio");
+
+    // One under way at Stripe is Stripe's to finish.
+    const other = await paidByCard(database, piece, 1, `en-curso-${newId(6)}@example.com`);
+    fake.refundStatus = "pending";
+    expect(await cancelPaidOrder(database.db, other.payments, other.orderId)).toMatchObject({
+      refund: "en_curso",
+    });
+    expect(await refundedByHand(database.db, other.orderId)).toEqual({ ok: false, reason: "en_curso" });
   });
 });

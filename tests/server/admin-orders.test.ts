@@ -649,6 +649,10 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     expect(cancelled.stock).toBe(5);
     expect(cancelled.emails.map((e) => e.kind)).toContain("cancelacion");
     expect(cancelled.events).toEqual(["cancelado"]);
+    // Its refund is made: there is none for the owner to record as made by hand.
+    const byHand = await desk(pending.id, { intent: "reembolsado" });
+    expect(byHand.status).toBe(409);
+    expect(byHand.message).toBe("Este pedido no tiene un reembolso pendiente.");
     // Cancelled is cancelled: a second try refunds nothing and gives nothing back twice.
     const again = await desk(pending.id, { intent: "eliminar" });
     expect(again.status).toBe(409);

@@ -12,7 +12,7 @@ import {
   SectionHeading,
   ShopEmail,
 } from "~/mail/components";
-import type { Order } from "../order";
+import { type Order, REFUNDED_BY_HAND } from "../order";
 import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
 
 /**
@@ -34,7 +34,11 @@ export async function cancellationEmail(
   const why = cancellation.byShop
     ? `Cancelamos tu pedido ${order.id}: no podremos enviártelo. Lamentamos mucho las molestias.`
     : `Cancelamos tu pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancellation.reason}`;
-  const refund = `Ya hicimos el reembolso de ${amount} al mismo medio con que pagaste. Según tu banco, puede tardar de 5 a 10 días hábiles en verse en tu estado de cuenta.`;
+  // Made by the owner herself (a cash voucher cannot go back to its ficha): its way is hers to tell.
+  const refund =
+    cancellation.refundId === REFUNDED_BY_HAND
+      ? `Ya te devolvimos ${amount}. Si no lo ves en tu cuenta, respóndenos y lo revisamos.`
+      : `Ya hicimos el reembolso de ${amount} al mismo medio con que pagaste. Según tu banco, puede tardar de 5 a 10 días hábiles en verse en tu estado de cuenta.`;
   const fair = cancellation.byShop
     ? "Tus otros pedidos siguen en pie."
     : "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";

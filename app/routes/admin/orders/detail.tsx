@@ -23,6 +23,7 @@ import {
 } from "~/orders/desk.server";
 import { DESK_NOTICE_PARAM, DESK_NOTICES } from "~/orders/desk-query";
 import { isOrderId } from "~/orders/ids";
+import { refundedByHand } from "~/orders/refunds.server";
 import { shipmentInputFor } from "~/orders/shipment-input";
 import { STATUS_LABELS } from "~/orders/status";
 import { withTrackingLink } from "~/settings/carriers";
@@ -175,6 +176,21 @@ export async function action(args: Route.ActionArgs) {
       }[result.refund];
       return leave(base, "cancelado", message);
     }
+    case "reembolsado": {
+      const result = await refundedByHand(db, orderId);
+      if (!result.ok) {
+        const why = {
+          sin_reembolso: "Este pedido no tiene un reembolso pendiente.",
+          en_curso:
+            "El proveedor de pagos tiene este reembolso en curso: espera a que termine; no lo reembolses a mano.",
+          se_pide_ahora:
+            "La tienda está pidiendo este reembolso al proveedor en este momento: revisa en un minuto si se hizo.",
+        }[result.reason];
+        return answer(409, { ...base, ok: false, message: why });
+      }
+      mail.sendSoon();
+      return answer(200, { ...base, ok: true, message: "Reembolso registrado: le escribimos al cliente" });
+    }
     case "borrar": {
       const result = await removeFromHistory(db, orderId);
       if (!result.ok) return refused(base, result, "Error al borrar el pedido del historial");
@@ -235,6 +251,28 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </div>
+
+      {order.cancellation?.refund === "pendiente" &&
+        !order.cancellation.inProgress &&
+        order.cancellation.attempts > 0 && (
+          <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
+            <summary className="cursor-pointer font-medium">Ya lo reembolsé a mano</summary>
+            <fetcher.Form method="post" action={orderAction(order.id)} className="mt-4 max-w-md text-sm">
+              <input type="hidden" name="intent" value="reembolsado" />
+              <p>
+                Solo si ya le devolviste {formatMXN(order.cancellation.amountCents)} por tu cuenta (desde el
+                panel del proveedor de pagos, o por transferencia si pagó en efectivo): la tienda deja de
+                pedirlo y le escribe que su reembolso está hecho.
+              </p>
+              <button
+                type="submit"
+                className="mt-4 min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream"
+              >
+                Sí, ya le devolví el dinero
+              </button>
+            </fetcher.Form>
+          </details>
+        )}
 
       {order.status === "enviado" && (
         <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
