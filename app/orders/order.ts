@@ -102,8 +102,11 @@ export function shippingLineOf(order: Pick<Order, "shippingRate">): { label: str
   return { label, amount: rate.cents === 0 ? "Gratis" : formatMXN(rate.cents) };
 }
 
-/** The reference of a refund the owner made herself (refundedByHand): not the provider's, nor its way. */
-export const REFUNDED_BY_HAND = "a mano";
+/**
+ * The reference recorded for a refund the owner made herself ('Ya lo reembolsé a mano': a
+ * cancellation's or a return's): not the provider's, nor its way of paying back.
+ */
+export const REFUNDED_BY_HAND = "a-mano";
 
 /** What a refund the provider accepted and has not finished says in its record (refunds.server.ts). */
 export const REFUND_IN_PROGRESS = "en curso en el proveedor";

@@ -26,6 +26,7 @@ const view: ReturnView = {
   refundStatus: null,
   refundError: null,
   refundedAt: null,
+  refundWay: " al mismo medio con que pagaste",
   customerName: "Inés <script>Brisa",
   customerEmail: "ines@example.mx",
   lines: [
@@ -58,5 +59,16 @@ describe("a return's e-mails", () => {
     const refunded = await returnRefundedEmail({ ...view, status: "reembolsada" }, shop, null);
     expect(refunded.subject).toBe("Te reembolsamos $4,000.00 MXN (OL-BBBB2222)");
     expect(refunded.text).toContain("te reembolsamos $4,000.00 MXN al mismo medio con que pagaste");
+  });
+
+  it("paid in cash at OXXO (the provider cannot refund it) or refunded by the owner herself: no 'al mismo medio'", async () => {
+    const cash = { ...view, refundWay: "" };
+    const accepted = await returnAcceptedEmail(cash, shop, pageUrl);
+    expect(accepted.text).toContain(
+      "En cuanto lleguen al taller te reembolsamos $4,000.00 MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviamos.",
+    );
+    const refunded = await returnRefundedEmail({ ...cash, status: "reembolsada" }, shop, null);
+    expect(refunded.text).toContain("te devolvimos $4,000.00 MXN. Si no lo ves en tu cuenta, respóndenos");
+    for (const message of [accepted, refunded]) expect(message.text).not.toContain("al mismo medio");
   });
 });

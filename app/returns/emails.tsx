@@ -109,7 +109,9 @@ export const returnAcceptedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
     title: "Aceptamos tu devolución",
     lines: [
       "Aceptamos tu devolución. Envíanos las piezas como te indicamos abajo, en su empaque y con tu número de pedido; el envío de regreso corre por tu cuenta.",
-      `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN al mismo medio con que pagaste.`,
+      view.refundWay
+        ? `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN${view.refundWay}.`
+        : `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviamos.`,
     ],
     message: view.ownerMessage,
   });
@@ -127,6 +129,8 @@ export const returnRefundedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
     subject: `Te reembolsamos ${view.refund} MXN (${view.orderId})`,
     title: "Tu reembolso está hecho",
     lines: [
-      `Recibimos las piezas de tu devolución y te reembolsamos ${view.refund} MXN al mismo medio con que pagaste. Según tu banco, puede tardar unos días en verse en tu estado de cuenta.`,
+      view.refundWay
+        ? `Recibimos las piezas de tu devolución y te reembolsamos ${view.refund} MXN${view.refundWay}. Según tu banco, puede tardar unos días en verse en tu estado de cuenta.`
+        : `Recibimos las piezas de tu devolución y te devolvimos ${view.refund} MXN. Si no lo ves en tu cuenta, respóndenos y lo revisamos.`,
     ],
   });

@@ -2,6 +2,7 @@ import { type Db, toDate } from "~/db/database.server";
 import type { ReturnStatus } from "~/db/schema";
 import { formatShopDateTime } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
+import { REFUNDED_BY_HAND } from "~/orders/order";
 import { isReturnReason, RETURN_REASONS, RETURN_STATUS_LABELS } from "./return-status";
 
 /** A return as the buyer's page, her e-mails and the owner's desk show it. */
@@ -19,6 +20,12 @@ export interface ReturnView {
   refundStatus: "pendiente" | "hecho" | null;
   refundError: string | null;
   refundedAt: string | null;
+  /**
+   * How her refund reaches her, as her e-mails say it: " al mismo medio con que pagaste" for a
+   * card the provider refunds; nothing for a cash voucher or transfer (the provider cannot send it
+   * back to the ficha: the shop writes to her) or a refund the owner made herself.
+   */
+  refundWay: string;
   customerName: string;
   customerEmail: string;
   lines: {
@@ -43,6 +50,8 @@ const SELECTED = [
   "r.refund_status",
   "r.refund_error",
   "r.refunded_at",
+  "r.provider_refund_id",
+  "o.payment_method",
   "o.customer_name",
   "o.customer_email",
 ] as const;
@@ -98,6 +107,10 @@ export async function listReturns(
     refundStatus: r.refund_status,
     refundError: r.refund_error,
     refundedAt: r.refunded_at ? formatShopDateTime(toDate(r.refunded_at)) : null,
+    refundWay:
+      r.payment_method === null && r.provider_refund_id !== REFUNDED_BY_HAND
+        ? " al mismo medio con que pagaste"
+        : "",
     customerName: r.customer_name,
     customerEmail: r.customer_email,
     lines: lines

@@ -4,7 +4,7 @@ import { RETURN_REFUNDED_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
 import { recordEvent } from "~/orders/desk.server";
 import { releaseLineEditionNumbers } from "~/orders/editions.server";
-import { REFUND_IN_PROGRESS } from "~/orders/order";
+import { REFUND_IN_PROGRESS, REFUNDED_BY_HAND } from "~/orders/order";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { putPiecesBack } from "~/orders/pieces-back.server";
 import { askForRefund } from "~/orders/refund-call.server";
@@ -186,11 +186,8 @@ export async function markReturnRefundedByHand(
     .executeTakeFirst();
   if (!found || found.refund_status === null) return "sin_reembolso";
   if (found.refund_status === "hecho") return "reembolsado";
-  return made(db, returnId, BY_HAND, now);
+  return made(db, returnId, REFUNDED_BY_HAND, now);
 }
-
-/** The refund id recorded for a refund the owner made herself. */
-export const BY_HAND = "a-mano";
 
 /** Made: recorded once; the chosen pieces back on the shelf, their numbers freed; the buyer told. */
 async function made(db: Db, returnId: string, refundId: string, now: Date): Promise<ReturnRefundOutcome> {
@@ -240,7 +237,7 @@ async function made(db: Db, returnId: string, refundId: string, now: Date): Prom
       trx,
       info.order_id,
       "devolucion_reembolsada",
-      `${returnId}: ${formatMXN(info.refund_cents)}${refundId === BY_HAND ? ", reembolsado a mano por la tienda" : ""}`,
+      `${returnId}: ${formatMXN(info.refund_cents)}${refundId === REFUNDED_BY_HAND ? ", reembolsado a mano por la tienda" : ""}`,
       now,
     );
     await queueEmail(trx, {

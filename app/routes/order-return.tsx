@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
 import { orderPagePath } from "~/orders/order-page-link.server";
+import { getOrder } from "~/orders/queries.server";
 import { type ReturnClosed, requestReturn, returnChanceOf } from "~/returns/request.server";
 import { readReturnForm } from "~/returns/return-input";
 import { RETURN_REASONS } from "~/returns/return-status";
@@ -27,10 +28,15 @@ const CLOSED: Record<ReturnClosed | "piezas", string> = {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { database, orderPageLinks, settings } = context.get(servicesContext);
   const orderId = signedOrderId(request, params, orderPageLinks);
-  const chance = await returnChanceOf(database.db, orderId, settings.current().deliveryDays);
-  if (!chance) throw orderNotFound();
+  const order = await getOrder(database.db, orderId);
+  const chance = order && (await returnChanceOf(database.db, order, settings.current().deliveryDays));
+  if (!order || !chance) throw orderNotFound();
   return {
     orderId,
+    // A cash voucher or a transfer cannot be refunded to where it came from: the shop asks her where.
+    refundWay: order.voucher
+      ? "por transferencia a la cuenta que nos indiques"
+      : "al mismo medio con que pagaste",
     back: orderPagePath(orderPageLinks, orderId),
     chance: chance.open
       ? { open: true as const, until: formatShopDateTime(chance.until), pieces: chance.pieces }
@@ -58,7 +64,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function OrderReturn({ loaderData, actionData }: Route.ComponentProps) {
-  const { chance, back, orderId } = loaderData;
+  const { chance, back, orderId, refundWay } = loaderData;
   const busy = useNavigation().state !== "idle";
   const errors: Record<string, string> = actionData?.errors ?? {};
   return (
@@ -73,8 +79,8 @@ export default function OrderReturn({ loaderData, actionData }: Route.ComponentP
         <>
           <p className="mt-3 text-ink/80">
             Tienes hasta el {chance.until} (5 días hábiles desde la entrega). Te devolvemos el precio de las
-            piezas al mismo medio con que pagaste cuando lleguen al taller; el envío de regreso corre por tu
-            cuenta. No envíes nada todavía: te escribimos a dónde mandarlas.
+            piezas {refundWay} cuando lleguen al taller; el envío de regreso corre por tu cuenta. No envíes
+            nada todavía: te escribimos a dónde mandarlas.
           </p>
           <Form method="post" className="mt-8 space-y-6" noValidate>
             <fieldset aria-describedby={errors.piezas ? "piezas-error" : undefined}>

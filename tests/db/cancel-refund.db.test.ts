@@ -260,7 +260,7 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     });
     expect(refundsOf(paid.paymentIntent)).toEqual([]);
     const order = await getDeskOrder(database.db, paid.orderId);
-    expect(order?.cancellation).toMatchObject({ refund: "hecho", refundId: "a mano" });
+    expect(order?.cancellation).toMatchObject({ refund: "hecho", refundId: "a-mano" });
     expect(await piece.stock()).toBe(3);
     expect(
       (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title),
