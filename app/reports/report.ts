@@ -1,5 +1,5 @@
 import { dayKey, dayLabel, monthKey, monthLabel, nextDay, nextMonth } from "./calendar";
-import { type ProductSizes, productSizes, type ReportOption, type SizedLine } from "./sizes";
+import { keptFromStock, type ProductSizes, productSizes, type ReportOption, type SizedLine } from "./sizes";
 
 /*
  * Reportes: figures computed from plain rows (reports.server.ts reads them). What counts as a sale
@@ -174,7 +174,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 }
 
 /** Pieces a line took from stock. */
-const taken = (line: SaleLine) => line.quantity - line.missing;
+const taken = (line: SaleLine) => keptFromStock(line);
 
 export function buildReport(data: ReportData, scope: ReportScope): Report {
   const dropsById = new Map(data.drops.map((d) => [d.id, d]));

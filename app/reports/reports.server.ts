@@ -49,6 +49,17 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       "l.option_value",
       "p.option_name",
       "p.name as product_name",
+      // Its pieces a made return put back on the shelf: in the stock again, no longer this line's.
+      (eb) =>
+        eb
+          .selectFrom("return_lines as rl")
+          .innerJoin("returns as r", "r.id", "rl.return_id")
+          .select((sub) => sub.fn.sum<number | string>("rl.quantity").as("n"))
+          .whereRef("r.order_id", "=", "l.order_id")
+          .whereRef("rl.position", "=", "l.position")
+          .where("rl.restock", "=", 1)
+          .where("r.status", "=", "reembolsada")
+          .as("restocked"),
     ])
     .where("o.status", "in", SOLD)
     .where("o.paid_at", "is not", null);
@@ -233,6 +244,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       unitPriceCents: l.unit_price_cents,
       quantity: l.quantity,
       missing: l.missing,
+      restocked: Number(l.restocked ?? 0),
       optionName: l.option_name ?? null,
       optionId: l.option_id,
       optionValue: l.option_value,

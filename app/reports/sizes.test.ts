@@ -8,6 +8,7 @@ const line = (optionId: string | null, optionValue: string | null, over: Partial
   unitPriceCents: 100_000,
   quantity: 1,
   missing: 0,
+  restocked: 0,
   refund: false,
   ...over,
 });
@@ -35,6 +36,12 @@ describe("a product's sizes in a report", () => {
       ],
     });
     expect(sizes && sizesText(sizes)).toBe("Talla 7: 2 vendidas · quedan 2; Talla 8: 1 vendida · quedan 0");
+  });
+
+  it("a piece returned and put back on the shelf is offered once: in the stock, not again as its sale's", () => {
+    const sizes = productSizes(option, [line("v7", "7", { quantity: 2, restocked: 1 })]);
+    // Size 7: 2 on the shelf (one of them the returned piece) + 1 held + 1 kept by its buyer.
+    expect(sizes?.sizes[0]).toMatchObject({ value: "7", pieces: 2, offered: 4 });
   });
 
   it("a value removed and written again counts its old sales; one removed for good comes last, in size order", () => {

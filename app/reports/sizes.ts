@@ -22,7 +22,14 @@ export interface SizedLine {
   unitPriceCents: number;
   quantity: number;
   missing: number;
+  /** Pieces of the line a made return put back on the shelf (they count in the stock again). */
+  restocked: number;
   refund: boolean;
+}
+
+/** Pieces a paid line took from the shelf and kept: neither missing nor back through a return. */
+export function keptFromStock(line: Pick<SizedLine, "quantity" | "missing" | "restocked">): number {
+  return line.quantity - line.missing - line.restocked;
 }
 
 export interface SizeRow {
@@ -61,7 +68,7 @@ export function sizeRows(option: ReportOption | null, lines: readonly SizedLine[
   const current = (l: SizedLine) => l.optionId !== null && ids.has(l.optionId);
   const rows: SizeRow[] = (option?.values ?? []).map((v) => {
     const own = sized.filter((l) => l.optionId === v.id || (!current(l) && l.optionValue === v.value));
-    const taken = own.reduce((sum, l) => sum + l.quantity - l.missing, 0);
+    const taken = own.reduce((sum, l) => sum + keptFromStock(l), 0);
     return { value: v.value, ...sold(own), stock: v.stock, offered: v.stock + v.held + taken };
   });
   const listed = new Set(rows.map((r) => r.value));

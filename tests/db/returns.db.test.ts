@@ -188,6 +188,8 @@ describeEachDatabase("returns", (harness) => {
     expect(report.ok && reportCsv(report.report)).toContain(
       '"Monto de devoluciones reembolsado o en curso (MXN)","12025.00"',
     );
+    // The earring back on the shelf is offered once, not again as its sale's (5 in all, as bought).
+    expect(report.ok && report.report.products.find((p) => p.id === o.plain.id)?.offered).toBe(5);
 
     // The order stays a sale, its timeline tells the return's steps.
     const order = await getDeskOrder(database.db, o.orderId);
