@@ -165,7 +165,9 @@ async function applyOptionChanges(
     if (p.stockLoaded !== undefined && left !== p.stockLoaded) {
       refuse(
         "stock_cambio",
-        `El stock de ${p.name} cambió mientras editabas (ahora hay ${left}): recarga la página y reparte ${left === 1 ? "la pieza que queda" : `las ${left} que quedan`} en ${words.plural}.`,
+        left === 0
+          ? `El stock de ${p.name} cambió mientras editabas: ya no quedan piezas. Recarga la página.`
+          : `El stock de ${p.name} cambió mientras editabas (ahora hay ${left}): recarga la página y reparte ${left === 1 ? "la pieza que queda" : `las ${left} que quedan`} en ${words.plural}.`,
       );
     }
     await trx

@@ -157,7 +157,7 @@ export async function orderPageOf(
       ? "Tu pedido ya llegó. ¿Algo no está como esperabas? Escríbenos: lo resolvemos contigo."
       : order.status === "pendiente" && nothingToSend(order)
         ? REFUND_FOR_NOTHING_SENT
-        : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation),
+        : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation, order.voucher !== null),
     missing: missingPiecesNotice(order),
     returns:
       returnUntil === null
@@ -185,7 +185,13 @@ function statusText(status: string): string {
   }
 }
 
-function nextStep(status: string, tracked: boolean, cancellation: Order["cancellation"]): string {
+function nextStep(
+  status: string,
+  tracked: boolean,
+  cancellation: Order["cancellation"],
+  /** Paid in cash or by transfer: its refund cannot go back to the ficha. */
+  paidByVoucher: boolean,
+): string {
   const refunded = cancellation?.refund === "hecho";
   switch (status) {
     case "esperando_pago":
@@ -198,12 +204,14 @@ function nextStep(status: string, tracked: boolean, cancellation: Order["cancell
         ? "Tu pedido va en camino: sigue tu envío con el enlace de la paquetería. ¿Algo no llegó como esperabas? Escríbenos."
         : "Tu pedido va en camino. ¿Algo no llegó como esperabas? Escríbenos.";
     case "cancelado":
-      if (refunded && cancellation?.refundId === REFUNDED_BY_HAND) {
+      if (refunded && (cancellation?.refundId === REFUNDED_BY_HAND || paidByVoucher)) {
         return "Te devolvimos el total. Si tienes dudas, escríbenos.";
       }
       return refunded
         ? "Te devolvimos el total al mismo medio con que pagaste. Si tienes dudas, escríbenos."
-        : "Estamos haciendo el reembolso del total al mismo medio con que pagaste; te escribimos en cuanto esté hecho.";
+        : paidByVoucher
+          ? "Estamos haciendo el reembolso del total; te escribimos en cuanto esté hecho."
+          : "Estamos haciendo el reembolso del total al mismo medio con que pagaste; te escribimos en cuanto esté hecho.";
     default:
       return "Este pedido no se pagó a tiempo y sus piezas volvieron a la tienda.";
   }

@@ -59,11 +59,13 @@ export interface Order {
  * What the buyer is told of pieces her payment came too late for (paid after its hold ended, with
  * none left: the owner refunds them by hand, decision 42): null when every piece was there.
  */
-export function missingPiecesNotice(order: Pick<Order, "lines">): string | null {
+export function missingPiecesNotice(order: Pick<Order, "lines" | "shippingRate">): string | null {
   const missing = order.lines.filter((l) => l.missing > 0);
   if (missing.length === 0) return null;
   const names = missing.map((l) => `${l.name} × ${l.missing}`).join(", ");
-  const cents = missing.reduce((sum, l) => sum + l.missing * l.unitPriceCents, 0);
+  // Nothing to send: its shipping comes back too.
+  const shipping = nothingToSend(order) ? (order.shippingRate?.cents ?? 0) : 0;
+  const cents = missing.reduce((sum, l) => sum + l.missing * l.unitPriceCents, 0) + shipping;
   const one = missing.length === 1 && missing[0]?.missing === 1;
   const which = one ? "esta pieza ya no estaba disponible" : "estas piezas ya no estaban disponibles";
   const sent = nothingToSend(order)

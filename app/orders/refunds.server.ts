@@ -23,6 +23,12 @@ import { heldByOrder } from "./stock.server";
  * the failed one, so it is a new request and its own retries are not).
  */
 
+/**
+ * How long the sweep keeps a refund it is asking the provider for: no other sweep asks it then, and
+ * the owner cannot record it as made by hand until that time (and a provider's answer) has passed.
+ */
+const ASKING_MS = 2 * 60_000;
+
 /** How long a refund in the provider's hands waits before the sweep asks how it stands. */
 const IN_PROGRESS_RECHECK_MINUTES = 15;
 
@@ -151,8 +157,11 @@ async function made(
   refundId: string,
   refund: { attempts: number; customer_email: string; restock_when_made: number },
   now: Date,
-  /** What else the move records, in its transaction (the owner's own refund on the timeline). */
-  also?: (trx: Db) => Promise<void>,
+  /**
+   * The owner's own refund: recorded only if the provider is not asked for it until `quietUntil`
+   * (the sweep's claim) and has none under way, with `also` in the same transaction.
+   */
+  byHand?: { quietUntil: Date; also: (trx: Db) => Promise<void> },
 ): Promise<RefundOutcome> {
   let moved = false;
   await db.transaction().execute(async (trx) => {
@@ -169,10 +178,15 @@ async function made(
       })
       .where("order_id", "=", orderId)
       .where("status", "=", "pendiente")
+      .$if(byHand !== undefined, (q) =>
+        q
+          .where("next_attempt_at", ">", toTimestamp(byHand?.quietUntil ?? now))
+          .where((eb) => eb.or([eb("last_error", "is", null), eb("last_error", "<>", REFUND_IN_PROGRESS)])),
+      )
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return; // another server recorded it first
     moved = true;
-    await also?.(trx);
+    await byHand?.also(trx);
     if (refund.restock_when_made) {
       await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
       // Its numbered pieces are back on the shelf: their numbers go with them to the next buyer.
@@ -187,7 +201,7 @@ async function made(
     });
   });
   // Made here or by another server first: made either way; the owner's own needs it here.
-  return also && !moved ? "sin_reembolso" : "reembolsado";
+  return byHand && !moved ? "sin_reembolso" : "reembolsado";
 }
 
 /**
@@ -217,12 +231,17 @@ export async function refundedByHand(
     .executeTakeFirst();
   if (refund?.status !== "pendiente" || refund.attempts === 0) return { ok: false, reason: "sin_reembolso" };
   if (refund.last_error === REFUND_IN_PROGRESS) return { ok: false, reason: "en_curso" };
-  if (!refund.next_attempt_at || toDate(refund.next_attempt_at) <= now)
+  // Not while the sweep asks for it (it holds it ASKING_MS from its call) nor is about to.
+  const quietUntil = new Date(now.getTime() + ASKING_MS);
+  if (!refund.next_attempt_at || toDate(refund.next_attempt_at) <= quietUntil) {
     return { ok: false, reason: "se_pide_ahora" };
-  const outcome = await made(db, orderId, REFUNDED_BY_HAND, refund, now, async (trx) =>
-    recordEvent(trx, orderId, "reembolso_a_mano", "Reembolso registrado por la tienda", now),
-  );
-  return outcome === "reembolsado" ? { ok: true } : { ok: false, reason: "sin_reembolso" };
+  }
+  // The same conditions again in the move itself: a sweep that claimed it meanwhile wins.
+  const outcome = await made(db, orderId, REFUNDED_BY_HAND, refund, now, {
+    quietUntil,
+    also: (trx) => recordEvent(trx, orderId, "reembolso_a_mano", "Reembolso registrado por la tienda", now),
+  });
+  return outcome === "reembolsado" ? { ok: true } : { ok: false, reason: "se_pide_ahora" };
 }
 
 /** Accepted, not finished: its id kept, asked again in a while; still `pendiente`, no e-mail yet. */
@@ -285,6 +304,18 @@ export async function retryPendingRefunds(
     .execute();
   const counts = { refunded: 0, failed: 0, inProgress: 0 };
   for (const { order_id } of due) {
+    // Claimed for the call (its next attempt moved to a little later): another server's sweep
+    // leaves it, and the owner cannot record it as refunded by hand while it is being asked.
+    const claimed = await db
+      .updateTable("refunds")
+      .set({ next_attempt_at: toTimestamp(new Date(now.getTime() + ASKING_MS)) })
+      .where("order_id", "=", order_id)
+      .where("status", "=", "pendiente")
+      .where((eb) =>
+        eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", toTimestamp(now))]),
+      )
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) continue;
     const outcome = await refundOrder(db, payments, order_id, now);
     if (outcome === "reembolsado") counts.refunded++;
     else if (outcome === "en_curso") counts.inProgress++;

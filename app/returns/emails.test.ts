@@ -65,7 +65,7 @@ describe("a return's e-mails", () => {
     const cash = { ...view, refundWay: "" };
     const accepted = await returnAcceptedEmail(cash, shop, pageUrl);
     expect(accepted.text).toContain(
-      "En cuanto lleguen al taller te reembolsamos $4,000.00 MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviamos.",
+      "En cuanto lleguen al taller te reembolsamos $4,000.00 MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviaremos.",
     );
     const refunded = await returnRefundedEmail({ ...cash, status: "reembolsada" }, shop, null);
     expect(refunded.text).toContain("te devolvimos $4,000.00 MXN. Si no lo ves en tu cuenta, respóndenos");

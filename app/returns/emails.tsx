@@ -111,7 +111,7 @@ export const returnAcceptedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
       "Aceptamos tu devolución. Envíanos las piezas como te indicamos abajo, en su empaque y con tu número de pedido; el envío de regreso corre por tu cuenta.",
       view.refundWay
         ? `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN${view.refundWay}.`
-        : `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviamos.`,
+        : `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviaremos.`,
     ],
     message: view.ownerMessage,
   });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
-import type { Database } from "~/db/database.server";
+import { type Database, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { exportOrdersCsv, getDeskOrder, listOrders, orderTimeline, shipOrder } from "~/orders/desk.server";
@@ -251,6 +251,16 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
       ok: false,
       reason: "se_pide_ahora",
     });
+    // Nor while a sweep holds it for its call (its next attempt moved a minute or two ahead).
+    const nextAttempt = (at: Date) =>
+      database.db
+        .updateTable("refunds")
+        .set({ next_attempt_at: toTimestamp(at) })
+        .where("order_id", "=", paid.orderId)
+        .execute();
+    await nextAttempt(new Date(Date.now() + 60_000));
+    expect(await refundedByHand(database.db, paid.orderId)).toEqual({ ok: false, reason: "se_pide_ahora" });
+    await nextAttempt(new Date(Date.now() + 10 * 60_000));
     expect(await refundedByHand(database.db, paid.orderId)).toEqual({ ok: true });
     expect(await refundedByHand(database.db, paid.orderId)).toEqual({ ok: false, reason: "sin_reembolso" });
     // Nothing asked of Stripe since; the sweep leaves it.

@@ -1,4 +1,7 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { expect, it } from "vitest";
+import { PackingSlip } from "~/components/admin/packing-slip";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
@@ -8,6 +11,7 @@ import { exportOrdersCsv, getDeskOrder, shipOrder } from "~/orders/desk.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { releaseHold } from "~/orders/holds.server";
 import { orderPageOf } from "~/orders/order-page.server";
+import { packingSlip } from "~/orders/packing-slip.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
 import { settingsFromEnvironment } from "~/settings/settings";
@@ -123,6 +127,23 @@ describeEachDatabase("a sized order's documents", (harness) => {
     const page = await orderPageOf(database.db, late.id, settings);
     expect(page?.missing).toBe(notice);
     expect(page?.status).toBe("Pagado: lo estamos preparando");
+    // Its packing slip packs the size 7 and says not to pack the size 8 that was gone.
+    const slip = await packingSlip(database.db, late.id, shop);
+    const printed = renderToStaticMarkup(
+      createElement(PackingSlip, { slip: slip as NonNullable<typeof slip> }),
+    );
+    expect(printed).toContain("Sin stock al pagarse: no empacar 2 (se reembolsa a mano)");
+    expect(printed.replace(/<!-- -->/g, "")).toMatch(/talla 8.*?<td class="py-2 text-right">0<\/td>/s);
+    // Shipped: its package holds the size 7 only; the size 8 that was gone is not listed in it.
+    expect(
+      await shipOrder(database.db, late.id, { carrier: "Estafeta", trackingNumber: "805212345678MX" }),
+    ).toEqual({
+      ok: true,
+    });
+    expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
+    const shipment = mailer.sent[1]?.text ?? "";
+    expect(shipment).toContain("Anillo Marea talla 7 × 1");
+    expect(shipment).not.toContain("talla 8");
   });
 
   it("paid after its hold ran out with every piece gone: told nothing will be sent, and the refund", async () => {
@@ -136,6 +157,7 @@ describeEachDatabase("a sized order's documents", (harness) => {
         orderId: late.id,
         customerName: "Ana",
         customerEmail: "ana@example.mx",
+        shipping: oaxacaAddress("Ana", "951 123 4567"),
       }),
     ).toBe("paid_after_expiry_short");
     const mailer = keeper();
@@ -147,6 +169,7 @@ describeEachDatabase("a sized order's documents", (harness) => {
       "esta pieza ya no estaba disponible: Anillo Marea talla 8 × 1. No hay piezas que enviarte de este pedido; te escribiremos para devolverte",
     );
     expect(message?.text).not.toContain("Preparamos tus piezas");
+    expect(message?.text).not.toContain("Lo enviaremos a");
     const page = await orderPageOf(database.db, late.id, settingsFromEnvironment(shop));
     expect(page?.status).toBe("Pagado: te devolveremos tu pago");
     expect(page?.next).toBe("Te escribiremos para hacer tu reembolso. Si tienes dudas, escríbenos.");

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatShopDateTime } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
-import { type Order, type OrderCancellation, shippingLineOf } from "~/orders/order";
+import { type Order, type OrderCancellation, REFUNDED_BY_HAND, shippingLineOf } from "~/orders/order";
 import { addressLines } from "~/orders/shipping";
 import { STATUS_LABELS } from "~/orders/status";
 
@@ -164,8 +164,12 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
               </time>
             </>
           )}
-          {cancellation.refundId && <> (referencia {cancellation.refundId})</>}. Las piezas volvieron al
-          stock.
+          {cancellation.refundId === REFUNDED_BY_HAND ? (
+            <> por la tienda, a mano</>
+          ) : (
+            cancellation.refundId && <> (referencia {cancellation.refundId})</>
+          )}
+          . Las piezas volvieron al stock.
         </p>
       ) : cancellation.inProgress ? (
         <p>

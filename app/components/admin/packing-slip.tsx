@@ -145,8 +145,14 @@ function Slip({
                   </span>
                 )}
                 {line.edition && <span className="block text-sm">{line.edition}</span>}
+                {line.missing > 0 && (
+                  <span className="block text-sm font-medium" data-testid="slip-missing">
+                    Sin stock al pagarse: no empacar {line.missing} (se reembolsa a mano)
+                  </span>
+                )}
               </td>
-              <td className="py-2 text-right">{line.quantity}</td>
+              {/* What goes in the box: a late payment's pieces that were gone are not packed. */}
+              <td className="py-2 text-right">{line.quantity - line.missing}</td>
               <td className="py-2 text-center">☐</td>
             </tr>
           ))}

@@ -26,10 +26,11 @@ export async function confirmationEmail(
 ): Promise<RenderedEmail> {
   const firstName = firstNameOf(order);
   const summary = orderSummaryOf(order, photos);
-  const address = order.shipping ? addressLines(order.shipping) : [];
   // A late voucher may have found some pieces gone (decision 42): said first, with what comes back.
   const missing = missingPiecesNotice(order);
   const nothing = nothingToSend(order);
+  // Nothing to send: no address to send it to.
+  const address = order.shipping && !nothing ? addressLines(order.shipping) : [];
   const next = nothing
     ? REFUND_FOR_NOTHING_SENT
     : "Preparamos tus piezas a mano en el taller. Cuando salgan, te escribiremos con la paquetería y el número de guía para que sigas tu envío.";

@@ -44,3 +44,15 @@ export function nameAtEnd(order: Order): string {
   const name = buyerFirstName(order);
   return name ? `, ${name}` : "";
 }
+
+/** The order as its package holds it: a late payment's pieces that were gone left out, photos in step. */
+export function asPacked(order: Order, photos: LinePhotos): { order: Order; photos: LinePhotos } {
+  if (!order.lines.some((l) => l.missing > 0)) return { order, photos };
+  const kept = order.lines
+    .map((l, i) => ({
+      line: { ...l, quantity: l.quantity - l.missing, missing: 0 },
+      photo: photos[i] ?? null,
+    }))
+    .filter((k) => k.line.quantity > 0);
+  return { order: { ...order, lines: kept.map((k) => k.line) }, photos: kept.map((k) => k.photo) };
+}

@@ -16,7 +16,7 @@ import {
 } from "~/mail/components";
 import type { Order } from "../order";
 import { addressLines } from "../shipping";
-import { firstNameOf, type LinePhotos, nameAtEnd, orderSummaryOf } from "./order-parts";
+import { asPacked, firstNameOf, type LinePhotos, nameAtEnd, orderSummaryOf } from "./order-parts";
 
 /** The shipment notice: pieces, carrier, tracking number and, for known carriers, where to follow it. */
 export async function shipmentEmail(
@@ -26,7 +26,9 @@ export async function shipmentEmail(
   photos: LinePhotos = [],
 ): Promise<RenderedEmail> {
   const firstName = firstNameOf(order);
-  const summary = orderSummaryOf(order, photos);
+  // What goes in the box: not a late payment's pieces that were gone (refunded apart).
+  const packed = asPacked(order, photos);
+  const summary = orderSummaryOf(packed.order, packed.photos);
   const address = order.shipping ? addressLines(order.shipping) : [];
   const carrier = order.carrier ?? "";
   const tracking = order.trackingNumber ?? "";
