@@ -220,7 +220,14 @@ function problems(probe: Probe, answer: Answer): string[] {
   const english = ENGLISH.exec(answer.body);
   if (english) found.push(`texto en inglés: «${english[0]}»`);
   // Nothing sent comes back as markup, as a cookie of its own or as a way to another site.
-  if (answer.body.includes("<script>alert(1)</script>")) found.push("refleja <script> sin escapar");
+  // As markup: in a page, or in anything a browser might take for one. A JSON or React Router data
+  // answer (a string inside JSON, read by the page's own code) marked nosniff is never rendered.
+  const neverMarkup =
+    (type.startsWith("application/json") || type.startsWith("text/x-script")) &&
+    answer.headers["x-content-type-options"] === "nosniff";
+  if (!neverMarkup && answer.body.includes("<script>alert(1)</script>")) {
+    found.push("refleja <script> sin escapar");
+  }
   if (answer.status === 405 && !answer.headers.allow) found.push("405 sin Allow");
   const location = answer.headers.location;
   if (location !== undefined && !/^\/(?![/\\])/.test(location))
