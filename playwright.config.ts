@@ -30,7 +30,10 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["json"]],
-  timeout: 30_000,
+  // Generous for a slow CI machine running the server tests beside these on two cores: the
+  // longest tests take about 22 s here, and a timeout is there to catch a hang, not to time pages.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     // A trace only when a test is run again (CI retries once): the first run records nothing.

@@ -46,7 +46,7 @@ test.describe("drafts and publishing", () => {
     admins,
     browser,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(90_000);
     const name = `Alba ${newId(4)}`;
     await admins.login(page);
     await page.goto("/admin/drops/new-drop");
@@ -132,7 +132,7 @@ test.describe("drafts and publishing", () => {
     admins,
     shop,
   }) => {
-    test.setTimeout(45_000);
+    test.setTimeout(75_000);
     const opening = await shop.drop({
       timing: "upcoming",
       status: "proximamente",
