@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_DATA_DIR, E2E_PORT } from "./tests/e2e/support/env";
+import { E2E_DATA_DIR, E2E_PORT, E2E_QUICK_PASSWORD_HASHES } from "./tests/e2e/support/env";
 
 const port = E2E_PORT;
 
@@ -61,6 +61,7 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR: E2E_DATA_DIR,
       LOG_REQUESTS: "false",
+      QUICK_PASSWORD_HASHES: E2E_QUICK_PASSWORD_HASHES,
       // The demo catalogue's images, drawn once per clone and copied by later first starts (the
       // server tests share the folder: tests/support/server-process.ts).
       DEMO_ART_CACHE: ".tmp/demo-art",

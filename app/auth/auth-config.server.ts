@@ -15,6 +15,11 @@ export interface AuthSettings {
   absoluteHours: number;
   /** The name the authenticator app shows next to the account (the shop's name). */
   issuer?: string;
+  /**
+   * A test bench's password hashes (QUICK_PASSWORD_HASHES): scrypt at a small fraction of its
+   * cost, unspaced. What such a shop stores only such a shop can verify.
+   */
+  quickPasswordHashes?: boolean;
 }
 
 /**
@@ -40,5 +45,6 @@ export function authSettings(config: Config): AuthSettings {
     idleMinutes: config.admin.idleMinutes,
     absoluteHours: config.admin.absoluteHours,
     issuer: config.shop.name,
+    quickPasswordHashes: config.admin.quickPasswordHashes,
   };
 }

@@ -3,7 +3,12 @@ import { type Accounts, createAccounts } from "./accounts.server";
 import type { AuthSettings } from "./auth-config.server";
 import { createLibraries } from "./better-auth.server";
 import { createDevices } from "./devices.server";
-import { createPasswordHasher, type PasswordHasher } from "./password-hashing.server";
+import {
+  createPasswordHasher,
+  type PasswordHasher,
+  QUICK_HASHING_LINE,
+  QUICK_SCRYPT,
+} from "./password-hashing.server";
 import { createPasswordSignIn, type PasswordSignInInput, type SignInResult } from "./password-sign-in.server";
 import { createSecondFactor, type SecondFactor } from "./second-factor.server";
 import { createSessions, type Sessions } from "./sessions.server";
@@ -69,7 +74,11 @@ export function createAdminAuth(
   settings: AuthSettings,
   options: AdminAuthOptions = {},
 ): AdminAuth {
-  const hasher = options.hasher ?? createPasswordHasher();
+  const hasher =
+    options.hasher ??
+    (settings.quickPasswordHashes
+      ? createPasswordHasher(QUICK_HASHING_LINE, QUICK_SCRYPT)
+      : createPasswordHasher());
   const libraries = createLibraries(database, settings, hasher);
   const gate = createSignInGate(hasher);
   const sessions = createSessions(database.db, settings, libraries);

@@ -5,6 +5,8 @@ import {
   HASHING_LINE,
   HashingBusy,
   hashPassword,
+  QUICK_HASHING_LINE,
+  QUICK_SCRYPT,
   verifyPassword,
 } from "./password-hashing.server";
 
@@ -36,6 +38,21 @@ describe("password hashes", () => {
     for (const stored of ["", "sin-dos-puntos", "abcd:1234", `${"0".repeat(32)}:${"z".repeat(128)}`]) {
       expect(await verifyPassword(stored, PASSWORD), stored).toBe(false);
     }
+  });
+
+  it("a test bench's quick hashes (QUICK_PASSWORD_HASHES) are far cheaper, and verify only where they were made", async () => {
+    const quick = createPasswordHasher(QUICK_HASHING_LINE, QUICK_SCRYPT);
+    const shop = createPasswordHasher();
+    let started = performance.now();
+    const stored = await quick.hash(PASSWORD);
+    const quickMs = performance.now() - started;
+    expect(await quick.verify({ hash: stored, password: PASSWORD })).toBe(true);
+    expect(await quick.verify({ hash: stored, password: `${PASSWORD}!` })).toBe(false);
+    // The shop's hashing reads the same format, but its cost does not match: the password fails.
+    expect(await shop.verify({ hash: stored, password: PASSWORD })).toBe(false);
+    started = performance.now();
+    await hashPassword(PASSWORD);
+    expect(quickMs * 5).toBeLessThan(performance.now() - started);
   });
 });
 

@@ -129,6 +129,8 @@ const schema = z.object({
     .min(1, "debe estar entre 1 y 720")
     .max(720, "debe estar entre 1 y 720")
     .default(12),
+  // Test benches only: scrypt at a small fraction of its cost, and no spacing between hashes.
+  QUICK_PASSWORD_HASHES: flag.default(false),
 
   SHOP_NAME: z.string().min(1).default(DEMO_SHOP_DETAILS.name),
   SHOP_EMAIL: z.email({ error: "debe ser un correo válido" }).default(DEMO_SHOP_DETAILS.email),
@@ -184,6 +186,8 @@ export interface Config {
     sessionSecret: string | null;
     idleMinutes: number;
     absoluteHours: number;
+    /** QUICK_PASSWORD_HASHES: a test bench's cheap hashes (never on a public HTTPS shop). */
+    quickPasswordHashes: boolean;
   };
   shop: PublicShopSettings;
 }
@@ -284,6 +288,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       "Configuración inválida:\n  SESSION_SECRET: hace falta para las sesiones de administración (al menos 32 caracteres; p. ej. openssl rand -hex 32)",
     );
   }
+  if (e.QUICK_PASSWORD_HASHES && looksPublic) {
+    // A real shop's passwords are hashed at full cost; the quick hashes are for test benches.
+    throw new StartupError(
+      "Configuración inválida:\n  QUICK_PASSWORD_HASHES: solo para bancos de pruebas; una tienda pública (PUBLIC_URL https) cifra las contraseñas con el costo completo",
+    );
+  }
   if (e.ADMIN_IDLE_MINUTES > e.ADMIN_SESSION_HOURS * 60) {
     throw new StartupError(
       "Configuración inválida:\n  ADMIN_IDLE_MINUTES: no puede ser mayor que ADMIN_SESSION_HOURS",
@@ -322,6 +332,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       sessionSecret: e.SESSION_SECRET ?? null,
       idleMinutes: e.ADMIN_IDLE_MINUTES,
       absoluteHours: e.ADMIN_SESSION_HOURS,
+      quickPasswordHashes: e.QUICK_PASSWORD_HASHES,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,

@@ -71,3 +71,18 @@ describe("the proof of work's difficulty (PROOF_OF_WORK_COST, PROOF_OF_WORK_TRIE
     }
   });
 });
+
+describe("a test bench's quick password hashes (QUICK_PASSWORD_HASHES)", () => {
+  it("are off unless asked for, and a public HTTPS shop refuses them with the setting named", () => {
+    expect(loadConfig({}).admin.quickPasswordHashes).toBe(false);
+    expect(loadConfig({ QUICK_PASSWORD_HASHES: "true" }).admin.quickPasswordHashes).toBe(true);
+    expect(() =>
+      loadConfig({
+        QUICK_PASSWORD_HASHES: "true",
+        PUBLIC_URL: "https://tienda.ejemplo.mx",
+        SESSION_SECRET: "s".repeat(32),
+        DEMO_PAYMENTS: "true",
+      }),
+    ).toThrow(/QUICK_PASSWORD_HASHES: solo para bancos de pruebas/);
+  });
+});

@@ -13,6 +13,7 @@ import {
   createPasswordHasher,
   HASHING_BUSY_RETRY_SECONDS,
   type PasswordHasher,
+  QUICK_SCRYPT,
 } from "~/auth/password-hashing.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
@@ -34,9 +35,8 @@ function cookieFrom(setCookies: string[]): Headers {
  * pace (a hash at most every 200 ms) is tested on its own below ("the line in front of password
  * hashing"); here it would only make the file minutes long.
  */
-// The sign-in's rules, not the hash, are tested here: no spacing in the line, and scrypt at a
-// sixty-fourth of the shop's work (its own tests, password-hashing.test.ts, use the real one).
-const QUICK_SCRYPT = { N: 1024, r: 4 };
+// The sign-in's rules, not the hash, are tested here: no spacing in the line, and the test bench's
+// quick scrypt (its own tests, password-hashing.test.ts, use the real one).
 const quickLine = () => ({
   hasher: createPasswordHasher({ running: 2, waiting: 64, spacingMs: 0 }, QUICK_SCRYPT),
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
-import { createPasswordHasher } from "~/auth/password-hashing.server";
+import { createPasswordHasher, QUICK_SCRYPT } from "~/auth/password-hashing.server";
 import { TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_DAYS } from "~/auth/second-factor";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
@@ -27,8 +27,9 @@ describeEachDatabase("the administrator's second factor", (harness) => {
         absoluteHours: 12,
         issuer: "Oro Taller",
       },
-      // Without the line's 200 ms pace (tested in admin-auth.db.test.ts): many sign-ins here.
-      { hasher: createPasswordHasher({ running: 2, waiting: 64, spacingMs: 0 }) },
+      // Many sign-ins here: a test bench's quick hashes, without the line's 200 ms pace (the hash
+      // and the line are tested in admin-auth.db.test.ts and password-hashing.test.ts).
+      { hasher: createPasswordHasher({ running: 2, waiting: 64, spacingMs: 0 }, QUICK_SCRYPT) },
     );
   });
   beforeEach(async () => {

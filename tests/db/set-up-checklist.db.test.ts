@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
-import { createPasswordHasher } from "~/auth/password-hashing.server";
+import { createPasswordHasher, QUICK_SCRYPT } from "~/auth/password-hashing.server";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { adminsWithoutSecondFactor, readSetUpChecklist } from "~/settings/checklist.server";
@@ -24,7 +24,7 @@ describeEachDatabase("the set-up checklist's second factors", (harness) => {
         idleMinutes: 120,
         absoluteHours: 12,
       },
-      { hasher: createPasswordHasher({ running: 2, waiting: 16, spacingMs: 0 }) },
+      { hasher: createPasswordHasher({ running: 2, waiting: 16, spacingMs: 0 }, QUICK_SCRYPT) },
     );
   });
 

@@ -32,7 +32,12 @@ test.describe("the set-up checklist", () => {
     const env = { ...ENV, DATA_DIR: dataDir };
     server = await startServer(env);
     database = await openDatabase({ kind: "sqlite", file: path.join(dataDir, "shop.db") });
-    admins = new AdminUtil(createAdminAuth(database, authSettings(loadConfig({ ...env, ENV_FILE: "" }))));
+    admins = new AdminUtil(
+      createAdminAuth(database, {
+        ...authSettings(loadConfig({ ...env, ENV_FILE: "" })),
+        quickPasswordHashes: server.quickPasswordHashes,
+      }),
+    );
   });
   test.afterAll(async () => {
     await database?.close();

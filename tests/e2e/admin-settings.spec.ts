@@ -37,7 +37,12 @@ test.describe("Configuración", () => {
     fs.rmSync(DATA_DIR, { recursive: true, force: true });
     [server, other] = await Promise.all([startServer(ENV), startServer(ENV)]);
     database = await openDatabase({ kind: "sqlite", file: path.join(DATA_DIR, "shop.db") });
-    admins = new AdminUtil(createAdminAuth(database, authSettings(loadConfig({ ...ENV, ENV_FILE: "" }))));
+    admins = new AdminUtil(
+      createAdminAuth(database, {
+        ...authSettings(loadConfig({ ...ENV, ENV_FILE: "" })),
+        quickPasswordHashes: server.quickPasswordHashes,
+      }),
+    );
   });
   test.afterAll(async () => {
     await database?.close();

@@ -15,6 +15,7 @@ export function testAdminAuth(server: RunningServer, database: Database) {
     baseUrl: server.url,
     idleMinutes: 60,
     absoluteHours: 12,
+    quickPasswordHashes: server.quickPasswordHashes,
   });
 }
 

@@ -8,6 +8,8 @@ export interface RunningServer {
   url: string;
   child: ChildProcess;
   output(): string;
+  /** Whether it hashes passwords the test bench's quick way (QUICK_PASSWORD_HASHES, on by default here). */
+  quickPasswordHashes: boolean;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
   /** Kills the process with SIGKILL (no shutdown, nothing finished) and resolves once it is gone. */
@@ -56,6 +58,10 @@ export function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     // A demo shop's images are drawn once per content and copied on every later first start
     // (tests/db/demo-seed.db.test.ts and the first-start benchmark draw them for real).
     DEMO_ART_CACHE: DEMO_ART_CACHE_DIR,
+    // Sign-ins at a small fraction of scrypt's cost (about 3 ms a hash instead of 116): tests of
+    // the hashing line and of floods set it to "false" (login-flood, owner-door), and a public
+    // HTTPS shop refuses it, so those hash at the shop's cost.
+    QUICK_PASSWORD_HASHES: env.PUBLIC_URL?.startsWith("https://") ? "false" : "true",
     ...env,
   };
 }
@@ -70,7 +76,8 @@ export function launchServer(env: Record<string, string>, timeoutMs = 90_000): L
   assertBuilt();
   // NODE_EXEC_ARGS: options for node itself that NODE_OPTIONS does not take (e.g. --cpu-prof).
   const execArgs = env.NODE_EXEC_ARGS ? env.NODE_EXEC_ARGS.split(" ") : [];
-  const child = spawn(process.execPath, [...execArgs, "server.js"], { cwd: root, env: baseEnv(env) });
+  const fullEnv = baseEnv(env);
+  const child = spawn(process.execPath, [...execArgs, "server.js"], { cwd: root, env: fullEnv });
   let out = "";
   const collect = (chunk: Buffer) => {
     out += chunk.toString();
@@ -102,6 +109,7 @@ export function launchServer(env: Record<string, string>, timeoutMs = 90_000): L
       url,
       child,
       output: () => out,
+      quickPasswordHashes: fullEnv.QUICK_PASSWORD_HASHES === "true",
       async stop() {
         if (child.exitCode === null) child.kill("SIGTERM");
         return exited;

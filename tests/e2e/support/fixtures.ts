@@ -20,7 +20,7 @@ import type { ShippingAddress } from "~/orders/shipping";
 import { PAGE_TTL_MS } from "../../../server/page-cache";
 import { oaxacaAddress } from "../../support/catalogue";
 import { setUpSecondFactor, signInWithCode } from "../../support/second-factor";
-import { E2E_DATA_DIR, E2E_PORT } from "./env";
+import { E2E_DATA_DIR, E2E_PORT, E2E_QUICK_PASSWORD_HASHES } from "./env";
 
 const HOUR = 3_600_000;
 
@@ -692,6 +692,7 @@ export const test = base.extend<
         DATA_DIR: E2E_DATA_DIR,
         PORT: String(E2E_PORT),
         SESSION_SECRET: process.env.SESSION_SECRET,
+        QUICK_PASSWORD_HASHES: E2E_QUICK_PASSWORD_HASHES,
       });
       await use(createAdminAuth(database, authSettings(config)));
     },
