@@ -101,13 +101,18 @@ describeEachDatabase("the opening's line", (harness) => {
     expect(late).toHaveLength(3);
 
     const { given, takeTurn } = demoTurns(database);
-    const round = await serveLine(
-      database.db,
-      piece.dropId,
-      takeTurn,
-      new Date(start.getTime() + 11.5 * SECOND),
-    );
-    expect(round).toMatchObject({ ran: true, served: arrivals + 3 });
+    // A round gives turns for at most half its lease in real time; on a slow machine the places
+    // left keep them for the next round, as in the shop (nudgeLine). Serve until none wait. (Once,
+    // on a loaded test machine on PostgreSQL, one round served 200 of the 203.)
+    let served = 0;
+    for (let rounds = 0; rounds < 10; rounds++) {
+      const at = new Date(start.getTime() + 11.5 * SECOND);
+      const round = await serveLine(database.db, piece.dropId, takeTurn, at);
+      expect(round).toMatchObject({ ran: true, told: 0 });
+      served += round.served;
+      if (round.waiting === 0 || round.served === 0) break;
+    }
+    expect(served).toBe(arrivals + 3);
     const order = given.map((t) => t.entryId);
     expect(order.slice(arrivals)).toEqual(late);
     const lineRank = ids.map((id) => order.indexOf(id));
