@@ -25,7 +25,6 @@ import { createOrderPageLinks, orderPageUrlOf } from "~/orders/order-page-link.s
 import type { PaymentProvider } from "~/orders/payment-port";
 import { createSuccessLinks } from "~/orders/success-link.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
-import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { createBrowserCookies } from "~/rate-limits/browser-cookie.server";
 import { createProofOfWork } from "~/rate-limits/proof-of-work.server";
 import { createRequestLimits, noRequestLimits } from "~/rate-limits/request-limits.server";
@@ -88,7 +87,7 @@ export async function startServices(
   try {
     const applied = server ? await migrateToLatest(database) : [];
     if (applied.length > 0) log(`Migraciones aplicadas: ${applied.join(", ")}`);
-    const media = openMediaStorage(config);
+    const media = await openMediaStorage(config);
     if (server && config.demoData) {
       const onSeeding = () =>
         log("Base de datos vacía: cargando el catálogo de demostración (unos segundos)…");
@@ -126,6 +125,9 @@ export async function startServices(
           "Configuración inválida:\n  PUBLIC_URL: hace falta con Stripe (p. ej. https://tienda.ejemplo.mx)",
         );
       }
+      // Loaded only when configured: Stripe's SDK is a quarter of the files a start would read,
+      // and a demo shop (every test server) never needs it.
+      const { createStripeClient, createStripePayments } = await import("~/payments/stripe-payments.server");
       const client = createStripeClient(config.stripe);
       payments = createStripePayments(client, {
         webhookSecret: config.stripe.webhookSecret,

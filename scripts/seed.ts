@@ -15,7 +15,7 @@ await runCli(async ({ config, database }) => {
     return 1;
   }
   if (config.media.kind === "local") ensureWritableDir(config.mediaDir, "de medios (MEDIA_DIR)");
-  const ids = await replaceWithDemoCatalogue(database.db, openMediaStorage(config), {
+  const ids = await replaceWithDemoCatalogue(database.db, await openMediaStorage(config), {
     onProgress: progressLines(console.log),
   });
   console.log(`Catálogo de demostración cargado: ${ids.length} colecciones.`);

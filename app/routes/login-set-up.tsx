@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import {
   createContext,
   data,
@@ -71,6 +70,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect("/login", { headers });
   }
   // An SVG image (no script, allowed by the page's img-src); dark on light so phones read it.
+  // Loaded for this page only (with its PNG encoder, 65 files): no other request needs it.
+  const { default: QRCode } = await import("qrcode");
   const svg = await QRCode.toString(pending.uri, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
   return {
     shopName: config.shop.name,
