@@ -87,6 +87,11 @@ export async function startServices(
   try {
     const applied = server ? await migrateToLatest(database) : [];
     if (applied.length > 0) log(`Migraciones aplicadas: ${applied.join(", ")}`);
+    if (server && config.admin.quickPasswordHashes) {
+      log(
+        "QUICK_PASSWORD_HASHES: las contraseñas de administración se cifran con el costo de un banco de pruebas; nunca en una tienda real.",
+      );
+    }
     const media = await openMediaStorage(config);
     if (server && config.demoData) {
       const onSeeding = () =>

@@ -21,7 +21,7 @@ const MAX_MEMORY = 128 * SCRYPT.N * SCRYPT.r * 2;
  * once. Two at most, so that two of libuv's four threads stay free for reading files and
  * compressing pages, and one core is always left to the event loop (one hash at a time on two
  * cores). A place in the line is given back no sooner than `spacingMs` after its hash began, so
- * hashing never takes more than a share of a core (a hash is about 50 ms): at most
+ * hashing never takes more than a share of a core (a hash is 50–120 ms): at most
  * running × 1000 / spacingMs hashes a second.
  */
 export interface HashingLine {

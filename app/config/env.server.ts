@@ -288,10 +288,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       "Configuración inválida:\n  SESSION_SECRET: hace falta para las sesiones de administración (al menos 32 caracteres; p. ej. openssl rand -hex 32)",
     );
   }
-  if (e.QUICK_PASSWORD_HASHES && looksPublic) {
+  if (e.QUICK_PASSWORD_HASHES && (looksPublic || e.STRIPE_SECRET_KEY?.startsWith("sk_live_"))) {
     // A real shop's passwords are hashed at full cost; the quick hashes are for test benches.
     throw new StartupError(
-      "Configuración inválida:\n  QUICK_PASSWORD_HASHES: solo para bancos de pruebas; una tienda pública (PUBLIC_URL https) cifra las contraseñas con el costo completo",
+      "Configuración inválida:\n  QUICK_PASSWORD_HASHES: solo para bancos de pruebas; una tienda pública (PUBLIC_URL https o una clave de Stripe en vivo) cifra las contraseñas con el costo completo",
     );
   }
   if (e.ADMIN_IDLE_MINUTES > e.ADMIN_SESSION_HOURS * 60) {

@@ -84,5 +84,13 @@ describe("a test bench's quick password hashes (QUICK_PASSWORD_HASHES)", () => {
         DEMO_PAYMENTS: "true",
       }),
     ).toThrow(/QUICK_PASSWORD_HASHES: solo para bancos de pruebas/);
+    expect(() =>
+      loadConfig({
+        QUICK_PASSWORD_HASHES: "true",
+        PUBLIC_URL: "http://localhost:3000",
+        STRIPE_SECRET_KEY: "sk_live_123",
+        STRIPE_WEBHOOK_SECRET: "whsec_123",
+      }),
+    ).toThrow(/QUICK_PASSWORD_HASHES: solo para bancos de pruebas/);
   });
 });

@@ -149,7 +149,8 @@ describe("two app servers on one SQLite file", () => {
       }
     })();
 
-    // And a writer in a process of its own: the admin command creating an administrator.
+    // And a writer in a process of its own: the admin command creating an administrator (at the
+    // shop's full hashing cost, unlike the test servers': nobody signs in with it here).
     const admin = spawn(
       path.join(root, "node_modules/.bin/tsx"),
       ["scripts/admin.ts", "create", "duena@orodeluna.mx", "--name", "Dueña"],
