@@ -16,14 +16,17 @@ import { createLocalStorage } from "~/media/local-storage.server";
 import { countPending, getDeskOrder, listOrders } from "~/orders/desk.server";
 import { loadReport } from "~/reports/reports.server";
 import { describeEachDatabase } from "../support/databases";
+import { DEMO_ART_CACHE_DIR } from "../support/server-process";
 
 // Drawing the demo catalogue's images takes a while on a busy machine.
 vi.setConfig({ testTimeout: 180_000 });
 
 const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shop-media-"));
-// The first engine's run draws every image for real and keeps them by content (DEMO_ART_CACHE);
-// the second's copies them, so the catalogue is drawn once per run of this file.
-const artCache = path.join(mediaRoot, "art-cache");
+// The test servers' cache of drawn images (DEMO_ART_CACHE), kept by content: the catalogue is
+// drawn for real by the first start of a run that finds it empty (on a clean clone, usually the
+// browser tests' shop, else this file's first engine) and copied by every later one. Drawing it
+// here again cost a minute of CPU a run.
+const artCache = DEMO_ART_CACHE_DIR;
 afterAll(() => fs.rmSync(mediaRoot, { recursive: true, force: true }));
 
 describeEachDatabase("demo catalogue", (harness) => {
