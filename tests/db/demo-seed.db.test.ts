@@ -22,10 +22,10 @@ import { DEMO_ART_CACHE_DIR } from "../support/server-process";
 vi.setConfig({ testTimeout: 180_000 });
 
 const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shop-media-"));
-// The test servers' cache of drawn images (DEMO_ART_CACHE), kept by content: the catalogue is
-// drawn for real by the first start of a run that finds it empty (on a clean clone, usually the
-// browser tests' shop, else this file's first engine) and copied by every later one. Drawing it
-// here again cost a minute of CPU a run.
+// The test servers' folder of drawn images (DEMO_ART_CACHE), kept by content. Its key includes
+// the pipeline's code as compiled, which differs between the built server and this process: on a
+// clean clone this file's first engine draws the catalogue and the second copies it, and a later
+// run on the same clone copies it from the start (a minute of CPU less each time).
 const artCache = DEMO_ART_CACHE_DIR;
 afterAll(() => fs.rmSync(mediaRoot, { recursive: true, force: true }));
 
