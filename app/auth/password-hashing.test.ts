@@ -43,16 +43,20 @@ describe("password hashes", () => {
   it("a test bench's quick hashes (QUICK_PASSWORD_HASHES) are far cheaper, and verify only where they were made", async () => {
     const quick = createPasswordHasher(QUICK_HASHING_LINE, QUICK_SCRYPT);
     const shop = createPasswordHasher();
-    let started = performance.now();
-    const stored = await quick.hash(PASSWORD);
-    const quickMs = performance.now() - started;
+    const timed = async (hash: () => Promise<string>) => {
+      const started = performance.now();
+      return { stored: await hash(), ms: performance.now() - started };
+    };
+    // The quickest of three, so a busy test machine's pause cannot make one quick hash look slow.
+    const quickRuns = [];
+    for (let i = 0; i < 3; i++) quickRuns.push(await timed(() => quick.hash(PASSWORD)));
+    const stored = quickRuns[0]?.stored ?? "";
     expect(await quick.verify({ hash: stored, password: PASSWORD })).toBe(true);
     expect(await quick.verify({ hash: stored, password: `${PASSWORD}!` })).toBe(false);
     // The shop's hashing reads the same format, but its cost does not match: the password fails.
     expect(await shop.verify({ hash: stored, password: PASSWORD })).toBe(false);
-    started = performance.now();
-    await hashPassword(PASSWORD);
-    expect(quickMs * 5).toBeLessThan(performance.now() - started);
+    const full = await timed(() => hashPassword(PASSWORD));
+    expect(Math.min(...quickRuns.map((r) => r.ms)) * 5).toBeLessThan(full.ms);
   });
 });
 
