@@ -8,6 +8,9 @@ import { createPageRenderer, type PageRenderer } from "./page-renderer";
 // A real thread running a stand-in for the built server (which exports `runRenderWorker`): it
 // answers the same messages, with a body that says where and with which settings it rendered.
 // RENDER_MODE in the env it is given makes it fail, die or stay silent.
+/** A worker thread's start (or end), later on a machine busy with other suites than vi.waitFor's own 1 s. */
+const THREAD_STARTED = { timeout: 10_000, interval: 20 };
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "page-renderer-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const entry = path.join(dir, "stand-in.mjs");
@@ -62,7 +65,7 @@ describe("the page renderer", () => {
     expect(renderer.threaded()).toBe(false);
     // A page renewed ahead of its expiry is busy: the thread starts; meanwhile renders stay here.
     expect(await text(renderer.render("http://t/a", "http://t", "ahead"))).toBe("aquí http://t/a");
-    await vi.waitFor(() => expect(renderer.threaded()).toBe(true));
+    await vi.waitFor(() => expect(renderer.threaded()).toBe(true), THREAD_STARTED);
     const response = await renderer.render("http://t/b", "http://t", "miss");
     expect(await response.text()).toBe("hilo http://t/b v0");
     expect(response.headers.get("content-type")).toBe("text/plain");
@@ -81,7 +84,7 @@ describe("the page renderer", () => {
   it("tells the thread of new settings before its next render", async () => {
     const { renderer } = start("ok");
     await renderer.render("http://t/", "http://t", "ahead");
-    await vi.waitFor(() => expect(renderer.threaded()).toBe(true));
+    await vi.waitFor(() => expect(renderer.threaded()).toBe(true), THREAD_STARTED);
     renderer.settingsChanged(7);
     expect(await text(renderer.render("http://t/", "http://t", "miss"))).toBe("hilo http://t/ v7");
   });
@@ -89,7 +92,7 @@ describe("the page renderer", () => {
   it("renders here what the thread could not", async () => {
     const { renderer, here } = start("fail");
     await renderer.render("http://t/", "http://t", "ahead");
-    await vi.waitFor(() => expect(renderer.threaded()).toBe(true));
+    await vi.waitFor(() => expect(renderer.threaded()).toBe(true), THREAD_STARTED);
     expect(await text(renderer.render("http://t/x", "http://t", "miss"))).toBe("aquí http://t/x");
     expect(here).toHaveBeenCalledTimes(2);
     // It still takes the next one.
@@ -99,9 +102,9 @@ describe("the page renderer", () => {
   it("a thread that dies: what it had is rendered here, and it starts again only after a while", async () => {
     const { renderer, here } = start("die", { restartAfterMs: 60_000 });
     await renderer.render("http://t/", "http://t", "ahead");
-    await vi.waitFor(() => expect(renderer.threaded()).toBe(true));
+    await vi.waitFor(() => expect(renderer.threaded()).toBe(true), THREAD_STARTED);
     expect(await text(renderer.render("http://t/y", "http://t", "miss"))).toBe("aquí http://t/y");
-    await vi.waitFor(() => expect(renderer.threaded()).toBe(false));
+    await vi.waitFor(() => expect(renderer.threaded()).toBe(false), THREAD_STARTED);
     // Busy again right away: not restarted (a thread that keeps dying must not be started each second).
     expect(await text(renderer.render("http://t/z", "http://t", "ahead"))).toBe("aquí http://t/z");
     expect(renderer.threaded()).toBe(false);
@@ -111,14 +114,14 @@ describe("the page renderer", () => {
   it("a thread that does not answer in time: rendered here, and the thread replaced", async () => {
     const { renderer } = start("silent", { timeoutMs: 200, restartAfterMs: 0 });
     await renderer.render("http://t/", "http://t", "ahead");
-    await vi.waitFor(() => expect(renderer.threaded()).toBe(true));
+    await vi.waitFor(() => expect(renderer.threaded()).toBe(true), THREAD_STARTED);
     const started = Date.now();
     expect(await text(renderer.render("http://t/w", "http://t", "miss"))).toBe("aquí http://t/w");
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(renderer.threaded()).toBe(false);
     // Allowed again at once here (restartAfterMs 0): the next busy render starts a new one.
     await renderer.render("http://t/", "http://t", "ahead");
-    await vi.waitFor(() => expect(renderer.threaded()).toBe(true));
+    await vi.waitFor(() => expect(renderer.threaded()).toBe(true), THREAD_STARTED);
   });
 
   it("without a built entry (development, in-process shops) every render stays here", async () => {

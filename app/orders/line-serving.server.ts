@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
-import { toTimestamp } from "~/db/database.server";
+import { toDate, toTimestamp } from "~/db/database.server";
 import { recordTurnRefused } from "~/observability/metrics.server";
 import { type CheckoutLine, type HoldRefusal, pieceName } from "./cart-read.server";
 import {
@@ -65,6 +65,14 @@ export async function serveLine(
   const idle = { served: 0, told: 0, waiting: 0, ran: false };
   const [drop] = await lineDrops(db, [dropId]);
   if (!drop || now < lotteryEndsAt(drop)) return idle;
+  // Another process serving: said by a read. Asking for the lease is a write, and on SQLite a
+  // write waits (the whole process with it) for that round's own writes to end.
+  const current = await db
+    .selectFrom("drops")
+    .select("line_lease_until")
+    .where("id", "=", dropId)
+    .executeTakeFirst();
+  if (current?.line_lease_until && toDate(current.line_lease_until) > now) return idle;
   const lease = toTimestamp(new Date(now.getTime() + LEASE_MS));
   const leased = await db
     .updateTable("drops")
@@ -162,17 +170,28 @@ async function serveRound(
   }
 
   const stamp = toTimestamp(now);
-  for (const t of told) {
-    recordTurnRefused(drop.id, t.reason);
-    await db
-      .updateTable("drop_line")
-      .set({ status: "agotado", message: t.message, updated_at: stamp })
-      .where("id", "=", t.id)
-      .where("status", "=", "esperando")
-      .execute();
-  }
-  if (apartadas.length > 0) {
-    await db.updateTable("drop_line").set({ note: "apartadas" }).where("id", "in", apartadas).execute();
+  for (const t of told) recordTurnRefused(drop.id, t.reason);
+  // One write for everyone told and marked: at an opening that is most of the line (a script's
+  // places over its address's allowance, everyone behind the last piece), and one write each
+  // kept the first looks after the draw waiting for seconds on a busy machine.
+  const byMessage = new Map<string, string[]>();
+  for (const t of told) byMessage.set(t.message, [...(byMessage.get(t.message) ?? []), t.id]);
+  if (byMessage.size > 0 || apartadas.length > 0) {
+    await db.transaction().execute(async (trx) => {
+      for (const [message, group] of byMessage) {
+        for (const ids of chunks(group)) {
+          await trx
+            .updateTable("drop_line")
+            .set({ status: "agotado", message, updated_at: stamp })
+            .where("id", "in", ids)
+            .where("status", "=", "esperando")
+            .execute();
+        }
+      }
+      for (const ids of chunks(apartadas)) {
+        await trx.updateTable("drop_line").set({ note: "apartadas" }).where("id", "in", ids).execute();
+      }
+    });
   }
 
   let served = 0;
@@ -223,6 +242,13 @@ async function serveRound(
     }
   }
   return { served, told: told.length, waiting: entries.length - served - told.length, ran: true };
+}
+
+/** Ids in lists short enough for one statement's parameters on either database. */
+function chunks(ids: readonly string[], size = 500): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
+  return out;
 }
 
 /** A line's piece as the line counts it: the product, or the product in one size (decision 34). */

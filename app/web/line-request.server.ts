@@ -99,6 +99,20 @@ export async function lookAtPlace(
     return first.view;
   }
   if (first.view.estado !== "esperando") return first.view;
-  await nudgeLine(db, first.dropId, turnTaker(services));
+  await waitAtMost(nudgeLine(db, first.dropId, turnTaker(services)), LOOK_WAITS_MS);
   return lineView(db, entryId, browser);
+}
+
+/**
+ * How long a look waits for the round it joined: those told (gone, over the address's allowance)
+ * are written first, so a round still giving turns after this answers 'waiting' and the next look
+ * brings the payment page, instead of every look waiting on the slowest payment provider's call.
+ */
+const LOOK_WAITS_MS = 300;
+
+function waitAtMost(work: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }

@@ -8,7 +8,7 @@ import { openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { signInAdmin } from "../support/admin-http";
 import { copySqliteTemplate } from "../support/databases";
-import { type LogLine, logLines } from "../support/log-lines";
+import { LINE_WRITTEN, type LogLine, logLines } from "../support/log-lines";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // What reaches the shop before any route: malformed requests, bodies past their cap however they
@@ -198,7 +198,7 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
     }
     const refusedLast = (line: LogLine) =>
       line.msg === "Solicitud rechazada" && line.status === 403 && line.url === "/admin/orders";
-    await vi.waitFor(() => expect(logLines(server.output()).some(refusedLast)).toBe(true));
+    await vi.waitFor(() => expect(logLines(server.output()).some(refusedLast)).toBe(true), LINE_WRITTEN);
     const lines = logLines(server.output()).slice(before);
     const refusals = lines.filter((l) => l.msg === "Solicitud rechazada" && l.status === 403);
     expect(refusals).toHaveLength(7);

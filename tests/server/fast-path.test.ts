@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { shopBrowser, shopBrowsers } from "../support/browser";
 import { runningPiece } from "../support/catalogue";
 import { postgresHarness, sqliteHarness } from "../support/databases";
-import { accessLines } from "../support/log-lines";
+import { accessLines, LINE_WRITTEN } from "../support/log-lines";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // Page-cache hits answered before Express (server/fast-path.ts): the same answer as the Express
@@ -327,7 +327,7 @@ describe("the front door in a cluster, with request logging", () => {
       for (const front of fronts)
         expect(written.some((line) => line.reqId === front.headers["x-request-id"])).toBe(true);
       return written;
-    });
+    }, LINE_WRITTEN);
     // Every request is logged, the front door's as Express' (the same length for the same page),
     // each under the id its answer carries.
     expect(lines.length).toBeGreaterThanOrEqual(fronts.length);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { copySqliteTemplate } from "../support/databases";
-import { accessLines, type LogLine, logLines } from "../support/log-lines";
+import { accessLines, LINE_WRITTEN, type LogLine, logLines } from "../support/log-lines";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // The server's log as it really prints it (app/config/log.server.ts): one JSON object per line,
@@ -77,7 +77,10 @@ async function expectGoneWithin(stopped: Promise<unknown>, ms: number, started =
 /** The lines of one request, once its access line (or, without them, `until`) is written. */
 async function linesOf(server: RunningServer, reqId: string, until?: (l: LogLine) => boolean) {
   const own = () => logLines(server.output()).filter((line) => line.reqId === reqId);
-  await vi.waitFor(() => expect(own().some(until ?? ((l) => l.msg === "Solicitud"))).toBe(true));
+  await vi.waitFor(
+    () => expect(own().some(until ?? ((l) => l.msg === "Solicitud"))).toBe(true),
+    LINE_WRITTEN,
+  );
   return own();
 }
 
@@ -93,7 +96,10 @@ describe("with LOG_REQUESTS", () => {
   it("every line the server prints is one JSON object with its level, time, process and message", async () => {
     await (await fetch(`${server.url}/nosotros`)).text();
     // The access line is written a fraction of a second after its answer (gathered in memory).
-    await vi.waitFor(() => expect(logLines(server.output()).some((l) => l.msg === "Solicitud")).toBe(true));
+    await vi.waitFor(
+      () => expect(logLines(server.output()).some((l) => l.msg === "Solicitud")).toBe(true),
+      LINE_WRITTEN,
+    );
     const lines = logLines(server.output());
     expect(lines.filter((line) => line.plain)).toEqual([]);
     expect(lines.length).toBeGreaterThan(1);

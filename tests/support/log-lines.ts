@@ -29,3 +29,10 @@ export function logLines(output: string): LogLine[] {
 export function accessLines(output: string): LogLine[] {
   return logLines(output).filter((line) => line.msg === "Solicitud");
 }
+
+/**
+ * How long a test waits for a line to be written: access lines are gathered in memory and written
+ * a fraction of a second after their answers, later on a machine busy with other suites (vi.waitFor's
+ * own 1 s was once too short there). What is asserted is the line, not how soon it came.
+ */
+export const LINE_WRITTEN = { timeout: 10_000, interval: 50 };
