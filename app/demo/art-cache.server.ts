@@ -9,18 +9,21 @@ import {
   type ProcessedImage,
   processImage,
 } from "~/media/images.server";
+// The pipeline's source as written, the same text in the built server and under the test runner
+// (its compiled code differs between them, and the data-layer test drew the catalogue again).
+import pipelineSource from "~/media/images.server.ts?raw";
 
 /** Turns a drawing's source into the stored image: the upload pipeline, or a copy of its last result. */
 export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
 
 /**
  * DEMO_ART_CACHE: a folder of demo art already drawn, keyed by content (the drawing's source, the
- * stored widths, the pipeline's code and sharp's version), so a later first start copies the WebP
+ * stored widths, the pipeline's source file and sharp's version), so a later first start copies the WebP
  * files and their JPEG copies instead of drawing them again. For test runs that start many demo shops; a shop without
  * the setting draws every time.
  */
 export function cachedArtProcessing(dir: string): ArtProcessing {
-  const pipeline = `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${processImage.toString()}`;
+  const pipeline = `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${pipelineSource}`;
   return async (body) => {
     const key = createHash("sha256").update(pipeline).update("\0").update(body).digest("hex");
     const file = (name: string) => path.join(dir, `${key}${name}`);

@@ -22,10 +22,9 @@ import { DEMO_ART_CACHE_DIR } from "../support/server-process";
 vi.setConfig({ testTimeout: 180_000 });
 
 const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shop-media-"));
-// The test servers' folder of drawn images (DEMO_ART_CACHE), kept by content. Its key includes
-// the pipeline's code as compiled, which differs between the built server and this process: on a
-// clean clone this file's first engine draws the catalogue and the second copies it, and a later
-// run on the same clone copies it from the start (a minute of CPU less each time).
+// The test servers' folder of drawn images (DEMO_ART_CACHE), kept by content (the pipeline's
+// source file among it, the same text here and in the built server): whichever draws the catalogue
+// first in a run, a test server or this file, the others copy it (a minute of CPU less).
 const artCache = DEMO_ART_CACHE_DIR;
 afterAll(() => fs.rmSync(mediaRoot, { recursive: true, force: true }));
 
