@@ -7,11 +7,6 @@ import { expect, expectAccessible, test } from "./support/fixtures";
 
 const DEMO_UPCOMING = "Jardín de Invierno";
 
-// The opening e-mail's preview is a frame sandboxed without scripts. A trace's DOM snapshots run
-// a script in every frame, which the sandbox refuses with a console error; this file's traces keep
-// their actions and screenshots, without those snapshots.
-test.use({ trace: { mode: "on-first-retry", snapshots: false } });
-
 /** The shop's outbox messages to `to`, their quoted-printable parts decoded (UTF-8 bytes too). */
 function outboxMessagesTo(to: string): string[] {
   const dir = path.join(E2E_DATA_DIR, "outbox");

@@ -11,10 +11,6 @@ import { expect, expectAccessible, test } from "./support/fixtures";
  * no other test touches, and at the ended drop, which nobody can buy from any more.
  */
 
-// The opening e-mail's preview is a frame sandboxed without scripts: traces keep no DOM snapshots
-// (see admin-campaigns.spec.ts).
-test.use({ trace: { mode: "on-first-retry", snapshots: false } });
-
 const ended = DEMO_DROPS.find((d) => d.role === "ended");
 const upcoming = DEMO_DROPS.find((d) => d.role === "upcoming");
 if (!ended || !upcoming) throw new Error("the demo catalogue lacks an ended or upcoming drop");

@@ -15,11 +15,6 @@ function header(page: Page) {
   };
 }
 
-// Campañas shows its opening e-mail's preview, a frame sandboxed without scripts. A trace's DOM
-// snapshots run a script in every frame, which the sandbox refuses with a console error; this
-// file's traces keep their actions and screenshots, without those snapshots.
-test.use({ trace: { mode: "on-first-retry", snapshots: false } });
-
 const ADMIN_SECTIONS = [
   { label: "Pedidos", path: "/admin/orders" },
   { label: "Devoluciones", path: "/admin/devoluciones" },

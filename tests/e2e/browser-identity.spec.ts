@@ -18,13 +18,9 @@ function checkoutAnswers(page: Page): { status: number; refused: string | null }
 
 const SIGNED = /^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
 
-test("a returning shopper with an old unsigned cookie is given a signed one, and her first 'Pagar' reaches the payment page", async ({
-  page,
-  context,
-  shop,
-  cart,
-  baseURL,
-}) => {
+test("a returning shopper with an old unsigned cookie is given a signed one, and her first 'Pagar' reaches the payment page", {
+  tag: "@once",
+}, async ({ page, context, shop, cart, baseURL }) => {
   test.slow(); // the proof of work at the shop's own difficulty
   // The cookie as the shop issued it before it signed them: no browser now.
   await context.addCookies([{ name: "navegador", value: "AbCdEfGhIjKlMnOpQrStUv", url: baseURL ?? "" }]);
@@ -54,12 +50,9 @@ test("a returning shopper with an old unsigned cookie is given a signed one, and
   expect(cookie?.httpOnly).toBe(true);
 });
 
-test("a proof made for a cookie since lost is refused, and the page solves one for the new cookie on its own", async ({
-  page,
-  context,
-  shop,
-  cart,
-}) => {
+test("a proof made for a cookie since lost is refused, and the page solves one for the new cookie on its own", {
+  tag: "@once",
+}, async ({ page, context, shop, cart }) => {
   test.slow();
   const { product } = await shop.piece({ name: "Arete Perdido", priceCents: 90_000, stock: 2 });
   // The browser has its cookie before the cart fills: its challenge is made for that one.

@@ -26,7 +26,11 @@ test("the drawer opens from the header and closes by its button, Escape and the 
   await expect(cart.drawer).toBeHidden();
 });
 
-test("'Pagar' shows the server's message when a piece sold out meanwhile", async ({ page, shop, cart }) => {
+test("'Pagar' shows the server's message when a piece sold out meanwhile", { tag: "@once" }, async ({
+  page,
+  shop,
+  cart,
+}) => {
   const { product } = await shop.piece({ name: "Anillo Último", priceCents: 100_000, stock: 1 });
   // The drawer re-checks stock as it opens; the sale must happen after that check, not before.
   const checked = page.waitForResponse((response) => response.url().includes("/api/cart"));
@@ -41,12 +45,9 @@ test("'Pagar' shows the server's message when a piece sold out meanwhile", async
   await expect(cart.drawer.getByRole("button", { name: "Pagar" })).toBeEnabled();
 });
 
-test("'Máximo 2 por persona' is refused when adding, in Spanish, not first at 'Pagar'; the drawer's plus stops at it", async ({
-  page,
-  shop,
-  cart,
-  database,
-}) => {
+test("'Máximo 2 por persona' is refused when adding, in Spanish, not first at 'Pagar'; the drawer's plus stops at it", {
+  tag: "@once",
+}, async ({ page, shop, cart, database }) => {
   const drop = await shop.drop({
     timing: "running",
     name: `Límite ${Date.now()}`,
@@ -132,12 +133,9 @@ test("the drawer's subtotal reads '$12,500.00' beside its label, with the shop's
   await expect(cart.subtotal()).toHaveText("$25,000.00");
 });
 
-test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 message with the wait", async ({
-  page,
-  shop,
-  cart,
-  baseURL,
-}) => {
+test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 message with the wait", {
+  tag: "@once",
+}, async ({ page, shop, cart, baseURL }) => {
   // 'Pagar' waits for the browser's proof of work, which a busy machine solves slowly.
   test.slow();
   const { product } = await shop.piece({ name: "Anillo Prisa", priceCents: 100_000, stock: 5 });
@@ -160,7 +158,9 @@ test("past the browser's allowance of checkouts, 'Pagar' shows the Spanish 429 m
   await expect(cart.drawer.getByRole("button", { name: "Pagar" })).toBeEnabled();
 });
 
-test("the countdown ticks every second toward the end of the running drop", async ({ page }) => {
+test("the countdown ticks every second toward the end of the running drop", { tag: "@once" }, async ({
+  page,
+}) => {
   await page.goto("/");
   const countdown = page.getByTestId("countdown");
   await expect(countdown).toBeVisible();
@@ -168,12 +168,9 @@ test("the countdown ticks every second toward the end of the running drop", asyn
   await expect.poll(() => countdown.textContent(), { timeout: 3000 }).not.toBe(before);
 });
 
-test("a /success page left open in one tab does not empty the cart filled in another", async ({
-  page,
-  context,
-  shop,
-  cart,
-}) => {
+test("a /success page left open in one tab does not empty the cart filled in another", {
+  tag: "@once",
+}, async ({ page, context, shop, cart }) => {
   const { product } = await shop.piece({ name: "Arete Pestaña", priceCents: 120_000, stock: 3 });
   await page.goto("/success");
   const other = await context.newPage();

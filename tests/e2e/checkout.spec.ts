@@ -1,11 +1,9 @@
 import { expect, fillDemoPayment, test } from "./support/fixtures";
 import { outboxMessagesWith } from "./support/outbox";
 
-test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pay → /success with an empty cart", async ({
-  page,
-  shop,
-  cart,
-}) => {
+test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pay → /success with an empty cart", {
+  tag: "@once",
+}, async ({ page, shop, cart }) => {
   const { product } = await shop.piece({ name: "Collar Pago", priceCents: 980_000, stock: 3 });
   await cart.addFromProductPage(product.href);
 
@@ -51,7 +49,7 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   expect(eml).toContain("Collar Pago");
 });
 
-test("cancelling on the payment page goes to /cancel and puts the pieces back", async ({
+test("cancelling on the payment page goes to /cancel and puts the pieces back", { tag: "@once" }, async ({
   page,
   shop,
   cart,

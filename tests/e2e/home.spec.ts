@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { DEMO_DROPS } from "../../app/demo/catalogue";
+import { expect, test } from "./support/fixtures";
 
 const running = DEMO_DROPS.find((d) => d.role === "running");
 const archived = DEMO_DROPS.find((d) => d.role === "archived");

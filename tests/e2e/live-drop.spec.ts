@@ -56,10 +56,9 @@ async function openPages(page: Page, drop: TestDrop) {
   return { product: page, collection, home };
 }
 
-test("a running drop ends on open pages at the server's second: 'Finalizado', nothing to add", async ({
-  page,
-  shop,
-}) => {
+test("a running drop ends on open pages at the server's second: 'Finalizado', nothing to add", {
+  tag: "@once",
+}, async ({ page, shop }) => {
   const endAt = secondsFromNow(9);
   const drop = await shop.drop({
     timing: "running",
@@ -90,10 +89,9 @@ test("a running drop ends on open pages at the server's second: 'Finalizado', no
   for (const p of Object.values(pages)) await expectNotReloaded(p);
 });
 
-test("an upcoming drop shows when it opens and becomes buyable at that second, without a reload", async ({
-  page,
-  shop,
-}) => {
+test("an upcoming drop shows when it opens and becomes buyable at that second, without a reload", {
+  tag: "@once",
+}, async ({ page, shop }) => {
   const startAt = secondsFromNow(10);
   const drop = await shop.drop({
     timing: "upcoming",
@@ -136,7 +134,9 @@ test("an upcoming drop shows when it opens and becomes buyable at that second, w
   );
 });
 
-test.describe("a browser whose clock is minutes off still follows the server's clock", () => {
+test.describe("a browser whose clock is minutes off still follows the server's clock", {
+  tag: "@once",
+}, () => {
   test("seven minutes ahead: the drop ends at the server's second, not before", async ({ page, shop }) => {
     await page.clock.install({ time: Date.now() + 7 * MINUTE });
     const endAt = secondsFromNow(7);

@@ -10,11 +10,9 @@ async function gotoCached(page: Page, href: string): Promise<Response> {
   throw new Error(`${href} was never served from the cache`);
 }
 
-test("a product page served from the cache hydrates and runs with no CSP violation", async ({
-  page,
-  shop,
-  cart,
-}) => {
+test("a product page served from the cache hydrates and runs with no CSP violation", {
+  tag: "@once",
+}, async ({ page, shop, cart }) => {
   // The `pageErrors` fixture fails the test on any console error, CSP violations included.
   const { product } = await shop.piece({ name: "Anillo Caché", priceCents: 320_000, stock: 4 });
   const response = await gotoCached(page, product.href);
@@ -29,7 +27,9 @@ test("a product page served from the cache hydrates and runs with no CSP violati
   await expect(cart.count()).toHaveText("2");
 });
 
-test("a cached page's CSP still blocks an inline script injected into it", async ({ browser }) => {
+test("a cached page's CSP still blocks an inline script injected into it", { tag: "@once" }, async ({
+  browser,
+}) => {
   // A page of its own: the violation this test provokes is an expected console error.
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -1,6 +1,9 @@
 import { expect, test } from "./support/fixtures";
 
-test("pieces of an upcoming drop are shown but cannot be bought yet", async ({ page, shop }) => {
+test("pieces of an upcoming drop are shown but cannot be bought yet", { tag: "@once" }, async ({
+  page,
+  shop,
+}) => {
   const drop = await shop.drop({
     timing: "upcoming",
     status: "proximamente",
@@ -17,7 +20,7 @@ test("pieces of an upcoming drop are shown but cannot be bought yet", async ({ p
   await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
 });
 
-test("pieces of an ended drop cannot be bought", async ({ page, shop }) => {
+test("pieces of an ended drop cannot be bought", { tag: "@once" }, async ({ page, shop }) => {
   const drop = await shop.drop({
     timing: "ended",
     products: [{ name: "Anillo Ayer", priceCents: 300_000, stock: 5 }],
@@ -31,10 +34,9 @@ test("pieces of an ended drop cannot be bought", async ({ page, shop }) => {
   await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
 });
 
-test("an archived drop is off the home page and cannot be bought, even within its dates", async ({
-  page,
-  shop,
-}) => {
+test("an archived drop is off the home page and cannot be bought, even within its dates", {
+  tag: "@once",
+}, async ({ page, shop }) => {
   const drop = await shop.drop({
     timing: "running",
     status: "archivada",
@@ -49,7 +51,7 @@ test("an archived drop is off the home page and cannot be bought, even within it
   await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
 });
 
-test("a sold-out piece says so and cannot be added", async ({ page, shop }) => {
+test("a sold-out piece says so and cannot be added", { tag: "@once" }, async ({ page, shop }) => {
   const drop = await shop.drop({
     timing: "running",
     products: [{ name: "Anillo Agotado", priceCents: 300_000, stock: 0 }],

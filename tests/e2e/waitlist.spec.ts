@@ -1,10 +1,8 @@
 import { expect, expectAccessible, test, untilHydrated } from "./support/fixtures";
 
-test("'Avísame': signing up on an upcoming drop's page answers in place, in Spanish, with a proof of work", async ({
-  page,
-  shop,
-  database,
-}) => {
+test("'Avísame': signing up on an upcoming drop's page answers in place, in Spanish, with a proof of work", {
+  tag: "@once",
+}, async ({ page, shop, database }) => {
   const drop = await shop.drop({
     timing: "upcoming",
     status: "proximamente",
@@ -48,7 +46,7 @@ test("'Avísame': signing up on an upcoming drop's page answers in place, in Spa
   expect(counted).toEqual([{ without_proof: 0 }]);
 });
 
-test("'Avísame' is not offered on a running drop", async ({ page, shop }) => {
+test("'Avísame' is not offered on a running drop", { tag: "@once" }, async ({ page, shop }) => {
   const drop = await shop.drop({
     timing: "running",
     products: [{ name: "Anillo Hoy", priceCents: 300_000, stock: 5 }],
@@ -58,11 +56,9 @@ test("'Avísame' is not offered on a running drop", async ({ page, shop }) => {
   await expect(page.getByRole("region", { name: "Avísame cuando abra" })).toHaveCount(0);
 });
 
-test("'Avísame': a proof the shop refuses is solved again and the form goes through in one press", async ({
-  page,
-  shop,
-  database,
-}) => {
+test("'Avísame': a proof the shop refuses is solved again and the form goes through in one press", {
+  tag: "@once",
+}, async ({ page, shop, database }) => {
   const drop = await shop.drop({
     timing: "upcoming",
     status: "proximamente",
@@ -99,7 +95,7 @@ test("'Avísame': a proof the shop refuses is solved again and the form goes thr
   expect(counted).toEqual([{ without_proof: 0 }]);
 });
 
-test.describe("without JavaScript", () => {
+test.describe("without JavaScript", { tag: "@once" }, () => {
   test.use({ javaScriptEnabled: false });
 
   test("'Avísame' still signs up, as a sign-up without a proof of work", async ({ page, shop, database }) => {
