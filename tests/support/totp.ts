@@ -65,3 +65,12 @@ export async function unusedCode(secret: string): Promise<string> {
   handedOut.set(secret, next);
   return totp(secret, { at: next * step });
 }
+
+/**
+ * Forgets the codes handed out for `secret`, for a test that has also made the shop forget the
+ * steps it saw spent (its `admin_code_steps` row): the next `unusedCode` starts from now's step
+ * again instead of waiting for the next one.
+ */
+export function forgetCodes(secret: string): void {
+  handedOut.delete(secret);
+}
