@@ -19,6 +19,9 @@ export default defineConfig({
           name: "unit",
           // Pure modules tested beside the code: no build, no database, no server.
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
+          // Files share a worker's loaded modules, as the integration suites do: they restore what
+          // they spy on and keep no state between files (all 571 tests: 22.5 s isolated, 7.7 s shared).
+          isolate: false,
         },
       },
       {

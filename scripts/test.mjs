@@ -2,13 +2,15 @@
 // "N passed, N failed, N skipped". Exits non-zero if anything failed. Each stage's time is printed
 // as it ends, and all of them together just before that last line.
 //
-// Vitest and Playwright run side by side once the build is there (TEST_SIDE_BY_SIDE=0 runs them
-// one after the other): each spends much of its time waiting on servers, browsers and databases,
-// so on a 2-core machine together they finish well before the one-after-the-other sum (measured
-// on a clean CI run: 419 s side by side, Vitest two files at a time). Side by side, each line
-// they print starts with the runner's name. Playwright goes first and Vitest
-// follows once the browser tests' shop is up: both shops' first start draws the demo catalogue's
-// images, the busiest seconds of either run, and they are not drawn at the same time.
+// Stages: the build; the tests whose assertions are timings, alone on a quiet machine (Vitest
+// project "timing"); then the browser tests, with the pure unit tests beside their shop's start;
+// then, once that shop is up, the data-layer and server tests (Vitest project "integration") side
+// by side with the browser tests (TEST_SIDE_BY_SIDE=0 runs them one after the other): each spends
+// much of its time waiting on servers, browsers and databases, so on a 2-core machine together
+// they finish well before the one-after-the-other sum. Side by side, each line they print starts
+// with the runner's name. The server tests wait for the browser tests' shop: both shops' first
+// start draws the demo catalogue's images, the busiest seconds of either run, and they share
+// what the first one drew (DEMO_ART_CACHE).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import readline from "node:readline";
@@ -78,13 +80,26 @@ if ((await run("build", bin("react-router"), ["build"])) !== 0) {
   finish();
 }
 
+/** The pure tests: no build, no shop, seconds. Run while the browser tests' shop starts. */
+const unitRun = () =>
+  run(
+    "Unit",
+    bin("vitest"),
+    [
+      "run",
+      "--project=unit",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${reports}/vitest-unit.json`,
+    ],
+    { prefix: sideBySide ? "[unit] " : "" },
+  );
 const vitestRun = () =>
   run(
     "Vitest",
     bin("vitest"),
     [
       "run",
-      "--project=unit",
       "--project=integration",
       "--reporter=default",
       "--reporter=json",
@@ -135,13 +150,17 @@ const timingStatus = await run("Timing", bin("vitest"), [
   `--outputFile.json=${reports}/vitest-timing.json`,
 ]);
 
+let unitStatus;
 let vitestStatus;
 let playwrightStatus;
 if (sideBySide) {
   const playwrightDone = playwrightRun();
+  // The pure tests fill the seconds the browser tests' shop takes to start.
+  unitStatus = await unitRun();
   await shopUp(playwrightDone);
   [vitestStatus, playwrightStatus] = await Promise.all([vitestRun(), playwrightDone]);
 } else {
+  unitStatus = await unitRun();
   vitestStatus = await vitestRun();
   playwrightStatus = await playwrightRun();
 }
@@ -161,6 +180,7 @@ function countVitest(file, status) {
   if (status !== 0) exitCode = 1;
 }
 countVitest(`${reports}/vitest-timing.json`, timingStatus);
+countVitest(`${reports}/vitest-unit.json`, unitStatus);
 countVitest(`${reports}/vitest.json`, vitestStatus);
 
 const playwright = readJson(`${reports}/playwright.json`);
