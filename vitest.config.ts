@@ -11,7 +11,8 @@ export default defineConfig({
     setupFiles: ["tests/support/ci-guard.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // `vitest run` runs both; `npm run test:unit` only the first, without a build or a database.
+    // `vitest run` runs all three; `npm run test:unit` only the first, without a build or a
+    // database; `npm test` (scripts/test.mjs) runs each as a stage of its own.
     projects: [
       {
         extends: true,

@@ -120,6 +120,16 @@ const playwrightRun = () =>
     prefix: sideBySide ? "[e2e] " : "",
   });
 
+// The tests whose assertions are timings a shopper notices run first, on a quiet machine, as
+// a benchmark is run (vitest.config.ts, project "timing").
+const timingStatus = await run("Timing", bin("vitest"), [
+  "run",
+  "--project=timing",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${reports}/vitest-timing.json`,
+]);
+
 let unitStatus;
 let vitestStatus;
 let playwrightStatus;

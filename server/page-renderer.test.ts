@@ -5,12 +5,12 @@ import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createPageRenderer, type PageRenderer } from "./page-renderer";
 
+/** How long a test waits for the thread to start or end: on a busy machine, more than vi.waitFor's own 1 s. */
+const THREAD_STARTED = { timeout: 10_000, interval: 20 };
+
 // A real thread running a stand-in for the built server (which exports `runRenderWorker`): it
 // answers the same messages, with a body that says where and with which settings it rendered.
 // RENDER_MODE in the env it is given makes it fail, die or stay silent.
-/** A worker thread's start (or end), later on a machine busy with other suites than vi.waitFor's own 1 s. */
-const THREAD_STARTED = { timeout: 10_000, interval: 20 };
-
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "page-renderer-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const entry = path.join(dir, "stand-in.mjs");

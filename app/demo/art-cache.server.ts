@@ -9,9 +9,6 @@ import {
   type ProcessedImage,
   processImage,
 } from "~/media/images.server";
-// The pipeline's source as written, the same text in the built server and under the test runner
-// (its compiled code differs between them, and the data-layer test drew the catalogue again).
-import pipelineSource from "~/media/images.server.ts?raw";
 
 /** Turns a drawing's source into the stored image: the upload pipeline, or a copy of its last result. */
 export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
@@ -23,9 +20,17 @@ export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
  * the setting draws every time.
  */
 export function cachedArtProcessing(dir: string): ArtProcessing {
-  const pipeline = `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${pipelineSource}`;
+  let pipeline: Promise<string> | undefined;
   return async (body) => {
-    const key = createHash("sha256").update(pipeline).update("\0").update(body).digest("hex");
+    pipeline ??= pipelineCode().then(
+      (code) =>
+        `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${code}`,
+    );
+    const key = createHash("sha256")
+      .update(await pipeline)
+      .update("\0")
+      .update(body)
+      .digest("hex");
     const file = (name: string) => path.join(dir, `${key}${name}`);
     const cached = await readCached(file);
     if (cached) return cached;
@@ -33,6 +38,20 @@ export function cachedArtProcessing(dir: string): ArtProcessing {
     await writeCached(dir, file, processed);
     return processed;
   };
+}
+
+/**
+ * The pipeline's source file as written, from the project's folder (where test runs start shops):
+ * the same text for the built server, the test runner and the command-line tools, whose compiled
+ * code differs (so a key on it made the data-layer test draw the catalogue again). Elsewhere, its
+ * compiled code.
+ */
+async function pipelineCode(): Promise<string> {
+  try {
+    return await fs.readFile(path.resolve("app/media/images.server.ts"), "utf8");
+  } catch {
+    return processImage.toString();
+  }
 }
 
 interface CachedEntry {

@@ -170,28 +170,29 @@ async function serveRound(
   }
 
   const stamp = toTimestamp(now);
-  for (const t of told) recordTurnRefused(drop.id, t.reason);
-  // One write for everyone told and marked: at an opening that is most of the line (a script's
-  // places over its address's allowance, everyone behind the last piece), and one write each
-  // kept the first looks after the draw waiting for seconds on a busy machine.
   const byMessage = new Map<string, string[]>();
-  for (const t of told) byMessage.set(t.message, [...(byMessage.get(t.message) ?? []), t.id]);
-  if (byMessage.size > 0 || apartadas.length > 0) {
-    await db.transaction().execute(async (trx) => {
-      for (const [message, group] of byMessage) {
-        for (const ids of chunks(group)) {
-          await trx
-            .updateTable("drop_line")
-            .set({ status: "agotado", message, updated_at: stamp })
-            .where("id", "in", ids)
-            .where("status", "=", "esperando")
-            .execute();
-        }
-      }
-      for (const ids of chunks(apartadas)) {
-        await trx.updateTable("drop_line").set({ note: "apartadas" }).where("id", "in", ids).execute();
-      }
-    });
+  for (const t of told) {
+    recordTurnRefused(drop.id, t.reason);
+    const group = byMessage.get(t.message);
+    if (group) group.push(t.id);
+    else byMessage.set(t.message, [t.id]);
+  }
+  // One statement per message for everyone told (at an opening that is most of the line: a
+  // script's places over its address's allowance, everyone behind the last piece), and one for
+  // those marked: one statement each kept the first looks after the draw waiting for seconds on a
+  // busy machine. No transaction around them: on SQLite it would hold the write lock across awaits.
+  for (const [message, group] of byMessage) {
+    for (const ids of chunks(group)) {
+      await db
+        .updateTable("drop_line")
+        .set({ status: "agotado", message, updated_at: stamp })
+        .where("id", "in", ids)
+        .where("status", "=", "esperando")
+        .execute();
+    }
+  }
+  for (const ids of chunks(apartadas)) {
+    await db.updateTable("drop_line").set({ note: "apartadas" }).where("id", "in", ids).execute();
   }
 
   let served = 0;

@@ -188,7 +188,8 @@ export async function answerCheckout(
       dropIds,
     };
   }
-  // A place in line: its turn may have come already (the first look serves it).
+  // A place in line: its turn may have come already (the first look serves it, or tells the place
+  // to look again while its turn is being taken).
   const view = await lookAtPlace(services, result.queued, browser);
   if (view?.estado === "listo") return { status: 200, body: { url: view.url }, dropIds, outcome: "queued" };
   if (view?.estado === "terminado") {

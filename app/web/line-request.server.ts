@@ -12,7 +12,8 @@ import type { Services } from "~/web/services";
 /*
  * GET /api/fila/:id: a shopper's place in a drop's line, looked at every half second by the cart
  * drawer while it waits (decision 27). Each look may serve the line (its turn came: the answer
- * carries the payment page), so the shopper learns within a look what happened.
+ * carries the payment page), so the shopper learns within a look what happened; a look waits at
+ * most LOOK_WAITS_MS for the round, and a turn still being taken then comes with the next look.
  */
 
 /** Payment pages of a checkout started from `origin` for `browser`: /success and /cancel signed for it. */

@@ -161,7 +161,6 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     });
   }
 
-  /** Password and code over HTTP: the session cookie. */
   /**
    * A third sign-in within one 30-second step needs a code of a step not yet spent, so it would
    * wait up to 30 s for the next: for tests that are not about codes working once, the shop
@@ -177,6 +176,7 @@ describeEachDatabase("the admin area through HTTP", (harness) => {
     forgetCodes(secrets.get(email) ?? "");
   }
 
+  /** Password and code over HTTP: the session cookie. */
   async function login(email: string, password = PASSWORD, address = "203.0.113.1") {
     return (await signInOverHttp(server, account(email, password), { "x-forwarded-for": address })).cookie;
   }

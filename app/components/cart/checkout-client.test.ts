@@ -75,10 +75,12 @@ describe("requestCheckout", () => {
     const offline = async () => {
       throw new TypeError("Failed to fetch");
     };
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
     expect(await requestCheckout(cart, offline as typeof fetch, noProof)).toEqual({
       error: "Error al procesar la compra.",
     });
+    // Unit files share a worker's modules (vitest.config.ts): the next file gets its console back.
+    quiet.mockRestore();
   });
 
   it("a checkout refused for its proof of work is asked once more, with a new proof, and only once", async () => {
