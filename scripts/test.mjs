@@ -4,11 +4,13 @@
 //
 // Stages: the build; the tests whose assertions are timings, alone on a quiet machine (Vitest
 // project "timing"); then the browser tests, with the pure unit tests beside their shop's start;
-// then the data-layer and server tests (Vitest project "integration") side by side with the
-// browser tests (TEST_SIDE_BY_SIDE=0 runs them one after the other): each spends much of its time
-// waiting on servers, browsers and databases, so on a 2-core machine together they finish well
-// before the one-after-the-other sum. Side by side, each line they print starts with the runner's
-// name. Demo shops share the demo catalogue's images the first one drew (DEMO_ART_CACHE).
+// then, once that shop is up, the data-layer and server tests (Vitest project "integration") side
+// by side with the browser tests (TEST_SIDE_BY_SIDE=0 runs them one after the other): each spends
+// much of its time waiting on servers, browsers and databases, so on a 2-core machine together
+// they finish well before the one-after-the-other sum. Side by side, each line they print starts
+// with the runner's name. The server tests wait for the browser tests' shop: both shops' first
+// start draws the demo catalogue's images, the busiest seconds of either run, and they share
+// what the first one drew (DEMO_ART_CACHE).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import readline from "node:readline";
@@ -120,6 +122,24 @@ const playwrightRun = () =>
     prefix: sideBySide ? "[e2e] " : "",
   });
 
+/** Resolves once the browser tests' shop answers (tests/e2e/support/env.ts: E2E_PORT), or `done` does. */
+async function shopUp(done, limitMs = 120_000) {
+  const url = `http://127.0.0.1:${process.env.E2E_PORT ?? 4173}/healthz`;
+  let over = false;
+  done.then(() => {
+    over = true;
+  });
+  const until = Date.now() + limitMs;
+  while (!over && Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 // The tests whose assertions are timings a shopper notices run first, on a quiet machine, as
 // a benchmark is run (vitest.config.ts, project "timing").
 const timingStatus = await run("Timing", bin("vitest"), [
@@ -135,10 +155,9 @@ let vitestStatus;
 let playwrightStatus;
 if (sideBySide) {
   const playwrightDone = playwrightRun();
-  // The pure tests, then the others, while the browser tests' shop starts (it draws the demo
-  // catalogue's images into the shared folder): the server tests' first files, the longest
-  // (kill, fuzz), start shops without the demo catalogue.
+  // The pure tests fill the seconds the browser tests' shop takes to start.
   unitStatus = await unitRun();
+  await shopUp(playwrightDone);
   [vitestStatus, playwrightStatus] = await Promise.all([vitestRun(), playwrightDone]);
 } else {
   unitStatus = await unitRun();
