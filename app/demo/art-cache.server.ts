@@ -20,12 +20,11 @@ export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
  * the setting draws every time.
  */
 export function cachedArtProcessing(dir: string): ArtProcessing {
-  let pipeline: Promise<string> | undefined;
+  const pipeline = pipelineCode().then(
+    (code) =>
+      `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${code}`,
+  );
   return async (body) => {
-    pipeline ??= pipelineCode().then(
-      (code) =>
-        `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${code}`,
-    );
     const key = createHash("sha256")
       .update(await pipeline)
       .update("\0")
@@ -41,7 +40,7 @@ export function cachedArtProcessing(dir: string): ArtProcessing {
 }
 
 /**
- * The pipeline's source file as written, from the project's folder (where test runs start shops):
+ * The pipeline's source file as written (read once per shop that caches), from the project's folder (where test runs start shops):
  * the same text for the built server, the test runner and the command-line tools, whose compiled
  * code differs (so a key on it made the data-layer test draw the catalogue again). Elsewhere, its
  * compiled code.
