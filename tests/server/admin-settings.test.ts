@@ -233,6 +233,22 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
     expect(await readStoredSettings(database.db)).toEqual(before);
   });
 
+  it("'Restablecer' with a name of no group nor field, even one every object has, is a Spanish 400; nothing changes", async () => {
+    const before = await readStoredSettings(database.db);
+    for (const name of ["constructor", "__proto__", "toString", "nada"]) {
+      const res = await save(one, new URLSearchParams({ restablecer: name }), { cookie, origin: one.url });
+      expect(res.status, name).toBe(400);
+      expect(await res.text(), name).toContain("No hay nada que restablecer con ese nombre.");
+    }
+    expect(await readStoredSettings(database.db)).toEqual(before);
+    // Nor does a notice's name in the address: the page shows no notice.
+    for (const aviso of ["constructor", "__proto__", "nada"]) {
+      const page = await fetch(`${one.url}/admin/settings?aviso=${aviso}`, { headers: { cookie } });
+      expect(page.status, aviso).toBe(200);
+      expect(await page.text(), aviso).not.toContain('role="status"');
+    }
+  });
+
   it("signed out 401 (the page sends to /login), from another site 403; nothing changes", async () => {
     const before = await readStoredSettings(database.db);
     const page = await fetch(`${one.url}/admin/settings`, { redirect: "manual" });

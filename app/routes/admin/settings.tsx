@@ -97,7 +97,7 @@ export async function loader(args: Route.LoaderArgs) {
     previews,
     changed: [...settings.changed()],
     updatedAt: updatedAt ? formatShopDateTime(updatedAt) : null,
-    notice: aviso && aviso in NOTICES ? NOTICES[aviso as keyof typeof NOTICES] : null,
+    notice: aviso && Object.hasOwn(NOTICES, aviso) ? NOTICES[aviso as keyof typeof NOTICES] : null,
   };
 }
 
@@ -138,7 +138,12 @@ export async function action(args: Route.ActionArgs) {
   const reset = form.get("restablecer");
   if (reset !== null) {
     const name = String(reset);
-    const fields = RESET_GROUPS[name] ?? (isSettingsField(name) ? [name] : null);
+    // Own keys only: 'constructor' or '__proto__' name no group.
+    const fields = Object.hasOwn(RESET_GROUPS, name)
+      ? RESET_GROUPS[name]
+      : isSettingsField(name)
+        ? [name]
+        : null;
     if (!fields) return answer(400, { result: null, message: "No hay nada que restablecer con ese nombre." });
     await settings.reset(fields);
     throw redirect("/admin/settings?aviso=restablecido");
