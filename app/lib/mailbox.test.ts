@@ -26,5 +26,8 @@ describe("foldMailbox", () => {
     expect(foldMailbox("sin-arroba")).toBe("sin-arroba");
     // The last @ separates the domain (a quoted local part may hold one).
     expect(foldMailbox('"a@b"+x@example.mx')).toBe('"a@b"@example.mx');
+    // A domain named like an object's own members is a domain like any other.
+    expect(foldMailbox("a.na@constructor")).toBe("a.na@constructor");
+    expect(foldMailbox("a.na+x@__proto__")).toBe("a.na@__proto__");
   });
 });

@@ -26,7 +26,7 @@ export function foldMailbox(address: string): string {
   const plus = local.indexOf("+");
   // `+tag@…` alone (nothing before the plus) is a mailbox of its own name.
   if (plus > 0) local = local.slice(0, plus);
-  const dotless = DOTLESS_DOMAINS[domain];
+  const dotless = Object.hasOwn(DOTLESS_DOMAINS, domain) ? DOTLESS_DOMAINS[domain] : undefined;
   if (dotless !== undefined) {
     domain = dotless;
     local = local.replaceAll(".", "") || local;

@@ -23,6 +23,10 @@ describe("the per-person limit's keys", () => {
     expect(addressKey({ line1: "Avenida Juárez 10", postalCode: "06000", country: "MX" })).toBe(
       addressKey({ line1: "Av. Juarez 10", postalCode: "06000", country: "MX" }),
     );
+    // Words named like an object's own members are street names like any other.
+    expect(addressKey({ line1: "Av. Constructor 12", postalCode: "06000", country: "MX" })).toBe(
+      "av constructor 12|06000|mx",
+    );
   });
 
   it("another number, postal code or country is another address", () => {

@@ -46,7 +46,8 @@ export function addressKey(
   if (!address) return null;
   const street = fold(address.line1)
     .split(" ")
-    .map((word) => WORDS[word] ?? word)
+    // Own keys only: a street named "Constructor" is not Object's.
+    .map((word) => (Object.hasOwn(WORDS, word) ? WORDS[word] : word))
     .filter((word) => word !== "")
     .join(" ");
   if (street === "") return null;
