@@ -1,4 +1,5 @@
-import Holidays from "date-holidays";
+import { createRequire } from "node:module";
+import type Holidays from "date-holidays";
 import { shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
 
 /*
@@ -10,15 +11,28 @@ import { shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
 
 export const RETURN_BUSINESS_DAYS = 5;
 
-const mexico = new Holidays("MX");
+let mexico: Holidays | undefined;
 const closedDays = new Map<number, Set<string>>();
+
+/**
+ * Mexico's calendar, loaded at its first use: the library reads every country's holidays as it
+ * loads (about 150 ms), which every start of every process (and the render thread) paid before,
+ * whether or not a return window was ever counted. `require` keeps the functions below synchronous.
+ */
+function mexicoHolidays(): Holidays {
+  if (!mexico) {
+    const HolidaysOf = createRequire(import.meta.url)("date-holidays") as typeof Holidays;
+    mexico = new HolidaysOf("MX");
+  }
+  return mexico;
+}
 
 /** Mexico's closed days of a year, as "YYYY-MM-DD" (read once per year). */
 function closedIn(year: number): Set<string> {
   let days = closedDays.get(year);
   if (!days) {
     days = new Set(
-      mexico
+      mexicoHolidays()
         .getHolidays(year)
         .filter((h) => h.type === "public" || h.type === "bank")
         .map((h) => h.date.slice(0, 10)),
