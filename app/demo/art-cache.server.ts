@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import sharp from "sharp";
 import {
   IMAGE_WIDTHS,
   JPEG_ENCODING,
@@ -9,6 +8,7 @@ import {
   type ProcessedImage,
   processImage,
 } from "~/media/images.server";
+import { loadSharp } from "~/media/sharp.server";
 
 /** Turns a drawing's source into the stored image: the upload pipeline, or a copy of its last result. */
 export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
@@ -20,11 +20,13 @@ export type ArtProcessing = (body: Buffer) => Promise<ProcessedImage>;
  * the setting draws every time.
  */
 export function cachedArtProcessing(dir: string): ArtProcessing {
-  const pipeline = pipelineCode().then(
-    (code) =>
-      `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${code}`,
-  );
+  // Made at the first drawing: a start that draws nothing loads neither the source nor sharp.
+  let pipeline: Promise<string> | undefined;
   return async (body) => {
+    pipeline ??= Promise.all([pipelineCode(), loadSharp()]).then(
+      ([code, sharp]) =>
+        `${IMAGE_WIDTHS.join(",")}\0${JPEG_WIDTHS.join(",")}\0${JSON.stringify(JPEG_ENCODING)}\0${JSON.stringify(sharp.versions)}\0${code}`,
+    );
     const key = createHash("sha256")
       .update(await pipeline)
       .update("\0")

@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from "sharp";
+import type { Metadata, Sharp } from "sharp";
+import { loadSharp } from "./sharp.server";
 
 /** Widths each image is stored in; the browser picks one through srcset. */
 export const IMAGE_WIDTHS = [480, 960, 1600] as const;
@@ -37,7 +38,8 @@ const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "heif", 
  * within the original. Metadata (EXIF, GPS) is dropped by re-encoding.
  */
 export async function processImage(input: Buffer): Promise<ProcessedImage> {
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  const sharp = await loadSharp();
+  let meta: Metadata;
   try {
     meta = await sharp(input).metadata();
   } catch {
@@ -91,7 +93,8 @@ function asJpeg(image: Sharp): Promise<Buffer> {
 }
 
 /** The JPEG copy of a stored WebP variant (for photos stored before copies were made). */
-export function jpegCopyOf(variant: Buffer): Promise<Buffer> {
+export async function jpegCopyOf(variant: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   return asJpeg(sharp(variant));
 }
 

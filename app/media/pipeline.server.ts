@@ -3,13 +3,13 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import sharp from "sharp";
 import { toTimestamp } from "~/db/database.server";
 import type { NewMediaRow } from "~/db/schema";
 import { newId } from "~/lib/ids";
 import { type ProcessedImage, processImage, variantKey } from "./images.server";
 import { processedImageRow, putProcessedImage } from "./media.server";
 import { capBytes, peek, UploadTooLarge } from "./multipart.server";
+import { loadSharp } from "./sharp.server";
 import { hasHeicBrand, SNIFF_BYTES, sniffVideo } from "./sniff";
 import type { MediaStorage } from "./storage.server";
 import { type UploadFailure, uploadFailure } from "./upload-failures.server";
@@ -40,6 +40,7 @@ export interface Target {
 export async function isHeic(body: Buffer): Promise<boolean> {
   if (hasHeicBrand(body)) return true;
   // AVIF is HEIF too (format 'heif'), but AV1-coded: that one is decoded and taken.
+  const sharp = await loadSharp();
   const meta = await sharp(body)
     .metadata()
     .catch(() => null);
