@@ -3,6 +3,7 @@ import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { jpegCopyKey, jpegCopyOf, jpegWidths, variantKey } from "./images.server";
 import { parseWidths } from "./media.server";
+import { loadSharp } from "./sharp.server";
 import { MediaKeyTaken, type MediaStorage } from "./storage.server";
 
 /*
@@ -24,6 +25,9 @@ export async function makeMissingJpegCopies(
   db: Db,
   storage: MediaStorage,
 ): Promise<{ made: number; lost: number }> {
+  // sharp, before any photo: a library that cannot load fails the round (tried again at the next
+  // one), rather than each photo being marked as one that cannot have copies.
+  await loadSharp();
   let made = 0;
   let lost = 0;
   // Each photo once a round, whatever its row says meanwhile.
