@@ -5,11 +5,11 @@
  * as typed. Pure: the migration that fills the counts for e-mails sent before uses it too.
  */
 
-/** Providers that ignore dots in the local part, and the domain each folds to. */
-const DOTLESS_DOMAINS: Readonly<Record<string, string>> = {
-  "gmail.com": "gmail.com",
-  "googlemail.com": "gmail.com",
-};
+/** Providers that ignore dots in the local part, and the domain each folds to (a Map: any domain is looked up). */
+const DOTLESS_DOMAINS: ReadonlyMap<string, string> = new Map([
+  ["gmail.com", "gmail.com"],
+  ["googlemail.com", "gmail.com"],
+]);
 
 /**
  * The folded mailbox of an address: lower case, no spaces around; the local part cut at its first
@@ -26,7 +26,7 @@ export function foldMailbox(address: string): string {
   const plus = local.indexOf("+");
   // `+tag@…` alone (nothing before the plus) is a mailbox of its own name.
   if (plus > 0) local = local.slice(0, plus);
-  const dotless = Object.hasOwn(DOTLESS_DOMAINS, domain) ? DOTLESS_DOMAINS[domain] : undefined;
+  const dotless = DOTLESS_DOMAINS.get(domain);
   if (dotless !== undefined) {
     domain = dotless;
     local = local.replaceAll(".", "") || local;

@@ -25,9 +25,6 @@ export async function makeMissingJpegCopies(
   db: Db,
   storage: MediaStorage,
 ): Promise<{ made: number; lost: number }> {
-  // sharp, before any photo: a library that cannot load fails the round (tried again at the next
-  // one), rather than each photo being marked as one that cannot have copies.
-  await loadSharp();
   let made = 0;
   let lost = 0;
   // Each photo once a round, whatever its row says meanwhile.
@@ -43,6 +40,10 @@ export async function makeMissingJpegCopies(
       .execute();
     const due = rows.filter((row) => !tried.has(row.id));
     if (due.length === 0) break;
+    // sharp, before any photo (and only when there is one: this job runs at every start): a
+    // library that cannot load fails the round, tried again at the next, rather than each photo
+    // being marked as one that cannot have copies.
+    await loadSharp();
     for (const row of due) {
       tried.add(row.id);
       const widths = await copiesOf(storage, row.key, jpegWidths(parseWidths(row.widths)));

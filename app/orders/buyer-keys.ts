@@ -22,19 +22,22 @@ function fold(text: string): string {
     .trim();
 }
 
-/** Calle y número' spelled in full or short: "Av." and "Avenida" are one street. */
-const WORDS: Readonly<Record<string, string>> = {
-  avenida: "av",
-  calle: "c",
-  numero: "",
-  num: "",
-  no: "",
-  col: "",
-  colonia: "",
-  interior: "int",
-  exterior: "ext",
-  sn: "sn",
-};
+/**
+ * Calle y número' spelled in full or short: "Av." and "Avenida" are one street. (A Map: a street's
+ * words are looked up, and "constructor" is a street name, not Object's.)
+ */
+const WORDS: ReadonlyMap<string, string> = new Map([
+  ["avenida", "av"],
+  ["calle", "c"],
+  ["numero", ""],
+  ["num", ""],
+  ["no", ""],
+  ["col", ""],
+  ["colonia", ""],
+  ["interior", "int"],
+  ["exterior", "ext"],
+  ["sn", "sn"],
+]);
 
 /**
  * Line 1 (street and number), postal code and country, folded: "Calle Macedonio Alcalá #401" and
@@ -46,8 +49,7 @@ export function addressKey(
   if (!address) return null;
   const street = fold(address.line1)
     .split(" ")
-    // Own keys only: a street named "Constructor" is not Object's.
-    .map((word) => (Object.hasOwn(WORDS, word) ? WORDS[word] : word))
+    .map((word) => WORDS.get(word) ?? word)
     .filter((word) => word !== "")
     .join(" ");
   if (street === "") return null;

@@ -32,12 +32,15 @@ const NOTICES = {
   restablecido: "Se restableció el valor original.",
 } as const;
 
-/** What a 'Restablecer' button may name: a field, or the details section. */
-const RESET_GROUPS: Record<string, readonly SettingsField[]> = {
-  detalles: DETAIL_FIELDS,
-  tienda: STORY_FIELDS,
-  portada: ["heroImage", "heroImageAlt"],
-};
+/**
+ * What a 'Restablecer' button may name: a field, or the details section. (A Map: a posted name is
+ * looked up, and 'constructor' names no group.)
+ */
+const RESET_GROUPS = new Map<string, readonly SettingsField[]>([
+  ["detalles", DETAIL_FIELDS],
+  ["tienda", STORY_FIELDS],
+  ["portada", ["heroImage", "heroImageAlt"]],
+]);
 
 export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
@@ -138,12 +141,7 @@ export async function action(args: Route.ActionArgs) {
   const reset = form.get("restablecer");
   if (reset !== null) {
     const name = String(reset);
-    // Own keys only: 'constructor' or '__proto__' name no group.
-    const fields = Object.hasOwn(RESET_GROUPS, name)
-      ? RESET_GROUPS[name]
-      : isSettingsField(name)
-        ? [name]
-        : null;
+    const fields = RESET_GROUPS.get(name) ?? (isSettingsField(name) ? [name] : null);
     if (!fields) return answer(400, { result: null, message: "No hay nada que restablecer con ese nombre." });
     await settings.reset(fields);
     throw redirect("/admin/settings?aviso=restablecido");
