@@ -18,9 +18,10 @@ import { createCheckoutFastPath } from "./checkout-fast-path";
 import { drainAfterAnswer, edgeGuards, errorHandler, refuse } from "./edge";
 import { edgeRoutes, healthCheck } from "./edge-routes";
 import { clientAddress, createFastPath, type FastPath } from "./fast-path";
+import { headerBlock } from "./header-block";
 import { metricsEndpoint } from "./metrics-route";
 import { listeningOrigin, originOf } from "./origins";
-import { type CachedPage, type Encoding, PageCache, type RenderReason } from "./page-cache";
+import { type CachedPage, type Encoding, type HitHead, PageCache, type RenderReason } from "./page-cache";
 import { pageCacheMiddleware } from "./page-cache-middleware";
 import { createPageRenderer, type PageRenderer } from "./page-renderer";
 import { createRequestHandler } from "./request-handler";
@@ -197,7 +198,7 @@ function buildApp(
     let secure = security.headers(true);
     const encodings: Encoding[] = ["br", "gzip", "identity"];
     const wire = (page: CachedPage, list: [string, string][]) =>
-      Object.fromEntries(encodings.map((e) => [e, hitHeaders(page, list, e)])) as Record<Encoding, string[]>;
+      Object.fromEntries(encodings.map((e) => [e, hitHeaders(page, list, e)])) as Record<Encoding, HitHead>;
     // Busy pages are rendered on a thread of their own (server/page-renderer.ts).
     const pages = createPageRenderer({
       entry: config.pageRenderThread ? options.renderWorkerEntry : undefined,
@@ -292,10 +293,18 @@ function buildApp(
     await renderer?.start();
   }
   // The answer's headers, remade when Configuración changes (the CSP names the video's host).
-  const checkoutHeaders = { plain: security.headers(false).flat(), secure: security.headers(true).flat() };
+  const checkoutHead = (secure: boolean) =>
+    headerBlock([
+      ...security.headers(secure).flat(),
+      "Content-Type",
+      "application/json",
+      "Cache-Control",
+      "no-store",
+    ]);
+  const checkoutHeaders = { plain: checkoutHead(false), secure: checkoutHead(true) };
   services.settings.onChange(() => {
-    checkoutHeaders.plain = security.headers(false).flat();
-    checkoutHeaders.secure = security.headers(true).flat();
+    checkoutHeaders.plain = checkoutHead(false);
+    checkoutHeaders.secure = checkoutHead(true);
   });
   const checkoutFastPath = createCheckoutFastPath({
     services,

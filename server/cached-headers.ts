@@ -1,4 +1,5 @@
-import type { CachedPage, Encoding } from "./page-cache";
+import { headerBlock } from "./header-block";
+import type { CachedPage, Encoding, HitHead } from "./page-cache";
 import { policyWithHashes } from "./script-hashes";
 
 /* What a cached page is answered with: the body's encoding for the request, and the headers of a hit. */
@@ -41,12 +42,12 @@ function parseAcceptEncoding(acceptEncoding: string): Encoding {
 }
 
 /**
- * What `send` (server/page-cache-middleware.ts) writes for a hit, as one flat list: the security headers every answer gets
+ * What `send` (server/page-cache-middleware.ts) writes for a hit, checked and joined once: the security headers every answer gets
  * (`security`, already computed for a plain or an HTTPS request, with the nonce placeholder in
  * its CSP), then the same steps as `send` in the same order, a later name replacing an earlier
  * one as setHeader does.
  */
-export function hitHeaders(page: CachedPage, security: [string, string][], encoding: Encoding): string[] {
+export function hitHeaders(page: CachedPage, security: [string, string][], encoding: Encoding): HitHead {
   const headers = new Map<string, [string, string]>();
   const set = (name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
   for (const [name, value] of security) set(name, value);
@@ -55,7 +56,9 @@ export function hitHeaders(page: CachedPage, security: [string, string][], encod
   if (policy) set(policy[0], policyWithHashes(policy[1], page.scriptHashes));
   set("Vary", "Accept-Encoding");
   if (encoding !== "identity") set("Content-Encoding", encoding);
-  set("Content-Length", String(page.bodies[encoding].length));
   set("X-Cache", "HIT");
-  return [...headers.values()].flat();
+  return {
+    block: headerBlock([...headers.values()].flat()),
+    framing: ["Content-Length", String(page.bodies[encoding].length)],
+  };
 }

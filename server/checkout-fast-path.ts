@@ -17,6 +17,7 @@ import type { Services } from "~/web/services";
 import { countCheckoutAnswer } from "./checkout-metrics";
 import { isValidHost } from "./edge";
 import { clientAddress, requestProtocol } from "./fast-path";
+import { type HeaderBlock, writeBlockHead } from "./header-block";
 import { keepReadBody, readBody } from "./request-handler";
 import { browserId } from "./request-limits";
 
@@ -52,8 +53,11 @@ export interface CheckoutFastPathOptions {
   services: Services;
   maxBodyBytes: number;
   trustProxy: boolean;
-  /** The headers every answer gets (security.headers), plain and over HTTPS; read per answer. */
-  headers: { plain: readonly string[]; secure: readonly string[] };
+  /**
+   * The headers of every answer but its length and own few (security.headers, its type, no-store),
+   * plain and over HTTPS; read per answer.
+   */
+  headers: { plain: HeaderBlock; secure: HeaderBlock };
   /** The shop's own origin, as the Express path gives it (a place's payment page returns there). */
   shopOrigin: (protocol: "http" | "https", port: number | undefined) => string;
   /** Tells the access log (LOG_REQUESTS) the answer's length; called before it is written. */
@@ -115,18 +119,14 @@ export function createCheckoutFastPath(options: CheckoutFastPathOptions): Checko
 
     const send = (status: number, message: unknown) => {
       const answer = JSON.stringify(message);
-      const list = (protocol === "https" ? options.headers.secure : options.headers.plain).concat(
-        "Content-Type",
-        "application/json",
-        "Content-Length",
-        String(Buffer.byteLength(answer)),
-        "Cache-Control",
-        "no-store",
-        extraHeaders,
-      );
+      const length = Buffer.byteLength(answer);
       res.statusCode = status;
-      options.log?.(req, res, Buffer.byteLength(answer));
-      res.writeHead(status, list);
+      options.log?.(req, res, length);
+      writeBlockHead(res, status, protocol === "https" ? options.headers.secure : options.headers.plain, [
+        "Content-Length",
+        String(length),
+        ...extraHeaders,
+      ]);
       res.end(answer);
     };
 

@@ -3,11 +3,12 @@ import type { TLSSocket } from "node:tls";
 import { cacheKey, hasAdminSession } from "./cacheable-pages";
 import { chooseEncoding } from "./cached-headers";
 import { isValidHost } from "./edge";
+import { writeBlockHead } from "./header-block";
 import type { CachedPage, PageCache, RenderReason } from "./page-cache";
 
 /*
  * The front door for page-cache hits (decision 12): a request that the Express app would answer
- * from a fresh stored page is answered here, before Express, with the header list the entry
+ * from a fresh stored page is answered here, before Express, with the header block the entry
  * precomputed (`CachedPage.wire`). On drop day nearly every request is such a hit, and the
  * middleware stack (edge checks, helmet, a random nonce, routing) cost far more than the answer.
  *
@@ -119,9 +120,14 @@ export function createFastPath(options: FastPathOptions): FastPath {
     if (page === undefined || wire === undefined) return false;
 
     const encoding = chooseEncoding(headers["accept-encoding"]);
-    const list = wire[protocol === "https" ? "secure" : "plain"][encoding];
     const body = page.bodies[encoding];
-    res.writeHead(page.status, extraHeaders?.length ? list.concat(extraHeaders) : list);
+    const head = wire[protocol === "https" ? "secure" : "plain"][encoding];
+    writeBlockHead(
+      res,
+      page.status,
+      head.block,
+      extraHeaders?.length ? head.framing.concat(extraHeaders) : head.framing,
+    );
     if (method === "HEAD") res.end();
     else res.end(body);
     options.answered?.(req, res, body.length);

@@ -1,6 +1,7 @@
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { log } from "~/config/log.server";
+import type { HeaderBlock } from "./header-block";
 import { inlineScriptHashes } from "./script-hashes";
 
 /*
@@ -40,14 +41,20 @@ export interface CachedPage {
   renderedAt: number;
   expiresAt: number;
   /**
-   * The whole header list of a hit as `writeHead` takes it (name, value, name, value…), per
-   * plain/HTTPS request and encoding: made once when the entry is stored (`PageCacheOptions.prepare`)
-   * for the front door (server/fast-path.ts), which then does no per-request header work.
+   * The whole header list of a hit, per plain/HTTPS request and encoding, checked and joined once
+   * when the entry is stored (`PageCacheOptions.prepare`) for the front door (server/fast-path.ts),
+   * which then does no per-request header work.
    */
   wire?: WireHeaders;
 }
 
-export type WireHeaders = Record<"plain" | "secure", Record<Encoding, string[]>>;
+/** A hit's headers but its Content-Length (`block`), and that as writeHead takes it (`framing`). */
+export interface HitHead {
+  block: HeaderBlock;
+  framing: string[];
+}
+
+export type WireHeaders = Record<"plain" | "secure", Record<Encoding, HitHead>>;
 
 /** Headers never stored nor replayed: per connection, per encoding, or decided by the cache. */
 const NOT_STORED = new Set([
