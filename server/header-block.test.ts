@@ -25,8 +25,10 @@ beforeAll(async () => {
     const rest = ["Content-Length", String(body.length)];
     if (req.url?.includes("closing")) rest.push("Connection", "close");
     if (req.url?.includes("id")) rest.push("X-Request-Id", "abc-123");
-    if (req.url?.startsWith("/block")) writeBlockHead(res, 200, block, rest);
-    else res.writeHead(200, block.list.concat(rest));
+    // The checkout's answers are 202s and 409s as often as 200s.
+    const status = Number(new URL(req.url ?? "/", "http://x").searchParams.get("status") ?? 200);
+    if (req.url?.startsWith("/block")) writeBlockHead(res, status, block, rest);
+    else res.writeHead(status, block.list.concat(rest));
     if (req.method === "HEAD") res.end();
     else res.end(body);
   });
@@ -75,6 +77,12 @@ const requests: [string, (path: string) => string][] = [
     (p) => `GET ${p}?closing HTTP/1.1\r\nHost: x\r\n\r\n`,
   ],
   ["with a header of its own", (p) => `GET ${p}?id HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
+  [
+    "a 202 and then a 409 on one connection",
+    (p) =>
+      `POST ${p}?status=202 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}` +
+      `POST ${p}?status=409&id HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+  ],
 ];
 
 describe("an answer written from a header block", () => {
@@ -99,6 +107,7 @@ describe("an answer written from a header block", () => {
   it("is checked once, as writeHead would check it: a value with a line break or a header Node writes itself is refused", () => {
     expect(() => headerBlock(["X-Evil", "a\r\nSet-Cookie: x=1"])).toThrow();
     expect(() => headerBlock(["Bad Name", "a"])).toThrow();
+    expect(() => headerBlock(["X-Cache", "HIT", "Vary"])).toThrow(/name, value/);
     for (const name of ["Content-Length", "connection", "Transfer-Encoding", "Date", "Keep-Alive"])
       expect(() => headerBlock([name, "1"])).toThrow(/Node's to write/);
   });

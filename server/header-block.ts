@@ -1,5 +1,6 @@
 import { IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue } from "node:http";
 import { Socket } from "node:net";
+import { Writable } from "node:stream";
 
 /*
  * A fixed header list written as one block of text made once (decision 12). Node's writeHead
@@ -12,7 +13,7 @@ import { Socket } from "node:net";
  * goes in right after the status line.
  *
  * That last step rewrites `res._header`, the head Node has made and not yet sent. It is not a
- * documented property, so whether it behaves as expected is checked once per process
+ * documented property, so whether Node sends it as expected is checked once per process
  * (`blockWorks`), and without it every answer is written by writeHead from the whole list, as before.
  */
 
@@ -42,6 +43,7 @@ export interface HeaderBlock {
  * name or value Node refuses, and for a header Node itself reads as it writes a head.
  */
 export function headerBlock(list: readonly string[]): HeaderBlock {
+  if (list.length % 2 !== 0) throw new Error("A header list is name, value, name, value…");
   let text = "";
   for (let i = 0; i + 1 < list.length; i += 2) {
     const name = list[i] ?? "";
@@ -60,7 +62,8 @@ type Head = ServerResponse & { _header?: unknown };
  * Writes the head of an answer: `status`, the block's headers, then `rest` (its Content-Length,
  * which it must have, and the few headers of this answer alone, e.g. X-Request-Id, or
  * Connection: close while the server stops), as writeHead(status, block.list.concat(rest))
- * would; `res.end(body)` then sends it with the body.
+ * would; `res.end(body)` then sends it with the body. For answers nothing has called setHeader
+ * on (the front doors'): writeHead would merge such a header with the list, the block would not.
  */
 export function writeBlockHead(
   res: ServerResponse,
@@ -84,9 +87,9 @@ export function writeBlockHead(
 }
 
 /**
- * Whether this Node makes the head in `_header` as a string that starts with the status line,
- * followed by the headers given, and sends that property's value: checked on an answer that is
- * never sent.
+ * Whether a head rewritten this way is what this Node sends: an answer is written to a stand-in
+ * socket once per process, with a header spliced in as `writeBlockHead` does, and what reached the
+ * socket is read back.
  */
 function headIsRewritable(): boolean {
   try {
@@ -95,13 +98,24 @@ function headIsRewritable(): boolean {
     req.httpVersionMajor = 1;
     req.httpVersionMinor = 1;
     const res = new ServerResponse(req) as Head;
-    res.writeHead(200, ["Content-Length", "1", "X-Probe", "a"]);
+    let sent = "";
+    const socket = new Writable({
+      decodeStrings: false,
+      write(chunk: Buffer | string, _encoding, done) {
+        sent += typeof chunk === "string" ? chunk : chunk.toString("latin1");
+        done();
+      },
+    });
+    res.assignSocket(socket as unknown as Socket);
+    res.writeHead(200, ["Content-Length", "1"]);
     const made = res._header;
-    if (typeof made !== "string") return false;
-    if (!made.startsWith("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-Probe: a\r\n")) return false;
-    if (!made.endsWith("\r\n\r\n")) return false;
-    res._header = `${made.slice(0, 17)}X-Block: b\r\n${made.slice(17)}`;
-    return res.headersSent && typeof (res as Head & { _send?: unknown })._send === "function";
+    if (typeof made !== "string" || !made.startsWith("HTTP/1.1 200 OK\r\n")) return false;
+    const afterStatus = made.indexOf("\r\n") + 2;
+    res._header = `${made.slice(0, afterStatus)}X-Block: b\r\n${made.slice(afterStatus)}`;
+    res.end("x");
+    return (
+      sent.startsWith("HTTP/1.1 200 OK\r\nX-Block: b\r\nContent-Length: 1\r\n") && sent.endsWith("\r\n\r\nx")
+    );
   } catch {
     return false;
   }

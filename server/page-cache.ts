@@ -68,6 +68,9 @@ const NOT_STORED = new Set([
   "date",
   "vary",
   "content-security-policy",
+  // Node's to act on, never a stored answer's (server/header-block.ts refuses them).
+  "expect",
+  "trailer",
 ]);
 
 /** A cached page (not a route with its own public policy) may be kept by a CDN for 1 s. */
