@@ -79,11 +79,16 @@ export function writeBlockHead(
   const made = (res as Head)._header as string;
   // The same head as the last answer's (same second, same kind of connection): its text again.
   if (made !== block.made) {
-    const afterStatus = made.indexOf("\r\n") + 2;
     block.made = made;
-    block.withBlock = made.slice(0, afterStatus) + block.text + made.slice(afterStatus);
+    block.withBlock = withLines(made, block.text);
   }
   (res as Head)._header = block.withBlock;
+}
+
+/** A head Node made, with `lines` right after its status line. */
+function withLines(made: string, lines: string): string {
+  const afterStatus = made.indexOf("\r\n") + 2;
+  return made.slice(0, afterStatus) + lines + made.slice(afterStatus);
 }
 
 /**
@@ -110,8 +115,7 @@ function headIsRewritable(): boolean {
     res.writeHead(200, ["Content-Length", "1"]);
     const made = res._header;
     if (typeof made !== "string" || !made.startsWith("HTTP/1.1 200 OK\r\n")) return false;
-    const afterStatus = made.indexOf("\r\n") + 2;
-    res._header = `${made.slice(0, afterStatus)}X-Block: b\r\n${made.slice(afterStatus)}`;
+    res._header = withLines(made, "X-Block: b\r\n");
     res.end("x");
     return (
       sent.startsWith("HTTP/1.1 200 OK\r\nX-Block: b\r\nContent-Length: 1\r\n") && sent.endsWith("\r\n\r\nx")

@@ -7,6 +7,13 @@ import type Sharp from "sharp";
 let loading: Promise<typeof Sharp> | undefined;
 
 export function loadSharp(): Promise<typeof Sharp> {
-  loading ??= import("sharp").then((module) => module.default);
+  // A failed load is not kept: the next image tries again.
+  loading ??= import("sharp").then(
+    (module) => module.default,
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
