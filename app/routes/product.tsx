@@ -165,7 +165,15 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
 export const action = waitlistSignUp;
 export const headers = waitlistHeaders;
 
-export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
+/**
+ * Keyed by the piece: going from one piece to another ('Más piezas de …') is a new page, not the
+ * last one's quantity, size and message on another piece.
+ */
+export default function ProductRoute(props: Route.ComponentProps) {
+  return <ProductPage key={props.loaderData.product.id} {...props} />;
+}
+
+function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const { product, drop, images } = loaderData;
   const { cart, add, setShowCart } = useCart();
   // Buyable from the second the drop opens until the second it ends, on the server's clock.

@@ -33,9 +33,23 @@ test("a returning shopper with an old unsigned cookie is given a signed one, and
   page.on("request", (request) => {
     if (request.url().endsWith("/api/reto")) challenges++;
   });
+  // Both answers pass through the test, so the order holds on a busy machine too (waiting for
+  // the challenge's response event once let it slip by and held the drawer's for the next one).
+  let challengeAnswered: () => void = () => {};
+  const firstChallenge = new Promise<void>((resolve) => {
+    challengeAnswered = resolve;
+  });
+  await page.route(
+    "**/api/reto",
+    async (route) => {
+      await route.fulfill({ response: await route.fetch() });
+      challengeAnswered();
+    },
+    { times: 1 },
+  );
   await page.route("**/api/cart?*", async (route) => {
     const response = await route.fetch();
-    await page.waitForResponse((r) => r.url().endsWith("/api/reto"));
+    await firstChallenge;
     await route.fulfill({ response });
   });
   await cart.addFromProductPage(product.href);

@@ -80,6 +80,16 @@ test("'Máximo 2 por persona' is refused when adding, in Spanish, not first at '
   );
   await expect(cart.drawer).toBeHidden();
   await expect(cart.count()).toHaveText("2");
+  // Over to the other piece from 'Más piezas': a page of its own, without this one's refusal.
+  await page
+    .getByRole("region", { name: `Más piezas de ${drop.name}` })
+    .getByRole("article", { name: "Arete Límite" })
+    .getByRole("link")
+    .click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Arete Límite");
+  await expect(page.getByRole("alert")).toBeHidden();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Anillo Límite");
 
   // With room again, the add goes through.
   await cart.open();

@@ -5,7 +5,7 @@ import { RESTOCK_EMAIL } from "~/mail/kinds";
 import { createLocalStorage } from "~/media/local-storage.server";
 import { storeImage } from "~/media/media.server";
 import { E2E_DATA_DIR } from "./support/env";
-import { expect, expectAccessible, type TestDrop, test } from "./support/fixtures";
+import { expect, expectAccessible, type TestDrop, test, untilHydrated } from "./support/fixtures";
 import { outboxMessagesWith } from "./support/outbox";
 
 /*
@@ -72,6 +72,8 @@ test("a sold-out piece's 'Avísame si vuelve' is confirmed from the e-mail; the 
   await expect(page.getByTestId("stock")).toHaveText("Producto agotado");
   const form = page.getByRole("region", { name: "Avísame si vuelve" });
   await expect(form).toBeVisible();
+  // Filled and pressed before React had taken the form over, no answer came (seen once on a phone).
+  await untilHydrated(form.locator("form"));
   await form.getByLabel("Correo electrónico").fill(email);
   await form.getByRole("checkbox").check();
   await form.getByRole("button", { name: "Avísame" }).click();

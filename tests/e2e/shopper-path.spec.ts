@@ -66,7 +66,11 @@ test("home → collection → filter → product → add → drawer → reload k
 
   // A second piece from the collection.
   await page.getByRole("link", { name: `← Volver a ${drop.name}` }).click();
+  // The collection's card, not the one under 'Más piezas' of the page being left.
+  await expect(page.getByRole("heading", { name: drop.name, level: 1 })).toBeVisible();
   await page.getByRole("article", { name: "Collar Ribera" }).getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Collar Ribera");
+  await expect(page.getByRole("alert")).toBeHidden();
   await page.getByRole("button", { name: "Agregar al carrito" }).click();
   await expect(cart.line("Collar Ribera")).toContainText("$12,500.00 x 1 = $12,500.00");
   await expect(cart.subtotal()).toHaveText("$15,500.00");
