@@ -8,7 +8,7 @@ import { mailKindLabel, SHIPMENT_EMAIL } from "~/mail/kinds";
 import { type EmailState, emailsOfOrder, queueEmail, requeueEmail } from "~/mail/queue.server";
 import type { DeskQuery } from "./desk-query";
 import type { Order } from "./order";
-import { withLines } from "./queries.server";
+import { IDS_PER_QUERY, withLines } from "./queries.server";
 import { containsPattern } from "./search";
 import type { ShipmentInput } from "./shipment-input";
 import { DESK_TABS, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
@@ -82,6 +82,10 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
     .limit(EXPORT_LIMIT)
     .execute();
   const orders = await withLines(db, rows);
+  const returned = await returnRefunds(
+    db,
+    orders.map((o) => o.id),
+  );
   return toCsv([
     [
       "Pedido",
@@ -105,6 +109,7 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       "Guía",
       "Problema de stock",
       "Reembolso (MXN)",
+      "Devoluciones reembolsadas (MXN)",
       "Borrado del historial",
     ],
     ...orders.map((o) => [
@@ -129,9 +134,28 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       o.trackingNumber,
       o.stockIssue,
       o.cancellation ? (o.cancellation.amountCents / 100).toFixed(2) : "",
+      returned.has(o.id) ? ((returned.get(o.id) ?? 0) / 100).toFixed(2) : "",
       o.removedAt ? shopDateTimeStamp(o.removedAt) : "",
     ]),
   ]);
+}
+
+/**
+ * What each order's returns gave back through the provider (decision 48): only refunds made, so the
+ * sheet's totals minus its refunds are what the shop kept.
+ */
+async function returnRefunds(db: Db, orderIds: string[]): Promise<Map<string, number>> {
+  const refunded = new Map<string, number>();
+  for (let i = 0; i < orderIds.length; i += IDS_PER_QUERY) {
+    const rows = await db
+      .selectFrom("returns")
+      .select(["order_id", "refund_cents"])
+      .where("refund_status", "=", "hecho")
+      .where("order_id", "in", orderIds.slice(i, i + IDS_PER_QUERY))
+      .execute();
+    for (const row of rows) refunded.set(row.order_id, (refunded.get(row.order_id) ?? 0) + row.refund_cents);
+  }
+  return refunded;
 }
 
 /**

@@ -101,7 +101,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
 }
 
 /** SQLite takes at most 32,766 parameters in a statement; lines are read this many orders at a time. */
-const IDS_PER_QUERY = 1_000;
+export const IDS_PER_QUERY = 1_000;
 
 /** Several orders with their lines, in the order of `rows`. */
 export async function withLines(db: Db, rows: OrderRow[]): Promise<Order[]> {

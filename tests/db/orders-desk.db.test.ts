@@ -2,9 +2,10 @@ import { Migrator, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
-import { type Database, type Db, migrateToLatest } from "~/db/database.server";
+import { type Database, type Db, migrateToLatest, toTimestamp } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
 import type { OrderStatus } from "~/db/schema";
+import { newId } from "~/lib/ids";
 import type { Mailer } from "~/mail/mailer.server";
 import { deliverPendingEmails, MAX_ATTEMPTS } from "~/mail/queue.server";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
@@ -947,6 +948,7 @@ describeEachDatabase("orders desk: CSV export", (harness) => {
       "Guía",
       "Problema de stock",
       "Reembolso (MXN)",
+      "Devoluciones reembolsadas (MXN)",
       "Borrado del historial",
     ]);
     expect(rows.slice(1)).toEqual([
@@ -973,8 +975,44 @@ describeEachDatabase("orders desk: CSV export", (harness) => {
         "",
         "",
         "",
+        "",
       ],
     ]);
+  });
+
+  it("a column sums what each order's returns gave back, counting only refunds the provider made", async () => {
+    const { database, db } = await fresh(harness);
+    const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 500_000, stock: 10 }]);
+    const twice = await paidOrder(db, shop, "Renata Quiroga", { lines: [[0, 3]] });
+    const waiting = await paidOrder(db, shop, "José Núñez", { lines: [[0, 1]] });
+    const none = await paidOrder(db, shop, "Lucía Ramírez", { lines: [[0, 1]] });
+    const now = new Date();
+    const aReturn = (orderId: string, cents: number, refund: "hecho" | "pendiente" | null) => ({
+      id: newId(),
+      order_id: orderId,
+      status: refund === "hecho" ? ("reembolsada" as const) : ("aceptada" as const),
+      reason: "talla",
+      requested_at: toTimestamp(now),
+      refund_cents: cents,
+      currency: "mxn",
+      refund_status: refund,
+      updated_at: toTimestamp(now),
+    });
+    await db
+      .insertInto("returns")
+      .values([aReturn(twice, 500_000, "hecho"), aReturn(waiting, 500_000, "pendiente")])
+      .execute();
+    await db
+      .insertInto("returns")
+      .values(aReturn(twice, 250_000, "hecho"))
+      .execute();
+
+    const rows = parseCsv((await exportOrdersCsv(db, { tab: "pendiente" })).slice(1));
+    const column = rows[0]?.indexOf("Devoluciones reembolsadas (MXN)") ?? -1;
+    const refundedOf = (id: string) => rows.find((r) => r[0] === id)?.[column];
+    expect(refundedOf(twice)).toBe("7500.00");
+    expect(refundedOf(waiting)).toBe("");
+    expect(refundedOf(none)).toBe("");
   });
 
   it("follows the tab, the search and the dates on screen, and defuses formulas in names", async () => {

@@ -906,6 +906,7 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
       "Guía",
       "Problema de stock",
       "Reembolso (MXN)",
+      "Devoluciones reembolsadas (MXN)",
       "Borrado del historial",
     ]);
     const row = body.find((cells) => cells[0] === order.id);
