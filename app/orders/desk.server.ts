@@ -141,8 +141,8 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
 }
 
 /**
- * What each order's returns gave back through the provider (decision 48): only refunds made, so the
- * sheet's totals minus its refunds are what the shop kept.
+ * What each order's returns gave back (decision 48): only refunds recorded as made, by the provider
+ * or by hand; one still pending is not counted.
  */
 async function returnRefunds(db: Db, orderIds: string[]): Promise<Map<string, number>> {
   const refunded = new Map<string, number>();

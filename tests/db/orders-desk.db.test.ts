@@ -980,7 +980,7 @@ describeEachDatabase("orders desk: CSV export", (harness) => {
     ]);
   });
 
-  it("a column sums what each order's returns gave back, counting only refunds the provider made", async () => {
+  it("a column sums what each order's returns gave back, counting only refunds recorded as made", async () => {
     const { database, db } = await fresh(harness);
     const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 500_000, stock: 10 }]);
     const twice = await paidOrder(db, shop, "Renata Quiroga", { lines: [[0, 3]] });
