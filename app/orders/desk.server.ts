@@ -133,12 +133,16 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       o.carrier,
       o.trackingNumber,
       o.stockIssue,
-      o.cancellation ? (o.cancellation.amountCents / 100).toFixed(2) : "",
-      returned.has(o.id) ? ((returned.get(o.id) ?? 0) / 100).toFixed(2) : "",
+      pesosCell(o.cancellation?.amountCents),
+      pesosCell(returned.get(o.id)),
       o.removedAt ? shopDateTimeStamp(o.removedAt) : "",
     ]),
   ]);
 }
+
+/** An amount in pesos for the sheet, or an empty cell when there is none. */
+const pesosCell = (amountCents: number | undefined) =>
+  amountCents === undefined ? "" : (amountCents / 100).toFixed(2);
 
 /**
  * What each order's returns gave back (decision 48): only refunds recorded as made, by the provider
