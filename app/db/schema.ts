@@ -281,8 +281,10 @@ export interface ReturnLinesTable {
   position: number;
   quantity: number;
   unit_price_cents: number;
-  /** The owner's choice on receiving them: 1 back to stock, 0 not; null: not received yet. */
+  /** The owner's choice on receiving them: 1 back to stock (those that arrived), 0 not; null: not received yet. */
   restock: ColumnType<number | null, number | null | undefined, number | null>;
+  /** How many of them arrived (0 to quantity), recorded on receiving them; null: not received yet. */
+  received: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type LineStatus = "esperando" | "atendido" | "agotado" | "retirado";

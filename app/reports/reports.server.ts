@@ -54,7 +54,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
         eb
           .selectFrom("return_lines as rl")
           .innerJoin("returns as r", "r.id", "rl.return_id")
-          .select((sub) => sub.fn.sum<number | string>("rl.quantity").as("n"))
+          .select((sub) => sub.fn.sum<number | string>(sub.fn.coalesce("rl.received", "rl.quantity")).as("n"))
           .whereRef("r.order_id", "=", "l.order_id")
           .whereRef("rl.position", "=", "l.position")
           .where("rl.restock", "=", 1)
@@ -199,7 +199,13 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     .innerJoin("order_lines as l", (j) =>
       j.onRef("l.order_id", "=", "r.order_id").onRef("l.position", "=", "rl.position"),
     )
-    .select(["r.id", "r.refund_status", "rl.quantity", "rl.unit_price_cents"])
+    // The pieces that came back: those that arrived (a return received with fewer counts those).
+    .select((eb) => [
+      "r.id",
+      "r.refund_status",
+      eb.fn.coalesce("rl.received", "rl.quantity").as("quantity"),
+      "rl.unit_price_cents",
+    ])
     .where("r.status", "in", ["recibida", "reembolsada"]);
   if (scope.kind === "drop") returnedQuery = returnedQuery.where("l.drop_id", "=", scope.dropId);
   if (scope.kind === "month") {

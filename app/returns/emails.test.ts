@@ -30,7 +30,17 @@ const view: ReturnView = {
   customerName: "Inés <script>Brisa",
   customerEmail: "ines@example.mx",
   lines: [
-    { position: 1, name: "Anillo Sol talla 7", size: "7", quantity: 1, amount: "$4,000.00", restock: null },
+    {
+      position: 1,
+      name: "Anillo Sol talla 7",
+      size: "7",
+      quantity: 1,
+      asked: 1,
+      received: null,
+      amount: "$4,000.00",
+      unitPriceCents: 400_000,
+      restock: null,
+    },
   ],
 };
 const pageUrl = "https://orodeluna.mx/mi-pedido/OL-BBBB2222?firma=abc";

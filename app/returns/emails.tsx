@@ -14,6 +14,7 @@ import {
   ShopEmail,
 } from "~/mail/components";
 import type { ReturnView } from "./queries.server";
+import { piecesNotArrived } from "./return-status";
 
 /*
  * The buyer's e-mails about a return (decision 48): her request arrived, the owner accepted it
@@ -33,13 +34,16 @@ type ReturnEmail = (
 
 function summaryOf(view: ReturnView, photos: ReturnPhotos): EmailOrderSummary {
   return {
-    lines: view.lines.map((l) => ({
-      name: l.name,
-      quantity: l.quantity,
-      amount: l.amount,
-      edition: null,
-      photo: photos[l.position] ?? null,
-    })),
+    // A line none of whose pieces arrived gave nothing back: named in the words, not as a line.
+    lines: view.lines
+      .filter((l) => l.quantity > 0)
+      .map((l) => ({
+        name: l.name,
+        quantity: l.quantity,
+        amount: l.amount,
+        edition: null,
+        photo: photos[l.position] ?? null,
+      })),
     shipping: null,
     total: view.refund,
     plan: null,
@@ -132,5 +136,6 @@ export const returnRefundedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
       view.refundWay
         ? `Recibimos las piezas de tu devolución y te reembolsamos ${view.refund} MXN${view.refundWay}. Según tu banco, puede tardar unos días en verse en tu estado de cuenta.`
         : `Recibimos las piezas de tu devolución y te devolvimos ${view.refund} MXN. Si no lo ves en tu cuenta, respóndenos y lo revisamos.`,
+      ...(piecesNotArrived(view.lines) ? [piecesNotArrived(view.lines) as string] : []),
     ],
   });

@@ -32,8 +32,15 @@ export interface ReturnView {
     position: number;
     name: string;
     size: string | null;
+    /** The pieces this return counts: those that arrived once it is received, else those asked. */
     quantity: number;
+    /** The pieces she asked to return. */
+    asked: number;
+    /** How many arrived (null: not received yet). */
+    received: number | null;
+    /** The price of `quantity` pieces, and of one. */
     amount: string;
+    unitPriceCents: number;
     restock: boolean | null;
   }[];
 }
@@ -83,6 +90,7 @@ export async function listReturns(
       "l.quantity",
       "l.unit_price_cents",
       "l.restock",
+      "l.received",
       "ol.name",
       "ol.option_value",
     ])
@@ -119,8 +127,11 @@ export async function listReturns(
         position: l.position,
         name: l.name,
         size: l.option_value,
-        quantity: l.quantity,
-        amount: formatMXN(l.unit_price_cents * l.quantity),
+        quantity: l.received ?? l.quantity,
+        asked: l.quantity,
+        received: l.received,
+        amount: formatMXN(l.unit_price_cents * (l.received ?? l.quantity)),
+        unitPriceCents: l.unit_price_cents,
         restock: l.restock === null ? null : l.restock === 1,
       })),
   }));

@@ -33,27 +33,53 @@ export type ReturnRefundOutcome =
 
 export type ReceiveResult =
   | { ok: true; outcome: ReturnRefundOutcome }
-  | { ok: false; reason: "no_encontrada" | "no_aceptada" };
+  | { ok: false; reason: "no_encontrada" | "no_aceptada" }
+  /** A count of pieces arrived outside 0…what the line asked to return (its position). */
+  | { ok: false; reason: "cantidad_invalida"; position: number }
+  /** No piece arrived: nothing to receive yet. */
+  | { ok: false; reason: "nada_recibido" };
+
+/** What arrived of a return: pieces by order line (`received`), and the lines whose pieces go back to stock. */
+export interface ReceivedPieces {
+  /** Pieces that arrived, by order line; a line not named arrived whole. */
+  received?: ReadonlyMap<number, number>;
+  /** Order lines whose arrived pieces go back to stock (a damaged one stays out). */
+  restock: readonly number[];
+}
 
 /**
- * Records that a return's pieces arrived, the owner's choice of those that go back to stock
- * (`restockPositions`: order lines), and the refund owed; then asks the provider for it.
+ * Records that a return's pieces arrived — how many of each line, and the lines whose pieces go
+ * back to stock — and the refund owed: the price of the pieces that arrived. Then asks the
+ * provider for it.
  */
 export async function receiveReturn(
   db: Db,
   payments: PaymentProvider,
   returnId: string,
-  restockPositions: readonly number[],
+  pieces: ReceivedPieces,
   now = new Date(),
 ): Promise<ReceiveResult> {
-  const moved = await db.transaction().execute(async (trx) => {
+  type Refused = Exclude<ReceiveResult, { ok: true }>;
+  const moved = await db.transaction().execute(async (trx): Promise<"ok" | Refused> => {
     const found = await trx
       .selectFrom("returns as r")
       .innerJoin("orders as o", "o.id", "r.order_id")
-      .select(["r.order_id", "r.refund_cents", "o.payment_provider"])
+      .select(["r.order_id", "o.payment_provider"])
       .where("r.id", "=", returnId)
       .executeTakeFirst();
-    if (!found) return "no_encontrada" as const;
+    if (!found) return { ok: false, reason: "no_encontrada" };
+    const lines = await trx
+      .selectFrom("return_lines")
+      .select(["position", "quantity", "unit_price_cents"])
+      .where("return_id", "=", returnId)
+      .orderBy("position")
+      .execute();
+    const arrived = lines.map((l) => ({ ...l, received: pieces.received?.get(l.position) ?? l.quantity }));
+    const wrong = arrived.find(
+      (l) => !Number.isInteger(l.received) || l.received < 0 || l.received > l.quantity,
+    );
+    if (wrong) return { ok: false, reason: "cantidad_invalida", position: wrong.position };
+    if (!arrived.some((l) => l.received > 0)) return { ok: false, reason: "nada_recibido" };
     const stamp = toTimestamp(now);
     const result = await trx
       .updateTable("returns")
@@ -61,6 +87,8 @@ export async function receiveReturn(
         status: RETURN_MOVES.receive.to,
         received_at: stamp,
         updated_at: stamp,
+        // The price of what arrived; the pieces that did not are not refunded.
+        refund_cents: arrived.reduce((sum, l) => sum + l.received * l.unit_price_cents, 0),
         refund_status: "pendiente",
         provider: found.payment_provider,
         // The owner's own click asks the provider now: the sweep leaves it a while, never asking at once.
@@ -69,33 +97,43 @@ export async function receiveReturn(
       .where("id", "=", returnId)
       .where("status", "in", returnMovableFrom("receive"))
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return "no_aceptada" as const;
-    const back = new Set(restockPositions);
-    const lines = await trx
-      .selectFrom("return_lines")
-      .select("position")
-      .where("return_id", "=", returnId)
-      .execute();
-    for (const { position } of lines) {
+    if (Number(result.numUpdatedRows) !== 1) return { ok: false, reason: "no_aceptada" };
+    const back = new Set(pieces.restock);
+    for (const line of arrived) {
       await trx
         .updateTable("return_lines")
-        .set({ restock: back.has(position) ? 1 : 0 })
+        .set({ restock: back.has(line.position) && line.received > 0 ? 1 : 0, received: line.received })
         .where("return_id", "=", returnId)
-        .where("position", "=", position)
+        .where("position", "=", line.position)
         .execute();
     }
-    const restocked = lines.filter((l) => back.has(l.position)).length;
     await recordEvent(
       trx,
       found.order_id,
       "devolucion_recibida",
-      `${returnId}: ${restocked === 0 ? "ninguna pieza vuelve al inventario" : `${restocked} de ${lines.length} líneas vuelven al inventario`}`,
+      `${returnId}: ${receivedSummary(arrived, back)}`,
       now,
     );
-    return "ok" as const;
+    return "ok";
   });
-  if (moved !== "ok") return { ok: false, reason: moved };
+  if (moved !== "ok") return moved;
   return { ok: true, outcome: await refundReturn(db, payments, returnId, now) };
+}
+
+/** The order's timeline line for what arrived: pieces against those asked, and what goes back to stock. */
+export function receivedSummary(
+  lines: readonly { position: number; quantity: number; received: number }[],
+  restock: ReadonlySet<number>,
+): string {
+  const asked = lines.reduce((sum, l) => sum + l.quantity, 0);
+  const came = lines.reduce((sum, l) => sum + l.received, 0);
+  const back = lines
+    .filter((l) => l.received > 0 && restock.has(l.position))
+    .reduce((sum, l) => sum + l.received, 0);
+  const arrived = came === asked ? `llegaron las ${asked} piezas` : `llegaron ${came} de ${asked} piezas`;
+  if (asked === 1 && came === 1)
+    return `llegó la pieza; ${back === 1 ? "vuelve" : "no vuelve"} al inventario`;
+  return `${arrived}; ${back === 0 ? "ninguna vuelve" : back === came ? "todas vuelven" : `${back} vuelven`} al inventario`;
 }
 
 /** Asks the provider for a received return's refund, once more. Never throws for the provider's failures. */
@@ -220,19 +258,20 @@ async function made(db: Db, returnId: string, refundId: string, now: Date): Prom
       .innerJoin("order_lines as ol", (j) =>
         j.on("ol.order_id", "=", info.order_id).onRef("ol.position", "=", "l.position"),
       )
-      .select(["l.position", "l.quantity", "ol.product_id", "ol.option_id"])
+      .select(["l.position", "l.quantity", "l.received", "ol.product_id", "ol.option_id"])
       .where("l.return_id", "=", returnId)
       .where("l.restock", "=", 1)
       .execute();
-    const back: StockLine[] = lines.map((l) => ({
+    // The pieces that arrived, of the lines the owner put back.
+    const arrived = lines.map((l) => ({ ...l, back: l.received ?? l.quantity })).filter((l) => l.back > 0);
+    const back: StockLine[] = arrived.map((l) => ({
       productId: l.product_id,
       optionId: l.option_id,
-      quantity: l.quantity,
+      quantity: l.back,
     }));
     await putPiecesBack(trx, back, `devolucion:${returnId}`, now);
     // A numbered piece back on the shelf frees its number for the next buyer (the highest ones).
-    for (const line of lines)
-      await releaseLineEditionNumbers(trx, info.order_id, line.position, line.quantity);
+    for (const line of arrived) await releaseLineEditionNumbers(trx, info.order_id, line.position, line.back);
     await recordEvent(
       trx,
       info.order_id,

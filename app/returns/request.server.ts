@@ -80,13 +80,16 @@ async function returnablePieces(db: Db, orderId: string): Promise<ReturnablePiec
     db
       .selectFrom("return_lines as l")
       .innerJoin("returns as r", "r.id", "l.return_id")
-      .select(["l.position", "l.quantity"])
+      .select(["l.position", "l.quantity", "l.received"])
       .where("r.order_id", "=", orderId)
       .where("r.status", "!=", "rechazada")
       .execute(),
   ]);
+  // Pieces asked back, or once received those that arrived: one that never came is still hers,
+  // and she may ask again for it while her window lasts.
   const back = new Map<number, number>();
-  for (const row of returned) back.set(row.position, (back.get(row.position) ?? 0) + row.quantity);
+  for (const row of returned)
+    back.set(row.position, (back.get(row.position) ?? 0) + (row.received ?? row.quantity));
   return lines.map((line) => ({
     position: line.position,
     name: line.name,

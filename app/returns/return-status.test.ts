@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReturnStatus } from "~/db/schema";
-import { canMoveReturn, RETURN_MOVES, returnMovableFrom } from "./return-status";
+import { canMoveReturn, piecesNotArrived, RETURN_MOVES, returnMovableFrom } from "./return-status";
 
 const ALL: ReturnStatus[] = ["solicitada", "aceptada", "rechazada", "recibida", "reembolsada"];
 
@@ -26,5 +26,21 @@ describe("a return's moves", () => {
       }
     }
     expect(returnMovableFrom("receive")).toEqual(["aceptada"]);
+  });
+});
+
+describe("pieces that did not arrive", () => {
+  it("names each line's missing pieces once a return is received with fewer; nothing otherwise", () => {
+    const lines = [
+      { name: "Arete Luna", asked: 1, received: 0 },
+      { name: "Anillo Sol talla 7", asked: 2, received: 1 },
+      { name: "Collar Mar", asked: 1, received: 1 },
+    ];
+    expect(piecesNotArrived(lines)).toBe(
+      "No nos llegaron todas las piezas: Arete Luna × 1, Anillo Sol talla 7 × 1. No las incluimos en tu reembolso; si las enviaste, respóndenos con la guía de tu envío y lo revisamos.",
+    );
+    expect(piecesNotArrived([{ name: "Collar Mar", asked: 1, received: 1 }])).toBeNull();
+    // Not received yet: nothing is missing.
+    expect(piecesNotArrived([{ name: "Collar Mar", asked: 2, received: null }])).toBeNull();
   });
 });

@@ -65,3 +65,16 @@ export type ReturnReason = keyof typeof RETURN_REASONS;
 export function isReturnReason(value: string): value is ReturnReason {
   return Object.hasOwn(RETURN_REASONS, value);
 }
+
+/**
+ * What she asked to return and did not reach the shop (a return received with fewer pieces): not
+ * refunded, still hers, which her page and e-mail name. Null when everything arrived or nothing
+ * was received yet.
+ */
+export function piecesNotArrived(
+  lines: readonly { name: string; asked: number; received: number | null }[],
+): string | null {
+  const short = lines.filter((l) => l.received !== null && l.received < l.asked);
+  if (short.length === 0) return null;
+  return `No nos llegaron todas las piezas: ${short.map((l) => `${l.name} × ${l.asked - (l.received ?? 0)}`).join(", ")}. No las incluimos en tu reembolso; si las enviaste, respóndenos con la guía de tu envío y lo revisamos.`;
+}

@@ -7,6 +7,7 @@ import { orderReturnPath } from "~/orders/order-page-link.server";
 import { getOrder } from "~/orders/queries.server";
 import { listReturns, type ReturnView } from "~/returns/queries.server";
 import { returnChanceOf } from "~/returns/request.server";
+import { piecesNotArrived } from "~/returns/return-status";
 import { pageTakesNoForm } from "~/web/methods";
 import { servicesContext } from "~/web/services";
 import { orderNotFound, signedOrderId } from "~/web/signed-order.server";
@@ -223,10 +224,12 @@ function ReturnsSection({ returns, askedReturn }: { returns: ReturnView[]; asked
             <ul className="mt-2 text-sm">
               {r.lines.map((l) => (
                 <li key={l.position}>
-                  {l.name} × {l.quantity}: {l.amount}
+                  {l.name} × {l.asked}
+                  {l.received !== null && l.received < l.asked && ` · nos llegaron ${l.received}`}: {l.amount}
                 </li>
               ))}
             </ul>
+            {piecesNotArrived(r.lines) && <p className="mt-2 text-sm">{piecesNotArrived(r.lines)}</p>}
             {r.ownerMessage && <p className="mt-2 whitespace-pre-line text-sm">{r.ownerMessage}</p>}
             <p className="mt-2 text-sm">
               {r.status === "reembolsada"

@@ -141,7 +141,11 @@ describeEachDatabase("delivery and the return window", (harness) => {
       .set({ overrides: JSON.stringify({ deliveryDays: 10 }) })
       .where("id", "=", 1)
       .execute();
-    expect(await migrateToLatest(migrated)).toEqual(["0035_delivery_days", "0036_jpeg_copies"]);
+    expect(await migrateToLatest(migrated)).toEqual([
+      "0035_delivery_days",
+      "0036_jpeg_copies",
+      "0037_return_received",
+    ]);
     const kept = await migrated.db.selectFrom("orders").select(["id", "delivery_days"]).execute();
     const daysOf = new Map(kept.map((row) => [row.id, row.delivery_days]));
     expect([daysOf.get(shipped), daysOf.get(delivered), daysOf.get(paidOnly)]).toEqual([10, null, null]);

@@ -64,7 +64,7 @@ describeEachDatabase("JPEG copies of photos stored before them", (harness) => {
         })),
       )
       .execute();
-    expect(await migrateToLatest(database)).toEqual(["0036_jpeg_copies"]);
+    expect(await migrateToLatest(database)).toEqual(["0036_jpeg_copies", "0037_return_received"]);
 
     const dropId = await createDrop(database.db, {
       name: "Mareas",

@@ -113,6 +113,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0034_card_funding",
       "0035_delivery_days",
       "0036_jpeg_copies",
+      "0037_return_received",
     ]);
 
     const db = database.db;
@@ -223,6 +224,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0034_card_funding",
       "0035_delivery_days",
       "0036_jpeg_copies",
+      "0037_return_received",
     ]);
   });
 });

@@ -668,6 +668,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0034_card_funding",
       "0035_delivery_days",
       "0036_jpeg_copies",
+      "0037_return_received",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

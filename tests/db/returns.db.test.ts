@@ -1,5 +1,7 @@
+import { Migrator } from "kysely";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
-import type { Database } from "~/db/database.server";
+import { type Database, migrateToLatest } from "~/db/database.server";
+import { migrations } from "~/db/migrations";
 import { newId } from "~/lib/ids";
 import { RESTOCK_EMAIL } from "~/mail/kinds";
 import { markDelivered } from "~/orders/delivery.server";
@@ -146,7 +148,7 @@ describeEachDatabase("returns", (harness) => {
       database.db,
       o.payments,
       asked.returnId,
-      [o.positionOf(o.plain.id)],
+      { restock: [o.positionOf(o.plain.id)] },
       SOON,
     );
     expect(received).toEqual({ ok: true, outcome: "reembolsado" });
@@ -168,7 +170,13 @@ describeEachDatabase("returns", (harness) => {
 
     // Repeats change nothing: no second refund at Stripe, no second restock.
     expect(
-      await receiveReturn(database.db, o.payments, asked.returnId, [o.positionOf(o.plain.id)], SOON),
+      await receiveReturn(
+        database.db,
+        o.payments,
+        asked.returnId,
+        { restock: [o.positionOf(o.plain.id)] },
+        SOON,
+      ),
     ).toEqual({
       ok: false,
       reason: "no_aceptada",
@@ -222,6 +230,144 @@ describeEachDatabase("returns", (harness) => {
     });
   });
 
+  it("fewer pieces than asked arrive: only those are refunded and restocked; the rest stays hers to ask again", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const seven = o.ring.sizes.get("7") ?? "";
+    const ring = o.positionOf(o.ring.id);
+    const plain = o.positionOf(o.plain.id);
+    const asked = await requestReturn(
+      database.db,
+      o.orderId,
+      {
+        lines: [
+          { position: plain, quantity: 1 },
+          { position: ring, quantity: 2 },
+        ],
+        reason: "gusto",
+        comment: "",
+      },
+      DELIVERY_DAYS,
+      SOON,
+    );
+    if (!asked.ok) throw new Error("not asked");
+    expect(asked.refundCents).toBe(802_500 + 2 * 400_000);
+    await decideReturn(database.db, asked.returnId, "accept", "Envíalas a Calle Taller 12.", SOON);
+    const receive = (received: [number, number][]) =>
+      receiveReturn(
+        database.db,
+        o.payments,
+        asked.returnId,
+        { received: new Map(received), restock: [plain, ring] },
+        SOON,
+      );
+
+    // More than she sent back, a count that is no number, or nothing at all: refused, nothing moves.
+    expect(await receive([[ring, 3]])).toEqual({ ok: false, reason: "cantidad_invalida", position: ring });
+    expect(await receive([[ring, Number.NaN]])).toEqual({
+      ok: false,
+      reason: "cantidad_invalida",
+      position: ring,
+    });
+    expect(await receive([[ring, -1]])).toEqual({ ok: false, reason: "cantidad_invalida", position: ring });
+    expect(
+      await receive([
+        [plain, 0],
+        [ring, 0],
+      ]),
+    ).toEqual({ ok: false, reason: "nada_recibido" });
+    expect(await getReturn(database.db, asked.returnId)).toMatchObject({ status: "aceptada" });
+    expect(refundsOf(o.paymentIntent)).toHaveLength(0);
+
+    // One ring of two arrives, the earring not: the ring's price alone is refunded at Stripe.
+    expect(
+      await receive([
+        [plain, 0],
+        [ring, 1],
+      ]),
+    ).toEqual({ ok: true, outcome: "reembolsado" });
+    expect(refundsOf(o.paymentIntent)).toEqual([
+      expect.objectContaining({ amount: 400_000, idempotencyKey: `devolucion-${asked.returnId}` }),
+    ]);
+    // Only what arrived is back on the shelf (the earring's box was ticked, none came).
+    expect(await sizeStock(database, seven)).toBe(2);
+    expect(await o.plain.stock()).toBe(4);
+    expect(await getReturn(database.db, asked.returnId)).toMatchObject({
+      status: "reembolsada",
+      refund: "$4,000.00",
+      lines: [
+        expect.objectContaining({ name: "Arete Luna", asked: 1, received: 0, quantity: 0, amount: "$0.00" }),
+        expect.objectContaining({
+          name: "Anillo Sol talla 7",
+          asked: 2,
+          received: 1,
+          quantity: 1,
+          amount: "$4,000.00",
+        }),
+      ],
+    });
+    const order = await getDeskOrder(database.db, o.orderId);
+    const timeline = await orderTimeline(database.db, order as NonNullable<typeof order>);
+    expect(timeline.map((e) => e.detail).join("\n")).toContain(
+      "llegaron 1 de 3 piezas; todas vuelven al inventario",
+    );
+
+    // Reports count the piece that came back, at its price.
+    const report = await loadReport(database.db, { kind: "all" });
+    expect(report.ok && report.report.returned).toEqual({
+      returns: 1,
+      pieces: 1,
+      cents: 400_000,
+      pending: 0,
+    });
+    // Her e-mail names what did not arrive; what never came may be asked for again.
+    const mails = (await orderMailTo(database, smtp, o.email)).filter((m) => m.includes(asked.returnId));
+    expect(mails.at(-1)).toContain("te reembolsamos $4,000.00 MXN");
+    expect(mails.at(-1)).toContain(
+      "No nos llegaron todas las piezas: Arete Luna × 1, Anillo Sol talla 7 × 1.",
+    );
+    expect(await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON)).toMatchObject({
+      open: true,
+      pieces: [
+        expect.objectContaining({ name: "Arete Luna", returnable: 1 }),
+        expect.objectContaining({ name: "Anillo Sol talla 7", returnable: 1 }),
+      ],
+    });
+  });
+
+  it("migration 0037: returns received before it count every piece they asked as arrived; open ones none yet", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const ring = o.positionOf(o.ring.id);
+    const plain = o.positionOf(o.plain.id);
+    const ask = (position: number) =>
+      requestReturn(
+        database.db,
+        o.orderId,
+        { lines: [{ position, quantity: 1 }], reason: "gusto", comment: "" },
+        DELIVERY_DAYS,
+        SOON,
+      );
+    const received = await ask(ring);
+    if (!received.ok) throw new Error("not asked");
+    await decideReturn(database.db, received.returnId, "accept", "Envíala a Calle Taller 12.", SOON);
+    await receiveReturn(database.db, o.payments, received.returnId, { restock: [] }, SOON);
+    const open = await ask(plain);
+    if (!open.ok) throw new Error("not asked");
+
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo("0036_jpeg_copies")).error).toBeUndefined();
+    expect(await migrateToLatest(database)).toEqual(["0037_return_received"]);
+    const lines = await database.db
+      .selectFrom("return_lines")
+      .select(["return_id", "quantity", "received"])
+      .orderBy("return_id")
+      .execute();
+    expect(lines.find((l) => l.return_id === received.returnId)).toMatchObject({ quantity: 1, received: 1 });
+    expect(lines.find((l) => l.return_id === open.returnId)).toMatchObject({ quantity: 1, received: null });
+    expect(await getReturn(database.db, received.returnId)).toMatchObject({ refund: "$4,000.00" });
+  });
+
   it("is asked only after delivery, within five business days, for pieces of the order not returned yet", async () => {
     const database = await harness.fresh();
     const o = await deliveredOrder(database);
@@ -251,7 +397,7 @@ describeEachDatabase("returns", (harness) => {
     expect(await decideReturn(database.db, first.returnId, "decline", "La pieza muestra uso.", SOON)).toEqual(
       { ok: true },
     );
-    expect(await receiveReturn(database.db, o.payments, first.returnId, [], SOON)).toEqual({
+    expect(await receiveReturn(database.db, o.payments, first.returnId, { restock: [] }, SOON)).toEqual({
       ok: false,
       reason: "no_aceptada",
     });
@@ -287,7 +433,13 @@ describeEachDatabase("returns", (harness) => {
     await decideReturn(database.db, asked.returnId, "accept", "Envíala a Calle Taller 12.", SOON);
     fake.outage = "error";
     expect(
-      await receiveReturn(database.db, o.payments, asked.returnId, [o.positionOf(o.plain.id)], SOON),
+      await receiveReturn(
+        database.db,
+        o.payments,
+        asked.returnId,
+        { restock: [o.positionOf(o.plain.id)] },
+        SOON,
+      ),
     ).toEqual({
       ok: true,
       outcome: "fallido",
@@ -360,7 +512,7 @@ describeEachDatabase("returns", (harness) => {
     if (!asked.ok) throw new Error("not asked");
     await decideReturn(database.db, asked.returnId, "accept", "Envíalas a Calle Taller 12.", SOON);
     fake.refundStatus = "failed";
-    expect(await receiveReturn(database.db, o.payments, asked.returnId, [ring], SOON)).toEqual({
+    expect(await receiveReturn(database.db, o.payments, asked.returnId, { restock: [ring] }, SOON)).toEqual({
       ok: true,
       outcome: "rechazado",
     });

@@ -80,6 +80,14 @@ test("from the confirmation e-mail, the buyer returns one piece; the owner accep
     await desk.getByRole("link", { name: /^Esperando piezas/ }).click();
     const waiting = desk.getByTestId("return-card").filter({ hasText: orderId });
     await expect(waiting.getByRole("checkbox", { name: /Arete Brisa/ })).toBeChecked();
+    // She counts what arrived (all, by default); the refund on the button follows the count.
+    const arrived = waiting.getByRole("spinbutton", { name: "Piezas de Arete Brisa que llegaron" });
+    await expect(arrived).toHaveValue("1");
+    await arrived.fill("0");
+    await waiting.getByRole("button", { name: "Recibidas: reembolsar $0.00" }).click();
+    await expect(desk.getByRole("alert")).toContainText("No llegó ninguna pieza");
+    await expectAccessible(desk);
+    await arrived.fill("1");
     await waiting.getByRole("button", { name: "Recibidas: reembolsar $2,100.00" }).click();
     await expect(desk.getByText("Piezas recibidas. Reembolso hecho; le avisamos por correo.")).toBeVisible();
   } finally {

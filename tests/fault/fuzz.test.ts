@@ -1470,6 +1470,7 @@ const GENERATORS: Record<string, Generator[]> = {
                   ["devolucion", r.pick([`DV-${r.id(8).toUpperCase()}`, oddText(r), ""])],
                   ["mensaje", r.pick(["", "Envía a Calle 1", oddText(r)])],
                   ["inventario", r.pick(["0", "-1", oddText(r)])],
+                  ["llegaron-0", r.pick(["0", "1", "-1", "99999", oddText(r)])],
                 ]),
               )
             : undefined,

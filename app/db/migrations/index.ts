@@ -34,6 +34,7 @@ import * as m0033 from "./0033_returns";
 import * as m0034 from "./0034_card_funding";
 import * as m0035 from "./0035_delivery_days";
 import * as m0036 from "./0036_jpeg_copies";
+import * as m0037 from "./0037_return_received";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   "0034_card_funding": m0034,
   "0035_delivery_days": m0035,
   "0036_jpeg_copies": m0036,
+  "0037_return_received": m0037,
 };

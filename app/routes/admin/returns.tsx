@@ -1,8 +1,10 @@
+import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { RouteError } from "~/components/route-error";
 import type { ReturnStatus } from "~/db/schema";
+import { formatMXN } from "~/lib/money";
 import { decideReturn } from "~/returns/decide.server";
-import { countReturnsByStatus, listReturns, type ReturnView } from "~/returns/queries.server";
+import { countReturnsByStatus, getReturn, listReturns, type ReturnView } from "~/returns/queries.server";
 import {
   markReturnRefundedByHand,
   type ReturnRefundOutcome,
@@ -17,7 +19,8 @@ import type { Route } from "./+types/returns";
 /*
  * 'Devoluciones' (decision 48): the buyers' return requests, by where they stand. The owner
  * accepts (saying where to send the pieces) or declines (saying why); on receiving the pieces she
- * chooses which go back to stock and refunds their price through the payment provider.
+ * counts those that arrived, chooses which go back to stock and refunds the price of what arrived
+ * through the payment provider.
  */
 
 export const meta: Route.MetaFunction = () => [{ title: "Devoluciones · Administración" }];
@@ -71,6 +74,21 @@ const REFUND_MESSAGES: Record<ReturnRefundOutcome, { ok: boolean; text: string }
   sin_reembolso: { ok: false, text: "Esta devolución no tiene reembolso pendiente." },
 };
 
+/**
+ * The pieces that arrived, by order line, from the fields `llegaron-<line>`; a count that is not a
+ * whole number is kept as NaN, which the return refuses in words.
+ */
+function receivedCounts(form: FormData): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const [name, value] of form) {
+    const line = /^llegaron-(\d{1,4})$/.exec(name);
+    if (!line) continue;
+    const text = typeof value === "string" ? value.trim() : "";
+    counts.set(Number(line[1]), /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN);
+  }
+  return counts;
+}
+
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
   const { database, payments, mail } = args.context.get(servicesContext);
@@ -103,11 +121,27 @@ export async function action(args: Route.ActionArgs) {
     const restock = (form?.getAll("inventario") ?? [])
       .map((v) => Number(v))
       .filter((n) => Number.isInteger(n) && n >= 0);
-    const result = await receiveReturn(database.db, payments, returnId, restock);
+    const received = form ? receivedCounts(form) : new Map<number, number>();
+    const result = await receiveReturn(database.db, payments, returnId, { received, restock });
     if (!result.ok) {
-      return result.reason === "no_encontrada"
-        ? answer(404, false, "La devolución no existe.")
-        : answer(409, false, "Esta devolución no está esperando piezas: recarga la página.");
+      if (result.reason === "no_encontrada") return answer(404, false, "La devolución no existe.");
+      if (result.reason === "no_aceptada")
+        return answer(409, false, "Esta devolución no está esperando piezas: recarga la página.");
+      if (result.reason === "nada_recibido")
+        return answer(
+          400,
+          false,
+          "No llegó ninguna pieza: regístralas cuando lleguen, o escríbele a la clienta.",
+        );
+      const position = "position" in result ? result.position : -1;
+      const line = (await getReturn(database.db, returnId))?.lines.find((l) => l.position === position);
+      return answer(
+        400,
+        false,
+        line
+          ? `Indica cuántas piezas de «${line.name}» llegaron: un número de 0 a ${line.asked}.`
+          : "Indica cuántas piezas llegaron de cada línea.",
+      );
     }
     mail.sendSoon();
     const said = REFUND_MESSAGES[result.outcome];
@@ -244,33 +278,7 @@ function ReturnCard({ view, error }: { view: ReturnView; error: string | null })
           </div>
         </Form>
       )}
-      {view.status === "aceptada" && (
-        <Form method="post" className="mt-3 space-y-2">
-          <input type="hidden" name="devolucion" value={view.id} />
-          <fieldset>
-            <legend className="text-sm font-medium">Piezas recibidas: ¿cuáles vuelven al inventario?</legend>
-            <ul className="mt-1 space-y-1 text-sm">
-              {view.lines.map((l) => (
-                <li key={l.position}>
-                  <label className="flex items-center gap-2">
-                    <input type="checkbox" name="inventario" value={l.position} defaultChecked />
-                    {l.name} × {l.quantity}: {l.amount}
-                  </label>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-          <button
-            type="submit"
-            name="intent"
-            value="recibir"
-            disabled={busy}
-            className="rounded-full bg-ink px-4 py-2 text-sm text-cream"
-          >
-            Recibidas: reembolsar {view.refund}
-          </button>
-        </Form>
-      )}
+      {view.status === "aceptada" && <ReceiveForm view={view} busy={busy} error={error} />}
       {(view.status === "recibida" || view.status === "reembolsada") && (
         <>
           <Pieces view={view} />
@@ -309,13 +317,91 @@ function ReturnCard({ view, error }: { view: ReturnView; error: string | null })
   );
 }
 
+/**
+ * The pieces as they arrive: how many of each line came (all, by default) and whether they go back
+ * to stock; the refund is the price of those that came, shown on the button as she counts.
+ */
+function ReceiveForm({ view, busy, error }: { view: ReturnView; busy: boolean; error: string | null }) {
+  const [counts, setCounts] = useState(() => view.lines.map((l) => String(l.asked)));
+  const refund = view.lines.reduce((sum, l, i) => {
+    const n = Number(counts[i]);
+    return sum + (Number.isInteger(n) && n >= 0 && n <= l.asked ? n : l.asked) * l.unitPriceCents;
+  }, 0);
+  const errorId = `recibir-${view.id}-error`;
+  return (
+    <Form method="post" className="mt-3 space-y-2">
+      <input type="hidden" name="devolucion" value={view.id} />
+      <fieldset>
+        <legend className="text-sm font-medium">
+          Piezas recibidas: ¿cuántas llegaron y cuáles vuelven al inventario?
+        </legend>
+        <ul className="mt-1 space-y-2 text-sm">
+          {view.lines.map((l, i) => (
+            <li key={l.position} className="flex flex-wrap items-center gap-x-4 gap-y-1">
+              <span>
+                {l.name} × {l.asked}: {formatMXN(l.unitPriceCents)} c/u
+              </span>
+              <label className="flex items-center gap-2">
+                Llegaron
+                <input
+                  type="number"
+                  name={`llegaron-${l.position}`}
+                  min={0}
+                  max={l.asked}
+                  step={1}
+                  inputMode="numeric"
+                  required
+                  value={counts[i] ?? ""}
+                  onChange={(e) => {
+                    const next = [...counts];
+                    next[i] = e.currentTarget.value;
+                    setCounts(next);
+                  }}
+                  aria-label={`Piezas de ${l.name} que llegaron`}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? errorId : undefined}
+                  className="w-16 rounded border border-ink/30 bg-white px-2 py-1"
+                />
+              </label>
+              <label className="flex items-center gap-2">
+                <input type="checkbox" name="inventario" value={l.position} defaultChecked />
+                <span>
+                  Vuelven al inventario<span className="sr-only">: {l.name}</span>
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      {error && (
+        <p id={errorId} className="text-sm text-red-800">
+          {error}
+        </p>
+      )}
+      <p className="text-sm text-ink/75">Se reembolsa el precio de las piezas que llegaron.</p>
+      <button
+        type="submit"
+        name="intent"
+        value="recibir"
+        disabled={busy}
+        className="rounded-full bg-ink px-4 py-2 text-sm text-cream"
+      >
+        Recibidas: reembolsar {formatMXN(refund)}
+      </button>
+    </Form>
+  );
+}
+
 function Pieces({ view }: { view: ReturnView }) {
   return (
     <ul className="text-sm">
       {view.lines.map((l) => (
         <li key={l.position}>
           {l.name} × {l.quantity}: {l.amount}
-          {l.restock !== null && (l.restock ? " · volvió al inventario" : " · no volvió al inventario")}
+          {l.received !== null && l.received < l.asked && ` · llegaron ${l.received} de ${l.asked}`}
+          {l.restock !== null &&
+            l.quantity > 0 &&
+            (l.restock ? " · volvió al inventario" : " · no volvió al inventario")}
         </li>
       ))}
       <li className="font-medium">Reembolso: {view.refund}</li>
