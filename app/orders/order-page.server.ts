@@ -158,7 +158,8 @@ export async function orderPageOf(
       : order.status === "pendiente" && nothingToSend(order)
         ? REFUND_FOR_NOTHING_SENT
         : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation, order.voucher !== null),
-    missing: missingPiecesNotice(order),
+    // A cancelled order's step says why and how its refund stands: no promise to write about it.
+    missing: order.status === "cancelado" ? null : missingPiecesNotice(order),
     returns:
       returnUntil === null
         ? null

@@ -116,10 +116,15 @@ export const REFUND_IN_PROGRESS = "en curso en el proveedor";
 /** The refund's reason on a cancellation by the shop ('Eliminar pedido' on a paid order, decision 37). */
 export const SHOP_CANCELLATION = "Cancelado por la tienda";
 
+/** The refund's reason on an order paid after its hold expired, every piece sold meanwhile. */
+export const SOLD_OUT_AT_PAYMENT = "Pagado después de vencer el apartado: sus piezas ya no estaban";
+
 export interface OrderCancellation {
   reason: string;
-  /** Cancelled by the shop ('Eliminar pedido'); false: over a drop's per-person limit at payment. */
+  /** Cancelled by the shop ('Eliminar pedido'); false: at payment (over the limit, or sold out). */
   byShop: boolean;
+  /** Paid after its hold expired with every piece gone meanwhile (`SOLD_OUT_AT_PAYMENT`). */
+  soldOut: boolean;
   amountCents: number;
   /** `pendiente`: not made yet (the provider failed; retried); `hecho`: the provider made it. */
   refund: "pendiente" | "hecho";

@@ -8,8 +8,14 @@ import type { PaidOutcome } from "./payment.server";
  * counted again. Only a count: a failure to read the order's drops never fails the payment.
  */
 export async function countPaidOrder(db: Db, orderId: string, outcome: PaidOutcome): Promise<void> {
-  // Paid beyond the per-person limit: cancelled and refunded, not a sale.
-  if (outcome === "already_paid" || outcome === "unknown_order" || outcome === "cancelled_over_limit") return;
+  // Paid beyond the per-person limit, or late with every piece gone: cancelled and refunded, not a sale.
+  if (
+    outcome === "already_paid" ||
+    outcome === "unknown_order" ||
+    outcome === "cancelled_over_limit" ||
+    outcome === "cancelled_sold_out"
+  )
+    return;
   try {
     const drops = await db
       .selectFrom("order_lines")

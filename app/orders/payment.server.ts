@@ -5,6 +5,7 @@ import { queueEmail } from "~/mail/queue.server";
 import type { ShippingChoice } from "~/settings/shipping-rates";
 import { addressKey, emailKey } from "./buyer-keys";
 import { numberEditionPieces } from "./editions.server";
+import { SOLD_OUT_AT_PAYMENT } from "./order";
 import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
 import { putPiecesBack } from "./pieces-back.server";
 import { orderSearchKey } from "./search";
@@ -19,6 +20,8 @@ export type PaidOutcome =
   | "paid_after_expiry_short"
   /** Paid beyond a drop's 'Máximo N por persona': cancelled, its refund to ask (refunds.server.ts). */
   | "cancelled_over_limit"
+  /** Paid after its hold expired, every piece sold meanwhile: cancelled, its refund to ask. */
+  | "cancelled_sold_out"
   | "unknown_order";
 
 /**
@@ -131,6 +134,9 @@ export async function confirmPayment(
         .where("position", "=", line.position)
         .execute();
     }
+    // Nothing left to send: the order is cancelled and the whole payment refunded, as over the limit.
+    if (short.length === lines.length && (await cancelSoldOut(trx, input.orderId, now)))
+      return "cancelled_sold_out";
     if (short.length > 0) {
       const missing = short.map(({ line }) => `${line.name} × ${line.quantity}`);
       await trx
@@ -171,12 +177,32 @@ const REFUND_SWEEP_DELAY_MS = 2 * 60_000;
 async function cancelIfOverLimit(trx: Db, orderId: string, now: Date): Promise<boolean> {
   const over = await overPerPersonLimit(trx, orderId);
   if (!over) return false;
+  return cancelAtPayment(trx, orderId, "cancelOverLimit", over.reason, now);
+}
+
+/**
+ * Paid after its hold expired, and every piece was sold meanwhile: nothing can be sent, so the
+ * order is cancelled and the whole payment (its shipping too) refunded through the provider, as
+ * over the limit. No piece was taken, so none goes back.
+ */
+function cancelSoldOut(trx: Db, orderId: string, now: Date): Promise<boolean> {
+  return cancelAtPayment(trx, orderId, "cancelSoldOut", SOLD_OUT_AT_PAYMENT, now);
+}
+
+/** Cancels the order just paid (a conditional move), gives back what it holds, and records its refund. */
+async function cancelAtPayment(
+  trx: Db,
+  orderId: string,
+  move: "cancelOverLimit" | "cancelSoldOut",
+  reason: string,
+  now: Date,
+): Promise<boolean> {
   const cancelled = await trx
     .updateTable("orders")
     // The refund covers the whole order: nothing is left to refund by hand.
     .set({ status: "cancelado", stock_issue: null, updated_at: toTimestamp(now) })
     .where("id", "=", orderId)
-    .where("status", "in", movableFrom("cancelOverLimit"))
+    .where("status", "in", movableFrom(move))
     .executeTakeFirst();
   if (Number(cancelled.numUpdatedRows) !== 1) return false;
   await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
@@ -192,7 +218,7 @@ async function cancelIfOverLimit(trx: Db, orderId: string, now: Date): Promise<b
       amount_cents: order.total_cents,
       currency: order.currency,
       provider: order.payment_provider,
-      reason: over.reason,
+      reason,
       status: "pendiente",
       // The caller asks the provider right away; the sweep only if that did not happen (a crash).
       next_attempt_at: toTimestamp(new Date(now.getTime() + REFUND_SWEEP_DELAY_MS)),

@@ -5,7 +5,7 @@ import { formatMXN } from "~/lib/money";
 import { trackingLink } from "~/settings/carriers";
 import { isShippingMethod, type ShippingChoice } from "~/settings/shipping-rates";
 import { editionTexts } from "./editions.server";
-import { type Order, REFUND_IN_PROGRESS, SHOP_CANCELLATION } from "./order";
+import { type Order, REFUND_IN_PROGRESS, SHOP_CANCELLATION, SOLD_OUT_AT_PAYMENT } from "./order";
 
 type OrderRow = Selectable<OrdersTable>;
 type RefundRow = Selectable<RefundsTable>;
@@ -88,6 +88,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
       ? {
           reason: refund.reason,
           byShop: refund.reason === SHOP_CANCELLATION,
+          soldOut: refund.reason === SOLD_OUT_AT_PAYMENT,
           inProgress: refund.status === "pendiente" && refund.last_error === REFUND_IN_PROGRESS,
           amountCents: refund.amount_cents,
           refund: refund.status,

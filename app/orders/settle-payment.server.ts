@@ -6,8 +6,9 @@ import { refundOrder } from "./refunds.server";
 
 /**
  * A payment the provider (or the demo page) confirmed, settled the one way every path takes (the
- * webhook, the sweeper, the demo page): the order paid, or cancelled over a drop's per-person
- * limit with its refund asked of the provider; counted once in the shop's metrics.
+ * webhook, the sweeper, the demo page): the order paid, or cancelled (over a drop's per-person
+ * limit, or paid late with every piece gone) with its refund asked of the provider; counted once
+ * in the shop's metrics.
  */
 export async function settlePayment(
   db: Db,
@@ -25,6 +26,7 @@ export async function settlePayment(
   await countPaidOrder(db, input.orderId, outcome);
   const cancelled =
     outcome === "cancelled_over_limit" ||
+    outcome === "cancelled_sold_out" ||
     (outcome === "already_paid" &&
       options.refundIfPending === true &&
       (await pendingRefund(db, input.orderId)));

@@ -24,6 +24,7 @@ const ALLOWED: Record<OrderMove, OrderStatus[]> = {
   refundRefused: ["cancelado"],
   deleteFromHistory: ["enviado", "archivado"],
   cancelOverLimit: ["pendiente"],
+  cancelSoldOut: ["pendiente"],
 };
 
 const STATUSES: OrderStatus[] = [
@@ -59,6 +60,7 @@ describe("the order's allowed moves", () => {
     expect(ORDER_MOVES.refundRefused.to).toBe("pendiente");
     expect(ORDER_MOVES.deleteFromHistory.to).toBeNull();
     expect(ORDER_MOVES.cancelOverLimit.to).toBe("cancelado");
+    expect(ORDER_MOVES.cancelSoldOut.to).toBe("cancelado");
   });
 
   it("a paid order over the per-person limit is cancelled only while it waits to be shipped", () => {

@@ -17,11 +17,12 @@ import type { OrderStatus } from "~/db/schema";
  * (`deleteFromHistory`) takes a shipped or archived one off the tabs, the record kept; an archived
  * one can be moved back (`unarchive`).
  *
- *   pendiente --cancelOverLimit / cancelByShop--> cancelado --refundRefused--> pendiente
+ *   pendiente --cancelOverLimit / cancelSoldOut / cancelByShop--> cancelado --refundRefused--> pendiente
  *   archivado --unarchive--> enviado
  *
  * A payment beyond a drop's 'Máximo N por persona' (decision 29) is cancelled in the very
- * transaction that confirms it: refunded through the provider, its pieces back to the line. A
+ * transaction that confirms it: refunded through the provider, its pieces back to the line. So is
+ * one paid after its hold expired whose every piece was sold meanwhile (nothing to send). A
  * cancelled order is never shipped, deleted or paid again: no move starts from it.
  */
 export const ORDER_MOVES = {
@@ -38,6 +39,9 @@ export const ORDER_MOVES = {
   refundRefused: { from: ["cancelado"], to: "pendiente" },
   deleteFromHistory: { from: ["enviado", "archivado"], to: null },
   cancelOverLimit: { from: ["pendiente"], to: "cancelado" },
+  // Paid after its hold expired with every piece gone meanwhile: nothing to send, the whole
+  // payment refunded through the provider, in the payment's own transaction.
+  cancelSoldOut: { from: ["pendiente"], to: "cancelado" },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus | null }>;
 
 export type OrderMove = keyof typeof ORDER_MOVES;

@@ -148,11 +148,13 @@ describeEachDatabase("orders and stock holds", (harness) => {
     const late = await hold(database.db, { lines: [second.line(0, 1)], provider: "demo" });
     await releaseHold(database.db, late.id);
     await hold(database.db, { lines: [second.line(0, 1)], provider: "demo" }); // someone else takes it
-    expect(await confirmPayment(database.db, { ...paid, orderId: late.id })).toBe("paid_after_expiry_short");
+    // Its only piece gone: nothing to send, so it is cancelled with its refund to ask (decision 37).
+    expect(await confirmPayment(database.db, { ...paid, orderId: late.id })).toBe("cancelled_sold_out");
     expect(await second.stockOf(0)).toBe(0);
     expect(await getOrder(database.db, late.id)).toMatchObject({
-      status: "pendiente",
-      stockIssue: "Pagado después de vencer el apartado, sin stock para: Pieza 1 × 1",
+      status: "cancelado",
+      stockIssue: null,
+      cancellation: expect.objectContaining({ soldOut: true, refund: "pendiente" }),
     });
     expect((await getOrder(database.db, first.id))?.stockIssue).toBeNull();
   });

@@ -146,7 +146,7 @@ describeEachDatabase("a sized order's documents", (harness) => {
     expect(shipment).not.toContain("talla 8");
   });
 
-  it("paid after its hold ran out with every piece gone: told nothing will be sent, and the refund", async () => {
+  it("paid after its hold ran out with every piece gone: cancelled, its whole payment to refund, no pieces promised", async () => {
     const database = await harness.fresh();
     const line = await sizedRing(database);
     const late = await hold(database.db, { lines: [line("8", 1)], provider: "demo" });
@@ -159,19 +159,23 @@ describeEachDatabase("a sized order's documents", (harness) => {
         customerEmail: "ana@example.mx",
         shipping: oaxacaAddress("Ana", "951 123 4567"),
       }),
-    ).toBe("paid_after_expiry_short");
+    ).toBe("cancelled_sold_out");
+    // No confirmation listing pieces that will never come: her e-mail waits for the refund.
     const mailer = keeper();
     const templates = orderEmailTemplates(database.db, () => settingsFromEnvironment(shop));
-    expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
-    const [message] = mailer.sent;
-    expect(message?.subject).toBe(`Recibimos el pago de tu pedido ${late.id}`);
-    expect(message?.text).toContain(
-      "esta pieza ya no estaba disponible: Anillo Marea talla 8 × 1. No hay piezas que enviarte de este pedido; te escribiremos para devolverte",
-    );
-    expect(message?.text).not.toContain("Preparamos tus piezas");
-    expect(message?.text).not.toContain("Lo enviaremos a");
+    expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 0, failed: 0 });
+    const order = await getOrder(database.db, late.id);
+    expect(order).toMatchObject({
+      status: "cancelado",
+      stockIssue: null,
+      cancellation: expect.objectContaining({
+        soldOut: true,
+        refund: "pendiente",
+        amountCents: order?.totalCents,
+      }),
+    });
     const page = await orderPageOf(database.db, late.id, settingsFromEnvironment(shop));
-    expect(page?.status).toBe("Pagado: te devolveremos tu pago");
-    expect(page?.next).toBe("Te escribiremos para hacer tu reembolso. Si tienes dudas, escríbenos.");
+    expect(page?.missing).toBeNull();
+    expect(page?.steps.at(-1)?.label).toBe("Cancelado; estamos haciendo tu reembolso");
   });
 });

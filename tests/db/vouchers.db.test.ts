@@ -274,7 +274,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     expect(mail[1]).toContain(`Tu ficha del pedido ${bought.orderId} venció`);
   });
 
-  it("a success after the voucher was released never oversells: the piece re-taken if still there, else the order flagged for a refund", async () => {
+  it("a success after the voucher was released never oversells: the piece re-taken if still there, else the order cancelled and refunded", async () => {
     const p = await piece();
     const late = await checkout(p);
     const expiresAt = new Date(Date.now() + DAY);
@@ -290,9 +290,18 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     // The store's confirmation of the voucher arrives the next business day.
     settleVoucher(fake, late.sessionId, "paid");
     await deliver("checkout.session.async_payment_succeeded", late.sessionId);
-    const flagged = await getOrder(database.db, late.orderId);
-    expect(flagged?.status).toBe("pendiente");
-    expect(flagged?.stockIssue).toContain("sin stock para");
+    // Nothing left to send: cancelled, and the whole payment refunded through Stripe.
+    const cancelled = await getOrder(database.db, late.orderId);
+    expect(cancelled).toMatchObject({
+      status: "cancelado",
+      stockIssue: null,
+      cancellation: expect.objectContaining({
+        soldOut: true,
+        refund: "hecho",
+        amountCents: cancelled?.totalCents,
+      }),
+    });
+    expect(fake.refunds.filter((r) => r.amount === cancelled?.totalCents).length).toBeGreaterThan(0);
     expect(await p.stock()).toBe(0);
 
     // Still there: taken again.

@@ -31,6 +31,8 @@ export async function orderPaidByCard(
     email: string;
     webhookSecret: string;
     funding?: "credit" | "debit" | "prepaid" | "unknown";
+    /** Runs after the card is charged and before the shop hears of it (a webhook that comes late). */
+    beforeWebhook?: (order: HeldOrder) => Promise<void>;
   },
 ): Promise<{ order: HeldOrder; paymentIntent: string; payments: ReturnType<typeof stripePaymentsAt> }> {
   const payments = stripePaymentsAt(fake, options.webhookSecret);
@@ -46,6 +48,7 @@ export async function orderPaidByCard(
     ...(options.funding ? { funding: options.funding } : {}),
     shopper: { customer_details: { ...STRIPE_SHOPPER.customer_details, email: options.email } },
   });
+  await options.beforeWebhook?.(order);
   const payload = JSON.stringify({
     id: `evt_tarjeta_${++eventNumber}`,
     object: "event",

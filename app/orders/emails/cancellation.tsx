@@ -17,8 +17,9 @@ import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
 
 /**
  * A cancelled order, sent once the refund was made: over a drop's per-person limit (decision 29),
- * saying why and that the pieces went to the next person waiting; or by the shop ('Eliminar pedido'
- * on a paid order, decision 37), with an apology and a way to ask.
+ * saying why and that the pieces went to the next person waiting; paid after its hold expired with
+ * every piece sold meanwhile, with an apology; or by the shop ('Eliminar pedido' on a paid order,
+ * decision 37), with an apology and a way to ask.
  */
 export async function cancellationEmail(
   order: Order,
@@ -33,7 +34,9 @@ export async function cancellationEmail(
   const amount = `${formatMXN(cancellation.amountCents)} MXN`;
   const why = cancellation.byShop
     ? `Cancelamos tu pedido ${order.id}: no podremos enviártelo. Lamentamos mucho las molestias.`
-    : `Cancelamos tu pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancellation.reason}`;
+    : cancellation.soldOut
+      ? `Tu pago del pedido ${order.id} llegó después de que venció tu apartado, y para entonces sus piezas ya se habían vendido: no hay nada que podamos enviarte. Lamentamos mucho las molestias.`
+      : `Cancelamos tu pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancellation.reason}`;
   // Made by the owner herself (a cash voucher cannot go back to its ficha): its way is hers to tell.
   const refund =
     cancellation.refundId === REFUNDED_BY_HAND
@@ -41,10 +44,13 @@ export async function cancellationEmail(
       : `Ya hicimos el reembolso de ${amount} al mismo medio con que pagaste. Según tu banco, puede tardar de 5 a 10 días hábiles en verse en tu estado de cuenta.`;
   const fair = cancellation.byShop
     ? "Tus otros pedidos siguen en pie."
-    : "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";
-  const ask = cancellation.byShop
-    ? "Si tienes cualquier duda sobre la cancelación, respóndenos y te explicamos."
-    : "Si crees que es un error (por ejemplo, dos personas distintas que comparten una dirección), respóndenos y lo revisamos.";
+    : cancellation.soldOut
+      ? "Un apartado dura unos minutos para que las piezas no se queden detenidas: si vuelven a estar disponibles, te esperan en la tienda."
+      : "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";
+  const ask =
+    cancellation.byShop || cancellation.soldOut
+      ? "Si tienes cualquier duda sobre la cancelación, respóndenos y te explicamos."
+      : "Si crees que es un error (por ejemplo, dos personas distintas que comparten una dirección), respóndenos y lo revisamos.";
   const text = [
     `${firstName}, cancelamos tu pedido ${order.id} en ${shop.name} y te devolvimos tu dinero.`,
     "",

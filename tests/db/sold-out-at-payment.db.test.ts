@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { loadConfig } from "~/config/env.server";
+import { newId } from "~/lib/ids";
+import { formatMXN } from "~/lib/money";
+import { releaseHold } from "~/orders/holds.server";
+import { orderPageOf } from "~/orders/order-page.server";
+import { getOrder } from "~/orders/queries.server";
+import { settingsFromEnvironment } from "~/settings/settings";
+import { orderPaidByCard } from "../support/card-payment";
+import { runningPiece } from "../support/catalogue";
+import { describeEachDatabase } from "../support/databases";
+import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
+import { orderMailTo } from "../support/order-mail";
+import { hold } from "../support/orders";
+import { startSmtp } from "../support/smtp";
+
+/*
+ * A card payment the shop hears of only after its hold expired, when its only piece was sold to
+ * someone else meanwhile: nothing can be sent, so the order is cancelled and the whole payment is
+ * refunded through the provider at once (the real Stripe SDK against the local stand-in), with an
+ * e-mail over real SMTP; before, it waited for the owner with a promise to write to the buyer.
+ */
+
+vi.setConfig({ testTimeout: 60_000 });
+const SECRET = "whsec_agotado_al_pagar";
+const shop = loadConfig({}).shop;
+let fake: FakeStripe;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  smtp = await startSmtp();
+});
+afterAll(async () => {
+  await fake.close();
+  await smtp.close();
+});
+
+describeEachDatabase("paid after the hold expired, every piece sold meanwhile", (harness) => {
+  it("is cancelled and its whole payment refunded through the provider, the buyer told why; the other buyer keeps the piece", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 1, priceCents: 980_000, name: "Collar Marea" });
+    const email = `tarde-${newId(6)}@example.mx`;
+    let other = "";
+    const { order, paymentIntent } = await orderPaidByCard(database, fake, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      email,
+      webhookSecret: SECRET,
+      // Her hold runs out before the shop hears of the payment, and another shopper takes the piece.
+      beforeWebhook: async (late) => {
+        expect(await releaseHold(database.db, late.id)).toBe(true);
+        other = (
+          await hold(database.db, {
+            lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+            provider: "demo",
+          })
+        ).id;
+      },
+    });
+
+    // The whole payment back at Stripe, keyed by the order: once.
+    const refunds = fake.refunds.filter((r) => r.payment_intent === paymentIntent);
+    expect(refunds).toEqual([expect.objectContaining({ amount: order.totalCents, status: "succeeded" })]);
+    expect(await getOrder(database.db, order.id)).toMatchObject({
+      status: "cancelado",
+      stockIssue: null,
+      cancellation: expect.objectContaining({ soldOut: true, byShop: false, refund: "hecho" }),
+    });
+    // The other shopper's hold keeps the piece; nothing went below zero.
+    expect(await piece.stock()).toBe(0);
+    expect((await getOrder(database.db, other))?.status).toBe("esperando_pago");
+
+    // Her e-mail says why and that the money is back; no confirmation promising pieces.
+    const mails = await orderMailTo(database, smtp, email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain(`Cancelamos tu pedido ${order.id} y te devolvimos tu dinero`);
+    expect(mails[0]).toContain("llegó después de que venció tu apartado");
+    expect(mails[0]).toContain(`Ya hicimos el reembolso de ${formatMXN(order.totalCents)} MXN`);
+
+    // 'Mi pedido' shows it cancelled and refunded, with why, and no promise to write.
+    const page = await orderPageOf(database.db, order.id, settingsFromEnvironment(shop));
+    expect(page?.missing).toBeNull();
+    expect(page?.steps.at(-1)).toMatchObject({
+      label: "Cancelado y reembolsado",
+      detail: "Pagado después de vencer el apartado: sus piezas ya no estaban",
+    });
+    expect(page?.next).toBe(
+      "Te devolvimos el total al mismo medio con que pagaste. Si tienes dudas, escríbenos.",
+    );
+  });
+});
