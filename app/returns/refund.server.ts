@@ -1,4 +1,4 @@
-import { type Db, toTimestamp } from "~/db/database.server";
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
 import { RETURN_REFUNDED_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
@@ -22,6 +22,11 @@ import { RETURN_MOVES, returnMovableFrom } from "./return-status";
 const IN_PROGRESS_RECHECK_MINUTES = 15;
 /** How long the sweep leaves a refund just asked for by the owner's click. */
 const SWEEP_DELAY_MS = 2 * 60_000;
+/**
+ * How long a refund being asked for is held: no other sweep asks it then, and the owner cannot
+ * record it as made by hand until that time (and the provider's answer) has passed.
+ */
+const ASKING_MS = 2 * 60_000;
 
 export type ReturnRefundOutcome =
   | "reembolsado"
@@ -130,10 +135,18 @@ export function receivedSummary(
   const back = lines
     .filter((l) => l.received > 0 && restock.has(l.position))
     .reduce((sum, l) => sum + l.received, 0);
-  const arrived = came === asked ? `llegaron las ${asked} piezas` : `llegaron ${came} de ${asked} piezas`;
-  if (asked === 1 && came === 1)
-    return `llegó la pieza; ${back === 1 ? "vuelve" : "no vuelve"} al inventario`;
-  return `${arrived}; ${back === 0 ? "ninguna vuelve" : back === came ? "todas vuelven" : `${back} vuelven`} al inventario`;
+  const arrived =
+    came === asked
+      ? asked === 1
+        ? "llegó la pieza"
+        : `llegaron las ${asked} piezas`
+      : `${came === 1 ? "llegó" : "llegaron"} ${came} de ${asked} piezas`;
+  // Back on the shelf only once the refund is made (made(), below).
+  const restocked =
+    back === 0
+      ? "ninguna vuelve al inventario"
+      : `${back === came ? (came === 1 ? "vuelve" : "todas vuelven") : back === 1 ? "1 vuelve" : `${back} vuelven`} al inventario al hacerse el reembolso`;
+  return `${arrived}; ${restocked}`;
 }
 
 /** Asks the provider for a received return's refund, once more. Never throws for the provider's failures. */
@@ -184,7 +197,8 @@ export async function refundReturn(
         });
   switch (answer.kind) {
     case "hecho":
-      return made(db, returnId, answer.refundId, now);
+      await made(db, returnId, answer.refundId, now);
+      return "reembolsado";
     case "en_curso":
       await db
         .updateTable("returns")
@@ -207,31 +221,50 @@ export async function refundReturn(
   }
 }
 
+export type HandRefundOutcome = "reembolsado" | "sin_reembolso" | "en_curso" | "se_pide_ahora";
+
 /**
  * The owner refunded it herself (at the provider's dashboard, or the order was paid through a
  * provider the shop no longer uses): recorded as made, with the pieces she chose back and the
- * buyer's e-mail, like a refund the provider made. Only a received return whose refund is pending.
+ * buyer's e-mail, like a refund the provider made. Only a received return whose refund is pending,
+ * and, as for a cancellation's (orders/refunds.server.ts), neither one the provider has in hand
+ * (`en_curso`: it may still make it) nor one being asked for now or about to be (`se_pide_ahora`):
+ * the money would go twice.
  */
 export async function markReturnRefundedByHand(
   db: Db,
   returnId: string,
   now = new Date(),
-): Promise<ReturnRefundOutcome> {
+): Promise<HandRefundOutcome> {
   const found = await db
     .selectFrom("returns")
-    .select("refund_status")
+    .select(["refund_status", "refund_error", "next_attempt_at"])
     .where("id", "=", returnId)
     .executeTakeFirst();
   if (!found || found.refund_status === null) return "sin_reembolso";
   if (found.refund_status === "hecho") return "reembolsado";
-  return made(db, returnId, REFUNDED_BY_HAND, now);
+  if (found.refund_error === REFUND_IN_PROGRESS) return "en_curso";
+  const quietUntil = new Date(now.getTime() + ASKING_MS);
+  if (!found.next_attempt_at || toDate(found.next_attempt_at) <= quietUntil) return "se_pide_ahora";
+  // The same condition again in the move itself: a sweep that claimed it meanwhile wins.
+  return (await made(db, returnId, REFUNDED_BY_HAND, now, quietUntil)) ? "reembolsado" : "se_pide_ahora";
 }
 
-/** Made: recorded once; the chosen pieces back on the shelf, their numbers freed; the buyer told. */
-async function made(db: Db, returnId: string, refundId: string, now: Date): Promise<ReturnRefundOutcome> {
-  await db.transaction().execute(async (trx) => {
+/**
+ * Made: recorded once; the chosen pieces back on the shelf, their numbers freed; the buyer told.
+ * By hand (`quietUntil`), only if the provider is not asked for it before then. False when another
+ * move came first.
+ */
+async function made(
+  db: Db,
+  returnId: string,
+  refundId: string,
+  now: Date,
+  quietUntil?: Date,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
     const stamp = toTimestamp(now);
-    const done = await trx
+    let claim = trx
       .updateTable("returns")
       .set({
         status: RETURN_MOVES.refunded.to,
@@ -244,9 +277,10 @@ async function made(db: Db, returnId: string, refundId: string, now: Date): Prom
       })
       .where("id", "=", returnId)
       .where("refund_status", "=", "pendiente")
-      .where("status", "in", returnMovableFrom("refunded"))
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) return; // another server recorded it first
+      .where("status", "in", returnMovableFrom("refunded"));
+    if (quietUntil) claim = claim.where("next_attempt_at", ">", toTimestamp(quietUntil));
+    const done = await claim.executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return false; // another server recorded it first
     const info = await trx
       .selectFrom("returns as r")
       .innerJoin("orders as o", "o.id", "r.order_id")
@@ -287,8 +321,8 @@ async function made(db: Db, returnId: string, refundId: string, now: Date): Prom
       payload: { returnId },
       now,
     });
+    return true;
   });
-  return "reembolsado";
 }
 
 async function failed(
@@ -311,6 +345,29 @@ async function failed(
     .execute();
 }
 
+/**
+ * Holds a pending refund for a call to the provider (its next attempt moved ASKING_MS on): another
+ * server's sweep leaves it, and the owner cannot record it as made by hand meanwhile. `due`: only
+ * one whose next attempt has come (the sweep). False when there is none to hold.
+ */
+export async function claimForAsking(
+  db: Db,
+  returnId: string,
+  now: Date,
+  options: { due?: boolean } = {},
+): Promise<boolean> {
+  let claim = db
+    .updateTable("returns")
+    .set({ next_attempt_at: toTimestamp(new Date(now.getTime() + ASKING_MS)) })
+    .where("id", "=", returnId)
+    .where("refund_status", "=", "pendiente");
+  if (options.due)
+    claim = claim.where((eb) =>
+      eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", toTimestamp(now))]),
+    );
+  return Number((await claim.executeTakeFirst()).numUpdatedRows) === 1;
+}
+
 /** Return refunds still to make whose next attempt is due: the sweep asks the provider again. */
 export async function retryReturnRefunds(
   db: Db,
@@ -327,6 +384,7 @@ export async function retryReturnRefunds(
     .execute();
   const counts = { refunded: 0, failed: 0, inProgress: 0 };
   for (const { id } of due) {
+    if (!(await claimForAsking(db, id, now, { due: true }))) continue;
     const outcome = await refundReturn(db, payments, id, now);
     if (outcome === "reembolsado") counts.refunded++;
     else if (outcome === "en_curso") counts.inProgress++;

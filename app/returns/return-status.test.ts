@@ -36,11 +36,13 @@ describe("pieces that did not arrive", () => {
       { name: "Anillo Sol talla 7", asked: 2, received: 1 },
       { name: "Collar Mar", asked: 1, received: 1 },
     ];
-    expect(piecesNotArrived(lines)).toBe(
+    expect(piecesNotArrived(lines, "correo")).toBe(
       "No nos llegaron todas las piezas: Arete Luna × 1, Anillo Sol talla 7 × 1. No las incluimos en tu reembolso; si las enviaste, respóndenos con la guía de tu envío y lo revisamos.",
     );
-    expect(piecesNotArrived([{ name: "Collar Mar", asked: 1, received: 1 }])).toBeNull();
+    // On her page she cannot reply: she writes, or asks again while her window lasts.
+    expect(piecesNotArrived(lines, "pagina")).toContain("escríbenos con la guía de tu envío");
+    expect(piecesNotArrived([{ name: "Collar Mar", asked: 1, received: 1 }], "correo")).toBeNull();
     // Not received yet: nothing is missing.
-    expect(piecesNotArrived([{ name: "Collar Mar", asked: 2, received: null }])).toBeNull();
+    expect(piecesNotArrived([{ name: "Collar Mar", asked: 2, received: null }], "pagina")).toBeNull();
   });
 });

@@ -73,8 +73,15 @@ export function isReturnReason(value: string): value is ReturnReason {
  */
 export function piecesNotArrived(
   lines: readonly { name: string; asked: number; received: number | null }[],
+  /** Where she reads it: her e-mail (she can reply to it) or her order's page. */
+  where: "correo" | "pagina",
 ): string | null {
   const short = lines.filter((l) => l.received !== null && l.received < l.asked);
   if (short.length === 0) return null;
-  return `No nos llegaron todas las piezas: ${short.map((l) => `${l.name} × ${l.asked - (l.received ?? 0)}`).join(", ")}. No las incluimos en tu reembolso; si las enviaste, respóndenos con la guía de tu envío y lo revisamos.`;
+  const names = short.map((l) => `${l.name} × ${l.asked - (l.received ?? 0)}`).join(", ");
+  const ask =
+    where === "correo"
+      ? "si las enviaste, respóndenos con la guía de tu envío y lo revisamos"
+      : "si las enviaste, escríbenos con la guía de tu envío y lo revisamos; mientras dure tu plazo también puedes pedir su devolución de nuevo";
+  return `No nos llegaron todas las piezas: ${names}. No las incluimos en tu reembolso; ${ask}.`;
 }

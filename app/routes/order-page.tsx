@@ -229,7 +229,9 @@ function ReturnsSection({ returns, askedReturn }: { returns: ReturnView[]; asked
                 </li>
               ))}
             </ul>
-            {piecesNotArrived(r.lines) && <p className="mt-2 text-sm">{piecesNotArrived(r.lines)}</p>}
+            {piecesNotArrived(r.lines, "pagina") && (
+              <p className="mt-2 text-sm">{piecesNotArrived(r.lines, "pagina")}</p>
+            )}
             {r.ownerMessage && <p className="mt-2 whitespace-pre-line text-sm">{r.ownerMessage}</p>}
             <p className="mt-2 text-sm">
               {r.status === "reembolsada"

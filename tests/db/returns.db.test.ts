@@ -309,7 +309,7 @@ describeEachDatabase("returns", (harness) => {
     const order = await getDeskOrder(database.db, o.orderId);
     const timeline = await orderTimeline(database.db, order as NonNullable<typeof order>);
     expect(timeline.map((e) => e.detail).join("\n")).toContain(
-      "llegaron 1 de 3 piezas; todas vuelven al inventario",
+      "llegó 1 de 3 piezas; vuelve al inventario al hacerse el reembolso",
     );
 
     // Reports count the piece that came back, at its price.
@@ -445,6 +445,11 @@ describeEachDatabase("returns", (harness) => {
       outcome: "fallido",
     });
     expect(await o.plain.stock()).toBe(4);
+    // Due again in five minutes: a minute before, the owner cannot record it as refunded by hand
+    // (the shop is about to ask the provider, whose refund might then be made too).
+    expect(
+      await markReturnRefundedByHand(database.db, asked.returnId, new Date(SOON.getTime() + 4 * 60_000)),
+    ).toBe("se_pide_ahora");
     fake.outage = null;
     fake.refundStatus = "pending";
     const later = new Date(SOON.getTime() + 60 * 60_000);
@@ -454,6 +459,12 @@ describeEachDatabase("returns", (harness) => {
       inProgress: 1,
     });
     expect(await o.plain.stock()).toBe(4);
+    // In the provider's hands: not by hand either, however long it takes.
+    expect(await markReturnRefundedByHand(database.db, asked.returnId, later)).toBe("en_curso");
+    expect(await getReturn(database.db, asked.returnId)).toMatchObject({
+      status: "recibida",
+      refundStatus: "pendiente",
+    });
     const [pending] = refundsOf(o.paymentIntent);
     fake.settleRefund(pending?.id ?? "", "succeeded");
     // Meanwhile the earring sold out, and two addresses asked 'Avísame si vuelve' for it.

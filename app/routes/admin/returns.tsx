@@ -3,9 +3,11 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { RouteError } from "~/components/route-error";
 import type { ReturnStatus } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
+import { REFUND_IN_PROGRESS } from "~/orders/order";
 import { decideReturn } from "~/returns/decide.server";
 import { countReturnsByStatus, getReturn, listReturns, type ReturnView } from "~/returns/queries.server";
 import {
+  claimForAsking,
   markReturnRefundedByHand,
   type ReturnRefundOutcome,
   receiveReturn,
@@ -54,7 +56,8 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-type ActionAnswer = { ok: boolean; message: string; returnId: string };
+/** `line`: the order line whose count of pieces arrived was refused (its field is marked). */
+type ActionAnswer = { ok: boolean; message: string; returnId: string; line?: number };
 
 const REFUND_MESSAGES: Record<ReturnRefundOutcome, { ok: boolean; text: string }> = {
   reembolsado: { ok: true, text: "Reembolso hecho; le avisamos por correo." },
@@ -94,8 +97,11 @@ export async function action(args: Route.ActionArgs) {
   const { database, payments, mail } = args.context.get(servicesContext);
   const form = await args.request.formData().catch(() => null);
   const returnId = String(form?.get("devolucion") ?? "");
-  const answer = (status: number, ok: boolean, message: string) =>
-    data<ActionAnswer>({ ok, message, returnId }, { status, headers: { "Cache-Control": "no-store" } });
+  const answer = (status: number, ok: boolean, message: string, line?: number) =>
+    data<ActionAnswer>(
+      { ok, message, returnId, ...(line === undefined ? {} : { line }) },
+      { status, headers: { "Cache-Control": "no-store" } },
+    );
   if (!/^DV-[A-Z0-9]{8}$/.test(returnId)) return answer(404, false, "La devolución no existe.");
   const intent = String(form?.get("intent") ?? "");
   if (intent === "aceptar" || intent === "rechazar") {
@@ -141,6 +147,7 @@ export async function action(args: Route.ActionArgs) {
         line
           ? `Indica cuántas piezas de «${line.name}» llegaron: un número de 0 a ${line.asked}.`
           : "Indica cuántas piezas llegaron de cada línea.",
+        position,
       );
     }
     mail.sendSoon();
@@ -149,6 +156,8 @@ export async function action(args: Route.ActionArgs) {
     return answer(200, said.ok, `Piezas recibidas. ${said.text}`);
   }
   if (intent === "reintentar") {
+    // Held while it is asked: the sweep leaves it, and 'Ya lo reembolsé a mano' waits for the answer.
+    await claimForAsking(database.db, returnId, new Date());
     const outcome = await refundReturn(database.db, payments, returnId);
     mail.sendSoon();
     const said = REFUND_MESSAGES[outcome];
@@ -156,8 +165,20 @@ export async function action(args: Route.ActionArgs) {
   }
   if (intent === "amano") {
     const outcome = await markReturnRefundedByHand(database.db, returnId);
-    mail.sendSoon();
     if (outcome === "sin_reembolso") return answer(409, false, REFUND_MESSAGES.sin_reembolso.text);
+    if (outcome === "en_curso")
+      return answer(
+        409,
+        false,
+        "El proveedor de pagos tiene este reembolso en curso: espera a que termine; no lo reembolses a mano.",
+      );
+    if (outcome === "se_pide_ahora")
+      return answer(
+        409,
+        false,
+        "La tienda está pidiendo este reembolso al proveedor en este momento: revisa en unos minutos si se hizo.",
+      );
+    mail.sendSoon();
     return answer(200, true, "Registrado como reembolsado a mano; le avisamos por correo.");
   }
   return answer(400, false, "Acción no reconocida.");
@@ -203,6 +224,9 @@ export default function AdminReturns({ loaderData, actionData }: Route.Component
               key={r.id}
               view={r}
               error={actionData && !actionData.ok && actionData.returnId === r.id ? actionData.message : null}
+              errorLine={
+                actionData && !actionData.ok && actionData.returnId === r.id ? actionData.line : undefined
+              }
             />
           ))}
         </ul>
@@ -211,7 +235,15 @@ export default function AdminReturns({ loaderData, actionData }: Route.Component
   );
 }
 
-function ReturnCard({ view, error }: { view: ReturnView; error: string | null }) {
+function ReturnCard({
+  view,
+  error,
+  errorLine,
+}: {
+  view: ReturnView;
+  error: string | null;
+  errorLine: number | undefined;
+}) {
   const busy = useNavigation().state !== "idle";
   return (
     <li
@@ -278,7 +310,9 @@ function ReturnCard({ view, error }: { view: ReturnView; error: string | null })
           </div>
         </Form>
       )}
-      {view.status === "aceptada" && <ReceiveForm view={view} busy={busy} error={error} />}
+      {view.status === "aceptada" && (
+        <ReceiveForm view={view} busy={busy} error={error} errorLine={errorLine} />
+      )}
       {(view.status === "recibida" || view.status === "reembolsada") && (
         <>
           <Pieces view={view} />
@@ -301,15 +335,17 @@ function ReturnCard({ view, error }: { view: ReturnView; error: string | null })
           >
             Reintentar reembolso
           </button>
-          <button
-            type="submit"
-            name="intent"
-            value="amano"
-            disabled={busy}
-            className="ml-2 rounded-full border border-ink px-4 py-2 text-sm"
-          >
-            Ya lo reembolsé a mano
-          </button>
+          {view.refundError !== REFUND_IN_PROGRESS && (
+            <button
+              type="submit"
+              name="intent"
+              value="amano"
+              disabled={busy}
+              className="ml-2 rounded-full border border-ink px-4 py-2 text-sm"
+            >
+              Ya lo reembolsé a mano
+            </button>
+          )}
         </Form>
       )}
       {view.status === "rechazada" && <Pieces view={view} />}
@@ -321,12 +357,26 @@ function ReturnCard({ view, error }: { view: ReturnView; error: string | null })
  * The pieces as they arrive: how many of each line came (all, by default) and whether they go back
  * to stock; the refund is the price of those that came, shown on the button as she counts.
  */
-function ReceiveForm({ view, busy, error }: { view: ReturnView; busy: boolean; error: string | null }) {
+function ReceiveForm({
+  view,
+  busy,
+  error,
+  errorLine,
+}: {
+  view: ReturnView;
+  busy: boolean;
+  error: string | null;
+  errorLine: number | undefined;
+}) {
   const [counts, setCounts] = useState(() => view.lines.map((l) => String(l.asked)));
-  const refund = view.lines.reduce((sum, l, i) => {
-    const n = Number(counts[i]);
-    return sum + (Number.isInteger(n) && n >= 0 && n <= l.asked ? n : l.asked) * l.unitPriceCents;
-  }, 0);
+  // The refund as she counts; none named while a count is not a number of pieces she sent.
+  const arrived = view.lines.map((l, i) => {
+    const n = counts[i]?.trim() ? Number(counts[i]) : Number.NaN;
+    return Number.isInteger(n) && n >= 0 && n <= l.asked ? n : null;
+  });
+  const refund = arrived.every((n) => n !== null)
+    ? formatMXN(view.lines.reduce((sum, l, i) => sum + (arrived[i] ?? 0) * l.unitPriceCents, 0))
+    : null;
   const errorId = `recibir-${view.id}-error`;
   return (
     <Form method="post" className="mt-3 space-y-2">
@@ -358,8 +408,8 @@ function ReceiveForm({ view, busy, error }: { view: ReturnView; busy: boolean; e
                     setCounts(next);
                   }}
                   aria-label={`Piezas de ${l.name} que llegaron`}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? errorId : undefined}
+                  aria-invalid={errorLine === l.position || arrived[i] === null ? true : undefined}
+                  aria-describedby={error && errorLine === l.position ? errorId : undefined}
                   className="w-16 rounded border border-ink/30 bg-white px-2 py-1"
                 />
               </label>
@@ -386,7 +436,7 @@ function ReceiveForm({ view, busy, error }: { view: ReturnView; busy: boolean; e
         disabled={busy}
         className="rounded-full bg-ink px-4 py-2 text-sm text-cream"
       >
-        Recibidas: reembolsar {formatMXN(refund)}
+        {refund === null ? "Recibidas: reembolsar" : `Recibidas: reembolsar ${refund}`}
       </button>
     </Form>
   );
@@ -401,7 +451,13 @@ function Pieces({ view }: { view: ReturnView }) {
           {l.received !== null && l.received < l.asked && ` · llegaron ${l.received} de ${l.asked}`}
           {l.restock !== null &&
             l.quantity > 0 &&
-            (l.restock ? " · volvió al inventario" : " · no volvió al inventario")}
+            (view.status === "reembolsada"
+              ? l.restock
+                ? " · volvió al inventario"
+                : " · no volvió al inventario"
+              : l.restock
+                ? " · vuelve al inventario al hacerse el reembolso"
+                : " · no vuelve al inventario")}
         </li>
       ))}
       <li className="font-medium">Reembolso: {view.refund}</li>
