@@ -5,7 +5,8 @@ import { voucherDeadline, voucherOffer } from "./vouchers";
 
 /**
  * The vouchers (OXXO, SPEI) an order's payment page offers, from the owner's settings and its
- * drops' 'solo tarjeta' hours (decision 42), with the end of a voucher given now; null: cards only.
+ * drops' 'solo tarjeta' hours and openings (decision 42), with the end of a voucher given now;
+ * null: cards only.
  */
 export async function vouchersForOrder(
   db: Db,
@@ -19,14 +20,19 @@ export async function vouchersForOrder(
       ? []
       : await db
           .selectFrom("drops")
-          .select(["start_at", "card_only_hours"])
+          .select(["start_at", "card_only_hours", "lottery_seconds", "opening_minutes"])
           .where("id", "in", [...new Set(order.dropIds)])
           .execute();
   const offer = voucherOffer(
     vouchers,
     {
       totalCents: order.totalCents,
-      drops: drops.map((d) => ({ startAt: toDate(d.start_at), cardOnlyHours: d.card_only_hours })),
+      drops: drops.map((d) => ({
+        startAt: toDate(d.start_at),
+        cardOnlyHours: d.card_only_hours,
+        lotterySeconds: d.lottery_seconds,
+        openingMinutes: d.opening_minutes,
+      })),
     },
     now,
   );

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { isCardOnly, voucherDeadline, voucherDeadlineText, voucherOffer } from "./vouchers";
 
 const on = { oxxo: true, spei: true, days: 2 as const };
-const opened = (hoursAgo: number, cardOnlyHours = 2) => ({
+const opened = (hoursAgo: number, cardOnlyHours = 2, openingMinutes = 60) => ({
   startAt: new Date(Date.parse("2026-11-26T18:00:00Z") - hoursAgo * 3_600_000),
   cardOnlyHours,
+  lotterySeconds: 10,
+  openingMinutes,
 });
 const now = new Date("2026-11-26T18:00:00Z");
 
@@ -20,8 +22,17 @@ describe("voucherOffer", () => {
     expect(voucherOffer(on, { totalCents: 500_000, drops: [opened(2)] }, now)).toEqual(on);
     // One drop of the cart still in its hours is enough.
     expect(voucherOffer(on, { totalCents: 500_000, drops: [opened(30), opened(0.5)] }, now)).toBeNull();
-    // An owner who sets 0 hours offers them from the start.
-    expect(voucherOffer(on, { totalCents: 500_000, drops: [opened(0, 0)] }, now)).toEqual(on);
+    // An owner who sets 0 hours offers them once the opening is over (a drop without one: from the start).
+    expect(voucherOffer(on, { totalCents: 500_000, drops: [opened(0.5, 0)] }, now)).toBeNull();
+    expect(voucherOffer(on, { totalCents: 500_000, drops: [opened(1, 0)] }, now)).toEqual(on);
+    expect(voucherOffer(on, { totalCents: 500_000, drops: [opened(0.01, 0, 0)] }, now)).toEqual(on);
+  });
+
+  it("offers nothing but cards for a drop's whole opening when it outlasts the 'solo tarjeta' hours", () => {
+    // A three-hour opening with two hours of cards only: a voucher in the third hour could not
+    // hold its piece (the opening's short holds), so none is offered until the opening ends.
+    expect(voucherOffer(on, { totalCents: 500_000, drops: [opened(2.5, 2, 180)] }, now)).toBeNull();
+    expect(voucherOffer(on, { totalCents: 500_000, drops: [opened(3, 2, 180)] }, now)).toEqual(on);
   });
 
   it("offers OXXO only from $10 to $10,000; SPEI above that", () => {

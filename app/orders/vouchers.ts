@@ -1,5 +1,6 @@
 import { SHOP_TIME_ZONE, shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
 import { OXXO_MAX_CENTS, OXXO_MIN_CENTS, type VoucherDays, type Vouchers } from "~/settings/vouchers";
+import { inOpening } from "./opening";
 
 /*
  * Which delayed ways to pay (OXXO cash, SPEI transfer) an order is offered, and until when a
@@ -13,10 +14,15 @@ export interface VoucherOffer {
   days: VoucherDays;
 }
 
-/** A drop as the offer needs it: from when, and for how many hours, it is 'solo tarjeta'. */
+/**
+ * A drop as the offer needs it: from when, and for how many hours, it is 'solo tarjeta'; and its
+ * opening (decision 27), during which a voucher could not hold its piece anyway.
+ */
 export interface CardOnlyWindow {
   startAt: Date;
   cardOnlyHours: number;
+  lotterySeconds: number;
+  openingMinutes: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -24,9 +30,13 @@ const HOUR_MS = 3_600_000;
 /** "2026-11-26": the calendar date in Mexico City. */
 const shopDateStamp = (at: Date) => shopDateTimeStamp(at).slice(0, 10);
 
-/** Whether a drop takes cards only at `now`: its first `cardOnlyHours` from its start. */
+/**
+ * Whether a drop takes cards only at `now`: its first `cardOnlyHours` from its start, and its whole
+ * opening. In the opening a voucher cannot lengthen its short hold (decision 27): offered then, its
+ * piece went back before the buyer could pay, and the voucher she still held looked expired.
+ */
 export function isCardOnly(drop: CardOnlyWindow, now: Date): boolean {
-  return now.getTime() < drop.startAt.getTime() + drop.cardOnlyHours * HOUR_MS;
+  return now.getTime() < drop.startAt.getTime() + drop.cardOnlyHours * HOUR_MS || inOpening(drop, now);
 }
 
 /**

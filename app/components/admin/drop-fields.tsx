@@ -34,7 +34,7 @@ const OPENING_FIELDS = [
   {
     name: "cardOnlyHours",
     label: "Solo tarjeta (horas desde el inicio)",
-    hint: "Sin OXXO ni transferencia en esas horas: una ficha de pago no aparta una pieza por días el día de la apertura. 0 para ofrecerlos desde el inicio.",
+    hint: "Sin OXXO ni transferencia en esas horas ni durante la apertura: una ficha de pago no aparta una pieza por días el día de la apertura. 0 para ofrecerlos al terminar la apertura.",
   },
 ] as const;
 
