@@ -143,7 +143,11 @@ describeEachDatabase("a sized order's documents", (harness) => {
     expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
     const shipment = mailer.sent[1]?.text ?? "";
     expect(shipment).toContain("Anillo Marea talla 7 × 1");
-    expect(shipment).not.toContain("talla 8");
+    expect(shipment).not.toContain("talla 8 × 2:");
+    // Its total is what she paid, named so, with the missing pieces and their refund beside it.
+    const paidTotal = (await getOrder(database.db, late.id))?.total ?? "";
+    expect(shipment).toContain(`Pagado: ${paidTotal} MXN`);
+    expect(shipment).toContain(notice);
   });
 
   it("paid after its hold ran out with every piece gone: cancelled, its whole payment to refund, no pieces promised", async () => {

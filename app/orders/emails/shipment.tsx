@@ -14,7 +14,7 @@ import {
   SectionHeading,
   ShopEmail,
 } from "~/mail/components";
-import type { Order } from "../order";
+import { missingPiecesNotice, type Order } from "../order";
 import { addressLines } from "../shipping";
 import { asPacked, firstNameOf, type LinePhotos, nameAtEnd, orderSummaryOf } from "./order-parts";
 
@@ -28,7 +28,12 @@ export async function shipmentEmail(
   const firstName = firstNameOf(order);
   // What goes in the box: not a late payment's pieces that were gone (refunded apart).
   const packed = asPacked(order, photos);
-  const summary = orderSummaryOf(packed.order, packed.photos);
+  // The total is what she paid, the missing pieces' price included: said so, and why, beside it.
+  const missing = missingPiecesNotice(order);
+  const summary = {
+    ...orderSummaryOf(packed.order, packed.photos),
+    ...(missing ? { totalLabel: "Pagado" } : {}),
+  };
   const address = order.shipping ? addressLines(order.shipping) : [];
   const carrier = order.carrier ?? "";
   const tracking = order.trackingNumber ?? "";
@@ -42,6 +47,7 @@ export async function shipmentEmail(
     "Lo que va en tu paquete:",
     ...orderSummaryText(summary),
     "",
+    ...(missing ? [missing, ""] : []),
     ...addressText("Dirección de entrega", address),
     ...orderPageLinkText(pageUrl),
     contactLine(shop),
@@ -62,6 +68,7 @@ export async function shipmentEmail(
         {order.trackingUrl && <ButtonLink href={order.trackingUrl}>Sigue tu envío</ButtonLink>}
         <SectionHeading>Lo que va en tu paquete</SectionHeading>
         <OrderSummary summary={summary} />
+        {missing && <Paragraph>{missing}</Paragraph>}
         <AddressBlock heading="Dirección de entrega" lines={address} />
         <OrderPageLink url={pageUrl} />
       </ShopEmail>
