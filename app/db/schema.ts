@@ -246,7 +246,7 @@ export interface RefundsTable {
 }
 
 /** Where a buyer's return stands (decision 48): one table of moves in app/returns/return-status.ts. */
-export type ReturnStatus = "solicitada" | "aceptada" | "rechazada" | "recibida" | "reembolsada";
+export type ReturnStatus = "solicitada" | "aceptada" | "rechazada" | "recibida" | "reembolsada" | "cerrada";
 
 /** A buyer's request to return pieces of an order, and its refund (decision 48). */
 export interface ReturnsTable {
@@ -344,7 +344,8 @@ export interface OrderEventsTable {
     | "devolucion_aceptada"
     | "devolucion_rechazada"
     | "devolucion_recibida"
-    | "devolucion_reembolsada";
+    | "devolucion_reembolsada"
+    | "devolucion_cerrada";
   detail: string;
   created_at: Timestamp;
 }

@@ -21,6 +21,8 @@ export const RETURN_ACCEPTED_EMAIL = "devolucion_aceptada";
 export const RETURN_DECLINED_EMAIL = "devolucion_rechazada";
 /** Returns: the pieces arrived and their price was refunded. */
 export const RETURN_REFUNDED_EMAIL = "devolucion_reembolsada";
+/** Returns: an accepted one closed without its pieces (no refund), with the owner's words. */
+export const RETURN_CLOSED_EMAIL = "devolucion_cerrada";
 /** 'Avísame': the link that confirms an address. */
 export const WAITLIST_CONFIRM_EMAIL = "avisame_confirmar";
 /** 'Avísame': the notice that the drop opened. */
@@ -45,6 +47,7 @@ export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
   [RETURN_ACCEPTED_EMAIL]: "Devolución aceptada",
   [RETURN_DECLINED_EMAIL]: "Devolución rechazada",
   [RETURN_REFUNDED_EMAIL]: "Devolución reembolsada",
+  [RETURN_CLOSED_EMAIL]: "Devolución cerrada sin reembolso",
   [WAITLIST_CONFIRM_EMAIL]: "Avísame: confirmar correo",
   [WAITLIST_OPENING_EMAIL]: "Avísame: la colección abrió",
   [RESTOCK_CONFIRM_EMAIL]: "Avísame si vuelve: confirmar correo",

@@ -419,6 +419,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     devolucion_rechazada: "Devolución rechazada",
     devolucion_recibida: "Devolución recibida",
     devolucion_reembolsada: "Devolución reembolsada",
+    devolucion_cerrada: "Devolución cerrada sin reembolso",
   };
   for (const e of events) entries.push({ at: toDate(e.created_at), title: titles[e.kind], detail: e.detail });
   for (const e of emails) {

@@ -1,5 +1,5 @@
 import { type Db, toTimestamp } from "~/db/database.server";
-import { RETURN_ACCEPTED_EMAIL, RETURN_DECLINED_EMAIL } from "~/mail/kinds";
+import { RETURN_ACCEPTED_EMAIL, RETURN_CLOSED_EMAIL, RETURN_DECLINED_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import { recordEvent } from "~/orders/desk.server";
 import { RETURN_MOVES, returnMovableFrom } from "./return-status";
@@ -11,6 +11,51 @@ import { RETURN_MOVES, returnMovableFrom } from "./return-status";
  */
 
 export type DecideResult = { ok: true } | { ok: false; reason: "no_encontrada" | "ya_respondida" };
+
+/**
+ * Closes an accepted return whose pieces never came (she kept them, or will not send them): no
+ * refund, her e-mail with the owner's words; she may ask again while her window lasts.
+ */
+export async function closeReturn(
+  db: Db,
+  returnId: string,
+  message: string,
+  now = new Date(),
+): Promise<{ ok: true } | { ok: false; reason: "no_encontrada" | "no_aceptada" }> {
+  return db.transaction().execute(async (trx) => {
+    const found = await trx
+      .selectFrom("returns as r")
+      .innerJoin("orders as o", "o.id", "r.order_id")
+      .select(["r.order_id", "o.customer_email"])
+      .where("r.id", "=", returnId)
+      .executeTakeFirst();
+    if (!found) return { ok: false, reason: "no_encontrada" } as const;
+    const stamp = toTimestamp(now);
+    const moved = await trx
+      .updateTable("returns")
+      .set({ status: RETURN_MOVES.close.to, owner_message: message.trim().slice(0, 2000), updated_at: stamp })
+      .where("id", "=", returnId)
+      .where("status", "in", returnMovableFrom("close"))
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return { ok: false, reason: "no_aceptada" } as const;
+    await recordEvent(
+      trx,
+      found.order_id,
+      "devolucion_cerrada",
+      `${returnId}: ${message.trim().slice(0, 400)}`,
+      now,
+    );
+    await queueEmail(trx, {
+      kind: RETURN_CLOSED_EMAIL,
+      recipient: found.customer_email,
+      orderId: found.order_id,
+      dedupeKey: `${RETURN_CLOSED_EMAIL}:${returnId}`,
+      payload: { returnId },
+      now,
+    });
+    return { ok: true } as const;
+  });
+}
 
 export async function decideReturn(
   db: Db,

@@ -48,7 +48,8 @@ function summaryOf(view: ReturnView, photos: ReturnPhotos): EmailOrderSummary {
     total: view.refund,
     plan: null,
     // A declined return gives nothing back: its pieces' price is named, never as a refund.
-    totalLabel: view.status === "rechazada" ? "Precio de las piezas" : "Reembolso",
+    totalLabel:
+      view.status === "rechazada" || view.status === "cerrada" ? "Precio de las piezas" : "Reembolso",
   };
 }
 
@@ -116,6 +117,17 @@ export const returnAcceptedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
       view.refundWay
         ? `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN${view.refundWay}.`
         : `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviaremos.`,
+    ],
+    message: view.ownerMessage,
+  });
+
+export const returnClosedEmail: ReturnEmail = (view, shop, pageUrl = null, photos = []) =>
+  build(view, shop, pageUrl, photos, {
+    subject: `Cerramos tu devolución (${view.orderId})`,
+    title: "Cerramos tu devolución",
+    lines: [
+      "Cerramos tu devolución sin reembolso porque no recibimos las piezas. Te explicamos:",
+      "Si aún quieres devolverlas y tu plazo no ha terminado, puedes pedirlo de nuevo desde Mi pedido.",
     ],
     message: view.ownerMessage,
   });

@@ -154,6 +154,7 @@ export async function countReturnsByStatus(db: Db): Promise<Record<ReturnStatus,
     rechazada: 0,
     recibida: 0,
     reembolsada: 0,
+    cerrada: 0,
   };
   for (const row of rows) counts[row.status] = Number(row.n);
   return counts;

@@ -82,7 +82,8 @@ async function returnablePieces(db: Db, orderId: string): Promise<ReturnablePiec
       .innerJoin("returns as r", "r.id", "l.return_id")
       .select(["l.position", "l.quantity", "l.received"])
       .where("r.order_id", "=", orderId)
-      .where("r.status", "!=", "rechazada")
+      // Declined or closed without them: her pieces never came back.
+      .where("r.status", "not in", ["rechazada", "cerrada"])
       .execute(),
   ]);
   // Pieces asked back, or once received those that arrived: one that never came is still hers,

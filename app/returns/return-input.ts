@@ -43,10 +43,10 @@ export function readReturnForm(
   return { ok: true, value: { lines, reason, comment: said.data } };
 }
 
-/** The owner's answer: a message to the buyer, required when declining. */
+/** The owner's answer: a message to the buyer, always required (it is what she reads). */
 export function readOwnerMessage(
   form: FormData | null,
-  decision: "accept" | "decline",
+  decision: "accept" | "decline" | "close",
 ): { ok: true; message: string } | { ok: false; error: string } {
   const parsed = safeText({ multiline: true, label: "Mensaje" })
     .max(2000, "Escribe máximo 2,000 caracteres.")
@@ -58,7 +58,9 @@ export function readOwnerMessage(
       error:
         decision === "decline"
           ? "Escribe a la clienta por qué no aceptas la devolución."
-          : "Escribe a dónde debe enviar las piezas (dirección y cómo empacarlas).",
+          : decision === "close"
+            ? "Escribe a la clienta por qué cierras la devolución (por ejemplo, que las piezas no llegaron)."
+            : "Escribe a dónde debe enviar las piezas (dirección y cómo empacarlas).",
     };
   }
   return { ok: true, message: parsed.data };

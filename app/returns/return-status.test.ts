@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { ReturnStatus } from "~/db/schema";
 import { canMoveReturn, piecesNotArrived, RETURN_MOVES, returnMovableFrom } from "./return-status";
 
-const ALL: ReturnStatus[] = ["solicitada", "aceptada", "rechazada", "recibida", "reembolsada"];
+const ALL: ReturnStatus[] = ["solicitada", "aceptada", "rechazada", "recibida", "reembolsada", "cerrada"];
 
 describe("a return's moves", () => {
-  it("are exactly the table's: accept or decline a request, receive an accepted one, then its refund", () => {
+  it("are exactly the table's: accept or decline a request, receive or close an accepted one, then its refund", () => {
     const allowed = ALL.flatMap((status) =>
       (Object.keys(RETURN_MOVES) as (keyof typeof RETURN_MOVES)[])
         .filter((move) => canMoveReturn(status, move))
@@ -15,17 +15,19 @@ describe("a return's moves", () => {
       "solicitada -accept-> aceptada",
       "solicitada -decline-> rechazada",
       "aceptada -receive-> recibida",
+      "aceptada -close-> cerrada",
       "recibida -refunded-> reembolsada",
     ]);
   });
 
-  it("never leave a declined or refunded return", () => {
-    for (const status of ["rechazada", "reembolsada"] as const) {
+  it("never leave a declined, closed or refunded return", () => {
+    for (const status of ["rechazada", "cerrada", "reembolsada"] as const) {
       for (const move of Object.keys(RETURN_MOVES) as (keyof typeof RETURN_MOVES)[]) {
         expect(canMoveReturn(status, move)).toBe(false);
       }
     }
     expect(returnMovableFrom("receive")).toEqual(["aceptada"]);
+    expect(returnMovableFrom("close")).toEqual(["aceptada"]);
   });
 });
 

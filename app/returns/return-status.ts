@@ -6,20 +6,23 @@ import type { ReturnStatus } from "~/db/schema";
  * servers racing on one return cannot both win.
  *
  *   solicitada --accept--> aceptada --receive--> recibida --refunded--> reembolsada
- *        |
- *     decline
- *        v
- *    rechazada
+ *        |                  |
+ *     decline             close
+ *        v                  v
+ *    rechazada           cerrada
  *
  * 'receive' records the owner's choice of what goes back to stock and the refund owed; the refund
- * is then asked of the provider until it is made ('refunded'). Nothing moves out of 'rechazada'
- * or 'reembolsada': the buyer may ask again (a new return) while her window lasts.
+ * is then asked of the provider until it is made ('refunded'). 'close' settles an accepted return
+ * whose pieces never came (the buyer kept them, or will not send them), with no refund. Nothing
+ * moves out of 'rechazada', 'cerrada' or 'reembolsada': the buyer may ask again (a new return)
+ * while her window lasts.
  */
 export const RETURN_MOVES = {
   accept: { from: ["solicitada"], to: "aceptada" },
   decline: { from: ["solicitada"], to: "rechazada" },
   receive: { from: ["aceptada"], to: "recibida" },
   refunded: { from: ["recibida"], to: "reembolsada" },
+  close: { from: ["aceptada"], to: "cerrada" },
 } as const satisfies Record<string, { from: readonly ReturnStatus[]; to: ReturnStatus }>;
 
 export type ReturnMove = keyof typeof RETURN_MOVES;
@@ -47,6 +50,7 @@ export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
   rechazada: "Rechazada",
   recibida: "Recibida: reembolso en curso",
   reembolsada: "Reembolsada",
+  cerrada: "Cerrada sin reembolso",
 };
 
 /** Why a buyer returns pieces: the shop's short list (her own words go with it). */

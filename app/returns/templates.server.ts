@@ -2,6 +2,7 @@ import type { PublicShopSettings } from "~/config/env.server";
 import type { Db } from "~/db/database.server";
 import {
   RETURN_ACCEPTED_EMAIL,
+  RETURN_CLOSED_EMAIL,
   RETURN_DECLINED_EMAIL,
   RETURN_REFUNDED_EMAIL,
   RETURN_REQUESTED_EMAIL,
@@ -11,6 +12,7 @@ import type { MediaStorage } from "~/media/storage.server";
 import { orderLinePhotos } from "~/orders/emails/photos.server";
 import {
   returnAcceptedEmail,
+  returnClosedEmail,
   returnDeclinedEmail,
   returnRefundedEmail,
   returnRequestedEmail,
@@ -44,5 +46,6 @@ export function returnEmailTemplates(
     [RETURN_ACCEPTED_EMAIL]: withReturn(returnAcceptedEmail),
     [RETURN_DECLINED_EMAIL]: withReturn(returnDeclinedEmail),
     [RETURN_REFUNDED_EMAIL]: withReturn(returnRefundedEmail),
+    [RETURN_CLOSED_EMAIL]: withReturn(returnClosedEmail),
   };
 }

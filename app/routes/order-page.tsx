@@ -236,7 +236,7 @@ function ReturnsSection({ returns, askedReturn }: { returns: ReturnView[]; asked
             <p className="mt-2 text-sm">
               {r.status === "reembolsada"
                 ? `Te reembolsamos ${r.refund} el ${r.refundedAt}.`
-                : r.status === "rechazada"
+                : r.status === "rechazada" || r.status === "cerrada"
                   ? "Sin reembolso."
                   : r.status === "recibida"
                     ? `Recibimos tus piezas; tu reembolso de ${r.refund} está en curso.`

@@ -145,6 +145,7 @@ describeEachDatabase("delivery and the return window", (harness) => {
       "0035_delivery_days",
       "0036_jpeg_copies",
       "0037_return_received",
+      "0038_return_closed",
     ]);
     const kept = await migrated.db.selectFrom("orders").select(["id", "delivery_days"]).execute();
     const daysOf = new Map(kept.map((row) => [row.id, row.delivery_days]));

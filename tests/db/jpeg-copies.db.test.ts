@@ -64,7 +64,11 @@ describeEachDatabase("JPEG copies of photos stored before them", (harness) => {
         })),
       )
       .execute();
-    expect(await migrateToLatest(database)).toEqual(["0036_jpeg_copies", "0037_return_received"]);
+    expect(await migrateToLatest(database)).toEqual([
+      "0036_jpeg_copies",
+      "0037_return_received",
+      "0038_return_closed",
+    ]);
 
     const dropId = await createDrop(database.db, {
       name: "Mareas",

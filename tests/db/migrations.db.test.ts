@@ -114,6 +114,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0035_delivery_days",
       "0036_jpeg_copies",
       "0037_return_received",
+      "0038_return_closed",
     ]);
 
     const db = database.db;
@@ -225,6 +226,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0035_delivery_days",
       "0036_jpeg_copies",
       "0037_return_received",
+      "0038_return_closed",
     ]);
   });
 });

@@ -669,6 +669,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0035_delivery_days",
       "0036_jpeg_copies",
       "0037_return_received",
+      "0038_return_closed",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

@@ -8,7 +8,7 @@ import { markDelivered } from "~/orders/delivery.server";
 import { getDeskOrder, orderTimeline, shipOrder } from "~/orders/desk.server";
 import { reportCsv } from "~/reports/csv";
 import { loadReport } from "~/reports/reports.server";
-import { decideReturn } from "~/returns/decide.server";
+import { closeReturn, decideReturn } from "~/returns/decide.server";
 import { getReturn } from "~/returns/queries.server";
 import {
   markReturnRefundedByHand,
@@ -357,7 +357,7 @@ describeEachDatabase("returns", (harness) => {
 
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo("0036_jpeg_copies")).error).toBeUndefined();
-    expect(await migrateToLatest(database)).toEqual(["0037_return_received"]);
+    expect(await migrateToLatest(database)).toEqual(["0037_return_received", "0038_return_closed"]);
     const lines = await database.db
       .selectFrom("return_lines")
       .select(["return_id", "quantity", "received"])
@@ -366,6 +366,95 @@ describeEachDatabase("returns", (harness) => {
     expect(lines.find((l) => l.return_id === received.returnId)).toMatchObject({ quantity: 1, received: 1 });
     expect(lines.find((l) => l.return_id === open.returnId)).toMatchObject({ quantity: 1, received: null });
     expect(await getReturn(database.db, received.returnId)).toMatchObject({ refund: "$4,000.00" });
+  });
+
+  it("an accepted return whose pieces never come is closed without a refund; she is told, and may ask again", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const ring = o.positionOf(o.ring.id);
+    const ask = () =>
+      requestReturn(
+        database.db,
+        o.orderId,
+        { lines: [{ position: ring, quantity: 1 }], reason: "gusto", comment: "" },
+        DELIVERY_DAYS,
+        SOON,
+      );
+    const asked = await ask();
+    if (!asked.ok) throw new Error("not asked");
+    // Not before it is accepted: a request is answered by accepting or declining it.
+    expect(await closeReturn(database.db, asked.returnId, "No llegaron.", SOON)).toEqual({
+      ok: false,
+      reason: "no_aceptada",
+    });
+    await decideReturn(database.db, asked.returnId, "accept", "Envíala a Calle Taller 12.", SOON);
+    expect(
+      await closeReturn(database.db, asked.returnId, "Nos dijiste que te quedas el anillo.", SOON),
+    ).toEqual({
+      ok: true,
+    });
+    // Once: a second tab, or receiving it after, changes nothing.
+    expect(await closeReturn(database.db, asked.returnId, "Otra vez.", SOON)).toEqual({
+      ok: false,
+      reason: "no_aceptada",
+    });
+    expect(await receiveReturn(database.db, o.payments, asked.returnId, { restock: [ring] }, SOON)).toEqual({
+      ok: false,
+      reason: "no_aceptada",
+    });
+    expect(refundsOf(o.paymentIntent)).toHaveLength(0);
+    expect(await getReturn(database.db, asked.returnId)).toMatchObject({
+      status: "cerrada",
+      statusLabel: "Cerrada sin reembolso",
+      ownerMessage: "Nos dijiste que te quedas el anillo.",
+    });
+    const order = await getDeskOrder(database.db, o.orderId);
+    const titles = (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title);
+    expect(titles).toContain("Devolución cerrada sin reembolso");
+    const mails = (await orderMailTo(database, smtp, o.email)).filter((m) => m.includes(asked.returnId));
+    expect(mails.at(-1)).toContain("Cerramos tu devolución");
+    expect(mails.at(-1)).toContain("Nos dijiste que te quedas el anillo.");
+    // Its pieces never came back: hers to ask for again while her window lasts, in a new return.
+    expect(await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON)).toMatchObject({
+      open: true,
+      pieces: expect.arrayContaining([
+        expect.objectContaining({ name: "Anillo Sol talla 7", returnable: 2 }),
+      ]),
+    });
+    expect(await ask()).toMatchObject({ ok: true });
+  });
+
+  it("migration 0038 keeps every return and its lines, and lets a return be closed; undone, a closed one reads as declined", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    const asked = await requestReturn(
+      database.db,
+      o.orderId,
+      {
+        lines: [{ position: o.positionOf(o.ring.id), quantity: 2 }],
+        reason: "gusto",
+        comment: "Me quedan grandes",
+      },
+      DELIVERY_DAYS,
+      SOON,
+    );
+    if (!asked.ok) throw new Error("not asked");
+    await decideReturn(database.db, asked.returnId, "accept", "Envíalas a Calle Taller 12.", SOON);
+    const before = await getReturn(database.db, asked.returnId);
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo("0037_return_received")).error).toBeUndefined();
+    expect(await migrateToLatest(database)).toEqual(["0038_return_closed"]);
+    // The table made again (SQLite) keeps the return, its lines and what points at it.
+    expect(await getReturn(database.db, asked.returnId)).toEqual(before);
+    expect(await closeReturn(database.db, asked.returnId, "No llegaron.", SOON)).toEqual({ ok: true });
+    const lines = () => database.db.selectFrom("return_lines").select("return_id").execute();
+    expect(await lines()).toHaveLength(1);
+    expect((await migrator.migrateTo("0037_return_received")).error).toBeUndefined();
+    expect((await getReturn(database.db, asked.returnId))?.status).toBe("rechazada");
+    expect(await migrateToLatest(database)).toEqual(["0038_return_closed"]);
+    // Deleting the order still takes its returns and their lines with it: the keys hold.
+    await database.db.deleteFrom("orders").where("id", "=", o.orderId).execute();
+    expect(await lines()).toHaveLength(0);
   });
 
   it("is asked only after delivery, within five business days, for pieces of the order not returned yet", async () => {

@@ -1466,7 +1466,10 @@ const GENERATORS: Record<string, Generator[]> = {
             ? formBody(
                 r,
                 noise(r, [
-                  ["intent", r.pick(["aceptar", "rechazar", "recibir", "reintentar", oddText(r)])],
+                  [
+                    "intent",
+                    r.pick(["aceptar", "rechazar", "recibir", "cerrar", "reintentar", "amano", oddText(r)]),
+                  ],
                   ["devolucion", r.pick([`DV-${r.id(8).toUpperCase()}`, oddText(r), ""])],
                   ["mensaje", r.pick(["", "Envía a Calle 1", oddText(r)])],
                   ["inventario", r.pick(["0", "-1", oddText(r)])],

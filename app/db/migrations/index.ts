@@ -35,6 +35,7 @@ import * as m0034 from "./0034_card_funding";
 import * as m0035 from "./0035_delivery_days";
 import * as m0036 from "./0036_jpeg_copies";
 import * as m0037 from "./0037_return_received";
+import * as m0038 from "./0038_return_closed";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   "0035_delivery_days": m0035,
   "0036_jpeg_copies": m0036,
   "0037_return_received": m0037,
+  "0038_return_closed": m0038,
 };

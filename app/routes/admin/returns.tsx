@@ -4,7 +4,7 @@ import { RouteError } from "~/components/route-error";
 import type { ReturnStatus } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { REFUND_IN_PROGRESS } from "~/orders/order";
-import { decideReturn } from "~/returns/decide.server";
+import { closeReturn, decideReturn } from "~/returns/decide.server";
 import { countReturnsByStatus, getReturn, listReturns, type ReturnView } from "~/returns/queries.server";
 import {
   claimForAsking,
@@ -31,7 +31,7 @@ const TABS = [
   { key: "solicitada", label: "Por responder", statuses: ["solicitada"] },
   { key: "aceptada", label: "Esperando piezas", statuses: ["aceptada"] },
   { key: "recibida", label: "Reembolso en curso", statuses: ["recibida"] },
-  { key: "cerradas", label: "Cerradas", statuses: ["reembolsada", "rechazada"] },
+  { key: "cerradas", label: "Cerradas", statuses: ["reembolsada", "rechazada", "cerrada"] },
 ] as const satisfies readonly { key: string; label: string; statuses: readonly ReturnStatus[] }[];
 
 type TabKey = (typeof TABS)[number]["key"];
@@ -57,7 +57,8 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /** `line`: the order line whose count of pieces arrived was refused (its field is marked). */
-type ActionAnswer = { ok: boolean; message: string; returnId: string; line?: number };
+/** `intent`: the form it answers (its error is shown there). */
+type ActionAnswer = { ok: boolean; message: string; returnId: string; intent: string; line?: number };
 
 const REFUND_MESSAGES: Record<ReturnRefundOutcome, { ok: boolean; text: string }> = {
   reembolsado: { ok: true, text: "Reembolso hecho; le avisamos por correo." },
@@ -97,13 +98,13 @@ export async function action(args: Route.ActionArgs) {
   const { database, payments, mail } = args.context.get(servicesContext);
   const form = await args.request.formData().catch(() => null);
   const returnId = String(form?.get("devolucion") ?? "");
+  const intent = String(form?.get("intent") ?? "");
   const answer = (status: number, ok: boolean, message: string, line?: number) =>
     data<ActionAnswer>(
-      { ok, message, returnId, ...(line === undefined ? {} : { line }) },
+      { ok, message, returnId, intent: intent.slice(0, 20), ...(line === undefined ? {} : { line }) },
       { status, headers: { "Cache-Control": "no-store" } },
     );
   if (!/^DV-[A-Z0-9]{8}$/.test(returnId)) return answer(404, false, "La devolución no existe.");
-  const intent = String(form?.get("intent") ?? "");
   if (intent === "aceptar" || intent === "rechazar") {
     const decision = intent === "aceptar" ? "accept" : "decline";
     const message = readOwnerMessage(form, decision);
@@ -122,6 +123,18 @@ export async function action(args: Route.ActionArgs) {
         ? "Devolución aceptada; le avisamos por correo."
         : "Devolución rechazada; le avisamos por correo.",
     );
+  }
+  if (intent === "cerrar") {
+    const message = readOwnerMessage(form, "close");
+    if (!message.ok) return answer(400, false, message.error);
+    const result = await closeReturn(database.db, returnId, message.message);
+    if (!result.ok) {
+      return result.reason === "no_encontrada"
+        ? answer(404, false, "La devolución no existe.")
+        : answer(409, false, "Esta devolución no está esperando piezas: recarga la página.");
+    }
+    mail.sendSoon();
+    return answer(200, true, "Devolución cerrada sin reembolso; le avisamos por correo.");
   }
   if (intent === "recibir") {
     const restock = (form?.getAll("inventario") ?? [])
@@ -223,10 +236,7 @@ export default function AdminReturns({ loaderData, actionData }: Route.Component
             <ReturnCard
               key={r.id}
               view={r}
-              error={actionData && !actionData.ok && actionData.returnId === r.id ? actionData.message : null}
-              errorLine={
-                actionData && !actionData.ok && actionData.returnId === r.id ? actionData.line : undefined
-              }
+              refused={actionData && !actionData.ok && actionData.returnId === r.id ? actionData : null}
             />
           ))}
         </ul>
@@ -235,16 +245,11 @@ export default function AdminReturns({ loaderData, actionData }: Route.Component
   );
 }
 
-function ReturnCard({
-  view,
-  error,
-  errorLine,
-}: {
-  view: ReturnView;
-  error: string | null;
-  errorLine: number | undefined;
-}) {
+function ReturnCard({ view, refused }: { view: ReturnView; refused: ActionAnswer | null }) {
   const busy = useNavigation().state !== "idle";
+  // Each form shows the refusal of its own intent.
+  const errorOf = (intent: string) => (refused?.intent === intent ? refused.message : null);
+  const error = errorOf("aceptar") ?? errorOf("rechazar");
   return (
     <li
       className="rounded-lg border border-sand p-4"
@@ -311,7 +316,10 @@ function ReturnCard({
         </Form>
       )}
       {view.status === "aceptada" && (
-        <ReceiveForm view={view} busy={busy} error={error} errorLine={errorLine} />
+        <>
+          <ReceiveForm view={view} busy={busy} error={errorOf("recibir")} errorLine={refused?.line} />
+          <CloseForm view={view} busy={busy} error={errorOf("cerrar")} />
+        </>
       )}
       {(view.status === "recibida" || view.status === "reembolsada") && (
         <>
@@ -348,7 +356,7 @@ function ReturnCard({
           )}
         </Form>
       )}
-      {view.status === "rechazada" && <Pieces view={view} />}
+      {(view.status === "rechazada" || view.status === "cerrada") && <Pieces view={view} />}
     </li>
   );
 }
@@ -439,6 +447,44 @@ function ReceiveForm({
         {refund === null ? "Recibidas: reembolsar" : `Recibidas: reembolsar ${refund}`}
       </button>
     </Form>
+  );
+}
+
+/** An accepted return whose pieces never came: closed without a refund, with words for the buyer. */
+function CloseForm({ view, busy, error }: { view: ReturnView; busy: boolean; error: string | null }) {
+  const id = `cerrar-${view.id}`;
+  return (
+    <details className="mt-3 text-sm" open={error !== null}>
+      <summary className="cursor-pointer underline">¿Las piezas no llegarán? Cerrar sin reembolso</summary>
+      <Form method="post" className="mt-2 space-y-2">
+        <input type="hidden" name="devolucion" value={view.id} />
+        <label htmlFor={id} className="block font-medium">
+          Mensaje para la clienta (por qué se cierra)
+        </label>
+        <textarea
+          id={id}
+          name="mensaje"
+          rows={2}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className="w-full rounded border border-ink/30 bg-white px-3 py-2"
+        />
+        {error && (
+          <p id={`${id}-error`} className="text-red-800">
+            {error}
+          </p>
+        )}
+        <button
+          type="submit"
+          name="intent"
+          value="cerrar"
+          disabled={busy}
+          className="rounded-full border border-ink px-4 py-2"
+        >
+          Cerrar sin reembolso
+        </button>
+      </Form>
+    </details>
   );
 }
 
