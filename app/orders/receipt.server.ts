@@ -19,6 +19,8 @@ export interface Receipt {
   cancelled: string | null;
   /** Cancelled by the shop, its total refunded (decision 37). */
   cancelledByShop: boolean;
+  /** Paid after its hold expired with every piece sold meanwhile: cancelled, its whole payment refunded. */
+  cancelledSoldOut: boolean;
   /** The OXXO voucher or SPEI transfer still to pay (decision 42); null otherwise. */
   voucher: VoucherView | null;
 }
@@ -38,8 +40,12 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
     shipping: shippingLineOf(order),
     email: order.customerEmail,
     confirming: order.status === "esperando_pago",
-    cancelled: order.cancellation && !order.cancellation.byShop ? order.cancellation.reason : null,
+    cancelled:
+      order.cancellation && !order.cancellation.byShop && !order.cancellation.soldOut
+        ? order.cancellation.reason
+        : null,
     cancelledByShop: order.cancellation?.byShop ?? false,
+    cancelledSoldOut: order.cancellation?.soldOut ?? false,
     voucher: voucherView(order),
   };
 }

@@ -58,7 +58,8 @@ function build(
   shop: PublicShopSettings,
   pageUrl: string | null,
   photos: ReturnPhotos,
-  parts: { subject: string; title: string; lines: string[]; message?: string },
+  /** `after`: a line after the owner's message. */
+  parts: { subject: string; title: string; lines: string[]; message?: string; after?: string },
 ): Promise<RenderedEmail> {
   const firstName = view.customerName.split(" ")[0] || "Hola";
   const message = parts.message?.trim() ?? "";
@@ -70,6 +71,7 @@ function build(
     ...parts.lines,
     "",
     ...(message ? [`Mensaje de ${shop.name}:`, message, ""] : []),
+    ...(parts.after ? [parts.after, ""] : []),
     `${heading}:`,
     ...orderSummaryText(summary),
     "",
@@ -90,6 +92,7 @@ function build(
             <Paragraph style={{ whiteSpace: "pre-line" }}>{message}</Paragraph>
           </>
         )}
+        {parts.after && <Paragraph>{parts.after}</Paragraph>}
         <SectionHeading>{heading}</SectionHeading>
         <OrderSummary summary={summary} />
         <OrderPageLink url={pageUrl} />
@@ -125,11 +128,10 @@ export const returnClosedEmail: ReturnEmail = (view, shop, pageUrl = null, photo
   build(view, shop, pageUrl, photos, {
     subject: `Cerramos tu devolución (${view.orderId})`,
     title: "Cerramos tu devolución",
-    lines: [
-      "Cerramos tu devolución sin reembolso porque no recibimos las piezas. Te explicamos:",
-      "Si aún quieres devolverlas y tu plazo no ha terminado, puedes pedirlo de nuevo desde Mi pedido.",
-    ],
+    lines: ["Cerramos tu devolución sin reembolso. Te explicamos por qué:"],
     message: view.ownerMessage,
+    after:
+      "Si aún quieres devolver las piezas y tu plazo no ha terminado, puedes pedirlo de nuevo desde Mi pedido.",
   });
 
 export const returnDeclinedEmail: ReturnEmail = (view, shop, pageUrl = null, photos = []) =>

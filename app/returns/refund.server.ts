@@ -278,7 +278,11 @@ async function made(
       .where("id", "=", returnId)
       .where("refund_status", "=", "pendiente")
       .where("status", "in", returnMovableFrom("refunded"));
-    if (quietUntil) claim = claim.where("next_attempt_at", ">", toTimestamp(quietUntil));
+    // By hand: only while the provider is not asked before then, nor has a refund of its own under way.
+    if (quietUntil)
+      claim = claim
+        .where("next_attempt_at", ">", toTimestamp(quietUntil))
+        .where((eb) => eb.or([eb("refund_error", "is", null), eb("refund_error", "!=", REFUND_IN_PROGRESS)]));
     const done = await claim.executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return false; // another server recorded it first
     const info = await trx

@@ -66,9 +66,15 @@ export default function Success({ loaderData }: Route.ComponentProps) {
               Cancelamos este pedido y te devolvemos el total; te escribiremos a {receipt.email} en cuanto el
               reembolso esté hecho.
             </p>
+          ) : receipt.cancelledSoldOut ? (
+            <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
+              Tu pago llegó después de que venció tu apartado, y para entonces estas piezas ya se habían
+              vendido: cancelamos el pedido y te devolvemos el total. Te escribimos a {receipt.email} en
+              cuanto el reembolso esté hecho.
+            </p>
           ) : receipt.cancelled ? (
             <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
-              Cancelamos este pedido porque pasa del máximo de piezas por persona: {receipt.cancelled} Te
+              Cancelamos este pedido porque pasa del máximo de piezas por persona: {receipt.cancelled}. Te
               devolvemos el total y te escribimos a {receipt.email} en cuanto el reembolso esté hecho.
             </p>
           ) : receipt.voucher ? (

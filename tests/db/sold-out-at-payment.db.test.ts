@@ -5,6 +5,7 @@ import { formatMXN } from "~/lib/money";
 import { releaseHold } from "~/orders/holds.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { getOrder } from "~/orders/queries.server";
+import { receiptOf } from "~/orders/receipt.server";
 import { settingsFromEnvironment } from "~/settings/settings";
 import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
@@ -75,6 +76,13 @@ describeEachDatabase("paid after the hold expired, every piece sold meanwhile", 
     expect(mails[0]).toContain(`Cancelamos tu pedido ${order.id} y te devolvimos tu dinero`);
     expect(mails[0]).toContain("llegó después de que venció tu apartado");
     expect(mails[0]).toContain(`Ya hicimos el reembolso de ${formatMXN(order.totalCents)} MXN`);
+
+    // Back on the payment's return page she is told why, not that she went over a limit.
+    expect(await receiptOf(database.db, order.id)).toMatchObject({
+      cancelledSoldOut: true,
+      cancelled: null,
+      cancelledByShop: false,
+    });
 
     // 'Mi pedido' shows it cancelled and refunded, with why, and no promise to write.
     const page = await orderPageOf(database.db, order.id, settingsFromEnvironment(shop));

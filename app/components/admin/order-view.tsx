@@ -137,6 +137,14 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
 }
 
 /** Why a paid order was cancelled (over the per-person limit) and how its refund stands. */
+/** Where a cancelled order's pieces stand: none were taken when it was paid with all of them sold. */
+function piecesNote(cancellation: OrderCancellation): string {
+  if (cancellation.soldOut) return "No tomó piezas: ya se habían vendido cuando llegó el pago.";
+  return cancellation.byShop
+    ? "Las piezas vuelven al stock cuando el reembolso se haga."
+    : "Las piezas ya volvieron al stock.";
+}
+
 export function CancellationNote({ cancellation }: { cancellation: OrderCancellation }) {
   const amount = `${formatMXN(cancellation.amountCents)} MXN`;
   return (
@@ -145,7 +153,7 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
       className="space-y-1 rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900"
     >
       <p>
-        {cancellation.byShop ? (
+        {cancellation.byShop || cancellation.soldOut ? (
           <strong>{cancellation.reason}</strong>
         ) : (
           <>
@@ -169,15 +177,13 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
           ) : (
             cancellation.refundId && <> (referencia {cancellation.refundId})</>
           )}
-          . Las piezas volvieron al stock.
+          .{cancellation.soldOut ? "" : " Las piezas volvieron al stock."}
         </p>
       ) : cancellation.inProgress ? (
         <p>
           <strong>Reembolso de {amount} en curso:</strong> el proveedor de pagos lo aceptó y lo está haciendo
           (algunos bancos tardan días); la tienda pregunta cómo va sola. No lo reembolses a mano.{" "}
-          {cancellation.byShop
-            ? "Las piezas vuelven al stock cuando el reembolso se haga."
-            : "Las piezas ya volvieron al stock."}
+          {piecesNote(cancellation)}
         </p>
       ) : (
         <p>
@@ -185,9 +191,7 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
           {cancellation.attempts > 0
             ? `el proveedor de pagos no lo hizo (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}${cancellation.lastError ? `: ${cancellation.lastError}` : ""}); se reintenta solo. Si sigue así, reembolsa a mano desde el panel del proveedor.`
             : "se está pidiendo al proveedor de pagos."}{" "}
-          {cancellation.byShop
-            ? "Las piezas vuelven al stock cuando el reembolso se haga."
-            : "Las piezas ya volvieron al stock."}
+          {piecesNote(cancellation)}
         </p>
       )}
     </div>

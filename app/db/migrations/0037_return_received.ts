@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { hasColumn } from "./column-types";
 
 /*
  * How many of a return line's pieces arrived (decision 48): the owner records it on receiving
@@ -9,11 +10,14 @@ import { type Kysely, sql } from "kysely";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and must not follow today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("return_lines").addColumn("received", "integer").execute();
+  // Already there: a run stopped before Kysely recorded it (SQLite: no transaction around it).
+  if (!(await hasColumn(db, "return_lines", "received")))
+    await db.schema.alterTable("return_lines").addColumn("received", "integer").execute();
   await db
     .updateTable("return_lines")
     .set({ received: sql`quantity` })
     .where("restock", "is not", null)
+    .where("received", "is", null)
     .execute();
 }
 

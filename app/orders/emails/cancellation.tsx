@@ -45,7 +45,7 @@ export async function cancellationEmail(
   const fair = cancellation.byShop
     ? "Tus otros pedidos siguen en pie."
     : cancellation.soldOut
-      ? "Un apartado dura unos minutos para que las piezas no se queden detenidas: si vuelven a estar disponibles, te esperan en la tienda."
+      ? "Tu apartado había vencido cuando llegó el pago, y las piezas pasaron a quien seguía. Si vuelven a estar disponibles, te esperan en la tienda."
       : "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";
   const ask =
     cancellation.byShop || cancellation.soldOut
