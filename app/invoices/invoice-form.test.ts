@@ -109,11 +109,20 @@ describe("the accountant's exports", () => {
     expect(requests).toContain('"612 · Personas Físicas con Actividades Empresariales y Profesionales"');
     expect(requests).toContain('"G03 · Gastos en general"');
     expect(requests).toContain('"\'=HYPERLINK(""x"")"');
-    expect(requests).toContain('"100.00","16.00","116.00","Por timbrar"');
+    expect(requests).toContain('"100.00","16.00","116.00","Por timbrar",""');
     const global = globalInvoiceCsv([
       { orderId: "OL-BBBB2222", paidAt, totalCents: 116_00, shippingCents: 0, paymentMethod: null },
-      { orderId: "OL-CCCC3333", paidAt, totalCents: 232_00, shippingCents: 150_00, paymentMethod: "spei" },
+      {
+        orderId: "OL-CCCC3333",
+        paidAt,
+        totalCents: 232_00,
+        shippingCents: 150_00,
+        paymentMethod: "spei",
+        refundedCents: 58_00,
+      },
     ]);
+    // A sale's return refunds beside it, for the accountant; summed in the month's row.
+    expect(global).toContain('"232.00","58.00"');
     expect(global).toContain(
       '"OL-BBBB2222","2026-11-03 12:00","04 · Tarjeta de crédito o 28 · Tarjeta de débito"',
     );
@@ -134,6 +143,6 @@ describe("the accountant's exports", () => {
     expect(cards).toContain(
       '"OL-TARJ0003","2026-11-03 12:00","04 · Tarjeta de crédito o 28 · Tarjeta de débito",',
     );
-    expect(global).toContain('"Total del mes","","2 ventas","","300.00","48.00","348.00"');
+    expect(global).toContain('"Total del mes","","2 ventas","","300.00","48.00","348.00","58.00"');
   });
 });

@@ -6,6 +6,7 @@ import { INVOICE_REQUEST_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import { hasBuyer, type Order } from "~/orders/order";
 import { getOrder } from "~/orders/queries.server";
+import { refundedByReturns } from "~/orders/return-refunds.server";
 import type { InvoiceRequestInput } from "./invoice-form";
 import type { InvoiceRequest, InvoicingProvider } from "./invoicing-port";
 import { invoiceDeadline, invoiceWindowOpen, monthClosedMessage, shopMonthRange } from "./month-rule";
@@ -233,6 +234,10 @@ export async function invoiceRequestsOf(db: Db, month: string): Promise<InvoiceR
     .orderBy("r.requested_at", "desc")
     .orderBy("r.order_id")
     .execute();
+  const refunded = await refundedByReturns(
+    db,
+    rows.map((r) => r.order_id),
+  );
   return rows.map((r) => ({
     orderId: r.order_id,
     paidAt: toDate(r.paid_at ?? r.requested_at),
@@ -249,6 +254,7 @@ export async function invoiceRequestsOf(db: Db, month: string): Promise<InvoiceR
     // A sale cancelled after the request (refunded whole) must not be invoiced.
     status: r.order_status === "cancelado" ? "pedido_cancelado" : r.status,
     reference: r.provider_reference,
+    refundedCents: refunded.get(r.order_id) ?? 0,
   }));
 }
 
@@ -266,6 +272,10 @@ export async function globalInvoiceSales(db: Db, month: string): Promise<GlobalS
     .orderBy("o.paid_at")
     .orderBy("o.id")
     .execute();
+  const refunded = await refundedByReturns(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     orderId: r.id,
     paidAt: toDate(r.paid_at ?? start),
@@ -273,6 +283,7 @@ export async function globalInvoiceSales(db: Db, month: string): Promise<GlobalS
     shippingCents: r.shipping_cents,
     paymentMethod: r.payment_method,
     cardFunding: r.card_funding,
+    refundedCents: refunded.get(r.id) ?? 0,
   }));
 }
 

@@ -55,6 +55,8 @@ export interface InvoiceRequestRow {
   cardFunding?: string | null;
   status: string;
   reference: string | null;
+  /** What the order's returns gave back (refunds made), in centavos; 0 when none. */
+  refundedCents?: number;
 }
 
 /** A month's paid sale nobody asked a factura for. */
@@ -66,7 +68,15 @@ export interface GlobalSaleRow {
   paymentMethod: string | null;
   /** The card's kind when paid by card ('credit', 'debit'…), as the provider told it. */
   cardFunding?: string | null;
+  /** What the order's returns gave back (refunds made), in centavos; 0 when none. */
+  refundedCents?: number;
 }
+
+/**
+ * A return's refunds beside a sale, for the accountant (a credit note, or a smaller global
+ * invoice, is her call): pesos, empty when none.
+ */
+const refundedCell = (cents: number | undefined) => (cents ? pesos(cents) : "");
 
 export const STATUS_TEXT: Record<string, string> = {
   recibida: "Por timbrar",
@@ -119,6 +129,7 @@ export function invoiceRequestsCsv(rows: readonly InvoiceRequestRow[]): string {
       "Total (MXN)",
       "Estado",
       "Referencia del proveedor",
+      "Devoluciones reembolsadas (MXN)",
     ],
     ...rows.map((r) => {
       const { subtotalCents, ivaCents } = splitIva(r.totalCents);
@@ -138,6 +149,7 @@ export function invoiceRequestsCsv(rows: readonly InvoiceRequestRow[]): string {
         pesos(r.totalCents),
         STATUS_TEXT[r.status] ?? r.status,
         r.reference ?? "",
+        refundedCell(r.refundedCents),
       ];
     }),
   ]);
@@ -148,11 +160,13 @@ export function globalInvoiceCsv(rows: readonly GlobalSaleRow[]): string {
   let subtotal = 0;
   let iva = 0;
   let total = 0;
+  let refunded = 0;
   const lines = rows.map((r) => {
     const split = splitIva(r.totalCents);
     subtotal += split.subtotalCents;
     iva += split.ivaCents;
     total += r.totalCents;
+    refunded += r.refundedCents ?? 0;
     return [
       r.orderId,
       shopDateTimeStamp(r.paidAt),
@@ -161,6 +175,7 @@ export function globalInvoiceCsv(rows: readonly GlobalSaleRow[]): string {
       pesos(split.subtotalCents),
       pesos(split.ivaCents),
       pesos(r.totalCents),
+      refundedCell(r.refundedCents),
     ];
   });
   return toCsv([
@@ -172,8 +187,18 @@ export function globalInvoiceCsv(rows: readonly GlobalSaleRow[]): string {
       "Subtotal (MXN)",
       `IVA ${IVA_RATE_PERCENT} % (MXN)`,
       "Total (MXN)",
+      "Devoluciones reembolsadas (MXN)",
     ],
     ...lines,
-    ["Total del mes", "", `${rows.length} ventas`, "", pesos(subtotal), pesos(iva), pesos(total)],
+    [
+      "Total del mes",
+      "",
+      `${rows.length} ventas`,
+      "",
+      pesos(subtotal),
+      pesos(iva),
+      pesos(total),
+      refundedCell(refunded),
+    ],
   ]);
 }

@@ -8,7 +8,8 @@ import { mailKindLabel, SHIPMENT_EMAIL } from "~/mail/kinds";
 import { type EmailState, emailsOfOrder, queueEmail, requeueEmail } from "~/mail/queue.server";
 import type { DeskQuery } from "./desk-query";
 import type { Order } from "./order";
-import { IDS_PER_QUERY, withLines } from "./queries.server";
+import { withLines } from "./queries.server";
+import { refundedByReturns } from "./return-refunds.server";
 import { containsPattern } from "./search";
 import type { ShipmentInput } from "./shipment-input";
 import { DESK_TABS, movableFrom, ORDER_MOVES, type OrderMove, STATUS_LABELS } from "./status";
@@ -82,7 +83,7 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
     .limit(EXPORT_LIMIT)
     .execute();
   const orders = await withLines(db, rows);
-  const returned = await returnRefunds(
+  const returned = await refundedByReturns(
     db,
     orders.map((o) => o.id),
   );
@@ -143,24 +144,6 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
 /** An amount in pesos for the sheet, or an empty cell when there is none. */
 const pesosCell = (amountCents: number | undefined) =>
   amountCents === undefined ? "" : (amountCents / 100).toFixed(2);
-
-/**
- * What each order's returns gave back (decision 48): only refunds recorded as made, by the provider
- * or by hand; one still pending is not counted.
- */
-async function returnRefunds(db: Db, orderIds: string[]): Promise<Map<string, number>> {
-  const refunded = new Map<string, number>();
-  for (let i = 0; i < orderIds.length; i += IDS_PER_QUERY) {
-    const rows = await db
-      .selectFrom("returns")
-      .select(["order_id", "refund_cents"])
-      .where("refund_status", "=", "hecho")
-      .where("order_id", "in", orderIds.slice(i, i + IDS_PER_QUERY))
-      .execute();
-    for (const row of rows) refunded.set(row.order_id, (refunded.get(row.order_id) ?? 0) + row.refund_cents);
-  }
-  return refunded;
-}
 
 /**
  * Why a desk action did not happen; the route turns it into a status and a message.

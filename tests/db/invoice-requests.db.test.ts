@@ -274,7 +274,32 @@ describeEachDatabase("'Requiero factura'", (harness) => {
     expect(globalCsv).not.toContain(requested);
     expect(globalCsv).not.toContain(cancelled);
     expect(globalCsv).not.toContain(april);
-    expect(globalCsv).toContain('"Total del mes","","2 ventas","","1500.00","240.00","1740.00"');
+    expect(globalCsv).toContain('"Total del mes","","2 ventas","","1500.00","240.00","1740.00",""');
+    // A return's refund made is shown beside its sale in both exports (a pending one is not).
+    const refund = (order: string, id: string, cents: number, done: boolean) =>
+      database.db
+        .insertInto("returns")
+        .values({
+          id,
+          order_id: order,
+          status: done ? "reembolsada" : "recibida",
+          reason: "gusto",
+          requested_at: "2025-03-20T18:00:00.000Z",
+          refund_cents: cents,
+          currency: "mxn",
+          refund_status: done ? "hecho" : "pendiente",
+          updated_at: "2025-03-20T18:00:00.000Z",
+        })
+        .execute();
+    await refund(unasked, "DV-AAAAAAAA", 58_000, true);
+    await refund(lastEvening, "DV-BBBBBBBB", 58_000, false);
+    await refund(requested, "DV-CCCCCCCC", 116_000, true);
+    const withRefunds = globalInvoiceCsv(await globalInvoiceSales(database.db, "2025-03"));
+    expect(withRefunds).toContain('"1160.00","580.00"');
+    expect(withRefunds).toContain('"Total del mes","","2 ventas","","1500.00","240.00","1740.00","580.00"');
+    expect(invoiceRequestsCsv(await invoiceRequestsOf(database.db, "2025-03"))).toContain(
+      '"2320.00","Por timbrar","","1160.00"',
+    );
     expect((await globalInvoiceSales(database.db, "2025-04")).map((s) => s.orderId)).toEqual([april]);
     expect(await invoiceRequestsOf(database.db, "2025-04")).toEqual([]);
     // A sale cancelled after its request stays in the list, marked not to be invoiced.
