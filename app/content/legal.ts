@@ -175,7 +175,9 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
           {
             heading: "Costo",
             paragraphs: [
-              "El envío está incluido en el precio de las piezas. [Dueño de la tienda: cambia este párrafo si cobras el envío aparte.]",
+              // What the checkout charges (Configuración › Envíos, decision 43): never a promise of
+              // free shipping the cart then contradicts.
+              "El costo del envío depende de la opción que elijas, y lo ves en tu carrito antes de pagar. [Dueño de la tienda: si quieres, di aquí tus tarifas y desde qué monto el envío es gratis, como las pusiste en Configuración › Envíos.]",
             ],
           },
           {

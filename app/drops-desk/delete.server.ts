@@ -9,7 +9,8 @@ import type { DropResult } from "./types";
 /**
  * Deletes a drop with its products and media. Checkouts still waiting for payment on its pieces
  * are closed at the payment provider and released first, so nobody pays for a piece that is gone;
- * paid orders keep their lines and totals (they are copies).
+ * one the provider says was paid, or completed with a voucher still payable, keeps the drop
+ * (archived) until it is settled. Paid orders keep their lines and totals (they are copies).
  */
 export async function deleteDrop(
   db: Db,
@@ -33,8 +34,9 @@ export async function deleteDrop(
     .where("orders.status", "=", "esperando_pago")
     .where("order_lines.drop_id", "=", dropId)
     .execute();
+  let paying = 0;
   try {
-    for (const order of waiting) await cancelCheckout(db, payments, order.id);
+    for (const order of waiting) if ((await cancelCheckout(db, payments, order.id)) === "pagado") paying++;
   } catch (error) {
     // The payment provider did not answer: one of them may still be paid. The drop stays archived
     // (nobody can buy from it) and the owner tries again.
@@ -44,6 +46,18 @@ export async function deleteDrop(
       reason: "pago_pendiente",
       message:
         "No se pudo cerrar un pago pendiente de esta colección; quedó archivada. Intenta de nuevo en unos minutos.",
+    };
+  }
+  // A payment already made, or an OXXO or SPEI voucher the buyer can still pay for days: deleting
+  // the drop would leave her paying for pieces the shop no longer has. It stays archived until then.
+  if (paying > 0) {
+    return {
+      ok: false,
+      reason: "pago_pendiente",
+      message:
+        paying === 1
+          ? "Un pago de esta colección ya se hizo o espera una ficha de OXXO o SPEI que todavía se puede pagar; quedó archivada. Podrás borrarla cuando ese pago se resuelva."
+          : `${paying} pagos de esta colección ya se hicieron o esperan fichas de OXXO o SPEI que todavía se pueden pagar; quedó archivada. Podrás borrarla cuando esos pagos se resuelvan.`,
     };
   }
   await db.transaction().execute(async (trx) => {

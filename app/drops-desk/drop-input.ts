@@ -200,11 +200,24 @@ const productFields = z.object({
  */
 export const productInput = z.preprocess(
   withOptionFields,
-  productFields.superRefine(checkOption).transform(({ optionName, options, ...product }) => {
-    const option = optionOfInput({ optionName, options });
-    const stock = option ? option.values.reduce((sum, v) => sum + v.stock, 0) : product.stock;
-    return { ...product, stock, option };
-  }),
+  productFields
+    .superRefine(checkOption)
+    .transform(({ optionName, options, ...product }) => {
+      const option = optionOfInput({ optionName, options });
+      const stock = option ? option.values.reduce((sum, v) => sum + v.stock, 0) : product.stock;
+      return { ...product, stock, option };
+    })
+    // More pieces on sale than numbers: the ones past the edition would go unnumbered while the
+    // page says 'Limitada, N piezas numeradas' (the save checks those already sold too).
+    .superRefine((product, ctx) => {
+      if (product.edition !== null && product.stock > product.edition) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["edition"],
+          message: `La edición es de ${product.edition} piezas numeradas: el stock (${product.stock}) no puede ser mayor.`,
+        });
+      }
+    }),
 );
 
 export const dropInput = z

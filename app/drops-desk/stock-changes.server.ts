@@ -89,7 +89,8 @@ function refuseStock(what: string, left: number, delta: number): never {
   );
 }
 
-const HELD = "tiene piezas apartadas en pagos que aún no terminan. Intenta de nuevo en unos minutos.";
+const HELD =
+  "tiene piezas apartadas en pagos que aún no terminan. Se puede cuando esos pagos terminen o venzan sus apartados.";
 
 /**
  * A product that has sizes, or gets or loses them. Its row is claimed first (a hold takes it

@@ -60,6 +60,7 @@ export async function updateDropFromInput(
         )
         .execute();
     }
+    await checkEditionsRoom(trx, kept);
     await writeAlts(trx, input);
     // 'Avísame si vuelve' (decision 46): pieces added tell as many waiting addresses, as the drop
     // stands after this save (one that no longer sells tells nobody).
@@ -138,8 +139,43 @@ async function keepEditionNumbers(trx: Db, kept: ProductInput[]) {
 }
 
 /**
+ * A numbered edition never has more pieces for sale than numbers left: its stock after the save,
+ * the pieces held by unpaid checkouts (numbered when paid) and the numbers given add up to at most
+ * the edition, or the save is refused saying how many may still be on sale.
+ */
+async function checkEditionsRoom(trx: Db, kept: ProductInput[]): Promise<void> {
+  const numbered = kept.filter((p) => p.edition !== null);
+  if (numbered.length === 0) return;
+  const ids = numbered.map((p) => p.id);
+  const [stocks, given, held] = await Promise.all([
+    trx.selectFrom("products").select(["id", "stock"]).where("id", "in", ids).execute(),
+    trx
+      .selectFrom("edition_numbers")
+      .select((eb) => ["product_id", eb.fn.countAll<number | string>().as("n")])
+      .where("product_id", "in", ids)
+      .groupBy("product_id")
+      .execute(),
+    heldPieces(trx, ids),
+  ]);
+  for (const p of numbered) {
+    const stock = stocks.find((s) => s.id === p.id)?.stock ?? 0;
+    const sold = Number(given.find((g) => g.product_id === p.id)?.n ?? 0);
+    const waiting = held.get(p.id) ?? 0;
+    const edition = p.edition ?? 0;
+    if (stock + sold + waiting > edition) {
+      const room = Math.max(0, edition - sold - waiting);
+      refuse(
+        "edicion_numerada",
+        `${p.name}: su edición es de ${edition} piezas numeradas, ${sold} ya vendidas${waiting > 0 ? ` y ${waiting} apartadas` : ""}; a la venta caben ${room === 1 ? "1 pieza" : `${room} piezas`} como máximo.`,
+      );
+    }
+  }
+}
+
+/**
  * The stored products taken off the form. A piece taken off while a shopper is paying for it would
- * be paid for and gone: a product with pieces held by an unpaid checkout is refused.
+ * be paid for and gone: a product with pieces held by an unpaid checkout is refused. So is one with
+ * numbered pieces sold: their certificates and orders read its edition and metal from it.
  */
 async function removableProducts(
   trx: Db,
@@ -156,7 +192,26 @@ async function removableProducts(
   if (busy) {
     refuse(
       "producto_apartado",
-      `No se puede quitar ${busy.name}: tiene piezas apartadas en pagos que aún no terminan. Intenta de nuevo en unos minutos.`,
+      `No se puede quitar ${busy.name}: tiene piezas apartadas en pagos que aún no terminan. Se puede cuando esos pagos terminen o venzan sus apartados.`,
+    );
+  }
+  const numbered = removed.length
+    ? await trx
+        .selectFrom("edition_numbers")
+        .select("product_id")
+        .where(
+          "product_id",
+          "in",
+          removed.map((p) => p.id),
+        )
+        .limit(1)
+        .executeTakeFirst()
+    : undefined;
+  const keep = numbered && removed.find((p) => p.id === numbered.product_id);
+  if (keep) {
+    refuse(
+      "edicion_numerada",
+      `No se puede quitar ${keep.name}: ya tiene piezas numeradas vendidas, y sus certificados nombran su edición. Si ya no se vende, deja su stock en 0.`,
     );
   }
   return removed;

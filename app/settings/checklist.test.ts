@@ -146,7 +146,7 @@ describe("a legal page as shoppers read it", () => {
     expect(privacy?.sections[0]?.paragraphs).toHaveLength(1);
     const shipping = legalPageFor("/envios", demo);
     expect(shipping?.sections.find((s) => s.heading === "Costo")?.paragraphs).toEqual([
-      "El envío está incluido en el precio de las piezas.",
+      "El costo del envío depende de la opción que elijas, y lo ves en tu carrito antes de pagar.",
     ]);
   });
 

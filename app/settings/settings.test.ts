@@ -287,7 +287,9 @@ describe("the shipping policy the cart drawer says", () => {
   const withShipping = (text: string) => applyOverrides(defaults, { legalShipping: text });
 
   it("is the first sentence about the cost of the 'Envíos' page, without the notes to the owner", () => {
-    expect(shippingSummary(defaults)).toBe("El envío está incluido en el precio de las piezas.");
+    expect(shippingSummary(defaults)).toBe(
+      "El costo del envío depende de la opción que elijas, y lo ves en tu carrito antes de pagar.",
+    );
   });
 
   it("follows the owner's text, whatever the part about the cost is called", () => {

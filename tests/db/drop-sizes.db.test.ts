@@ -246,7 +246,7 @@ describeEachDatabase("the drops desk's sizes", (harness) => {
       ok: false,
       reason: "producto_apartado",
       message:
-        "No se puede quitar la talla 8 de Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Intenta de nuevo en unos minutos.",
+        "No se puede quitar la talla 8 de Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Se puede cuando esos pagos terminen o venzan sus apartados.",
     });
     expect(await stored(shop.db, productId)).toEqual(before);
 
@@ -292,7 +292,7 @@ describeEachDatabase("the drops desk's sizes", (harness) => {
       ok: false,
       reason: "producto_apartado",
       message:
-        "No se pueden quitar las tallas de Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Intenta de nuevo en unos minutos.",
+        "No se pueden quitar las tallas de Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Se puede cuando esos pagos terminen o venzan sus apartados.",
     });
     expect(await stored(shop.db, productId)).toEqual(before);
 
@@ -310,7 +310,7 @@ describeEachDatabase("the drops desk's sizes", (harness) => {
       ok: false,
       reason: "producto_apartado",
       message:
-        "No se pueden agregar largos a Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Intenta de nuevo en unos minutos.",
+        "No se pueden agregar largos a Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Se puede cuando esos pagos terminen o venzan sus apartados.",
     });
     await releaseHold(shop.db, plainOrder.id);
     expect(await save(shop, dropId, lengths(await load(shop, dropId)))).toEqual({ ok: true });

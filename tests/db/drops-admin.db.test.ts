@@ -870,6 +870,51 @@ describeEachDatabase("drops desk", (harness) => {
     for (const id of other.images) await expectKept(shop, id ?? "");
   });
 
+  it("a drop with a cash voucher still payable is not deleted: it stays archived, the voucher's order kept", async () => {
+    const shop = await open(harness);
+    const { dropId, line, ids } = await runningDrop(shop, [{ name: "Collar Ola", stock: 2 }]);
+    const waiting = await hold(shop.db, { lines: [line(ids[0] ?? "", 1)], provider: "demo" });
+    await setPaymentSession(shop.db, waiting.id, { id: `demo_${waiting.id}`, expiresAt: waiting.expiresAt });
+    // The buyer chose OXXO on the payment page: a ficha she can pay for days.
+    await shop.db
+      .updateTable("orders")
+      .set({
+        payment_method: "oxxo",
+        voucher_reference: "12345678901234",
+        voucher_expires_at: toTimestamp(new Date(Date.now() + 2 * 86_400_000)),
+      })
+      .where("id", "=", waiting.id)
+      .execute();
+    expect(await deleteDrop(shop.db, shop.storage, createDemoPayments(shop.db), dropId)).toEqual({
+      ok: false,
+      reason: "pago_pendiente",
+      message:
+        "Un pago de esta colección ya se hizo o espera una ficha de OXXO o SPEI que todavía se puede pagar; quedó archivada. Podrás borrarla cuando ese pago se resuelva.",
+    });
+    expect((await getDrop(shop.db, dropId))?.status).toBe("archivada");
+    expect(await statusOf(shop.db, waiting.id)).toBe("esperando_pago");
+  });
+
+  it("a product with numbered pieces sold cannot be taken off its drop: its certificates read its edition", async () => {
+    const shop = await open(harness);
+    const { dropId, line, ids } = await runningDrop(shop, [
+      { name: "Anillo Marea", stock: 3 },
+      { name: "Collar Ola", stock: 2 },
+    ]);
+    const [ring = "", necklace = ""] = ids;
+    await shop.db.updateTable("products").set({ edition_size: 3 }).where("id", "=", ring).execute();
+    await paidOrder(shop.db, [line(ring, 1)]);
+    const form = await loadForm(shop.db, dropId);
+    const result = await save(shop, dropId, { ...form, products: form.products.slice(1) });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: "edicion_numerada",
+      message:
+        "No se puede quitar Anillo Marea: ya tiene piezas numeradas vendidas, y sus certificados nombran su edición. Si ya no se vende, deja su stock en 0.",
+    });
+    expect((await getDrop(shop.db, dropId))?.products.map((p) => p.id)).toEqual([ring, necklace]);
+  });
+
   it("deleting or editing a drop that does not exist is refused as no_encontrado", async () => {
     const shop = await open(harness);
     const missing = newId();

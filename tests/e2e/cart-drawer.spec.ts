@@ -133,7 +133,9 @@ test("the drawer's subtotal reads '$12,500.00' beside its label, with the shop's
 
   // Under it, what shipping costs, as Configuración's 'Envíos' page says it.
   const policy = cart.drawer.getByTestId("shipping-policy");
-  await expect(policy).toHaveText("El envío está incluido en el precio de las piezas.");
+  await expect(policy).toHaveText(
+    "El costo del envío depende de la opción que elijas, y lo ves en tu carrito antes de pagar.",
+  );
   const said = (await policy.textContent()) ?? "";
   await page.goto("/envios");
   await expect(page.getByRole("main")).toContainText(said);

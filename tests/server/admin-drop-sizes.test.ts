@@ -263,7 +263,7 @@ describeEachDatabase("the drop form's sizes through HTTP", (harness) => {
     const removed = await post(`/admin/drops/edit-drop/${id}`, withoutSeven);
     expect(removed.status).toBe(409);
     expect(removed.said).toContain(
-      "Hubo un error al actualizar el drop. No se puede quitar la talla 7 de Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Intenta de nuevo en unos minutos.",
+      "Hubo un error al actualizar el drop. No se puede quitar la talla 7 de Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Se puede cuando esos pagos terminen o venzan sus apartados.",
     );
     const cut = await post(
       `/admin/drops/edit-drop/${id}`,

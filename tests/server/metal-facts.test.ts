@@ -367,7 +367,19 @@ describeEachDatabase("the metal's facts through HTTP", (harness) => {
       expect.soft(res.status, edition).toBe(400);
       expect.soft(fieldMessages(res.html), edition).toContain(message);
     }
-    const created = await post("/admin/drops/new-drop", createBody(dropId, imageId, { edition: "3" }));
+    // More pieces on sale than numbers: the ones past the edition would go unnumbered.
+    const over = await post(
+      "/admin/drops/new-drop",
+      createBody(dropId, imageId, { edition: "3", stock: "5" }),
+    );
+    expect(over.status).toBe(400);
+    expect(fieldMessages(over.html)).toContain(
+      "La edición es de 3 piezas numeradas: el stock (5) no puede ser mayor.",
+    );
+    const created = await post(
+      "/admin/drops/new-drop",
+      createBody(dropId, imageId, { edition: "3", stock: "3" }),
+    );
     expect(created.status, announcements(created.html).join(" | ")).toBe(302);
     // A new drop is a draft (decision 38): published, the shop shows and sells it.
     const published = await post(
@@ -445,6 +457,20 @@ describeEachDatabase("the metal's facts through HTTP", (harness) => {
       expect(res.status, edition).toBe(409);
       expect(announcements(res.html).join(" ")).toContain("ya tiene piezas numeradas hasta la 3");
     }
+    // Nor can more pieces go on sale than numbers are left (3 of 3 sold: none).
+    const more = createBody(dropId, imageId, {
+      id: product?.id ?? "",
+      stockLoaded: "0",
+      stock: "1",
+      edition: "3",
+    });
+    more.set("version", version);
+    more.set("status", "activa");
+    const refused = await post(`/admin/drops/edit-drop/${dropId}`, more);
+    expect(refused.status).toBe(409);
+    expect(announcements(refused.html).join(" ")).toContain(
+      "Anillo Marea: su edición es de 3 piezas numeradas, 3 ya vendidas; a la venta caben 0 piezas como máximo.",
+    );
     expect((await getDrop(database.db, dropId))?.products[0]?.editionSize).toBe(3);
   });
 });

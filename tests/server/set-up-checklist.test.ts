@@ -69,7 +69,9 @@ describeEachDatabase("the set-up checklist and the public legal pages", (harness
     expect(privacy).toContain("Derechos ARCO");
     expect(privacy).toContain("es responsable del tratamiento de los datos personales");
     const shipping = await (await fetch(`${server.url}/envios`)).text();
-    expect(shipping).toContain("El envío está incluido en el precio de las piezas.</p>");
+    expect(shipping).toContain(
+      "El costo del envío depende de la opción que elijas, y lo ves en tu carrito antes de pagar.</p>",
+    );
   });
 
   it("the admin's landing lists what is left; an administrator without a second factor is named", async () => {
