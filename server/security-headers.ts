@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type express from "express";
 import helmet from "helmet";
 import type { Config } from "~/config/env.server";
+import { embedVideoUrl } from "~/lib/urls";
 
 /*
  * The headers every answer gets: helmet's (with the Content-Security-Policy and its per-answer
@@ -40,7 +41,8 @@ export function securityHeaders(
   const mediaSources = config.media.kind === "s3" ? [new URL(config.media.publicUrl).origin] : [];
   // The process video on /nosotros: a player in a frame (YouTube, Vimeo) or a file in <video>.
   const build = (video: string | null) => {
-    const videoSources = video ? [new URL(video).origin] : [];
+    // The player /nosotros frames, whatever page address the owner pasted (embedVideoUrl).
+    const videoSources = video ? [new URL(embedVideoUrl(video)).origin] : [];
     return helmet({
       // Development: Vite injects inline scripts and a websocket for hot reload.
       contentSecurityPolicy: development

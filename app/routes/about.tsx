@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Picture } from "~/components/picture";
 import { BRAND, HERO_SHARE_IMAGE, PROCESS_VIDEO_POSTER, type ProcessStep, TIMELINE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
-import { absoluteUrl } from "~/lib/urls";
+import { absoluteUrl, embedVideoUrl } from "~/lib/urls";
 import { type StoryPicture, storyImage, storyPictures } from "~/settings/storefront.server";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";
@@ -56,8 +56,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     process: storefront.processSteps,
     // The hero as the home shows it: the owner's photo (its JPEG copy) or the brand's drawing.
     ogImage: absoluteUrl(origin, heroPhoto?.shareSrc ?? HERO_SHARE_IMAGE),
-    // Only http(s): Configuración and the environment check it.
-    processVideoUrl: shop.processVideoUrl,
+    // Only http(s): Configuración and the environment check it. A YouTube or Vimeo page's address
+    // as its player's (those pages cannot be framed).
+    processVideoUrl: shop.processVideoUrl ? embedVideoUrl(shop.processVideoUrl) : null,
   };
 }
 

@@ -76,7 +76,8 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
       settingsForm({
         name: "Luna Nueva Joyería",
         whatsapp: "+52 1 55 9876 5432",
-        processVideoUrl: "https://player.vimeo.com/video/76979871",
+        // The page's address, as owners copy it: /nosotros frames its player (a page cannot be).
+        processVideoUrl: "https://vimeo.com/76979871",
       }),
       { cookie, origin: one.url },
     );

@@ -59,7 +59,7 @@ export function ShopDetailsSection({ fields, changed }: SectionProps) {
             meta={fields.processVideoUrl}
             label="Video del proceso"
             type="url"
-            hint="Se ve en Nosotros: la dirección para insertar de YouTube o Vimeo, o un archivo MP4/WebM. Vacío: sin video."
+            hint="Se ve en Nosotros: el enlace del video en YouTube o Vimeo (el de la página o el de insertar), o un archivo MP4/WebM. Vacío: sin video."
             changed={changed}
           />
         </div>
