@@ -14,8 +14,8 @@ export async function putPiecesBack(
   cause: string,
   now: Date,
 ): Promise<void> {
-  await restock(trx, lines, now);
-  for (const line of lines) {
+  // 'Avísame si vuelve' only for pieces that are on sale again.
+  for (const line of await restock(trx, lines, now)) {
     if (line.quantity <= 0) continue;
     await piecesCameBack(
       trx,

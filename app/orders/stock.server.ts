@@ -89,28 +89,31 @@ async function stockLeft(trx: Db, line: StockLine): Promise<number> {
 }
 
 /**
- * Gives pieces back, to the value and its product's sum. A product deleted since (its drop was
- * removed), or a value the owner removed, has nothing to take them.
+ * Gives pieces back, to the value and its product's sum; returns the lines that went back. A
+ * product deleted since (its drop was removed), a value the owner removed, or a piece sold without
+ * a size of a product that has sizes now, has nothing to take them: counted in the product's sum
+ * alone, it would show for sale a piece no size can sell.
  */
-export async function restock(trx: Db, lines: readonly StockLine[], now: Date): Promise<void> {
+export async function restock(trx: Db, lines: readonly StockLine[], now: Date): Promise<StockLine[]> {
   const stamp = toTimestamp(now);
+  const back: StockLine[] = [];
   for (const line of inLockOrder(lines)) {
     if (line.quantity <= 0) continue;
-    if (line.optionId) {
-      // Back to the product's sum only if its value is still there to hold them.
-      const back = await trx
-        .selectFrom("product_options")
-        .select("id")
-        .where("id", "=", line.optionId)
-        .where("product_id", "=", line.productId)
-        .executeTakeFirst();
-      if (!back) continue;
-    }
-    await trx
+    // Back to the product's sum only if its value is still there to hold them (or, sold without
+    // one, if the product still has none).
+    const values = await trx
+      .selectFrom("product_options")
+      .select("id")
+      .where("product_id", "=", line.productId)
+      .execute();
+    if (line.optionId ? !values.some((v) => v.id === line.optionId) : values.length > 0) continue;
+    const updated = await trx
       .updateTable("products")
       .set({ stock: sql`stock + ${line.quantity}`, updated_at: stamp })
       .where("id", "=", line.productId)
-      .execute();
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) continue;
+    back.push(line);
     if (line.optionId) {
       await trx
         .updateTable("product_options")
@@ -119,6 +122,7 @@ export async function restock(trx: Db, lines: readonly StockLine[], now: Date): 
         .execute();
     }
   }
+  return back;
 }
 
 /** What an order holds of each product (and value): its lines less the pieces a late payment could not take. */

@@ -16,8 +16,10 @@ import { newId } from "~/lib/ids";
 import { createLocalStorage } from "~/media/local-storage.server";
 import { storeImage } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
+import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { holdCart, releaseHold } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
+import { createDemoPayments } from "~/payments/demo-payments.server";
 import { oaxacaAddress } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -319,6 +321,37 @@ describeEachDatabase("the drops desk's sizes", (harness) => {
       option: "Largo",
       sizes: { "40 cm": 1, "45 cm": 2 },
     });
+  });
+
+  it("a piece sold before its product had sizes, cancelled after, does not come back as stock no size sells", async () => {
+    const shop = await open(harness);
+    const { dropId, productId } = await ringDrop(shop);
+    // Sizes off, 6 pieces; one is bought and paid (no size), then the owner splits the rest in lengths.
+    expect(
+      await save(
+        shop,
+        dropId,
+        withSizes(await load(shop, dropId), () => [], { optionName: "", stock: "6" }),
+      ),
+    ).toEqual({ ok: true });
+    const bought = await hold(shop.db, { lines: [{ productId, dropId, quantity: 1 }], provider: "demo" });
+    await confirmPayment(shop.db, {
+      orderId: bought.id,
+      customerName: "Ana Pérez",
+      customerEmail: "ana@example.mx",
+      shipping: oaxacaAddress("Ana Pérez", "951 123 4567"),
+    });
+    const lengths = withSizes(await load(shop, dropId), () => [size("40 cm", 2), size("45 cm", 3)], {
+      optionName: "Largo",
+    });
+    expect(await save(shop, dropId, lengths)).toEqual({ ok: true });
+    const before = await stored(shop.db, productId);
+    expect(before).toMatchObject({ stock: 5, sizes: { "40 cm": 2, "45 cm": 3 } });
+    // The shop cancels the paid order: its piece had no length, so it goes back to no shelf.
+    expect(await cancelPaidOrder(shop.db, createDemoPayments(shop.db), bought.id)).toMatchObject({
+      ok: true,
+    });
+    expect(await stored(shop.db, productId)).toEqual(before);
   });
 
   it("sizes added to a piece that sold meanwhile are refused with what is left, not sold again", async () => {
