@@ -18,6 +18,22 @@ export async function deleteDrop(
   payments: PaymentProvider,
   dropId: string,
 ): Promise<DropResult> {
+  // Numbered pieces sold: their orders, slips and certificates read the edition and metal from its
+  // products (decision 33), so the drop stays; archiving it takes it off the shop.
+  const numbered = await db
+    .selectFrom("edition_numbers as e")
+    .innerJoin("products as p", "p.id", "e.product_id")
+    .select("p.name")
+    .where("p.drop_id", "=", dropId)
+    .limit(1)
+    .executeTakeFirst();
+  if (numbered) {
+    return {
+      ok: false,
+      reason: "edicion_numerada",
+      message: `No se puede borrar: ${numbered.name} tiene piezas numeradas vendidas, y sus certificados nombran su edición. Archívala para quitarla de la tienda.`,
+    };
+  }
   // Archived first: from here on no checkout can hold its pieces.
   const closed = await db
     .updateTable("drops")

@@ -214,7 +214,7 @@ export const productInput = z.preprocess(
         ctx.addIssue({
           code: "custom",
           path: ["edition"],
-          message: `La edición es de ${product.edition} piezas numeradas: el stock (${product.stock}) no puede ser mayor.`,
+          message: `La edición es de ${product.edition === 1 ? "1 pieza numerada" : `${product.edition} piezas numeradas`}: el stock (${product.stock}) no puede ser mayor.`,
         });
       }
     }),

@@ -13,6 +13,7 @@ import { type DropRefusal, type DropResult, Refused, refuse } from "./types";
 interface StoredProduct {
   id: string;
   name: string;
+  edition_size: number | null;
 }
 
 /**
@@ -40,7 +41,7 @@ export async function updateDropFromInput(
 
     const existing = await trx
       .selectFrom("products")
-      .select(["id", "name"])
+      .select(["id", "name", "edition_size"])
       .where("drop_id", "=", dropId)
       .execute();
     const kept = keptProducts(existing, input.products);
@@ -60,7 +61,15 @@ export async function updateDropFromInput(
         )
         .execute();
     }
-    await checkEditionsRoom(trx, kept);
+    // Only where this save adds pieces or changes the edition: one already past it is left alone.
+    await checkEditionsRoom(
+      trx,
+      kept.filter(
+        (p) =>
+          raised.some((r) => r.productId === p.id) ||
+          existing.find((e) => e.id === p.id)?.edition_size !== p.edition,
+      ),
+    );
     await writeAlts(trx, input);
     // 'Avísame si vuelve' (decision 46): pieces added tell as many waiting addresses, as the drop
     // stands after this save (one that no longer sells tells nobody).
@@ -146,31 +155,50 @@ async function keepEditionNumbers(trx: Db, kept: ProductInput[]) {
 async function checkEditionsRoom(trx: Db, kept: ProductInput[]): Promise<void> {
   const numbered = kept.filter((p) => p.edition !== null);
   if (numbered.length === 0) return;
-  const ids = numbered.map((p) => p.id);
-  const [stocks, given, held] = await Promise.all([
-    trx.selectFrom("products").select(["id", "stock"]).where("id", "in", ids).execute(),
-    trx
-      .selectFrom("edition_numbers")
-      .select((eb) => ["product_id", eb.fn.countAll<number | string>().as("n")])
-      .where("product_id", "in", ids)
-      .groupBy("product_id")
-      .execute(),
-    heldPieces(trx, ids),
-  ]);
+  // One statement, one moment: a payment moving a piece from held to numbered between two reads
+  // would count it twice, or not at all. Held as catalogue/held-pieces.server.ts counts it.
+  const rows = await trx
+    .selectFrom("products as p")
+    .select((eb) => [
+      "p.id",
+      "p.stock",
+      eb
+        .selectFrom("edition_numbers as e")
+        .select((sub) => sub.fn.countAll<number | string>().as("n"))
+        .whereRef("e.product_id", "=", "p.id")
+        .as("given"),
+      eb
+        .selectFrom("order_lines as l")
+        .innerJoin("orders as o", "o.id", "l.order_id")
+        .select((sub) => sub.fn.sum<number | string>(sub("l.quantity", "-", sub.ref("l.missing"))).as("n"))
+        .where("o.status", "=", "esperando_pago")
+        .whereRef("l.product_id", "=", "p.id")
+        .as("held"),
+    ])
+    .where(
+      "p.id",
+      "in",
+      numbered.map((p) => p.id),
+    )
+    .execute();
   for (const p of numbered) {
-    const stock = stocks.find((s) => s.id === p.id)?.stock ?? 0;
-    const sold = Number(given.find((g) => g.product_id === p.id)?.n ?? 0);
-    const waiting = held.get(p.id) ?? 0;
+    const row = rows.find((r) => r.id === p.id);
+    const stock = row?.stock ?? 0;
+    const sold = Number(row?.given ?? 0);
+    const waiting = Number(row?.held ?? 0);
     const edition = p.edition ?? 0;
     if (stock + sold + waiting > edition) {
       const room = Math.max(0, edition - sold - waiting);
       refuse(
         "edicion_numerada",
-        `${p.name}: su edición es de ${edition} piezas numeradas, ${sold} ya vendidas${waiting > 0 ? ` y ${waiting} apartadas` : ""}; a la venta caben ${room === 1 ? "1 pieza" : `${room} piezas`} como máximo.`,
+        `${p.name}: su edición es de ${pieces(edition)} numeradas, ${sold} ${sold === 1 ? "ya vendida" : "ya vendidas"}${waiting > 0 ? ` y ${waiting} ${waiting === 1 ? "apartada" : "apartadas"}` : ""}; a la venta caben ${pieces(room)} como máximo.`,
       );
     }
   }
 }
+
+/** "1 pieza", "3 piezas". */
+const pieces = (n: number) => (n === 1 ? "1 pieza" : `${n} piezas`);
 
 /**
  * The stored products taken off the form. A piece taken off while a shopper is paying for it would

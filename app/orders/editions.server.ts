@@ -65,8 +65,16 @@ export async function numberEditionPieces(trx: Db, orderId: string, now: Date): 
 }
 
 /** An order cancelled by the shop gives its numbers back: its pieces are on the shelf again. */
-export async function releaseEditionNumbers(trx: Db, orderId: string): Promise<void> {
-  await trx.deleteFrom("edition_numbers").where("order_id", "=", orderId).execute();
+export async function releaseEditionNumbers(
+  trx: Db,
+  orderId: string,
+  /** Only these products' numbers (the pieces that went back). */
+  productIds?: readonly string[],
+): Promise<void> {
+  if (productIds?.length === 0) return;
+  let release = trx.deleteFrom("edition_numbers").where("order_id", "=", orderId);
+  if (productIds) release = release.where("product_id", "in", [...productIds]);
+  await release.execute();
 }
 
 /**

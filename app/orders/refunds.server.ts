@@ -188,9 +188,14 @@ async function made(
     moved = true;
     await byHand?.also(trx);
     if (refund.restock_when_made) {
-      await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
-      // Its numbered pieces are back on the shelf: their numbers go with them to the next buyer.
-      await releaseEditionNumbers(trx, orderId);
+      const back = await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
+      // Its numbered pieces back on the shelf: their numbers go with them to the next buyer (not
+      // those of a piece with no shelf left to take it, which is not for sale).
+      await releaseEditionNumbers(
+        trx,
+        orderId,
+        back.map((line) => line.productId),
+      );
     }
     await queueEmail(trx, {
       kind: CANCELLATION_EMAIL,

@@ -97,16 +97,23 @@ async function stockLeft(trx: Db, line: StockLine): Promise<number> {
 export async function restock(trx: Db, lines: readonly StockLine[], now: Date): Promise<StockLine[]> {
   const stamp = toTimestamp(now);
   const back: StockLine[] = [];
-  for (const line of inLockOrder(lines)) {
-    if (line.quantity <= 0) continue;
+  const ordered = inLockOrder(lines).filter((line) => line.quantity > 0);
+  const productIds = [...new Set(ordered.map((line) => line.productId))];
+  if (productIds.length === 0) return back;
+  // Each product's row claimed first, in lock order: a save adding or removing its sizes (which
+  // claims it too) has committed before they are read below, never in between.
+  for (const id of productIds)
+    await trx.updateTable("products").set({ updated_at: stamp }).where("id", "=", id).execute();
+  const values = await trx
+    .selectFrom("product_options")
+    .select(["id", "product_id"])
+    .where("product_id", "in", productIds)
+    .execute();
+  for (const line of ordered) {
     // Back to the product's sum only if its value is still there to hold them (or, sold without
     // one, if the product still has none).
-    const values = await trx
-      .selectFrom("product_options")
-      .select("id")
-      .where("product_id", "=", line.productId)
-      .execute();
-    if (line.optionId ? !values.some((v) => v.id === line.optionId) : values.length > 0) continue;
+    const own = values.filter((v) => v.product_id === line.productId);
+    if (line.optionId ? !own.some((v) => v.id === line.optionId) : own.length > 0) continue;
     const updated = await trx
       .updateTable("products")
       .set({ stock: sql`stock + ${line.quantity}`, updated_at: stamp })

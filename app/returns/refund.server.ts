@@ -307,9 +307,12 @@ async function made(
       optionId: l.option_id,
       quantity: l.back,
     }));
-    await putPiecesBack(trx, back, `devolucion:${returnId}`, now);
-    // A numbered piece back on the shelf frees its number for the next buyer (the highest ones).
-    for (const line of arrived) await releaseLineEditionNumbers(trx, info.order_id, line.position, line.back);
+    const onSale = new Set(await putPiecesBack(trx, back, `devolucion:${returnId}`, now));
+    // A numbered piece back on the shelf frees its number for the next buyer (the highest ones);
+    // one with no shelf left to take it (its size removed since) keeps it.
+    for (const [i, line] of arrived.entries())
+      if (onSale.has(back[i] as StockLine))
+        await releaseLineEditionNumbers(trx, info.order_id, line.position, line.back);
     await recordEvent(
       trx,
       info.order_id,

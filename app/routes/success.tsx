@@ -74,7 +74,7 @@ export default function Success({ loaderData }: Route.ComponentProps) {
             </p>
           ) : receipt.cancelled ? (
             <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
-              Cancelamos este pedido porque pasa del máximo de piezas por persona: {receipt.cancelled}. Te
+              Cancelamos este pedido porque pasa del máximo de piezas por persona: {receipt.cancelled} Te
               devolvemos el total y te escribimos a {receipt.email} en cuanto el reembolso esté hecho.
             </p>
           ) : receipt.voucher ? (

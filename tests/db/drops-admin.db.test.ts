@@ -116,6 +116,8 @@ async function expectKept(shop: Shop, mediaId: string) {
 
 type RawProduct = {
   id?: string;
+  /** 'Edición limitada (piezas)' as typed: empty for a piece that is not numbered. */
+  edition?: string;
   name?: string;
   price?: string;
   stock?: string;
@@ -187,6 +189,7 @@ async function loadForm(db: Db, dropId: string) {
         description: p.description,
         imageId: p.image?.id ?? "",
         extraImageIds: p.extraImages.map((m) => m.id),
+        edition: p.editionSize === null ? "" : String(p.editionSize),
       }),
     ),
   };
@@ -913,6 +916,27 @@ describeEachDatabase("drops desk", (harness) => {
         "No se puede quitar Anillo Marea: ya tiene piezas numeradas vendidas, y sus certificados nombran su edición. Si ya no se vende, deja su stock en 0.",
     });
     expect((await getDrop(shop.db, dropId))?.products.map((p) => p.id)).toEqual([ring, necklace]);
+    // A piece already past its edition (stock set before this was checked) does not block a save
+    // that adds nothing to it; one that adds a piece is refused, saying what fits.
+    // (3 on sale and 1 sold, of 3 numbers.)
+    await shop.db.updateTable("products").set({ stock: 3 }).where("id", "=", ring).execute();
+    expect(await save(shop, dropId, await loadForm(shop.db, dropId))).toEqual({ ok: true });
+    await shop.db.updateTable("products").set({ stock: 2 }).where("id", "=", ring).execute();
+    const more = withProduct(await loadForm(shop.db, dropId), 0, { stock: "3" });
+    expect(await save(shop, dropId, more)).toMatchObject({
+      ok: false,
+      reason: "edicion_numerada",
+      message:
+        "Anillo Marea: su edición es de 3 piezas numeradas, 1 ya vendida; a la venta caben 2 piezas como máximo.",
+    });
+    // Nor can its drop be deleted with it.
+    expect(await deleteDrop(shop.db, shop.storage, createDemoPayments(shop.db), dropId)).toEqual({
+      ok: false,
+      reason: "edicion_numerada",
+      message:
+        "No se puede borrar: Anillo Marea tiene piezas numeradas vendidas, y sus certificados nombran su edición. Archívala para quitarla de la tienda.",
+    });
+    expect(await getDrop(shop.db, dropId)).not.toBeNull();
   });
 
   it("deleting or editing a drop that does not exist is refused as no_encontrado", async () => {
