@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from "kysely";
 import type { Db } from "~/db/database.server";
+import type { KyselyDatabase } from "~/db/schema";
 
 /*
  * The one rule for pieces held by unpaid checkouts: the storefront's 'Apartado' and the drops
@@ -35,6 +37,21 @@ export async function heldPieces(db: Db, productIds: readonly string[]): Promise
     if (pieces > 0) held.set(row.productId, pieces);
   }
   return held;
+}
+
+/**
+ * The same count for the product `p` of an enclosing query, as a subquery (`n`): for a check that
+ * must read it at the same moment as the product's stock (drops-desk/update.server.ts).
+ */
+export function heldPiecesOfP(
+  eb: ExpressionBuilder<KyselyDatabase & { p: KyselyDatabase["products"] }, "p">,
+) {
+  return eb
+    .selectFrom("order_lines as l")
+    .innerJoin("orders as o", "o.id", "l.order_id")
+    .select((sub) => sub.fn.sum<number | string>(sub("l.quantity", "-", sub.ref("l.missing"))).as("n"))
+    .where("o.status", "=", "esperando_pago")
+    .whereRef("l.product_id", "=", "p.id");
 }
 
 /** The ids among `products` whose stock is 0: those worth asking `heldPieces` about. */

@@ -16,3 +16,20 @@ export async function takeTurnsOn(trx: Db, key: string): Promise<void> {
     await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
   }
 }
+
+/**
+ * Claims products' rows for the rest of the transaction, in id order (the order every transaction
+ * of the shop takes them in), without writing them: on PostgreSQL a `SELECT … FOR UPDATE`, after
+ * which a transaction that was changing them has committed and its changes are read; on SQLite
+ * nothing more, as above (the write lock is already held).
+ */
+export async function claimProducts(trx: Db, productIds: readonly string[]): Promise<void> {
+  if (productIds.length === 0 || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await trx
+    .selectFrom("products")
+    .select("id")
+    .where("id", "in", [...productIds])
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+}

@@ -1,4 +1,4 @@
-import { heldPieces } from "~/catalogue/held-pieces.server";
+import { heldPieces, heldPiecesOfP } from "~/catalogue/held-pieces.server";
 import { type Db, toTimestamp } from "~/db/database.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { piecesCameBack } from "~/waitlist/restock.server";
@@ -156,7 +156,7 @@ async function checkEditionsRoom(trx: Db, kept: ProductInput[]): Promise<void> {
   const numbered = kept.filter((p) => p.edition !== null);
   if (numbered.length === 0) return;
   // One statement, one moment: a payment moving a piece from held to numbered between two reads
-  // would count it twice, or not at all. Held as catalogue/held-pieces.server.ts counts it.
+  // would count it twice, or not at all.
   const rows = await trx
     .selectFrom("products as p")
     .select((eb) => [
@@ -167,13 +167,7 @@ async function checkEditionsRoom(trx: Db, kept: ProductInput[]): Promise<void> {
         .select((sub) => sub.fn.countAll<number | string>().as("n"))
         .whereRef("e.product_id", "=", "p.id")
         .as("given"),
-      eb
-        .selectFrom("order_lines as l")
-        .innerJoin("orders as o", "o.id", "l.order_id")
-        .select((sub) => sub.fn.sum<number | string>(sub("l.quantity", "-", sub.ref("l.missing"))).as("n"))
-        .where("o.status", "=", "esperando_pago")
-        .whereRef("l.product_id", "=", "p.id")
-        .as("held"),
+      heldPiecesOfP(eb).as("held"),
     ])
     .where(
       "p.id",

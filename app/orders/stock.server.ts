@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { type Db, toTimestamp } from "~/db/database.server";
+import { claimProducts } from "~/db/transaction-lock.server";
 
 /*
  * The only code that moves stock for orders. Every transaction touches products in product-id
@@ -100,10 +101,9 @@ export async function restock(trx: Db, lines: readonly StockLine[], now: Date): 
   const ordered = inLockOrder(lines).filter((line) => line.quantity > 0);
   const productIds = [...new Set(ordered.map((line) => line.productId))];
   if (productIds.length === 0) return back;
-  // Each product's row claimed first, in lock order: a save adding or removing its sizes (which
-  // claims it too) has committed before they are read below, never in between.
-  for (const id of productIds)
-    await trx.updateTable("products").set({ updated_at: stamp }).where("id", "=", id).execute();
+  // The products' rows claimed first: a save adding or removing their sizes (which claims them
+  // too) has committed before they are read below, never in between.
+  await claimProducts(trx, productIds);
   const values = await trx
     .selectFrom("product_options")
     .select(["id", "product_id"])

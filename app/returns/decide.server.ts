@@ -5,12 +5,33 @@ import { recordEvent } from "~/orders/desk.server";
 import { RETURN_MOVES, returnMovableFrom } from "./return-status";
 
 /*
- * The owner's answer to a return request (decision 48): accepted, with where to send the pieces,
- * or declined, with why. One conditional move each; the buyer's e-mail is queued in the same
- * transaction, so a second click or another tab answers nothing twice.
+ * The owner's answers with words for the buyer (decision 48): a request accepted, with where to
+ * send the pieces, or declined, with why; an accepted return closed without its pieces. One
+ * conditional move each; the buyer's e-mail is queued in the same transaction, so a second click
+ * or another tab answers nothing twice.
  */
 
 export type DecideResult = { ok: true } | { ok: false; reason: "no_encontrada" | "ya_respondida" };
+
+/** Each answer's e-mail and timeline event; `decided`: it answers the request (`decided_at`). */
+const ANSWERS = {
+  accept: { email: RETURN_ACCEPTED_EMAIL, event: "devolucion_aceptada", decided: true },
+  decline: { email: RETURN_DECLINED_EMAIL, event: "devolucion_rechazada", decided: true },
+  close: { email: RETURN_CLOSED_EMAIL, event: "devolucion_cerrada", decided: false },
+} as const;
+
+export async function decideReturn(
+  db: Db,
+  returnId: string,
+  decision: "accept" | "decline",
+  message: string,
+  now = new Date(),
+): Promise<DecideResult> {
+  const answered = await answerReturn(db, returnId, decision, message, now);
+  return answered === "ok"
+    ? { ok: true }
+    : { ok: false, reason: answered === "no_encontrada" ? answered : "ya_respondida" };
+}
 
 /**
  * Closes an accepted return whose pieces never came (she kept them, or will not send them): no
@@ -22,48 +43,21 @@ export async function closeReturn(
   message: string,
   now = new Date(),
 ): Promise<{ ok: true } | { ok: false; reason: "no_encontrada" | "no_aceptada" }> {
-  return db.transaction().execute(async (trx) => {
-    const found = await trx
-      .selectFrom("returns as r")
-      .innerJoin("orders as o", "o.id", "r.order_id")
-      .select(["r.order_id", "o.customer_email"])
-      .where("r.id", "=", returnId)
-      .executeTakeFirst();
-    if (!found) return { ok: false, reason: "no_encontrada" } as const;
-    const stamp = toTimestamp(now);
-    const moved = await trx
-      .updateTable("returns")
-      .set({ status: RETURN_MOVES.close.to, owner_message: message.trim().slice(0, 2000), updated_at: stamp })
-      .where("id", "=", returnId)
-      .where("status", "in", returnMovableFrom("close"))
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return { ok: false, reason: "no_aceptada" } as const;
-    await recordEvent(
-      trx,
-      found.order_id,
-      "devolucion_cerrada",
-      `${returnId}: ${message.trim().slice(0, 400)}`,
-      now,
-    );
-    await queueEmail(trx, {
-      kind: RETURN_CLOSED_EMAIL,
-      recipient: found.customer_email,
-      orderId: found.order_id,
-      dedupeKey: `${RETURN_CLOSED_EMAIL}:${returnId}`,
-      payload: { returnId },
-      now,
-    });
-    return { ok: true } as const;
-  });
+  const answered = await answerReturn(db, returnId, "close", message, now);
+  return answered === "ok"
+    ? { ok: true }
+    : { ok: false, reason: answered === "no_encontrada" ? answered : "no_aceptada" };
 }
 
-export async function decideReturn(
+/** The move with the owner's words, its event and its e-mail; "otro_estado": not from where it stands. */
+async function answerReturn(
   db: Db,
   returnId: string,
-  decision: "accept" | "decline",
+  move: keyof typeof ANSWERS,
   message: string,
-  now = new Date(),
-): Promise<DecideResult> {
+  now: Date,
+): Promise<"ok" | "no_encontrada" | "otro_estado"> {
+  const answer = ANSWERS[move];
   return db.transaction().execute(async (trx) => {
     const found = await trx
       .selectFrom("returns as r")
@@ -71,36 +65,36 @@ export async function decideReturn(
       .select(["r.order_id", "o.customer_email"])
       .where("r.id", "=", returnId)
       .executeTakeFirst();
-    if (!found) return { ok: false, reason: "no_encontrada" } as const;
+    if (!found) return "no_encontrada";
     const stamp = toTimestamp(now);
+    const words = message.trim();
     const moved = await trx
       .updateTable("returns")
       .set({
-        status: RETURN_MOVES[decision].to,
-        owner_message: message.trim().slice(0, 2000),
-        decided_at: stamp,
+        status: RETURN_MOVES[move].to,
+        owner_message: words.slice(0, 2000),
+        ...(answer.decided ? { decided_at: stamp } : {}),
         updated_at: stamp,
       })
       .where("id", "=", returnId)
-      .where("status", "in", returnMovableFrom(decision))
+      .where("status", "in", returnMovableFrom(move))
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return { ok: false, reason: "ya_respondida" } as const;
-    const kind = decision === "accept" ? RETURN_ACCEPTED_EMAIL : RETURN_DECLINED_EMAIL;
+    if (Number(moved.numUpdatedRows) !== 1) return "otro_estado";
     await recordEvent(
       trx,
       found.order_id,
-      decision === "accept" ? "devolucion_aceptada" : "devolucion_rechazada",
-      `${returnId}${message.trim() ? `: ${message.trim().slice(0, 400)}` : ""}`,
+      answer.event,
+      `${returnId}${words ? `: ${words.slice(0, 400)}` : ""}`,
       now,
     );
     await queueEmail(trx, {
-      kind,
+      kind: answer.email,
       recipient: found.customer_email,
       orderId: found.order_id,
-      dedupeKey: `${kind}:${returnId}`,
+      dedupeKey: `${answer.email}:${returnId}`,
       payload: { returnId },
       now,
     });
-    return { ok: true } as const;
+    return "ok";
   });
 }

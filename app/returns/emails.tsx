@@ -150,6 +150,6 @@ export const returnRefundedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
       view.refundWay
         ? `Recibimos las piezas de tu devolución y te reembolsamos ${view.refund} MXN${view.refundWay}. Según tu banco, puede tardar unos días en verse en tu estado de cuenta.`
         : `Recibimos las piezas de tu devolución y te devolvimos ${view.refund} MXN. Si no lo ves en tu cuenta, respóndenos y lo revisamos.`,
-      ...(piecesNotArrived(view.lines, "correo") ? [piecesNotArrived(view.lines, "correo") as string] : []),
-    ],
+      piecesNotArrived(view.lines, "correo"),
+    ].filter((line) => line !== null),
   });

@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, sql } from "kysely";
+import { type Kysely, PostgresAdapter } from "kysely";
 
 // biome-ignore lint/suspicious/noExplicitAny: used by migrations, which are schema-agnostic
 export function isPostgres(db: Kysely<any>): boolean {
@@ -18,14 +18,6 @@ export function timestampType(db: Kysely<any>): "timestamptz" | "text" {
  */
 // biome-ignore lint/suspicious/noExplicitAny: see isPostgres
 export async function hasColumn(db: Kysely<any>, table: string, column: string): Promise<boolean> {
-  if (isPostgres(db)) {
-    const found = await sql<{ n: number }>`
-      SELECT 1 AS n FROM information_schema.columns
-      WHERE table_schema = current_schema() AND table_name = ${table} AND column_name = ${column}`.execute(
-      db,
-    );
-    return found.rows.length > 0;
-  }
-  const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db);
-  return columns.rows.some((c) => c.name === column);
+  const tables = await db.introspection.getTables();
+  return tables.some((t) => t.name === table && t.columns.some((c) => c.name === column));
 }
