@@ -134,3 +134,12 @@ export function openingText(startAt: Date, now: Date): string {
   const day = (yearOf(startAt) === yearOf(now) ? opening : openingYear).format(startAt).replace(",", "");
   return `Abre el ${day}, ${clockTime.format(startAt)} h (hora de la Ciudad de México)`;
 }
+
+/**
+ * The instant a form's minute-precise time stands for, given what was stored: the stored instant
+ * when the form kept its minute (its seconds were only not shown), the form's otherwise. A save
+ * that touched only a description never moves a drop's opening by its hidden seconds.
+ */
+export function keptWithinMinute(stored: Date, fromForm: Date): Date {
+  return Math.floor(stored.getTime() / 60_000) * 60_000 === fromForm.getTime() ? stored : fromForm;
+}

@@ -379,6 +379,37 @@ describeEachDatabase("drops desk", (harness) => {
     });
   });
 
+  it("a save that kept the form's minutes keeps the opening's and closing's stored seconds; a new minute is taken", async () => {
+    const shop = await open(harness);
+    const { dropId } = await runningDrop(shop, [{ name: "Anillo Marea", stock: 3 }]);
+    // As the demo catalogue makes them: instants with seconds, which the form's minutes do not show.
+    const start = new Date(Date.now() + 2 * 3_600_000 + 37_123);
+    const end = new Date(start.getTime() + DAY + 12_345);
+    await shop.db
+      .updateTable("drops")
+      .set({ start_at: toTimestamp(start), end_at: toTimestamp(end) })
+      .where("id", "=", dropId)
+      .execute();
+    const version = (await dropForEdit(shop.db, shop.storage, dropId))?.version;
+    const form = { ...(await loadForm(shop.db, dropId)), version, smallDescription: "Nueva descripción" };
+    expect(await save(shop, dropId, form)).toEqual({ ok: true });
+    const kept = await getDrop(shop.db, dropId);
+    expect(kept?.smallDescription).toBe("Nueva descripción");
+    expect(kept?.startAt.getTime()).toBe(start.getTime());
+    expect(kept?.endAt.getTime()).toBe(end.getTime());
+
+    const later = new Date(Math.floor(start.getTime() / 60_000) * 60_000 + 5 * 60_000);
+    const moved = {
+      ...(await loadForm(shop.db, dropId)),
+      version: (await dropForEdit(shop.db, shop.storage, dropId))?.version,
+      ...shopDates(later, end),
+    };
+    expect(await save(shop, dropId, moved)).toEqual({ ok: true });
+    const after = await getDrop(shop.db, dropId);
+    expect(after?.startAt.getTime()).toBe(later.getTime());
+    expect(after?.endAt.getTime()).toBe(end.getTime());
+  });
+
   it("a second submit of the same create form is refused and changes nothing", async () => {
     const shop = await open(harness);
     const dropId = newId();
