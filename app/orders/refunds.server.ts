@@ -7,6 +7,7 @@ import { REFUND_IN_PROGRESS, REFUNDED_BY_HAND } from "./order";
 import type { PaymentProvider } from "./payment-port";
 import { putPiecesBack } from "./pieces-back.server";
 import { askForRefund } from "./refund-call.server";
+import { ASKING_MS, handRefundCheck, IN_PROGRESS_RECHECK_MS } from "./refund-timing";
 import { movableFrom, ORDER_MOVES } from "./status";
 import { heldByOrder } from "./stock.server";
 
@@ -22,15 +23,6 @@ import { heldByOrder } from "./stock.server";
  * until it is made (then `hecho`, and the e-mail) or failed (then a new refund is asked, keyed by
  * the failed one, so it is a new request and its own retries are not).
  */
-
-/**
- * How long the sweep keeps a refund it is asking the provider for: no other sweep asks it then, and
- * the owner cannot record it as made by hand until that time (and a provider's answer) has passed.
- */
-const ASKING_MS = 2 * 60_000;
-
-/** How long a refund in the provider's hands waits before the sweep asks how it stands. */
-const IN_PROGRESS_RECHECK_MINUTES = 15;
 
 export type RefundOutcome =
   /** The provider made the refund (now, or before: this call found it done). */
@@ -235,15 +227,17 @@ export async function refundedByHand(
     .where("r.order_id", "=", orderId)
     .executeTakeFirst();
   if (refund?.status !== "pendiente" || refund.attempts === 0) return { ok: false, reason: "sin_reembolso" };
-  if (refund.last_error === REFUND_IN_PROGRESS) return { ok: false, reason: "en_curso" };
-  // Not while the sweep asks for it (it holds it ASKING_MS from its call) nor is about to.
-  const quietUntil = new Date(now.getTime() + ASKING_MS);
-  if (!refund.next_attempt_at || toDate(refund.next_attempt_at) <= quietUntil) {
-    return { ok: false, reason: "se_pide_ahora" };
-  }
+  const check = handRefundCheck(
+    {
+      lastError: refund.last_error,
+      nextAttemptAt: refund.next_attempt_at ? toDate(refund.next_attempt_at) : null,
+    },
+    now,
+  );
+  if (!check.ok) return check;
   // The same conditions again in the move itself: a sweep that claimed it meanwhile wins.
   const outcome = await made(db, orderId, REFUNDED_BY_HAND, refund, now, {
-    quietUntil,
+    quietUntil: check.quietUntil,
     also: (trx) => recordEvent(trx, orderId, "reembolso_a_mano", "Reembolso registrado por la tienda", now),
   });
   return outcome === "reembolsado" ? { ok: true } : { ok: false, reason: "se_pide_ahora" };
@@ -263,7 +257,7 @@ async function inProgress(
       provider_refund_id: refundId,
       attempts: attempts + 1,
       last_error: REFUND_IN_PROGRESS,
-      next_attempt_at: toTimestamp(new Date(now.getTime() + IN_PROGRESS_RECHECK_MINUTES * 60_000)),
+      next_attempt_at: toTimestamp(new Date(now.getTime() + IN_PROGRESS_RECHECK_MS)),
     })
     .where("order_id", "=", orderId)
     .where("status", "=", "pendiente")

@@ -8,6 +8,7 @@ import { REFUND_IN_PROGRESS, REFUNDED_BY_HAND } from "~/orders/order";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { putPiecesBack } from "~/orders/pieces-back.server";
 import { askForRefund } from "~/orders/refund-call.server";
+import { ASKING_MS, handRefundCheck, IN_PROGRESS_RECHECK_MS } from "~/orders/refund-timing";
 import type { StockLine } from "~/orders/stock.server";
 import { RETURN_MOVES, returnMovableFrom } from "./return-status";
 
@@ -19,14 +20,8 @@ import { RETURN_MOVES, returnMovableFrom } from "./return-status";
  * made; only then do the chosen pieces go back to stock and the buyer get her e-mail, once.
  */
 
-const IN_PROGRESS_RECHECK_MINUTES = 15;
 /** How long the sweep leaves a refund just asked for by the owner's click. */
 const SWEEP_DELAY_MS = 2 * 60_000;
-/**
- * How long a refund being asked for is held: no other sweep asks it then, and the owner cannot
- * record it as made by hand until that time (and the provider's answer) has passed.
- */
-const ASKING_MS = 2 * 60_000;
 
 export type ReturnRefundOutcome =
   | "reembolsado"
@@ -206,7 +201,7 @@ export async function refundReturn(
           provider_refund_id: answer.refundId,
           refund_attempts: found.refund_attempts + 1,
           refund_error: REFUND_IN_PROGRESS,
-          next_attempt_at: toTimestamp(new Date(now.getTime() + IN_PROGRESS_RECHECK_MINUTES * 60_000)),
+          next_attempt_at: toTimestamp(new Date(now.getTime() + IN_PROGRESS_RECHECK_MS)),
         })
         .where("id", "=", returnId)
         .where("refund_status", "=", "pendiente")
@@ -243,11 +238,18 @@ export async function markReturnRefundedByHand(
     .executeTakeFirst();
   if (!found || found.refund_status === null) return "sin_reembolso";
   if (found.refund_status === "hecho") return "reembolsado";
-  if (found.refund_error === REFUND_IN_PROGRESS) return "en_curso";
-  const quietUntil = new Date(now.getTime() + ASKING_MS);
-  if (!found.next_attempt_at || toDate(found.next_attempt_at) <= quietUntil) return "se_pide_ahora";
+  const check = handRefundCheck(
+    {
+      lastError: found.refund_error,
+      nextAttemptAt: found.next_attempt_at ? toDate(found.next_attempt_at) : null,
+    },
+    now,
+  );
+  if (!check.ok) return check.reason;
   // The same condition again in the move itself: a sweep that claimed it meanwhile wins.
-  return (await made(db, returnId, REFUNDED_BY_HAND, now, quietUntil)) ? "reembolsado" : "se_pide_ahora";
+  return (await made(db, returnId, REFUNDED_BY_HAND, now, check.quietUntil))
+    ? "reembolsado"
+    : "se_pide_ahora";
 }
 
 /**

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { REFUND_IN_PROGRESS } from "./order";
+import { ASKING_MS, handRefundCheck } from "./refund-timing";
+
+describe("when the owner may record a refund as made by hand", () => {
+  const now = new Date("2026-11-27T12:00:00Z");
+  const later = (ms: number) => new Date(now.getTime() + ms);
+
+  it("not while the provider has one under way: it may still make it", () => {
+    expect(handRefundCheck({ lastError: REFUND_IN_PROGRESS, nextAttemptAt: later(3_600_000) }, now)).toEqual({
+      ok: false,
+      reason: "en_curso",
+    });
+  });
+
+  it("not while it is being asked for, or is due to be within the asking time", () => {
+    for (const nextAttemptAt of [null, now, later(ASKING_MS)])
+      expect(handRefundCheck({ lastError: "sin conexión", nextAttemptAt }, now)).toEqual({
+        ok: false,
+        reason: "se_pide_ahora",
+      });
+  });
+
+  it("once the next ask is further off, with the moment the move itself must check again", () => {
+    expect(
+      handRefundCheck({ lastError: "tarjeta rechazada", nextAttemptAt: later(ASKING_MS + 1) }, now),
+    ).toEqual({
+      ok: true,
+      quietUntil: later(ASKING_MS),
+    });
+  });
+});

@@ -1,0 +1,33 @@
+import { REFUND_IN_PROGRESS } from "./order";
+
+/*
+ * The timing rules every refund the shop owes follows, a cancellation's (refunds.server.ts) and a
+ * return's (returns/refund.server.ts) alike: how long a call to the provider holds it, when one in
+ * the provider's hands is asked again, and when the owner may record it as made by hand.
+ */
+
+/**
+ * How long a refund being asked for is held: no other sweep asks it then, and the owner cannot
+ * record it as made by hand until that time (and the provider's answer) has passed.
+ */
+export const ASKING_MS = 2 * 60_000;
+
+/** How long a refund in the provider's hands (accepted, not finished) waits before it is asked again. */
+export const IN_PROGRESS_RECHECK_MS = 15 * 60_000;
+
+/**
+ * Whether the owner may record a pending refund as made by hand now: not while the provider has
+ * one under way (`en_curso`: it may still make it), nor while it is being asked for or is about to
+ * be (`se_pide_ahora`): the money would go twice. When she may, `quietUntil` is what the move
+ * itself must check again (a sweep that claims it meanwhile wins).
+ */
+export function handRefundCheck(
+  refund: { lastError: string | null; nextAttemptAt: Date | null },
+  now: Date,
+): { ok: true; quietUntil: Date } | { ok: false; reason: "en_curso" | "se_pide_ahora" } {
+  if (refund.lastError === REFUND_IN_PROGRESS) return { ok: false, reason: "en_curso" };
+  const quietUntil = new Date(now.getTime() + ASKING_MS);
+  if (!refund.nextAttemptAt || refund.nextAttemptAt <= quietUntil)
+    return { ok: false, reason: "se_pide_ahora" };
+  return { ok: true, quietUntil };
+}
