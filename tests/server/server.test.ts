@@ -6,6 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEMO_DROPS } from "~/demo/catalogue";
+import { PAGE_JS_BUDGET_KB, pageJavaScript } from "../../scripts/bench/page-javascript.mjs";
 import { failedStart, type RunningServer, startServer } from "../support/server-process";
 
 // Each first start draws the demo catalogue's images: allow for a busy machine.
@@ -151,6 +152,24 @@ describe("a fresh start on the embedded defaults", () => {
       const missing = await fetch(`${server.url}${path}`);
       expect(missing.status, path).toBe(404);
       expect((await missing.text()).includes("SQLite format"), path).toBe(false);
+    }
+  });
+
+  it("home, a collection and a product page each load at most 120 KB of JavaScript (gzip); home never the charts", async () => {
+    const home = await (await fetch(`${server.url}/`)).text();
+    const collection = home.match(/href="(\/coleccion\/[^"]+)"/)?.[1] ?? "";
+    const collectionHtml = await (await fetch(`${server.url}${collection}`)).text();
+    const product = collectionHtml.match(/href="(\/drop\/[^"]+\/product\/[^"]+)"/)?.[1] ?? "";
+    const cache = new Map();
+    for (const [page, html] of [
+      ["/", home],
+      [collection, collectionHtml],
+      [product, await (await fetch(`${server.url}${product}`)).text()],
+    ] as const) {
+      const js = await pageJavaScript(server.url, html, cache);
+      expect(js.files.length, page).toBeGreaterThan(0);
+      expect(js.kb, `${page}: ${js.files.join(", ")}`).toBeLessThanOrEqual(PAGE_JS_BUDGET_KB);
+      expect(js.charts, page).toBe(false);
     }
   });
 
