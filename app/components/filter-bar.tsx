@@ -162,12 +162,15 @@ export function FilterBar({
   choices,
   sort,
   resultCount,
+  carried = [],
 }: {
   filters: ProductFilters;
   /** The sizes and lengths the collection's pieces come in. */
   choices: OptionChoices;
   sort: SortId;
   resultCount: number;
+  /** Parameters of the address that are not filters and stay (the owner's preview). */
+  carried?: readonly (readonly [string, string])[];
 }) {
   const submit = useSubmit();
   const navigate = useNavigate();
@@ -177,7 +180,7 @@ export function FilterBar({
   const panelForm = useRef<HTMLFormElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const count = activeFilterCount(filters);
-  const clearHref = { search: collectionSearch(NO_FILTERS, sort) };
+  const clearHref = { search: withCarried(collectionSearch(NO_FILTERS, sort), carried) };
   const appliedKey = collectionSearch(filters, sort);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: appliedKey stands for `filters`
@@ -219,6 +222,7 @@ export function FilterBar({
         aria-label="Filtros"
       >
         <FilterFields filters={filters} choices={choices} sort={sort} />
+        <CarriedFields carried={carried} />
         {!hydrated && (
           <button type="submit" className="rounded-full bg-ink px-4 py-1.5 text-sm text-cream">
             Aplicar filtros
@@ -245,7 +249,10 @@ export function FilterBar({
           filters={filters}
           sort={sort}
           hydrated={hydrated}
-          onSort={(search) => navigate({ search }, { preventScrollReset: true, replace: true })}
+          carried={carried}
+          onSort={(search) =>
+            navigate({ search: withCarried(search, carried) }, { preventScrollReset: true, replace: true })
+          }
         />
         <p className="text-sm text-ink/70" aria-live="polite">
           {resultCount} {resultCount === 1 ? "pieza" : "piezas"}
@@ -298,6 +305,7 @@ export function FilterBar({
           </div>
           <div className="space-y-5 overflow-y-auto px-5 py-4">
             <FilterFields filters={filters} choices={choices} sort={sort} />
+            <CarriedFields carried={carried} />
           </div>
           <div className="flex items-center justify-between gap-4 border-t border-sand px-5 py-3">
             <Link
@@ -322,14 +330,27 @@ export function FilterBar({
   );
 }
 
+/** A filter or order address with the parameters that stay added (a GET form replaces the whole query). */
+function withCarried(search: string, carried: readonly (readonly [string, string])[]): string {
+  if (carried.length === 0) return search;
+  const params = new URLSearchParams(search);
+  for (const [name, value] of carried) params.set(name, value);
+  return `?${params}`;
+}
+
+function CarriedFields({ carried }: { carried: readonly (readonly [string, string])[] }) {
+  return carried.map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
+}
+
 /** The order, with the applied filters carried along; with JavaScript it applies on change. */
 function SortForm(props: {
   filters: ProductFilters;
   sort: SortId;
   hydrated: boolean;
+  carried: readonly (readonly [string, string])[];
   onSort: (search: string) => void;
 }) {
-  const carried = [...filtersToSearchParams(props.filters).entries()];
+  const carried = [...filtersToSearchParams(props.filters).entries(), ...props.carried];
   // Shows the choice at once, while its page loads.
   const [chosen, setChosen] = useState(props.sort);
   useEffect(() => setChosen(props.sort), [props.sort]);

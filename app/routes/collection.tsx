@@ -1,6 +1,7 @@
 import { getDrop } from "~/catalogue/catalogue.server";
 import { changeInstants, DROP_TIME_LABELS, datesOf, dropTimeState } from "~/catalogue/drop-time";
 import {
+  activeFilterCount,
   filterProducts,
   optionChoices,
   parseFilters,
@@ -20,7 +21,7 @@ import { isId } from "~/lib/ids";
 import { pageMeta } from "~/lib/seo";
 import { takesSignUps } from "~/waitlist/sign-up-input";
 import { shopOrigin } from "~/web/origin.server";
-import { isPreview, previewHref, previewNotice } from "~/web/preview.server";
+import { isPreview, PREVIEW_PARAM, previewHref, previewNotice } from "~/web/preview.server";
 import { servicesContext } from "~/web/services";
 import { waitlistHeaders, waitlistSignUp } from "~/web/waitlist-sign-up.server";
 import type { Route } from "./+types/collection";
@@ -67,6 +68,8 @@ export async function loader({ context, request, params, url }: Route.LoaderArgs
     sort,
     products: preview ? products.map((p) => ({ ...p, href: previewHref(p.href) })) : products,
     preview: preview ? previewNotice(drop.visibleFrom, now) : null,
+    // The preview's parameter, kept by the filters and the order (they replace the address's query).
+    carried: preview ? ([[PREVIEW_PARAM, "1"]] as [string, string][]) : [],
   };
 }
 
@@ -84,7 +87,7 @@ export default function Collection({ loaderData, actionData }: Route.ComponentPr
       {loaderData.preview && <PreviewBanner text={loaderData.preview.text} dropId={drop.id} />}
       <main className="mx-auto max-w-6xl px-4 py-12">
         <p className="text-sm uppercase tracking-widest text-gold-700">
-          {DROP_TIME_LABELS[state]} · {drop.fechas}
+          {drop.archived ? DROP_TIME_LABELS.ended : DROP_TIME_LABELS[state]} · {drop.fechas}
         </p>
         <h1 className="mt-1 font-serif text-4xl">{drop.name}</h1>
         <p className="mt-3 max-w-2xl text-ink/80">{drop.description || drop.fullDescription}</p>
@@ -97,13 +100,21 @@ export default function Collection({ loaderData, actionData }: Route.ComponentPr
           </div>
         )}
         <div className="mt-8">
-          <FilterBar filters={filters} choices={choices} sort={sort} resultCount={products.length} />
+          <FilterBar
+            filters={filters}
+            choices={choices}
+            sort={sort}
+            resultCount={products.length}
+            carried={loaderData.carried}
+          />
         </div>
         {/* Each tile's name is a third-level heading: the list of pieces has its own, unseen. */}
         <h2 className="sr-only">Piezas de {drop.name}</h2>
         {products.length === 0 ? (
           <p className="mt-10 text-center text-ink/70">
-            No hay productos disponibles con los filtros seleccionados.
+            {activeFilterCount(filters) > 0
+              ? "No hay productos disponibles con los filtros seleccionados."
+              : "Esta colección todavía no tiene piezas."}
           </p>
         ) : (
           <ul className="mt-8 grid grid-cols-2 gap-x-4 gap-y-8 md:grid-cols-3 lg:grid-cols-4">

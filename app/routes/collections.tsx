@@ -75,7 +75,7 @@ export default function Collections({ loaderData }: Route.ComponentProps) {
                     {drop.name}
                   </h3>
                   <p className="text-sm text-ink/70">
-                    {drop.fechas} · {DROP_TIME_LABELS[drop.state]}
+                    {drop.fechas} · {DROP_TIME_LABELS[drop.archived ? "ended" : drop.state]}
                   </p>
                   <p className="mt-2 flex-1 text-ink/80">{drop.smallDescription || drop.description}</p>
                   <Link

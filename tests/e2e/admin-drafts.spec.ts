@@ -99,6 +99,17 @@ test.describe("drafts and publishing", () => {
     await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
     await expect(page.getByRole("link", { name: new RegExp(`Anillo ${name}`) })).toBeVisible();
     await expectAccessible(page);
+    // Ordering the preview keeps it a preview (a GET form replaces the whole query).
+    await page.getByLabel("Ordenar").selectOption("Precio: menor a mayor");
+    await expect(page).toHaveURL(/[?&]orden=precio-asc/);
+    await expect(page).toHaveURL(/[?&]vista-previa=1/);
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(page.getByRole("link", { name: new RegExp(`Anillo ${name}`) })).toBeVisible();
+    // So does a filter ticked on the open panel (a wide screen).
+    await page.getByRole("form", { name: "Filtros" }).getByText("Anillos", { exact: true }).click();
+    await expect(page).toHaveURL(/[?&]categoria=Anillo/);
+    await expect(page).toHaveURL(/[?&]vista-previa=1/);
+    await expect(page.getByRole("link", { name: new RegExp(`Anillo ${name}`) })).toBeVisible();
 
     // 'Publicar' from a moment a few seconds ahead (shop time, with seconds).
     await page.goto(editUrl);

@@ -32,6 +32,12 @@ test("pieces of an ended drop cannot be bought", { tag: "@once" }, async ({ page
   await page.goto(drop.products[0]?.href ?? "/");
   await expect(page.getByText("Colección finalizada")).toBeVisible();
   await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
+  // Its own page and the list of collections call it ended too, as its pieces do, not 'Activo'.
+  await page.goto(drop.href);
+  await expect(page.getByRole("main").getByText(/^Finalizado · /)).toBeVisible();
+  await expect(page.getByRole("main").getByText(/^Activo · /)).toHaveCount(0);
+  await page.goto("/colecciones");
+  await expect(page.getByRole("article", { name: drop.name })).toContainText("Finalizado");
 });
 
 test("an archived drop is off the home page and cannot be bought, even within its dates", {
@@ -49,6 +55,12 @@ test("an archived drop is off the home page and cannot be bought, even within it
   await page.goto(drop.products[0]?.href ?? "/");
   await expect(page.getByText("Colección finalizada")).toBeVisible();
   await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
+  // Its own page and the list of collections call it ended too, as its pieces do, not 'Activo'.
+  await page.goto(drop.href);
+  await expect(page.getByRole("main").getByText(/^Finalizado · /)).toBeVisible();
+  await expect(page.getByRole("main").getByText(/^Activo · /)).toHaveCount(0);
+  await page.goto("/colecciones");
+  await expect(page.getByRole("article", { name: drop.name })).toContainText("Finalizado");
 });
 
 test("a sold-out piece says so and cannot be added", { tag: "@once" }, async ({ page, shop }) => {
@@ -59,4 +71,14 @@ test("a sold-out piece says so and cannot be added", { tag: "@once" }, async ({ 
   await page.goto(drop.products[0]?.href ?? "/");
   await expect(page.getByText("Producto agotado").first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Agregar al carrito" })).toHaveCount(0);
+});
+
+test("a collection with no pieces yet says so, not that filters hid them", { tag: "@once" }, async ({
+  page,
+  shop,
+}) => {
+  const drop = await shop.drop({ timing: "running", products: [] });
+  await page.goto(drop.href);
+  await expect(page.getByText("Esta colección todavía no tiene piezas.")).toBeVisible();
+  await expect(page.getByText("No hay productos disponibles con los filtros seleccionados.")).toHaveCount(0);
 });
