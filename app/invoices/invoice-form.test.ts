@@ -62,6 +62,14 @@ describe("the 'Requiero factura' form", () => {
     );
     expect(errorsOf({ ...good, nombre: "Ana\u0000" }).nombre).toContain("caracteres no permitidos");
   });
+
+  it("counts a name's length as it is stored, in capitals: one that grows past 254 is refused, not left to the database", () => {
+    // 128 × "ß" is 256 letters once written "SS".
+    expect(errorsOf({ ...good, nombre: "ß".repeat(128) }).nombre).toBe(
+      "El nombre o razón social tiene a lo más 254 caracteres.",
+    );
+    expect(invoiceRequestSchema.parse({ ...good, nombre: "ß".repeat(127) }).nombre).toHaveLength(254);
+  });
 });
 
 describe("the month rule (Mexico City's calendar)", () => {

@@ -38,7 +38,11 @@ export const invoiceRequestSchema = z
       error: "Escribe tu nombre o razón social como aparece en tu Constancia de Situación Fiscal.",
     })
       .min(3, "Escribe tu nombre o razón social como aparece en tu Constancia de Situación Fiscal.")
-      .max(254, "El nombre o razón social tiene a lo más 254 caracteres."),
+      // Counted as it is stored, in capitals: "ß" is written "SS", so a name can grow.
+      .refine(
+        (value) => taxName(value, null).length <= 254,
+        "El nombre o razón social tiene a lo más 254 caracteres.",
+      ),
     codigoPostal: safeText({ error: "Escribe el código postal de tu domicilio fiscal." })
       .regex(/^\d{5}$/, "El código postal tiene 5 números, como en tu Constancia.")
       .refine((value) => !value.startsWith("00"), "Ese código postal no existe en México."),

@@ -18,7 +18,8 @@ import {
 const LINE_QUANTITY_MESSAGE = lineQuantityMessage(MAX_LINE_QUANTITY);
 const ORDER_PIECES_MESSAGE = orderPiecesMessage(MAX_ORDER_PIECES);
 
-const lines = (...quantities: number[]) => quantities.map((quantity) => ({ quantity }));
+const lines = (...quantities: number[]) =>
+  quantities.map((quantity, i) => ({ productId: `p${i}`, quantity }));
 
 describe("the size of one order", () => {
   it("every cap keeps every stored number inside PostgreSQL's 32-bit integer", () => {
@@ -39,6 +40,15 @@ describe("the size of one order", () => {
       message: LINE_QUANTITY_MESSAGE,
     });
     expect(LINE_QUANTITY_MESSAGE).toBe("Puedes comprar hasta 50 piezas de un mismo producto por pedido.");
+  });
+
+  it("counts a product's sizes together toward its ceiling", () => {
+    const sizes = (six: number, seven: number) => [
+      { productId: "anillo", optionId: "talla-6", quantity: six },
+      { productId: "anillo", optionId: "talla-7", quantity: seven },
+    ];
+    expect(piecesRefusal(sizes(25, 25))).toBeNull();
+    expect(piecesRefusal(sizes(25, 26))).toEqual({ reason: "limite_piezas", message: LINE_QUANTITY_MESSAGE });
   });
 
   it(`takes up to ${MAX_ORDER_PIECES} pieces in all, refusing one more`, () => {

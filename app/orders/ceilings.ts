@@ -20,11 +20,11 @@ export type CeilingRefusal = {
 };
 
 /**
- * Checks the pieces of a cart whose lines are already merged by product, before anything is read
- * or held. Null when the order may go on.
+ * Checks the pieces of a cart whose lines are already merged by product and size, before anything
+ * is read or held. A product's sizes count together toward its ceiling. Null when the order may go on.
  */
 export function piecesRefusal(
-  lines: readonly { quantity: number }[],
+  lines: readonly { productId: string; quantity: number }[],
   ceilings: OrderCeilings = DEFAULT_CEILINGS,
 ): CeilingRefusal | null {
   if (lines.length > MAX_ORDER_LINES) {
@@ -33,7 +33,9 @@ export function piecesRefusal(
       message: `Un pedido puede tener hasta ${MAX_ORDER_LINES} productos distintos.`,
     };
   }
-  if (lines.some((l) => l.quantity > ceilings.perProduct)) {
+  const perProduct = new Map<string, number>();
+  for (const l of lines) perProduct.set(l.productId, (perProduct.get(l.productId) ?? 0) + l.quantity);
+  if ([...perProduct.values()].some((quantity) => quantity > ceilings.perProduct)) {
     return { reason: "limite_piezas", message: lineQuantityMessage(ceilings.perProduct) };
   }
   if (lines.reduce((sum, l) => sum + l.quantity, 0) > ceilings.pieces) {
