@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
 import { takeTurnsOn } from "~/db/transaction-lock.server";
 import { DESK_TABS } from "./status";
@@ -17,6 +18,8 @@ import { DESK_TABS } from "./status";
 
 /** The statuses of orders a buyer keeps: paid and not cancelled. */
 const KEPT = [...DESK_TABS];
+/** A return whose pieces came back to the shop: received (its refund under way) or refunded. */
+const RETURNED = ["recibida", "reembolsada"] as const;
 
 type Key = "email_key" | "card_fingerprint" | "address_key";
 const KEY_WORDS: Record<Key, string> = {
@@ -86,6 +89,17 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
     .selectFrom("orders as o")
     .innerJoin("order_lines as l", "l.order_id", "o.id")
     .select(["o.email_key", "o.card_fingerprint", "o.address_key", "l.drop_id", "l.quantity", "l.missing"])
+    // Pieces she sent back (a return received, refunded or about to be) are no longer hers.
+    .select((eb) =>
+      eb
+        .selectFrom("return_lines as rl")
+        .innerJoin("returns as r", "r.id", "rl.return_id")
+        .select(sql<number | string | null>`sum(coalesce(rl.received, rl.quantity))`.as("n"))
+        .whereRef("r.order_id", "=", "o.id")
+        .whereRef("rl.position", "=", "l.position")
+        .where("r.status", "in", RETURNED)
+        .as("returned"),
+    )
     .where("o.id", "<>", orderId)
     // Paid orders, and vouchers still waiting to be paid (decision 42) — except for a voucher
     // being paid itself: cash paid is not cancelled for another voucher that may never be.
@@ -109,7 +123,7 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
     const wanted = lines.filter((l) => l.drop_id === drop.id).reduce((n, l) => n + l.quantity - l.missing, 0);
     if (wanted === 0) continue;
     const theirs = others.filter((o) => o.drop_id === drop.id);
-    const kept = theirs.reduce((n, o) => n + o.quantity - o.missing, 0);
+    const kept = theirs.reduce((n, o) => n + o.quantity - o.missing - Number(o.returned ?? 0), 0);
     if (kept + wanted <= max) continue;
     const matched = keys.filter((k) => theirs.some((o) => o[k] === me[k]));
     const pieces = kept === 1 ? "1 pieza" : `${kept} piezas`;

@@ -230,6 +230,53 @@ describeEachDatabase("returns", (harness) => {
     });
   });
 
+  it("pieces sent back no longer count toward 'Máximo N por persona': a new size of the same ring is hers", async () => {
+    const database = await harness.fresh();
+    const o = await deliveredOrder(database);
+    // Two rings per person in the ring's drop: she has her two, in size 7.
+    await database.db
+      .updateTable("drops")
+      .set({ max_per_order: 2 })
+      .where("id", "=", o.ring.dropId)
+      .execute();
+    const asked = await requestReturn(
+      database.db,
+      o.orderId,
+      { lines: [{ position: o.positionOf(o.ring.id), quantity: 1 }], reason: "talla", comment: "" },
+      DELIVERY_DAYS,
+      SOON,
+    );
+    if (!asked.ok) throw new Error(asked.reason);
+    expect((await decideReturn(database.db, asked.returnId, "accept", "", SOON)).ok).toBe(true);
+    expect(await receiveReturn(database.db, o.payments, asked.returnId, { restock: [] }, SOON)).toEqual({
+      ok: true,
+      outcome: "reembolsado",
+    });
+
+    // One ring kept, one sent back: a size 6 ring with the same e-mail is within her two.
+    const again = await orderPaidByCard(database, fake, {
+      lines: [
+        { productId: o.ring.id, dropId: o.ring.dropId, quantity: 1, optionId: o.ring.sizes.get("6") ?? "" },
+      ],
+      email: o.email,
+      webhookSecret: SECRET,
+    });
+    expect((await getDeskOrder(database.db, again.order.id))?.status).toBe("pendiente");
+    expect(refundsOf(again.paymentIntent)).toEqual([]);
+    // A third ring would be one too many: that order is cancelled and refunded as before.
+    const third = await orderPaidByCard(database, fake, {
+      lines: [
+        { productId: o.ring.id, dropId: o.ring.dropId, quantity: 1, optionId: o.ring.sizes.get("6") ?? "" },
+      ],
+      email: o.email,
+      webhookSecret: SECRET,
+    });
+    expect((await getDeskOrder(database.db, third.order.id))?.status).toBe("cancelado");
+    expect(refundsOf(third.paymentIntent)).toEqual([
+      expect.objectContaining({ amount: third.order.totalCents }),
+    ]);
+  });
+
   it("fewer pieces than asked arrive: only those are refunded and restocked; the rest stays hers to ask again", async () => {
     const database = await harness.fresh();
     const o = await deliveredOrder(database);
