@@ -18,6 +18,8 @@ import { movableFrom, ORDER_MOVES } from "./status";
  *    meanwhile finds it cancelled.
  * 2. The provider is asked (keyed by the order: asked twice, it refunds once).
  * 3. Made (or accepted and under way): done, the rest follows when it is made (refunds.server.ts).
+ *    One no provider can make (cash paid at OXXO, a provider the shop no longer runs): the order
+ *    stays cancelled, its refund waiting for the owner's 'Ya lo reembolsé a mano'.
  *    Refused by the provider, now or at a later sweep: the order goes back as it was
  *    (`refundRefused`, refunds.server.ts `undoShopCancellation`), nothing returned to stock, and
  *    the owner reads why. No answer at all: the order stays cancelled, its refund pending; the
@@ -33,8 +35,11 @@ const RETRY_AFTER_MS = 5 * 60_000;
 export type CancelResult =
   | {
       ok: true;
-      /** `hecho`: made; `en_curso`: the provider has it (some take days); `pendiente`: no answer yet, retried. */
-      refund: "hecho" | "en_curso" | "pendiente";
+      /**
+       * `hecho`: made; `en_curso`: the provider has it (some take days); `pendiente`: no answer yet,
+       * retried; `a_mano`: no provider can make it (cash at OXXO, another provider): hers to make.
+       */
+      refund: "hecho" | "en_curso" | "pendiente" | "a_mano";
       amountCents: number;
     }
   | DeskRefusal
@@ -54,6 +59,7 @@ export async function cancelPaidOrder(
     return { ok: true, refund: "hecho", amountCents };
   if (outcome === "en_curso") return { ok: true, refund: "en_curso", amountCents };
   if (outcome === "fallido") return { ok: true, refund: "pendiente", amountCents };
+  if (outcome === "a_mano") return { ok: true, refund: "a_mano", amountCents };
   return refused(db, orderId);
 }
 

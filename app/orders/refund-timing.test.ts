@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REFUND_IN_PROGRESS } from "./order";
-import { ASKING_MS, handRefundCheck } from "./refund-timing";
+import { ASKING_MS, byHandOnly, handRefundCheck } from "./refund-timing";
 
 describe("when the owner may record a refund as made by hand", () => {
   const now = new Date("2026-11-27T12:00:00Z");
@@ -28,5 +28,21 @@ describe("when the owner may record a refund as made by hand", () => {
       ok: true,
       quietUntil: later(ASKING_MS),
     });
+  });
+});
+
+describe("which refunds only the owner can make", () => {
+  it("cash paid at OXXO, and a payment taken by a provider the shop no longer runs", () => {
+    expect(byHandOnly({ provider: "stripe", paymentMethod: "oxxo" }, "stripe")).toContain(
+      "OXXO, que no admite reembolsos",
+    );
+    expect(byHandOnly({ provider: "demo", paymentMethod: null }, "stripe")).toBe(
+      "se pagó con «demo», que la tienda ya no usa: reembólsalo desde ahí",
+    );
+  });
+
+  it("not a card or a SPEI transfer through the provider running now: that one is asked", () => {
+    expect(byHandOnly({ provider: "stripe", paymentMethod: null }, "stripe")).toBeNull();
+    expect(byHandOnly({ provider: "stripe", paymentMethod: "spei" }, "stripe")).toBeNull();
   });
 });

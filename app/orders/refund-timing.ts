@@ -31,3 +31,23 @@ export function handRefundCheck(
     return { ok: false, reason: "se_pide_ahora" };
   return { ok: true, quietUntil };
 }
+
+/** How long a refund only the owner can make waits before the sweep looks at it again (it asks no one). */
+export const BY_HAND_RECHECK_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * Why no provider can make this refund, so the owner must (and then says so with 'Ya lo
+ * reembolsé a mano'); null when the running provider can be asked. Cash paid at OXXO cannot be
+ * refunded through Stripe (Stripe's OXXO documentation: "Refunds / Partial refunds: No / No"), and
+ * a payment taken by a provider the shop no longer runs can only be refunded there.
+ */
+export function byHandOnly(
+  paid: { provider: string; paymentMethod: string | null },
+  runningProvider: string,
+): string | null {
+  if (paid.provider !== runningProvider)
+    return `se pagó con «${paid.provider}», que la tienda ya no usa: reembólsalo desde ahí`;
+  if (paid.paymentMethod === "oxxo")
+    return "se pagó en efectivo en OXXO, que no admite reembolsos: devuélvele el dinero por transferencia";
+  return null;
+}

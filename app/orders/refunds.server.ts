@@ -7,7 +7,13 @@ import { REFUND_IN_PROGRESS, REFUNDED_BY_HAND } from "./order";
 import type { PaymentProvider } from "./payment-port";
 import { putPiecesBack } from "./pieces-back.server";
 import { askForRefund } from "./refund-call.server";
-import { ASKING_MS, handRefundCheck, IN_PROGRESS_RECHECK_MS } from "./refund-timing";
+import {
+  ASKING_MS,
+  BY_HAND_RECHECK_MS,
+  byHandOnly,
+  handRefundCheck,
+  IN_PROGRESS_RECHECK_MS,
+} from "./refund-timing";
 import { movableFrom, ORDER_MOVES } from "./status";
 import { heldByOrder } from "./stock.server";
 
@@ -35,8 +41,11 @@ export type RefundOutcome =
   | "en_curso"
   /** Nothing to refund for this order. */
   | "sin_reembolso"
-  /** Paid through another provider than the one running now: left for the owner. */
-  | "otro_proveedor";
+  /**
+   * No provider can make it (cash paid at OXXO, or another provider than the one running now):
+   * nothing asked; it waits for the owner's 'Ya lo reembolsé a mano', its reason on the desk.
+   */
+  | "a_mano";
 
 /** Asks the provider for an order's pending refund. Never throws for the provider's failures. */
 export async function refundOrder(
@@ -60,19 +69,24 @@ export async function refundOrder(
       "o.payment_session_id",
       "o.payment_id",
       "o.customer_email",
+      "o.payment_method",
     ])
     .where("r.order_id", "=", orderId)
     .executeTakeFirst();
   if (!refund) return "sin_reembolso";
   if (refund.status === "hecho") return "reembolsado";
-  // A cancellation by the shop (decision 37) the provider cannot or will not refund goes back.
-  const byShop = refund.restock_when_made === 1;
-  if (refund.provider !== payments.name) {
-    const why = `se pagó con «${refund.provider}», que la tienda ya no usa: reembólsalo desde ahí`;
-    if (byShop) await undoShopCancellation(db, orderId, why, now);
-    else await failed(db, orderId, refund.attempts, `pagado con ${refund.provider}: reembolsar a mano`, now);
-    return "otro_proveedor";
+  // A refund no provider can make is the owner's: a cancellation goes ahead all the same (she
+  // gives the money back herself), and the sweep does not ask anyone for it.
+  const byHand = byHandOnly(
+    { provider: refund.provider, paymentMethod: refund.payment_method },
+    payments.name,
+  );
+  if (byHand) {
+    await failed(db, orderId, refund.attempts, byHand, now, undefined, BY_HAND_RECHECK_MS);
+    return "a_mano";
   }
+  // A cancellation by the shop (decision 37) the provider refuses goes back.
+  const byShop = refund.restock_when_made === 1;
   const answer = await askForRefund(payments, refund.provider_refund_id, {
     orderId,
     sessionId: refund.payment_session_id,
@@ -272,8 +286,10 @@ async function failed(
   error: string,
   now: Date,
   failedRefundId?: string,
+  /** When to look again: by default, the retry delay after this many attempts. */
+  afterMs = retryDelayMinutes(attempts + 1) * 60_000,
 ) {
-  const next = new Date(now.getTime() + retryDelayMinutes(attempts + 1) * 60_000);
+  const next = new Date(now.getTime() + afterMs);
   await db
     .updateTable("refunds")
     .set({

@@ -8,7 +8,13 @@ import { REFUND_IN_PROGRESS, REFUNDED_BY_HAND } from "~/orders/order";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { putPiecesBack } from "~/orders/pieces-back.server";
 import { askForRefund } from "~/orders/refund-call.server";
-import { ASKING_MS, handRefundCheck, IN_PROGRESS_RECHECK_MS } from "~/orders/refund-timing";
+import {
+  ASKING_MS,
+  BY_HAND_RECHECK_MS,
+  byHandOnly,
+  handRefundCheck,
+  IN_PROGRESS_RECHECK_MS,
+} from "~/orders/refund-timing";
 import type { StockLine } from "~/orders/stock.server";
 import { RETURN_MOVES, returnMovableFrom } from "./return-status";
 
@@ -28,7 +34,8 @@ export type ReturnRefundOutcome =
   | "en_curso"
   | "fallido"
   | "rechazado"
-  | "otro_proveedor"
+  /** No provider can make it (cash paid at OXXO, another provider): it waits for the owner. */
+  | "a_mano"
   | "sin_reembolso";
 
 export type ReceiveResult =
@@ -164,19 +171,21 @@ export async function refundReturn(
       "r.refund_attempts",
       "o.payment_session_id",
       "o.payment_id",
+      "o.payment_method",
     ])
     .where("r.id", "=", returnId)
     .executeTakeFirst();
   if (!found || found.refund_status === null) return "sin_reembolso";
   if (found.refund_status === "hecho") return "reembolsado";
   const attempt = { returnId, attempts: found.refund_attempts, now };
-  if (found.provider !== payments.name) {
-    await failed(
-      db,
-      attempt,
-      `se pagó con «${found.provider}», que la tienda ya no usa: reembólsalo desde ahí`,
-    );
-    return "otro_proveedor";
+  const byHand = byHandOnly(
+    { provider: found.provider ?? payments.name, paymentMethod: found.payment_method },
+    payments.name,
+  );
+  // Nothing to give back is made at once, whoever took the payment (below).
+  if (byHand && found.refund_cents > 0) {
+    await failed(db, attempt, byHand, undefined, BY_HAND_RECHECK_MS);
+    return "a_mano";
   }
   // Nothing to give back (pieces that cost nothing): made at once, no call to the provider.
   const answer =
@@ -339,8 +348,10 @@ async function failed(
   attempt: { returnId: string; attempts: number; now: Date },
   error: string,
   failedRefundId?: string | null,
+  /** When to look again: by default, the retry delay after this many attempts. */
+  afterMs = retryDelayMinutes(attempt.attempts + 1) * 60_000,
 ) {
-  const next = new Date(attempt.now.getTime() + retryDelayMinutes(attempt.attempts + 1) * 60_000);
+  const next = new Date(attempt.now.getTime() + afterMs);
   await db
     .updateTable("returns")
     .set({

@@ -1,10 +1,12 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
+import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { getOrder } from "~/orders/queries.server";
+import { refundedByHand, retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { DEFAULT_SHIPPING_RATES } from "~/settings/settings";
@@ -290,21 +292,28 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     // The store's confirmation of the voucher arrives the next business day.
     settleVoucher(fake, late.sessionId, "paid");
     await deliver("checkout.session.async_payment_succeeded", late.sessionId);
-    // Nothing left to send: cancelled, and the whole payment refunded through Stripe.
+    // Nothing left to send: cancelled. Cash paid at OXXO cannot be refunded through Stripe, so
+    // Stripe is not asked: the whole payment waits for the owner, with why, on the desk.
     const cancelled = await getOrder(database.db, late.orderId);
     expect(cancelled).toMatchObject({
       status: "cancelado",
       stockIssue: null,
       cancellation: expect.objectContaining({
         soldOut: true,
-        refund: "hecho",
+        refund: "pendiente",
         amountCents: cancelled?.totalCents,
+        lastError: expect.stringContaining("OXXO, que no admite reembolsos"),
       }),
     });
-    expect(fake.refunds.filter((r) => r.payment_intent === latePayment)).toEqual([
-      expect.objectContaining({ amount: cancelled?.totalCents }),
-    ]);
+    const refundsAsked = () =>
+      fake.requests.filter((r) => r.path === "/v1/refunds" && r.form?.get("payment_intent") === latePayment);
+    expect(refundsAsked()).toEqual([]);
     expect(await p.stock()).toBe(0);
+    // The sweep asks no one for it; the owner gives the money back and says so: made.
+    await retryPendingRefunds(database.db, payments(), new Date(Date.now() + DAY));
+    expect(refundsAsked()).toEqual([]);
+    expect(await refundedByHand(database.db, late.orderId)).toEqual({ ok: true });
+    expect((await getOrder(database.db, late.orderId))?.cancellation?.refund).toBe("hecho");
 
     // Still there: taken again.
     const q = await piece();
@@ -316,6 +325,40 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     await deliver("checkout.session.async_payment_succeeded", again.sessionId);
     expect((await getOrder(database.db, again.orderId))?.stockIssue).toBeNull();
     expect(await q.stock()).toBe(0);
+  });
+
+  it("'Eliminar pedido' on an order paid in cash at OXXO cancels it; Stripe cannot refund cash, so the refund waits for the owner's hand", async () => {
+    const p = await piece();
+    const bought = await checkout(p);
+    const intent = payByVoucher(fake, bought.sessionId, new Date(Date.now() + DAY));
+    await deliver("checkout.session.completed", bought.sessionId);
+    settleVoucher(fake, bought.sessionId, "paid");
+    await deliver("checkout.session.async_payment_succeeded", bought.sessionId);
+    expect((await getOrder(database.db, bought.orderId))?.status).toBe("pendiente");
+
+    const total = (await getOrder(database.db, bought.orderId))?.totalCents;
+    expect(await cancelPaidOrder(database.db, payments(), bought.orderId)).toEqual({
+      ok: true,
+      refund: "a_mano",
+      amountCents: total,
+    });
+    const cancelled = await getOrder(database.db, bought.orderId);
+    expect(cancelled).toMatchObject({
+      status: "cancelado",
+      cancellation: expect.objectContaining({
+        byShop: true,
+        refund: "pendiente",
+        inProgress: false,
+        lastError: expect.stringContaining("OXXO, que no admite reembolsos"),
+      }),
+    });
+    expect(cancelled?.cancellation?.attempts).toBeGreaterThan(0);
+    expect(fake.requests.filter((r) => r.form?.get("payment_intent") === intent)).toEqual([]);
+    // Its piece stays out until the money is back, as for any cancellation's refund.
+    expect(await p.stock()).toBe(0);
+    expect(await refundedByHand(database.db, bought.orderId)).toEqual({ ok: true });
+    expect((await getOrder(database.db, bought.orderId))?.cancellation?.refund).toBe("hecho");
+    expect(await p.stock()).toBe(1);
   });
 
   it("a SPEI transfer records its reference and CLABE, and holds until the shop's end for it", async () => {

@@ -173,13 +173,15 @@ function completeUnpaid(
   const session = fake.sessions.get(sessionId);
   if (!session) throw new Error(`no session ${sessionId}`);
   const id = `pi_test_${sessionId.replace(/^cs_test_/, "")}`;
+  const action = nextAction(session);
   fake.paymentIntents.set(id, {
     id,
     object: "payment_intent",
     currency: "mxn",
     status: "requires_action",
     latest_charge: null,
-    next_action: nextAction(session),
+    next_action: action,
+    payment_method_types: [action.type === "oxxo_display_details" ? "oxxo" : "customer_balance"],
   });
   Object.assign(session, {
     status: "complete",
@@ -370,6 +372,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
               type: "invalid_request_error",
               code: "resource_missing",
               message: `No such payment_intent: '${intentId}'`,
+            },
+          });
+        }
+        // As Stripe's OXXO documentation says: "Refunds / Partial refunds: No / No".
+        if ((intent.payment_method_types as string[] | undefined)?.includes("oxxo")) {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              message: "OXXO payments cannot be refunded.",
             },
           });
         }

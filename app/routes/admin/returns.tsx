@@ -72,7 +72,10 @@ const REFUND_MESSAGES: Record<ReturnRefundOutcome, { ok: boolean; text: string }
     ok: false,
     text: "El proveedor de pagos no hizo el reembolso; revisa el detalle y reintenta.",
   },
-  otro_proveedor: { ok: false, text: "Se pagó con otro proveedor de pagos: reembólsalo desde ahí." },
+  a_mano: {
+    ok: true,
+    text: "El proveedor de pagos no puede hacer este reembolso (pago en efectivo en OXXO, u otro proveedor): devuélvele el dinero tú y márcalo con 'Ya lo reembolsé a mano'.",
+  },
   sin_reembolso: { ok: false, text: "Esta devolución no tiene reembolso pendiente." },
 };
 

@@ -173,6 +173,7 @@ export async function action(args: Route.ActionArgs) {
         hecho: `Pedido cancelado: se reembolsaron ${amount} y sus piezas volvieron al inventario`,
         en_curso: `Pedido cancelado: el reembolso de ${amount} está en curso en el proveedor de pagos; sus piezas vuelven al inventario cuando se complete`,
         pendiente: `Pedido cancelado: el proveedor de pagos no respondió; el reembolso de ${amount} se pedirá de nuevo en unos minutos`,
+        a_mano: `Pedido cancelado: el proveedor de pagos no puede reembolsar este pago (en efectivo en OXXO, o de otro proveedor). Devuélvele ${amount} tú y márcalo con 'Ya lo reembolsé a mano'; sus piezas vuelven al inventario entonces`,
       }[result.refund];
       return leave(base, "cancelado", message);
     }
