@@ -5,8 +5,9 @@ import { keptFromStock, type ProductSizes, productSizes, type ReportOption, type
  * Reportes: figures computed from plain rows (reports.server.ts reads them). What counts as a sale
  * (decision 22): the lines of paid orders — pendiente, enviado, archivado — counted on the day
  * and month they were paid, in Mexico City. Orders waiting for payment or whose payment expired
- * never count. A paid order flagged 'Reembolsar a mano' (stock_issue) is money going back: it is
- * kept out of every sales figure and shown apart.
+ * never count. The pieces a late payment found gone ('Reembolsar a mano': stock_issue, a line's
+ * `missing`) are money going back: kept out of every sales figure and shown apart; the pieces
+ * it still took were sent, and are sales.
  */
 
 export type ReportScope =
@@ -20,7 +21,7 @@ export interface SaleLine extends SizedLine {
   paidAt: Date;
   /** The customer's e-mail as the payment page gave it. */
   email: string;
-  /** The order is to be refunded by hand (it was paid after its pieces were gone). */
+  /** The order was paid after its hold ended: its `missing` pieces are to be refunded by hand. */
   refund: boolean;
   dropId: string;
   productId: string;
@@ -176,11 +177,27 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 /** Pieces a line took from stock. */
 const taken = (line: SaleLine) => keptFromStock(line);
 
+/**
+ * The lines of an order paid late ('Reembolsar a mano') split in two: the pieces its payment still
+ * took from stock were sent, and are sales; only the missing ones are money going back.
+ */
+export function splitLateLines(lines: readonly SaleLine[]): SaleLine[] {
+  return lines.flatMap((l) => {
+    if (!l.refund) return [l];
+    const sent = l.quantity - l.missing;
+    return [
+      ...(sent > 0 ? [{ ...l, refund: false, quantity: sent, missing: 0 }] : []),
+      ...(l.missing > 0 ? [{ ...l, quantity: l.missing, restocked: 0 }] : []),
+    ];
+  });
+}
+
 export function buildReport(data: ReportData, scope: ReportScope): Report {
   const dropsById = new Map(data.drops.map((d) => [d.id, d]));
-  const sales = data.lines.filter((l) => !l.refund);
-  const refundLines = data.lines.filter((l) => l.refund);
-  const linesByProduct = groupBy(data.lines, (l) => l.productId);
+  const allLines = splitLateLines(data.lines);
+  const sales = allLines.filter((l) => !l.refund);
+  const refundLines = allLines.filter((l) => l.refund);
+  const linesByProduct = groupBy(allLines, (l) => l.productId);
   const salesByDrop = groupBy(sales, (l) => l.dropId);
   const waitlistByDrop = groupBy(data.waitlist, (w) => w.dropId);
 

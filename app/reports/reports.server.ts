@@ -170,8 +170,9 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
   // The whole shop's and a month's refunds gave the shipping back too; a drop's, only its pieces.
   const refundedShipping = (r: { shipping_cents: number }) => (scope.kind === "drop" ? 0 : r.shipping_cents);
 
-  // Shipping collected by the sold orders (decision 43), apart from the pieces; an order to refund
-  // by hand is kept out, as its pieces are. Not read for a drop: an order's shipping is not one drop's.
+  // Shipping collected by the sold orders (decision 43), apart from the pieces; an order paid late
+  // with nothing left to send is kept out (its shipping goes back too), one that sent some is not.
+  // Not read for a drop: an order's shipping is not one drop's.
   let shippingQuery = db
     .selectFrom("orders")
     .select([
@@ -180,7 +181,18 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     ])
     .where("status", "in", SOLD)
     .where("paid_at", "is not", null)
-    .where("stock_issue", "is", null)
+    .where((eb) =>
+      eb.or([
+        eb("stock_issue", "is", null),
+        eb.exists(
+          eb
+            .selectFrom("order_lines as sent")
+            .select("sent.order_id")
+            .whereRef("sent.order_id", "=", "orders.id")
+            .whereRef("sent.quantity", ">", "sent.missing"),
+        ),
+      ]),
+    )
     .where("shipping_cents", ">", 0);
   if (scope.kind === "month") {
     const { start, end } = monthRange(scope.month);

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 import { campaignDrop } from "~/campaigns/waitlists.server";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
-import type { Database } from "~/db/database.server";
+import type { Database, Db } from "~/db/database.server";
 import type { OrderStatus } from "~/db/schema";
 import { newId } from "~/lib/ids";
 import { reportCsv } from "~/reports/csv";
@@ -36,6 +36,71 @@ interface Fixture {
   luna: string;
 }
 
+/** A paid (or not) order of these lines, written as the shop stores one; its id. */
+async function insertOrder(
+  db: Db,
+  status: OrderStatus,
+  paidAt: Date | null,
+  email: string,
+  lines: {
+    product: { id: string; name: string; priceCents: number };
+    dropId: string;
+    quantity: number;
+    missing?: number;
+  }[],
+  stockIssue: string | null = null,
+  shippingCents = 0,
+): Promise<string> {
+  const id = `OL-${newId(8).toUpperCase()}`;
+  const stamp = (paidAt ?? CDMX("2026-11-01T12:00:00")).toISOString();
+  await db
+    .insertInto("orders")
+    .values({
+      id,
+      status,
+      total_cents: lines.reduce((s, l) => s + l.product.priceCents * l.quantity, 0) + shippingCents,
+      shipping_cents: shippingCents,
+      currency: "mxn",
+      customer_name: "Cliente",
+      customer_email: email,
+      payment_provider: "demo",
+      payment_session_id: null,
+      expires_at: stamp,
+      paid_at: paidAt ? paidAt.toISOString() : null,
+      stock_issue: stockIssue,
+      ship_name: null,
+      ship_phone: null,
+      ship_line1: null,
+      ship_line2: null,
+      ship_city: null,
+      ship_state: null,
+      ship_postal_code: null,
+      ship_country: null,
+      tracking_number: null,
+      carrier: null,
+      shipped_at: null,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .execute();
+  await db
+    .insertInto("order_lines")
+    .values(
+      lines.map((l, position) => ({
+        order_id: id,
+        position,
+        product_id: l.product.id,
+        drop_id: l.dropId,
+        name: l.product.name,
+        unit_price_cents: l.product.priceCents,
+        quantity: l.quantity,
+        missing: l.missing ?? 0,
+      })),
+    )
+    .execute();
+  return id;
+}
+
 async function seed(database: Database): Promise<Fixture> {
   const db = database.db;
   const piece = (name: string, priceCents: number, stock: number) => ({
@@ -66,59 +131,9 @@ async function seed(database: Database): Promise<Fixture> {
 
   const ids: string[] = [];
   const order = async (
-    status: OrderStatus,
-    paidAt: Date | null,
-    email: string,
-    lines: { product: typeof catrina; dropId: string; quantity: number; missing?: number }[],
-    stockIssue: string | null = null,
+    ...args: Parameters<typeof insertOrder> extends [Db, ...infer Rest] ? Rest : never
   ) => {
-    const id = `OL-${newId(8).toUpperCase()}`;
-    ids.push(id);
-    const stamp = (paidAt ?? CDMX("2026-11-01T12:00:00")).toISOString();
-    await db
-      .insertInto("orders")
-      .values({
-        id,
-        status,
-        total_cents: lines.reduce((s, l) => s + l.product.priceCents * l.quantity, 0),
-        currency: "mxn",
-        customer_name: "Cliente",
-        customer_email: email,
-        payment_provider: "demo",
-        payment_session_id: null,
-        expires_at: stamp,
-        paid_at: paidAt ? paidAt.toISOString() : null,
-        stock_issue: stockIssue,
-        ship_name: null,
-        ship_phone: null,
-        ship_line1: null,
-        ship_line2: null,
-        ship_city: null,
-        ship_state: null,
-        ship_postal_code: null,
-        ship_country: null,
-        tracking_number: null,
-        carrier: null,
-        shipped_at: null,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .execute();
-    await db
-      .insertInto("order_lines")
-      .values(
-        lines.map((l, position) => ({
-          order_id: id,
-          position,
-          product_id: l.product.id,
-          drop_id: l.dropId,
-          name: l.product.name,
-          unit_price_cents: l.product.priceCents,
-          quantity: l.quantity,
-          missing: l.missing ?? 0,
-        })),
-      )
-      .execute();
+    ids.push(await insertOrder(db, ...args));
   };
   await order("pendiente", CDMX("2026-10-31T23:30:00"), "Ana@Example.com", [
     { product: catrina, dropId: muertos, quantity: 2 },
@@ -298,6 +313,44 @@ describeEachDatabase("reports", (harness) => {
     ]);
     const result = await loadReport(database.db, { kind: "all" });
     expect(result.ok && result.months).toEqual(["2026-11", "2026-10"]);
+  });
+
+  it("an order paid late with some pieces gone: the pieces sent and its shipping are sales, only the missing ones go back", async () => {
+    const own = await harness.fresh();
+    const piece = (name: string, priceCents: number) => ({
+      name,
+      priceCents,
+      stock: 0,
+      categoria: "Anillo" as const,
+      material: "Oro amarillo" as const,
+      imageId: null,
+    });
+    const dropId = await createDrop(own.db, {
+      name: "Mar de Noviembre",
+      status: "activa",
+      startAt: CDMX("2026-11-02T10:00:00"),
+      endAt: CDMX("2026-11-09T10:00:00"),
+      products: [piece("Anillo Ola", 800_000), piece("Anillo Espuma", 400_000)],
+    });
+    const [ola, espuma] = (await getDrop(own.db, dropId))?.products ?? [];
+    if (!ola || !espuma) throw new Error("products missing");
+    await insertOrder(
+      own.db,
+      "pendiente",
+      CDMX("2026-11-03T12:00:00"),
+      "sol@example.com",
+      [
+        { product: ola, dropId, quantity: 1 },
+        { product: espuma, dropId, quantity: 1, missing: 1 },
+      ],
+      "Pagado después de vencer el apartado, sin stock para: Anillo Espuma × 1",
+      15_000,
+    );
+    const r = await report(own, { kind: "all" });
+    expect(r.figures).toMatchObject({ netCents: 800_000, orders: 1, pieces: 1 });
+    expect(r.refunds).toEqual({ orders: 1, cents: 400_000, pieces: 1 });
+    expect(r.shipping).toEqual({ orders: 1, cents: 15_000 });
+    expect(r.top.map((p) => [p.name, p.pieces])).toEqual([["Anillo Ola", 1]]);
   });
 
   it("an unknown drop is refused", async () => {
