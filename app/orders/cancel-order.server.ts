@@ -126,6 +126,6 @@ async function refused(db: Db, orderId: string): Promise<CancelResult> {
     ok: false,
     reason: "reembolso_rechazado",
     status: ORDER_MOVES.refundRefused.to,
-    message: `No se pudo reembolsar, así que el pedido no se canceló y sigue pendiente. El proveedor de pagos respondió: ${why}`,
+    message: `no se pudo reembolsar, así que el pedido no se canceló y sigue pendiente. El proveedor de pagos respondió: ${why}`,
   };
 }

@@ -117,7 +117,7 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const refused = await cancelPaidOrder(database.db, paid.payments, paid.orderId);
     expect(refused).toMatchObject({ ok: false, reason: "reembolso_rechazado", status: "pendiente" });
     expect(refused.ok ? "" : (refused as { message: string }).message).toMatch(
-      /^No se pudo reembolsar, así que el pedido no se canceló y sigue pendiente\. El proveedor de pagos respondió: Stripe no hizo el reembolso re_\w+: expired_or_canceled_card$/,
+      /^no se pudo reembolsar, así que el pedido no se canceló y sigue pendiente\. El proveedor de pagos respondió: Stripe no hizo el reembolso re_\w+: expired_or_canceled_card$/,
     );
     const after = await getDeskOrder(database.db, paid.orderId);
     expect(after?.status).toBe("pendiente");

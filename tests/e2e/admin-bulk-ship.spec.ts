@@ -34,6 +34,14 @@ test.describe("the orders desk on drop day", () => {
       `Línea 3: falta el número de guía del pedido ${ids[1]}.`,
     );
     expect(await shop.orderStatus(ids[0] ?? "")).toBe("pendiente");
+    // Closed and opened again, it starts clean: the last refusal is not shown before a new try.
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole("button", { name: "Atender seleccionados" }).click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("alert")).toHaveCount(0);
+    await dialog.getByLabel("Paquetería").selectOption("Estafeta");
+    await dialog.getByLabel("Pegar o subir CSV").check();
 
     // The fixed file, uploaded: it replaces what was pasted.
     const lines = ids.map((id, i) => `${id},EST-${tag}-${i + 1}`).join("\n");

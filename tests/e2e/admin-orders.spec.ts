@@ -59,6 +59,11 @@ test.describe("the orders desk", () => {
     // Nothing found: the spec's empty message.
     await desk.search(`nadie ${tag}`);
     await expect(page.getByText("No hay pedidos en esta sección.")).toBeVisible();
+    // 'Quitar filtros' empties the search box too, not only the list.
+    await page.getByRole("link", { name: "Quitar filtros" }).click();
+    await expect(page).not.toHaveURL(/q=/);
+    await expect(desk.order(orderId)).toBeVisible();
+    await expect(page.getByRole("searchbox", { name: /Buscar/ })).toHaveValue("");
 
     // The row is compact: where it goes is on the order's page.
     await page.goto(`/admin/orders/${orderId}`);

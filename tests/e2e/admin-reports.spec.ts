@@ -72,4 +72,10 @@ test("Reportes: the chart is drawn, a drop's figures match its paid orders, the 
   expect(csv.startsWith(`\uFEFF"Reporte","${drop.name}"\r\n`)).toBe(true);
   expect(csv).toContain('"Ventas netas (MXN)","29500.00"');
   expect(csv).toContain(`"${drop.name}","Anillo Sol ${tag}","2","25000.00","2","100 %",`);
+
+  // A month's report is the whole shop's that month: the collection chosen before is not shown as chosen.
+  await page.getByLabel("Mes", { exact: true }).selectOption({ index: 1 });
+  await page.getByRole("button", { name: "Ver mes" }).click();
+  await expect(page).toHaveURL(/mes=\d{4}-\d{2}/);
+  await expect(page.getByLabel("Colección", { exact: true })).toHaveValue("");
 });

@@ -657,7 +657,7 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
     const again = await desk(pending.id, { intent: "eliminar" });
     expect(again.status).toBe(409);
     expect(again.message).toBe(
-      "Error al cancelar el pedido: el pedido ahora está «cancelado». Recarga la página para ver su estado.",
+      "Error al eliminar el pedido: el pedido ahora está «cancelado». Recarga la página para ver su estado.",
     );
     expect(await pending.stock()).toBe(5);
     expect(visibleText(await (await get("/admin/orders?estado=cancelado", cookie)).text())).toContain(

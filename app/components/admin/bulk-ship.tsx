@@ -42,10 +42,13 @@ export function BulkShipDialog({
     sent.current = false;
     if (answer.ok) onShipped();
   }, [answer, onShipped]);
+  // The desk's fetcher keeps its last answer: a refusal is shown only for this opening's own submit.
+  const [submitted, setSubmitted] = useState(false);
   useEffect(() => {
     if (open) setMode(selected.length > 0 ? "seleccion" : "csv");
+    if (open) setSubmitted(false);
   }, [open, selected.length]);
-  const failed = answer && !answer.ok ? answer : undefined;
+  const failed = submitted && answer && !answer.ok ? answer : undefined;
   const readFile = async (file: File | undefined) => {
     setFileError("");
     if (!file) return;
@@ -70,6 +73,7 @@ export function BulkShipDialog({
             className="mt-4 space-y-4"
             onSubmit={() => {
               sent.current = true;
+              setSubmitted(true);
             }}
           >
             <input type="hidden" name="intent" value={BULK_SHIP_INTENT} />

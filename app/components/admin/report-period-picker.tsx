@@ -21,7 +21,9 @@ export function ReportPeriodPicker({
           <label htmlFor="report-drop" className="block text-sm font-medium">
             Colección
           </label>
+          {/* Keyed by the report shown: a changed defaultValue is not applied to a select. */}
           <select
+            key={scope.kind === "drop" ? scope.dropId : ""}
             id="report-drop"
             name={REPORT_PARAMS.drop}
             defaultValue={scope.kind === "drop" ? scope.dropId : ""}
@@ -45,6 +47,7 @@ export function ReportPeriodPicker({
             Mes
           </label>
           <select
+            key={scope.kind === "month" ? scope.month : ""}
             id="report-month"
             name={REPORT_PARAMS.month}
             defaultValue={scope.kind === "month" ? scope.month : ""}

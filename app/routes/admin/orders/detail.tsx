@@ -162,10 +162,15 @@ export async function action(args: Route.ActionArgs) {
     case "eliminar": {
       const result = await cancelPaidOrder(db, payments, orderId);
       if (!result.ok) {
+        // The spec's words for a failed delete ('Eliminar pedido'), then why.
         if (result.reason === "reembolso_rechazado") {
-          return answer(409, { ...base, ok: false, message: result.message });
+          return answer(409, {
+            ...base,
+            ok: false,
+            message: `Error al eliminar el pedido: ${result.message}`,
+          });
         }
-        return refused(base, result, "Error al cancelar el pedido");
+        return refused(base, result, "Error al eliminar el pedido");
       }
       if (result.refund === "hecho") mail.sendSoon();
       const amount = formatMXN(result.amountCents);

@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher } from "react-router";
 import { BULK_SHIP_INTENT, BulkShipDialog } from "~/components/admin/bulk-ship";
 import type { DeskActionData } from "~/components/admin/desk-fetcher";
@@ -149,6 +149,20 @@ export async function action(args: Route.ActionArgs) {
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { orders, values, page, pages, total, errors, notice, carriers } = loaderData;
   const filtered = Boolean(values.search || values.from || values.until);
+  // The fields show the search applied: after 'Quitar filtros' (or Back), not what was typed before.
+  const searchForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const fields = searchForm.current?.elements;
+    if (!fields) return;
+    for (const [name, value] of [
+      [DESK_PARAMS.search, values.search],
+      [DESK_PARAMS.from, values.from],
+      [DESK_PARAMS.until, values.until],
+    ] as const) {
+      const field = fields.namedItem(name);
+      if (field instanceof HTMLInputElement) field.value = value;
+    }
+  }, [values.search, values.from, values.until]);
   return (
     <section aria-labelledby="orders-title">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -180,6 +194,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       </nav>
 
       <Form
+        ref={searchForm}
         method="get"
         role="search"
         className="mt-4 grid grid-cols-2 items-end gap-3 sm:grid-cols-[1fr_auto_auto_auto]"
