@@ -21,7 +21,7 @@ import {
   stockLimitMessage,
   subtotalCents,
 } from "./cart";
-import { cartChangeMessage, reconcileCartWithChanges } from "./reconcile";
+import { type CartChange, cartChangeMessage, reconcileCartWithChanges } from "./reconcile";
 
 const ring: CartProduct = { id: "r1", name: "Anillo Marea", priceCents: 480_000, stock: 3, image: null };
 const chain: CartProduct = {
@@ -185,11 +185,15 @@ describe("what the drawer tells the shopper", () => {
     ]);
   });
 
-  it("says a closed collection, and nothing when the shop agrees with the cart", () => {
+  it("says a closed collection, a piece taken off the shop, and nothing when the shop agrees with the cart", () => {
     const cart = addToCart(EMPTY_CART, ring, "d1", 1);
     expect(
       reconcileCartWithChanges(cart, new Map([["r1", { ...ring, purchasable: false }]])).changes,
     ).toEqual([{ kind: "cerrado", name: ring.name }]);
+    const removed = reconcileCartWithChanges(cart, new Map()).changes;
+    expect(removed.map(cartChangeMessage)).toEqual([
+      `«${ring.name}» ya no está a la venta y lo quitamos de tu carrito.`,
+    ]);
     expect(reconcileCartWithChanges(cart, new Map([["r1", { ...ring, purchasable: true }]])).changes).toEqual(
       [],
     );
@@ -276,8 +280,15 @@ describe("sizes: a line is a product in one size", () => {
     expect(gone.cart).toEqual([]);
     expect(gone.changes).toEqual([
       { kind: "apartado", name: "Anillo Marea talla 7" },
-      { kind: "agotado", name: "Anillo Marea talla 8" },
+      { kind: "talla_retirada", name: "Anillo Marea talla 8", option: "Talla" },
     ]);
+    expect(cartChangeMessage(gone.changes[1] as CartChange)).toBe(
+      "«Anillo Marea talla 8»: esa talla ya no está a la venta, así que lo quitamos de tu carrito.",
+    );
+    // The ring no longer sold by size at all: the sized lines go, said the same way.
+    const sizesRemoved = reconcileCartWithChanges(cart, new Map([["s1", { ...sized, purchasable: true }]]));
+    expect(sizesRemoved.cart).toEqual([]);
+    expect(sizesRemoved.changes.map((c) => c.kind)).toEqual(["talla_retirada", "talla_retirada"]);
     // A line saved before the ring had sizes cannot be sold without one.
     const unsized = reconcileCartWithChanges(
       addToCart(EMPTY_CART, sized, "d1"),

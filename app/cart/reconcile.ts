@@ -26,7 +26,11 @@ export type CartChange =
   | { kind: "agotado"; name: string }
   | { kind: "apartado"; name: string }
   | { kind: "cerrado"; name: string }
+  /** The owner took the piece off the shop. */
+  | { kind: "retirado"; name: string }
   | { kind: "talla"; name: string; option: OptionName }
+  /** The line's size (or length) is no longer offered: removed by the owner, or the piece no longer sold by size. */
+  | { kind: "talla_retirada"; name: string; option: OptionName }
   | { kind: "reducido"; name: string; from: number; to: number }
   | { kind: "precio"; name: string; fromCents: number; toCents: number };
 
@@ -48,13 +52,17 @@ export function reconcileCartWithChanges(
       option: line.option,
     });
     if (!now?.purchasable) {
-      changes.push({ kind: now ? "cerrado" : "agotado", name });
+      changes.push({ kind: now ? "cerrado" : "retirado", name });
       continue;
     }
     // A size is its own piece: its stock and its holds decide (a size the owner removed is gone).
     const value = line.option ? now.option?.values.find((v) => v.id === line.option?.id) : undefined;
     if (now.option && !line.option) {
       changes.push({ kind: "talla", name, option: now.option.name });
+      continue;
+    }
+    if (line.option && !value) {
+      changes.push({ kind: "talla_retirada", name, option: line.option.name });
       continue;
     }
     const stock = line.option ? (value?.stock ?? 0) : now.stock;
@@ -88,6 +96,10 @@ export function cartChangeMessage(change: CartChange): string {
       return `${name}: Apartado — puede volver a estar disponible en unos minutos. Otra persona lo tiene en un pago que aún no termina, así que lo quitamos de tu carrito.`;
     case "cerrado":
       return `${name} ya no está a la venta (su colección cerró) y lo quitamos de tu carrito.`;
+    case "retirado":
+      return `${name} ya no está a la venta y lo quitamos de tu carrito.`;
+    case "talla_retirada":
+      return `${name}: ${change.option === "Talla" ? "esa talla" : "ese largo"} ya no está a la venta, así que lo quitamos de tu carrito.`;
     case "talla":
       return `${name} ahora se vende por ${change.option === "Talla" ? "talla" : "largo"}: lo quitamos de tu carrito; elige ${change.option === "Talla" ? "la tuya" : "el tuyo"} en su página.`;
     case "reducido":
