@@ -69,6 +69,17 @@ test.describe("Configuración", () => {
     // Stored as digits only, and offered back to the environment's value.
     await expect(page.getByLabel("WhatsApp", { exact: true })).toHaveValue("5215598765432");
     await expect(page.getByRole("button", { name: "Restablecer Nombre de la tienda" })).toBeVisible();
+    // 'Restablecer' applies alone and reloads the stored values: with other changes typed, it asks first.
+    await page.getByLabel("WhatsApp", { exact: true }).fill("5215500000000");
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole("button", { name: "Restablecer Nombre de la tienda" }).click();
+    expect(asked).toEqual([expect.stringContaining("Tienes cambios sin guardar")]);
+    await expect(page.getByLabel("WhatsApp", { exact: true })).toHaveValue("5215500000000");
+    await expect(page.getByLabel("Nombre de la tienda", { exact: true })).toHaveValue("Luna Nueva Joyería");
 
     const footer = page.getByRole("contentinfo");
     await page.goto(`${server.url}/`);

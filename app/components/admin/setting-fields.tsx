@@ -5,7 +5,33 @@ export const inputClass = "mt-1 min-h-11 w-full rounded border border-ink/30 bg-
 /** The frame of each section of the settings form. */
 export const settingsSectionClass = "rounded-2xl border border-sand p-4 sm:p-6";
 
-/** Puts a field, a list or a section back to its original value (submits `restablecer`). */
+/**
+ * Whether a form's fields differ from the values it was rendered with (typed, ticked or chosen
+ * since), apart from those named `except` or within it (what is being reset anyway).
+ */
+function hasUnsavedChanges(form: HTMLFormElement, except: string): boolean {
+  for (const field of form.elements) {
+    const name = (field as HTMLInputElement).name ?? "";
+    if (name === except || name.startsWith(`${except}[`) || name.startsWith(`${except}.`)) continue;
+    if (field instanceof HTMLInputElement) {
+      if (field.type === "checkbox" || field.type === "radio") {
+        if (field.checked !== field.defaultChecked) return true;
+      } else if (field.type !== "hidden" && field.type !== "file" && field.value !== field.defaultValue)
+        return true;
+    } else if (field instanceof HTMLTextAreaElement) {
+      if (field.value !== field.defaultValue) return true;
+    } else if (field instanceof HTMLSelectElement) {
+      if ([...field.options].some((o) => o.selected !== o.defaultSelected)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Puts a field, a list or a section back to its original value (submits `restablecer`). It applies
+ * that reset alone and shows the stored settings again, so other unsaved changes on the page would
+ * be lost: with any, it asks first.
+ */
 export function ResetButton({
   target,
   label,
@@ -21,6 +47,17 @@ export function ResetButton({
       name="restablecer"
       value={target}
       formNoValidate
+      onClick={(event) => {
+        const form = event.currentTarget.form;
+        if (
+          form &&
+          hasUnsavedChanges(form, target) &&
+          !window.confirm(
+            "Tienes cambios sin guardar en esta página: al restablecer se pierden. ¿Restablecer de todos modos?",
+          )
+        )
+          event.preventDefault();
+      }}
       className="text-sm text-gold-700 underline"
       aria-label={`Restablecer ${label}`}
     >
