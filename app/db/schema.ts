@@ -183,6 +183,8 @@ export interface OrdersTable {
   payment_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the owner marked it 'Entregado' (issue 27); null: not marked. */
   delivered_at: NullableTimestamp;
+  /** When the owner gave back by hand the price of the pieces a late payment found gone; null: not yet. */
+  missing_refunded_at: NullableTimestamp;
   /** The shop's origin the order was bought at: its e-mails link 'Mi pedido' there. */
   site_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** How the buyer is paying: 'oxxo' or 'spei' once a voucher was given (decision 42); null: by card. */
@@ -339,6 +341,7 @@ export interface OrderEventsTable {
     | "cancelado"
     | "reembolso_rechazado"
     | "reembolso_a_mano"
+    | "faltantes_reembolsados"
     | "borrado"
     | "devolucion_solicitada"
     | "devolucion_aceptada"

@@ -94,6 +94,11 @@ const dateTime = new Intl.DateTimeFormat("es-MX", {
   timeZone: SHOP_TIME_ZONE,
 });
 
+/** "23 de noviembre de 2026" in Mexico City time. */
+export function formatShopDate(date: Date): string {
+  return dayMonthYear.format(date);
+}
+
 /** "23 nov 2026, 14:05" in Mexico City time. */
 export function formatShopDateTime(date: Date): string {
   return dateTime.format(date);

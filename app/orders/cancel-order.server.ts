@@ -2,8 +2,9 @@ import { type Db, toTimestamp } from "~/db/database.server";
 import type { OrderStatus } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { DESK_STATUSES, type DeskRefusal, recordEvent } from "./desk.server";
-import { SHOP_CANCELLATION } from "./order";
+import { cancellationCents, SHOP_CANCELLATION } from "./order";
 import type { PaymentProvider } from "./payment-port";
+import { getOrder } from "./queries.server";
 import { refundOrder } from "./refunds.server";
 import { movableFrom, ORDER_MOVES } from "./status";
 
@@ -92,11 +93,14 @@ async function claim(
       .select(["total_cents", "currency", "payment_provider"])
       .where("id", "=", orderId)
       .executeTakeFirstOrThrow();
+    // The missing pieces of a late payment the owner already gave back by hand are not paid twice.
+    const shown = await getOrder(trx, orderId);
+    const amountCents = shown ? cancellationCents(shown) : order.total_cents;
     await trx
       .insertInto("refunds")
       .values({
         order_id: orderId,
-        amount_cents: order.total_cents,
+        amount_cents: amountCents,
         currency: order.currency,
         provider: order.payment_provider,
         reason: SHOP_CANCELLATION,
@@ -107,8 +111,8 @@ async function claim(
         created_at: stamp,
       })
       .execute();
-    await recordEvent(trx, orderId, "cancelado", `Reembolso de ${formatMXN(order.total_cents)}`, now);
-    return { ok: true, amountCents: order.total_cents };
+    await recordEvent(trx, orderId, "cancelado", `Reembolso de ${formatMXN(amountCents)}`, now);
+    return { ok: true, amountCents };
   });
 }
 

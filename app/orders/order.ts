@@ -1,4 +1,5 @@
 import type { OrderStatus, PaymentMethod } from "~/db/schema";
+import { formatShopDate } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
 import type { ShippingChoice } from "~/settings/shipping-rates";
 import type { ShippingAddress } from "./shipping";
@@ -37,6 +38,8 @@ export interface Order {
   paymentSessionId: string | null;
   /** Why this paid order cannot be fully served from stock (refund by hand), or null. */
   stockIssue: string | null;
+  /** When the owner recorded giving back the missing pieces' price by hand; null: not yet. */
+  missingRefundedAt: Date | null;
   shipping: ShippingAddress | null;
   carrier: string | null;
   trackingNumber: string | null;
@@ -55,23 +58,39 @@ export interface Order {
   cancellation: OrderCancellation | null;
 }
 
+/** What the missing pieces of a late payment come to (their shipping too when nothing is sent). */
+export function missingCents(order: Pick<Order, "lines" | "shippingRate">): number {
+  const shipping = nothingToSend(order) ? (order.shippingRate?.cents ?? 0) : 0;
+  return order.lines.reduce((sum, l) => sum + l.missing * l.unitPriceCents, 0) + shipping;
+}
+
+/** What cancelling a paid order gives back: its total, less missing pieces already given back by hand. */
+export function cancellationCents(
+  order: Pick<Order, "totalCents" | "lines" | "shippingRate" | "missingRefundedAt">,
+): number {
+  return order.totalCents - (order.missingRefundedAt ? missingCents(order) : 0);
+}
+
 /**
  * What the buyer is told of pieces her payment came too late for (paid after its hold ended, with
- * none left: the owner refunds them by hand, decision 42): null when every piece was there.
+ * none left: the owner refunds them by hand, decision 42), and, once the owner recorded it, that
+ * the money was given back: null when every piece was there.
  */
-export function missingPiecesNotice(order: Pick<Order, "lines" | "shippingRate">): string | null {
+export function missingPiecesNotice(
+  order: Pick<Order, "lines" | "shippingRate"> & Partial<Pick<Order, "missingRefundedAt">>,
+): string | null {
   const missing = order.lines.filter((l) => l.missing > 0);
   if (missing.length === 0) return null;
   const names = missing.map((l) => `${l.name} × ${l.missing}`).join(", ");
-  // Nothing to send: its shipping comes back too.
-  const shipping = nothingToSend(order) ? (order.shippingRate?.cents ?? 0) : 0;
-  const cents = missing.reduce((sum, l) => sum + l.missing * l.unitPriceCents, 0) + shipping;
   const one = missing.length === 1 && missing[0]?.missing === 1;
   const which = one ? "esta pieza ya no estaba disponible" : "estas piezas ya no estaban disponibles";
   const sent = nothingToSend(order)
     ? "No hay piezas que enviarte de este pedido"
     : `No ${one ? "la" : "las"} incluiremos en tu envío`;
-  return `Tu pago llegó después de que venció tu apartado, y ${which}: ${names}. ${sent}; te escribiremos para devolverte ${formatMXN(cents)} MXN.`;
+  const money = order.missingRefundedAt
+    ? `te devolvimos ${formatMXN(missingCents(order))} MXN el ${formatShopDate(order.missingRefundedAt)}`
+    : `te escribiremos para devolverte ${formatMXN(missingCents(order))} MXN`;
+  return `Tu pago llegó después de que venció tu apartado, y ${which}: ${names}. ${sent}; ${money}.`;
 }
 
 /** Every piece of a paid order was gone when its late payment came: nothing will be sent. */

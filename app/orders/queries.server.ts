@@ -62,6 +62,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     customerEmail: row.customer_email,
     paymentSessionId: row.payment_session_id,
     stockIssue: row.stock_issue,
+    missingRefundedAt: row.missing_refunded_at ? toDate(row.missing_refunded_at) : null,
     shipping: row.ship_line1
       ? {
           name: row.ship_name ?? "",

@@ -23,6 +23,8 @@ export interface SaleLine extends SizedLine {
   email: string;
   /** The order was paid after its hold ended: its `missing` pieces are to be refunded by hand. */
   refund: boolean;
+  /** The owner recorded giving those pieces' price back: no longer owed. */
+  missingRefunded?: boolean;
   dropId: string;
   productId: string;
   name: string;
@@ -196,7 +198,8 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
   const dropsById = new Map(data.drops.map((d) => [d.id, d]));
   const allLines = splitLateLines(data.lines);
   const sales = allLines.filter((l) => !l.refund);
-  const refundLines = allLines.filter((l) => l.refund);
+  // Owed by hand: the missing pieces whose price the owner has not recorded giving back.
+  const refundLines = allLines.filter((l) => l.refund && !l.missingRefunded);
   const linesByProduct = groupBy(allLines, (l) => l.productId);
   const salesByDrop = groupBy(sales, (l) => l.dropId);
   const waitlistByDrop = groupBy(data.waitlist, (w) => w.dropId);

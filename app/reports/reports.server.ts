@@ -39,6 +39,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       "o.paid_at",
       "o.customer_email",
       "o.stock_issue",
+      "o.missing_refunded_at",
       "l.drop_id",
       "l.product_id",
       "l.name",
@@ -255,6 +256,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       paidAt: toDate(l.paid_at as Date | string),
       email: l.customer_email,
       refund: l.stock_issue !== null,
+      missingRefunded: l.missing_refunded_at !== null,
       dropId: l.drop_id,
       productId: l.product_id,
       // A sized line is named as bought ('Anillo Marea talla 7'); the month's view lists the piece.

@@ -68,6 +68,7 @@ describeEachDatabase("JPEG copies of photos stored before them", (harness) => {
       "0036_jpeg_copies",
       "0037_return_received",
       "0038_return_closed",
+      "0039_missing_refunded",
     ]);
 
     const dropId = await createDrop(database.db, {

@@ -115,6 +115,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0036_jpeg_copies",
       "0037_return_received",
       "0038_return_closed",
+      "0039_missing_refunded",
     ]);
 
     const db = database.db;
@@ -227,6 +228,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0036_jpeg_copies",
       "0037_return_received",
       "0038_return_closed",
+      "0039_missing_refunded",
     ]);
   });
 });

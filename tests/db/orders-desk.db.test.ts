@@ -670,6 +670,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0036_jpeg_copies",
       "0037_return_received",
       "0038_return_closed",
+      "0039_missing_refunded",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

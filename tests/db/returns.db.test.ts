@@ -407,7 +407,11 @@ describeEachDatabase("returns", (harness) => {
     // A run stopped after its change and before Kysely recorded it (SQLite runs it outside a
     // transaction): the next start runs it again, and it finds its work done.
     await migrations["0037_return_received"]?.up(database.db);
-    expect(await migrateToLatest(database)).toEqual(["0037_return_received", "0038_return_closed"]);
+    expect(await migrateToLatest(database)).toEqual([
+      "0037_return_received",
+      "0038_return_closed",
+      "0039_missing_refunded",
+    ]);
     const lines = await database.db
       .selectFrom("return_lines")
       .select(["return_id", "quantity", "received"])
@@ -495,7 +499,7 @@ describeEachDatabase("returns", (harness) => {
     expect((await migrator.migrateTo("0037_return_received")).error).toBeUndefined();
     // Stopped before its record, as above: run again at the next start, it finds the table made.
     await migrations["0038_return_closed"]?.up(database.db);
-    expect(await migrateToLatest(database)).toEqual(["0038_return_closed"]);
+    expect(await migrateToLatest(database)).toEqual(["0038_return_closed", "0039_missing_refunded"]);
     // The table made again (SQLite) keeps the return, its lines and what points at it.
     expect(await getReturn(database.db, asked.returnId)).toEqual(before);
     expect(await closeReturn(database.db, asked.returnId, "No llegaron.", SOON)).toEqual({ ok: true });
@@ -503,7 +507,7 @@ describeEachDatabase("returns", (harness) => {
     expect(await lines()).toHaveLength(1);
     expect((await migrator.migrateTo("0037_return_received")).error).toBeUndefined();
     expect((await getReturn(database.db, asked.returnId))?.status).toBe("rechazada");
-    expect(await migrateToLatest(database)).toEqual(["0038_return_closed"]);
+    expect(await migrateToLatest(database)).toEqual(["0038_return_closed", "0039_missing_refunded"]);
     // Deleting the order still takes its returns and their lines with it: the keys hold.
     await database.db.deleteFrom("orders").where("id", "=", o.orderId).execute();
     expect(await lines()).toHaveLength(0);

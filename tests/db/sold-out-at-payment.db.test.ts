@@ -2,10 +2,14 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import { newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
+import { cancelPaidOrder } from "~/orders/cancel-order.server";
+import { orderTimeline } from "~/orders/desk.server";
 import { releaseHold } from "~/orders/holds.server";
+import { recordMissingRefunded } from "~/orders/missing-refund.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { getOrder } from "~/orders/queries.server";
 import { receiptOf } from "~/orders/receipt.server";
+import { loadReport } from "~/reports/reports.server";
 import { settingsFromEnvironment } from "~/settings/settings";
 import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
@@ -94,5 +98,85 @@ describeEachDatabase("paid after the hold expired, every piece sold meanwhile", 
     expect(page?.next).toBe(
       "Te devolvimos el total al mismo medio con que pagaste. Si tienes dudas, escríbenos.",
     );
+  });
+});
+
+describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", (harness) => {
+  it("sends the pieces still there; the owner records giving back the missing ones by hand, once, and the buyer's page and Reportes say so", async () => {
+    const database = await harness.fresh();
+    const kept = await runningPiece(database, { stock: 1, priceCents: 800_000, name: "Anillo Ola" });
+    const gone = await runningPiece(database, { stock: 1, priceCents: 400_000, name: "Arete Espuma" });
+    const { order, paymentIntent, payments } = await orderPaidByCard(database, fake, {
+      lines: [
+        { productId: kept.id, dropId: kept.dropId, quantity: 1 },
+        { productId: gone.id, dropId: gone.dropId, quantity: 1 },
+      ],
+      email: `parcial-${newId(6)}@example.mx`,
+      webhookSecret: SECRET,
+      // Her hold runs out, and another shopper takes the earring before the shop hears of her payment.
+      beforeWebhook: async (late) => {
+        expect(await releaseHold(database.db, late.id)).toBe(true);
+        await hold(database.db, {
+          lines: [{ productId: gone.id, dropId: gone.dropId, quantity: 1 }],
+          provider: "demo",
+        });
+      },
+    });
+    const paid = await getOrder(database.db, order.id);
+    expect(paid).toMatchObject({ status: "pendiente", missingRefundedAt: null });
+    expect(paid?.stockIssue).toContain("Arete Espuma × 1");
+    const settings = settingsFromEnvironment(shop);
+    expect((await orderPageOf(database.db, order.id, settings))?.missing).toContain(
+      "te escribiremos para devolverte $4,000.00 MXN",
+    );
+    const owed = await loadReport(database.db, { kind: "all" });
+    expect(owed.ok && owed.report.refunds).toEqual({ orders: 1, cents: 400_000, pieces: 1 });
+    expect(owed.ok && owed.report.figures).toMatchObject({ netCents: 800_000, pieces: 1 });
+
+    expect(await recordMissingRefunded(database.db, order.id)).toEqual({ ok: true, amountCents: 400_000 });
+    expect(await recordMissingRefunded(database.db, order.id)).toEqual({
+      ok: false,
+      reason: "ya_registrado",
+    });
+    const refunded = await getOrder(database.db, order.id);
+    expect(refunded?.missingRefundedAt).toBeInstanceOf(Date);
+    expect((await orderPageOf(database.db, order.id, settings))?.missing).toMatch(
+      /te devolvimos \$4,000\.00 MXN el \d{1,2} de [a-z]+ de \d{4}\.$/,
+    );
+    const titles = (await orderTimeline(database.db, refunded as NonNullable<typeof refunded>)).map(
+      (e) => `${e.title}: ${e.detail}`,
+    );
+    expect(titles).toContain("Piezas faltantes reembolsadas a mano: $4,000.00");
+    // No longer owed; the ring sent is still a sale.
+    const after = await loadReport(database.db, { kind: "all" });
+    expect(after.ok && after.report.refunds).toEqual({ orders: 0, cents: 0, pieces: 0 });
+    expect(after.ok && after.report.figures).toMatchObject({ netCents: 800_000, pieces: 1 });
+
+    // Cancelled later by the shop: the missing pieces' price, already given back, is not paid twice.
+    expect(await cancelPaidOrder(database.db, payments, order.id)).toMatchObject({
+      ok: true,
+      amountCents: order.totalCents - 400_000,
+    });
+    expect(fake.refunds.filter((r) => r.payment_intent === paymentIntent)).toEqual([
+      expect.objectContaining({ amount: order.totalCents - 400_000 }),
+    ]);
+  });
+
+  it("an order with nothing missing has nothing to record", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 1, priceCents: 100_000, name: "Collar Sol" });
+    const { order } = await orderPaidByCard(database, fake, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      email: `entero-${newId(6)}@example.mx`,
+      webhookSecret: SECRET,
+    });
+    expect(await recordMissingRefunded(database.db, order.id)).toEqual({
+      ok: false,
+      reason: "sin_faltantes",
+    });
+    expect(await recordMissingRefunded(database.db, "OL-NOEXISTE")).toEqual({
+      ok: false,
+      reason: "no_encontrado",
+    });
   });
 });

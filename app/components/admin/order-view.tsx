@@ -53,11 +53,20 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
         )}
       </p>
       {order.cancellation && <CancellationNote cancellation={order.cancellation} />}
-      {order.stockIssue && (
-        <p className="rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900">
-          <strong>Reembolsar a mano:</strong> {order.stockIssue}
-        </p>
-      )}
+      {order.stockIssue &&
+        (order.missingRefundedAt ? (
+          <p
+            className="rounded-lg border border-sand bg-sand/30 px-3 py-2 text-sm"
+            data-testid="missing-refunded"
+          >
+            <strong>Reembolsado a mano el {formatShopDateTime(order.missingRefundedAt)}:</strong>{" "}
+            {order.stockIssue}
+          </p>
+        ) : (
+          <p className="rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900">
+            <strong>Reembolsar a mano:</strong> {order.stockIssue}
+          </p>
+        ))}
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <h3 className="text-xs uppercase tracking-wider text-ink/70">Cliente</h3>

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { formatShopDateTime } from "~/lib/dates";
-import type { Order } from "~/orders/order";
+import { formatMXN } from "~/lib/money";
+import { cancellationCents, type Order } from "~/orders/order";
 import { OrderActions } from "./order-actions";
 import { CancellationNote, StatusBadge } from "./order-view";
 
@@ -162,7 +163,7 @@ export function OrdersTable({
                     <OrderActions
                       orderId={order.id}
                       status={order.status}
-                      total={order.total}
+                      total={formatMXN(cancellationCents(order))}
                       carriers={carriers}
                       delivered={order.deliveredAt !== null}
                       compact

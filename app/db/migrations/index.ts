@@ -36,6 +36,7 @@ import * as m0035 from "./0035_delivery_days";
 import * as m0036 from "./0036_jpeg_copies";
 import * as m0037 from "./0037_return_received";
 import * as m0038 from "./0038_return_closed";
+import * as m0039 from "./0039_missing_refunded";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   "0036_jpeg_copies": m0036,
   "0037_return_received": m0037,
   "0038_return_closed": m0038,
+  "0039_missing_refunded": m0039,
 };

@@ -23,6 +23,8 @@ import {
 } from "~/orders/desk.server";
 import { DESK_NOTICE_PARAM, DESK_NOTICES } from "~/orders/desk-query";
 import { isOrderId } from "~/orders/ids";
+import { recordMissingRefunded } from "~/orders/missing-refund.server";
+import { cancellationCents, missingCents } from "~/orders/order";
 import { refundedByHand } from "~/orders/refunds.server";
 import { shipmentInputFor } from "~/orders/shipment-input";
 import { STATUS_LABELS } from "~/orders/status";
@@ -197,6 +199,22 @@ export async function action(args: Route.ActionArgs) {
       mail.sendSoon();
       return answer(200, { ...base, ok: true, message: "Reembolso registrado: le escribimos al cliente" });
     }
+    case "faltantes": {
+      const result = await recordMissingRefunded(db, orderId);
+      if (!result.ok) {
+        const why = {
+          no_encontrado: "Pedido no encontrado.",
+          sin_faltantes: "Este pedido no tiene piezas faltantes que reembolsar.",
+          ya_registrado: "Ya estaba registrado: recarga la página.",
+        }[result.reason];
+        return answer(result.reason === "no_encontrado" ? 404 : 409, { ...base, ok: false, message: why });
+      }
+      return answer(200, {
+        ...base,
+        ok: true,
+        message: `Registrado: le devolviste ${formatMXN(result.amountCents)} por las piezas faltantes`,
+      });
+    }
     case "borrar": {
       const result = await removeFromHistory(db, orderId);
       if (!result.ok) return refused(base, result, "Error al borrar el pedido del historial");
@@ -243,7 +261,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
             <OrderActions
               orderId={order.id}
               status={order.status}
-              total={order.total}
+              total={formatMXN(cancellationCents(order))}
               afterDelete={back}
               carriers={carriers}
               delivered={order.deliveredAt !== null}
@@ -279,6 +297,26 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
             </fetcher.Form>
           </details>
         )}
+
+      {order.stockIssue && !order.missingRefundedAt && !order.removedAt && order.status !== "cancelado" && (
+        <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
+          <summary className="cursor-pointer font-medium">Ya le devolví las piezas faltantes</summary>
+          <fetcher.Form method="post" action={orderAction(order.id)} className="mt-4 max-w-md text-sm">
+            <input type="hidden" name="intent" value="faltantes" />
+            <p>
+              Solo si ya le devolviste {formatMXN(missingCents(order))} por las piezas que no estaban (por
+              transferencia, o desde el panel del proveedor de pagos): queda registrado en el pedido, su
+              página dice que se lo devolviste y los reportes dejan de contarlo como pendiente.
+            </p>
+            <button
+              type="submit"
+              className="mt-4 min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream"
+            >
+              Sí, ya se lo devolví
+            </button>
+          </fetcher.Form>
+        </details>
+      )}
 
       {order.status === "enviado" && (
         <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
