@@ -132,6 +132,12 @@ export function createAccounts(parts: {
       // device (a lost phone is why a password is reset): each is known again after its next sign-in.
       await sessions.signOutEverywhere(user.id);
       await db.deleteFrom("admin_devices").where("user_id", "=", user.id).execute();
+      // A second factor not set up yet may have been shown to whoever had the old password.
+      await db
+        .deleteFrom("auth_two_factor")
+        .where("user_id", "=", user.id)
+        .where("verified", "=", database.dialect === "postgres" ? false : 0)
+        .execute();
       await clearLoginFailures(db, email);
     },
 

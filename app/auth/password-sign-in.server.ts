@@ -123,13 +123,12 @@ export function createPasswordSignIn(parts: {
       return { ok: false, reason: "invalido" };
     }
     const settingUp = !user.twoFactorEnabled;
-    // A secret already waiting is kept: the app it was scanned into keeps working.
-    const waiting =
-      settingUp &&
-      (await db.selectFrom("auth_two_factor").select("id").where("user_id", "=", user.id).executeTakeFirst());
-    if (settingUp && !waiting) {
-      // The first sign-in since the second factor came: a new secret waits for the set-up page
-      // (the library asks for the password to make one; it was just typed).
+    if (settingUp) {
+      // A sign-in before the second factor is set up: a new secret waits for the set-up page (the
+      // library asks for the password to make one; it was just typed), for this session alone.
+      // Not one shown before: whoever else signed in with the password (a leaked one) and saw that
+      // secret must not see the one the owner scans, nor keep a session that would become whole
+      // when she finishes (decision 23). So every other session of the account ends here.
       const cookie = setCookies.find((c) => c.startsWith(`${sessionCookieName(isSecure)}=`));
       try {
         await lib.api.enableTwoFactor({
@@ -142,6 +141,11 @@ export function createPasswordSignIn(parts: {
         await decision.attempt.withdrawn();
         return { ok: false, reason: "ocupado", retryAfterSeconds: HASHING_BUSY_RETRY_SECONDS };
       }
+      await db
+        .deleteFrom("auth_session")
+        .where("user_id", "=", user.id)
+        .where("token", "<>", result.response.token)
+        .execute();
     }
     if (!settingUp) {
       await keepTrustDeadline(db, setCookies, trusted, user.id);

@@ -256,9 +256,24 @@ export function createSecondFactor(parts: {
         throw error;
       }
       await decision.attempt.succeeded();
+      // The account is whole now: no other session of it (one made with the password alone, by
+      // anyone) becomes whole with it (decision 23). The library's answer names the set-up
+      // session it replaced; the new one is the cookie it set.
+      const setCookies = result.headers.getSetCookie();
+      const cookie = setCookies
+        .filter((c) => c.startsWith(`${sessionCookieName(isSecure)}=`))
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const whole = (await sessions.readSession(new Headers({ cookie }), isSecure)).session;
+      if (whole)
+        await db
+          .deleteFrom("auth_session")
+          .where("user_id", "=", session.userId)
+          .where("id", "<>", whole.sessionId)
+          .execute();
       await devices.remember(session.userId, input.browserId ?? null);
       const codes = await lib.api.viewBackupCodes({ body: { userId: session.userId } });
-      return { ok: true, recoveryCodes: codes.backupCodes, setCookies: result.headers.getSetCookie() };
+      return { ok: true, recoveryCodes: codes.backupCodes, setCookies };
     },
   };
 }

@@ -18,6 +18,7 @@ import {
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { describeEachDatabase } from "../support/databases";
+import { cookiesFrom, setUpSecondFactor } from "../support/second-factor";
 
 const IDLE_MINUTES = 120;
 const ABSOLUTE_HOURS = 12;
@@ -190,19 +191,51 @@ describeEachDatabase("administrator sign-in", (harness) => {
     expect(secure).not.toContain("Domain");
   });
 
+  /**
+   * An account with its second factor set up, and a complete sign-in with it (password, then one of
+   * its recovery codes: the app's codes would each wait for a new 30-second step).
+   */
+  async function enrolledAdmin() {
+    const email = await newAdmin();
+    const { recoveryCodes } = await setUpSecondFactor(auth, { email, password: PASSWORD });
+    const whole = async (previousSessionId?: string) => {
+      const first = await signIn(email, previousSessionId ? { previousSessionId } : {});
+      if (!first.ok || first.step !== "code") throw new Error("no code asked");
+      const done = await auth.verifyCode({
+        code: recoveryCodes.shift() ?? "",
+        trustDevice: false,
+        address: "10.0.0.1",
+        headers: new Headers({ cookie: cookiesFrom(first.setCookies) }),
+        secure: false,
+      });
+      if (!done.ok) throw new Error(`code refused: ${done.reason}`);
+      const cookie = new Headers({ cookie: cookiesFrom(done.setCookies) });
+      const session = await sessionOf(cookie);
+      if (!session) throw new Error("no session");
+      return { cookie, session };
+    };
+    return { email, whole };
+  }
+
   it("a new token at every login; logging in again from the same browser ends the old session", async () => {
+    const { email, whole } = await enrolledAdmin();
+    const first = await whole();
+    // Another device keeps its own session.
+    const phone = await whole();
+    // The login page hands over the session this browser's cookie names.
+    const second = await whole(first.session.sessionId);
+    expect(second.cookie.get("cookie")).not.toBe(first.cookie.get("cookie"));
+    expect(await sessionOf(first.cookie)).toBeNull();
+    expect((await sessionOf(second.cookie))?.email).toBe(email);
+    expect((await sessionOf(phone.cookie))?.email).toBe(email);
+  });
+
+  it("before the second factor is set up, a sign-in ends the account's other sessions (each would see its own secret)", async () => {
     const email = await newAdmin();
     const first = await signedIn(email);
-    // Another device keeps its own session.
-    const phone = await signedIn(email);
-    // The login page hands over the session this browser's cookie names.
-    const again = await signIn(email, { previousSessionId: (await sessionOf(first.cookie))?.sessionId });
-    if (!again.ok) throw new Error("sign-in failed");
-    const second = cookieFrom(again.setCookies);
-    expect(second.get("cookie")).not.toBe(first.cookie.get("cookie"));
+    const second = await signedIn(email);
     expect(await sessionOf(first.cookie)).toBeNull();
-    expect((await sessionOf(second))?.email).toBe(email);
-    expect((await sessionOf(phone.cookie))?.email).toBe(email);
+    expect((await sessionOf(second.cookie))?.settingUp).toBe(true);
   });
 
   it("ends a session left unused for the idle timeout, and keeps an active one alive", async () => {
@@ -280,14 +313,14 @@ describeEachDatabase("administrator sign-in", (harness) => {
   });
 
   it("signing out everywhere and a password reset end every session of the account", async () => {
-    const email = await newAdmin();
-    const a = await signedIn(email);
-    const b = await signedIn(email);
+    const { email, whole } = await enrolledAdmin();
+    const a = await whole();
+    const b = await whole();
     expect(await auth.signOutEverywhere(a.session.userId)).toBe(2);
     expect(await sessionOf(a.cookie)).toBeNull();
     expect(await sessionOf(b.cookie)).toBeNull();
 
-    const c = await signedIn(email);
+    const c = await whole();
     await auth.resetPassword(email, "la contraseña nueva y larga");
     expect(await sessionOf(c.cookie)).toBeNull();
     expect(await signIn(email)).toEqual({ ok: false, reason: "invalido" });

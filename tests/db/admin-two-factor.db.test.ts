@@ -3,7 +3,7 @@ import { type AdminAuth, createAdminAuth } from "~/auth/auth.server";
 import { LOGIN_LIMITS } from "~/auth/login-limits.server";
 import { createPasswordHasher, QUICK_SCRYPT } from "~/auth/password-hashing.server";
 import { TRUSTED_DEVICE_COOKIE, TRUSTED_DEVICE_DAYS } from "~/auth/second-factor";
-import type { Database } from "~/db/database.server";
+import { type Database, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { describeEachDatabase } from "../support/databases";
 import { cookiesFrom, setUpSecondFactor } from "../support/second-factor";
@@ -142,6 +142,76 @@ describeEachDatabase("the administrator's second factor", (harness) => {
     expect(complete).toMatchObject({ email, settingUp: false });
     expect(await auth.pendingSetUp(complete)).toBeNull();
     expect((await auth.listAdmins()).find((a) => a.email === email)?.secondFactor).toBe(true);
+  });
+
+  it("a leaked password signed in before the owner set it up: its session ends, it never sees her secret, it never becomes whole", async () => {
+    const email = await newAdmin();
+    // Someone with the password signs in first: a set-up session, shown a secret.
+    const intruder = await passwordStep(email, "", "203.0.113.9");
+    if (intruder.result.step !== "set-up") throw new Error(`step ${intruder.result.step}`);
+    const seen = await auth.pendingSetUp(intruder.result.session);
+    if (!seen) throw new Error("no secret");
+
+    // The owner signs in: a secret of her own, and the other session is over.
+    const owner = await passwordStep(email);
+    if (owner.result.step !== "set-up") throw new Error(`step ${owner.result.step}`);
+    expect((await auth.readSession(new Headers({ cookie: intruder.cookie }), false)).session).toBeNull();
+    const mine = await auth.pendingSetUp(owner.result.session);
+    if (!mine) throw new Error("no secret");
+    expect(mine.secret).not.toBe(seen.secret);
+
+    // A session of the account left from before (as a second browser would hold) ends when she
+    // finishes: only her new, whole session is left.
+    const before = await database.db
+      .selectFrom("auth_session")
+      .selectAll()
+      .where("id", "=", owner.result.session.sessionId)
+      .executeTakeFirstOrThrow();
+    await database.db
+      .insertInto("auth_session")
+      .values({
+        ...before,
+        id: newId(),
+        token: newId(32),
+        created_at: toTimestamp(toDate(before.created_at)),
+        updated_at: toTimestamp(toDate(before.updated_at)),
+        expires_at: toTimestamp(toDate(before.expires_at)),
+      })
+      .execute();
+    expect(await sessionCount(email)).toBe(2);
+    const done = await auth.completeSetUp({
+      session: owner.result.session,
+      code: totp(mine.secret),
+      address: "10.9.0.1",
+      headers: new Headers({ cookie: owner.cookie }),
+      secure: false,
+    });
+    if (!done.ok) throw new Error(done.reason);
+    expect(await sessionCount(email)).toBe(1);
+    expect((await auth.readSession(new Headers({ cookie: intruder.cookie }), false)).session).toBeNull();
+    expect(
+      (await auth.readSession(new Headers({ cookie: cookiesFrom(done.setCookies) }), false)).session,
+    ).toMatchObject({ email, settingUp: false });
+    // The secret the intruder saw opens nothing.
+    const challenge = await passwordStep(email);
+    expect(await typeCode(challenge.cookie, totp(seen.secret))).toMatchObject({ ok: false });
+  });
+
+  it("a password reset drops a second factor not set up yet: whoever had the old password saw its secret", async () => {
+    const email = await newAdmin();
+    const first = await passwordStep(email);
+    if (first.result.step !== "set-up") throw new Error(`step ${first.result.step}`);
+    const pendingRows = () =>
+      database.db
+        .selectFrom("auth_two_factor as t")
+        .innerJoin("auth_user as u", "u.id", "t.user_id")
+        .select("t.id")
+        .where("u.email", "=", email)
+        .execute();
+    expect(await pendingRows()).toHaveLength(1);
+    await auth.resetPassword(email, `${PASSWORD} nueva`);
+    expect(await pendingRows()).toEqual([]);
+    expect(await sessionCount(email)).toBe(0);
   });
 
   it("then every sign-in asks for the code: no session until it is typed, a wrong one is refused", async () => {
