@@ -205,7 +205,7 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
             heading: "Devoluciones",
             paragraphs: [
               "Como compraste a distancia, puedes devolver tu pedido dentro de los 5 días hábiles siguientes a la entrega, sin tener que dar un motivo, conforme a la Ley Federal de Protección al Consumidor. La pieza debe estar sin uso, en su empaque original y con sus accesorios.",
-              "Te reembolsamos el importe de las piezas por el mismo medio de pago (si pagaste en efectivo o por transferencia, por transferencia a la cuenta que nos indiques) dentro de los 10 días hábiles siguientes a recibir la devolución y revisarla.",
+              "Te reembolsamos el importe de las piezas por el mismo medio de pago (si pagaste en efectivo en OXXO, por transferencia a la cuenta que nos indiques; si pagaste por transferencia, a la cuenta desde la que transferiste) dentro de los 10 días hábiles siguientes a recibir la devolución y revisarla.",
             ],
           },
           {
@@ -265,7 +265,7 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
             heading: "Máximo de piezas por persona",
             paragraphs: [
               "Cuando una colección dice «Máximo N por persona», el máximo cuenta todas tus compras de esa colección, no solo un pedido. Lo revisamos después de cobrar, porque antes del pago la tienda no puede saber quién paga: cuentan como una misma persona los pedidos pagados con el mismo correo electrónico, con la misma tarjeta (según el identificador que nos da el procesador de pagos, nunca el número de la tarjeta) o enviados a la misma dirección (calle y número, código postal y país).",
-              "Los primeros pedidos pagados se quedan con sus piezas. Si un pedido pasa del máximo, lo cancelamos completo de forma automática, te reembolsamos el importe total por el mismo medio de pago (si pagaste en efectivo o por transferencia, por transferencia a la cuenta que nos indiques) y te avisamos por correo; sus piezas pasan a quien sigue en la fila. Si crees que se trata de un error (por ejemplo, dos personas distintas que viven en la misma dirección), escríbenos y lo revisamos.",
+              "Los primeros pedidos pagados se quedan con sus piezas. Si un pedido pasa del máximo, lo cancelamos completo de forma automática, te reembolsamos el importe total por el mismo medio de pago (si pagaste en efectivo en OXXO, por transferencia a la cuenta que nos indiques; si pagaste por transferencia, a la cuenta desde la que transferiste) y te avisamos por correo; sus piezas pasan a quien sigue en la fila. Si crees que se trata de un error (por ejemplo, dos personas distintas que viven en la misma dirección), escríbenos y lo revisamos.",
               "Si pagas en efectivo en una tienda de conveniencia, tus piezas quedan apartadas como máximo hasta que vence tu ficha de pago, y durante las primeras horas de una colección solo por el tiempo normal del apartado.",
             ],
           },

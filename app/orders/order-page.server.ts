@@ -164,7 +164,7 @@ export async function orderPageOf(
       returnUntil === null
         ? null
         : returnUntil > now
-          ? `Tienes hasta el ${formatShopDateTime(returnUntil)} para pedir una devolución: 5 días hábiles desde la entrega (Ley Federal de Protección al Consumidor, art. 56). Te devolvemos el precio de las piezas; el envío de regreso corre por tu cuenta.`
+          ? `Tienes hasta el ${formatShopDateTime(returnUntil)} para pedir una devolución: 5 días hábiles desde la entrega (Ley Federal de Protección al Consumidor, art. 56). Te devolvemos el precio de las piezas; el envío de regreso corre por tu cuenta, salvo si la pieza llegó dañada o no es la que pediste.`
           : `El plazo para pedir una devolución terminó el ${formatShopDateTime(returnUntil)} (5 días hábiles desde la entrega).`,
     voucher: voucherView(order),
   };

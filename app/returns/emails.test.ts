@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { returnAcceptedEmail, returnDeclinedEmail, returnRefundedEmail } from "./emails";
 import type { ReturnView } from "./queries.server";
+import { refundWayOf } from "./queries.server";
 
 const shop = {
   name: "Oro de Luna",
@@ -27,6 +28,7 @@ const view: ReturnView = {
   refundError: null,
   refundedAt: null,
   refundWay: " al mismo medio con que pagaste",
+  shopPaysReturn: false,
   customerName: "Inés <script>Brisa",
   customerEmail: "ines@example.mx",
   lines: [
@@ -60,6 +62,23 @@ describe("a return's e-mails", () => {
     expect(message.text).toContain("- Anillo Sol talla 7 × 1: $4,000.00");
     expect(message.text).toContain("Reembolso: $4,000.00 MXN");
     expect(message.text).toContain(pageUrl);
+    expect(message.text).toContain("el envío de regreso corre por tu cuenta");
+  });
+
+  it("a piece that came damaged or was not the one bought goes back at the shop's cost, as the legal pages say", async () => {
+    const damaged = await returnAcceptedEmail(
+      { ...view, reason: "Llegó dañada o con un defecto", shopPaysReturn: true },
+      shop,
+      pageUrl,
+    );
+    expect(damaged.text).toContain("el envío de regreso corre por nuestra cuenta");
+    expect(damaged.text).not.toContain("corre por tu cuenta");
+  });
+
+  it("a SPEI transfer is refunded to the account it came from; a card to itself; cash at OXXO by the owner", () => {
+    expect(refundWayOf(null)).toBe(" al mismo medio con que pagaste");
+    expect(refundWayOf("spei")).toBe(" a la cuenta desde la que transferiste");
+    expect(refundWayOf("oxxo")).toBe("");
   });
 
   it("a declined return names no refund; a refunded one says it is made", async () => {
@@ -75,7 +94,7 @@ describe("a return's e-mails", () => {
     const cash = { ...view, refundWay: "" };
     const accepted = await returnAcceptedEmail(cash, shop, pageUrl);
     expect(accepted.text).toContain(
-      "En cuanto lleguen al taller te reembolsamos $4,000.00 MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviaremos.",
+      "En cuanto lleguen al taller te reembolsamos $4,000.00 MXN: como pagaste en efectivo en OXXO, te escribiremos para pedirte la cuenta a la que te lo enviaremos.",
     );
     const refunded = await returnRefundedEmail({ ...cash, status: "reembolsada" }, shop, null);
     expect(refunded.text).toContain("te devolvimos $4,000.00 MXN. Si no lo ves en tu cuenta, respóndenos");

@@ -116,10 +116,12 @@ export const returnAcceptedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
     subject: `Aceptamos tu devolución (${view.orderId})`,
     title: "Aceptamos tu devolución",
     lines: [
-      "Aceptamos tu devolución. Envíanos las piezas como te indicamos abajo, en su empaque y con tu número de pedido; el envío de regreso corre por tu cuenta.",
+      view.shopPaysReturn
+        ? "Aceptamos tu devolución. Envíanos las piezas como te indicamos abajo, en su empaque y con tu número de pedido; como llegaron dañadas o no son las que pediste, el envío de regreso corre por nuestra cuenta."
+        : "Aceptamos tu devolución. Envíanos las piezas como te indicamos abajo, en su empaque y con tu número de pedido; el envío de regreso corre por tu cuenta.",
       view.refundWay
         ? `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN${view.refundWay}.`
-        : `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo o por transferencia, te escribiremos para pedirte la cuenta a la que te lo enviaremos.`,
+        : `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo en OXXO, te escribiremos para pedirte la cuenta a la que te lo enviaremos.`,
     ],
     message: view.ownerMessage,
   });

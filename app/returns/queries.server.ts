@@ -22,10 +22,13 @@ export interface ReturnView {
   refundedAt: string | null;
   /**
    * How her refund reaches her, as her e-mails say it: " al mismo medio con que pagaste" for a
-   * card the provider refunds; nothing for a cash voucher or transfer (the provider cannot send it
-   * back to the ficha: the shop writes to her) or a refund the owner made herself.
+   * card, " a la cuenta desde la que transferiste" for a SPEI transfer (the provider sends both
+   * back); nothing for cash paid at OXXO (no provider refunds it: the shop writes to her) or a
+   * refund the owner made herself.
    */
   refundWay: string;
+  /** The piece came damaged or was not the one bought: the shop pays its shipping back. */
+  shopPaysReturn: boolean;
   customerName: string;
   customerEmail: string;
   lines: {
@@ -107,6 +110,8 @@ export async function listReturns(
     status: r.status,
     statusLabel: RETURN_STATUS_LABELS[r.status],
     reason: isReturnReason(r.reason) ? RETURN_REASONS[r.reason] : r.reason,
+    // A defect or the shop's own mistake: the shop pays the way back ('Garantía' in the legal pages).
+    shopPaysReturn: r.reason === "danada" || r.reason === "equivocada",
     comment: r.comment,
     ownerMessage: r.owner_message,
     requestedAt: formatShopDateTime(toDate(r.requested_at)),
@@ -115,10 +120,7 @@ export async function listReturns(
     refundStatus: r.refund_status,
     refundError: r.refund_error,
     refundedAt: r.refunded_at ? formatShopDateTime(toDate(r.refunded_at)) : null,
-    refundWay:
-      r.payment_method === null && r.provider_refund_id !== REFUNDED_BY_HAND
-        ? " al mismo medio con que pagaste"
-        : "",
+    refundWay: r.provider_refund_id === REFUNDED_BY_HAND ? "" : refundWayOf(r.payment_method),
     customerName: r.customer_name,
     customerEmail: r.customer_email,
     lines: lines
@@ -158,4 +160,10 @@ export async function countReturnsByStatus(db: Db): Promise<Record<ReturnStatus,
   };
   for (const row of rows) counts[row.status] = Number(row.n);
   return counts;
+}
+
+/** How the provider sends a refund back for a way of paying; empty when it cannot (cash at OXXO). */
+export function refundWayOf(paymentMethod: string | null): string {
+  if (paymentMethod === null) return " al mismo medio con que pagaste";
+  return paymentMethod === "spei" ? " a la cuenta desde la que transferiste" : "";
 }

@@ -43,6 +43,10 @@ describe("pieces that did not arrive", () => {
     );
     // On her page she cannot reply: she writes, or asks again while her window lasts.
     expect(piecesNotArrived(lines, "pagina")).toContain("escríbenos con la guía de tu envío");
+    // One piece missing: said of one.
+    expect(piecesNotArrived([{ name: "Anillo Sol talla 7", asked: 2, received: 1 }], "correo")).toBe(
+      "No nos llegaron todas las piezas: Anillo Sol talla 7 × 1. No la incluimos en tu reembolso; si la enviaste, respóndenos con la guía de tu envío y lo revisamos.",
+    );
     expect(piecesNotArrived([{ name: "Collar Mar", asked: 1, received: 1 }], "correo")).toBeNull();
     // Not received yet: nothing is missing.
     expect(piecesNotArrived([{ name: "Collar Mar", asked: 2, received: null }], "pagina")).toBeNull();

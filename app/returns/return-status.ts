@@ -83,9 +83,11 @@ export function piecesNotArrived(
   const short = lines.filter((l) => l.received !== null && l.received < l.asked);
   if (short.length === 0) return null;
   const names = short.map((l) => `${l.name} × ${l.asked - (l.received ?? 0)}`).join(", ");
+  const missing = short.reduce((n, l) => n + l.asked - (l.received ?? 0), 0);
+  const it = missing === 1 ? "la" : "las";
   const ask =
     where === "correo"
-      ? "si las enviaste, respóndenos con la guía de tu envío y lo revisamos"
-      : "si las enviaste, escríbenos con la guía de tu envío y lo revisamos; mientras dure tu plazo también puedes pedir su devolución de nuevo";
-  return `No nos llegaron todas las piezas: ${names}. No las incluimos en tu reembolso; ${ask}.`;
+      ? `si ${it} enviaste, respóndenos con la guía de tu envío y lo revisamos`
+      : `si ${it} enviaste, escríbenos con la guía de tu envío y lo revisamos; mientras dure tu plazo también puedes pedir su devolución de nuevo`;
+  return `No nos llegaron todas las piezas: ${names}. No ${it} incluimos en tu reembolso; ${ask}.`;
 }

@@ -3,6 +3,7 @@ import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
 import { orderPagePath } from "~/orders/order-page-link.server";
 import { getOrder } from "~/orders/queries.server";
+import { refundWayOf } from "~/returns/queries.server";
 import { type ReturnClosed, requestReturn, returnChanceOf } from "~/returns/request.server";
 import { readReturnForm } from "~/returns/return-input";
 import { RETURN_REASONS } from "~/returns/return-status";
@@ -33,10 +34,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!order || !chance) throw orderNotFound();
   return {
     orderId,
-    // A cash voucher or a transfer cannot be refunded to where it came from: the shop asks her where.
-    refundWay: order.voucher
-      ? "por transferencia a la cuenta que nos indiques"
-      : "al mismo medio con que pagaste",
+    // Cash paid at OXXO cannot be refunded to where it came from: the shop asks her where.
+    refundWay:
+      refundWayOf(order.voucher?.method ?? null).trim() || "por transferencia a la cuenta que nos indiques",
     back: orderPagePath(orderPageLinks, orderId),
     chance: chance.open
       ? { open: true as const, until: formatShopDateTime(chance.until), pieces: chance.pieces }
@@ -79,8 +79,9 @@ export default function OrderReturn({ loaderData, actionData }: Route.ComponentP
         <>
           <p className="mt-3 text-ink/80">
             Tienes hasta el {chance.until} (5 días hábiles desde la entrega). Te devolvemos el precio de las
-            piezas {refundWay} cuando lleguen al taller; el envío de regreso corre por tu cuenta. No envíes
-            nada todavía: te escribimos a dónde mandarlas.
+            piezas {refundWay} cuando lleguen al taller; el envío de regreso corre por tu cuenta, salvo si la
+            pieza llegó dañada o no es la que pediste. No envíes nada todavía: te escribimos a dónde
+            mandarlas.
           </p>
           <Form method="post" className="mt-8 space-y-6" noValidate>
             <fieldset aria-describedby={errors.piezas ? "piezas-error" : undefined}>
