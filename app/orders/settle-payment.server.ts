@@ -1,7 +1,7 @@
 import type { Db } from "~/db/database.server";
 import { countPaidOrder } from "./paid-count.server";
 import { confirmPayment, type PaidOutcome } from "./payment.server";
-import type { PaymentProvider } from "./payment-port";
+import type { PaymentProvider, PaymentState } from "./payment-port";
 import { refundOrder } from "./refunds.server";
 
 /**
@@ -43,4 +43,30 @@ async function pendingRefund(db: Db, orderId: string): Promise<boolean> {
     .where("status", "=", "pendiente")
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * A session the provider itself says is paid (asked with the shop's key, not told by an event),
+ * settled from what it says: the sweeper finding a hold paid, the buyer back on the return page
+ * before the provider's event came.
+ */
+export function settlePaidSession(
+  db: Db,
+  payments: PaymentProvider,
+  orderId: string,
+  state: PaymentState,
+  now: Date,
+): ReturnType<typeof settlePayment> {
+  return settlePayment(db, payments, {
+    orderId,
+    customerName: state.customerName,
+    customerEmail: state.customerEmail,
+    shipping: state.shipping,
+    paymentId: state.paymentId ?? null,
+    cardFingerprint: state.cardFingerprint ?? null,
+    cardFunding: state.cardFunding ?? null,
+    installmentMonths: state.installmentMonths ?? null,
+    shippingRate: state.shippingRate ?? null,
+    now,
+  });
 }

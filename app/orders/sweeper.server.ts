@@ -3,7 +3,7 @@ import type { Db } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
 import type { PaymentProvider } from "./payment-port";
-import { settlePayment } from "./settle-payment.server";
+import { settlePaidSession } from "./settle-payment.server";
 import { awaitVoucher, inDropOpening } from "./voucher-wait.server";
 
 /**
@@ -126,18 +126,7 @@ async function settleHold(
     let state = await payments.getSession(hold.payment_session_id);
     if (state.status === "open") state = await payments.expireSession(hold.payment_session_id);
     if (state.paid) {
-      const { outcome } = await settlePayment(db, payments, {
-        orderId: hold.id,
-        customerName: state.customerName,
-        customerEmail: state.customerEmail,
-        shipping: state.shipping,
-        paymentId: state.paymentId ?? null,
-        cardFingerprint: state.cardFingerprint ?? null,
-        cardFunding: state.cardFunding ?? null,
-        installmentMonths: state.installmentMonths ?? null,
-        shippingRate: state.shippingRate ?? null,
-        now,
-      });
+      const { outcome } = await settlePaidSession(db, payments, hold.id, state, now);
       return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";
     }
     if (state.status === "complete" && state.voucher) {
@@ -165,8 +154,10 @@ export type CancelOutcome =
   | "liberado"
   /** Paid, or completed with a delayed method: its confirmation (or the sweeper) settles it. */
   | "pagado"
-  /** Nothing to do: no such order, or it no longer waits for payment. */
+  /** Nothing to do: no such order, or it no longer waits for payment (and was never paid). */
   | "sin_apartado"
+  /** Already paid (and perhaps shipped or cancelled since): nothing changed, the money is not "uncharged". */
+  | "ya_pagado"
   /** The provider did not answer: the hold stays until a retry or the sweep after its expiry. */
   | "sin_respuesta";
 
@@ -182,10 +173,10 @@ export async function cancelCheckout(
 ): Promise<Exclude<CancelOutcome, "sin_respuesta">> {
   const order = await db
     .selectFrom("orders")
-    .select(["status", "payment_session_id", "payment_provider"])
+    .select(["status", "payment_session_id", "payment_provider", "paid_at"])
     .where("id", "=", orderId)
     .executeTakeFirst();
-  if (order?.status !== "esperando_pago") return "sin_apartado";
+  if (order?.status !== "esperando_pago") return order?.paid_at ? "ya_pagado" : "sin_apartado";
   if (order.payment_session_id && order.payment_provider === payments.name) {
     const state = await payments.expireSession(order.payment_session_id);
     if (state.paid || state.status === "complete") {

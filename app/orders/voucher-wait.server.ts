@@ -6,7 +6,6 @@ import { addressKey, emailKey } from "./buyer-keys";
 import { inOpening } from "./opening";
 import type { Voucher } from "./order";
 import { shippingChargeColumns } from "./payment.server";
-import type { PaymentProvider } from "./payment-port";
 import { orderSearchKey } from "./search";
 import { addressColumns, type ShippingAddress } from "./shipping";
 
@@ -95,29 +94,6 @@ export async function awaitVoucher(
     }
     return extend ? "esperando" : "sin_prorroga";
   });
-}
-
-/**
- * Asks the provider how an unpaid order's page ended and, when it completed with a voucher,
- * records it (the shopper back on /success before the provider's event reached the shop). Null
- * when there is no voucher to record; throws when the provider does not answer.
- */
-export async function voucherFromProvider(
-  db: Db,
-  payments: PaymentProvider,
-  orderId: string,
-  now = new Date(),
-): Promise<VoucherOutcome | null> {
-  const order = await db
-    .selectFrom("orders")
-    .select(["status", "payment_session_id", "payment_provider", "voucher_reference"])
-    .where("id", "=", orderId)
-    .executeTakeFirst();
-  if (order?.status !== "esperando_pago" || order.voucher_reference !== null) return null;
-  if (!order.payment_session_id || order.payment_provider !== payments.name) return null;
-  const state = await payments.getSession(order.payment_session_id);
-  if (state.paid || state.status !== "complete" || !state.voucher) return null;
-  return awaitVoucher(db, orderId, state.voucher, state, now);
 }
 
 /** Whether one of the order's drops is in its opening (its draw and first minutes). */

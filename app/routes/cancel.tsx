@@ -37,6 +37,9 @@ const EXPLANATION = {
     "No pudimos procesar tu compra... Si completaste el pago, no te preocupes: te enviaremos la confirmación por correo en cuanto se acredite.",
   liberado: "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito.",
   sin_apartado: "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito.",
+  // Another tab (or the provider's confirmation) got there first: the order is paid.
+  ya_pagado:
+    "Este pedido ya está pagado, así que no cambiamos nada. Revisa tu correo: ahí está la confirmación y cómo sigue tu pedido.",
   ajeno:
     "No pudimos procesar tu compra... Este enlace no corresponde a un pago iniciado en este navegador, así que no cambiamos nada. Si el pago era tuyo, las piezas apartadas se liberan solas en unos minutos.",
 } as const;

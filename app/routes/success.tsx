@@ -5,8 +5,8 @@ import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
 import { isOrderId } from "~/orders/ids";
 import { orderPagePath } from "~/orders/order-page-link.server";
+import { catchUpWithProvider } from "~/orders/payment-return.server";
 import { receiptOf } from "~/orders/receipt.server";
-import { voucherFromProvider } from "~/orders/voucher-wait.server";
 import { browserIdContext } from "~/web/client-address";
 import { pageTakesNoForm } from "~/web/methods";
 import { servicesContext } from "~/web/services";
@@ -23,19 +23,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const orderId = params.get("pedido");
   if (!orderId || !isOrderId(orderId)) return { receipt: null, orderPage: null };
-  const { database, successLinks, payments, orderPageLinks } = context.get(servicesContext);
+  const { database, successLinks, payments, orderPageLinks, mail } = context.get(servicesContext);
   // Only from the link signed for this browser: the order id alone, or the link opened in
   // another browser — or in any browser without the cookie — shows the thanks without the details.
   const browser = context.get(browserIdContext);
   if (!browser || !successLinks.verify(orderId, browser, params.get("firma"))) {
     return { receipt: null, orderPage: null };
   }
-  // Back from the payment page with a voucher before the provider's event came: asked now, so
-  // the buyer sees the reference she pays with (a provider that does not answer leaves it to the event).
-  await voucherFromProvider(database.db, payments, orderId).catch(() => null);
+  // Back from the payment page before the provider's event came: the provider is asked now, so the
+  // buyer sees the total she paid (its shipping too) or the reference she pays with.
+  const caught = await catchUpWithProvider(database.db, payments, orderId).catch(() => null);
+  if (caught === "pagado") mail.sendSoon();
   const receipt = await receiptOf(database.db, orderId);
-  // 'Mi pedido': the same page every e-mail links, for later.
-  return { receipt, orderPage: receipt ? orderPagePath(orderPageLinks, orderId) : null };
+  // 'Mi pedido': the same page every e-mail links, for later; only once the order has a buyer
+  // (while the payment is still being confirmed, it would be 'Pedido no encontrado').
+  return { receipt, orderPage: receipt?.email ? orderPagePath(orderPageLinks, orderId) : null };
 }
 
 export default function Success({ loaderData }: Route.ComponentProps) {
@@ -46,10 +48,13 @@ export default function Success({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="font-serif text-4xl">¡Gracias por tu compra!</h1>
-      <p className="mt-4 text-ink/80">
-        Te enviaremos un correo de confirmación con el detalle de tu pedido. Cuando lo enviemos, te llegará
-        otro con el número de guía.
-      </p>
+      {/* Not for an order cancelled at payment, nor one still to pay: their own notice says what comes. */}
+      {!(receipt?.cancelled || receipt?.cancelledByShop || receipt?.cancelledSoldOut || receipt?.voucher) && (
+        <p className="mt-4 text-ink/80">
+          Te enviaremos un correo de confirmación con el detalle de tu pedido. Cuando lo enviemos, te llegará
+          otro con el número de guía.
+        </p>
+      )}
       {receipt && (
         <section aria-labelledby="pedido" className="mt-10 rounded-lg border border-sand p-5 text-left">
           <h2 id="pedido" className="font-serif text-2xl">

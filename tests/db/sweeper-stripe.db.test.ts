@@ -6,6 +6,7 @@ import { HOLD_MINUTES, setPaymentSession } from "~/orders/holds.server";
 import { getOrder } from "~/orders/queries.server";
 import { cancelFromPaymentPage, sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type FakeStripe, payByVoucher, startFakeStripe } from "../support/fake-stripe";
@@ -243,6 +244,19 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
     // Again (a reload of /cancel): nothing left to release.
     expect(await cancelFromPaymentPage(database.db, held.payments, held.orderId)).toBe("sin_apartado");
     expect(await held.stock()).toBe(2);
+  });
+
+  it("/cancel for an order already paid (another tab paid it) changes nothing and never says 'no charge'", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 1, priceCents: 250_000, name: "Collar Pagado" });
+    const { order, payments } = await orderPaidByCard(database, fake, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      email: "pagado@example.mx",
+      webhookSecret: "whsec_pagado_en_otra_pestana",
+    });
+    expect(await cancelFromPaymentPage(database.db, payments, order.id)).toBe("ya_pagado");
+    expect((await getOrder(database.db, order.id))?.status).toBe("pendiente");
+    expect(await piece.stock()).toBe(0);
   });
 
   it("a cash voucher (OXXO) keeps its hold no longer than the voucher itself: then the pieces go back", async () => {

@@ -4,11 +4,12 @@ import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
+import { formatMXN } from "~/lib/money";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { shopBrowser } from "../support/browser";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase, sqliteHarness } from "../support/databases";
-import { type FakeStripe, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
 import { hold } from "../support/orders";
 import { type RunningServer, startServer } from "../support/server-process";
 
@@ -221,6 +222,32 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     const elsewhere = await page(await shopBrowser(server.url));
     expect(elsewhere).toContain("¡Gracias por tu compra!");
     expect(elsewhere).not.toContain(orderId);
+  });
+
+  it("back on /success from a paid card before Stripe's event: the order is confirmed from Stripe's own answer, its shipping in the total, 'Ver mi pedido' opens; the late event changes nothing", async () => {
+    const p = await product(database, 3, 250_000);
+    const { orderId, sessionId } = await checkout(p);
+    // Paid on Stripe's page, with the first shipping option; its event has not come yet.
+    payByCard(fake, sessionId, { amount: 250_000, fingerprint: "fp_vuelta" });
+    const shippingCents = Number(
+      (fake.sessions.get(sessionId)?.shipping_cost as { amount_total?: number })?.amount_total ?? 0,
+    );
+    const { pathname, search } = new URL(String(fake.sessions.get(sessionId)?.success_url));
+    const page = await (
+      await fetch(`${server.url}${pathname}${search}`, { headers: { cookie: browsers.get(sessionId) ?? "" } })
+    ).text();
+    expect(page).toContain("Enviamos la confirmación a ana@example.mx.");
+    expect(page).not.toContain("Estamos confirmando tu pago");
+    expect(page).toContain(formatMXN(250_000 + shippingCents));
+    const link = page.match(/href="(\/mi-pedido\/[^"]+)"/)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    expect(link).not.toBe("");
+    expect((await fetch(`${server.url}${link}`)).status).toBe(200);
+    expect(await orderRow(orderId)).toMatchObject({ status: "pendiente", customer_email: "ana@example.mx" });
+    expect(await p.stock()).toBe(2);
+    // Stripe's event, arriving after: nothing twice.
+    expect((await deliver(event("checkout.session.completed", sessionId, orderId, true))).status).toBe(200);
+    expect(await emailsFor(orderId)).toBe(1);
+    expect(await p.stock()).toBe(2);
   });
 
   it("a signed event for another session, amount or currency changes nothing; a signed malformed one is a 400", async () => {
