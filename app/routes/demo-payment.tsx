@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { OrderLines } from "~/components/order-lines";
@@ -78,16 +79,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     spei: offer?.spei ?? false,
     total: order.total,
     lines: order.lines.map((l) => ({ ...l, lineTotal: formatMXN(l.unitPriceCents * l.quantity) })),
-    plans: plansFor(settings.current(), order.totalCents).map((months) => ({
-      months,
-      // What each month costs (the last one may be a few cents less: cards round this way).
-      each: formatMXN(Math.ceil(order.totalCents / months)),
-    })),
+    plans: plansFor(settings.current(), order.totalCents),
+    totalCents: order.totalCents,
     shipping: demoShippingOptions(settings.current().shippingRates, order.piecesCents).map((o) => ({
       method: o.method,
       text: o.text,
       price: o.cents === 0 ? "Gratis" : formatMXN(o.cents),
       total: formatMXN(order.piecesCents + o.cents),
+      totalCents: order.piecesCents + o.cents,
     })),
   };
 }
@@ -240,6 +239,12 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const errors = actionData?.errors ?? {};
+  // What is paid follows the shipping chosen on the page (the first one until another is picked).
+  const [chosen, setChosen] = useState(loaderData.shipping[0]?.method ?? "");
+  const payable =
+    loaderData.shipping.find((o) => o.method === chosen)?.totalCents ??
+    loaderData.shipping[0]?.totalCents ??
+    loaderData.totalCents;
   return (
     <main className="mx-auto max-w-lg px-4 py-10">
       <p
@@ -264,7 +269,15 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
       {loaderData.voucher ? (
         <DemoVoucher voucher={loaderData.voucher} busy={busy} />
       ) : loaderData.waiting ? (
-        <Form method="post" className="mt-8 space-y-4" noValidate>
+        <Form
+          method="post"
+          className="mt-8 space-y-4"
+          noValidate
+          onChange={(event) => {
+            const field = event.target as unknown as HTMLInputElement;
+            if (field.name === SHIPPING_FIELD && field.checked) setChosen(field.value);
+          }}
+        >
           <fieldset className="space-y-4">
             <legend className="text-sm text-ink/75">Tus datos y la dirección de envío</legend>
             {FIELDS.map((field) => (
@@ -301,12 +314,13 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
               <legend className="text-sm font-medium">Forma de pago</legend>
               <label className="flex items-center gap-3">
                 <input type="radio" name="plan" value="0" defaultChecked className="size-5 accent-gold-700" />
-                Una sola exhibición de {loaderData.total}
+                Una sola exhibición de {formatMXN(payable)}
               </label>
-              {loaderData.plans.map((plan) => (
-                <label key={plan.months} className="flex items-center gap-3">
-                  <input type="radio" name="plan" value={plan.months} className="size-5 accent-gold-700" />
-                  {plan.months} meses sin intereses de {plan.each}
+              {loaderData.plans.map((months) => (
+                <label key={months} className="flex items-center gap-3">
+                  <input type="radio" name="plan" value={months} className="size-5 accent-gold-700" />
+                  {/* What each month costs (the last one may be a few cents less: cards round this way). */}
+                  {months} meses sin intereses de {formatMXN(Math.ceil(payable / months))}
                 </label>
               ))}
             </fieldset>
