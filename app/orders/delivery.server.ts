@@ -1,4 +1,5 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
 
 /*
  * Delivery (issue 27): the owner marks shipped orders 'Entregado' (one or many); until she does,
@@ -59,4 +60,40 @@ export function deliveredAt(
   const days = order.deliveryDays ?? assumedDays;
   const assumed = new Date(order.shippedAt.getTime() + days * 86_400_000);
   return assumed <= now ? { at: assumed, assumed: true } : null;
+}
+
+export type DeliveredOnResult = { ok: true } | { ok: false; reason: "no_enviado" | "fecha_invalida" };
+
+/**
+ * The day a shipped order actually arrived, as the owner learnt it (the buyer wrote, the carrier's
+ * page says so): recorded as its delivery, at midday of that day in Mexico City, whatever was
+ * assumed or marked before — a parcel that came late opens the buyer's 5 business days from the
+ * day she had it (LFPC art. 56), not from the day it was assumed. `day` is 'YYYY-MM-DD', from the
+ * day it shipped to today.
+ */
+export async function markDeliveredOn(
+  db: Db,
+  orderId: string,
+  day: string,
+  now = new Date(),
+): Promise<DeliveredOnResult> {
+  const at = shopTimeToInstant(day, "12:00");
+  if (!at) return { ok: false, reason: "fecha_invalida" };
+  const row = await db
+    .selectFrom("orders")
+    .select(["shipped_at"])
+    .where("id", "=", orderId)
+    .where("status", "in", ["enviado", "archivado"])
+    .executeTakeFirst();
+  if (!row?.shipped_at) return { ok: false, reason: "no_enviado" };
+  const shippedDay = shopDateTimeStamp(toDate(row.shipped_at)).slice(0, 10);
+  const today = shopDateTimeStamp(now).slice(0, 10);
+  if (day < shippedDay || day > today) return { ok: false, reason: "fecha_invalida" };
+  const result = await db
+    .updateTable("orders")
+    .set({ delivered_at: toTimestamp(at), updated_at: toTimestamp(now) })
+    .where("id", "=", orderId)
+    .where("status", "in", ["enviado", "archivado"])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? { ok: true } : { ok: false, reason: "no_enviado" };
 }

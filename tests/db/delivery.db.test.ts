@@ -4,7 +4,7 @@ import { type Database, migrateToLatest } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
 import { parseBulkCsv } from "~/orders/bulk-ship";
 import { shipOrders } from "~/orders/bulk-ship.server";
-import { markDelivered } from "~/orders/delivery.server";
+import { markDelivered, markDeliveredOn } from "~/orders/delivery.server";
 import { shipOrder } from "~/orders/desk.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { confirmPayment } from "~/orders/payment.server";
@@ -84,6 +84,30 @@ describeEachDatabase("delivery and the return window", (harness) => {
     const marked = await orderPageOf(database.db, id, shop, new Date("2026-11-21T12:00:00Z"));
     expect(marked?.steps.find((s) => s.label === "Entregado")?.at).toBe("9 nov 2026, 12:00");
     expect(marked?.returns).toContain("terminó el 17 nov 2026, 23:59");
+  });
+
+  it("a parcel that came late: the day the owner says it arrived counts, past the assumed day, and opens the buyer's window from it", async () => {
+    const shippedAt = new Date("2026-11-02T18:00:00Z");
+    const id = await order(shippedAt);
+    // Assumed delivered Monday 9 Nov; its window closed on the 17th. It really came on Friday 20.
+    const today = new Date("2026-11-23T18:00:00Z");
+    expect((await orderPageOf(database.db, id, shop, today))?.returns).toContain("terminó el 17 nov 2026");
+    // Not before it shipped, nor in the future, nor a date that is not one.
+    for (const day of ["2026-11-01", "2026-11-24", "2026-11-31", "20-11-2026"])
+      expect(await markDeliveredOn(database.db, id, day, today), day).toEqual({
+        ok: false,
+        reason: "fecha_invalida",
+      });
+    expect(await markDeliveredOn(database.db, id, "2026-11-20", today)).toEqual({ ok: true });
+    const page = await orderPageOf(database.db, id, shop, today);
+    expect(page?.steps.find((s) => s.label === "Entregado")?.at).toBe("20 nov 2026, 12:00");
+    // Friday 20: five business days are 23, 24, 25, 26, 27 November.
+    expect(page?.returns).toContain("Tienes hasta el 27 nov 2026, 23:59 para pedir una devolución");
+    // An order not shipped has no delivery day.
+    expect(await markDeliveredOn(database.db, await order(null), "2026-11-20", today)).toEqual({
+      ok: false,
+      reason: "no_enviado",
+    });
   });
 
   it("the days in force when an order shipped stay its days: changed later, lowered or raised, they move no delivery nor window", async () => {

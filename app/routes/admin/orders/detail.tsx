@@ -5,11 +5,11 @@ import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
 import { OrderView } from "~/components/admin/order-view";
 import { ShipmentFields } from "~/components/admin/shipment-form";
 import { RouteError } from "~/components/route-error";
-import { formatShopDateTime } from "~/lib/dates";
+import { formatShopDateTime, shopDateTimeStamp } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
-import { markDelivered } from "~/orders/delivery.server";
+import { markDelivered, markDeliveredOn } from "~/orders/delivery.server";
 import {
   archiveOrder,
   correctTracking,
@@ -150,6 +150,23 @@ export async function action(args: Route.ActionArgs) {
           message: "Solo un pedido enviado y aún sin entregar se marca entregado.",
         });
       return answer(200, { ...base, ok: true, message: "Pedido marcado como entregado" });
+    }
+    case "llegada": {
+      const result = await markDeliveredOn(db, orderId, text("fecha"));
+      if (!result.ok)
+        return answer(result.reason === "fecha_invalida" ? 400 : 409, {
+          ...base,
+          ok: false,
+          message:
+            result.reason === "fecha_invalida"
+              ? "Elige una fecha entre el día en que se envió y hoy."
+              : "Solo un pedido enviado tiene fecha de entrega.",
+        });
+      return answer(200, {
+        ...base,
+        ok: true,
+        message: "Fecha de entrega guardada: su plazo para pedir una devolución cuenta desde ese día",
+      });
     }
     case "archivar": {
       const result = await archiveOrder(db, orderId);
@@ -317,6 +334,40 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           </fetcher.Form>
         </details>
       )}
+
+      {(order.status === "enviado" || order.status === "archivado") &&
+        order.shippedAt &&
+        !order.removedAt && (
+          <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
+            <summary className="cursor-pointer font-medium">Llegó en otra fecha</summary>
+            <fetcher.Form method="post" action={orderAction(order.id)} className="mt-4 max-w-md text-sm">
+              <input type="hidden" name="intent" value="llegada" />
+              <p>
+                Si el paquete llegó otro día (te escribió la clienta, o lo dice la paquetería), guarda ese
+                día: su plazo de 5 días hábiles para pedir una devolución cuenta desde ahí.
+              </p>
+              <label htmlFor="delivery-day" className="mt-3 block font-medium">
+                Fecha de entrega
+              </label>
+              <input
+                id="delivery-day"
+                type="date"
+                name="fecha"
+                required
+                min={shopDateTimeStamp(new Date(order.shippedAt)).slice(0, 10)}
+                max={shopDateTimeStamp(new Date()).slice(0, 10)}
+                defaultValue={shopDateTimeStamp(new Date()).slice(0, 10)}
+                className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
+              />
+              <button
+                type="submit"
+                className="mt-4 min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream"
+              >
+                Guardar la fecha de entrega
+              </button>
+            </fetcher.Form>
+          </details>
+        )}
 
       {order.status === "enviado" && (
         <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
