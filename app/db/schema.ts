@@ -342,6 +342,7 @@ export interface OrderEventsTable {
     | "reembolso_rechazado"
     | "reembolso_a_mano"
     | "faltantes_reembolsados"
+    | "entrega_registrada"
     | "borrado"
     | "devolucion_solicitada"
     | "devolucion_aceptada"

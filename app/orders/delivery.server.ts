@@ -1,5 +1,6 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
-import { shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
+import { formatShopDate, shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
+import { newId } from "~/lib/ids";
 
 /*
  * Delivery (issue 27): the owner marks shipped orders 'Entregado' (one or many); until she does,
@@ -62,38 +63,70 @@ export function deliveredAt(
   return assumed <= now ? { at: assumed, assumed: true } : null;
 }
 
-export type DeliveredOnResult = { ok: true } | { ok: false; reason: "no_enviado" | "fecha_invalida" };
+export type DeliveredOnResult =
+  | { ok: true }
+  | { ok: false; reason: "no_enviado" | "fecha_invalida" }
+  /** Before the day it already counts as delivered: the window she was told is never shortened. */
+  | { ok: false; reason: "antes_de_la_entrega"; since: Date };
 
 /**
  * The day a shipped order actually arrived, as the owner learnt it (the buyer wrote, the carrier's
- * page says so): recorded as its delivery, at midday of that day in Mexico City, whatever was
- * assumed or marked before — a parcel that came late opens the buyer's 5 business days from the
- * day she had it (LFPC art. 56), not from the day it was assumed. `day` is 'YYYY-MM-DD', from the
- * day it shipped to today.
+ * page says so), when it came after the day it counted as delivered (marked or assumed): recorded
+ * as its delivery, at midday of that day in Mexico City (within its shipping and now), with a line
+ * on its timeline. A parcel that came late opens the buyer's 5 business days from the day she had
+ * it (LFPC art. 56). Never an earlier day: the window she was told is never shortened (decision 44).
+ * `day` is 'YYYY-MM-DD', from the day it shipped to today.
  */
 export async function markDeliveredOn(
   db: Db,
   orderId: string,
   day: string,
+  assumedDays: number,
   now = new Date(),
 ): Promise<DeliveredOnResult> {
-  const at = shopTimeToInstant(day, "12:00");
-  if (!at) return { ok: false, reason: "fecha_invalida" };
-  const row = await db
-    .selectFrom("orders")
-    .select(["shipped_at"])
-    .where("id", "=", orderId)
-    .where("status", "in", ["enviado", "archivado"])
-    .executeTakeFirst();
-  if (!row?.shipped_at) return { ok: false, reason: "no_enviado" };
-  const shippedDay = shopDateTimeStamp(toDate(row.shipped_at)).slice(0, 10);
-  const today = shopDateTimeStamp(now).slice(0, 10);
-  if (day < shippedDay || day > today) return { ok: false, reason: "fecha_invalida" };
-  const result = await db
-    .updateTable("orders")
-    .set({ delivered_at: toTimestamp(at), updated_at: toTimestamp(now) })
-    .where("id", "=", orderId)
-    .where("status", "in", ["enviado", "archivado"])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? { ok: true } : { ok: false, reason: "no_enviado" };
+  const noon = shopTimeToInstant(day, "12:00");
+  if (!noon) return { ok: false, reason: "fecha_invalida" };
+  return db.transaction().execute(async (trx): Promise<DeliveredOnResult> => {
+    const row = await trx
+      .selectFrom("orders")
+      .select(["shipped_at", "delivered_at", "delivery_days"])
+      .where("id", "=", orderId)
+      .where("status", "in", ["enviado", "archivado"])
+      .executeTakeFirst();
+    if (!row?.shipped_at) return { ok: false, reason: "no_enviado" };
+    const shippedAt = toDate(row.shipped_at);
+    const dayOf = (at: Date) => shopDateTimeStamp(at).slice(0, 10);
+    if (day < dayOf(shippedAt) || day > dayOf(now)) return { ok: false, reason: "fecha_invalida" };
+    const counted = deliveredAt(
+      {
+        shippedAt,
+        deliveredAt: row.delivered_at ? toDate(row.delivered_at) : null,
+        deliveryDays: row.delivery_days,
+      },
+      assumedDays,
+      now,
+    );
+    if (counted && day < dayOf(counted.at))
+      return { ok: false, reason: "antes_de_la_entrega", since: counted.at };
+    // Midday of that day, but never before it shipped nor after now.
+    const at = new Date(Math.min(Math.max(noon.getTime(), shippedAt.getTime()), now.getTime()));
+    const changed = await trx
+      .updateTable("orders")
+      .set({ delivered_at: toTimestamp(at), updated_at: toTimestamp(now) })
+      .where("id", "=", orderId)
+      .where("status", "in", ["enviado", "archivado"])
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) return { ok: false, reason: "no_enviado" };
+    await trx
+      .insertInto("order_events")
+      .values({
+        id: newId(),
+        order_id: orderId,
+        kind: "entrega_registrada",
+        detail: `Llegó el ${formatShopDate(at)}`,
+        created_at: toTimestamp(now),
+      })
+      .execute();
+    return { ok: true };
+  });
 }

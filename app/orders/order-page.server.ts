@@ -157,7 +157,12 @@ export async function orderPageOf(
       ? "Tu pedido ya llegó. ¿Algo no está como esperabas? Escríbenos: lo resolvemos contigo."
       : order.status === "pendiente" && nothingToSend(order)
         ? REFUND_FOR_NOTHING_SENT
-        : nextStep(order.status, Boolean(order.trackingUrl), order.cancellation, order.voucher !== null),
+        : nextStep(
+            order.status,
+            Boolean(order.trackingUrl),
+            order.cancellation,
+            order.voucher?.method ?? null,
+          ),
     // A cancelled order's step says why and how its refund stands: no promise to write about it.
     missing: order.status === "cancelado" ? null : missingPiecesNotice(order),
     returns:
@@ -190,9 +195,10 @@ function nextStep(
   status: string,
   tracked: boolean,
   cancellation: Order["cancellation"],
-  /** Paid in cash or by transfer: its refund cannot go back to the ficha. */
-  paidByVoucher: boolean,
+  /** Paid with a ficha: cash at OXXO (refunded by the shop's own transfer) or a SPEI transfer. */
+  voucher: "oxxo" | "spei" | null,
 ): string {
+  const paidByVoucher = voucher !== null;
   const refunded = cancellation?.refund === "hecho";
   switch (status) {
     case "esperando_pago":
@@ -210,9 +216,11 @@ function nextStep(
       }
       return refunded
         ? "Te devolvimos el total al mismo medio con que pagaste. Si tienes dudas, escríbenos."
-        : paidByVoucher
-          ? "Estamos haciendo el reembolso del total; te escribimos en cuanto esté hecho."
-          : "Estamos haciendo el reembolso del total al mismo medio con que pagaste; te escribimos en cuanto esté hecho.";
+        : voucher === "oxxo"
+          ? "Como pagaste en efectivo en OXXO, te devolvemos el total por transferencia: te escribiremos para pedirte la cuenta (o escríbenos tú con ella)."
+          : paidByVoucher
+            ? "Estamos haciendo el reembolso del total; te escribimos en cuanto esté hecho."
+            : "Estamos haciendo el reembolso del total al mismo medio con que pagaste; te escribimos en cuanto esté hecho.";
     default:
       return "Este pedido no se pagó a tiempo y sus piezas volvieron a la tienda.";
   }

@@ -156,8 +156,10 @@ export type CancelOutcome =
   | "pagado"
   /** Nothing to do: no such order, or it no longer waits for payment (and was never paid). */
   | "sin_apartado"
-  /** Already paid (and perhaps shipped or cancelled since): nothing changed, the money is not "uncharged". */
+  /** Already paid (and perhaps shipped since): nothing changed, the money is not "uncharged". */
   | "ya_pagado"
+  /** Paid, then cancelled (at payment, or by the shop): its e-mail says why and how the money goes back. */
+  | "ya_cancelado"
   /** The provider did not answer: the hold stays until a retry or the sweep after its expiry. */
   | "sin_respuesta";
 
@@ -176,7 +178,10 @@ export async function cancelCheckout(
     .select(["status", "payment_session_id", "payment_provider", "paid_at"])
     .where("id", "=", orderId)
     .executeTakeFirst();
-  if (order?.status !== "esperando_pago") return order?.paid_at ? "ya_pagado" : "sin_apartado";
+  if (order?.status !== "esperando_pago") {
+    if (!order?.paid_at) return "sin_apartado";
+    return order.status === "cancelado" ? "ya_cancelado" : "ya_pagado";
+  }
   if (order.payment_session_id && order.payment_provider === payments.name) {
     const state = await payments.expireSession(order.payment_session_id);
     if (state.paid || state.status === "complete") {

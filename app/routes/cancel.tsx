@@ -39,7 +39,9 @@ const EXPLANATION = {
   sin_apartado: "No pudimos procesar tu compra... No se hizo ningún cargo y tus piezas siguen en tu carrito.",
   // Another tab (or the provider's confirmation) got there first: the order is paid.
   ya_pagado:
-    "Este pedido ya está pagado, así que no cambiamos nada. Revisa tu correo: ahí está la confirmación y cómo sigue tu pedido.",
+    "No pudimos procesar tu compra... Este pedido ya estaba pagado, así que no cambiamos nada. Revisa tu correo: ahí está la confirmación y cómo sigue tu pedido.",
+  ya_cancelado:
+    "No pudimos procesar tu compra... Este pedido ya se había pagado y después se canceló, así que no cambiamos nada. Revisa tu correo: ahí te explicamos por qué y cómo te devolvemos tu dinero.",
   ajeno:
     "No pudimos procesar tu compra... Este enlace no corresponde a un pago iniciado en este navegador, así que no cambiamos nada. Si el pago era tuyo, las piezas apartadas se liberan solas en unos minutos.",
 } as const;

@@ -5,7 +5,7 @@ import { migrations } from "~/db/migrations";
 import { parseBulkCsv } from "~/orders/bulk-ship";
 import { shipOrders } from "~/orders/bulk-ship.server";
 import { markDelivered, markDeliveredOn } from "~/orders/delivery.server";
-import { shipOrder } from "~/orders/desk.server";
+import { getDeskOrder, orderTimeline, shipOrder } from "~/orders/desk.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { returnChanceOf } from "~/returns/request.server";
@@ -94,17 +94,30 @@ describeEachDatabase("delivery and the return window", (harness) => {
     expect((await orderPageOf(database.db, id, shop, today))?.returns).toContain("terminó el 17 nov 2026");
     // Not before it shipped, nor in the future, nor a date that is not one.
     for (const day of ["2026-11-01", "2026-11-24", "2026-11-31", "20-11-2026"])
-      expect(await markDeliveredOn(database.db, id, day, today), day).toEqual({
+      expect(await markDeliveredOn(database.db, id, day, 7, today), day).toEqual({
         ok: false,
         reason: "fecha_invalida",
       });
-    expect(await markDeliveredOn(database.db, id, "2026-11-20", today)).toEqual({ ok: true });
+    expect(await markDeliveredOn(database.db, id, "2026-11-20", 7, today)).toEqual({ ok: true });
     const page = await orderPageOf(database.db, id, shop, today);
     expect(page?.steps.find((s) => s.label === "Entregado")?.at).toBe("20 nov 2026, 12:00");
     // Friday 20: five business days are 23, 24, 25, 26, 27 November.
     expect(page?.returns).toContain("Tienes hasta el 27 nov 2026, 23:59 para pedir una devolución");
+    // Never an earlier day than it counts from: the window she was told is not shortened.
+    expect(await markDeliveredOn(database.db, id, "2026-11-19", 7, today)).toMatchObject({
+      ok: false,
+      reason: "antes_de_la_entrega",
+    });
+    expect((await orderPageOf(database.db, id, shop, today))?.returns).toContain(
+      "Tienes hasta el 27 nov 2026",
+    );
+    const marked = await getDeskOrder(database.db, id);
+    const titles = (await orderTimeline(database.db, marked as NonNullable<typeof marked>)).map(
+      (e) => `${e.title}: ${e.detail}`,
+    );
+    expect(titles).toContain("Fecha de entrega registrada: Llegó el 20 de noviembre de 2026");
     // An order not shipped has no delivery day.
-    expect(await markDeliveredOn(database.db, await order(null), "2026-11-20", today)).toEqual({
+    expect(await markDeliveredOn(database.db, await order(null), "2026-11-20", 7, today)).toEqual({
       ok: false,
       reason: "no_enviado",
     });

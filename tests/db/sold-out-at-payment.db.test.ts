@@ -162,6 +162,33 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
     ]);
   });
 
+  it("a cancellation first (another tab): recording the missing pieces afterwards says the whole total went back with it", async () => {
+    const database = await harness.fresh();
+    const kept = await runningPiece(database, { stock: 1, priceCents: 800_000, name: "Anillo Ola" });
+    const gone = await runningPiece(database, { stock: 1, priceCents: 400_000, name: "Arete Espuma" });
+    const { order, payments } = await orderPaidByCard(database, fake, {
+      lines: [
+        { productId: kept.id, dropId: kept.dropId, quantity: 1 },
+        { productId: gone.id, dropId: gone.dropId, quantity: 1 },
+      ],
+      email: `cancelada-${newId(6)}@example.mx`,
+      webhookSecret: SECRET,
+      beforeWebhook: async (late) => {
+        expect(await releaseHold(database.db, late.id)).toBe(true);
+        await hold(database.db, {
+          lines: [{ productId: gone.id, dropId: gone.dropId, quantity: 1 }],
+          provider: "demo",
+        });
+      },
+    });
+    expect(await cancelPaidOrder(database.db, payments, order.id)).toMatchObject({ ok: true });
+    expect(await recordMissingRefunded(database.db, order.id)).toEqual({
+      ok: false,
+      reason: "cancelado",
+      refundCents: order.totalCents,
+    });
+  });
+
   it("an order with nothing missing has nothing to record", async () => {
     const database = await harness.fresh();
     const piece = await runningPiece(database, { stock: 1, priceCents: 100_000, name: "Collar Sol" });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { log } from "~/config/log.server";
 import type { Database } from "~/db/database.server";
+import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { HOLD_MINUTES, setPaymentSession } from "~/orders/holds.server";
 import { getOrder } from "~/orders/queries.server";
@@ -257,6 +258,9 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
     expect(await cancelFromPaymentPage(database.db, payments, order.id)).toBe("ya_pagado");
     expect((await getOrder(database.db, order.id))?.status).toBe("pendiente");
     expect(await piece.stock()).toBe(0);
+    // Paid and then cancelled: said so, not "paid and confirmed".
+    expect((await cancelPaidOrder(database.db, payments, order.id)).ok).toBe(true);
+    expect(await cancelFromPaymentPage(database.db, payments, order.id)).toBe("ya_cancelado");
   });
 
   it("a cash voucher (OXXO) keeps its hold no longer than the voucher itself: then the pieces go back", async () => {

@@ -354,6 +354,10 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     });
     expect(cancelled?.cancellation?.attempts).toBeGreaterThan(0);
     expect(fake.requests.filter((r) => r.form?.get("payment_intent") === intent)).toEqual([]);
+    // Her page says how the money comes back: the shop asks her for an account.
+    expect(
+      (await orderPageOf(database.db, bought.orderId, { carriers: [], deliveryDays: 7 }))?.next,
+    ).toContain("Como pagaste en efectivo en OXXO, te devolvemos el total por transferencia");
     // Its piece stays out until the money is back, as for any cancellation's refund.
     expect(await p.stock()).toBe(0);
     expect(await refundedByHand(database.db, bought.orderId)).toEqual({ ok: true });

@@ -157,9 +157,11 @@ describe("a fresh start on the embedded defaults", () => {
 
   it("home, a collection and a product page each load at most 120 KB of JavaScript (gzip); home never the charts", async () => {
     const home = await (await fetch(`${server.url}/`)).text();
-    const collection = home.match(/href="(\/coleccion\/[^"]+)"/)?.[1] ?? "";
+    const collection = home.match(/href="(\/coleccion\/[^"]+)"/)?.[1];
+    if (!collection) throw new Error("home links no collection");
     const collectionHtml = await (await fetch(`${server.url}${collection}`)).text();
-    const product = collectionHtml.match(/href="(\/drop\/[^"]+\/product\/[^"]+)"/)?.[1] ?? "";
+    const product = collectionHtml.match(/href="(\/drop\/[^"]+\/product\/[^"]+)"/)?.[1];
+    if (!product) throw new Error(`${collection} links no product`);
     const cache = new Map();
     for (const [page, html] of [
       ["/", home],

@@ -152,7 +152,7 @@ export async function action(args: Route.ActionArgs) {
       return answer(200, { ...base, ok: true, message: "Pedido marcado como entregado" });
     }
     case "llegada": {
-      const result = await markDeliveredOn(db, orderId, text("fecha"));
+      const result = await markDeliveredOn(db, orderId, text("fecha"), settings.current().deliveryDays);
       if (!result.ok)
         return answer(result.reason === "fecha_invalida" ? 400 : 409, {
           ...base,
@@ -160,7 +160,9 @@ export async function action(args: Route.ActionArgs) {
           message:
             result.reason === "fecha_invalida"
               ? "Elige una fecha entre el día en que se envió y hoy."
-              : "Solo un pedido enviado tiene fecha de entrega.",
+              : result.reason === "antes_de_la_entrega"
+                ? `Ya cuenta como entregado desde el ${formatShopDateTime(result.since)}: solo se guarda un día posterior, para no acortar el plazo que ya se le dio.`
+                : "Solo un pedido enviado tiene fecha de entrega.",
         });
       return answer(200, {
         ...base,
@@ -219,11 +221,14 @@ export async function action(args: Route.ActionArgs) {
     case "faltantes": {
       const result = await recordMissingRefunded(db, orderId);
       if (!result.ok) {
-        const why = {
-          no_encontrado: "Pedido no encontrado.",
-          sin_faltantes: "Este pedido no tiene piezas faltantes que reembolsar.",
-          ya_registrado: "Ya estaba registrado: recarga la página.",
-        }[result.reason];
+        const why =
+          result.reason === "cancelado"
+            ? `Este pedido se canceló${result.refundCents === null ? "" : ` con un reembolso de ${formatMXN(result.refundCents)}`}, que ya incluye las piezas faltantes: no devuelvas nada más por ellas.`
+            : {
+                no_encontrado: "Pedido no encontrado.",
+                sin_faltantes: "Este pedido no tiene piezas faltantes que reembolsar.",
+                ya_registrado: "Ya estaba registrado: recarga la página.",
+              }[result.reason];
         return answer(result.reason === "no_encontrado" ? 404 : 409, { ...base, ok: false, message: why });
       }
       return answer(200, {
@@ -343,8 +348,9 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
             <fetcher.Form method="post" action={orderAction(order.id)} className="mt-4 max-w-md text-sm">
               <input type="hidden" name="intent" value="llegada" />
               <p>
-                Si el paquete llegó otro día (te escribió la clienta, o lo dice la paquetería), guarda ese
-                día: su plazo de 5 días hábiles para pedir una devolución cuenta desde ahí.
+                Si el paquete llegó después del día en que lo dimos por entregado (te escribió la clienta, o
+                lo dice la paquetería), guarda ese día: su plazo de 5 días hábiles para pedir una devolución
+                cuenta desde ahí.
               </p>
               <label htmlFor="delivery-day" className="mt-3 block font-medium">
                 Fecha de entrega
