@@ -287,6 +287,8 @@ export interface ReturnLinesTable {
   restock: ColumnType<number | null, number | null | undefined, number | null>;
   /** How many of them arrived (0 to quantity), recorded on receiving them; null: not received yet. */
   received: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The edition numbers that came back (JSON list), when the owner had to say which; null: not asked. */
+  numbers: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type LineStatus = "esperando" | "atendido" | "agotado" | "retirado";

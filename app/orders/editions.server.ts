@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type MetalFacts, metalFactsOf } from "~/catalogue/metal";
 import { type Db, toTimestamp } from "~/db/database.server";
 import { takeTurnsOn } from "~/db/transaction-lock.server";
@@ -78,23 +79,25 @@ export async function releaseEditionNumbers(
 }
 
 /**
- * Some pieces of one order line back on the shelf (a return restocked): their numbers — the
- * highest of the line's, `count` of them — go with them to the next buyer.
+ * Some pieces of one order line back on the shelf (a return restocked): their numbers go with them
+ * to the next buyer — those the owner said came back (`chosen`: the certificates that came with
+ * them), else the highest of the line's, `count` of them (all of them, when the whole line came back).
  */
 export async function releaseLineEditionNumbers(
   trx: Db,
   orderId: string,
   position: number,
   count: number,
+  chosen?: readonly number[],
 ): Promise<void> {
-  const numbers = await trx
+  let held = trx
     .selectFrom("edition_numbers")
     .select("number")
     .where("order_id", "=", orderId)
-    .where("position", "=", position)
-    .orderBy("number", "desc")
-    .limit(count)
-    .execute();
+    .where("position", "=", position);
+  if (chosen)
+    held = chosen.length > 0 ? held.where("number", "in", [...chosen]) : held.where(sql<boolean>`1 = 0`);
+  const numbers = await held.orderBy("number", "desc").limit(count).execute();
   if (numbers.length === 0) return;
   await trx
     .deleteFrom("edition_numbers")
@@ -165,4 +168,21 @@ export async function editionCertificates(db: Db, orderId: string): Promise<Edit
     size: r.edition_size ?? r.number,
     metal: metalFactsOf(r),
   }));
+}
+
+/** The edition numbers each line of these orders holds now, keyed `orderId:position`, lowest first. */
+export async function lineNumbers(db: Db, orderIds: readonly string[]): Promise<Map<string, number[]>> {
+  const held = new Map<string, number[]>();
+  if (orderIds.length === 0) return held;
+  const rows = await db
+    .selectFrom("edition_numbers")
+    .select(["order_id", "position", "number"])
+    .where("order_id", "in", [...new Set(orderIds)])
+    .orderBy("number")
+    .execute();
+  for (const row of rows) {
+    const key = `${row.order_id}:${row.position}`;
+    held.set(key, [...(held.get(key) ?? []), row.number]);
+  }
+  return held;
 }

@@ -42,6 +42,7 @@ const view: ReturnView = {
       amount: "$4,000.00",
       unitPriceCents: 400_000,
       restock: null,
+      numbers: [],
     },
   ],
 };

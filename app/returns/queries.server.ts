@@ -2,6 +2,7 @@ import { type Db, toDate } from "~/db/database.server";
 import type { ReturnStatus } from "~/db/schema";
 import { formatShopDateTime } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
+import { lineNumbers } from "~/orders/editions.server";
 import { REFUNDED_BY_HAND } from "~/orders/order";
 import { isReturnReason, RETURN_REASONS, RETURN_STATUS_LABELS } from "./return-status";
 
@@ -45,6 +46,8 @@ export interface ReturnView {
     amount: string;
     unitPriceCents: number;
     restock: boolean | null;
+    /** The edition numbers the order line holds now (numbered pieces, decision 33), lowest first. */
+    numbers: number[];
   }[];
 }
 
@@ -104,6 +107,10 @@ export async function listReturns(
     )
     .orderBy("l.position")
     .execute();
+  const numbers = await lineNumbers(
+    db,
+    rows.map((r) => r.order_id),
+  );
   return rows.map((r) => ({
     id: r.id,
     orderId: r.order_id,
@@ -135,6 +142,7 @@ export async function listReturns(
         amount: formatMXN(l.unit_price_cents * (l.received ?? l.quantity)),
         unitPriceCents: l.unit_price_cents,
         restock: l.restock === null ? null : l.restock === 1,
+        numbers: numbers.get(`${r.order_id}:${l.position}`) ?? [],
       })),
   }));
 }

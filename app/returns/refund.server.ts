@@ -3,7 +3,7 @@ import { formatMXN } from "~/lib/money";
 import { RETURN_REFUNDED_EMAIL } from "~/mail/kinds";
 import { queueEmail, retryDelayMinutes } from "~/mail/queue.server";
 import { recordEvent } from "~/orders/desk.server";
-import { releaseLineEditionNumbers } from "~/orders/editions.server";
+import { lineNumbers, releaseLineEditionNumbers } from "~/orders/editions.server";
 import { REFUND_IN_PROGRESS, REFUNDED_BY_HAND } from "~/orders/order";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { putPiecesBack } from "~/orders/pieces-back.server";
@@ -43,6 +43,11 @@ export type ReceiveResult =
   | { ok: false; reason: "no_encontrada" | "no_aceptada" }
   /** A count of pieces arrived outside 0…what the line asked to return (its position). */
   | { ok: false; reason: "cantidad_invalida"; position: number }
+  /**
+   * A numbered line going back to stock holds more numbers than pieces arrived, and the numbers
+   * that came back (as many as arrived, among the line's) were not given (its position).
+   */
+  | { ok: false; reason: "numeros"; position: number }
   /** No piece arrived: nothing to receive yet. */
   | { ok: false; reason: "nada_recibido" };
 
@@ -52,6 +57,11 @@ export interface ReceivedPieces {
   received?: ReadonlyMap<number, number>;
   /** Order lines whose arrived pieces go back to stock (a damaged one stays out). */
   restock: readonly number[];
+  /**
+   * For a numbered line holding more numbers than pieces arrived, the numbers that came back
+   * (the certificates with them), by order line: only those go to the next buyer.
+   */
+  numbers?: ReadonlyMap<number, readonly number[]>;
 }
 
 /**
@@ -87,6 +97,18 @@ export async function receiveReturn(
     );
     if (wrong) return { ok: false, reason: "cantidad_invalida", position: wrong.position };
     if (!arrived.some((l) => l.received > 0)) return { ok: false, reason: "nada_recibido" };
+    const back = new Set(pieces.restock);
+    // Which certificates came back, where the line holds more numbers than pieces arrived.
+    const held = await lineNumbers(trx, [found.order_id]);
+    const chosen = new Map<number, number[]>();
+    for (const line of arrived) {
+      const numbers = held.get(`${found.order_id}:${line.position}`) ?? [];
+      if (!back.has(line.position) || line.received === 0 || numbers.length <= line.received) continue;
+      const given = [...new Set(pieces.numbers?.get(line.position) ?? [])];
+      if (given.length !== line.received || !given.every((n) => numbers.includes(n)))
+        return { ok: false, reason: "numeros", position: line.position };
+      chosen.set(line.position, given);
+    }
     const stamp = toTimestamp(now);
     const result = await trx
       .updateTable("returns")
@@ -105,11 +127,15 @@ export async function receiveReturn(
       .where("status", "in", returnMovableFrom("receive"))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return { ok: false, reason: "no_aceptada" };
-    const back = new Set(pieces.restock);
     for (const line of arrived) {
+      const numbers = chosen.get(line.position);
       await trx
         .updateTable("return_lines")
-        .set({ restock: back.has(line.position) && line.received > 0 ? 1 : 0, received: line.received })
+        .set({
+          restock: back.has(line.position) && line.received > 0 ? 1 : 0,
+          received: line.received,
+          numbers: numbers ? JSON.stringify(numbers) : null,
+        })
         .where("return_id", "=", returnId)
         .where("position", "=", line.position)
         .execute();
@@ -307,7 +333,7 @@ async function made(
       .innerJoin("order_lines as ol", (j) =>
         j.on("ol.order_id", "=", info.order_id).onRef("ol.position", "=", "l.position"),
       )
-      .select(["l.position", "l.quantity", "l.received", "ol.product_id", "ol.option_id"])
+      .select(["l.position", "l.quantity", "l.received", "l.numbers", "ol.product_id", "ol.option_id"])
       .where("l.return_id", "=", returnId)
       .where("l.restock", "=", 1)
       .execute();
@@ -323,7 +349,13 @@ async function made(
     // one with no shelf left to take it (its size removed since) keeps it.
     for (const [i, line] of arrived.entries())
       if (onSale.has(back[i] as StockLine))
-        await releaseLineEditionNumbers(trx, info.order_id, line.position, line.back);
+        await releaseLineEditionNumbers(
+          trx,
+          info.order_id,
+          line.position,
+          line.back,
+          line.numbers ? (JSON.parse(line.numbers) as number[]) : undefined,
+        );
     await recordEvent(
       trx,
       info.order_id,

@@ -184,6 +184,7 @@ describeEachDatabase("delivery and the return window", (harness) => {
       "0037_return_received",
       "0038_return_closed",
       "0039_missing_refunded",
+      "0040_return_numbers",
     ]);
     const kept = await migrated.db.selectFrom("orders").select(["id", "delivery_days"]).execute();
     const daysOf = new Map(kept.map((row) => [row.id, row.delivery_days]));

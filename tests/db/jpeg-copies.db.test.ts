@@ -69,6 +69,7 @@ describeEachDatabase("JPEG copies of photos stored before them", (harness) => {
       "0037_return_received",
       "0038_return_closed",
       "0039_missing_refunded",
+      "0040_return_numbers",
     ]);
 
     const dropId = await createDrop(database.db, {

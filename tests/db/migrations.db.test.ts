@@ -116,6 +116,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0037_return_received",
       "0038_return_closed",
       "0039_missing_refunded",
+      "0040_return_numbers",
     ]);
 
     const db = database.db;
@@ -229,6 +230,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       "0037_return_received",
       "0038_return_closed",
       "0039_missing_refunded",
+      "0040_return_numbers",
     ]);
   });
 });

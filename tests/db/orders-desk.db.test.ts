@@ -671,6 +671,7 @@ describeEachDatabase("orders desk: tabs, search and pages", (harness) => {
       "0037_return_received",
       "0038_return_closed",
       "0039_missing_refunded",
+      "0040_return_numbers",
     ]);
     expect(await found("ines.ortega@")).toEqual([before]);
     expect(await found("ortega")).toEqual([before]);

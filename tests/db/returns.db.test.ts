@@ -277,6 +277,71 @@ describeEachDatabase("returns", (harness) => {
     ]);
   });
 
+  it("one of two numbered pieces comes back: the owner says which certificate came, and only that number goes to the next buyer", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 5, priceCents: 600_000, name: "Collar Luna" });
+    await database.db.updateTable("products").set({ edition_size: 30 }).where("id", "=", piece.id).execute();
+    const email = `numerada-${newId(6)}@example.mx`;
+    const { order, payments } = await orderPaidByCard(database, fake, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
+      email,
+      webhookSecret: SECRET,
+    });
+    const numbersOf = async (orderId: string) =>
+      (
+        await database.db
+          .selectFrom("edition_numbers")
+          .select("number")
+          .where("order_id", "=", orderId)
+          .orderBy("number")
+          .execute()
+      ).map((r) => r.number);
+    expect(await numbersOf(order.id)).toEqual([1, 2]);
+    expect(
+      (await shipOrder(database.db, order.id, { carrier: "DHL Express", trackingNumber: "DHL-9" })).ok,
+    ).toBe(true);
+    await markDelivered(database.db, [order.id], DELIVERY_DAYS, DELIVERED);
+    const asked = await requestReturn(
+      database.db,
+      order.id,
+      { lines: [{ position: 0, quantity: 1 }], reason: "gusto", comment: "" },
+      DELIVERY_DAYS,
+      SOON,
+    );
+    if (!asked.ok) throw new Error(asked.reason);
+    expect((await getReturn(database.db, asked.returnId))?.lines[0]?.numbers).toEqual([1, 2]);
+    expect((await decideReturn(database.db, asked.returnId, "accept", "", SOON)).ok).toBe(true);
+    // Which certificate came back must be said: she keeps one of the two.
+    for (const numbers of [undefined, [], [1, 2], [7]])
+      expect(
+        await receiveReturn(
+          database.db,
+          payments,
+          asked.returnId,
+          { restock: [0], ...(numbers ? { numbers: new Map([[0, numbers]]) } : {}) },
+          SOON,
+        ),
+        JSON.stringify(numbers),
+      ).toEqual({ ok: false, reason: "numeros", position: 0 });
+    // Number 1 came back (not the highest): it goes to the next buyer, she keeps 2.
+    expect(
+      await receiveReturn(
+        database.db,
+        payments,
+        asked.returnId,
+        { restock: [0], numbers: new Map([[0, [1]]]) },
+        SOON,
+      ),
+    ).toEqual({ ok: true, outcome: "reembolsado" });
+    expect(await numbersOf(order.id)).toEqual([2]);
+    const next = await orderPaidByCard(database, fake, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      email: `siguiente-${newId(6)}@example.mx`,
+      webhookSecret: SECRET,
+    });
+    expect(await numbersOf(next.order.id)).toEqual([1]);
+  });
+
   it("fewer pieces than asked arrive: only those are refunded and restocked; the rest stays hers to ask again", async () => {
     const database = await harness.fresh();
     const o = await deliveredOrder(database);
@@ -411,6 +476,7 @@ describeEachDatabase("returns", (harness) => {
       "0037_return_received",
       "0038_return_closed",
       "0039_missing_refunded",
+      "0040_return_numbers",
     ]);
     const lines = await database.db
       .selectFrom("return_lines")
@@ -499,7 +565,11 @@ describeEachDatabase("returns", (harness) => {
     expect((await migrator.migrateTo("0037_return_received")).error).toBeUndefined();
     // Stopped before its record, as above: run again at the next start, it finds the table made.
     await migrations["0038_return_closed"]?.up(database.db);
-    expect(await migrateToLatest(database)).toEqual(["0038_return_closed", "0039_missing_refunded"]);
+    expect(await migrateToLatest(database)).toEqual([
+      "0038_return_closed",
+      "0039_missing_refunded",
+      "0040_return_numbers",
+    ]);
     // The table made again (SQLite) keeps the return, its lines and what points at it.
     expect(await getReturn(database.db, asked.returnId)).toEqual(before);
     expect(await closeReturn(database.db, asked.returnId, "No llegaron.", SOON)).toEqual({ ok: true });
@@ -507,7 +577,11 @@ describeEachDatabase("returns", (harness) => {
     expect(await lines()).toHaveLength(1);
     expect((await migrator.migrateTo("0037_return_received")).error).toBeUndefined();
     expect((await getReturn(database.db, asked.returnId))?.status).toBe("rechazada");
-    expect(await migrateToLatest(database)).toEqual(["0038_return_closed", "0039_missing_refunded"]);
+    expect(await migrateToLatest(database)).toEqual([
+      "0038_return_closed",
+      "0039_missing_refunded",
+      "0040_return_numbers",
+    ]);
     // Deleting the order still takes its returns and their lines with it: the keys hold.
     await database.db.deleteFrom("orders").where("id", "=", o.orderId).execute();
     expect(await lines()).toHaveLength(0);

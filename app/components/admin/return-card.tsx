@@ -199,6 +199,24 @@ function ReceiveForm({
                   Vuelven al inventario<span className="sr-only">: {l.name}</span>
                 </span>
               </label>
+              {l.numbers.length > 1 && (
+                // Its certificates: the numbers that came back go to the next buyer, the others stay hers.
+                <fieldset className="flex w-full flex-wrap items-center gap-x-4 gap-y-1">
+                  <legend className="sr-only">Piezas numeradas de {l.name} que llegaron</legend>
+                  <span aria-hidden="true">Llegaron (por su certificado):</span>
+                  {l.numbers.map((n) => (
+                    <label key={n} className="flex items-center gap-2">
+                      <input
+                        type="checkbox"
+                        name={`numero-${l.position}`}
+                        value={n}
+                        defaultChecked={l.asked >= l.numbers.length}
+                      />
+                      Pieza {n}
+                    </label>
+                  ))}
+                </fieldset>
+              )}
             </li>
           ))}
         </ul>

@@ -37,6 +37,7 @@ import * as m0036 from "./0036_jpeg_copies";
 import * as m0037 from "./0037_return_received";
 import * as m0038 from "./0038_return_closed";
 import * as m0039 from "./0039_missing_refunded";
+import * as m0040 from "./0040_return_numbers";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   "0037_return_received": m0037,
   "0038_return_closed": m0038,
   "0039_missing_refunded": m0039,
+  "0040_return_numbers": m0040,
 };

@@ -79,6 +79,19 @@ const REFUND_MESSAGES: Record<ReturnRefundOutcome, { ok: boolean; text: string }
   sin_reembolso: { ok: false, text: "Esta devolución no tiene reembolso pendiente." },
 };
 
+/** The numbered pieces that came back, by order line, from the checkboxes `numero-<line>`. */
+function returnedNumbers(form: FormData): Map<number, number[]> {
+  const numbers = new Map<number, number[]>();
+  for (const [name, value] of form) {
+    const line = /^numero-(\d{1,4})$/.exec(name);
+    const number = typeof value === "string" && /^\d{1,6}$/.test(value) ? Number(value) : null;
+    if (!line || number === null) continue;
+    const position = Number(line[1]);
+    numbers.set(position, [...(numbers.get(position) ?? []), number]);
+  }
+  return numbers;
+}
+
 /**
  * The pieces that arrived, by order line, from the fields `llegaron-<line>`; a count that is not a
  * whole number is kept as NaN, which the return refuses in words.
@@ -142,7 +155,8 @@ export async function action(args: Route.ActionArgs) {
       .map((v) => Number(v))
       .filter((n) => Number.isInteger(n) && n >= 0);
     const received = form ? receivedCounts(form) : new Map<number, number>();
-    const result = await receiveReturn(database.db, payments, returnId, { received, restock });
+    const numbers = form ? returnedNumbers(form) : new Map<number, number[]>();
+    const result = await receiveReturn(database.db, payments, returnId, { received, restock, numbers });
     if (!result.ok) {
       if (result.reason === "no_encontrada") return answer(404, false, "La devolución no existe.");
       if (result.reason === "no_aceptada")
@@ -155,6 +169,15 @@ export async function action(args: Route.ActionArgs) {
         );
       const position = "position" in result ? result.position : -1;
       const line = (await getReturn(database.db, returnId))?.lines.find((l) => l.position === position);
+      if (result.reason === "numeros")
+        return answer(
+          400,
+          false,
+          line
+            ? `Marca qué piezas numeradas de «${line.name}» llegaron (sus certificados): tantas como piezas llegaron.`
+            : "Marca qué piezas numeradas llegaron.",
+          position,
+        );
       return answer(
         400,
         false,
