@@ -66,7 +66,7 @@ export function deliveredAt(
 export type DeliveredOnResult =
   | { ok: true }
   | { ok: false; reason: "no_enviado" | "fecha_invalida" }
-  /** Before the day it already counts as delivered: the window she was told is never shortened. */
+  /** Not after the day it already counts as delivered: the window she was told is never shortened. */
   | { ok: false; reason: "antes_de_la_entrega"; since: Date };
 
 /**
@@ -106,7 +106,7 @@ export async function markDeliveredOn(
       assumedDays,
       now,
     );
-    if (counted && day < dayOf(counted.at))
+    if (counted && day <= dayOf(counted.at))
       return { ok: false, reason: "antes_de_la_entrega", since: counted.at };
     // Midday of that day, but never before it shipped nor after now.
     const at = new Date(Math.min(Math.max(noon.getTime(), shippedAt.getTime()), now.getTime()));

@@ -27,6 +27,7 @@ export async function recordMissingRefunded(
   return db.transaction().execute(async (trx): Promise<MissingRefundResult> => {
     const order = await getOrder(trx, orderId);
     if (!order) return { ok: false, reason: "no_encontrado" };
+    if (order.missingRefundedAt) return { ok: false, reason: "ya_registrado" };
     if (order.status === "cancelado")
       return { ok: false, reason: "cancelado", refundCents: order.cancellation?.amountCents ?? null };
     const kept = (DESK_TABS as readonly string[]).includes(order.status);

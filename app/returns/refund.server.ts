@@ -81,10 +81,12 @@ export async function receiveReturn(
     const found = await trx
       .selectFrom("returns as r")
       .innerJoin("orders as o", "o.id", "r.order_id")
-      .select(["r.order_id", "o.payment_provider"])
+      .select(["r.order_id", "r.status", "o.payment_provider"])
       .where("r.id", "=", returnId)
       .executeTakeFirst();
     if (!found) return { ok: false, reason: "no_encontrada" };
+    // Received in another tab already: said so before anything about its lines.
+    if (!returnMovableFrom("receive").includes(found.status)) return { ok: false, reason: "no_aceptada" };
     const lines = await trx
       .selectFrom("return_lines")
       .select(["position", "quantity", "unit_price_cents"])

@@ -41,7 +41,7 @@ const EXPLANATION = {
   ya_pagado:
     "No pudimos procesar tu compra... Este pedido ya estaba pagado, así que no cambiamos nada. Revisa tu correo: ahí está la confirmación y cómo sigue tu pedido.",
   ya_cancelado:
-    "No pudimos procesar tu compra... Este pedido ya se había pagado y después se canceló, así que no cambiamos nada. Revisa tu correo: ahí te explicamos por qué y cómo te devolvemos tu dinero.",
+    "No pudimos procesar tu compra... Este pedido ya se había pagado y después se canceló, así que no cambiamos nada. Te devolvemos tu dinero y te escribimos en cuanto el reembolso esté hecho.",
   ajeno:
     "No pudimos procesar tu compra... Este enlace no corresponde a un pago iniciado en este navegador, así que no cambiamos nada. Si el pago era tuyo, las piezas apartadas se liberan solas en unos minutos.",
 } as const;

@@ -103,7 +103,11 @@ describeEachDatabase("delivery and the return window", (harness) => {
     expect(page?.steps.find((s) => s.label === "Entregado")?.at).toBe("20 nov 2026, 12:00");
     // Friday 20: five business days are 23, 24, 25, 26, 27 November.
     expect(page?.returns).toContain("Tienes hasta el 27 nov 2026, 23:59 para pedir una devolución");
-    // Never an earlier day than it counts from: the window she was told is not shortened.
+    // Never the same or an earlier day than it counts from: the window she was told is not shortened.
+    expect(await markDeliveredOn(database.db, id, "2026-11-20", 7, today)).toMatchObject({
+      ok: false,
+      reason: "antes_de_la_entrega",
+    });
     expect(await markDeliveredOn(database.db, id, "2026-11-19", 7, today)).toMatchObject({
       ok: false,
       reason: "antes_de_la_entrega",

@@ -160,6 +160,8 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
     expect(fake.refunds.filter((r) => r.payment_intent === paymentIntent)).toEqual([
       expect.objectContaining({ amount: order.totalCents - 400_000 }),
     ]);
+    // A tab still showing the button: recorded before, said so (the cancellation left them out).
+    expect(await recordMissingRefunded(database.db, order.id)).toEqual({ ok: false, reason: "ya_registrado" });
   });
 
   it("a cancellation first (another tab): recording the missing pieces afterwards says the whole total went back with it", async () => {

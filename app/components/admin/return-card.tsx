@@ -201,7 +201,10 @@ function ReceiveForm({
               </label>
               {l.numbers.length > 1 && (
                 // Its certificates: the numbers that came back go to the next buyer, the others stay hers.
-                <fieldset className="flex w-full flex-wrap items-center gap-x-4 gap-y-1">
+                <fieldset
+                  className="flex w-full flex-wrap items-center gap-x-4 gap-y-1"
+                  aria-describedby={error && errorLine === l.position ? errorId : undefined}
+                >
                   <legend className="sr-only">Piezas numeradas de {l.name} que llegaron</legend>
                   <span aria-hidden="true">Llegaron (por su certificado):</span>
                   {l.numbers.map((n) => (

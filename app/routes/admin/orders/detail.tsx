@@ -362,7 +362,6 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                 required
                 min={shopDateTimeStamp(new Date(order.shippedAt)).slice(0, 10)}
                 max={shopDateTimeStamp(new Date()).slice(0, 10)}
-                defaultValue={shopDateTimeStamp(new Date()).slice(0, 10)}
                 className="mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3"
               />
               <button
