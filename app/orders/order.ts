@@ -149,6 +149,8 @@ export interface OrderCancellation {
   refund: "pendiente" | "hecho";
   /** Pending because the provider has it under way (some take days): nothing to do by hand. */
   inProgress: boolean;
+  /** No provider can make it (cash at OXXO, another provider): the owner gives the money back herself. */
+  byHand: boolean;
   refundId: string | null;
   refundedAt: Date | null;
   attempts: number;

@@ -6,6 +6,7 @@ import { trackingLink } from "~/settings/carriers";
 import { isShippingMethod, type ShippingChoice } from "~/settings/shipping-rates";
 import { editionTexts } from "./editions.server";
 import { type Order, REFUND_IN_PROGRESS, SHOP_CANCELLATION, SOLD_OUT_AT_PAYMENT } from "./order";
+import { isByHandReason } from "./refund-timing";
 
 type OrderRow = Selectable<OrdersTable>;
 type RefundRow = Selectable<RefundsTable>;
@@ -91,6 +92,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
           byShop: refund.reason === SHOP_CANCELLATION,
           soldOut: refund.reason === SOLD_OUT_AT_PAYMENT,
           inProgress: refund.status === "pendiente" && refund.last_error === REFUND_IN_PROGRESS,
+          byHand: refund.status === "pendiente" && isByHandReason(refund.last_error),
           amountCents: refund.amount_cents,
           refund: refund.status,
           refundId: refund.provider_refund_id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REFUND_IN_PROGRESS } from "./order";
-import { ASKING_MS, byHandOnly, handRefundCheck } from "./refund-timing";
+import { ASKING_MS, byHandOnly, handRefundCheck, isByHandReason } from "./refund-timing";
 
 describe("when the owner may record a refund as made by hand", () => {
   const now = new Date("2026-11-27T12:00:00Z");
@@ -39,6 +39,16 @@ describe("which refunds only the owner can make", () => {
     expect(byHandOnly({ provider: "demo", paymentMethod: null }, "stripe")).toBe(
       "se pagó con «demo», que la tienda ya no usa: reembólsalo desde ahí",
     );
+  });
+
+  it("its reasons are told apart from a provider's failure (the desk says the owner must make it)", () => {
+    for (const paid of [
+      { provider: "stripe", paymentMethod: "oxxo" },
+      { provider: "demo", paymentMethod: null },
+    ])
+      expect(isByHandReason(byHandOnly(paid, "stripe"))).toBe(true);
+    expect(isByHandReason("Stripe no hizo el reembolso: card_declined")).toBe(false);
+    expect(isByHandReason(null)).toBe(false);
   });
 
   it("not a card or a SPEI transfer through the provider running now: that one is asked", () => {

@@ -45,9 +45,16 @@ export function byHandOnly(
   paid: { provider: string; paymentMethod: string | null },
   runningProvider: string,
 ): string | null {
-  if (paid.provider !== runningProvider)
-    return `se pagó con «${paid.provider}», que la tienda ya no usa: reembólsalo desde ahí`;
-  if (paid.paymentMethod === "oxxo")
-    return "se pagó en efectivo en OXXO, que no admite reembolsos: devuélvele el dinero por transferencia";
+  if (paid.provider !== runningProvider) return `se pagó con «${paid.provider}»${OTHER_PROVIDER}`;
+  if (paid.paymentMethod === "oxxo") return BY_HAND_OXXO;
   return null;
+}
+
+const OTHER_PROVIDER = ", que la tienda ya no usa: reembólsalo desde ahí";
+const BY_HAND_OXXO =
+  "se pagó en efectivo en OXXO, que no admite reembolsos: pídele la CLABE de su cuenta y devuélvele el dinero por transferencia";
+
+/** Whether a pending refund's recorded reason is one of `byHandOnly`'s: nobody but the owner will make it. */
+export function isByHandReason(reason: string | null): boolean {
+  return reason === BY_HAND_OXXO || (reason?.endsWith(OTHER_PROVIDER) ?? false);
 }

@@ -349,6 +349,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
         byShop: true,
         refund: "pendiente",
         inProgress: false,
+        byHand: true,
         lastError: expect.stringContaining("OXXO, que no admite reembolsos"),
       }),
     });

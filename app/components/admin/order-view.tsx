@@ -194,6 +194,12 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
           (algunos bancos tardan días); la tienda pregunta cómo va sola. No lo reembolses a mano.{" "}
           {piecesNote(cancellation)}
         </p>
+      ) : cancellation.byHand ? (
+        <p>
+          <strong>Reembolso de {amount} por hacer a mano:</strong> {cancellation.lastError}. La tienda no se
+          lo pide a nadie: cuando se lo devuelvas, márcalo con 'Ya lo reembolsé a mano'.{" "}
+          {piecesNote(cancellation)}
+        </p>
       ) : (
         <p>
           <strong>Reembolso de {amount} pendiente:</strong>{" "}
