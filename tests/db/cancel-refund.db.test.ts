@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
@@ -7,9 +7,8 @@ import { refundedByHand, retryPendingRefunds } from "~/orders/refunds.server";
 import { orderPaidByCard, stripePaymentsAt } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
 import { orderMailTo } from "../support/order-mail";
-import { startSmtp } from "../support/smtp";
+import { stripeAndMailStands } from "../support/stripe-and-mail";
 
 /*
  * 'Eliminar pedido' on a paid order (issue 25, decision 37), through the real Stripe SDK and
@@ -20,20 +19,7 @@ import { startSmtp } from "../support/smtp";
 
 vi.setConfig({ testTimeout: 60_000 });
 const SECRET = "whsec_cancelar";
-let fake: FakeStripe;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  smtp = await startSmtp();
-});
-afterAll(async () => {
-  await fake.close();
-  await smtp.close();
-});
-afterEach(() => {
-  fake.outage = null;
-  fake.refundStatus = "succeeded";
-});
+const stands = stripeAndMailStands();
 
 /** A paid order of `quantity` pieces: paid by card at Stripe, its signed webhook applied. */
 async function paidByCard(
@@ -42,7 +28,7 @@ async function paidByCard(
   quantity: number,
   email: string,
 ) {
-  const { order, paymentIntent, payments } = await orderPaidByCard(database, fake, {
+  const { order, paymentIntent, payments } = await orderPaidByCard(database, stands.fake, {
     lines: [{ productId: piece.id, dropId: piece.dropId, quantity }],
     email,
     webhookSecret: SECRET,
@@ -51,9 +37,10 @@ async function paidByCard(
   return { orderId: order.id, totalCents: order.totalCents, paymentIntent, payments };
 }
 
-const refundsOf = (paymentIntent: string) => fake.refunds.filter((r) => r.payment_intent === paymentIntent);
+const refundsOf = (paymentIntent: string) =>
+  stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent);
 
-const mailTo = (database: Database, to: string) => orderMailTo(database, smtp, to);
+const mailTo = (database: Database, to: string) => orderMailTo(database, stands.smtp, to);
 
 describeEachDatabase("cancelling a paid order with its refund", (harness) => {
   it("Stripe refunds its total; the pieces return; the buyer is told; the record stays in 'Cancelados' and the CSV, not in the tabs", async () => {
@@ -113,7 +100,7 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const paid = await paidByCard(database, piece, 1, `rechazo-${newId(6)}@example.mx`);
     const before = await getDeskOrder(database.db, paid.orderId);
 
-    fake.refundStatus = "failed";
+    stands.fake.refundStatus = "failed";
     const refused = await cancelPaidOrder(database.db, paid.payments, paid.orderId);
     expect(refused).toMatchObject({ ok: false, reason: "reembolso_rechazado", status: "pendiente" });
     expect(refused.ok ? "" : (refused as { message: string }).message).toMatch(
@@ -132,15 +119,15 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
 
     // Stripe down: the order stays cancelled, its refund pending; the sweep asks again with the same key.
     const other = await paidByCard(database, piece, 1, `caida-${newId(6)}@example.mx`);
-    fake.refundStatus = "succeeded";
-    fake.outage = "error";
+    stands.fake.refundStatus = "succeeded";
+    stands.fake.outage = "error";
     expect(await cancelPaidOrder(database.db, other.payments, other.orderId)).toEqual({
       ok: true,
       refund: "pendiente",
       amountCents: 300_000,
     });
     expect(await piece.stock()).toBe(2); // not back until the refund is made
-    fake.outage = null;
+    stands.fake.outage = null;
     const later = new Date(Date.now() + 60 * 60_000);
     expect(await retryPendingRefunds(database.db, other.payments, later)).toMatchObject({ refunded: 1 });
     expect(refundsOf(other.paymentIntent)).toEqual([
@@ -158,7 +145,7 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const paid = await paidByCard(database, piece, 3, `carrera-${newId(6)}@example.mx`);
     const results = await Promise.all([
       cancelPaidOrder(database.db, paid.payments, paid.orderId),
-      cancelPaidOrder(database.db, stripePaymentsAt(fake, SECRET), paid.orderId),
+      cancelPaidOrder(database.db, stripePaymentsAt(stands.fake, SECRET), paid.orderId),
     ]);
     expect(results.filter((r) => r.ok)).toEqual([{ ok: true, refund: "hecho", amountCents: 450_000 }]);
     expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, reason: "conflicto", status: "cancelado" }]);
@@ -170,12 +157,12 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const database = await harness.fresh();
     const piece = await runningPiece(database, { stock: 3, priceCents: 200_000 });
     const paid = await paidByCard(database, piece, 1, `otra-vez-${newId(6)}@example.com`);
-    fake.refundStatus = "failed";
+    stands.fake.refundStatus = "failed";
     expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId, new Date())).toMatchObject({
       ok: false,
       reason: "reembolso_rechazado",
     });
-    fake.refundStatus = "succeeded";
+    stands.fake.refundStatus = "succeeded";
     const later = new Date(Date.now() + 1_000);
     expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId, later)).toEqual({
       ok: true,
@@ -190,13 +177,13 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const database = await harness.fresh();
     const piece = await runningPiece(database, { stock: 3, priceCents: 250_000 });
     const paid = await paidByCard(database, piece, 1, `barrido-${newId(6)}@example.com`);
-    fake.outage = "error";
+    stands.fake.outage = "error";
     expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId)).toMatchObject({
       ok: true,
       refund: "pendiente",
     });
-    fake.outage = null;
-    fake.refundStatus = "failed";
+    stands.fake.outage = null;
+    stands.fake.refundStatus = "failed";
     const later = new Date(Date.now() + 60 * 60_000);
     expect(await retryPendingRefunds(database.db, paid.payments, later)).toMatchObject({ failed: 1 });
     const order = await getDeskOrder(database.db, paid.orderId);
@@ -218,14 +205,14 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const piece = await runningPiece(database, { stock: 2, priceCents: 180_000 });
     const email = `en-curso-${newId(6)}@example.com`;
     const paid = await paidByCard(database, piece, 1, email);
-    fake.refundStatus = "pending";
+    stands.fake.refundStatus = "pending";
     expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId)).toMatchObject({
       ok: true,
       refund: "en_curso",
     });
     expect(await piece.stock()).toBe(1);
     const [refund] = refundsOf(paid.paymentIntent);
-    fake.settleRefund(refund?.id ?? "", "succeeded");
+    stands.fake.settleRefund(refund?.id ?? "", "succeeded");
     const later = new Date(Date.now() + 60 * 60_000);
     expect(await retryPendingRefunds(database.db, paid.payments, later)).toMatchObject({ refunded: 1 });
     expect(await retryPendingRefunds(database.db, paid.payments, later)).toMatchObject({ refunded: 0 });
@@ -240,11 +227,11 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
     const email = `a-mano-${newId(6)}@example.com`;
     const paid = await paidByCard(database, piece, 1, email);
     // Stripe does not answer: the order is cancelled, its refund pending and asked again later.
-    fake.outage = "error";
+    stands.fake.outage = "error";
     expect(await cancelPaidOrder(database.db, paid.payments, paid.orderId)).toMatchObject({
       refund: "pendiente",
     });
-    fake.outage = null;
+    stands.fake.outage = null;
     // While the sweep would be asking for it (its next attempt due), she cannot: the money could go twice.
     const due = new Date(Date.now() + 60 * 60_000);
     expect(await refundedByHand(database.db, paid.orderId, due)).toEqual({
@@ -282,7 +269,7 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
 
     // One under way at Stripe is Stripe's to finish.
     const other = await paidByCard(database, piece, 1, `en-curso-${newId(6)}@example.com`);
-    fake.refundStatus = "pending";
+    stands.fake.refundStatus = "pending";
     expect(await cancelPaidOrder(database.db, other.payments, other.orderId)).toMatchObject({
       refund: "en_curso",
     });

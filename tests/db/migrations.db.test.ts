@@ -3,6 +3,7 @@ import { expect, it } from "vitest";
 import { migrateToLatest } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
 import { describeEachDatabase } from "../support/databases";
+import { migrationsFrom } from "../support/migration-names";
 
 const at = (iso: string) => iso;
 
@@ -83,41 +84,7 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       ])
       .execute();
 
-    expect(await migrateToLatest(database)).toEqual([
-      "0007_orders_desk",
-      "0008_media_alt",
-      "0009_rate_limits",
-      "0010_checkout_rules",
-      "0011_waitlist",
-      "0012_admin_two_factor",
-      "0013_shop_settings",
-      "0014_mail_log",
-      "0015_fair_opening",
-      "0016_per_person_limit",
-      "0017_waitlist_caps",
-      "0018_owner_door",
-      "0019_metal_facts",
-      "0020_editions",
-      "0021_sizes",
-      "0022_search_by_email",
-      "0023_paid_orders_kept",
-      "0025_drafts",
-      "0026_installments",
-      "0027_vouchers",
-      "0028_shipping",
-      "0029_order_site",
-      "0030_delivered",
-      "0031_invoice_requests",
-      "0032_restock_requests",
-      "0033_returns",
-      "0034_card_funding",
-      "0035_delivery_days",
-      "0036_jpeg_copies",
-      "0037_return_received",
-      "0038_return_closed",
-      "0039_missing_refunded",
-      "0040_return_numbers",
-    ]);
+    expect(await migrateToLatest(database)).toEqual(migrationsFrom("0007_orders_desk"));
 
     const db = database.db;
     const emails = await db
@@ -197,40 +164,6 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
       { id: "mail0000000000a1", order_id: "OL-AAAAAAAA", kind: "confirmacion" },
       { id: "mail0000000000b1", order_id: "OL-BBBBBBBB", kind: "confirmacion" },
     ]);
-    expect(await migrateToLatest(database)).toEqual([
-      "0007_orders_desk",
-      "0008_media_alt",
-      "0009_rate_limits",
-      "0010_checkout_rules",
-      "0011_waitlist",
-      "0012_admin_two_factor",
-      "0013_shop_settings",
-      "0014_mail_log",
-      "0015_fair_opening",
-      "0016_per_person_limit",
-      "0017_waitlist_caps",
-      "0018_owner_door",
-      "0019_metal_facts",
-      "0020_editions",
-      "0021_sizes",
-      "0022_search_by_email",
-      "0023_paid_orders_kept",
-      "0025_drafts",
-      "0026_installments",
-      "0027_vouchers",
-      "0028_shipping",
-      "0029_order_site",
-      "0030_delivered",
-      "0031_invoice_requests",
-      "0032_restock_requests",
-      "0033_returns",
-      "0034_card_funding",
-      "0035_delivery_days",
-      "0036_jpeg_copies",
-      "0037_return_received",
-      "0038_return_closed",
-      "0039_missing_refunded",
-      "0040_return_numbers",
-    ]);
+    expect(await migrateToLatest(database)).toEqual(migrationsFrom("0007_orders_desk"));
   });
 });

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { log } from "~/config/log.server";
 import type { Database } from "~/db/database.server";
 import { getDeskOrder, listOrders } from "~/orders/desk.server";
@@ -11,10 +11,10 @@ import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { payByCard, STRIPE_SHOPPER } from "../support/fake-stripe";
 import { orderMailTo } from "../support/order-mail";
 import { hold } from "../support/orders";
-import { startSmtp } from "../support/smtp";
+import { stripeAndMailStands } from "../support/stripe-and-mail";
 
 /*
  * 'Máximo N por persona' at payment (decision 29), through the real Stripe SDK and adapter against
@@ -25,25 +25,15 @@ import { startSmtp } from "../support/smtp";
 
 vi.setConfig({ testTimeout: 60_000 });
 const SECRET = "whsec_limite_por_persona";
-let fake: FakeStripe;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  smtp = await startSmtp();
-});
-afterAll(async () => {
-  await fake.close();
-  await smtp.close();
-});
+const stands = stripeAndMailStands();
 afterEach(() => {
-  fake.outage = null;
   vi.restoreAllMocks();
 });
 
 const signer = new Stripe("sk_test_123");
 function stripePayments() {
   return createStripePayments(
-    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
+    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: stands.fake.url }),
     { webhookSecret: SECRET },
   );
 }
@@ -78,7 +68,7 @@ async function buy(
   });
   await setPaymentSession(database.db, order.id, session);
   const address = { ...STRIPE_SHOPPER.collected_information.shipping_details.address, ...buyer.address };
-  const paymentIntent = payByCard(fake, session.id, {
+  const paymentIntent = payByCard(stands.fake, session.id, {
     amount: order.totalCents,
     fingerprint: buyer.fingerprint,
     shopper: {
@@ -92,7 +82,7 @@ async function buy(
     id: `evt_limite_${++eventNumber}`,
     object: "event",
     type: "checkout.session.completed",
-    data: { object: fake.sessions.get(session.id) },
+    data: { object: stands.fake.sessions.get(session.id) },
   });
   const deliver = async () =>
     applyPaymentEvent(
@@ -115,7 +105,7 @@ const row = (database: Database, id: string) =>
 const refundRow = (database: Database, id: string) =>
   database.db.selectFrom("refunds").selectAll().where("order_id", "=", id).executeTakeFirst();
 
-const mailTo = (database: Database, to: string) => orderMailTo(database, smtp, to);
+const mailTo = (database: Database, to: string) => orderMailTo(database, stands.smtp, to);
 
 const OTHER_ADDRESS = {
   line1: "Avenida Juárez 10",
@@ -173,7 +163,7 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
 
       const over = await buy(database, piece, 1, second);
       expect(await piece.stock()).toBe(1);
-      const refundsBefore = fake.refunds.length;
+      const refundsBefore = stands.fake.refunds.length;
       expect(await over.deliver()).toBe("cancelled");
 
       // The first order keeps its piece; the second is cancelled and its piece is back in stock.
@@ -186,7 +176,7 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
       expect(await piece.stock()).toBe(2);
 
       // Stripe was asked for one refund: the order's whole total, on its PaymentIntent, keyed by the order.
-      const made = fake.refunds.slice(refundsBefore);
+      const made = stands.fake.refunds.slice(refundsBefore);
       expect(made).toEqual([
         {
           id: expect.stringMatching(/^re_test_/),
@@ -245,7 +235,7 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
         failed: 0,
         inProgress: 0,
       });
-      expect(fake.refunds.length).toBe(refundsBefore + 1);
+      expect(stands.fake.refunds.length).toBe(refundsBefore + 1);
       expect(await piece.stock()).toBe(2);
       expect((await mailTo(database, second.email)).filter((m) => m.includes("Cancelamos"))).toHaveLength(1);
     },
@@ -279,7 +269,9 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     const statuses = await Promise.all(orders.map(async (o) => (await row(database, o.orderId)).status));
     expect(statuses.filter((s) => s === "pendiente")).toHaveLength(1);
     expect(await piece.stock()).toBe(3);
-    const refunded = fake.refunds.filter((r) => orders.some((o) => o.paymentIntent === r.payment_intent));
+    const refunded = stands.fake.refunds.filter((r) =>
+      orders.some((o) => o.paymentIntent === r.payment_intent),
+    );
     expect(refunded).toHaveLength(2);
   });
 
@@ -334,7 +326,7 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
       failed: 0,
       inProgress: 0,
     });
-    expect(fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toMatchObject([
+    expect(stands.fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toMatchObject([
       { amount: over.totalCents, idempotencyKey: `refund-${over.orderId}` },
     ]);
     expect(await refundRow(database, over.orderId)).toMatchObject({
@@ -357,13 +349,13 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     const kept = await buy(database, piece, 1, buyer);
     expect(await kept.deliver()).toBe("paid");
     const over = await buy(database, piece, 1, buyer);
-    fake.refundStatus = "pending";
+    stands.fake.refundStatus = "pending";
     try {
       expect(await over.deliver()).toBe("cancelled");
     } finally {
-      fake.refundStatus = "succeeded";
+      stands.fake.refundStatus = "succeeded";
     }
-    const first = fake.refunds.find((r) => r.payment_intent === over.paymentIntent);
+    const first = stands.fake.refunds.find((r) => r.payment_intent === over.paymentIntent);
     expect(first?.status).toBe("pending");
     expect(await refundRow(database, over.orderId)).toMatchObject({
       status: "pendiente",
@@ -381,16 +373,16 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
       failed: 0,
       inProgress: 1,
     });
-    expect(fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toHaveLength(1);
+    expect(stands.fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toHaveLength(1);
     // Stripe reports it failed (the card was closed): the next sweep asks for a new refund, keyed
     // after the failed one, which is made; the buyer is told once.
-    fake.settleRefund(first?.id ?? "", "failed");
+    stands.fake.settleRefund(first?.id ?? "", "failed");
     expect(await retryPendingRefunds(database.db, over.payments, later(40))).toEqual({
       refunded: 1,
       failed: 0,
       inProgress: 0,
     });
-    const asked = fake.refunds.filter((r) => r.payment_intent === over.paymentIntent);
+    const asked = stands.fake.refunds.filter((r) => r.payment_intent === over.paymentIntent);
     expect(asked.map((r) => [r.idempotencyKey, r.status])).toEqual([
       [`refund-${over.orderId}`, "failed"],
       [`refund-${over.orderId}-after-${first?.id}`, "succeeded"],
@@ -406,7 +398,7 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
       failed: 0,
       inProgress: 0,
     });
-    expect(fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toHaveLength(2);
+    expect(stands.fake.refunds.filter((r) => r.payment_intent === over.paymentIntent)).toHaveLength(2);
   });
 
   it("the demo page's payments: same e-mail over the limit is cancelled and its refund recorded (nothing was charged), by the sweep if nobody asked", async () => {

@@ -1,5 +1,5 @@
 import { Migrator } from "kysely";
-import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import { type Database, migrateToLatest } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
 import { newId } from "~/lib/ids";
@@ -21,9 +21,9 @@ import { askRestock, confirmRestock } from "~/waitlist/restock.server";
 import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
+import { migrationsFrom } from "../support/migration-names";
 import { orderMailTo } from "../support/order-mail";
-import { startSmtp } from "../support/smtp";
+import { stripeAndMailStands } from "../support/stripe-and-mail";
 
 /*
  * Returns (issue 27, decision 48) on both databases, through the real Stripe SDK and adapter
@@ -35,20 +35,7 @@ import { startSmtp } from "../support/smtp";
 vi.setConfig({ testTimeout: 60_000 });
 const SECRET = "whsec_devoluciones";
 const DELIVERY_DAYS = 7;
-let fake: FakeStripe;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  smtp = await startSmtp();
-});
-afterAll(async () => {
-  await fake.close();
-  await smtp.close();
-});
-afterEach(() => {
-  fake.outage = null;
-  fake.refundStatus = "succeeded";
-});
+const stands = stripeAndMailStands();
 
 /**
  * A paid, shipped and delivered order of a plain piece ($8,025 × 1) and a ring in size 7
@@ -63,7 +50,7 @@ async function deliveredOrder(database: Database) {
     sizes: { "6": 2, "7": 3 },
   });
   const email = `devuelve-${newId(6)}@example.mx`;
-  const { order, paymentIntent, payments } = await orderPaidByCard(database, fake, {
+  const { order, paymentIntent, payments } = await orderPaidByCard(database, stands.fake, {
     lines: [
       { productId: plain.id, dropId: plain.dropId, quantity: 1 },
       { productId: ring.id, dropId: ring.dropId, quantity: 2, optionId: ring.sizes.get("7") ?? "" },
@@ -87,7 +74,8 @@ async function deliveredOrder(database: Database) {
 const DELIVERED = new Date("2026-11-11T18:00:00Z");
 /** Two days later: well within the window (it ends Thursday 19 November, Mexico City). */
 const SOON = new Date("2026-11-13T18:00:00Z");
-const refundsOf = (paymentIntent: string) => fake.refunds.filter((r) => r.payment_intent === paymentIntent);
+const refundsOf = (paymentIntent: string) =>
+  stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent);
 
 async function sizeStock(database: Database, optionId: string) {
   const row = await database.db
@@ -213,7 +201,7 @@ describeEachDatabase("returns", (harness) => {
     );
 
     // The buyer's e-mails, over real SMTP: her request, the acceptance with where to send, the refund.
-    const mails = await orderMailTo(database, smtp, o.email);
+    const mails = await orderMailTo(database, stands.smtp, o.email);
     const returnsMail = mails.filter((m) => m.includes(asked.returnId));
     expect(returnsMail).toHaveLength(3);
     expect(returnsMail[0]).toContain("Recibimos tu solicitud de devolución");
@@ -254,7 +242,7 @@ describeEachDatabase("returns", (harness) => {
     });
 
     // One ring kept, one sent back: a size 6 ring with the same e-mail is within her two.
-    const again = await orderPaidByCard(database, fake, {
+    const again = await orderPaidByCard(database, stands.fake, {
       lines: [
         { productId: o.ring.id, dropId: o.ring.dropId, quantity: 1, optionId: o.ring.sizes.get("6") ?? "" },
       ],
@@ -264,7 +252,7 @@ describeEachDatabase("returns", (harness) => {
     expect((await getDeskOrder(database.db, again.order.id))?.status).toBe("pendiente");
     expect(refundsOf(again.paymentIntent)).toEqual([]);
     // A third ring would be one too many: that order is cancelled and refunded as before.
-    const third = await orderPaidByCard(database, fake, {
+    const third = await orderPaidByCard(database, stands.fake, {
       lines: [
         { productId: o.ring.id, dropId: o.ring.dropId, quantity: 1, optionId: o.ring.sizes.get("6") ?? "" },
       ],
@@ -282,7 +270,7 @@ describeEachDatabase("returns", (harness) => {
     const piece = await runningPiece(database, { stock: 5, priceCents: 600_000, name: "Collar Luna" });
     await database.db.updateTable("products").set({ edition_size: 30 }).where("id", "=", piece.id).execute();
     const email = `numerada-${newId(6)}@example.mx`;
-    const { order, payments } = await orderPaidByCard(database, fake, {
+    const { order, payments } = await orderPaidByCard(database, stands.fake, {
       lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
       email,
       webhookSecret: SECRET,
@@ -334,7 +322,7 @@ describeEachDatabase("returns", (harness) => {
       ),
     ).toEqual({ ok: true, outcome: "reembolsado" });
     expect(await numbersOf(order.id)).toEqual([2]);
-    const next = await orderPaidByCard(database, fake, {
+    const next = await orderPaidByCard(database, stands.fake, {
       lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
       email: `siguiente-${newId(6)}@example.mx`,
       webhookSecret: SECRET,
@@ -433,7 +421,9 @@ describeEachDatabase("returns", (harness) => {
       pending: 0,
     });
     // Her e-mail names what did not arrive; what never came may be asked for again.
-    const mails = (await orderMailTo(database, smtp, o.email)).filter((m) => m.includes(asked.returnId));
+    const mails = (await orderMailTo(database, stands.smtp, o.email)).filter((m) =>
+      m.includes(asked.returnId),
+    );
     expect(mails.at(-1)).toContain("te reembolsamos $4,000.00 MXN");
     expect(mails.at(-1)).toContain(
       "No nos llegaron todas las piezas: Arete Luna × 1, Anillo Sol talla 7 × 1.",
@@ -472,12 +462,7 @@ describeEachDatabase("returns", (harness) => {
     // A run stopped after its change and before Kysely recorded it (SQLite runs it outside a
     // transaction): the next start runs it again, and it finds its work done.
     await migrations["0037_return_received"]?.up(database.db);
-    expect(await migrateToLatest(database)).toEqual([
-      "0037_return_received",
-      "0038_return_closed",
-      "0039_missing_refunded",
-      "0040_return_numbers",
-    ]);
+    expect(await migrateToLatest(database)).toEqual(migrationsFrom("0037_return_received"));
     const lines = await database.db
       .selectFrom("return_lines")
       .select(["return_id", "quantity", "received"])
@@ -531,7 +516,9 @@ describeEachDatabase("returns", (harness) => {
     const order = await getDeskOrder(database.db, o.orderId);
     const titles = (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title);
     expect(titles).toContain("Devolución cerrada sin reembolso");
-    const mails = (await orderMailTo(database, smtp, o.email)).filter((m) => m.includes(asked.returnId));
+    const mails = (await orderMailTo(database, stands.smtp, o.email)).filter((m) =>
+      m.includes(asked.returnId),
+    );
     expect(mails.at(-1)).toContain("Cerramos tu devolución");
     expect(mails.at(-1)).toContain("Nos dijiste que te quedas el anillo.");
     // Its pieces never came back: hers to ask for again while her window lasts, in a new return.
@@ -565,11 +552,7 @@ describeEachDatabase("returns", (harness) => {
     expect((await migrator.migrateTo("0037_return_received")).error).toBeUndefined();
     // Stopped before its record, as above: run again at the next start, it finds the table made.
     await migrations["0038_return_closed"]?.up(database.db);
-    expect(await migrateToLatest(database)).toEqual([
-      "0038_return_closed",
-      "0039_missing_refunded",
-      "0040_return_numbers",
-    ]);
+    expect(await migrateToLatest(database)).toEqual(migrationsFrom("0038_return_closed"));
     // The table made again (SQLite) keeps the return, its lines and what points at it.
     expect(await getReturn(database.db, asked.returnId)).toEqual(before);
     expect(await closeReturn(database.db, asked.returnId, "No llegaron.", SOON)).toEqual({ ok: true });
@@ -577,11 +560,7 @@ describeEachDatabase("returns", (harness) => {
     expect(await lines()).toHaveLength(1);
     expect((await migrator.migrateTo("0037_return_received")).error).toBeUndefined();
     expect((await getReturn(database.db, asked.returnId))?.status).toBe("rechazada");
-    expect(await migrateToLatest(database)).toEqual([
-      "0038_return_closed",
-      "0039_missing_refunded",
-      "0040_return_numbers",
-    ]);
+    expect(await migrateToLatest(database)).toEqual(migrationsFrom("0038_return_closed"));
     // Deleting the order still takes its returns and their lines with it: the keys hold.
     await database.db.deleteFrom("orders").where("id", "=", o.orderId).execute();
     expect(await lines()).toHaveLength(0);
@@ -650,7 +629,7 @@ describeEachDatabase("returns", (harness) => {
     );
     if (!asked.ok) throw new Error("not asked");
     await decideReturn(database.db, asked.returnId, "accept", "Envíala a Calle Taller 12.", SOON);
-    fake.outage = "error";
+    stands.fake.outage = "error";
     expect(
       await receiveReturn(
         database.db,
@@ -669,8 +648,8 @@ describeEachDatabase("returns", (harness) => {
     expect(
       await markReturnRefundedByHand(database.db, asked.returnId, new Date(SOON.getTime() + 4 * 60_000)),
     ).toBe("se_pide_ahora");
-    fake.outage = null;
-    fake.refundStatus = "pending";
+    stands.fake.outage = null;
+    stands.fake.refundStatus = "pending";
     const later = new Date(SOON.getTime() + 60 * 60_000);
     expect(await retryReturnRefunds(database.db, o.payments, later)).toEqual({
       refunded: 0,
@@ -685,7 +664,7 @@ describeEachDatabase("returns", (harness) => {
       refundStatus: "pendiente",
     });
     const [pending] = refundsOf(o.paymentIntent);
-    fake.settleRefund(pending?.id ?? "", "succeeded");
+    stands.fake.settleRefund(pending?.id ?? "", "succeeded");
     // Meanwhile the earring sold out, and two addresses asked 'Avísame si vuelve' for it.
     await database.db.updateTable("products").set({ stock: 0 }).where("id", "=", o.plain.id).execute();
     // (Its drop on sale all month: these tests' clock is mid-November.)
@@ -741,7 +720,7 @@ describeEachDatabase("returns", (harness) => {
     );
     if (!asked.ok) throw new Error("not asked");
     await decideReturn(database.db, asked.returnId, "accept", "Envíalas a Calle Taller 12.", SOON);
-    fake.refundStatus = "failed";
+    stands.fake.refundStatus = "failed";
     expect(await receiveReturn(database.db, o.payments, asked.returnId, { restock: [ring] }, SOON)).toEqual({
       ok: true,
       outcome: "rechazado",
@@ -772,7 +751,9 @@ describeEachDatabase("returns", (harness) => {
       failed: 0,
       inProgress: 0,
     });
-    const mails = (await orderMailTo(database, smtp, o.email)).filter((m) => m.includes(asked.returnId));
+    const mails = (await orderMailTo(database, stands.smtp, o.email)).filter((m) =>
+      m.includes(asked.returnId),
+    );
     expect(mails.filter((m) => m.includes("Tu reembolso está hecho"))).toHaveLength(1);
   });
 
@@ -788,7 +769,9 @@ describeEachDatabase("returns", (harness) => {
     );
     if (!asked.ok) throw new Error("not asked");
     await decideReturn(database.db, asked.returnId, "decline", "La pieza llegó a nosotros con uso.", SOON);
-    const declined = (await orderMailTo(database, smtp, o.email)).filter((m) => m.includes(asked.returnId));
+    const declined = (await orderMailTo(database, stands.smtp, o.email)).filter((m) =>
+      m.includes(asked.returnId),
+    );
     expect(declined).toHaveLength(2);
     expect(declined[1]).toContain("La pieza llegó a nosotros con uso.");
     expect(declined[1]).not.toContain("Reembolso:");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import { newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
@@ -14,10 +14,9 @@ import { settingsFromEnvironment } from "~/settings/settings";
 import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, startFakeStripe } from "../support/fake-stripe";
 import { orderMailTo } from "../support/order-mail";
 import { hold } from "../support/orders";
-import { startSmtp } from "../support/smtp";
+import { stripeAndMailStands } from "../support/stripe-and-mail";
 
 /*
  * A card payment the shop hears of only after its hold expired, when its only piece was sold to
@@ -29,16 +28,7 @@ import { startSmtp } from "../support/smtp";
 vi.setConfig({ testTimeout: 60_000 });
 const SECRET = "whsec_agotado_al_pagar";
 const shop = loadConfig({}).shop;
-let fake: FakeStripe;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  smtp = await startSmtp();
-});
-afterAll(async () => {
-  await fake.close();
-  await smtp.close();
-});
+const stands = stripeAndMailStands();
 
 describeEachDatabase("paid after the hold expired, every piece sold meanwhile", (harness) => {
   it("is cancelled and its whole payment refunded through the provider, the buyer told why; the other buyer keeps the piece", async () => {
@@ -46,7 +36,7 @@ describeEachDatabase("paid after the hold expired, every piece sold meanwhile", 
     const piece = await runningPiece(database, { stock: 1, priceCents: 980_000, name: "Collar Marea" });
     const email = `tarde-${newId(6)}@example.mx`;
     let other = "";
-    const { order, paymentIntent } = await orderPaidByCard(database, fake, {
+    const { order, paymentIntent } = await orderPaidByCard(database, stands.fake, {
       lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
       email,
       webhookSecret: SECRET,
@@ -63,7 +53,7 @@ describeEachDatabase("paid after the hold expired, every piece sold meanwhile", 
     });
 
     // The whole payment back at Stripe, keyed by the order: once.
-    const refunds = fake.refunds.filter((r) => r.payment_intent === paymentIntent);
+    const refunds = stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent);
     expect(refunds).toEqual([expect.objectContaining({ amount: order.totalCents, status: "succeeded" })]);
     expect(await getOrder(database.db, order.id)).toMatchObject({
       status: "cancelado",
@@ -75,7 +65,7 @@ describeEachDatabase("paid after the hold expired, every piece sold meanwhile", 
     expect((await getOrder(database.db, other))?.status).toBe("esperando_pago");
 
     // Her e-mail says why and that the money is back; no confirmation promising pieces.
-    const mails = await orderMailTo(database, smtp, email);
+    const mails = await orderMailTo(database, stands.smtp, email);
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain(`Cancelamos tu pedido ${order.id} y te devolvimos tu dinero`);
     expect(mails[0]).toContain("llegó después de que venció tu apartado");
@@ -106,7 +96,7 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
   async function partlyShort(database: Awaited<ReturnType<typeof harness.fresh>>) {
     const kept = await runningPiece(database, { stock: 1, priceCents: 800_000, name: "Anillo Ola" });
     const gone = await runningPiece(database, { stock: 1, priceCents: 400_000, name: "Arete Espuma" });
-    return orderPaidByCard(database, fake, {
+    return orderPaidByCard(database, stands.fake, {
       lines: [
         { productId: kept.id, dropId: kept.dropId, quantity: 1 },
         { productId: gone.id, dropId: gone.dropId, quantity: 1 },
@@ -162,7 +152,7 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
       ok: true,
       amountCents: order.totalCents - 400_000,
     });
-    expect(fake.refunds.filter((r) => r.payment_intent === paymentIntent)).toEqual([
+    expect(stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent)).toEqual([
       expect.objectContaining({ amount: order.totalCents - 400_000 }),
     ]);
     // A tab still showing the button: recorded before, said so (the cancellation left them out).
@@ -186,7 +176,7 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
   it("an order with nothing missing has nothing to record", async () => {
     const database = await harness.fresh();
     const piece = await runningPiece(database, { stock: 1, priceCents: 100_000, name: "Collar Sol" });
-    const { order } = await orderPaidByCard(database, fake, {
+    const { order } = await orderPaidByCard(database, stands.fake, {
       lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
       email: `entero-${newId(6)}@example.mx`,
       webhookSecret: SECRET,

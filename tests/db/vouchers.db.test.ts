@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { beforeAll, expect, it, vi } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { startCheckout } from "~/orders/checkout.server";
@@ -16,16 +16,14 @@ import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import {
   chooseShipping,
-  type FakeStripe,
   payByCard,
   payByTransfer,
   payByVoucher,
   STRIPE_SHOPPER,
   settleVoucher,
-  startFakeStripe,
 } from "../support/fake-stripe";
 import { orderMailTo } from "../support/order-mail";
-import { startSmtp } from "../support/smtp";
+import { stripeAndMailStands } from "../support/stripe-and-mail";
 
 /*
  * OXXO and SPEI (issue 26, decision 42) through the real Stripe SDK and adapter against the local
@@ -38,21 +36,12 @@ vi.setConfig({ testTimeout: 60_000 });
 const SECRET = "whsec_fichas";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-let fake: FakeStripe;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  smtp = await startSmtp();
-});
-afterAll(async () => {
-  await fake.close();
-  await smtp.close();
-});
+const stands = stripeAndMailStands();
 
 const signer = new Stripe("sk_test_123");
 const payments = () =>
   createStripePayments(
-    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
+    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: stands.fake.url }),
     { webhookSecret: SECRET },
   );
 const URLS = { success: "https://t.example/s", cancel: (id: string) => `https://t.example/c/${id}` };
@@ -82,7 +71,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     vouchers: Vouchers = BOTH,
     shippingRates?: ShippingRates,
   ) {
-    const started = fake.requests.length;
+    const started = stands.fake.requests.length;
     const result = await startCheckout(
       database.db,
       payments(),
@@ -93,9 +82,9 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
       { vouchers, ...(shippingRates ? { shippingRates } : {}) },
     );
     if (!result.ok || !("orderId" in result)) throw new Error(`checkout refused: ${JSON.stringify(result)}`);
-    const form = fake.requests.slice(started).find((r) => r.path === "/v1/checkout/sessions")?.form;
+    const form = stands.fake.requests.slice(started).find((r) => r.path === "/v1/checkout/sessions")?.form;
     const sessionId =
-      [...fake.sessions.entries()].find(
+      [...stands.fake.sessions.entries()].find(
         ([, s]) => (s.metadata as { order_id: string }).order_id === result.orderId,
       )?.[0] ?? "";
     const methods = [...(form?.entries() ?? [])]
@@ -115,7 +104,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
       id,
       object: "event",
       type,
-      data: { object: fake.sessions.get(sessionId) },
+      data: { object: stands.fake.sessions.get(sessionId) },
     });
     const provider = payments();
     const event = provider.parseWebhook?.(
@@ -130,7 +119,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     };
   }
 
-  const mailOf = (email: string) => orderMailTo(database, smtp, email);
+  const mailOf = (email: string) => orderMailTo(database, stands.smtp, email);
   const withEmail = (email: string) => ({ customer_details: { ...STRIPE_SHOPPER.customer_details, email } });
 
   it("offers OXXO (for the owner's days) and SPEI when on; not during a drop's 'solo tarjeta' hours, OXXO not above $10,000, neither when off", async () => {
@@ -162,8 +151,11 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     const bought = await checkout(p);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + 2 * DAY);
-    payByVoucher(fake, bought.sessionId, expiresAt);
-    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, withEmail(`luz.${harness.dialect}@example.mx`));
+    payByVoucher(stands.fake, bought.sessionId, expiresAt);
+    Object.assign(
+      stands.fake.sessions.get(bought.sessionId) ?? {},
+      withEmail(`luz.${harness.dialect}@example.mx`),
+    );
     const completed = await deliver("checkout.session.completed", bought.sessionId, now);
     expect(completed.outcome).toBe("awaiting_payment");
     const waiting = await getOrder(database.db, bought.orderId);
@@ -182,7 +174,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     expect(voucherMail[0]).toContain("Tu ficha para pagar el pedido");
     expect(voucherMail[0]).toContain("12345678901234657890123456789012");
 
-    settleVoucher(fake, bought.sessionId, "paid");
+    settleVoucher(stands.fake, bought.sessionId, "paid");
     const paid = await deliver(
       "checkout.session.async_payment_succeeded",
       bought.sessionId,
@@ -205,12 +197,15 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
   it("a voucher that fails gives the piece back at once and tells the buyer, once; a late 'completed' changes nothing", async () => {
     const p = await piece();
     const bought = await checkout(p);
-    payByVoucher(fake, bought.sessionId, new Date(Date.now() + 2 * DAY));
-    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, withEmail(`sol.${harness.dialect}@example.mx`));
+    payByVoucher(stands.fake, bought.sessionId, new Date(Date.now() + 2 * DAY));
+    Object.assign(
+      stands.fake.sessions.get(bought.sessionId) ?? {},
+      withEmail(`sol.${harness.dialect}@example.mx`),
+    );
     await deliver("checkout.session.completed", bought.sessionId);
     // The voucher e-mail goes out at once (one still queued when its voucher ends is not sent).
     expect(await mailOf(`sol.${harness.dialect}@example.mx`)).toHaveLength(1);
-    settleVoucher(fake, bought.sessionId, "failed");
+    settleVoucher(stands.fake, bought.sessionId, "failed");
     const failed = await deliver("checkout.session.async_payment_failed", bought.sessionId);
     expect(failed.outcome).toBe("released");
     expect(await p.stock()).toBe(1);
@@ -232,14 +227,14 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
   it("events out of order: the failure before the completion, the success before the completion", async () => {
     const p = await piece({ stock: 2 });
     const a = await checkout(p);
-    payByVoucher(fake, a.sessionId, new Date(Date.now() + DAY));
-    settleVoucher(fake, a.sessionId, "failed");
+    payByVoucher(stands.fake, a.sessionId, new Date(Date.now() + DAY));
+    settleVoucher(stands.fake, a.sessionId, "failed");
     await deliver("checkout.session.async_payment_failed", a.sessionId);
     await deliver("checkout.session.completed", a.sessionId);
     expect((await getOrder(database.db, a.orderId))?.status).toBe("expirado");
     const b = await checkout(p);
-    payByVoucher(fake, b.sessionId, new Date(Date.now() + DAY));
-    settleVoucher(fake, b.sessionId, "paid");
+    payByVoucher(stands.fake, b.sessionId, new Date(Date.now() + DAY));
+    settleVoucher(stands.fake, b.sessionId, "paid");
     await deliver("checkout.session.async_payment_succeeded", b.sessionId);
     await deliver("checkout.session.completed", b.sessionId);
     expect((await getOrder(database.db, b.orderId))?.status).toBe("pendiente");
@@ -252,8 +247,11 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     const bought = await checkout(p);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + DAY);
-    payByVoucher(fake, bought.sessionId, expiresAt);
-    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, withEmail(`mar.${harness.dialect}@example.mx`));
+    payByVoucher(stands.fake, bought.sessionId, expiresAt);
+    Object.assign(
+      stands.fake.sessions.get(bought.sessionId) ?? {},
+      withEmail(`mar.${harness.dialect}@example.mx`),
+    );
     // Its 30-minute hold is over: the sweeper asks Stripe, finds the voucher and holds until it expires.
     expect(await sweepExpiredHolds(database.db, payments(), new Date(now.getTime() + HOUR))).toMatchObject({
       waiting: 1,
@@ -280,17 +278,17 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     const p = await piece();
     const late = await checkout(p);
     const expiresAt = new Date(Date.now() + DAY);
-    const latePayment = payByVoucher(fake, late.sessionId, expiresAt);
+    const latePayment = payByVoucher(stands.fake, late.sessionId, expiresAt);
     await deliver("checkout.session.completed", late.sessionId);
     await sweepExpiredHolds(database.db, payments(), new Date(expiresAt.getTime() + 60_000));
     expect(await p.stock()).toBe(1);
     // Someone else buys the piece by card meanwhile.
     const other = await checkout(p);
-    payByCard(fake, other.sessionId, { amount: 450_000, fingerprint: "fp_otra" });
+    payByCard(stands.fake, other.sessionId, { amount: 450_000, fingerprint: "fp_otra" });
     await deliver("checkout.session.completed", other.sessionId);
     expect(await p.stock()).toBe(0);
     // The store's confirmation of the voucher arrives the next business day.
-    settleVoucher(fake, late.sessionId, "paid");
+    settleVoucher(stands.fake, late.sessionId, "paid");
     await deliver("checkout.session.async_payment_succeeded", late.sessionId);
     // Nothing left to send: cancelled. Cash paid at OXXO cannot be refunded through Stripe, so
     // Stripe is not asked: the whole payment waits for the owner, with why, on the desk.
@@ -306,7 +304,9 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
       }),
     });
     const refundsAsked = () =>
-      fake.requests.filter((r) => r.path === "/v1/refunds" && r.form?.get("payment_intent") === latePayment);
+      stands.fake.requests.filter(
+        (r) => r.path === "/v1/refunds" && r.form?.get("payment_intent") === latePayment,
+      );
     expect(refundsAsked()).toEqual([]);
     expect(await p.stock()).toBe(0);
     // The sweep asks no one for it; the owner gives the money back and says so: made.
@@ -318,10 +318,10 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     // Still there: taken again.
     const q = await piece();
     const again = await checkout(q);
-    payByVoucher(fake, again.sessionId, expiresAt);
+    payByVoucher(stands.fake, again.sessionId, expiresAt);
     await deliver("checkout.session.completed", again.sessionId);
     await sweepExpiredHolds(database.db, payments(), new Date(expiresAt.getTime() + 60_000));
-    settleVoucher(fake, again.sessionId, "paid");
+    settleVoucher(stands.fake, again.sessionId, "paid");
     await deliver("checkout.session.async_payment_succeeded", again.sessionId);
     expect((await getOrder(database.db, again.orderId))?.stockIssue).toBeNull();
     expect(await q.stock()).toBe(0);
@@ -330,9 +330,9 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
   it("'Eliminar pedido' on an order paid in cash at OXXO cancels it; Stripe cannot refund cash, so the refund waits for the owner's hand", async () => {
     const p = await piece();
     const bought = await checkout(p);
-    const intent = payByVoucher(fake, bought.sessionId, new Date(Date.now() + DAY));
+    const intent = payByVoucher(stands.fake, bought.sessionId, new Date(Date.now() + DAY));
     await deliver("checkout.session.completed", bought.sessionId);
-    settleVoucher(fake, bought.sessionId, "paid");
+    settleVoucher(stands.fake, bought.sessionId, "paid");
     await deliver("checkout.session.async_payment_succeeded", bought.sessionId);
     expect((await getOrder(database.db, bought.orderId))?.status).toBe("pendiente");
 
@@ -354,7 +354,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
       }),
     });
     expect(cancelled?.cancellation?.attempts).toBeGreaterThan(0);
-    expect(fake.requests.filter((r) => r.form?.get("payment_intent") === intent)).toEqual([]);
+    expect(stands.fake.requests.filter((r) => r.form?.get("payment_intent") === intent)).toEqual([]);
     // Her page says how the money comes back: the shop asks her for an account.
     expect(
       (await orderPageOf(database.db, bought.orderId, { carriers: [], deliveryDays: 7 }))?.next,
@@ -371,7 +371,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     const bought = await checkout(p);
     const endsAt = Date.parse(String(bought.form?.get("metadata[voucher_ends_at]")));
     expect(endsAt).toBeGreaterThan(Date.now() + DAY);
-    payByTransfer(fake, bought.sessionId);
+    payByTransfer(stands.fake, bought.sessionId);
     await deliver("checkout.session.completed", bought.sessionId);
     const order = await getOrder(database.db, bought.orderId);
     expect(order?.voucher).toMatchObject({
@@ -385,11 +385,14 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
   it("a voucher waiting to be paid counts toward 'Máximo 1 por persona'", async () => {
     const p = await piece({ stock: 3, maxPerOrder: 1 });
     const voucher = await checkout(p);
-    payByVoucher(fake, voucher.sessionId, new Date(Date.now() + DAY));
-    Object.assign(fake.sessions.get(voucher.sessionId) ?? {}, withEmail(`eva.${harness.dialect}@example.mx`));
+    payByVoucher(stands.fake, voucher.sessionId, new Date(Date.now() + DAY));
+    Object.assign(
+      stands.fake.sessions.get(voucher.sessionId) ?? {},
+      withEmail(`eva.${harness.dialect}@example.mx`),
+    );
     await deliver("checkout.session.completed", voucher.sessionId);
     const card = await checkout(p);
-    payByCard(fake, card.sessionId, {
+    payByCard(stands.fake, card.sessionId, {
       amount: 450_000,
       fingerprint: "fp_eva",
       shopper: withEmail(`EVA.${harness.dialect}@example.mx`),
@@ -402,16 +405,19 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     const p = await piece({ priceCents: 250_000 });
     const bought = await checkout(p, BOTH, DEFAULT_SHIPPING_RATES);
     // Express chosen on Stripe's page: $2,500 + $350.
-    chooseShipping(fake.sessions.get(bought.sessionId) ?? {}, 1);
-    payByVoucher(fake, bought.sessionId, new Date(Date.now() + DAY));
-    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, withEmail(`pia.${harness.dialect}@example.mx`));
+    chooseShipping(stands.fake.sessions.get(bought.sessionId) ?? {}, 1);
+    payByVoucher(stands.fake, bought.sessionId, new Date(Date.now() + DAY));
+    Object.assign(
+      stands.fake.sessions.get(bought.sessionId) ?? {},
+      withEmail(`pia.${harness.dialect}@example.mx`),
+    );
     await deliver("checkout.session.completed", bought.sessionId);
     const waiting = await getOrder(database.db, bought.orderId);
     expect(waiting?.totalCents).toBe(285_000);
     expect(waiting?.shippingRate).toMatchObject({ method: "express", cents: 35_000 });
     const [voucherMail] = await mailOf(`pia.${harness.dialect}@example.mx`);
     expect(voucherMail).toContain("$2,850.00 MXN");
-    settleVoucher(fake, bought.sessionId, "paid");
+    settleVoucher(stands.fake, bought.sessionId, "paid");
     expect((await deliver("checkout.session.async_payment_succeeded", bought.sessionId)).outcome).toBe(
       "paid",
     );
@@ -425,10 +431,10 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     const p = await piece();
     const bought = await checkout(p);
     const expiresAt = new Date(Date.now() + DAY);
-    payByVoucher(fake, bought.sessionId, expiresAt);
+    payByVoucher(stands.fake, bought.sessionId, expiresAt);
     await deliver("checkout.session.completed", bought.sessionId);
     // Stripe expires it: the PaymentIntent shows no voucher any more; its event is lost.
-    settleVoucher(fake, bought.sessionId, "failed");
+    settleVoucher(stands.fake, bought.sessionId, "failed");
     await sweepExpiredHolds(database.db, payments(), new Date(expiresAt.getTime() + 60_000));
     expect((await getOrder(database.db, bought.orderId))?.status).toBe("expirado");
     expect(await p.stock()).toBe(1);
@@ -439,11 +445,11 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     const email = `ida.${harness.dialect}@example.mx`;
     const [a, b] = [await checkout(p), await checkout(p)];
     for (const v of [a, b]) {
-      payByVoucher(fake, v.sessionId, new Date(Date.now() + DAY));
-      Object.assign(fake.sessions.get(v.sessionId) ?? {}, withEmail(email));
+      payByVoucher(stands.fake, v.sessionId, new Date(Date.now() + DAY));
+      Object.assign(stands.fake.sessions.get(v.sessionId) ?? {}, withEmail(email));
       await deliver("checkout.session.completed", v.sessionId);
     }
-    settleVoucher(fake, a.sessionId, "paid");
+    settleVoucher(stands.fake, a.sessionId, "paid");
     expect((await deliver("checkout.session.async_payment_succeeded", a.sessionId)).outcome).toBe("paid");
     expect((await getOrder(database.db, a.orderId))?.status).toBe("pendiente");
   });
@@ -462,7 +468,7 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
       .where("id", "=", p.dropId)
       .execute();
     const heldUntil = (await getOrder(database.db, bought.orderId))?.expiresAt.getTime() ?? 0;
-    payByVoucher(fake, bought.sessionId, new Date(Date.now() + 2 * DAY));
+    payByVoucher(stands.fake, bought.sessionId, new Date(Date.now() + 2 * DAY));
     await deliver("checkout.session.completed", bought.sessionId);
     expect((await getOrder(database.db, bought.orderId))?.expiresAt.getTime()).toBe(heldUntil);
     // Its hold ends after the opening: the sweeper releases it; a replayed event changes nothing.
