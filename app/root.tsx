@@ -14,6 +14,7 @@ import { LazyCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { yearOf } from "~/lib/dates";
 import { installmentsOffer } from "~/settings/installments";
 import { shippingSummary } from "~/settings/settings";
 import { shippingOffer } from "~/settings/shipping-rates";
@@ -65,7 +66,8 @@ export function loader({ context }: Route.LoaderArgs) {
     installments: installmentsOffer(settings.installments),
     /** The standard shipping and the free-shipping total the drawer says before 'Pagar' (decision 43). */
     shippingRates: shippingOffer(settings.shippingRates),
-    year: new Date().getFullYear(),
+    // The year in Mexico City, as every date the shop shows (a server on UTC is a year ahead on 31 December evening).
+    year: yearOf(new Date()),
     signedIn: session !== null,
   };
 }

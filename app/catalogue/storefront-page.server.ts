@@ -1,5 +1,6 @@
 import { heldPieces, soldOutIds } from "~/catalogue/held-pieces.server";
 import type { PublicShopSettings } from "~/config/env.server";
+import { HERO_SHARE_IMAGE } from "~/content/brand";
 import type { Db } from "~/db/database.server";
 import { absoluteUrl } from "~/lib/urls";
 import type { MediaStorage } from "~/media/storage.server";
@@ -37,6 +38,7 @@ export interface StorefrontDropView extends DropSummaryView {
 export interface SeoInput {
   description: string;
   path: string;
+  /** The page's own photo; null: the brand's share image (every public page has one). */
   image: string | null;
 }
 
@@ -46,7 +48,7 @@ export interface StorefrontSeo {
   /** The page's canonical address. */
   url: string;
   /** The link-preview image's absolute address. */
-  image: string | null;
+  image: string;
   shopName: string;
 }
 
@@ -65,7 +67,7 @@ export function pageSeo(origin: string, shopName: string, page: SeoInput): Store
   return {
     description: page.description,
     url: `${origin}${page.path}`,
-    image: page.image === null ? null : absoluteUrl(origin, page.image),
+    image: absoluteUrl(origin, page.image ?? HERO_SHARE_IMAGE),
     shopName,
   };
 }

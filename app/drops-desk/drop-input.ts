@@ -244,7 +244,8 @@ export const dropInput = z
       .min(1, "Escribe la fecha de inicio."),
     startTime: z.string().trim().optional().default("00:00"),
     endDate: z.string({ error: "Escribe la fecha de fin." }).trim().min(1, "Escribe la fecha de fin."),
-    endTime: z.string().trim().optional().default("23:59"),
+    // An end without its time: the whole last day, to its last second (the end is inclusive).
+    endTime: z.string().trim().optional().default("23:59:59"),
     /** 'Máximo N por persona': pieces of this drop in one order; empty for the shop's ceilings only. */
     maxPerOrder: z
       .string()
@@ -297,7 +298,7 @@ export const dropInput = z
   })
   .transform((value, ctx) => {
     const startAt = shopTimeToInstant(value.startDate, value.startTime || "00:00");
-    const endAt = shopTimeToInstant(value.endDate, value.endTime || "23:59");
+    const endAt = shopTimeToInstant(value.endDate, value.endTime || "23:59:59");
     if (!startAt)
       ctx.addIssue({ code: "custom", path: ["startDate"], message: "La fecha de inicio no es válida." });
     if (!endAt) ctx.addIssue({ code: "custom", path: ["endDate"], message: "La fecha de fin no es válida." });

@@ -32,8 +32,9 @@ export async function dropForEdit(
   );
   const image = (row: Parameters<typeof variantUrl>[1] | null) =>
     row ? { id: row.id, url: variantUrl(storage, row, 480), alt: row.alt } : null;
-  const [startDate = "", startTime = ""] = shopDateTimeStamp(drop.startAt).split(" ");
-  const [endDate = "", endTime = ""] = shopDateTimeStamp(drop.endAt).split(" ");
+  // To the second (spec: timestamps with seconds), so a save never moves them.
+  const [startDate = "", startTime = ""] = shopDateTimeStamp(drop.startAt, { seconds: true }).split(" ");
+  const [endDate = "", endTime = ""] = shopDateTimeStamp(drop.endAt, { seconds: true }).split(" ");
   const { updated_at } = await db
     .selectFrom("drops")
     .select("updated_at")

@@ -1,6 +1,6 @@
 import { heldPieces, heldPiecesOfP } from "~/catalogue/held-pieces.server";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
-import { keptWithinMinute } from "~/lib/dates";
+import { keptWithinSecond } from "~/lib/dates";
 import type { MediaStorage } from "~/media/storage.server";
 import { piecesCameBack } from "~/waitlist/restock.server";
 import type { DropInput, ProductInput } from "./drop-input";
@@ -255,8 +255,8 @@ async function writeDrop(trx: Db, dropId: string, input: DropInput, stamp: strin
       small_description: input.smallDescription,
       full_description: input.fullDescription,
       description: input.smallDescription,
-      start_at: toTimestamp(keptWithinMinute(toDate(stored.start_at), input.startAt)),
-      end_at: toTimestamp(keptWithinMinute(toDate(stored.end_at), input.endAt)),
+      start_at: toTimestamp(keptWithinSecond(toDate(stored.start_at), input.startAt)),
+      end_at: toTimestamp(keptWithinSecond(toDate(stored.end_at), input.endAt)),
       ...(input.status ? { status: input.status } : {}),
       image_id: input.imageId || null,
       video_id: input.videoId || null,

@@ -104,11 +104,12 @@ export function formatShopDateTime(date: Date): string {
   return dateTime.format(date);
 }
 
-/** "2026-11-23 14:05", Mexico City time: sorts as text (CSV files). */
-export function shopDateTimeStamp(date: Date): string {
+/** "2026-11-23 14:05", Mexico City time: sorts as text (CSV files). With `seconds`, "2026-11-23 14:05:37". */
+export function shopDateTimeStamp(date: Date, { seconds = false } = {}): string {
   const p = Object.fromEntries(shopParts.formatToParts(date).map((x) => [x.type, x.value]));
   const two = (v: string | undefined) => (v ?? "").padStart(2, "0");
-  return `${p.year}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}`;
+  const time = `${two(p.hour)}:${two(p.minute)}${seconds ? `:${two(p.second)}` : ""}`;
+  return `${p.year}-${two(p.month)}-${two(p.day)} ${time}`;
 }
 
 const opening = new Intl.DateTimeFormat("es-MX", {
@@ -141,10 +142,10 @@ export function openingText(startAt: Date, now: Date): string {
 }
 
 /**
- * The instant a form's minute-precise time stands for, given what was stored: the stored instant
- * when the form kept its minute (its seconds were only not shown), the form's otherwise. A save
- * that touched only a description never moves a drop's opening by its hidden seconds.
+ * The instant a form's time (to the second) stands for, given what was stored: the stored instant
+ * when the form kept its second (its milliseconds were only not shown), the form's otherwise. A
+ * save that touched only a description never moves a drop's opening at all.
  */
-export function keptWithinMinute(stored: Date, fromForm: Date): Date {
-  return Math.floor(stored.getTime() / 60_000) * 60_000 === fromForm.getTime() ? stored : fromForm;
+export function keptWithinSecond(stored: Date, fromForm: Date): Date {
+  return Math.floor(stored.getTime() / 1_000) * 1_000 === fromForm.getTime() ? stored : fromForm;
 }

@@ -31,7 +31,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       ...pageSeo(shopOrigin(context), settings.current().shop.name, {
         description: "Todas nuestras colecciones de temporada de joyería de oro hecha a mano, año por año.",
         path: "/colecciones",
-        image: groups[0]?.drops[0]?.image?.shareSrc ?? null,
+        // The newest drop with a photo (the brand's share image when none has one).
+        image: groups.flatMap((g) => g.drops).find((d) => d.image)?.image?.shareSrc ?? null,
       }),
     },
     groups,

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { RouteError } from "~/components/route-error";
+import { HERO_SHARE_IMAGE } from "~/content/brand";
 import { LEGAL_LINKS } from "~/content/legal";
 import { pageMeta } from "~/lib/seo";
 import { absoluteUrl } from "~/lib/urls";
@@ -23,6 +24,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return {
     page,
     url: absoluteUrl(origin, path),
+    image: absoluteUrl(origin, HERO_SHARE_IMAGE),
     shopName: settings.shop.name,
   };
 }
@@ -33,6 +35,7 @@ export function meta({ data }: Route.MetaArgs) {
     title: data.page.title,
     description: data.page.description,
     url: data.url,
+    image: data.image,
     shopName: data.shopName,
   });
 }

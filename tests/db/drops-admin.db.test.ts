@@ -154,8 +154,9 @@ function newForm(dropId: string, over: Record<string, unknown>, products: RawPro
 
 /** Start and end fields in Mexico City time for the given instants. */
 function shopDates(start: Date, end: Date) {
-  const [startDate, startTime] = shopDateTimeStamp(start).split(" ");
-  const [endDate, endTime] = shopDateTimeStamp(end).split(" ");
+  // As the edit form shows them: to the second.
+  const [startDate, startTime] = shopDateTimeStamp(start, { seconds: true }).split(" ");
+  const [endDate, endTime] = shopDateTimeStamp(end, { seconds: true }).split(" ");
   return { startDate, startTime, endDate, endTime };
 }
 
@@ -379,10 +380,10 @@ describeEachDatabase("drops desk", (harness) => {
     });
   });
 
-  it("a save that kept the form's minutes keeps the opening's and closing's stored seconds; a new minute is taken", async () => {
+  it("the form's times are to the second: a save that kept them keeps the stored instants, a new second is taken, an end without its time is the day's last second", async () => {
     const shop = await open(harness);
     const { dropId } = await runningDrop(shop, [{ name: "Anillo Marea", stock: 3 }]);
-    // As the demo catalogue makes them: instants with seconds, which the form's minutes do not show.
+    // As the demo catalogue makes them: instants with seconds and milliseconds.
     const start = new Date(Date.now() + 2 * 3_600_000 + 37_123);
     const end = new Date(start.getTime() + DAY + 12_345);
     await shop.db
@@ -390,24 +391,39 @@ describeEachDatabase("drops desk", (harness) => {
       .set({ start_at: toTimestamp(start), end_at: toTimestamp(end) })
       .where("id", "=", dropId)
       .execute();
+    const loaded = await loadForm(shop.db, dropId);
+    // The form shows the seconds (the spec's timestamps with seconds).
+    expect(loaded.startTime).toBe(shopDateTimeStamp(start, { seconds: true }).slice(11));
+    expect(loaded.startTime).toMatch(/^\d{2}:\d{2}:\d{2}$/);
     const version = (await dropForEdit(shop.db, shop.storage, dropId))?.version;
-    const form = { ...(await loadForm(shop.db, dropId)), version, smallDescription: "Nueva descripción" };
+    const form = { ...loaded, version, smallDescription: "Nueva descripción" };
     expect(await save(shop, dropId, form)).toEqual({ ok: true });
     const kept = await getDrop(shop.db, dropId);
     expect(kept?.smallDescription).toBe("Nueva descripción");
     expect(kept?.startAt.getTime()).toBe(start.getTime());
     expect(kept?.endAt.getTime()).toBe(end.getTime());
 
-    const later = new Date(Math.floor(start.getTime() / 60_000) * 60_000 + 5 * 60_000);
+    // One second earlier than stored, the owner's choice: taken as typed.
+    const earlier = new Date(Math.floor(start.getTime() / 1_000) * 1_000 - 1_000);
     const moved = {
       ...(await loadForm(shop.db, dropId)),
       version: (await dropForEdit(shop.db, shop.storage, dropId))?.version,
-      ...shopDates(later, end),
+      ...shopDates(earlier, end),
     };
     expect(await save(shop, dropId, moved)).toEqual({ ok: true });
     const after = await getDrop(shop.db, dropId);
-    expect(after?.startAt.getTime()).toBe(later.getTime());
+    expect(after?.startAt.getTime()).toBe(earlier.getTime());
     expect(after?.endAt.getTime()).toBe(end.getTime());
+
+    // The end's time left empty: the whole last day, to 23:59:59 in Mexico City.
+    const noEndTime = {
+      ...(await loadForm(shop.db, dropId)),
+      version: (await dropForEdit(shop.db, shop.storage, dropId))?.version,
+      endTime: "",
+    };
+    expect(await save(shop, dropId, noEndTime)).toEqual({ ok: true });
+    const closing = (await getDrop(shop.db, dropId))?.endAt;
+    expect(closing && shopDateTimeStamp(closing, { seconds: true })).toBe(`${noEndTime.endDate} 23:59:59`);
   });
 
   it("a second submit of the same create form is refused and changes nothing", async () => {

@@ -145,6 +145,10 @@ describe("a fresh start on the embedded defaults", () => {
     const about = await (await fetch(`${server.url}/nosotros`)).text();
     const aboutPreview = about.match(/<meta property="og:image" content="([^"]+)"/)?.[1] ?? "";
     expect(new URL(aboutPreview).pathname).toBe("/brand/hero.jpg");
+    // Every public page has one: a legal page, which has no photo of its own, the brand's.
+    const terms = await (await fetch(`${server.url}/terminos-y-condiciones`)).text();
+    const termsPreview = terms.match(/<meta property="og:image" content="([^"]+)"/)?.[1] ?? "";
+    expect(new URL(termsPreview).pathname).toBe("/brand/hero.jpg");
     const aboutRes = await fetch(`${server.url}/brand/hero.jpg`);
     expect(aboutRes.headers.get("content-type")).toBe("image/jpeg");
 

@@ -53,6 +53,8 @@ export function Field({
         <input
           {...common}
           type={type}
+          // A time to the second: a drop opens and closes at an exact second (the spec's timestamps).
+          step={type === "time" ? 1 : undefined}
           inputMode={inputMode}
           onChange={(e) => onChange(e.target.value)}
           className={field}
