@@ -207,6 +207,15 @@ const LIMITED_PATHS = [PATHS.checkout, PATHS.cancel, PATHS.orderLookup, ...SIGN_
 /** Pages whose posts the limits count ('Avísame' sign-ups), not their reading. */
 const LIMITED_POSTS = [PATHS.collection, PATHS.product].map(pathPattern);
 
+/**
+ * The route address React Router reads a path as: a data request's (`/x.data`, `/x/_.data`) is its
+ * page's, trailing slashes are dropped and letters' case does not count.
+ */
+export function routeAddress(path: string): string {
+  const page = path.endsWith("/_.data") ? path.slice(0, -6) : path.endsWith(".data") ? path.slice(0, -5) : path;
+  return (page.replace(/\/+$/, "") || "/").toLowerCase();
+}
+
 export function edgeGuards(config: Config): express.RequestHandler {
   return (req, res, next) => {
     if (!METHODS.has(req.method)) {
@@ -239,8 +248,12 @@ export function edgeGuards(config: Config): express.RequestHandler {
     // A request the limits count goes to its address as the shop wrote it. The same address
     // written with escapes (`/mi%2Dpedido`) would reach its route past the limits, which match
     // addresses as written, while React Router matches them decoded.
+    // So would its other spellings React Router takes for the same route (`/mi-pedido/`,
+    // `/mi-pedido/_.data`, `/MI-PEDIDO`): only the two the shop writes (`/x`, `/x.data`) pass.
     const limited = req.method === "POST" ? [...LIMITED_PATHS, ...LIMITED_POSTS] : LIMITED_PATHS;
-    if (path !== req.path && limited.some((pattern) => pattern.test(path))) {
+    const routed = routeAddress(path);
+    const asWritten = path === req.path && limited.some((pattern) => pattern.test(path));
+    if (!asWritten && limited.some((pattern) => pattern.test(routed))) {
       refuse(req, res, 400, "La dirección no es válida.");
       return;
     }
