@@ -32,11 +32,26 @@ const METHODS = new Set(["GET", "HEAD", "POST"]);
 const HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/;
 
+/** Hosts found valid lately: a page-cache hit checks its Host, nearly always the same one. */
+const validHosts = new Set<string>();
+
 export function isValidHost(host: string): boolean {
+  if (validHosts.has(host)) return true;
+  if (!checkHost(host)) return false;
+  // Only valid ones are kept, a few at most: made-up names cannot grow it.
+  if (validHosts.size >= 32) validHosts.clear();
+  validHosts.add(host);
+  return true;
+}
+
+function checkHost(host: string): boolean {
   const match = HOST.exec(host);
   if (!match || host.length > 255) return false;
   const port = match[1];
-  return port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65_535)) return false;
+  // And one the address parser takes: `256.0.0.1`, `1.2.3.4.5` or `[::::]` look like names or
+  // addresses but build no URL, and every page's request is built on its Host.
+  return URL.canParse(`http://${host}/`);
 }
 
 /**
@@ -212,7 +227,11 @@ const LIMITED_POSTS = [PATHS.collection, PATHS.product].map(pathPattern);
  * page's, trailing slashes are dropped and letters' case does not count.
  */
 export function routeAddress(path: string): string {
-  const page = path.endsWith("/_.data") ? path.slice(0, -6) : path.endsWith(".data") ? path.slice(0, -5) : path;
+  const page = path.endsWith("/_.data")
+    ? path.slice(0, -6)
+    : path.endsWith(".data")
+      ? path.slice(0, -5)
+      : path;
   return (page.replace(/\/+$/, "") || "/").toLowerCase();
 }
 

@@ -124,7 +124,10 @@ export function readBody(req: IncomingMessage, max: number): Promise<Buffer | "t
 
 function requestUrl(req: express.Request): string {
   // The Host header and the address were checked at the edge; an HTTP/1.0 request may have no Host.
-  const host = req.headers.host || `${req.socket.localAddress ?? "localhost"}:${req.socket.localPort ?? ""}`;
+  const local = req.socket.localAddress ?? "localhost";
+  // An IPv6 address (a server listening on `::`) goes in brackets, as in any address.
+  const host =
+    req.headers.host || `${local.includes(":") ? `[${local}]` : local}:${req.socket.localPort ?? ""}`;
   return `${req.protocol}://${host}${requestPath(req.originalUrl) ?? "/"}`;
 }
 

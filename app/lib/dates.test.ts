@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateRangeText, openingText, yearOf } from "./dates";
+import { dateRangeText, openingText, shopDateTimeStamp, shopTimeToInstant, yearOf } from "./dates";
 
 describe("drop dates in Spanish, on the shop's clock", () => {
   it("writes a range within one month, and within one year", () => {
@@ -36,5 +36,17 @@ describe("when an upcoming drop opens", () => {
     expect(openingText(new Date("2027-01-02T06:05:00Z"), now)).toBe(
       "Abre el sábado 2 de enero de 2027, 00:05 h (hora de la Ciudad de México)",
     );
+  });
+
+  it("reads a typed date and time in Mexico City, to the second, and no impossible one", () => {
+    expect(shopTimeToInstant("2026-11-27", "20:00:37")?.toISOString()).toBe("2026-11-28T02:00:37.000Z");
+    expect(shopDateTimeStamp(new Date("2026-11-28T02:00:37Z"), { seconds: true })).toBe(
+      "2026-11-27 20:00:37",
+    );
+    expect(shopDateTimeStamp(new Date("2026-11-28T02:00:37Z"))).toBe("2026-11-27 20:00");
+    // A year of two digits (a typo for 2026) is no date, not 1926.
+    expect(shopTimeToInstant("0026-11-01", "10:00")).toBeNull();
+    expect(shopTimeToInstant("2026-02-30", "10:00")).toBeNull();
+    expect(shopTimeToInstant("2026-11-27", "24:00")).toBeNull();
   });
 });

@@ -76,7 +76,9 @@ export function shopTimeToInstant(date: string, time = "00:00"): Date | null {
   const [y, mo, da, h, mi, s] = [d[1], d[2], d[3], t[1], t[2], t[3] ?? "0"].map(Number) as number[];
   const wall = Date.UTC(y ?? 0, (mo ?? 1) - 1, da ?? 1, h ?? 0, mi ?? 0, s ?? 0);
   const check = new Date(wall);
-  if (check.getUTCMonth() !== (mo ?? 1) - 1 || check.getUTCDate() !== da) return null;
+  // Date.UTC reads years 0–99 as 1900–1999: "0026-11-01" (a typo for 2026) is no date, not 1926.
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== (mo ?? 1) - 1 || check.getUTCDate() !== da)
+    return null;
   if ((h ?? 0) > 23 || (mi ?? 0) > 59 || (s ?? 0) > 59) return null;
   // Twice, so a guess on the other side of a clock change settles on the right offset.
   let instant = wall - shopOffsetMinutes(wall) * 60_000;

@@ -102,6 +102,11 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
     ["a Host with a path", "GET / HTTP/1.1\r\nHost: evil.example/x\r\n", 400],
     ["a Host with a port out of range", "GET / HTTP/1.1\r\nHost: evil.example:99999\r\n", 400],
     ["an unclosed IPv6 Host", "GET / HTTP/1.1\r\nHost: [::1\r\n", 400],
+    // Shaped like addresses, but no address: every page's request is built on its Host.
+    ["an IPv4 Host out of range", "GET /mi-pedido HTTP/1.1\r\nHost: 256.0.0.1\r\n", 400],
+    ["a Host of five numbers", "POST /mi-pedido HTTP/1.1\r\nHost: 1.2.3.4.5\r\nContent-Length: 0\r\n", 400],
+    ["a Host ending in a number", "GET /mi-pedido HTTP/1.1\r\nHost: a.123\r\n", 400],
+    ["an IPv6 Host of colons", "GET /mi-pedido HTTP/1.1\r\nHost: [::::]\r\n", 400],
     ["a control character in the request line", "GET /\u0001 HTTP/1.1\r\nHost: 127.0.0.1\r\n", 400],
     // Found by tests/fault/fuzz.test.ts:
     ["a target that is not a path", "GET * HTTP/1.1\r\nHost: 127.0.0.1\r\n", 400],
