@@ -1,4 +1,5 @@
 import { HOLD_MINUTES, MIN_HOLD_MINUTES, type OrderCeilings } from "~/config/ceilings";
+import { OPENING_BOUNDS } from "~/config/opening";
 import { type Db, isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { VOUCHER_ENDED_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
@@ -104,12 +105,12 @@ export async function holdCart(
 }
 
 /**
- * The cart's hold: the shortest its drops allow now (a drop's opening has its own, shorter hold),
- * never under the minimum, never over the default.
+ * The cart's hold: the shortest its drops allow now (a drop's opening has its own, shorter hold,
+ * as short as its form allows), never under the minimum, never over the default.
  */
 function holdMinutes(rows: readonly LineRow[], now: Date): number {
   const shortest = Math.min(HOLD_MINUTES, ...rows.map((r) => holdMinutesAt(openingRulesOf(r), now)));
-  return Math.max(MIN_HOLD_MINUTES, shortest);
+  return Math.max(Math.min(MIN_HOLD_MINUTES, OPENING_BOUNDS.openingHoldMinutes.min), shortest);
 }
 
 async function holdInTransaction(

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_ORDER_LINES } from "~/config/ceilings";
 import { addressBucket } from "~/lib/address-bucket";
 import { isId } from "~/lib/ids";
+import { mergeLines } from "~/orders/cart-read.server";
 import { type CheckoutResult, startCheckout } from "~/orders/checkout.server";
 import type { CheckoutLine } from "~/orders/holds.server";
 import type { LineView } from "~/orders/line.server";
@@ -117,12 +118,16 @@ export function readCheckoutRequest(
   }
   return {
     ok: true,
-    lines: parsed.data.cart.map((l) => ({
-      productId: l.product.id,
-      dropId: l.dropId,
-      quantity: l.quantity,
-      optionId: l.optionId ?? null,
-    })),
+    // One line per piece (product and size): a cart naming the same piece twice, 1 + 1, is the
+    // 2 it asks for everywhere (in line, each line alone would seem to fit a last piece).
+    lines: mergeLines(
+      parsed.data.cart.map((l) => ({
+        productId: l.product.id,
+        dropId: l.dropId,
+        quantity: l.quantity,
+        optionId: l.optionId ?? null,
+      })),
+    ),
   };
 }
 

@@ -1,7 +1,7 @@
 import { expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { log } from "~/config/log.server";
-import type { Database } from "~/db/database.server";
+import { type Database, toTimestamp } from "~/db/database.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { holdCart, precheckCart } from "~/orders/holds.server";
 import type { PaymentProvider } from "~/orders/payment-port";
@@ -247,5 +247,20 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
     expect(a.expiresAt.getTime() - now.getTime()).toBe(10 * MINUTE);
     expect(b.expiresAt.getTime() - now.getTime()).toBe(30 * MINUTE);
     expect(both.expiresAt.getTime() - now.getTime()).toBe(10 * MINUTE);
+
+    // In its opening minutes a drop holds for its 'Apartado en la apertura', down to the form's 5.
+    const opening = await runningPiece(database, { stock: 3 });
+    await database.db
+      .updateTable("drops")
+      .set({ start_at: toTimestamp(new Date(now.getTime() - MINUTE)), opening_hold_minutes: 5 })
+      .where("id", "=", opening.dropId)
+      .execute();
+    const short = await holdCart(database.db, {
+      lines: [{ productId: opening.id, dropId: opening.dropId, quantity: 1 }],
+      provider: "demo",
+      now,
+    });
+    if (!short.ok) throw new Error("not held");
+    expect(short.expiresAt.getTime() - now.getTime()).toBe(5 * MINUTE);
   });
 });
