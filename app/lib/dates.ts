@@ -138,6 +138,11 @@ const clockTime = new Intl.DateTimeFormat("es-MX", {
  * "Abre el sábado 5 de diciembre, 10:00 h (hora de la Ciudad de México)": when an upcoming drop
  * opens, on the shop's clock. The year is named only when it is not the current one.
  */
+/** "14:35", Mexico City time. */
+export function formatShopClock(date: Date): string {
+  return clockTime.format(date);
+}
+
 export function openingText(startAt: Date, now: Date): string {
   const day = (yearOf(startAt) === yearOf(now) ? opening : openingYear).format(startAt).replace(",", "");
   return `Abre el ${day}, ${clockTime.format(startAt)} h (hora de la Ciudad de México)`;

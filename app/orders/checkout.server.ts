@@ -1,6 +1,7 @@
 import type { OrderCeilings } from "~/config/ceilings";
 import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
+import { formatShopClock } from "~/lib/dates";
 import { errorLine } from "~/lib/errors";
 import { type Installments, installmentsFor } from "~/settings/installments";
 import { type ShippingRates, shippingOptions as shippingOptionsFor } from "~/settings/shipping-rates";
@@ -11,6 +12,7 @@ import {
   holdCart,
   openCheckoutsOf,
   releaseHold,
+  sameCart,
   setPaymentSession,
 } from "./holds.server";
 import { joinLine, type LineDrop, lineDrops, lineToJoin } from "./line.server";
@@ -24,8 +26,11 @@ export type CheckoutRefusal =
   | { reason: "limite_conexion"; message: string }
   /** No (valid) browser cookie: a place in line is its browser's. */
   | { reason: "sin_navegador"; message: string }
-  /** The browser already holds these pieces: it is sent back to its payment page, nothing is renewed. */
-  | { reason: "ya_apartada"; message: string; url: string | null };
+  /**
+   * The browser already holds these pieces: it is sent back to its payment page, nothing is
+   * renewed. `changed`: the cart asks for other sizes or quantities of them than that page's.
+   */
+  | { reason: "ya_apartada"; message: string; url: string | null; changed?: boolean };
 
 export type CheckoutResult =
   | { ok: true; url: string; orderId: string }
@@ -62,6 +67,11 @@ const NO_BROWSER_MESSAGE = "No pudimos identificar tu navegador. Recarga la pág
 export const ALREADY_HELD_MESSAGE =
   "Ya tienes estas piezas apartadas. Termina tu pago: no se pueden apartar de nuevo.";
 
+/** A cart changed (another size, another quantity) while its pieces wait in an unpaid checkout. */
+export function changedCartMessage(expiresAt: Date): string {
+  return `Tienes un pago sin terminar con otra talla o cantidad de estas piezas, y no se pueden apartar de nuevo. Termina ese pago, o espera a que venza a las ${formatShopClock(expiresAt)} para pagar este carrito.`;
+}
+
 /**
  * The spec's createStripeCheckout, with a fair opening (decision 27): holds the pieces, creates
  * the order and opens a payment session, or, during a drop's opening (or while people wait for its
@@ -90,8 +100,18 @@ export async function startCheckout(
     // Its hold on these pieces, still running: back to its payment page, nothing renewed. (One
     // whose time is up, not yet swept, is closed below like any other.)
     const held = open.find((o) => o.expiresAt > now && o.productIds.some((id) => wanted.has(id)));
-    if (held)
+    // The same cart: back to its payment page. Another size or quantity of them: told so first (the
+    // page would charge the cart it was opened for), and still no new hold of a piece it holds.
+    if (held && sameCart(held.lines, lines))
       return { ok: false, reason: "ya_apartada", message: ALREADY_HELD_MESSAGE, url: held.paymentUrl };
+    if (held)
+      return {
+        ok: false,
+        reason: "ya_apartada",
+        message: changedCartMessage(held.expiresAt),
+        url: held.paymentUrl,
+        changed: true,
+      };
     const closing = await closeOpenCheckouts(db, payments, open);
     if (closing) return closing;
   }

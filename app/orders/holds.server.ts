@@ -224,32 +224,58 @@ export async function setPaymentSession(
  * The browser's unpaid checkouts whose payment page may still be open (one, by the unique index),
  * with the products they hold and where they are paid.
  */
-export async function openCheckoutsOf(
-  db: Db,
-  browser: string,
-): Promise<{ id: string; paymentUrl: string | null; expiresAt: Date; productIds: string[] }[]> {
+export async function openCheckoutsOf(db: Db, browser: string): Promise<OpenCheckout[]> {
   const rows = await db
     .selectFrom("orders")
     .leftJoin("order_lines", "order_lines.order_id", "orders.id")
-    .select(["orders.id", "orders.payment_url", "orders.expires_at", "order_lines.product_id"])
+    .select([
+      "orders.id",
+      "orders.payment_url",
+      "orders.expires_at",
+      "order_lines.product_id",
+      "order_lines.option_id",
+      "order_lines.quantity",
+    ])
     .where("orders.checkout_browser", "=", browser)
     .where("orders.status", "=", "esperando_pago")
     .execute();
-  const byOrder = new Map<
-    string,
-    { id: string; paymentUrl: string | null; expiresAt: Date; productIds: string[] }
-  >();
+  const byOrder = new Map<string, OpenCheckout>();
   for (const r of rows) {
     const order = byOrder.get(r.id) ?? {
       id: r.id,
       paymentUrl: r.payment_url,
       expiresAt: toDate(r.expires_at),
       productIds: [],
+      lines: [],
     };
-    if (r.product_id) order.productIds.push(r.product_id);
+    if (r.product_id) {
+      order.productIds.push(r.product_id);
+      order.lines.push({ productId: r.product_id, optionId: r.option_id ?? null, quantity: r.quantity ?? 0 });
+    }
     byOrder.set(r.id, order);
   }
   return [...byOrder.values()];
+}
+
+/** A browser's unpaid checkout: where it is paid, until when, and the pieces it holds. */
+export interface OpenCheckout {
+  id: string;
+  paymentUrl: string | null;
+  expiresAt: Date;
+  productIds: string[];
+  lines: { productId: string; optionId: string | null; quantity: number }[];
+}
+
+/** Whether a cart asks for exactly the pieces (product, size, quantity) an open checkout holds. */
+export function sameCart(
+  held: readonly { productId: string; optionId?: string | null; quantity: number }[],
+  asked: readonly { productId: string; optionId?: string | null; quantity: number }[],
+): boolean {
+  const key = (l: { productId: string; optionId?: string | null; quantity: number }) =>
+    `${l.productId}\u0000${l.optionId ?? ""}\u0000${l.quantity}`;
+  const mine = mergeLines(asked.map((l) => ({ ...l, dropId: "", optionId: l.optionId ?? null }))).map(key);
+  const theirs = held.map(key);
+  return mine.length === theirs.length && mine.every((k) => theirs.includes(k));
 }
 
 /** Whether `browser` may act on the order's open checkout: the one that started it (or any, when none did). */

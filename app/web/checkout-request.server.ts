@@ -60,7 +60,7 @@ export interface CheckoutAnswer {
    * A payment page; a place in the drop's line (202: look at it at /api/fila/:id); or why not
    * (with the payment page the browser already has, when it asked again for pieces it holds).
    */
-  body: { url: string } | ({ fila: string } & LineView) | { message: string; url?: string };
+  body: { url: string } | ({ fila: string } & LineView) | { message: string; url?: string; pendiente?: true };
   /**
    * For the shop's counters only, never sent: why it was refused (the checkout's reason code, or
    * `solicitud` for a request that is no cart) and the drops its cart named.
@@ -133,12 +133,22 @@ export function readCheckoutRequest(
 
 /** The answer to a cart that cannot be paid for. */
 export function refusalAnswer(
-  refusal: Pick<Exclude<CheckoutResult, { ok: true }>, "reason" | "message"> & { url?: string | null },
+  refusal: Pick<Exclude<CheckoutResult, { ok: true }>, "reason" | "message"> & {
+    url?: string | null;
+    changed?: boolean;
+  },
   lines: readonly CheckoutLine[] = [],
 ): CheckoutAnswer {
   return {
     status: STATUS[refusal.reason],
-    body: refusal.url ? { message: refusal.message, url: refusal.url } : { message: refusal.message },
+    // `pendiente`: the payment page it already has is for another cart; the drawer says so and links it.
+    body: refusal.url
+      ? {
+          message: refusal.message,
+          url: refusal.url,
+          ...(refusal.changed ? { pendiente: true as const } : {}),
+        }
+      : { message: refusal.message },
     reason: refusal.reason,
     dropIds: dropsOf(lines),
   };

@@ -110,6 +110,35 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
     expect(await openHolds(database, BROWSER)).toEqual([{ id: held.orderId }]);
   });
 
+  it("a cart that changed a held piece's size or quantity is told so, with its payment page, and nothing is released or held anew", async () => {
+    const database = await harness.fresh();
+    const payments = createDemoPayments(database.db);
+    const ring = await runningPiece(database, { stock: 0, sizes: { "7": 2, "8": 1 } });
+    const size = (value: string) => ring.sizes.get(value) ?? "";
+    const line = (value: string, quantity = 1) => ({
+      productId: ring.id,
+      dropId: ring.dropId,
+      quantity,
+      optionId: size(value),
+    });
+    const held = await startCheckout(database.db, payments, [line("7")], urls, BROWSER);
+    if (!held.ok || !("orderId" in held)) throw new Error("no se apartó");
+    // The same cart: back to its page, as before.
+    const same = await startCheckout(database.db, payments, [line("7")], urls, BROWSER);
+    expect(same).toMatchObject({ ok: false, reason: "ya_apartada", url: held.url });
+    expect(same).not.toHaveProperty("changed");
+    for (const changed of [[line("8")], [line("7", 2)], [line("7"), line("8")]]) {
+      const answer = await startCheckout(database.db, payments, changed, urls, BROWSER);
+      expect(answer).toMatchObject({ ok: false, reason: "ya_apartada", url: held.url, changed: true });
+      if (answer.ok) throw new Error("held");
+      expect(answer.message).toMatch(
+        /^Tienes un pago sin terminar con otra talla o cantidad de estas piezas.*venza a las \d{2}:\d{2}/,
+      );
+    }
+    expect(await openHolds(database, BROWSER)).toEqual([{ id: held.orderId }]);
+    expect((await getOrder(database.db, held.orderId))?.lines.map((l) => l.quantity)).toEqual([1]);
+  });
+
   it("twenty checkouts of one browser at once leave exactly one hold, and every other piece back", async () => {
     const database = await harness.fresh();
     const payments = createDemoPayments(database.db);

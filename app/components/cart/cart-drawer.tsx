@@ -42,6 +42,8 @@ export function CartDrawer({
   const dialog = useRef<HTMLDialogElement>(null);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The unpaid payment page an error names (another size or quantity of the same pieces). */
+  const [pendingUrl, setPendingUrl] = useState<string | null>(null);
   // A place in a drop's line while the opening's checkouts wait their turn (decision 27).
   const [line, setLine] = useState<LineStatus | null>(null);
   const waiting = useRef<AbortController | null>(null);
@@ -113,6 +115,7 @@ export function CartDrawer({
     setLine(null);
     setSubmitting(false);
     setError(result.error || null);
+    setPendingUrl(result.pendingUrl ?? null);
   }
 
   return (
@@ -250,6 +253,14 @@ export function CartDrawer({
             {error && (
               <p role="alert" className="mb-3 rounded bg-red-50 px-3 py-2 text-sm text-red-800">
                 {error}
+                {pendingUrl && (
+                  <>
+                    {" "}
+                    <a href={pendingUrl} className="font-medium underline">
+                      Ir a mi pago pendiente
+                    </a>
+                  </>
+                )}
               </p>
             )}
             {line && <LinePlace status={line} />}

@@ -189,6 +189,15 @@ describe("requestCheckout", () => {
       url: "https://pago.example/s/1",
     });
   });
+
+  it("with another size or quantity of the pieces she holds, she is told, with a link to her payment page, not sent there", async () => {
+    const message = "Tienes un pago sin terminar con otra talla o cantidad de estas piezas.";
+    const changed = answer(409, { message, url: "https://pago.example/s/1", pendiente: true });
+    expect(await requestCheckout(cart, changed as typeof fetch, noProof)).toEqual({
+      error: message,
+      pendingUrl: "https://pago.example/s/1",
+    });
+  });
 });
 
 describe("nextLookIn", () => {

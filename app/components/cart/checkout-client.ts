@@ -12,7 +12,8 @@ export type LineStatus =
   | { estado: "sorteo"; sorteoTermina: string }
   | { estado: "esperando"; antes: number; apartadas: boolean };
 
-export type CheckoutResult = { url: string } | { error: string };
+/** `pendingUrl`: the shopper's unpaid payment page, for another size or quantity of these pieces. */
+export type CheckoutResult = { url: string } | { error: string; pendingUrl?: string };
 
 export interface CheckoutOptions {
   /** Called with each look at the shopper's place while it waits. */
@@ -80,8 +81,12 @@ export async function requestCheckout(
     }
     const data: unknown = await response.json().catch(() => null);
     const url = (data as { url?: unknown } | null)?.url;
-    // Asked again for pieces it holds: back to the payment page it already has.
-    if (response.status === 409 && typeof url === "string" && url !== "") return { url };
+    // Asked again for pieces it holds: back to the payment page it already has; told first when
+    // that page is for another size or quantity of them.
+    if (response.status === 409 && typeof url === "string" && url !== "")
+      return (data as { pendiente?: unknown }).pendiente === true
+        ? { error: messageOf(data) || "Tienes un pago sin terminar.", pendingUrl: url }
+        : { url };
     if (!response.ok) return { error: messageOf(data) || "Error validando stock o creando pago" };
     if (response.status === 202) return await waitInLine(data, fetcher, options);
     if (typeof url !== "string" || url === "") return { error: "Error al crear sesión de pago" };
