@@ -58,3 +58,38 @@ export function heldPiecesOfP(
 export function soldOutIds(products: readonly { id: string; stock: number }[]): string[] {
   return products.filter((p) => p.stock <= 0).map((p) => p.id);
 }
+
+/**
+ * Pieces a browser holds itself in its own unpaid checkout, by product and by size (value id): not
+ * gone for it, as the checkout's front door counts them (orders/cart-read.server.ts), so its cart
+ * drawer keeps them, and 'Pagar' takes it back to its payment page.
+ */
+export async function heldByBrowser(
+  db: Db,
+  browser: string,
+  productIds: readonly string[],
+): Promise<{ products: Map<string, number>; values: Map<string, number> }> {
+  const products = new Map<string, number>();
+  const values = new Map<string, number>();
+  if (productIds.length === 0) return { products, values };
+  const rows = await db
+    .selectFrom("orders")
+    .innerJoin("order_lines", "order_lines.order_id", "orders.id")
+    .select([
+      "order_lines.product_id",
+      "order_lines.option_id",
+      "order_lines.quantity",
+      "order_lines.missing",
+    ])
+    .where("orders.checkout_browser", "=", browser)
+    .where("orders.status", "=", "esperando_pago")
+    .where("order_lines.product_id", "in", [...new Set(productIds)])
+    .execute();
+  for (const row of rows) {
+    const pieces = row.quantity - row.missing;
+    if (pieces <= 0) continue;
+    products.set(row.product_id, (products.get(row.product_id) ?? 0) + pieces);
+    if (row.option_id) values.set(row.option_id, (values.get(row.option_id) ?? 0) + pieces);
+  }
+  return { products, values };
+}

@@ -7,7 +7,7 @@ import { type ImageView, imageView, jpegUrl, variantUrl } from "~/media/media.se
 import type { MediaStorage } from "~/media/storage.server";
 import { type DropInfo, getProductsWithDrops, type Product } from "./catalogue.server";
 import { type DropMoment, type DropTimeState, dropTimeState, isDropPurchasable } from "./drop-time";
-import { heldPieces, soldOutIds } from "./held-pieces.server";
+import { heldByBrowser, heldPieces, soldOutIds } from "./held-pieces.server";
 import { heldPerValue } from "./options.server";
 
 /** What a product tile shows: serialisable, prices already formatted. */
@@ -96,6 +96,8 @@ export async function cartProducts(
   storage: MediaStorage,
   ids: string[],
   now: Date,
+  /** The browser asking (its cookie), whose own unpaid checkout's pieces are still its to pay. */
+  browser: string | null = null,
 ): Promise<CurrentProduct[]> {
   const rows = await getProductsWithDrops(db, ids, now);
   const held = await heldPieces(db, soldOutIds(rows.map((r) => r.product)));
@@ -104,20 +106,38 @@ export async function cartProducts(
     db,
     rows.flatMap((r) => r.product.option?.values.filter((v) => v.stock <= 0).map((v) => v.id) ?? []),
   );
-  return rows.map(({ product, drop }) => ({
-    id: product.id,
-    name: product.name,
-    priceCents: product.priceCents,
-    stock: product.stock,
-    image: product.image ? variantUrl(storage, product.image, 0) : null,
-    purchasable: isDropPurchasable(drop, now),
-    held: held.get(product.id) ?? 0,
-    maxPerPerson: drop.maxPerOrder,
-    option: product.option && {
-      name: product.option.name,
-      values: product.option.values.map((v) => ({ ...v, held: heldValues.get(v.id) ?? 0 })),
-    },
-  }));
+  // Its own held pieces are neither gone nor someone else's: counted back as its stock.
+  const own = browser
+    ? await heldByBrowser(
+        db,
+        browser,
+        rows.map((r) => r.product.id),
+      )
+    : null;
+  return rows.map(({ product, drop }) => {
+    const mine = own?.products.get(product.id) ?? 0;
+    return {
+      id: product.id,
+      name: product.name,
+      priceCents: product.priceCents,
+      stock: product.stock + mine,
+      image: product.image ? variantUrl(storage, product.image, 0) : null,
+      purchasable: isDropPurchasable(drop, now),
+      held: Math.max(0, (held.get(product.id) ?? 0) - mine),
+      maxPerPerson: drop.maxPerOrder,
+      option: product.option && {
+        name: product.option.name,
+        values: product.option.values.map((v) => {
+          const mineOfValue = own?.values.get(v.id) ?? 0;
+          return {
+            ...v,
+            stock: v.stock + mineOfValue,
+            held: Math.max(0, (heldValues.get(v.id) ?? 0) - mineOfValue),
+          };
+        }),
+      },
+    };
+  });
 }
 
 /**

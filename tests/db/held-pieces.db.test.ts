@@ -123,4 +123,20 @@ describeEachDatabase("pieces held by unpaid checkouts", (harness) => {
       .execute();
     expect(await counts()).toEqual({ desk: 0, storefront: 0 });
   });
+
+  it("the cart drawer of the browser holding the last pieces keeps them (its own, not 'Apartado'); another browser's sees them held", async () => {
+    const database = await harness.fresh();
+    const { ids, line } = await threePieces(database);
+    const ring = ids[1] ?? "";
+    const storage = createLocalStorage("/nonexistent-media-root");
+    // Her checkout holds all three rings; another holds nothing.
+    await hold(database.db, { lines: [line(1, 3)], provider: "demo", browser: "navegador-de-ana" });
+    const view = async (browser: string | null) => {
+      const [product] = await cartProducts(database.db, storage, [ring], new Date(), browser);
+      return { stock: product?.stock, held: product?.held };
+    };
+    expect(await view("navegador-de-ana")).toEqual({ stock: 3, held: 0 });
+    expect(await view("otro-navegador")).toEqual({ stock: 0, held: 3 });
+    expect(await view(null)).toEqual({ stock: 0, held: 3 });
+  });
 });
