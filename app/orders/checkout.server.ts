@@ -11,6 +11,7 @@ import {
   type HoldRefusal,
   holdCart,
   openCheckoutsOf,
+  precheckCart,
   releaseHold,
   sameCart,
   setPaymentSession,
@@ -94,6 +95,14 @@ export async function startCheckout(
 ): Promise<CheckoutResult> {
   const ask: CheckoutAsk = { lines, urls, browser, ceilings, ...more };
   const now = ask.now ?? new Date();
+  const line = await lineToJoin(
+    db,
+    await lineDrops(
+      db,
+      lines.map((l) => l.dropId),
+    ),
+    now,
+  );
   if (browser) {
     const wanted = new Set(lines.map((l) => l.productId));
     const open = await openCheckoutsOf(db, browser);
@@ -112,17 +121,15 @@ export async function startCheckout(
         url: held.paymentUrl,
         changed: true,
       };
+    // Another cart: the old checkout is closed for it only if it may be held (a cart refused now,
+    // a piece sold out meanwhile, would leave her with neither). In a line, it may wait instead.
+    if (open.length > 0 && !line) {
+      const refusal = await precheckCart(db, { lines, ceilings, now });
+      if (refusal) return { ok: false, ...refusal };
+    }
     const closing = await closeOpenCheckouts(db, payments, open);
     if (closing) return closing;
   }
-  const line = await lineToJoin(
-    db,
-    await lineDrops(
-      db,
-      lines.map((l) => l.dropId),
-    ),
-    now,
-  );
   if (line) {
     // The line knows its places by browser: a request without one cannot wait in it.
     if (!browser) return { ok: false, reason: "sin_navegador", message: NO_BROWSER_MESSAGE };

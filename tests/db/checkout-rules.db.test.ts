@@ -78,6 +78,14 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
     expect((await getOrder(database.db, second.orderId))?.status).toBe("esperando_pago");
     expect(await openHolds(database, BROWSER)).toEqual([{ id: second.orderId }]);
 
+    // A cart that cannot be held now (more than is left of the first piece) is refused, and the
+    // checkout she has stands: she is not left with neither.
+    const refused = await startCheckout(database.db, payments, [shop.line(0, 6)], urls, BROWSER);
+    expect(refused).toMatchObject({ ok: false, reason: "sin_stock" });
+    expect((await getOrder(database.db, second.orderId))?.status).toBe("esperando_pago");
+    expect(await shop.stock()).toEqual([5, 4]);
+    expect(await openHolds(database, BROWSER)).toEqual([{ id: second.orderId }]);
+
     // Another browser's checkout is its own: both stand.
     const other = await startCheckout(database.db, payments, [shop.line(0, 1)], urls, OTHER);
     expect(other.ok).toBe(true);
