@@ -122,7 +122,10 @@ export async function invoiceStandingOf(
 
 export type RequestAnswer =
   | { ok: true; request: StoredInvoiceRequest; updated: boolean }
-  | { ok: false; reason: "no_encontrado" | "cerrada" | "sin_pago"; message: string };
+  | { ok: false; reason: "no_encontrado" | "cerrada" | "sin_pago" | "muy_pronto"; message: string };
+
+/** How soon after one submission another is taken (a correction is one a minute at most). */
+export const RESUBMIT_AFTER_MS = 60_000;
 
 /**
  * Records a buyer's request (or, within the month, her corrected data: one request per order),
@@ -140,6 +143,14 @@ export async function requestInvoice(
   if (!found) return { ok: false, reason: "no_encontrado", message: "Pedido no encontrado." };
   const { order, standing } = found;
   if (standing.kind !== "abierta") return { ok: false, reason: standing.kind, message: standing.message };
+  // Each submission asks the invoicing provider and sends an e-mail: one a minute is a buyer's pace.
+  const last = standing.request?.updatedAt.getTime();
+  if (last !== undefined && now.getTime() - last < RESUBMIT_AFTER_MS)
+    return {
+      ok: false,
+      reason: "muy_pronto",
+      message: "Acabas de enviar tus datos. Espera un minuto antes de volver a corregirlos.",
+    };
   const at = toTimestamp(now);
   const fields = {
     rfc: input.rfc,
@@ -194,10 +205,11 @@ export async function requestInvoice(
   const stored = await storedRequest(db, orderId);
   if (!stored) return { ok: false, reason: "no_encontrado", message: "Pedido no encontrado." };
   const updated = standing.request !== null;
-  // Her acknowledgement (one per submission: a correction is acknowledged too).
+  // Her acknowledgement (one per submission: a correction is acknowledged too), to the order's own
+  // address: the one typed for the factura may be anyone's, and the e-mail links her order.
   await queueEmail(db, {
     kind: INVOICE_REQUEST_EMAIL,
-    recipient: stored.email,
+    recipient: order.customerEmail,
     orderId,
     dedupeKey: `${INVOICE_REQUEST_EMAIL}:${orderId}:${at}`,
     payload: { corrected: updated },

@@ -31,6 +31,7 @@ export function invoiceEmailTemplates(
           postalCode: request.postalCode,
           regimen: request.regimen,
           uso: request.uso,
+          email: request.email,
           corrected: payload.corrected === true,
           until: found.standing.kind === "abierta" ? found.standing.until : null,
           pageUrl: origin ? `${new URL(origin).origin}${invoicePagePath(pages.links, found.order.id)}` : null,

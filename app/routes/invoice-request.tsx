@@ -85,6 +85,8 @@ export async function action(args: Route.ActionArgs) {
   const saved = await requestInvoice(services.database.db, services.invoicing, orderId, submission.value);
   if (!saved.ok) {
     if (saved.reason === "no_encontrado") throw NOT_FOUND();
+    if (saved.reason === "muy_pronto")
+      return answer(429, { result: submission.reply({ resetForm: false }), message: saved.message });
     // The month is over, or the order is not (or no longer) a sale: nothing was recorded.
     return answer(409, { result: submission.reply({ resetForm: false }), message: saved.message });
   }

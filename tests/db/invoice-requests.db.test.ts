@@ -92,19 +92,24 @@ describeEachDatabase("'Requiero factura'", (harness) => {
     });
     expect(stored?.notes).toContain("Por timbrar");
 
-    const later = new Date(Date.now() + 1000);
-    const second = await requestInvoice(
-      database.db,
-      local,
-      orderId,
-      input({
-        rfc: "EKU9003173C9",
-        nombre: "Escuela Kemper Urgate, S.A. de C.V.",
-        regimen: "601",
-        codigoPostal: "42501",
-      }),
-      later,
-    );
+    const correction = input({
+      rfc: "EKU9003173C9",
+      nombre: "Escuela Kemper Urgate, S.A. de C.V.",
+      regimen: "601",
+      codigoPostal: "42501",
+      // The factura to her accountant: the acknowledgement still goes to the order's own address.
+      correo: "contabilidad@kemper.mx",
+    });
+    // Each submission asks the provider and sends an e-mail: not again within the minute.
+    const soon = await requestInvoice(database.db, local, orderId, correction, new Date(Date.now() + 1000));
+    expect(soon).toMatchObject({
+      ok: false,
+      reason: "muy_pronto",
+      message: expect.stringContaining("Espera un minuto"),
+    });
+    expect((await storedRequest(database.db, orderId))?.rfc).toBe("CACX7605101P8");
+    const later = new Date(Date.now() + 61_000);
+    const second = await requestInvoice(database.db, local, orderId, correction, later);
     expect(second).toMatchObject({ ok: true, updated: true });
     const rows = await database.db
       .selectFrom("invoice_requests")
@@ -118,7 +123,7 @@ describeEachDatabase("'Requiero factura'", (harness) => {
     expect(corrected?.requestedAt.getTime()).toBe(stored?.requestedAt.getTime());
     const after = await invoiceStandingOf(database.db, orderId);
     expect(after && invoiceNote(after.standing)?.text).toContain("RFC EKU9003173C9");
-    // Each submission is acknowledged to the address the factura goes to.
+    // Each submission is acknowledged to the order's own address (the factura's may be anyone's).
     const mails = await database.db
       .selectFrom("emails")
       .select(["kind", "recipient", "payload"])

@@ -183,6 +183,12 @@ describeEachDatabase("'Requiero factura' through HTTP", (harness) => {
     expect(orderPage).toContain("Ver o corregir mi solicitud de factura");
     expect(orderPage).toContain(`/mi-pedido/${orderId}/factura?firma=${firma}`);
     expect(orderPage).toContain("RFC CACX7605101P8");
+
+    // Sent again at once (each sends an e-mail and asks the provider): a Spanish 429, nothing changed.
+    const again = await post(target, { ...GOOD, nombre: "Otra Persona" });
+    expect(again.status).toBe(429);
+    expect(await again.text()).toContain("Espera un minuto antes de volver a corregirlos.");
+    expect(await stored(orderId)).toMatchObject({ rfc: "CACX7605101P8", name: "XOCHILT CASAS CHÁVEZ" });
   });
 
   it("after the month of the payment: the page says why, and a request is a 409 that records nothing", async () => {

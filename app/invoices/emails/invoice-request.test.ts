@@ -19,6 +19,7 @@ const mail = {
   postalCode: "42501",
   regimen: "601",
   uso: "G03",
+  email: "contabilidad@kemper.mx",
   corrected: false,
   until: "30 nov 2026, 23:59",
   pageUrl: "https://orodeluna.mx/mi-pedido/OL-AAAA1111/factura?firma=abc",
@@ -31,7 +32,7 @@ describe("the acknowledgement of 'Requiero factura'", () => {
     expect(message.text).toContain("RFC: EKU9003173C9");
     expect(message.text).toContain("Régimen fiscal: 601 · General de Ley Personas Morales");
     expect(message.text).toContain("Uso del CFDI: G03 · Gastos en general");
-    expect(message.text).toContain("PDF y XML");
+    expect(message.text).toContain("PDF y XML a contabilidad@kemper.mx");
     expect(message.text).toContain(`corrígelo hasta el 30 nov 2026, 23:59: ${mail.pageUrl}`);
     expect(message.html).toContain("ESCUELA KEMPER URGATE &lt;B&gt;");
     expect(message.html).toContain(`href="${mail.pageUrl}"`);

@@ -20,6 +20,8 @@ export interface InvoiceRequestMail {
   postalCode: string;
   regimen: string;
   uso: string;
+  /** Where the stamped CFDI goes (the e-mail given for the factura). */
+  email: string;
   /** Whether this is a correction of a request made before. */
   corrected: boolean;
   /** The last minute the data may still be corrected ("30 nov 2026, 23:59"), or null once closed. */
@@ -49,8 +51,7 @@ export async function invoiceRequestEmail(
   const lead = mail.corrected
     ? `Actualizamos los datos de la factura de tu pedido ${mail.orderId} (${mail.total} MXN, IVA incluido).`
     : `Recibimos tu solicitud de factura del pedido ${mail.orderId} (${mail.total} MXN, IVA incluido).`;
-  const next =
-    "Timbramos tu CFDI 4.0 con estos datos y te lo enviamos en PDF y XML a este correo en los próximos días hábiles.";
+  const next = `Timbramos tu CFDI 4.0 con estos datos y te lo enviamos en PDF y XML a ${mail.email} en los próximos días hábiles.`;
   const fixUntil = mail.until
     ? `Si algo no coincide con tu Constancia de Situación Fiscal, corrígelo hasta el ${mail.until}`
     : null;
