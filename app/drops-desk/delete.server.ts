@@ -1,9 +1,10 @@
 import { log } from "~/config/log.server";
-import type { Db } from "~/db/database.server";
+import { type Db, toTimestamp } from "~/db/database.server";
 import { errorLine } from "~/lib/errors";
 import type { MediaStorage } from "~/media/storage.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { cancelCheckout } from "~/orders/sweeper.server";
+import { deleteFiles } from "./form-media.server";
 import type { DropResult } from "./types";
 
 /**
@@ -37,7 +38,8 @@ export async function deleteDrop(
   // Archived first: from here on no checkout can hold its pieces.
   const closed = await db
     .updateTable("drops")
-    .set({ status: "archivada" })
+    // A new version too: an edit form open meanwhile must not save its old status over this one.
+    .set({ status: "archivada", updated_at: toTimestamp(new Date()) })
     .where("id", "=", dropId)
     .executeTakeFirst();
   if (Number(closed.numUpdatedRows) === 0)
@@ -80,6 +82,7 @@ export async function deleteDrop(
     await trx.deleteFrom("drops").where("id", "=", dropId).execute();
     await trx.deleteFrom("media").where("drop_id", "=", dropId).execute();
   });
-  await storage.deletePrefix(`drops/${dropId}/`);
+  // Deleted: a storage that fails now leaves files the sweep of unused ones takes later.
+  await deleteFiles(storage, [{ key: `drops/${dropId}/` }]);
   return { ok: true };
 }

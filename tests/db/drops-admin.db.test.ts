@@ -935,6 +935,11 @@ describeEachDatabase("drops desk", (harness) => {
       })
       .where("id", "=", waiting.id)
       .execute();
+    // The edit form, open in another tab since before the delete.
+    const openForm = {
+      ...(await loadForm(shop.db, dropId)),
+      version: (await dropForEdit(shop.db, shop.storage, dropId))?.version,
+    };
     expect(await deleteDrop(shop.db, shop.storage, createDemoPayments(shop.db), dropId)).toEqual({
       ok: false,
       reason: "pago_pendiente",
@@ -943,6 +948,12 @@ describeEachDatabase("drops desk", (harness) => {
     });
     expect((await getDrop(shop.db, dropId))?.status).toBe("archivada");
     expect(await statusOf(shop.db, waiting.id)).toBe("esperando_pago");
+    // Saved from that tab, it would put the drop back on sale: refused, the drop stays archived.
+    expect(await save(shop, dropId, openForm)).toMatchObject({
+      ok: false,
+      message: "La colección se guardó desde otra pestaña mientras editabas: recarga la página.",
+    });
+    expect((await getDrop(shop.db, dropId))?.status).toBe("archivada");
   });
 
   it("a product with numbered pieces sold cannot be taken off its drop: its certificates read its edition", async () => {
