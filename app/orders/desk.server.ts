@@ -151,7 +151,7 @@ const pesosCell = (amountCents: number | undefined) =>
  */
 export type DeskRefusal = {
   ok: false;
-  reason: "no_encontrado" | "conflicto" | "correo_pendiente";
+  reason: "no_encontrado" | "conflicto" | "correo_pendiente" | "faltantes_por_devolver";
   status: OrderStatus | null;
 };
 export type DeskResult<T = object> = ({ ok: true } & T) | DeskRefusal;
@@ -336,6 +336,11 @@ export async function removeFromHistory(db: Db, orderId: string, now = new Date(
     if (await unsentShipmentEmail(trx, orderId)) {
       return { ok: false, reason: "correo_pendiente", status: null };
     }
+    // Nor one whose missing pieces' money is still owed by hand: off the tabs, its 'Ya le devolví
+    // las piezas faltantes' would be out of reach, and Reportes would count it owed for ever.
+    if (await missingStillOwed(trx, orderId)) {
+      return { ok: false, reason: "faltantes_por_devolver", status: null };
+    }
     const removed = await trx
       .updateTable("orders")
       .set({ removed_at: toTimestamp(now), updated_at: toTimestamp(now) })
@@ -347,6 +352,19 @@ export async function removeFromHistory(db: Db, orderId: string, now = new Date(
     await recordEvent(trx, orderId, "borrado", "", now);
     return { ok: true };
   });
+}
+
+/** A late payment's missing pieces whose money the owner has not recorded giving back. */
+async function missingStillOwed(db: Db, orderId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("orders as o")
+    .innerJoin("order_lines as l", "l.order_id", "o.id")
+    .select("o.id")
+    .where("o.id", "=", orderId)
+    .where("o.missing_refunded_at", "is", null)
+    .where("l.missing", ">", 0)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** 'Reenviar' an e-mail of this order (a failed one is tried again; a sent one is sent once more). */

@@ -3,7 +3,7 @@ import { loadConfig } from "~/config/env.server";
 import { newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
-import { orderTimeline } from "~/orders/desk.server";
+import { orderTimeline, removeFromHistory } from "~/orders/desk.server";
 import { releaseHold } from "~/orders/holds.server";
 import { recordMissingRefunded } from "~/orders/missing-refund.server";
 import { orderPageOf } from "~/orders/order-page.server";
@@ -160,6 +160,20 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
       ok: false,
       reason: "ya_registrado",
     });
+  });
+
+  it("shipped, it is not taken off the history while its missing pieces' money is still owed", async () => {
+    const database = await harness.fresh();
+    const { order } = await partlyShort(database);
+    await database.db.updateTable("orders").set({ status: "enviado" }).where("id", "=", order.id).execute();
+    expect(await removeFromHistory(database.db, order.id)).toEqual({
+      ok: false,
+      reason: "faltantes_por_devolver",
+      status: null,
+    });
+    expect((await getOrder(database.db, order.id))?.removedAt).toBeNull();
+    expect(await recordMissingRefunded(database.db, order.id)).toMatchObject({ ok: true });
+    expect(await removeFromHistory(database.db, order.id)).toEqual({ ok: true });
   });
 
   it("a cancellation first (another tab): recording the missing pieces afterwards says the whole total went back with it", async () => {

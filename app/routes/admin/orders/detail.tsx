@@ -68,6 +68,13 @@ function refused(base: Omit<DeskActionData, "ok" | "message">, refusal: DeskRefu
       message: `${message}: su aviso de envío todavía no le llega al cliente. Intenta de nuevo en unos minutos.`,
     });
   }
+  if (refusal.reason === "faltantes_por_devolver") {
+    return answer(409, {
+      ...base,
+      ok: false,
+      message: `${message}: todavía le debes el dinero de las piezas faltantes. Devuélveselo y registra 'Ya le devolví las piezas faltantes' antes.`,
+    });
+  }
   const now = refusal.status ? STATUS_LABELS[refusal.status].toLowerCase() : "otro";
   return answer(409, {
     ...base,
