@@ -59,6 +59,7 @@ export function reportCsv(report: Report): string {
     ["Pedidos cancelados y reembolsados (fuera de las ventas)", report.cancelled.orders],
     ["Monto reembolsado o en curso (MXN)", pesos(report.cancelled.cents)],
     ["Reembolsos aún en el proveedor de pagos", report.cancelled.pending],
+    ["Cancelaciones por reembolsar a mano", report.cancelled.byHand ?? 0],
     ["Devoluciones recibidas", report.returned.returns],
     ["Piezas devueltas", report.returned.pieces],
     ["Monto de devoluciones reembolsado o en curso (MXN)", pesos(report.returned.cents)],

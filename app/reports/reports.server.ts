@@ -1,4 +1,5 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { isByHandReason } from "~/orders/refund-timing";
 import { DESK_TABS } from "~/orders/status";
 import { monthKey, monthRange } from "./calendar";
 import { buildReport, type Report, type ReportData, type ReportScope } from "./report";
@@ -155,11 +156,12 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     .select([
       "r.order_id",
       "r.status",
+      "r.last_error",
       "o.shipping_cents",
       (eb) => eb.fn.sum<number | string>(eb("l.unit_price_cents", "*", eb.ref("l.quantity"))).as("cents"),
     ])
     .where("o.status", "=", "cancelado")
-    .groupBy(["r.order_id", "r.status", "o.shipping_cents"]);
+    .groupBy(["r.order_id", "r.status", "r.last_error", "o.shipping_cents"]);
   if (scope.kind === "drop") cancelledQuery = cancelledQuery.where("l.drop_id", "=", scope.dropId);
   if (scope.kind === "month") {
     const { start, end } = monthRange(scope.month);
@@ -239,7 +241,9 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
     cancelled: {
       orders: cancelledRows.length,
       cents: cancelledRows.reduce((sum, r) => sum + Number(r.cents) + refundedShipping(r), 0),
-      pending: cancelledRows.filter((r) => r.status !== "hecho").length,
+      // A refund no provider can make (cash paid at OXXO) waits for the owner, not the provider.
+      pending: cancelledRows.filter((r) => r.status !== "hecho" && !isByHandReason(r.last_error)).length,
+      byHand: cancelledRows.filter((r) => r.status !== "hecho" && isByHandReason(r.last_error)).length,
     },
     shipping: { orders: Number(shippingRow?.orders ?? 0), cents: Number(shippingRow?.cents ?? 0) },
     drops,

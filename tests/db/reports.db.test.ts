@@ -229,7 +229,7 @@ describeEachDatabase("reports", (harness) => {
     // C alone: 1 order, 1 piece, $500.00.
     expect(r.refunds).toEqual({ orders: 1, cents: 50_000, pieces: 1 });
     // G and H, cancelled with their refunds: counted apart, one refund still with the provider.
-    expect(r.cancelled).toEqual({ orders: 2, cents: 150_000, pending: 1 });
+    expect(r.cancelled).toEqual({ orders: 2, cents: 150_000, pending: 1, byHand: 0 });
     const [catrina, arete] = r.products;
     // Catrina: 2 (A) + 1 (B) sold, nothing left or held: 3 offered, 100 %. Its last piece sold at
     // 00:30 (B), 4 h 30 min after the 20:00 opening.
@@ -374,6 +374,7 @@ describeEachDatabase("reports", (harness) => {
         '"Pedidos cancelados y reembolsados (fuera de las ventas)","2"',
         '"Monto reembolsado o en curso (MXN)","1500.00"',
         '"Reembolsos aún en el proveedor de pagos","1"',
+        '"Cancelaciones por reembolsar a mano","0"',
         '"Devoluciones recibidas","0"',
         '"Piezas devueltas","0"',
         '"Monto de devoluciones reembolsado o en curso (MXN)","0.00"',

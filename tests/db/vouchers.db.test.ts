@@ -9,6 +9,7 @@ import { getOrder } from "~/orders/queries.server";
 import { refundedByHand, retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
+import { loadReport } from "~/reports/reports.server";
 import { DEFAULT_SHIPPING_RATES } from "~/settings/settings";
 import type { ShippingRates } from "~/settings/shipping-rates";
 import type { Vouchers } from "~/settings/vouchers";
@@ -359,9 +360,14 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     expect(
       (await orderPageOf(database.db, bought.orderId, { carriers: [], deliveryDays: 7 }))?.next,
     ).toContain("Como pagaste en efectivo en OXXO, te devolvemos el total por transferencia");
+    // Reportes count it as the owner's to refund, not as one the provider is making.
+    const owed = await loadReport(database.db, { kind: "drop", dropId: p.dropId });
+    expect(owed.ok && owed.report.cancelled).toMatchObject({ orders: 1, pending: 0, byHand: 1 });
     // Its piece stays out until the money is back, as for any cancellation's refund.
     expect(await p.stock()).toBe(0);
     expect(await refundedByHand(database.db, bought.orderId)).toEqual({ ok: true });
+    const made = await loadReport(database.db, { kind: "drop", dropId: p.dropId });
+    expect(made.ok && made.report.cancelled).toMatchObject({ orders: 1, pending: 0, byHand: 0 });
     expect((await getOrder(database.db, bought.orderId))?.cancellation?.refund).toBe("hecho");
     expect(await p.stock()).toBe(1);
   });

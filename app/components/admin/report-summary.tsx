@@ -36,7 +36,8 @@ export function ReportSummary({ report }: { report: Report }) {
         <p className="mt-3 text-sm" data-testid="report-cancelled">
           <strong>Cancelados y reembolsados:</strong> {ordersText(report.cancelled.orders)},{" "}
           {formatMXN(report.cancelled.cents)}
-          {report.cancelled.pending > 0 && ` (${report.cancelled.pending} aún en el proveedor de pagos)`}. No
+          {report.cancelled.pending > 0 && ` (${report.cancelled.pending} aún en el proveedor de pagos)`}
+          {(report.cancelled.byHand ?? 0) > 0 && ` (${report.cancelled.byHand} por reembolsar tú a mano)`}. No
           cuentan en las ventas netas.
         </p>
       )}
