@@ -173,12 +173,17 @@ export default function InvoiceRequest({ loaderData, actionData }: Route.Compone
             A nombre de <strong>{received.name}</strong>, RFC <strong>{received.rfc}</strong> (el {receivedAt}
             ).
           </p>
-          <p className="mt-2 text-sm">
-            Timbramos tu CFDI 4.0 con estos datos y te lo enviamos en PDF y XML a{" "}
-            <strong>{received.email}</strong> en los próximos días hábiles.
-            {standing.kind === "abierta" &&
-              ` Si algo no coincide con tu Constancia de Situación Fiscal, corrígelo abajo hasta el ${standing.until}.`}
-          </p>
+          {standing.kind === "sin_pago" ? (
+            // Cancelled (or never paid) since: no sale, so nothing will be stamped; the alert below says why.
+            <p className="mt-2 text-sm">Con estos datos no se timbrará ninguna factura.</p>
+          ) : (
+            <p className="mt-2 text-sm">
+              Timbramos tu CFDI 4.0 con estos datos y te lo enviamos en PDF y XML a{" "}
+              <strong>{received.email}</strong> en los próximos días hábiles.
+              {standing.kind === "abierta" &&
+                ` Si algo no coincide con tu Constancia de Situación Fiscal, corrígelo abajo hasta el ${standing.until}.`}
+            </p>
+          )}
         </section>
       )}
 

@@ -191,6 +191,19 @@ describeEachDatabase("'Requiero factura' through HTTP", (harness) => {
     expect(await stored(orderId)).toMatchObject({ rfc: "CACX7605101P8", name: "XOCHILT CASAS CHÁVEZ" });
   });
 
+  it("an order cancelled after her request: the page says no factura will be stamped, not that it will", async () => {
+    const email = `cancelada.${harness.dialect}@example.mx`;
+    const { orderId, firma } = await bought(email);
+    const target = `/mi-pedido/${orderId}/factura?firma=${firma}`;
+    expect((await post(target, GOOD)).status).toBe(303);
+    await database.db.updateTable("orders").set({ status: "cancelado" }).where("id", "=", orderId).execute();
+    const page = await (await fetch(`${server.url}${target}`)).text();
+    expect(page).toContain("Ya pediste tu factura");
+    expect(page).toContain("no hay una venta que facturar");
+    expect(page).toContain("Con estos datos no se timbrará ninguna factura.");
+    expect(page).not.toContain("Timbramos tu CFDI");
+  });
+
   it("after the month of the payment: the page says why, and a request is a 409 that records nothing", async () => {
     const { orderId, firma } = await bought(`tarde.${harness.dialect}@example.mx`);
     await database.db
