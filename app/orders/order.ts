@@ -164,3 +164,9 @@ export interface OrderCancellation {
 export function hasBuyer(order: Pick<Order, "status" | "voucher" | "customerEmail">): boolean {
   return !(order.status === "esperando_pago" && !order.voucher) && order.customerEmail !== "";
 }
+
+/** How the provider sends a refund back for a way of paying; empty when it cannot (cash at OXXO). */
+export function refundWayOf(paymentMethod: string | null): string {
+  if (paymentMethod === null) return " al mismo medio con que pagaste";
+  return paymentMethod === "spei" ? " a la cuenta desde la que transferiste" : "";
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { refundWayOf } from "~/orders/order";
 import { returnAcceptedEmail, returnDeclinedEmail, returnRefundedEmail } from "./emails";
 import type { ReturnView } from "./queries.server";
-import { refundWayOf } from "./queries.server";
 
 const shop = {
   name: "Oro de Luna",

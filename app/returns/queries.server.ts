@@ -3,7 +3,7 @@ import type { ReturnStatus } from "~/db/schema";
 import { formatShopDateTime } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
 import { lineNumbers } from "~/orders/editions.server";
-import { REFUNDED_BY_HAND } from "~/orders/order";
+import { REFUNDED_BY_HAND, refundWayOf } from "~/orders/order";
 import { isReturnReason, RETURN_REASONS, RETURN_STATUS_LABELS } from "./return-status";
 
 /** A return as the buyer's page, her e-mails and the owner's desk show it. */
@@ -168,10 +168,4 @@ export async function countReturnsByStatus(db: Db): Promise<Record<ReturnStatus,
   };
   for (const row of rows) counts[row.status] = Number(row.n);
   return counts;
-}
-
-/** How the provider sends a refund back for a way of paying; empty when it cannot (cash at OXXO). */
-export function refundWayOf(paymentMethod: string | null): string {
-  if (paymentMethod === null) return " al mismo medio con que pagaste";
-  return paymentMethod === "spei" ? " a la cuenta desde la que transferiste" : "";
 }

@@ -1,9 +1,9 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
+import { refundWayOf } from "~/orders/order";
 import { orderPagePath } from "~/orders/order-page-link.server";
 import { getOrder } from "~/orders/queries.server";
-import { refundWayOf } from "~/returns/queries.server";
 import { type ReturnClosed, requestReturn, returnChanceOf } from "~/returns/request.server";
 import { readReturnForm } from "~/returns/return-input";
 import { RETURN_REASONS } from "~/returns/return-status";

@@ -12,7 +12,7 @@ import {
   SectionHeading,
   ShopEmail,
 } from "~/mail/components";
-import { type Order, REFUNDED_BY_HAND } from "../order";
+import { type Order, REFUNDED_BY_HAND, refundWayOf } from "../order";
 import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
 
 /**
@@ -41,7 +41,9 @@ export async function cancellationEmail(
   const refund =
     cancellation.refundId === REFUNDED_BY_HAND
       ? `Ya te devolvimos ${amount}. Si no lo ves en tu cuenta, respóndenos y lo revisamos.`
-      : `Ya hicimos el reembolso de ${amount} al mismo medio con que pagaste. Según tu banco, puede tardar de 5 a 10 días hábiles en verse en tu estado de cuenta.`;
+      : order.voucher?.method === "spei"
+        ? `Ya hicimos el reembolso de ${amount}${refundWayOf("spei")}. Según tu banco, puede tardar unos días hábiles en llegar.`
+        : `Ya hicimos el reembolso de ${amount}${refundWayOf(null)}. Según tu banco, puede tardar de 5 a 10 días hábiles en verse en tu estado de cuenta.`;
   const fair = cancellation.byShop
     ? "Tus otros pedidos siguen en pie."
     : cancellation.soldOut

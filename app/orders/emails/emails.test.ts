@@ -182,6 +182,29 @@ describe("every order e-mail", () => {
     },
   );
 
+  it("a cancellation says where the refund went: the card's statement, or the account a transfer came from", async () => {
+    const cancelled = (voucher: Order["voucher"]) =>
+      cancellationEmail(
+        {
+          ...order,
+          status: "cancelado",
+          voucher,
+          cancellation: { reason: "Cancelado por la tienda", byShop: true, amountCents: 2_445_000 },
+        } as Order,
+        shop,
+        pageUrl,
+      );
+    const card = await cancelled(null);
+    expect(card?.text).toContain("al mismo medio con que pagaste");
+    expect(card?.text).toContain("estado de cuenta");
+    const spei = await cancelled({ ...voucherOrder.voucher, method: "spei" } as Order["voucher"]);
+    expect(spei?.text).toContain(
+      "Ya hicimos el reembolso de $24,450.00 MXN a la cuenta desde la que transferiste.",
+    );
+    expect(spei?.text).not.toContain("estado de cuenta");
+    expect(spei?.text).not.toContain("mismo medio");
+  });
+
   it("the shipment notice keeps its tracking button and lines", async () => {
     const { html, text } = await shipmentEmail(order, shop, pageUrl, photos);
     expect(html).toContain(`href="${order.trackingUrl}"`);
