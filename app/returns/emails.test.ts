@@ -74,6 +74,21 @@ describe("a return's e-mails", () => {
     );
     expect(damaged.text).toContain("el envío de regreso corre por nuestra cuenta");
     expect(damaged.text).not.toContain("corre por tu cuenta");
+    // One piece is spoken of as one.
+    expect(damaged.text).toContain("Envíanos la pieza como te indicamos abajo");
+    expect(damaged.text).toContain("como llegó dañada o no es la que pediste");
+    const two = await returnAcceptedEmail(
+      {
+        ...view,
+        lines: [...view.lines, ...view.lines],
+        reason: "Llegó dañada o con un defecto",
+        shopPaysReturn: true,
+      },
+      shop,
+      pageUrl,
+    );
+    expect(two.text).toContain("Envíanos las piezas como te indicamos abajo");
+    expect(two.text).toContain("como llegaron dañadas o no son las que pediste");
   });
 
   it("a SPEI transfer is refunded to the account it came from; a card to itself; cash at OXXO by the owner", () => {

@@ -111,14 +111,21 @@ export const returnRequestedEmail: ReturnEmail = (view, shop, pageUrl = null, ph
     ],
   });
 
+/** Where to send what comes back, and who pays its way: said of one piece or of several. */
+function acceptedLine(view: { lines: readonly { quantity: number }[]; shopPaysReturn: boolean }): string {
+  const one = view.lines.reduce((sum, l) => sum + l.quantity, 0) === 1;
+  const send = `Aceptamos tu devolución. Envíanos ${one ? "la pieza" : "las piezas"} como te indicamos abajo, en su empaque y con tu número de pedido;`;
+  return view.shopPaysReturn
+    ? `${send} como ${one ? "llegó dañada o no es la que pediste" : "llegaron dañadas o no son las que pediste"}, el envío de regreso corre por nuestra cuenta.`
+    : `${send} el envío de regreso corre por tu cuenta.`;
+}
+
 export const returnAcceptedEmail: ReturnEmail = (view, shop, pageUrl = null, photos = []) =>
   build(view, shop, pageUrl, photos, {
     subject: `Aceptamos tu devolución (${view.orderId})`,
     title: "Aceptamos tu devolución",
     lines: [
-      view.shopPaysReturn
-        ? "Aceptamos tu devolución. Envíanos las piezas como te indicamos abajo, en su empaque y con tu número de pedido; como llegaron dañadas o no son las que pediste, el envío de regreso corre por nuestra cuenta."
-        : "Aceptamos tu devolución. Envíanos las piezas como te indicamos abajo, en su empaque y con tu número de pedido; el envío de regreso corre por tu cuenta.",
+      acceptedLine(view),
       view.refundWay
         ? `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN${view.refundWay}.`
         : `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo en OXXO, te escribiremos para pedirte la cuenta a la que te lo enviaremos.`,

@@ -33,6 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     message: "",
     token: token ?? "",
     dropName: "drop" in found ? found.drop.name : found.product.name,
+    /** A piece's 'Avísame si vuelve' list, or a collection's. */
+    piece: !("drop" in found),
   };
 }
 
@@ -73,7 +75,12 @@ export default function WaitlistUnsubscribe({ loaderData, actionData }: Route.Co
         <Form method="post" className="mt-4">
           <p className="text-ink/80">
             ¿Ya no quieres avisos por correo
-            {"dropName" in loaderData ? ` de ${loaderData.dropName} ni de otras colecciones` : ""}?
+            {"dropName" in loaderData
+              ? loaderData.piece
+                ? ` de ${loaderData.dropName} ni de nuestras colecciones`
+                : ` de ${loaderData.dropName} ni de otras colecciones`
+              : ""}
+            ?
           </p>
           <input type="hidden" name="t" value={loaderData.token} />
           <button
