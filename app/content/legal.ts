@@ -84,13 +84,15 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
           {
             heading: "Datos que recabamos",
             paragraphs: [
-              "Cuando compras, recabamos únicamente los datos necesarios para entregarte tu pedido:",
+              "Cuando compras, recabamos únicamente los datos necesarios para entregarte tu pedido y atender lo que nos pidas después de la compra:",
             ],
             items: [
               "Identificación y contacto: nombre completo, correo electrónico y teléfono.",
               "Envío: calle y número, colonia, código postal, ciudad o municipio y estado.",
               "Datos del pedido: las piezas, el importe y la fecha de compra, y el identificador de la tarjeta que nos da el procesador de pagos (no es el número de la tarjeta: sirve para respetar el máximo de piezas por persona de una colección).",
               "Datos técnicos: una cookie que identifica a tu navegador (para proteger el pago y evitar abusos) y el carrito guardado en tu propio navegador.",
+              "Si pides factura: RFC, nombre o razón social, régimen fiscal, código postal fiscal, uso del CFDI y el correo al que te la enviamos, solo para emitir tu CFDI y cumplir con nuestras obligaciones fiscales.",
+              "Si pides una devolución: el motivo que eliges y los comentarios que nos escribes, para atenderla.",
             ],
           },
           {
@@ -231,7 +233,8 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
           {
             heading: "Cómo solicitarlo",
             paragraphs: [
-              `Escríbenos a ${contact} con tu número de pedido y una foto de la pieza. Te diremos cómo enviarla; si el motivo es un defecto o un error nuestro, el envío corre por nuestra cuenta.`,
+              "Una devolución se pide desde «Mi pedido» (el enlace de tu correo de confirmación, o con tu número de pedido y tu correo en la página Mi pedido), dentro de los 5 días hábiles siguientes a la entrega: ahí eliges las piezas y el motivo, y te decimos a dónde enviarlas.",
+              `Para un cambio o la garantía, escríbenos a ${contact} con tu número de pedido y una foto de la pieza. Te diremos cómo enviarla; si el motivo es un defecto o un error nuestro, el envío corre por nuestra cuenta.`,
             ],
           },
         ],
@@ -258,7 +261,7 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
             heading: "Colecciones por tiempo limitado",
             paragraphs: [
               "Vendemos en colecciones («drops») que abren y cierran en fechas y horas anunciadas, con existencias limitadas. Una colección puede fijar un máximo de piezas por persona.",
-              "Al iniciar el pago apartamos tus piezas durante el tiempo indicado (de 10 a 30 minutos). Si el pago no se completa en ese tiempo, las piezas vuelven a la tienda; mientras tanto se muestran como «Apartado».",
+              "Al iniciar el pago apartamos tus piezas durante el tiempo indicado (de 10 a 30 minutos; en la apertura de una colección puede ser desde 5). Si el pago no se completa en ese tiempo, las piezas vuelven a la tienda; mientras tanto se muestran como «Apartado».",
             ],
           },
           {
@@ -272,7 +275,7 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
           {
             heading: "Precios y pago",
             paragraphs: [
-              "Los precios están en pesos mexicanos (MXN) e incluyen IVA. El pago se hace con tarjeta en la página segura del procesador de pagos; la tienda no recibe ni guarda los datos de tu tarjeta. El pedido queda confirmado cuando recibimos la confirmación del pago y te enviamos el correo de confirmación.",
+              "Los precios están en pesos mexicanos (MXN) e incluyen IVA. El pago se hace con tarjeta, en efectivo en OXXO o por transferencia SPEI (cuando la colección los ofrece), en la página segura del procesador de pagos; la tienda no recibe ni guarda los datos de tu tarjeta. El pedido queda confirmado cuando recibimos la confirmación del pago y te enviamos el correo de confirmación.",
             ],
           },
           {

@@ -150,6 +150,18 @@ describe("a legal page as shoppers read it", () => {
     ]);
   });
 
+  it("the model pages say what the shop does: the factura and return data it keeps, the three ways to pay, returns asked from 'Mi pedido'", () => {
+    const text = (path: string) => JSON.stringify(legalPageFor(path, demo));
+    expect(text("/aviso-de-privacidad")).toContain(
+      "Si pides factura: RFC, nombre o razón social, régimen fiscal",
+    );
+    expect(text("/aviso-de-privacidad")).toContain("Si pides una devolución");
+    expect(text("/terminos-y-condiciones")).toContain(
+      "con tarjeta, en efectivo en OXXO o por transferencia SPEI",
+    );
+    expect(text("/cambios-y-devoluciones")).toContain("Una devolución se pide desde «Mi pedido»");
+  });
+
   it("an owner's note left in her own text is not shown either; a section emptied by it goes, her empty headings stay", () => {
     expect(
       withoutOwnerNotes([
