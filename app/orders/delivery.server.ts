@@ -1,6 +1,7 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { formatShopDate, shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
 import { newId } from "~/lib/ids";
+import { addBusinessDays } from "./return-window.server";
 
 /*
  * Delivery (issue 27): the owner marks shipped orders 'Entregado' (one or many); until she does,
@@ -58,9 +59,20 @@ export function deliveredAt(
 ): { at: Date; assumed: boolean } | null {
   if (order.deliveredAt) return { at: order.deliveredAt, assumed: false };
   if (!order.shippedAt) return null;
-  const days = order.deliveryDays ?? assumedDays;
-  const assumed = new Date(order.shippedAt.getTime() + days * 86_400_000);
+  const assumed = assumedDeliveryAt(order.shippedAt, order.deliveryDays ?? assumedDays);
   return assumed <= now ? { at: assumed, assumed: true } : null;
+}
+
+/**
+ * When a parcel shipped at `shippedAt` counts as delivered: `days` business days later (Mexico City,
+ * at the hour it shipped), as the shipping rates promise ('3 a 7 días hábiles'): calendar days would
+ * count a parcel delivered, and start her return window, before the carrier's own time was up.
+ */
+export function assumedDeliveryAt(shippedAt: Date, days: number): Date {
+  const [date = "", time = "12:00:00"] = shopDateTimeStamp(shippedAt, { seconds: true }).split(" ");
+  return (
+    shopTimeToInstant(addBusinessDays(date, days), time) ?? new Date(shippedAt.getTime() + days * 86_400_000)
+  );
 }
 
 export type DeliveredOnResult =

@@ -94,6 +94,7 @@ export async function orderPageOf(
   const steps: OrderStep[] = [];
   let returnUntil: Date | null = null;
   let isDelivered = false;
+  let assumedDelivered = false;
   if (order.voucher) {
     steps.push({
       label: `Ficha de pago: ${PAYMENT_METHOD_LABELS[order.voucher.method]}`,
@@ -133,6 +134,7 @@ export async function orderPageOf(
     });
     if (delivered) returnUntil = returnWindowEnd(delivered.at);
     isDelivered = delivered !== null;
+    assumedDelivered = delivered?.assumed === true;
   }
   return {
     id: order.id,
@@ -154,7 +156,10 @@ export async function orderPageOf(
     address: order.shipping ? addressLines(order.shipping) : [],
     steps,
     next: isDelivered
-      ? "Tu pedido ya llegó. ¿Algo no está como esperabas? Escríbenos: lo resolvemos contigo."
+      ? assumedDelivered
+        ? // Counted, not known: said as the step beside it says it.
+          "Ya pasó el tiempo de entrega de la paquetería. ¿No te ha llegado, o algo no está como esperabas? Escríbenos: lo resolvemos contigo."
+        : "Tu pedido ya llegó. ¿Algo no está como esperabas? Escríbenos: lo resolvemos contigo."
       : order.status === "pendiente" && nothingToSend(order)
         ? REFUND_FOR_NOTHING_SENT
         : nextStep(

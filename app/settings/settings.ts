@@ -435,7 +435,7 @@ export const settingsSchema = z
       .transform((v) => (v === undefined || v === "" ? DEFAULT_DELIVERY_DAYS : Number(v)))
       .refine(
         (v) => Number.isInteger(v) && v >= 1 && v <= 30,
-        "Días para dar un envío por entregado: escribe de 1 a 30.",
+        "Días hábiles para dar un envío por entregado: escribe de 1 a 30.",
       ),
     oxxoEnabled: checkbox(),
     speiEnabled: checkbox(),

@@ -73,26 +73,36 @@ describeEachDatabase("delivery and the return window", (harness) => {
     const early = await orderPageOf(database.db, id, shop, new Date(shippedAt.getTime() + 3 * DAY));
     expect(early?.steps.find((s) => s.label === "Entregado")?.at).toBeNull();
     expect(early?.returns).toBeNull();
-    // Seven days after (Monday 9 Nov): assumed delivered; five business days to Monday 16's holiday → Tue 17.
-    const assumed = await orderPageOf(database.db, id, shop, new Date(shippedAt.getTime() + 8 * DAY));
+    // Seven calendar days after (Tuesday 10 Nov) is not seven business days: still on its way, as the
+    // rates promise ('3 a 7 días hábiles'; Monday 2 Nov itself is a bank holiday).
+    const calendar = await orderPageOf(database.db, id, shop, new Date("2026-11-10T18:30:00Z"));
+    expect(calendar?.steps.find((s) => s.label === "Entregado")?.at).toBeNull();
+    expect(calendar?.returns).toBeNull();
+    // Seven business days after (Wednesday 11 Nov): assumed delivered; five business days, past
+    // Monday 16's holiday, to Thursday 19.
+    const assumed = await orderPageOf(database.db, id, shop, new Date("2026-11-11T18:30:00Z"));
     expect(assumed?.steps.find((s) => s.label === "Entregado")?.detail).toContain("Lo damos por entregado");
-    expect(assumed?.returns).toContain("Tienes hasta el 17 nov 2026, 23:59");
-    const late = await orderPageOf(database.db, id, shop, new Date("2026-11-18T12:00:00Z"));
-    expect(late?.returns).toContain("El plazo para pedir una devolución terminó el 17 nov 2026, 23:59");
+    expect(assumed?.returns).toContain("Tienes hasta el 19 nov 2026, 23:59");
+    // Counted, not known: the page does not say it arrived.
+    expect(assumed?.next).toContain("Ya pasó el tiempo de entrega de la paquetería");
+    expect(assumed?.next).not.toContain("ya llegó");
+    const late = await orderPageOf(database.db, id, shop, new Date("2026-11-20T12:00:00Z"));
+    expect(late?.returns).toContain("El plazo para pedir una devolución terminó el 19 nov 2026, 23:59");
     // Marked 'Entregado' late (20 Nov): it keeps the day it already counted as delivered, and the
     // window it closed stays closed.
     expect(await markDelivered(database.db, [id], 7, new Date("2026-11-20T18:00:00Z"))).toBe(1);
     const marked = await orderPageOf(database.db, id, shop, new Date("2026-11-21T12:00:00Z"));
-    expect(marked?.steps.find((s) => s.label === "Entregado")?.at).toBe("9 nov 2026, 12:00");
-    expect(marked?.returns).toContain("terminó el 17 nov 2026, 23:59");
+    expect(marked?.steps.find((s) => s.label === "Entregado")?.at).toBe("11 nov 2026, 12:00");
+    expect(marked?.returns).toContain("terminó el 19 nov 2026, 23:59");
+    expect(marked?.next).toContain("Tu pedido ya llegó");
   });
 
   it("a parcel that came late: the day the owner says it arrived counts, past the assumed day, and opens the buyer's window from it", async () => {
     const shippedAt = new Date("2026-11-02T18:00:00Z");
     const id = await order(shippedAt);
-    // Assumed delivered Monday 9 Nov; its window closed on the 17th. It really came on Friday 20.
+    // Assumed delivered Wednesday 11 Nov; its window closed on the 19th. It really came on Friday 20.
     const today = new Date("2026-11-23T18:00:00Z");
-    expect((await orderPageOf(database.db, id, shop, today))?.returns).toContain("terminó el 17 nov 2026");
+    expect((await orderPageOf(database.db, id, shop, today))?.returns).toContain("terminó el 19 nov 2026");
     // Not before it shipped, nor in the future, nor a date that is not one.
     for (const day of ["2026-11-01", "2026-11-24", "2026-11-31", "20-11-2026"])
       expect(await markDeliveredOn(database.db, id, day, 7, today), day).toEqual({
@@ -129,7 +139,7 @@ describeEachDatabase("delivery and the return window", (harness) => {
   });
 
   it("the days in force when an order shipped stay its days: changed later, lowered or raised, they move no delivery nor window", async () => {
-    // Shipped Monday 2 Nov with 7 days in Configuración: counted delivered Monday 9 Nov.
+    // Shipped Monday 2 Nov with 7 business days in Configuración: counted delivered Wednesday 11 Nov.
     const shippedAt = new Date("2026-11-02T18:00:00Z");
     const id = await order(shippedAt, 7);
     const entregado = (page: Awaited<ReturnType<typeof orderPageOf>>) =>
@@ -142,18 +152,18 @@ describeEachDatabase("delivery and the return window", (harness) => {
       open: false,
       reason: "no_entregado",
     });
-    const tenth = new Date("2026-11-10T18:00:00Z");
-    expect(entregado(await orderPageOf(database.db, id, lowered, tenth))).toBe("9 nov 2026, 12:00");
-    expect((await orderPageOf(database.db, id, lowered, tenth))?.returns).toContain(
-      "Tienes hasta el 17 nov 2026, 23:59",
+    const eleventh = new Date("2026-11-11T18:30:00Z");
+    expect(entregado(await orderPageOf(database.db, id, lowered, eleventh))).toBe("11 nov 2026, 12:00");
+    expect((await orderPageOf(database.db, id, lowered, eleventh))?.returns).toContain(
+      "Tienes hasta el 19 nov 2026, 23:59",
     );
-    // Raised to 10 on the 10th: the delivery the buyer already saw stays, and so does her window.
+    // Raised to 10 on the 11th: the delivery the buyer already saw stays, and so does her window.
     const raised = { ...shop, deliveryDays: 10 };
-    expect(entregado(await orderPageOf(database.db, id, raised, tenth))).toBe("9 nov 2026, 12:00");
-    expect(await returnChanceOf(database.db, id, 10, tenth)).toMatchObject({ open: true });
-    // Marked 'Entregado' after the 2 came in: the day it counts from is still the 9th.
-    expect(await markDelivered(database.db, [id], 2, tenth)).toBe(1);
-    expect(entregado(await orderPageOf(database.db, id, lowered, tenth))).toBe("9 nov 2026, 12:00");
+    expect(entregado(await orderPageOf(database.db, id, raised, eleventh))).toBe("11 nov 2026, 12:00");
+    expect(await returnChanceOf(database.db, id, 10, eleventh)).toMatchObject({ open: true });
+    // Marked 'Entregado' after the 2 came in: the day it counts from is still the 11th.
+    expect(await markDelivered(database.db, [id], 2, eleventh)).toBe(1);
+    expect(entregado(await orderPageOf(database.db, id, lowered, eleventh))).toBe("11 nov 2026, 12:00");
 
     // An order that kept no days (shipped by a path that does not say them) counts with the setting.
     const older = await order(shippedAt);

@@ -97,7 +97,7 @@ export function PurchasesSection({ fields, changed }: SectionProps) {
         <div className="max-w-xs">
           <TextField
             meta={asText(fields.deliveryDays)}
-            label="Días para dar un envío por entregado"
+            label="Días hábiles para dar un envío por entregado"
             inputMode="numeric"
             hint="Si no lo marcas «Entregado» antes: desde entonces corren los 5 días hábiles para pedir una devolución. Cambiarlo vale para los envíos que atiendas desde ahora: los ya enviados conservan sus días."
             changed={changed}
