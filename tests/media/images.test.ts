@@ -129,3 +129,16 @@ it("a text file named like a photo is refused by its content", async () => {
     ImageRejected,
   );
 });
+
+it("a pixel bomb (a long strip of one colour, small as a file) is refused from its size alone, before it is decoded", async () => {
+  const strip = await sharp({ create: { width: 200, height: 5_000, channels: 3, background: "#c9a227" } })
+    .png()
+    .toBuffer();
+  expect(strip.length).toBeLessThan(200_000);
+  await expect(processImage(strip)).rejects.toThrow(/demasiado grande o demasiado alargada/);
+  // A large, normal photo shape is still taken.
+  const wide = await sharp({ create: { width: 4_000, height: 3_000, channels: 3, background: "#efe6d6" } })
+    .jpeg()
+    .toBuffer();
+  expect((await processImage(wide)).width).toBe(4_000);
+});
