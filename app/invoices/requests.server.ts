@@ -6,7 +6,7 @@ import { INVOICE_REQUEST_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import { hasBuyer, type Order } from "~/orders/order";
 import { getOrder } from "~/orders/queries.server";
-import { refundedByReturns } from "~/orders/return-refunds.server";
+import { refundedAfterSale } from "~/orders/return-refunds.server";
 import type { InvoiceRequestInput } from "./invoice-form";
 import type { InvoiceRequest, InvoicingProvider } from "./invoicing-port";
 import { invoiceDeadline, invoiceWindowOpen, monthClosedMessage, shopMonthRange } from "./month-rule";
@@ -246,7 +246,7 @@ export async function invoiceRequestsOf(db: Db, month: string): Promise<InvoiceR
     .orderBy("r.requested_at", "desc")
     .orderBy("r.order_id")
     .execute();
-  const refunded = await refundedByReturns(
+  const refunded = await refundedAfterSale(
     db,
     rows.map((r) => r.order_id),
   );
@@ -284,7 +284,7 @@ export async function globalInvoiceSales(db: Db, month: string): Promise<GlobalS
     .orderBy("o.paid_at")
     .orderBy("o.id")
     .execute();
-  const refunded = await refundedByReturns(
+  const refunded = await refundedAfterSale(
     db,
     rows.map((r) => r.id),
   );

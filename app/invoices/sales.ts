@@ -55,7 +55,7 @@ export interface InvoiceRequestRow {
   cardFunding?: string | null;
   status: string;
   reference: string | null;
-  /** What the order's returns gave back (refunds made), in centavos; 0 when none. */
+  /** What the order gave back after the sale (returns' refunds, missing pieces), in centavos; 0 when none. */
   refundedCents?: number;
 }
 
@@ -68,13 +68,13 @@ export interface GlobalSaleRow {
   paymentMethod: string | null;
   /** The card's kind when paid by card ('credit', 'debit'…), as the provider told it. */
   cardFunding?: string | null;
-  /** What the order's returns gave back (refunds made), in centavos; 0 when none. */
+  /** What the order gave back after the sale (returns' refunds, missing pieces), in centavos; 0 when none. */
   refundedCents?: number;
 }
 
 /**
- * A return's refunds beside a sale, for the accountant (a credit note, or a smaller global
- * invoice, is her call): pesos, empty when none.
+ * What went back after a sale (a return's refund, a late payment's missing pieces) beside it, for
+ * the accountant (a credit note, or a smaller global invoice, is her call): pesos, empty when none.
  */
 const refundedCell = (cents: number | undefined) => (cents ? pesos(cents) : "");
 
@@ -129,7 +129,7 @@ export function invoiceRequestsCsv(rows: readonly InvoiceRequestRow[]): string {
       "Total (MXN)",
       "Estado",
       "Referencia del proveedor",
-      "Devoluciones reembolsadas (MXN)",
+      "Reembolsado después de la venta: devoluciones y piezas faltantes (MXN)",
     ],
     ...rows.map((r) => {
       const { subtotalCents, ivaCents } = splitIva(r.totalCents);
@@ -187,7 +187,7 @@ export function globalInvoiceCsv(rows: readonly GlobalSaleRow[]): string {
       "Subtotal (MXN)",
       `IVA ${IVA_RATE_PERCENT} % (MXN)`,
       "Total (MXN)",
-      "Devoluciones reembolsadas (MXN)",
+      "Reembolsado después de la venta: devoluciones y piezas faltantes (MXN)",
     ],
     ...lines,
     [

@@ -59,7 +59,10 @@ export interface Order {
 }
 
 /** What the missing pieces of a late payment come to (their shipping too when nothing is sent). */
-export function missingCents(order: Pick<Order, "lines" | "shippingRate">): number {
+export function missingCents(order: {
+  lines: readonly { missing: number; quantity: number; unitPriceCents: number }[];
+  shippingRate: { cents: number } | null;
+}): number {
   const shipping = nothingToSend(order) ? (order.shippingRate?.cents ?? 0) : 0;
   return order.lines.reduce((sum, l) => sum + l.missing * l.unitPriceCents, 0) + shipping;
 }
@@ -94,7 +97,7 @@ export function missingPiecesNotice(
 }
 
 /** Every piece of a paid order was gone when its late payment came: nothing will be sent. */
-export function nothingToSend(order: Pick<Order, "lines">): boolean {
+export function nothingToSend(order: { lines: readonly { missing: number; quantity: number }[] }): boolean {
   return order.lines.length > 0 && order.lines.every((l) => l.missing >= l.quantity);
 }
 

@@ -1,5 +1,7 @@
 import { expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
+import { globalInvoiceSales } from "~/invoices/requests.server";
+import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
@@ -172,7 +174,13 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
       status: null,
     });
     expect((await getOrder(database.db, order.id))?.removedAt).toBeNull();
+    // The month's sales for the global invoice: the money given back beside the sale, for the accountant.
+    const month = shopDateTimeStamp(new Date()).slice(0, 7);
+    const before = (await globalInvoiceSales(database.db, month)).find((r) => r.orderId === order.id);
+    expect(before?.refundedCents ?? 0).toBe(0);
     expect(await recordMissingRefunded(database.db, order.id)).toMatchObject({ ok: true });
+    const after = (await globalInvoiceSales(database.db, month)).find((r) => r.orderId === order.id);
+    expect(after?.refundedCents).toBe(400_000);
     expect(await removeFromHistory(database.db, order.id)).toEqual({ ok: true });
   });
 
