@@ -26,7 +26,7 @@ export function reportCsv(report: Report): string {
       p.name,
       size.pieces,
       pesos(size.netCents),
-      ...(perProduct ? [size.offered, sellThroughText(size.pieces, size.offered), ""] : []),
+      ...(perProduct ? [size.offered, sellThroughText(size.kept, size.offered), ""] : []),
       `${option.name} ${size.value}`,
       ...(perProduct ? [size.stock] : []),
     ]);
@@ -36,7 +36,7 @@ export function reportCsv(report: Report): string {
       p.name,
       p.pieces,
       pesos(p.netCents),
-      ...(perProduct ? [p.offered, sellThroughText(p.pieces, p.offered), soldOutText(p.soldOutAfterMs)] : []),
+      ...(perProduct ? [p.offered, sellThroughText(p.kept, p.offered), soldOutText(p.soldOutAfterMs)] : []),
       ...sizeHeads.map(() => ""),
     ],
     ...(p.option ? perSize(p, p.option) : []),

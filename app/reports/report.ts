@@ -117,6 +117,8 @@ export interface DropRow extends Figures {
   name: string;
   sold: number;
   offered: number;
+  /** Of `offered`, the pieces sold and kept: the sell-through's part. */
+  kept: number;
   waitlist: WaitlistFigures | null;
 }
 
@@ -127,6 +129,11 @@ export interface ProductRow {
   pieces: number;
   netCents: number;
   offered: number | null;
+  /**
+   * Of `offered`, the pieces sold and kept, what the sell-through counts: a piece returned and put
+   * back on the shelf is on offer again, and sold again it is one piece, not two.
+   */
+  kept: number;
   /** From the drop's opening to the sale of its last piece; null: not sold out. */
   soldOutAfterMs: number | null;
   /** Per size (or length): pieces sold and left; null for a product without sizes. */
@@ -225,6 +232,7 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
       pieces,
       netCents: sold.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
       offered,
+      kept: takenLines.reduce((sum, l) => sum + taken(l), 0),
       soldOutAfterMs: soldOut ? Math.max(0, lastSale - drop.startAt.getTime()) : null,
       option: productSizes(product.option, lines),
     };
@@ -250,6 +258,7 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
       pieces: lines.reduce((sum, l) => sum + l.quantity, 0),
       netCents: lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
       offered: known?.offered ?? null,
+      kept: known?.kept ?? lines.reduce((sum, l) => sum + l.quantity, 0),
       soldOutAfterMs: known?.soldOutAfterMs ?? null,
       // The month's view reads no stock: what sold of each size that month.
       option: scope.kind === "month" ? productSizes(null, lines) : (known?.option ?? null),
@@ -273,6 +282,7 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
               ...figures(salesByDrop.get(id) ?? []),
               sold: products.reduce((sum, p) => sum + p.pieces, 0),
               offered: products.reduce((sum, p) => sum + (p.offered ?? 0), 0),
+              kept: products.reduce((sum, p) => sum + p.kept, 0),
               waitlist: scope.kind === "all" ? waitlistOf(id) : null,
             };
           })

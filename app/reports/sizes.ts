@@ -42,6 +42,8 @@ export interface SizeRow {
   stock: number | null;
   /** In stock, held by a checkout, or taken by a paid order; null where the stock is not read. */
   offered: number | null;
+  /** Of `offered`, the pieces sold and kept (a returned piece back on the shelf is on offer again): the sell-through's part. */
+  kept: number;
 }
 
 /** A sized product's breakdown; null for a product without sizes. */
@@ -69,12 +71,13 @@ export function sizeRows(option: ReportOption | null, lines: readonly SizedLine[
   const rows: SizeRow[] = (option?.values ?? []).map((v) => {
     const own = sized.filter((l) => l.optionId === v.id || (!current(l) && l.optionValue === v.value));
     const taken = own.reduce((sum, l) => sum + keptFromStock(l), 0);
-    return { value: v.value, ...sold(own), stock: v.stock, offered: v.stock + v.held + taken };
+    return { value: v.value, ...sold(own), stock: v.stock, offered: v.stock + v.held + taken, kept: taken };
   });
   const listed = new Set(rows.map((r) => r.value));
   const others = sized.filter((l) => !current(l) && !listed.has(l.optionValue ?? ""));
   for (const value of sortOptionValues([...new Set(others.map((l) => l.optionValue ?? ""))])) {
-    rows.push({ value, ...sold(others.filter((l) => l.optionValue === value)), stock: null, offered: null });
+    const own = sold(others.filter((l) => l.optionValue === value));
+    rows.push({ value, ...own, stock: null, offered: null, kept: own.pieces });
   }
   return rows;
 }

@@ -97,10 +97,10 @@ describeEachDatabase("reports per size", (harness) => {
     expect(ring?.option).toEqual({
       name: "Talla",
       sizes: [
-        { value: "6", pieces: 0, netCents: 0, stock: 1, offered: 1 },
-        { value: "7", pieces: 3, netCents: 1_350_000, stock: 1, offered: 4 },
+        { value: "6", pieces: 0, netCents: 0, stock: 1, offered: 1, kept: 0 },
+        { value: "7", pieces: 3, netCents: 1_350_000, stock: 1, offered: 4, kept: 3 },
         // One sold, one held by C: none left, two offered.
-        { value: "8", pieces: 1, netCents: 450_000, stock: 0, offered: 2 },
+        { value: "8", pieces: 1, netCents: 450_000, stock: 0, offered: 2, kept: 1 },
       ],
     });
     expect(ring?.option && sizesText(ring.option)).toBe(
@@ -132,8 +132,8 @@ describeEachDatabase("reports per size", (harness) => {
     expect(ring?.option).toEqual({
       name: "Talla",
       sizes: [
-        { value: "7", pieces: 3, netCents: 1_350_000, stock: null, offered: null },
-        { value: "8", pieces: 1, netCents: 450_000, stock: null, offered: null },
+        { value: "7", pieces: 3, netCents: 1_350_000, stock: null, offered: null, kept: 3 },
+        { value: "8", pieces: 1, netCents: 450_000, stock: null, offered: null, kept: 1 },
       ],
     });
     expect(month.products.find((p) => p.name === "Cadena Sola")?.option).toBeNull();

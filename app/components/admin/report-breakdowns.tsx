@@ -27,7 +27,7 @@ function ProductRows({ product: p }: { product: ProductRow }) {
       <ReportRow head={p.name}>
         <td className={reportCell}>{p.pieces}</td>
         <td className={reportCell}>{p.offered ?? "—"}</td>
-        <td className={reportCell}>{sellThroughText(p.pieces, p.offered)}</td>
+        <td className={reportCell}>{sellThroughText(p.kept, p.offered)}</td>
         <td className={reportCell}>{formatMXN(p.netCents)}</td>
         <td className={reportCell}>
           {p.soldOutAfterMs === null ? "Sin agotar" : `a ${soldOutText(p.soldOutAfterMs)} de abrir`}
@@ -50,7 +50,7 @@ function SizeRows({ product, option }: { product: ProductRow; option: ProductSiz
       </th>
       <td className={cell}>{size.pieces}</td>
       <td className={cell}>{size.offered ?? "—"}</td>
-      <td className={cell}>{sellThroughText(size.pieces, size.offered)}</td>
+      <td className={cell}>{sellThroughText(size.kept, size.offered)}</td>
       <td className={cell}>{formatMXN(size.netCents)}</td>
       <td className={cell}>{size.stock === null ? "Ya no se ofrece" : `Quedan ${size.stock}`}</td>
     </tr>
@@ -81,7 +81,7 @@ export function DropBreakdown({ report }: { report: Report }) {
           <td className={reportCell}>{d.orders}</td>
           <td className={reportCell}>{formatMXN(d.averageCents)}</td>
           <td className={reportCell}>{d.pieces}</td>
-          {whole && <td className={reportCell}>{sellThroughText(d.sold, d.offered)}</td>}
+          {whole && <td className={reportCell}>{sellThroughText(d.kept, d.offered)}</td>}
           {whole && (
             <td className={reportCell}>
               {d.waitlist ? `${d.waitlist.confirmed} confirmados, ${d.waitlist.bought} compraron` : "—"}
