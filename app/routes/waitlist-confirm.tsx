@@ -59,10 +59,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           { status: 404 },
         );
   }
+  const name = result.drop.name;
   return data<View>({
     title: result.already ? "Tu correo ya estaba confirmado" : "¡Correo confirmado!",
-    text: `Te escribiremos una sola vez, cuando abra ${result.drop.name}.`,
-    link: { to: `/coleccion/${result.drop.id}`, label: `Ver ${result.drop.name}` },
+    // Said as it stands now: a notice promised for a drop already closed would never come.
+    text:
+      result.moment === "cerrada"
+        ? `${name} ya cerró, así que no te escribiremos por ella. Te esperamos en nuestra próxima colección.`
+        : result.moment === "abierta"
+          ? `${name} ya está abierta: te enviamos el aviso en unos minutos, o ve a verla ahora.`
+          : `Te escribiremos una sola vez, cuando abra ${name}.`,
+    link:
+      result.moment === "cerrada"
+        ? COLLECTIONS
+        : { to: `/coleccion/${result.drop.id}`, label: `Ver ${name}` },
   });
 }
 
@@ -71,8 +81,13 @@ function pieceAnswer(result: Awaited<ReturnType<typeof confirmRestock>>) {
   if (result.ok) {
     return data<View>({
       title: result.already ? "Tu correo ya estaba confirmado" : "¡Correo confirmado!",
-      text: `Te escribiremos una sola vez, si ${result.piece.name} vuelve a estar disponible.`,
-      link: { to: result.piece.href, label: "Ver la pieza" },
+      text:
+        result.now === "cerrada"
+          ? `La colección de ${result.piece.name} ya cerró: esta pieza no volverá a la venta, así que no te escribiremos por ella.`
+          : result.now === "disponible"
+            ? `${result.piece.name} está disponible ahora: ve a verla antes de que se vuelva a agotar.`
+            : `Te escribiremos una sola vez, si ${result.piece.name} vuelve a estar disponible.`,
+      link: result.now === "cerrada" ? COLLECTIONS : { to: result.piece.href, label: "Ver la pieza" },
     });
   }
   if (result.reason === "vencido" && result.piece) {

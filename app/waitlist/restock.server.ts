@@ -207,7 +207,16 @@ export async function getRestockRequest(db: Db, id: string): Promise<RestockRequ
 }
 
 export type RestockLinkResult =
-  | { ok: true; already: boolean; piece: { name: string; href: string } }
+  | {
+      ok: true;
+      already: boolean;
+      piece: { name: string; href: string };
+      /**
+       * Where the piece stands as she confirms: `cerrada` (its drop no longer sells: no notice will
+       * come), `disponible` (back in stock already: no notice for what came back before), else null.
+       */
+      now?: "cerrada" | "disponible" | null;
+    }
   | {
       ok: false;
       reason: "no_encontrado" | "dado_de_baja" | "vencido";
@@ -235,7 +244,29 @@ export async function confirmRestock(db: Db, id: string, now = new Date()): Prom
   if (!found) return { ok: false, reason: "no_encontrado" };
   if (found.status === "baja") return { ok: false, reason: "dado_de_baja" };
   if (found.status === "pendiente") return { ok: false, reason: "vencido", piece: pieceOf(found) };
-  return { ok: true, already: Number(changed.numUpdatedRows) === 0, piece: pieceOf(found) };
+  return {
+    ok: true,
+    already: Number(changed.numUpdatedRows) === 0,
+    piece: pieceOf(found),
+    now: await pieceNow(db, id, now),
+  };
+}
+
+/** Whether a request's piece is past telling (its drop closed) or on the shelf already. */
+async function pieceNow(db: Db, requestId: string, now: Date): Promise<"cerrada" | "disponible" | null> {
+  const row = await db
+    .selectFrom("restock_requests as r")
+    .innerJoin("products as p", "p.id", "r.product_id")
+    .innerJoin("drops as d", "d.id", "p.drop_id")
+    .leftJoin("product_options as o", "o.id", "r.option_id")
+    .select(["d.start_at", "d.end_at", "d.status", "p.stock", "o.stock as option_stock", "r.option_id"])
+    .where("r.id", "=", requestId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const dates = { startAt: toDate(row.start_at), endAt: toDate(row.end_at), status: row.status };
+  if (!takesRestockRequests(dates, now)) return "cerrada";
+  const stock = row.option_id ? (row.option_stock ?? 0) : row.stock;
+  return stock > 0 ? "disponible" : null;
 }
 
 /** The unsubscribe link of a restock e-mail: the address leaves every list of the shop. */

@@ -99,7 +99,7 @@ export interface SubscriptionView {
   email: string;
   status: "pendiente" | "confirmada" | "baja";
   siteUrl: string;
-  drop: { id: string; name: string; startAt: Date; endAt: Date };
+  drop: { id: string; name: string; startAt: Date; endAt: Date; status: string };
 }
 
 /** A subscription with its drop; null when either is gone (a deleted drop takes its list with it). */
@@ -116,6 +116,7 @@ export async function getSubscription(db: Db, id: string): Promise<SubscriptionV
       "d.name as drop_name",
       "d.start_at",
       "d.end_at",
+      "d.status as drop_status",
     ])
     .where("s.id", "=", id)
     .executeTakeFirst();
@@ -125,12 +126,24 @@ export async function getSubscription(db: Db, id: string): Promise<SubscriptionV
     email: row.email,
     status: row.status,
     siteUrl: row.site_url,
-    drop: { id: row.drop_id, name: row.drop_name, startAt: toDate(row.start_at), endAt: toDate(row.end_at) },
+    drop: {
+      id: row.drop_id,
+      name: row.drop_name,
+      startAt: toDate(row.start_at),
+      endAt: toDate(row.end_at),
+      status: row.drop_status,
+    },
   };
 }
 
 export type LinkResult =
-  | { ok: true; already: boolean; drop: { id: string; name: string } }
+  | {
+      ok: true;
+      already: boolean;
+      drop: { id: string; name: string };
+      /** Where the drop stands as she confirms: before its opening, open (its notice comes now), or closed. */
+      moment?: "antes" | "abierta" | "cerrada";
+    }
   | { ok: false; reason: "no_encontrado" | "dado_de_baja" | "vencido"; drop?: { id: string; name: string } };
 
 /**
@@ -155,6 +168,12 @@ export async function confirmSubscription(db: Db, id: string, now = new Date()):
     ok: true,
     already: Number(changed.numUpdatedRows) === 0,
     drop: { id: found.drop.id, name: found.drop.name },
+    moment:
+      now < found.drop.startAt
+        ? "antes"
+        : now <= found.drop.endAt && found.drop.status !== "archivada"
+          ? "abierta"
+          : "cerrada",
   };
 }
 

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { afterAll, expect, it } from "vitest";
 import { createDrop } from "~/catalogue/catalogue.server";
 import { loadConfig } from "~/config/env.server";
-import { type Database, openDatabase } from "~/db/database.server";
+import { type Database, openDatabase, toTimestamp } from "~/db/database.server";
 import { createDropFromInput } from "~/drops-desk/create.server";
 import { dropInput } from "~/drops-desk/drop-input";
 import { dropForEdit } from "~/drops-desk/edit-form.server";
@@ -165,6 +165,7 @@ describeEachDatabase("'Avísame si vuelve'", (harness) => {
       ok: true,
       already: false,
       piece: { name: "Anillo Marea", href: `/drop/${piece.dropId}/product/${piece.id}` },
+      now: null,
     });
     expect(await confirmRestock(database.db, named?.id ?? "", now)).toMatchObject({
       ok: true,
@@ -193,6 +194,22 @@ describeEachDatabase("'Avísame si vuelve'", (harness) => {
     expect(back.text).toContain(`${SITE}/drop/${piece.dropId}/product/${piece.id}`);
     expect(back.html).toContain(`href="${SITE}/drop/${piece.dropId}/product/${piece.id}"`);
     expect(back.headers?.["List-Unsubscribe"]).toMatch(/\/avisame\/baja\?t=/);
+  });
+
+  it("confirmed once the piece is back on the shelf, or its drop closed, the link says so instead of promising a notice", async () => {
+    const database = await harness.fresh();
+    const { piece } = await soldOutPiece(database, 1);
+    const now = new Date();
+    const back = await waitFor(database, piece.id, "vuelta@example.mx", { now, confirm: false });
+    const closing = await waitFor(database, piece.id, "cierre@example.mx", { now, confirm: false });
+    await database.db.updateTable("products").set({ stock: 1 }).where("id", "=", piece.id).execute();
+    expect(await confirmRestock(database.db, back, now)).toMatchObject({ ok: true, now: "disponible" });
+    await database.db
+      .updateTable("drops")
+      .set({ end_at: toTimestamp(new Date(now.getTime() - 60_000)) })
+      .where("id", "=", piece.dropId)
+      .execute();
+    expect(await confirmRestock(database.db, closing, now)).toMatchObject({ ok: true, now: "cerrada" });
   });
 
   it("refuses a piece that can be bought, a piece with sizes without one, and a drop that is not on sale", async () => {

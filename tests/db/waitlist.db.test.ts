@@ -118,12 +118,32 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
       ok: true,
       already: false,
       drop: { id: drop.id, name: "Luna de Octubre" },
+      moment: "antes",
     });
     // The same link again (a second click, a mail scanner): nothing changes.
     expect(await confirmSubscription(database.db, row.id)).toMatchObject({ ok: true, already: true });
     expect(
       await database.db.selectFrom("waitlist_subscriptions").select("status").executeTakeFirstOrThrow(),
     ).toEqual({ status: "confirmada" });
+  });
+
+  it("confirmed once the drop opened or closed, the link says so: its notice comes now, or none will", async () => {
+    const database = await harness.fresh();
+    const drop = await upcomingDrop(database, "Luna de Octubre", 3_600_000);
+    const open = await join(database, drop.id, "abierta@example.mx", { now: new Date() });
+    const closed = await join(database, drop.id, "cerrada@example.mx", { now: new Date() });
+    if (!open.ok || !closed.ok) throw new Error("sign-up refused");
+    const opened = new Date(drop.opensAt.getTime() + 60_000);
+    expect(await confirmSubscription(database.db, open.subscriptionId, opened)).toMatchObject({
+      ok: true,
+      moment: "abierta",
+    });
+    // The drop lasts 48 hours: three days after its opening it has closed.
+    const after = new Date(drop.opensAt.getTime() + 72 * 3_600_000);
+    expect(await confirmSubscription(database.db, closed.subscriptionId, after)).toMatchObject({
+      ok: true,
+      moment: "cerrada",
+    });
   });
 
   it("a confirmation link confirms for 7 days after the latest confirmation e-mail; signing up again sends it anew", async () => {
