@@ -17,10 +17,10 @@ describe("a storefront page's SEO block", () => {
     });
   });
 
-  it("a page without an image has none; an image elsewhere keeps its own address", () => {
+  it("a page without an image of its own has the brand's; an image elsewhere keeps its own address", () => {
     const seo = (image: string | null) =>
       pageSeo("https://tienda.example", "Oro de Luna", { description: "", path: "/", image }).image;
-    expect(seo(null)).toBeNull();
+    expect(seo(null)).toBe("https://tienda.example/brand/hero.jpg");
     expect(seo("https://cdn.example/a.webp")).toBe("https://cdn.example/a.webp");
   });
 });

@@ -200,10 +200,10 @@ describe("dropInput: dates and times in Mexico City time", () => {
     expect(drop.endAt.toISOString()).toBe("2027-01-01T06:30:00.000Z");
   });
 
-  it("without times the drop runs from 00:00 of the first day to 23:59 of the last", () => {
+  it("without times the drop runs from 00:00 of the first day to 23:59:59 of the last", () => {
     const drop = parsed(form({ startTime: undefined, endTime: "" }));
     expect(drop.startAt.toISOString()).toBe("2026-12-01T06:00:00.000Z");
-    expect(drop.endAt.toISOString()).toBe("2026-12-08T05:59:00.000Z");
+    expect(drop.endAt.toISOString()).toBe("2026-12-08T05:59:59.000Z");
   });
 
   it("accepts times with seconds", () => {
