@@ -79,8 +79,6 @@ export interface ReturnedFigures {
   cents: number;
   /** Of them, refunds the provider has not made yet. */
   pending: number;
-  /** Of them, refunds only the owner can make (cash paid at OXXO, a provider no longer used), not made yet. */
-  byHand?: number;
 }
 
 /** Shipping charged apart from the pieces: never inside the sales of pieces. */
