@@ -183,8 +183,24 @@ export interface OrdersTable {
   payment_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the owner marked it 'Entregado' (issue 27); null: not marked. */
   delivered_at: NullableTimestamp;
-  /** When the owner gave back by hand the price of the pieces a late payment found gone; null: not yet. */
+  /** When the price of the pieces a late payment found gone was given back (by the provider or by hand); null: not yet. */
   missing_refunded_at: NullableTimestamp;
+  /**
+   * That refund through the payment provider (migration 0041): `pendiente` until it makes it,
+   * `hecho` once made; null when none is asked (it is the owner's, by hand).
+   */
+  missing_refund_status: ColumnType<
+    "pendiente" | "hecho" | null,
+    "pendiente" | "hecho" | null | undefined,
+    "pendiente" | "hecho" | null
+  >;
+  /** The provider's refund, once it accepted one (asked again how it stands). */
+  missing_refund_id: ColumnType<string | null, string | null | undefined, string | null>;
+  missing_refund_attempts: ColumnType<number, number | undefined, number>;
+  /** Why the last attempt did not make it (shown on the desk); null when none failed. */
+  missing_refund_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the refunds job asks the provider next. */
+  missing_refund_next_at: NullableTimestamp;
   /** The shop's origin the order was bought at: its e-mails link 'Mi pedido' there. */
   site_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** How the buyer is paying: 'oxxo' or 'spei' once a voucher was given (decision 42); null: by card. */

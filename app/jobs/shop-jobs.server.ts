@@ -4,6 +4,7 @@ import type { MailQueue } from "~/mail/queue.server";
 import { makeMissingJpegCopies } from "~/media/jpeg-copies.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { sweepUnusedMedia } from "~/media/sweep.server";
+import { retryMissingRefunds } from "~/orders/missing-refund.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
@@ -48,9 +49,11 @@ export function shopJobs({ database, payments, mail, media, auth, keptMedia }: S
         const orders = await retryPendingRefunds(database.db, payments);
         // Returns received whose partial refund the provider did not make yet (decision 48).
         const returns = await retryReturnRefunds(database.db, payments);
-        const refunded = orders.refunded + returns.refunded;
-        const failed = orders.failed + returns.failed;
-        const inProgress = orders.inProgress + returns.inProgress;
+        // A late payment's missing pieces, given back through the provider (decision 37).
+        const missing = await retryMissingRefunds(database.db, payments);
+        const refunded = orders.refunded + returns.refunded + missing.refunded;
+        const failed = orders.failed + returns.failed + missing.failed;
+        const inProgress = orders.inProgress + returns.inProgress + missing.inProgress;
         if (refunded + failed + inProgress === 0) return null;
         if (refunded > 0) mail.sendSoon();
         const pending = failed > 0 ? `, ${failed} sin hacer (se reintentan)` : "";

@@ -414,7 +414,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     cancelado: "Cancelado por la tienda",
     reembolso_rechazado: "Reembolso rechazado",
     reembolso_a_mano: "Reembolsado a mano por la tienda",
-    faltantes_reembolsados: "Piezas faltantes reembolsadas a mano",
+    faltantes_reembolsados: "Piezas faltantes reembolsadas",
     entrega_registrada: "Fecha de entrega registrada",
     borrado: "Borrado del historial",
     devolucion_solicitada: "Devolución solicitada",

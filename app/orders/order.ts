@@ -38,8 +38,21 @@ export interface Order {
   paymentSessionId: string | null;
   /** Why this paid order cannot be fully served from stock (refund by hand), or null. */
   stockIssue: string | null;
-  /** When the owner recorded giving back the missing pieces' price by hand; null: not yet. */
+  /** When the missing pieces' price was given back (by the provider, or recorded by the owner); null: not yet. */
   missingRefundedAt: Date | null;
+  /**
+   * That refund through the payment provider: `pendiente` while asked (`error`: why the last try
+   * did not make it; `inProgress`: the provider has it in hand), `hecho` once made, `a_mano` when
+   * no provider can make it (`error` says why: the owner gives it back); null for an order paid
+   * before the shop asked providers for it (by hand too).
+   */
+  missingRefund: {
+    status: "pendiente" | "hecho" | "a_mano";
+    error: string | null;
+    inProgress: boolean;
+    /** The owner recorded it by hand after the provider failed. */
+    byHand: boolean;
+  } | null;
   shipping: ShippingAddress | null;
   carrier: string | null;
   trackingNumber: string | null;
@@ -67,11 +80,16 @@ export function missingCents(order: {
   return order.lines.reduce((sum, l) => sum + l.missing * l.unitPriceCents, 0) + shipping;
 }
 
-/** What cancelling a paid order gives back: its total, less missing pieces already given back by hand. */
+/**
+ * What cancelling a paid order gives back: its total, less missing pieces already given back, or
+ * being given back through the provider (that refund goes on: both together are the total).
+ */
 export function cancellationCents(
-  order: Pick<Order, "totalCents" | "lines" | "shippingRate" | "missingRefundedAt">,
+  order: Pick<Order, "totalCents" | "lines" | "shippingRate" | "missingRefundedAt"> &
+    Partial<Pick<Order, "missingRefund">>,
 ): number {
-  return order.totalCents - (order.missingRefundedAt ? missingCents(order) : 0);
+  const apart = order.missingRefundedAt !== null || order.missingRefund?.status === "pendiente";
+  return order.totalCents - (apart ? missingCents(order) : 0);
 }
 
 /**
@@ -80,7 +98,8 @@ export function cancellationCents(
  * the money was given back: null when every piece was there.
  */
 export function missingPiecesNotice(
-  order: Pick<Order, "lines" | "shippingRate"> & Partial<Pick<Order, "missingRefundedAt">>,
+  order: Pick<Order, "lines" | "shippingRate"> &
+    Partial<Pick<Order, "missingRefundedAt" | "missingRefund" | "voucher">>,
 ): string | null {
   const missing = order.lines.filter((l) => l.missing > 0);
   if (missing.length === 0) return null;
@@ -90,9 +109,13 @@ export function missingPiecesNotice(
   const sent = nothingToSend(order)
     ? "No hay piezas que enviarte de este pedido"
     : `No ${one ? "la" : "las"} incluiremos en tu envío`;
+  const amount = `${formatMXN(missingCents(order))} MXN`;
   const money = order.missingRefundedAt
-    ? `te devolvimos ${formatMXN(missingCents(order))} MXN el ${formatShopDate(order.missingRefundedAt)}`
-    : `te escribiremos para devolverte ${formatMXN(missingCents(order))} MXN`;
+    ? `te devolvimos ${amount} el ${formatShopDate(order.missingRefundedAt)}`
+    : order.missingRefund?.status === "pendiente"
+      ? // Through the provider, already asked: said as it goes back.
+        `te devolvemos ${amount}${refundWayOf(order.voucher?.method ?? null)}`
+      : `te escribiremos para devolverte ${amount}`;
   return `Tu pago llegó después de que venció tu apartado, y ${which}: ${names}. ${sent}; ${money}.`;
 }
 

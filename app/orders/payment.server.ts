@@ -141,7 +141,13 @@ export async function confirmPayment(
       const missing = short.map(({ line }) => `${line.name} × ${line.quantity}`);
       await trx
         .updateTable("orders")
-        .set({ stock_issue: `Pagado después de vencer el apartado, sin stock para: ${missing.join(", ")}` })
+        .set({
+          stock_issue: `Pagado después de vencer el apartado, sin stock para: ${missing.join(", ")}`,
+          // Their price goes back through the provider (missing-refund.server.ts), asked by the
+          // caller now; the refunds job leaves it that long before asking again.
+          missing_refund_status: "pendiente",
+          missing_refund_next_at: toTimestamp(new Date(now.getTime() + REFUND_SWEEP_DELAY_MS)),
+        })
         .where("id", "=", input.orderId)
         .execute();
     }
@@ -199,8 +205,13 @@ async function cancelAtPayment(
 ): Promise<boolean> {
   const cancelled = await trx
     .updateTable("orders")
-    // The refund covers the whole order: nothing is left to refund by hand.
-    .set({ status: "cancelado", stock_issue: null, updated_at: toTimestamp(now) })
+    // The refund covers the whole order: nothing is left to refund by hand, nor apart.
+    .set({
+      status: "cancelado",
+      stock_issue: null,
+      missing_refund_status: null,
+      updated_at: toTimestamp(now),
+    })
     .where("id", "=", orderId)
     .where("status", "in", movableFrom(move))
     .executeTakeFirst();

@@ -5,7 +5,13 @@ import { formatMXN } from "~/lib/money";
 import { trackingLink } from "~/settings/carriers";
 import { isShippingMethod, type ShippingChoice } from "~/settings/shipping-rates";
 import { editionTexts } from "./editions.server";
-import { type Order, REFUND_IN_PROGRESS, SHOP_CANCELLATION, SOLD_OUT_AT_PAYMENT } from "./order";
+import {
+  type Order,
+  REFUND_IN_PROGRESS,
+  REFUNDED_BY_HAND,
+  SHOP_CANCELLATION,
+  SOLD_OUT_AT_PAYMENT,
+} from "./order";
 import { isByHandReason } from "./refund-timing";
 
 type OrderRow = Selectable<OrdersTable>;
@@ -64,6 +70,15 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     paymentSessionId: row.payment_session_id,
     stockIssue: row.stock_issue,
     missingRefundedAt: row.missing_refunded_at ? toDate(row.missing_refunded_at) : null,
+    missingRefund:
+      row.missing_refund_status || row.missing_refund_error
+        ? {
+            status: row.missing_refund_status ?? "a_mano",
+            error: row.missing_refund_error ?? null,
+            inProgress: row.missing_refund_error === REFUND_IN_PROGRESS,
+            byHand: row.missing_refund_id === REFUNDED_BY_HAND,
+          }
+        : null,
     shipping: row.ship_line1
       ? {
           name: row.ship_name ?? "",

@@ -1,4 +1,5 @@
 import type { Db } from "~/db/database.server";
+import { refundMissingPieces } from "./missing-refund.server";
 import { countPaidOrder } from "./paid-count.server";
 import { confirmPayment, type PaidOutcome } from "./payment.server";
 import type { PaymentProvider, PaymentState } from "./payment-port";
@@ -31,6 +32,10 @@ export async function settlePayment(
       options.refundIfPending === true &&
       (await pendingRefund(db, input.orderId)));
   if (cancelled && payments) await refundOrder(db, payments, input.orderId, input.now);
+  // Paid late with some pieces gone: their price goes back through the provider now (the
+  // refunds job asks again if it does not answer).
+  if (outcome === "paid_after_expiry_short" && payments)
+    await refundMissingPieces(db, payments, input.orderId, input.now);
   return { outcome, cancelled };
 }
 

@@ -114,10 +114,11 @@ describeEachDatabase("a sized order's documents", (harness) => {
       "Pagado después de vencer el apartado, sin stock para: Anillo Marea talla 8 × 2",
     );
 
-    // The buyer is told what is not coming and that it is refunded: in her confirmation (no longer
-    // a plain "está confirmado" listing it as coming) and on 'Mi pedido'.
+    // The buyer is told what is not coming and that it is refunded (through the provider, asked by
+    // the payment's caller): in her confirmation (no longer a plain "está confirmado" listing it as
+    // coming) and on 'Mi pedido'.
     const price = (await getOrder(database.db, late.id))?.lines[1]?.unitPriceCents ?? 0;
-    const notice = `Tu pago llegó después de que venció tu apartado, y estas piezas ya no estaban disponibles: Anillo Marea talla 8 × 2. No las incluiremos en tu envío; te escribiremos para devolverte ${formatMXN(2 * price)} MXN.`;
+    const notice = `Tu pago llegó después de que venció tu apartado, y estas piezas ya no estaban disponibles: Anillo Marea talla 8 × 2. No las incluiremos en tu envío; te devolvemos ${formatMXN(2 * price)} MXN al mismo medio con que pagaste.`;
     const mailer = keeper();
     const templates = orderEmailTemplates(database.db, () => settingsFromEnvironment(shop));
     expect(await deliverPendingEmails(database.db, mailer, templates)).toEqual({ sent: 1, failed: 0 });
@@ -132,7 +133,7 @@ describeEachDatabase("a sized order's documents", (harness) => {
     const printed = renderToStaticMarkup(
       createElement(PackingSlip, { slip: slip as NonNullable<typeof slip> }),
     );
-    expect(printed).toContain("Sin stock al pagarse: no empacar 2 (se reembolsa a mano)");
+    expect(printed).toContain("Sin stock al pagarse: no empacar 2 (se le reembolsa)");
     expect(printed.replace(/<!-- -->/g, "")).toMatch(/talla 8.*?<td class="py-2 text-right">0<\/td>/s);
     // Shipped: its package holds the size 7 only; the size 8 that was gone is not listed in it.
     expect(

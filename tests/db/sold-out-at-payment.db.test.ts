@@ -7,7 +7,11 @@ import { formatMXN } from "~/lib/money";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { orderTimeline, removeFromHistory } from "~/orders/desk.server";
 import { releaseHold } from "~/orders/holds.server";
-import { recordMissingRefunded } from "~/orders/missing-refund.server";
+import {
+  recordMissingRefunded,
+  refundMissingPieces,
+  retryMissingRefunds,
+} from "~/orders/missing-refund.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { getOrder } from "~/orders/queries.server";
 import { receiptOf } from "~/orders/receipt.server";
@@ -116,38 +120,39 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
     });
   }
 
-  it("sends the pieces still there; the owner records giving back the missing ones by hand, once, and the buyer's page and Reportes say so", async () => {
+  it("sends the pieces still there; the missing ones' price goes back through the provider at payment, once, and the buyer's page and Reportes say so", async () => {
     const database = await harness.fresh();
     const { order, paymentIntent, payments } = await partlyShort(database);
     const paid = await getOrder(database.db, order.id);
-    expect(paid).toMatchObject({ status: "pendiente", missingRefundedAt: null });
+    expect(paid).toMatchObject({ status: "pendiente", missingRefund: { status: "hecho", byHand: false } });
     expect(paid?.stockIssue).toContain("Arete Espuma × 1");
+    expect(paid?.missingRefundedAt).toBeInstanceOf(Date);
+    // A partial refund of her card payment: the earring's price, at the Stripe stand-in.
+    expect(stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent)).toEqual([
+      expect.objectContaining({ amount: 400_000 }),
+    ]);
     const settings = settingsFromEnvironment(shop);
-    expect((await orderPageOf(database.db, order.id, settings))?.missing).toContain(
-      "te escribiremos para devolverte $4,000.00 MXN",
+    expect((await orderPageOf(database.db, order.id, settings))?.missing).toMatch(
+      /te devolvimos \$4,000\.00 MXN el \d{1,2} de [a-z]+ de \d{4}\.$/,
     );
-    const owed = await loadReport(database.db, { kind: "all" });
-    expect(owed.ok && owed.report.refunds).toEqual({ orders: 1, cents: 400_000, pieces: 1 });
-    expect(owed.ok && owed.report.figures).toMatchObject({ netCents: 800_000, pieces: 1 });
-
-    expect(await recordMissingRefunded(database.db, order.id)).toEqual({ ok: true, amountCents: 400_000 });
+    const titles = (await orderTimeline(database.db, paid as NonNullable<typeof paid>)).map(
+      (e) => `${e.title}: ${e.detail}`,
+    );
+    expect(titles).toContain("Piezas faltantes reembolsadas: $4,000.00, por el proveedor de pagos");
+    // Not owed; the ring sent is still a sale.
+    const report = await loadReport(database.db, { kind: "all" });
+    expect(report.ok && report.report.refunds).toEqual({ orders: 0, cents: 0, pieces: 0 });
+    expect(report.ok && report.report.figures).toMatchObject({ netCents: 800_000, pieces: 1 });
+    // Once: the refunds job and the owner's button find it made.
+    expect(await retryMissingRefunds(database.db, payments, new Date(Date.now() + 3_600_000))).toMatchObject({
+      refunded: 0,
+      failed: 0,
+    });
     expect(await recordMissingRefunded(database.db, order.id)).toEqual({
       ok: false,
       reason: "ya_registrado",
     });
-    const refunded = await getOrder(database.db, order.id);
-    expect(refunded?.missingRefundedAt).toBeInstanceOf(Date);
-    expect((await orderPageOf(database.db, order.id, settings))?.missing).toMatch(
-      /te devolvimos \$4,000\.00 MXN el \d{1,2} de [a-z]+ de \d{4}\.$/,
-    );
-    const titles = (await orderTimeline(database.db, refunded as NonNullable<typeof refunded>)).map(
-      (e) => `${e.title}: ${e.detail}`,
-    );
-    expect(titles).toContain("Piezas faltantes reembolsadas a mano: $4,000.00");
-    // No longer owed; the ring sent is still a sale.
-    const after = await loadReport(database.db, { kind: "all" });
-    expect(after.ok && after.report.refunds).toEqual({ orders: 0, cents: 0, pieces: 0 });
-    expect(after.ok && after.report.figures).toMatchObject({ netCents: 800_000, pieces: 1 });
+    expect(stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent)).toHaveLength(1);
 
     // Cancelled later by the shop: the missing pieces' price, already given back, is not paid twice.
     expect(await cancelPaidOrder(database.db, payments, order.id)).toMatchObject({
@@ -155,43 +160,102 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
       amountCents: order.totalCents - 400_000,
     });
     expect(stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent)).toEqual([
+      expect.objectContaining({ amount: 400_000 }),
       expect.objectContaining({ amount: order.totalCents - 400_000 }),
     ]);
-    // A tab still showing the button: recorded before, said so (the cancellation left them out).
-    expect(await recordMissingRefunded(database.db, order.id)).toEqual({
-      ok: false,
-      reason: "ya_registrado",
-    });
   });
 
-  it("shipped, it is not taken off the history while its missing pieces' money is still owed", async () => {
+  it("refused by the provider: the refunds job asks again until it is made; meanwhile it is owed, and the order stays on the history", async () => {
     const database = await harness.fresh();
-    const { order } = await partlyShort(database);
+    stands.fake.refundStatus = "failed";
+    const { order, paymentIntent, payments } = await partlyShort(database).finally(() => {
+      stands.fake.refundStatus = "succeeded";
+    });
+    const owed = await getOrder(database.db, order.id);
+    expect(owed).toMatchObject({
+      missingRefundedAt: null,
+      missingRefund: { status: "pendiente", inProgress: false },
+    });
+    expect(owed?.missingRefund?.error).toBeTruthy();
+    const settings = settingsFromEnvironment(shop);
+    expect((await orderPageOf(database.db, order.id, settings))?.missing).toContain(
+      "te devolvemos $4,000.00 MXN al mismo medio con que pagaste",
+    );
+    const report = await loadReport(database.db, { kind: "all" });
+    expect(report.ok && report.report.refunds).toEqual({ orders: 1, cents: 400_000, pieces: 1 });
     await database.db.updateTable("orders").set({ status: "enviado" }).where("id", "=", order.id).execute();
     expect(await removeFromHistory(database.db, order.id)).toEqual({
       ok: false,
       reason: "faltantes_por_devolver",
       status: null,
     });
-    expect((await getOrder(database.db, order.id))?.removedAt).toBeNull();
-    // The month's sales for the global invoice: the money given back beside the sale, for the accountant.
+    // Not yet due: the job leaves it.
+    expect(await retryMissingRefunds(database.db, payments)).toMatchObject({ refunded: 0 });
+    // Due, and the provider makes it this time: a new refund after the failed one.
     const month = shopDateTimeStamp(new Date()).slice(0, 7);
-    const before = (await globalInvoiceSales(database.db, month)).find((r) => r.orderId === order.id);
-    expect(before?.refundedCents ?? 0).toBe(0);
-    expect(await recordMissingRefunded(database.db, order.id)).toMatchObject({ ok: true });
-    const after = (await globalInvoiceSales(database.db, month)).find((r) => r.orderId === order.id);
-    expect(after?.refundedCents).toBe(400_000);
+    expect(
+      (await globalInvoiceSales(database.db, month)).find((r) => r.orderId === order.id)?.refundedCents ?? 0,
+    ).toBe(0);
+    expect(await retryMissingRefunds(database.db, payments, new Date(Date.now() + 3_600_000))).toMatchObject({
+      refunded: 1,
+    });
+    expect(
+      stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent).map((r) => [r.amount, r.status]),
+    ).toEqual([
+      [400_000, "failed"],
+      [400_000, "succeeded"],
+    ]);
+    expect((await getOrder(database.db, order.id))?.missingRefundedAt).toBeInstanceOf(Date);
+    // The month's sales for the global invoice: the money given back beside the sale, for the accountant.
+    expect(
+      (await globalInvoiceSales(database.db, month)).find((r) => r.orderId === order.id)?.refundedCents,
+    ).toBe(400_000);
     expect(await removeFromHistory(database.db, order.id)).toEqual({ ok: true });
   });
 
-  it("a cancellation first (another tab): recording the missing pieces afterwards says the whole total went back with it", async () => {
+  it("refused by the provider, the owner may give it back by hand (then the job asks no more); cash paid at OXXO is hers from the start", async () => {
+    const database = await harness.fresh();
+    stands.fake.refundStatus = "failed";
+    const { order, paymentIntent, payments } = await partlyShort(database).finally(() => {
+      stands.fake.refundStatus = "succeeded";
+    });
+    expect(await recordMissingRefunded(database.db, order.id)).toEqual({ ok: true, amountCents: 400_000 });
+    const recorded = await getOrder(database.db, order.id);
+    expect(recorded).toMatchObject({ missingRefund: { status: "hecho", byHand: true } });
+    const titles = (await orderTimeline(database.db, recorded as NonNullable<typeof recorded>)).map(
+      (e) => `${e.title}: ${e.detail}`,
+    );
+    expect(titles).toContain("Piezas faltantes reembolsadas: $4,000.00, a mano");
+    expect(await retryMissingRefunds(database.db, payments, new Date(Date.now() + 3_600_000))).toMatchObject({
+      refunded: 0,
+    });
+    expect(stands.fake.refunds.filter((r) => r.payment_intent === paymentIntent)).toHaveLength(1);
+
+    // Paid in cash at OXXO: no provider is asked; it is the owner's, with why.
+    const cash = await partlyShort(database);
+    await database.db
+      .updateTable("orders")
+      .set({ payment_method: "oxxo", missing_refund_status: "pendiente", missing_refunded_at: null })
+      .where("id", "=", cash.order.id)
+      .execute();
+    const before = stands.fake.refunds.length;
+    expect(await refundMissingPieces(database.db, payments, cash.order.id)).toBe("a_mano");
+    expect(stands.fake.refunds).toHaveLength(before);
+    const byHand = await getOrder(database.db, cash.order.id);
+    expect(byHand?.missingRefund).toMatchObject({ status: "a_mano", error: expect.stringContaining("OXXO") });
+    expect(await recordMissingRefunded(database.db, cash.order.id)).toMatchObject({ ok: true });
+  });
+
+  it("a cancellation after the missing pieces went back refunds the rest; the button finds it recorded", async () => {
     const database = await harness.fresh();
     const { order, payments } = await partlyShort(database);
-    expect(await cancelPaidOrder(database.db, payments, order.id)).toMatchObject({ ok: true });
+    expect(await cancelPaidOrder(database.db, payments, order.id)).toMatchObject({
+      ok: true,
+      amountCents: order.totalCents - 400_000,
+    });
     expect(await recordMissingRefunded(database.db, order.id)).toEqual({
       ok: false,
-      reason: "cancelado",
-      refundCents: order.totalCents,
+      reason: "ya_registrado",
     });
   });
 

@@ -53,20 +53,7 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
         )}
       </p>
       {order.cancellation && <CancellationNote cancellation={order.cancellation} />}
-      {order.stockIssue &&
-        (order.missingRefundedAt ? (
-          <p
-            className="rounded-lg border border-sand bg-sand/30 px-3 py-2 text-sm"
-            data-testid="missing-refunded"
-          >
-            <strong>Reembolsado a mano el {formatShopDateTime(order.missingRefundedAt)}:</strong>{" "}
-            {order.stockIssue}
-          </p>
-        ) : (
-          <p className="rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900">
-            <strong>Reembolsar a mano:</strong> {order.stockIssue}
-          </p>
-        ))}
+      {order.stockIssue && <MissingPiecesNote order={order} />}
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <h3 className="text-xs uppercase tracking-wider text-ink/70">Cliente</h3>
@@ -210,5 +197,42 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
         </p>
       )}
     </div>
+  );
+}
+
+/** A late payment's missing pieces: their refund through the provider, or by the owner's hand. */
+function MissingPiecesNote({ order }: { order: Order }) {
+  const refund = order.missingRefund;
+  if (order.missingRefundedAt) {
+    const how = refund && !refund.byHand ? "por el proveedor de pagos" : "a mano";
+    return (
+      <p
+        className="rounded-lg border border-sand bg-sand/30 px-3 py-2 text-sm"
+        data-testid="missing-refunded"
+      >
+        <strong>
+          Reembolsado {how} el {formatShopDateTime(order.missingRefundedAt)}:
+        </strong>{" "}
+        {order.stockIssue}
+      </p>
+    );
+  }
+  if (refund?.status === "pendiente")
+    return (
+      <p
+        className="rounded-lg border border-sand bg-sand/30 px-3 py-2 text-sm"
+        data-testid="missing-refund-pending"
+      >
+        <strong>Reembolso en curso en el proveedor de pagos:</strong> {order.stockIssue}
+        {refund.error && !refund.inProgress && (
+          <> (aún no se hizo: {refund.error}; la tienda lo vuelve a pedir)</>
+        )}
+      </p>
+    );
+  return (
+    <p className="rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900">
+      <strong>Reembolsar a mano:</strong> {order.stockIssue}
+      {refund?.status === "a_mano" && refund.error && <> ({refund.error})</>}
+    </p>
   );
 }

@@ -147,7 +147,7 @@ function Slip({
                 {line.edition && <span className="block text-sm">{line.edition}</span>}
                 {line.missing > 0 && (
                   <span className="block text-sm font-medium" data-testid="slip-missing">
-                    Sin stock al pagarse: no empacar {line.missing} (se reembolsa a mano)
+                    Sin stock al pagarse: no empacar {line.missing} (se le reembolsa)
                   </span>
                 )}
               </td>

@@ -235,6 +235,10 @@ export async function action(args: Route.ActionArgs) {
                 no_encontrado: "Pedido no encontrado.",
                 sin_faltantes: "Este pedido no tiene piezas faltantes que reembolsar.",
                 ya_registrado: "Ya estaba registrado: recarga la página.",
+                en_curso:
+                  "El proveedor de pagos tiene este reembolso en curso: espera a que termine; no lo reembolses a mano.",
+                se_pide_ahora:
+                  "La tienda está pidiendo este reembolso al proveedor en este momento: revisa en un minuto si se hizo.",
               }[result.reason];
         return answer(result.reason === "no_encontrado" ? 404 : 409, { ...base, ok: false, message: why });
       }
@@ -327,25 +331,31 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           </details>
         )}
 
-      {order.stockIssue && !order.missingRefundedAt && !order.removedAt && order.status !== "cancelado" && (
-        <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
-          <summary className="cursor-pointer font-medium">Ya le devolví las piezas faltantes</summary>
-          <fetcher.Form method="post" action={orderAction(order.id)} className="mt-4 max-w-md text-sm">
-            <input type="hidden" name="intent" value="faltantes" />
-            <p>
-              Solo si ya le devolviste {formatMXN(missingCents(order))} por las piezas que no estaban (por
-              transferencia, o desde el panel del proveedor de pagos): queda registrado en el pedido, su
-              página dice que se lo devolviste y los reportes dejan de contarlo como pendiente.
-            </p>
-            <button
-              type="submit"
-              className="mt-4 min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream"
-            >
-              Sí, ya se lo devolví
-            </button>
-          </fetcher.Form>
-        </details>
-      )}
+      {order.stockIssue &&
+        !order.missingRefundedAt &&
+        !order.removedAt &&
+        order.status !== "cancelado" &&
+        // The provider's to make while it is asked and has not failed: by hand only as the fallback.
+        (order.missingRefund?.status !== "pendiente" ||
+          (order.missingRefund.error !== null && !order.missingRefund.inProgress)) && (
+          <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
+            <summary className="cursor-pointer font-medium">Ya le devolví las piezas faltantes</summary>
+            <fetcher.Form method="post" action={orderAction(order.id)} className="mt-4 max-w-md text-sm">
+              <input type="hidden" name="intent" value="faltantes" />
+              <p>
+                Solo si ya le devolviste {formatMXN(missingCents(order))} por las piezas que no estaban (por
+                transferencia, o desde el panel del proveedor de pagos): queda registrado en el pedido, su
+                página dice que se lo devolviste y los reportes dejan de contarlo como pendiente.
+              </p>
+              <button
+                type="submit"
+                className="mt-4 min-h-11 rounded-full bg-ink px-5 text-sm font-medium text-cream"
+              >
+                Sí, ya se lo devolví
+              </button>
+            </fetcher.Form>
+          </details>
+        )}
 
       {(order.status === "enviado" || order.status === "archivado") &&
         order.shippedAt &&
