@@ -184,6 +184,8 @@ export interface OrdersTable {
   /** When the owner marked it 'Entregado' (issue 27); null: not marked. */
   delivered_at: NullableTimestamp;
   /** When the price of the pieces a late payment found gone was given back (by the provider or by hand); null: not yet. */
+  /** 1: its delivery days are business days (shipped since migration 0042); 0: calendar days. */
+  delivery_business_days: ColumnType<number, number | undefined, number>;
   missing_refunded_at: NullableTimestamp;
   /**
    * That refund through the payment provider (migration 0041): `pendiente` until it makes it,

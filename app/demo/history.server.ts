@@ -195,6 +195,7 @@ function orderRows(
     shipped_at: shippedAt ? toTimestamp(shippedAt) : null,
     // Shipped with the days a new shop's Configuración says, as 'Atender pedido' keeps them.
     delivery_days: shippedAt ? DEFAULT_DELIVERY_DAYS : null,
+    delivery_business_days: 1,
     search_text: orderSearchKey(id, buyer.name, buyer.email),
     email_key: emailKey(buyer.email),
     address_key: addressKey(shipping),

@@ -26,7 +26,7 @@ export async function markDelivered(
   if (ids.length === 0) return 0;
   const rows = await db
     .selectFrom("orders")
-    .select(["id", "shipped_at", "delivery_days"])
+    .select(["id", "shipped_at", "delivery_days", "delivery_business_days"])
     .where("id", "in", ids)
     .where("status", "in", ["enviado", "archivado"])
     .where("delivered_at", "is", null)
@@ -34,7 +34,12 @@ export async function markDelivered(
   let marked = 0;
   for (const row of rows) {
     const shippedAt = row.shipped_at ? toDate(row.shipped_at) : null;
-    const shipment = { shippedAt, deliveredAt: null, deliveryDays: row.delivery_days };
+    const shipment = {
+      shippedAt,
+      deliveredAt: null,
+      deliveryDays: row.delivery_days,
+      deliveryBusinessDays: row.delivery_business_days === 1,
+    };
     const at = deliveredAt(shipment, assumedDays, now)?.at ?? now;
     const result = await db
       .updateTable("orders")
@@ -53,13 +58,22 @@ export async function markDelivered(
  * now) for one that kept none. Null: not shipped, or not yet delivered.
  */
 export function deliveredAt(
-  order: { shippedAt: Date | null; deliveredAt: Date | null; deliveryDays?: number | null },
+  order: {
+    shippedAt: Date | null;
+    deliveredAt: Date | null;
+    deliveryDays?: number | null;
+    deliveryBusinessDays?: boolean;
+  },
   assumedDays: number,
   now: Date,
 ): { at: Date; assumed: boolean } | null {
   if (order.deliveredAt) return { at: order.deliveredAt, assumed: false };
   if (!order.shippedAt) return null;
-  const assumed = assumedDeliveryAt(order.shippedAt, order.deliveryDays ?? assumedDays);
+  const days = order.deliveryDays ?? assumedDays;
+  // Shipped before business days were counted: its calendar days stay (a delivery already shown never goes back).
+  const assumed = order.deliveryBusinessDays
+    ? assumedDeliveryAt(order.shippedAt, days)
+    : new Date(order.shippedAt.getTime() + days * 86_400_000);
   return assumed <= now ? { at: assumed, assumed: true } : null;
 }
 
@@ -101,7 +115,7 @@ export async function markDeliveredOn(
   return db.transaction().execute(async (trx): Promise<DeliveredOnResult> => {
     const row = await trx
       .selectFrom("orders")
-      .select(["shipped_at", "delivered_at", "delivery_days"])
+      .select(["shipped_at", "delivered_at", "delivery_days", "delivery_business_days"])
       .where("id", "=", orderId)
       .where("status", "in", ["enviado", "archivado"])
       .executeTakeFirst();
@@ -114,6 +128,7 @@ export async function markDeliveredOn(
         shippedAt,
         deliveredAt: row.delivered_at ? toDate(row.delivered_at) : null,
         deliveryDays: row.delivery_days,
+        deliveryBusinessDays: row.delivery_business_days === 1,
       },
       assumedDays,
       now,

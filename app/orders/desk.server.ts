@@ -208,6 +208,7 @@ type MoveChanges = {
   tracking_number?: string;
   shipped_at?: string;
   delivery_days?: number | null;
+  delivery_business_days?: number;
 };
 type MoveEvent = { kind: OrderEventsTable["kind"]; detail: string };
 
@@ -263,6 +264,8 @@ const shipChanges = (shipment: Shipment, now: Date): MoveChanges => ({
   tracking_number: shipment.trackingNumber,
   shipped_at: toTimestamp(now),
   delivery_days: shipment.deliveryDays ?? null,
+  // Counted in business days, as the rates promise them (orders shipped before: calendar days).
+  delivery_business_days: 1,
 });
 const shipEvent = (shipment: Shipment): MoveEvent => ({
   kind: "enviado",

@@ -40,6 +40,8 @@ export interface Order {
   stockIssue: string | null;
   /** When the missing pieces' price was given back (by the provider, or recorded by the owner); null: not yet. */
   missingRefundedAt: Date | null;
+  /** Its delivery days count business days (shipped since migration 0042), or calendar days. */
+  deliveryBusinessDays?: boolean;
   /**
    * That refund through the payment provider: `pendiente` while asked (`error`: why the last try
    * did not make it; `inProgress`: the provider has it in hand), `hecho` once made, `a_mano` when

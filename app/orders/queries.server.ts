@@ -53,6 +53,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     siteUrl: row.site_url ?? null,
     deliveredAt: row.delivered_at ? toDate(row.delivered_at) : null,
     deliveryDays: row.delivery_days ?? null,
+    deliveryBusinessDays: row.delivery_business_days === 1,
     voucher:
       row.payment_method && row.voucher_reference && row.voucher_expires_at
         ? {

@@ -97,6 +97,16 @@ describeEachDatabase("delivery and the return window", (harness) => {
     expect(marked?.next).toContain("Tu pedido ya llegó");
   });
 
+  it("an order shipped before business days were counted keeps its calendar days: a delivery already shown never goes back", async () => {
+    const shippedAt = new Date("2026-11-02T18:00:00Z");
+    const id = await order(shippedAt);
+    // As migration 0042 leaves the orders shipped before it.
+    await database.db.updateTable("orders").set({ delivery_business_days: 0 }).where("id", "=", id).execute();
+    const page = await orderPageOf(database.db, id, shop, new Date("2026-11-10T18:30:00Z"));
+    expect(page?.steps.find((s) => s.label === "Entregado")?.at).toBe("9 nov 2026, 12:00");
+    expect(page?.returns).toContain("Tienes hasta el 17 nov 2026, 23:59");
+  });
+
   it("a parcel that came late: the day the owner says it arrived counts, past the assumed day, and opens the buyer's window from it", async () => {
     const shippedAt = new Date("2026-11-02T18:00:00Z");
     const id = await order(shippedAt);
