@@ -95,6 +95,24 @@ export async function startCheckout(
 ): Promise<CheckoutResult> {
   const ask: CheckoutAsk = { lines, urls, browser, ceilings, ...more };
   const now = ask.now ?? new Date();
+  const open = browser ? await openCheckoutsOf(db, browser) : [];
+  // Its hold on these pieces, still running: back to its payment page, nothing renewed. (One
+  // whose time is up, not yet swept, is closed below like any other.)
+  const running = open.filter((o) => o.expiresAt > now);
+  const wanted = new Set(lines.map((l) => l.productId));
+  const held = running.find((o) => o.productIds.some((id) => wanted.has(id)));
+  // The same cart: back to its payment page. Another size or quantity of them: told so first (the
+  // page would charge the cart it was opened for), and still no new hold of a piece it holds.
+  if (held && sameCart(held.lines, lines))
+    return { ok: false, reason: "ya_apartada", message: ALREADY_HELD_MESSAGE, url: held.paymentUrl };
+  if (held)
+    return {
+      ok: false,
+      reason: "ya_apartada",
+      message: changedCartMessage(held.expiresAt),
+      url: held.paymentUrl,
+      changed: true,
+    };
   const line = await lineToJoin(
     db,
     await lineDrops(
@@ -103,31 +121,19 @@ export async function startCheckout(
     ),
     now,
   );
-  if (browser) {
-    const wanted = new Set(lines.map((l) => l.productId));
-    const open = await openCheckoutsOf(db, browser);
-    // Its hold on these pieces, still running: back to its payment page, nothing renewed. (One
-    // whose time is up, not yet swept, is closed below like any other.)
-    const held = open.find((o) => o.expiresAt > now && o.productIds.some((id) => wanted.has(id)));
-    // The same cart: back to its payment page. Another size or quantity of them: told so first (the
-    // page would charge the cart it was opened for), and still no new hold of a piece it holds.
-    if (held && sameCart(held.lines, lines))
-      return { ok: false, reason: "ya_apartada", message: ALREADY_HELD_MESSAGE, url: held.paymentUrl };
-    if (held)
-      return {
-        ok: false,
-        reason: "ya_apartada",
-        message: changedCartMessage(held.expiresAt),
-        url: held.paymentUrl,
-        changed: true,
-      };
-    // Another cart: the old checkout is closed for it only if it may be held (a cart refused now,
-    // a piece sold out meanwhile, would leave her with neither). In a line, it may wait instead.
-    if (open.length > 0 && !line) {
+  if (open.length > 0) {
+    // Those whose time is up are over anyway: closed first, their pieces back for anyone (her too).
+    const expired = open.filter((o) => o.expiresAt <= now);
+    const closingExpired = await closeOpenCheckouts(db, payments, expired);
+    if (closingExpired) return closingExpired;
+    // One still running, of other pieces: closed for the new cart only if that cart may be held (a
+    // cart refused now, a piece sold out meanwhile, would leave her with neither). In a line, it
+    // may wait instead.
+    if (running.length > 0 && !line) {
       const refusal = await precheckCart(db, { lines, ceilings, now });
       if (refusal) return { ok: false, ...refusal };
     }
-    const closing = await closeOpenCheckouts(db, payments, open);
+    const closing = await closeOpenCheckouts(db, payments, running);
     if (closing) return closing;
   }
   if (line) {

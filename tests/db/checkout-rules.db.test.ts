@@ -118,6 +118,25 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
     expect(await openHolds(database, BROWSER)).toEqual([{ id: held.orderId }]);
   });
 
+  it("her own checkout whose time ran out (not swept yet) is closed, and the same last piece is hers to hold again", async () => {
+    const database = await harness.fresh();
+    const payments = createDemoPayments(database.db);
+    const piece = await runningPiece(database, { stock: 1, name: "Arete Último" });
+    const lines = [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }];
+    const first = await startCheckout(database.db, payments, lines, urls, BROWSER);
+    if (!first.ok || !("orderId" in first)) throw new Error("no se apartó");
+    // Its time is up; the sweeper has not come by.
+    await database.db
+      .updateTable("orders")
+      .set({ expires_at: toTimestamp(new Date(Date.now() - 1_000)) })
+      .where("id", "=", first.orderId)
+      .execute();
+    const again = await startCheckout(database.db, payments, lines, urls, BROWSER);
+    expect(again).toMatchObject({ ok: true });
+    expect((await getOrder(database.db, first.orderId))?.status).toBe("expirado");
+    expect(await piece.stock()).toBe(0);
+  });
+
   it("a cart that changed a held piece's size or quantity is told so, with its payment page, and nothing is released or held anew", async () => {
     const database = await harness.fresh();
     const payments = createDemoPayments(database.db);
