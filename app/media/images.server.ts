@@ -31,9 +31,14 @@ export class ImageRejected extends Error {}
 /** What the owner reads about an iPhone HEIC photo (the pipeline and the upload route say it alike). */
 export const HEIC_REFUSED = "Las fotos HEIC no se pueden usar: guárdala como JPG o PNG.";
 
-/** The largest side, the most pixels and the most elongated shape a photo may have. */
-export const MAX_IMAGE_SIDE = 10_000;
-const MAX_IMAGE_PIXELS = 50_000_000;
+/**
+ * The largest side, the most pixels and the most elongated shape a photo may have: a 200-megapixel
+ * phone photo (16,320 × 12,240) fits; a JPEG is decoded at a fraction of its size when scaled
+ * (libjpeg's shrink-on-load), other formats whole, so they are held to fewer pixels.
+ */
+export const MAX_IMAGE_SIDE = 20_000;
+const MAX_IMAGE_PIXELS = 210_000_000;
+const MAX_OTHER_PIXELS = 60_000_000;
 const MAX_IMAGE_RATIO = 10;
 
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "heif", "tiff", "svg"]);
@@ -59,14 +64,15 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   }
   // A picture, not a pixel bomb: one tall strip of a few MB decodes (and turns) into gigabytes of
   // memory before any check of its own, enough to stop a small server.
+  const pixelCap = meta.format === "jpeg" ? MAX_IMAGE_PIXELS : MAX_OTHER_PIXELS;
   if (
     meta.width > MAX_IMAGE_SIDE ||
     meta.height > MAX_IMAGE_SIDE ||
-    meta.width * meta.height > MAX_IMAGE_PIXELS ||
+    meta.width * meta.height > pixelCap ||
     Math.max(meta.width, meta.height) > MAX_IMAGE_RATIO * Math.min(meta.width, meta.height)
   ) {
     throw new ImageRejected(
-      `La imagen es demasiado grande o demasiado alargada: usa una de hasta ${MAX_IMAGE_SIDE.toLocaleString("es-MX")} píxeles por lado (una foto de teléfono sirve tal cual).`,
+      "La imagen es demasiado grande o demasiado alargada para la tienda: usa una foto de proporciones normales (una foto de teléfono en JPG sirve tal cual).",
     );
   }
   const rotated = meta.orientation && meta.orientation >= 5; // EXIF 5-8 swap width and height
@@ -80,7 +86,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   // those pixels (an SVG or a 12-megapixel photo is not decoded again for each). Raw pixels carry
   // no metadata, so EXIF and GPS are gone.
   const largest = widths[widths.length - 1] ?? width;
-  const base = await sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS })
+  const base = await sharp(input, { limitInputPixels: pixelCap })
     .rotate()
     .resize({ width: largest, withoutEnlargement: true })
     .raw()

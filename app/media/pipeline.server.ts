@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { toTimestamp } from "~/db/database.server";
 import type { NewMediaRow } from "~/db/schema";
 import { newId } from "~/lib/ids";
-import { type ProcessedImage, processImage, variantKey } from "./images.server";
+import { ImageRejected, type ProcessedImage, processImage, variantKey } from "./images.server";
 import { processedImageRow, putProcessedImage } from "./media.server";
 import { capBytes, peek, UploadTooLarge } from "./multipart.server";
 import { loadSharp } from "./sharp.server";
@@ -69,9 +69,16 @@ export async function receiveImage(target: Target, file: Readable): Promise<Stor
     let processed: ProcessedImage;
     try {
       processed = await processImage(body);
-    } catch {
-      // Refused by its content, or a file that passes the header check but does not decode.
-      return uploadFailure("no_es_imagen", "image");
+    } catch (error) {
+      // Refused by its content (with its own words when the check said why), or a file that passes
+      // the header check but does not decode.
+      return uploadFailure(
+        "no_es_imagen",
+        "image",
+        error instanceof ImageRejected
+          ? error.message.charAt(0).toLowerCase() + error.message.slice(1)
+          : undefined,
+      );
     }
     const id = newId();
     const key = `drops/${target.dropId}/${id}`;

@@ -47,7 +47,7 @@ export function uploadFailure(reason: UploadReason, kind: UploadKind | null, det
     tipo_invalido: `${failed}: ${detail ?? "el tipo debe ser image o video."}`,
     sin_archivo: `${failed}: no llegó ningún archivo.`,
     demasiado_grande: tooLargeMessage(kind),
-    no_es_imagen: `${FAILED.image}: el archivo no es una imagen válida.`,
+    no_es_imagen: `${FAILED.image}: ${detail ?? "el archivo no es una imagen válida."}`,
     heic: HEIC_REFUSED,
     no_es_video: `${FAILED.video}: solo se aceptan videos MP4 o WebM.`,
   };

@@ -136,6 +136,11 @@ it("a pixel bomb (a long strip of one colour, small as a file) is refused from i
     .toBuffer();
   expect(strip.length).toBeLessThan(200_000);
   await expect(processImage(strip)).rejects.toThrow(/demasiado grande o demasiado alargada/);
+  // A square PNG past its pixels (a JPEG of the same size would be taken: it decodes scaled).
+  const square = await sharp({ create: { width: 8_000, height: 8_000, channels: 3, background: "#c9a227" } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+  await expect(processImage(square)).rejects.toThrow(/demasiado grande/);
   // A large, normal photo shape is still taken.
   const wide = await sharp({ create: { width: 4_000, height: 3_000, channels: 3, background: "#efe6d6" } })
     .jpeg()

@@ -363,6 +363,22 @@ describeEachDatabase("media uploads through HTTP", (harness) => {
     await expectNothingStored(dropId);
   });
 
+  it("refuses a pixel bomb (a long strip, small as a file) from its size alone, saying why", async () => {
+    const dropId = newId();
+    const strip = await sharp({ create: { width: 200, height: 5_000, channels: 3, background: "#c9a227" } })
+      .png()
+      .toBuffer();
+    const { status, json } = await upload(
+      form({ dropId, kind: "image" }, { name: "tira.png", type: "image/png", body: strip }),
+    );
+    expect(status).toBe(400);
+    expect(json).toEqual({
+      message:
+        "Error al subir la imagen: la imagen es demasiado grande o demasiado alargada para la tienda: usa una foto de proporciones normales (una foto de teléfono en JPG sirve tal cual).",
+    });
+    await expectNothingStored(dropId);
+  });
+
   it("refuses as a video a photo, a HEIC and a Matroska file", async () => {
     const dropId = newId();
     const mkv = Buffer.from(webm().toString("latin1").replace("webm", "mkvx"), "latin1");
