@@ -66,9 +66,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     text:
       result.moment === "cerrada"
         ? `${name} ya cerró, así que no te escribiremos por ella. Te esperamos en nuestra próxima colección.`
-        : result.moment === "abierta"
-          ? `${name} ya está abierta: te enviamos el aviso en unos minutos, o ve a verla ahora.`
-          : `Te escribiremos una sola vez, cuando abra ${name}.`,
+        : result.moment === "avisada"
+          ? `${name} ya abrió y te enviamos su aviso: ve a verla.`
+          : result.moment === "abierta"
+            ? `${name} ya está abierta: te enviamos el aviso en unos minutos, o ve a verla ahora.`
+            : `Te escribiremos una sola vez, cuando abra ${name}.`,
     link:
       result.moment === "cerrada"
         ? COLLECTIONS

@@ -99,6 +99,8 @@ export interface SubscriptionView {
   email: string;
   status: "pendiente" | "confirmada" | "baja";
   siteUrl: string;
+  /** Its opening notice went out already. */
+  notified: boolean;
   drop: { id: string; name: string; startAt: Date; endAt: Date; status: string };
 }
 
@@ -112,6 +114,7 @@ export async function getSubscription(db: Db, id: string): Promise<SubscriptionV
       "s.email",
       "s.status",
       "s.site_url",
+      "s.notified_at",
       "d.id as drop_id",
       "d.name as drop_name",
       "d.start_at",
@@ -126,6 +129,7 @@ export async function getSubscription(db: Db, id: string): Promise<SubscriptionV
     email: row.email,
     status: row.status,
     siteUrl: row.site_url,
+    notified: row.notified_at !== null,
     drop: {
       id: row.drop_id,
       name: row.drop_name,
@@ -141,8 +145,11 @@ export type LinkResult =
       ok: true;
       already: boolean;
       drop: { id: string; name: string };
-      /** Where the drop stands as she confirms: before its opening, open (its notice comes now), or closed. */
-      moment?: "antes" | "abierta" | "cerrada";
+      /**
+       * Where the drop stands as she confirms: before its opening, open (its notice comes now, or
+       * came: `avisada`), or closed (archived before it opened too).
+       */
+      moment?: "antes" | "abierta" | "avisada" | "cerrada";
     }
   | { ok: false; reason: "no_encontrado" | "dado_de_baja" | "vencido"; drop?: { id: string; name: string } };
 
@@ -169,11 +176,13 @@ export async function confirmSubscription(db: Db, id: string, now = new Date()):
     already: Number(changed.numUpdatedRows) === 0,
     drop: { id: found.drop.id, name: found.drop.name },
     moment:
-      now < found.drop.startAt
-        ? "antes"
-        : now <= found.drop.endAt && found.drop.status !== "archivada"
-          ? "abierta"
-          : "cerrada",
+      found.drop.status === "archivada" || now > found.drop.endAt
+        ? "cerrada"
+        : found.notified
+          ? "avisada"
+          : now < found.drop.startAt
+            ? "antes"
+            : "abierta",
   };
 }
 

@@ -138,6 +138,13 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
       ok: true,
       moment: "abierta",
     });
+    // Its notice sent, the same link again says so, not that it comes.
+    expect(await queueOpeningNotices(database.db, opened)).toMatchObject({ queued: 1 });
+    expect(await confirmSubscription(database.db, open.subscriptionId, opened)).toMatchObject({
+      ok: true,
+      already: true,
+      moment: "avisada",
+    });
     // The drop lasts 48 hours: three days after its opening it has closed.
     const after = new Date(drop.opensAt.getTime() + 72 * 3_600_000);
     expect(await confirmSubscription(database.db, closed.subscriptionId, after)).toMatchObject({
