@@ -127,6 +127,12 @@ export type RequestAnswer =
 /** How soon after one submission another is taken (a correction is one a minute at most). */
 export const RESUBMIT_AFTER_MS = 60_000;
 
+const tooSoon = {
+  ok: false,
+  reason: "muy_pronto",
+  message: "Acabas de enviar tus datos. Espera un minuto antes de volver a corregirlos.",
+} as const;
+
 /**
  * Records a buyer's request (or, within the month, her corrected data: one request per order),
  * passes it to the invoicing provider and queues her acknowledgement (the caller sends it soon). Refused after the month she paid in, and for an order that
@@ -145,12 +151,7 @@ export async function requestInvoice(
   if (standing.kind !== "abierta") return { ok: false, reason: standing.kind, message: standing.message };
   // Each submission asks the invoicing provider and sends an e-mail: one a minute is a buyer's pace.
   const last = standing.request?.updatedAt.getTime();
-  if (last !== undefined && now.getTime() - last < RESUBMIT_AFTER_MS)
-    return {
-      ok: false,
-      reason: "muy_pronto",
-      message: "Acabas de enviar tus datos. Espera un minuto antes de volver a corregirlos.",
-    };
+  if (last !== undefined && now.getTime() - last < RESUBMIT_AFTER_MS) return tooSoon;
   const at = toTimestamp(now);
   const fields = {
     rfc: input.rfc,
@@ -165,12 +166,17 @@ export async function requestInvoice(
     provider_reference: null,
     notes: null,
   };
-  // One per order: a second request while the month lasts replaces the data of the first.
-  await db
+  // One per order: a second request while the month lasts replaces the data of the first — not
+  // within a minute of the last, said again in the write itself (two at once: one is taken).
+  const cutoff = toTimestamp(new Date(now.getTime() - RESUBMIT_AFTER_MS));
+  const written = await db
     .insertInto("invoice_requests")
     .values({ order_id: orderId, requested_at: at, ...fields })
-    .onConflict((oc) => oc.column("order_id").doUpdateSet(fields))
-    .execute();
+    .onConflict((oc) =>
+      oc.column("order_id").doUpdateSet(fields).where("invoice_requests.updated_at", "<=", cutoff),
+    )
+    .executeTakeFirst();
+  if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) return tooSoon;
   const request: InvoiceRequest = {
     orderId,
     rfc: input.rfc,

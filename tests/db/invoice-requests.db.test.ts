@@ -137,6 +137,24 @@ describeEachDatabase("'Requiero factura'", (harness) => {
     ]);
   });
 
+  it("two submissions at once (two taps, two tabs): one is taken, the other is told to wait; one e-mail", async () => {
+    const orderId = await paidOrder();
+    const now = new Date();
+    const answers = await Promise.all([
+      requestInvoice(database.db, local, orderId, input(), now),
+      requestInvoice(database.db, local, orderId, input({ nombre: "Otra Persona" }), now),
+    ]);
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers.filter((a) => !a.ok)).toEqual([expect.objectContaining({ reason: "muy_pronto" })]);
+    const mails = await database.db
+      .selectFrom("emails")
+      .select("id")
+      .where("order_id", "=", orderId)
+      .where("kind", "=", "factura_solicitada")
+      .execute();
+    expect(mails).toHaveLength(1);
+  });
+
   it("takes a request only within the calendar month of the payment, Mexico City time", async () => {
     // Paid 31 Oct 2026 at 23:30 in Mexico City (already 1 Nov in UTC): October's sale.
     const paidAt = new Date("2026-11-01T05:30:00Z");
