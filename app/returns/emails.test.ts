@@ -77,6 +77,7 @@ describe("a return's e-mails", () => {
     // One piece is spoken of as one.
     expect(damaged.text).toContain("Envíanos la pieza como te indicamos abajo");
     expect(damaged.text).toContain("como llegó dañada o no es la que pediste");
+    expect(damaged.text).toContain("En cuanto llegue al taller");
     const two = await returnAcceptedEmail(
       {
         ...view,
@@ -89,6 +90,7 @@ describe("a return's e-mails", () => {
     );
     expect(two.text).toContain("Envíanos las piezas como te indicamos abajo");
     expect(two.text).toContain("como llegaron dañadas o no son las que pediste");
+    expect(two.text).toContain("En cuanto lleguen al taller");
   });
 
   it("a SPEI transfer is refunded to the account it came from; a card to itself; cash at OXXO by the owner", () => {
@@ -110,7 +112,7 @@ describe("a return's e-mails", () => {
     const cash = { ...view, refundWay: "" };
     const accepted = await returnAcceptedEmail(cash, shop, pageUrl);
     expect(accepted.text).toContain(
-      "En cuanto lleguen al taller te reembolsamos $4,000.00 MXN: como pagaste en efectivo en OXXO, te escribiremos para pedirte la cuenta a la que te lo enviaremos.",
+      "En cuanto llegue al taller te reembolsamos $4,000.00 MXN: como pagaste en efectivo en OXXO, te escribiremos para pedirte la cuenta a la que te lo enviaremos.",
     );
     const refunded = await returnRefundedEmail({ ...cash, status: "reembolsada" }, shop, null);
     expect(refunded.text).toContain("te devolvimos $4,000.00 MXN. Si no lo ves en tu cuenta, respóndenos");

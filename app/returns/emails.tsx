@@ -111,9 +111,13 @@ export const returnRequestedEmail: ReturnEmail = (view, shop, pageUrl = null, ph
     ],
   });
 
+/** Whether a return is of one piece (the e-mails speak of it as one). */
+const onePiece = (view: { lines: readonly { quantity: number }[] }) =>
+  view.lines.reduce((sum, l) => sum + l.quantity, 0) === 1;
+
 /** Where to send what comes back, and who pays its way: said of one piece or of several. */
 function acceptedLine(view: { lines: readonly { quantity: number }[]; shopPaysReturn: boolean }): string {
-  const one = view.lines.reduce((sum, l) => sum + l.quantity, 0) === 1;
+  const one = onePiece(view);
   const send = `Aceptamos tu devolución. Envíanos ${one ? "la pieza" : "las piezas"} como te indicamos abajo, en su empaque y con tu número de pedido;`;
   return view.shopPaysReturn
     ? `${send} como ${one ? "llegó dañada o no es la que pediste" : "llegaron dañadas o no son las que pediste"}, el envío de regreso corre por nuestra cuenta.`
@@ -127,8 +131,8 @@ export const returnAcceptedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
     lines: [
       acceptedLine(view),
       view.refundWay
-        ? `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN${view.refundWay}.`
-        : `En cuanto lleguen al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo en OXXO, te escribiremos para pedirte la cuenta a la que te lo enviaremos.`,
+        ? `En cuanto ${onePiece(view) ? "llegue" : "lleguen"} al taller te reembolsamos ${view.refund} MXN${view.refundWay}.`
+        : `En cuanto ${onePiece(view) ? "llegue" : "lleguen"} al taller te reembolsamos ${view.refund} MXN: como pagaste en efectivo en OXXO, te escribiremos para pedirte la cuenta a la que te lo enviaremos.`,
     ],
     message: view.ownerMessage,
   });
@@ -157,8 +161,8 @@ export const returnRefundedEmail: ReturnEmail = (view, shop, pageUrl = null, pho
     title: "Tu reembolso está hecho",
     lines: [
       view.refundWay
-        ? `Recibimos las piezas de tu devolución y te reembolsamos ${view.refund} MXN${view.refundWay}. Según tu banco, puede tardar unos días en verse en tu estado de cuenta.`
-        : `Recibimos las piezas de tu devolución y te devolvimos ${view.refund} MXN. Si no lo ves en tu cuenta, respóndenos y lo revisamos.`,
+        ? `Recibimos ${onePiece(view) ? "la pieza" : "las piezas"} de tu devolución y te reembolsamos ${view.refund} MXN${view.refundWay}. Según tu banco, puede tardar unos días en verse en tu estado de cuenta.`
+        : `Recibimos ${onePiece(view) ? "la pieza" : "las piezas"} de tu devolución y te devolvimos ${view.refund} MXN. Si no lo ves en tu cuenta, respóndenos y lo revisamos.`,
       piecesNotArrived(view.lines, "correo"),
     ].filter((line) => line !== null),
   });
