@@ -269,10 +269,19 @@ export function edgeGuards(config: Config): express.RequestHandler {
     // addresses as written, while React Router matches them decoded.
     // So would its other spellings React Router takes for the same route (`/mi-pedido/`,
     // `/mi-pedido/_.data`, `/MI-PEDIDO`): only the two the shop writes (`/x`, `/x.data`) pass.
-    const limited = req.method === "POST" ? [...LIMITED_PATHS, ...LIMITED_POSTS] : LIMITED_PATHS;
+    // A page asked for that way (a typed address, an old link) is sent to the shop's spelling;
+    // a form or a data request is refused. Only a path not written the shop's way is looked at.
     const routed = routeAddress(path);
-    const asWritten = path === req.path && limited.some((pattern) => pattern.test(path));
-    if (!asWritten && limited.some((pattern) => pattern.test(routed))) {
+    const written = path === req.path && (path === routed || path === `${routed}.data`);
+    const limited = req.method === "POST" ? [...LIMITED_PATHS, ...LIMITED_POSTS] : LIMITED_PATHS;
+    if (!written && limited.some((pattern) => pattern.test(routed))) {
+      const page =
+        (req.method === "GET" || req.method === "HEAD") && path === req.path && !path.endsWith(".data");
+      if (page) {
+        const query = req.originalUrl.indexOf("?");
+        res.redirect(301, `${routed}${query < 0 ? "" : req.originalUrl.slice(query)}`);
+        return;
+      }
       refuse(req, res, 400, "La dirección no es válida.");
       return;
     }

@@ -180,6 +180,15 @@ describeEachDatabase("'Mi pedido'", (harness) => {
       expect(res.status, target).toBe(400);
       expect(await res.text(), target).toContain("La dirección no es válida.");
     }
+    // A page asked for that way (a typed address, an old link) is sent to the shop's own spelling.
+    for (const [target, to] of [
+      ["/mi-pedido/", "/mi-pedido"],
+      ["/Login?next=%2Fadmin", "/login?next=%2Fadmin"],
+    ]) {
+      const res = await fetch(`${server.url}${target}`, { redirect: "manual" });
+      expect(res.status, target).toBe(301);
+      expect(res.headers.get("location"), target).toBe(to);
+    }
   });
 
   it("the confirmation e-mail links the order's page", async () => {
