@@ -244,7 +244,32 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
   };
 
   const dropOfProduct = new Map(data.products.map((p) => [p.id, p.dropId]));
-  const allProducts = scope.kind === "month" ? [] : data.products.map(productRow);
+  // A piece taken off its drop after it sold keeps its sales in the figures: a row of its own, from
+  // its lines (no stock read: nothing offered to count against).
+  const gone: ProductRow[] = [...linesByProduct.entries()]
+    .filter(
+      ([id, lines]) =>
+        !dropOfProduct.has(id) &&
+        lines.some((l) => !l.refund && (scope.kind !== "drop" || l.dropId === scope.dropId)),
+    )
+    .map(([id, lines]) => {
+      const first = lines[0] as SaleLine;
+      dropOfProduct.set(id, first.dropId);
+      const sold = lines.filter((l) => !l.refund);
+      const pieces = sold.reduce((sum, l) => sum + l.quantity, 0);
+      return {
+        id,
+        name: first.name,
+        dropName: dropsById.get(first.dropId)?.name ?? "",
+        pieces,
+        netCents: sold.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
+        offered: null,
+        kept: pieces,
+        soldOutAfterMs: null,
+        option: productSizes(null, lines),
+      };
+    });
+  const allProducts = scope.kind === "month" ? [] : [...data.products.map(productRow), ...gone];
   // The month view has no product rows of its own: what sold that month, by piece.
   const soldInScope = [...groupBy(sales, (l) => l.productId).entries()].map(([id, lines]) => {
     const known = allProducts.find((p) => p.id === id);
@@ -280,7 +305,8 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
               ...figures(salesByDrop.get(id) ?? []),
               sold: products.reduce((sum, p) => sum + p.pieces, 0),
               offered: products.reduce((sum, p) => sum + (p.offered ?? 0), 0),
-              kept: products.reduce((sum, p) => sum + p.kept, 0),
+              // Of the pieces still offered (one taken off the drop has no stock to count against).
+              kept: products.reduce((sum, p) => sum + (p.offered === null ? 0 : p.kept), 0),
               waitlist: scope.kind === "all" ? waitlistOf(id) : null,
             };
           })

@@ -4,7 +4,7 @@ import type { Database } from "~/db/database.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { monthKey } from "~/reports/calendar";
 import { reportCsv } from "~/reports/csv";
-import type { Report, ReportScope } from "~/reports/report";
+import { type Report, type ReportScope, sellThroughText } from "~/reports/report";
 import { loadReport } from "~/reports/reports.server";
 import { sizesText } from "~/reports/sizes";
 import { describeEachDatabase } from "../support/databases";
@@ -144,6 +144,19 @@ describeEachDatabase("reports per size", (harness) => {
     expect(top?.option && sizesText(top.option)).toBe(
       "Talla 6: 0 vendidas · quedan 1; Talla 7: 3 vendidas · quedan 1; Talla 8: 1 vendida · quedan 0",
     );
+  });
+
+  it("a piece the owner took off the drop after it sold keeps a row of its own, its sales counted, nothing offered", async () => {
+    const database = await harness.fresh();
+    const { dropId } = await shop(database);
+    const before = await report(database, { kind: "drop", dropId });
+    await database.db.deleteFrom("products").where("name", "=", "Cadena Sola").execute();
+    const after = await report(database, { kind: "drop", dropId });
+    expect(after.figures).toEqual(before.figures);
+    const chain = after.products.find((p) => p.name === "Cadena Sola");
+    expect(chain).toMatchObject({ pieces: 1, offered: null, soldOutAfterMs: null, option: null });
+    expect(sellThroughText(chain?.kept ?? 0, chain?.offered ?? null)).toBe("—");
+    expect(reportCsv(after)).toContain('"Mareas","Cadena Sola","1"');
   });
 
   it("a size the owner removed keeps its sales, apart and with no stock of its own", async () => {

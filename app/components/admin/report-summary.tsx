@@ -15,7 +15,7 @@ export function ReportSummary({ report }: { report: Report }) {
         <p className="mt-3 text-sm">
           Vendido:{" "}
           {sellThroughText(
-            report.products.reduce((s, p) => s + p.kept, 0),
+            report.products.reduce((s, p) => s + (p.offered === null ? 0 : p.kept), 0),
             report.products.reduce((s, p) => s + (p.offered ?? 0), 0),
           )}{" "}
           de las piezas ofrecidas.
