@@ -19,11 +19,11 @@ export function countCheckoutAnswer(answer: CheckoutAnswer): void {
 
 /**
  * Counts a checkout refused before its cart was read (`limite`, `verificacion`): under the drops
- * its body names when the front door already read it, under no drop otherwise. Only ids of the
- * right shape are taken; the metrics bound how many distinct ones they keep.
+ * its body names when the front door already read it and the shop already counted them as real
+ * drops (a checkout it answered after reading them), under no drop otherwise.
  */
 export function countRefusedCheckout(req: IncomingMessage, reason: string): void {
-  recordCheckout(keptDrops(req), "refused", reason);
+  recordCheckout(keptDrops(req), "refused", reason, false);
 }
 
 function keptDrops(req: IncomingMessage): string[] {

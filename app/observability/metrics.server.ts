@@ -111,16 +111,19 @@ const dropsSeen = new Set<string>();
 const DROP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const REASON = /^[a-z_]{1,40}$/;
 
-function dropLabel(id: string): string {
+function dropLabel(id: string, confirmed: boolean): string {
   if (!DROP_ID.test(id)) return NO_DROP;
   if (dropsSeen.has(id)) return id;
+  // An id only read from a request's body (no drop of the shop said it exists) takes no label of
+  // its own: invented ones would fill the labels, and the real drop would count under 'otras'.
+  if (!confirmed) return NO_DROP;
   if (dropsSeen.size >= MAX_DROPS) return OTHER_DROPS;
   dropsSeen.add(id);
   return id;
 }
 
-function dropLabels(dropIds: readonly string[]): string[] {
-  const labels = new Set(dropIds.map(dropLabel));
+function dropLabels(dropIds: readonly string[], confirmed = true): string[] {
+  const labels = new Set(dropIds.map((id) => dropLabel(id, confirmed)));
   return labels.size === 0 ? [NO_DROP] : [...labels];
 }
 
@@ -166,8 +169,14 @@ export function recordAnswer(kind: AnswerKind, seconds: number): void {
  * held, queued or refused (with the reason's code: the checkout's own, e.g. sin_stock, or the
  * request's, e.g. limite, verificacion).
  */
-export function recordCheckout(dropIds: readonly string[], outcome: CheckoutOutcome, reason?: string): void {
-  for (const drop of dropLabels(dropIds)) {
+export function recordCheckout(
+  dropIds: readonly string[],
+  outcome: CheckoutOutcome,
+  reason?: string,
+  /** False: ids read from the body only (a refusal before the cart was read), labelled only if known. */
+  confirmed = true,
+): void {
+  for (const drop of dropLabels(dropIds, confirmed)) {
     started.inc({ drop });
     if (outcome === "held") held.inc({ drop });
     else if (outcome === "queued") queued.inc({ drop });

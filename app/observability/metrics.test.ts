@@ -32,6 +32,19 @@ describe("the shop's counters", () => {
     });
   });
 
+  it("ids read only from a refused request's body take no label of their own (invented ones cannot fill the labels)", async () => {
+    for (let i = 0; i < MAX_DROPS + 50; i++)
+      recordCheckout([`x${String(i).padStart(15, "0")}`], "refused", "verificacion", false);
+    const drop = "dropconfirmada01";
+    recordCheckout([drop], "refused", "sin_stock");
+    recordCheckout([drop], "refused", "verificacion", false);
+    const started = (await shopMetrics()).find((m) => m.name === METRIC_NAMES.started);
+    const drops = new Set(started?.values.map((v) => v.labels.drop));
+    expect([...drops].some((d) => String(d).startsWith("x000"))).toBe(false);
+    expect(drops.has(drop)).toBe(true);
+    expect(dropFigures(await shopMetrics(), drop).refused).toMatchObject({ sin_stock: 1, verificacion: 1 });
+  });
+
   it("a checkout that names no drop is counted under none; labels of drops stay bounded", async () => {
     recordCheckout([], "refused", "limite");
     for (let i = 0; i < MAX_DROPS + 50; i++)

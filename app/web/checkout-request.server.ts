@@ -150,9 +150,23 @@ export function refusalAnswer(
         }
       : { message: refusal.message },
     reason: refusal.reason,
-    dropIds: dropsOf(lines),
+    // The shop's counters label a drop only once its pieces were read: a refusal before (a cart of
+    // made-up drops, too many pieces) would let a script fill the labels with invented ids.
+    dropIds: READ_DROP_REASONS.has(refusal.reason) ? dropsOf(lines) : [],
   };
 }
+
+/** Refusals given after the cart's drops were read from the database: their ids are real drops. */
+const READ_DROP_REASONS = new Set<string>([
+  "coleccion_cerrada",
+  "sin_stock",
+  "sin_opcion",
+  "limite_coleccion",
+  "ya_apartada",
+  "pago_en_curso",
+  "pago_no_disponible",
+  "limite_conexion",
+]);
 
 /** The drops a cart names, once each. */
 export function dropsOf(lines: readonly CheckoutLine[]): string[] {

@@ -150,7 +150,9 @@ describe("/metrics", () => {
         headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
         body,
       });
-    // A browser with its cookie and no proof: the front door read its cart, so its drop is known.
+    // A browser with its cookie and no proof: the front door read its cart, but only from its body;
+    // its drop, never read by the shop in this process yet, is counted under none (an invented id
+    // would take a label of its own).
     const cart = await fetch(`${server.url}/api/cart`);
     await cart.arrayBuffer();
     const browser = (cart.headers.getSetCookie().find((c) => c.startsWith("navegador=")) ?? "").split(";")[0];
@@ -165,13 +167,13 @@ describe("/metrics", () => {
     const text = await scrape(server);
     expect(
       sample(text, "tienda_checkouts_rechazados_total", { drop: piece.dropId, reason: "verificacion" }),
-    ).toBe(1);
+    ).toBe(0);
     expect(sample(text, "tienda_checkouts_rechazados_total", { drop: "ninguna", reason: "limite" })).toBe(
       limited,
     );
     expect(
       sample(text, "tienda_checkouts_rechazados_total", { drop: "ninguna", reason: "verificacion" }),
-    ).toBe(statuses.length - limited);
+    ).toBe(statuses.length - limited + 1);
     // A scrape is no checkout and counts against no limit: many in a row are all answered.
     for (let i = 0; i < 30; i++) await scrape(server);
   });
