@@ -45,6 +45,10 @@ export function waitlistEmailTemplates(
       const id = typeof email.payload.id === "string" ? email.payload.id : "";
       const subscription = id ? await getSubscription(db, id) : null;
       if (!subscription || subscription.status !== wanted) return false;
+      // "It's open!" held up past the drop's end (a mail server down for days) is no longer true.
+      const over =
+        subscription.drop.status === "archivada" || subscription.drop.endAt.getTime() <= Date.now();
+      if (build === openingNotice && over) return false;
       const origin = publicUrl ? new URL(publicUrl).origin : subscription.siteUrl;
       const urls = waitlistUrls(links, origin, subscription.id);
       const showcase =

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
-import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
-import { deliverPendingEmails, retryDelayMinutes } from "~/mail/queue.server";
+import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
+import { createMailQueue, deliverPendingEmails, MAIL_BATCH, retryDelayMinutes } from "~/mail/queue.server";
 import { shipOrder } from "~/orders/desk.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { confirmPayment } from "~/orders/payment.server";
@@ -170,6 +170,59 @@ describeEachDatabase("the e-mail queue", (harness) => {
     const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
     expect(await deliverPendingEmails(database.db, up, templates(database))).toEqual({ sent: 1, failed: 0 });
     expect(received.filter((m) => m.to.includes(fresh))).toHaveLength(1);
+  });
+});
+
+describeEachDatabase("the mail queue's runs", (harness) => {
+  it("one address refused does not stop the run: the next batch goes out in the same minute", async () => {
+    const database = await harness.fresh();
+    const to = (i: number) => `lista.${i}.${harness.dialect}@example.mx`;
+    for (let i = 0; i < MAIL_BATCH + 5; i++) await paidOrder(database, to(i));
+    const delivered: string[] = [];
+    const mailer: Mailer = {
+      kind: "outbox",
+      async send(message) {
+        if (message.to === to(3)) throw new Error("550 buzón lleno");
+        delivered.push(message.to);
+      },
+    };
+    const queue = createMailQueue(database.db, mailer, templates(database), () => {});
+    expect(await queue.deliver()).toEqual({ sent: MAIL_BATCH + 4, failed: 1 });
+    expect(delivered).toHaveLength(MAIL_BATCH + 4);
+  });
+
+  it("a slow mail server: each message is claimed from when it is taken, and a batch stops short of its claims' length", async () => {
+    const database = await harness.fresh();
+    for (let i = 0; i < MAIL_BATCH; i++)
+      await paidOrder(database, `lenta.${i}.${harness.dialect}@example.mx`);
+    const start = Date.now();
+    let clock = start;
+    const spy = vi.spyOn(Date, "now").mockImplementation(() => clock);
+    try {
+      const mailer: Mailer = {
+        kind: "outbox",
+        async send() {
+          clock += 25_000; // 25 s a message
+        },
+      };
+      const done = await deliverPendingEmails(database.db, mailer, templates(database), new Date(start));
+      // 8 messages take 200 s: past the 3 minutes a batch takes messages for, the rest wait.
+      expect(done).toEqual({ sent: 8, failed: 0 });
+    } finally {
+      spy.mockRestore();
+    }
+    const rows = await database.db
+      .selectFrom("emails")
+      .select(["claimed_at", "attempts", "sent_at"])
+      .orderBy("created_at")
+      .execute();
+    const claimed = rows
+      .filter((r) => r.attempts === 1)
+      .map((r) => new Date(r.claimed_at as string | Date).getTime());
+    expect(claimed).toHaveLength(8);
+    // The eighth was claimed 175 s after the batch began, not at its start.
+    expect(claimed[7]).toBe(start + 7 * 25_000);
+    expect(rows.filter((r) => r.attempts === 0)).toHaveLength(MAIL_BATCH - 8);
   });
 });
 

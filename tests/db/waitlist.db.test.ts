@@ -153,6 +153,21 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
     });
   });
 
+  it("an opening notice held up until after its drop closed (a mail server down) is dropped, not sent", async () => {
+    const database = await harness.fresh();
+    const drop = await upcomingDrop(database, "Luna de Octubre", 3_600_000);
+    const signed = await join(database, drop.id, "tarde@example.mx", { now: new Date() });
+    if (!signed.ok) throw new Error("sign-up refused");
+    const opened = new Date(drop.opensAt.getTime() + 60_000);
+    await confirmSubscription(database.db, signed.subscriptionId, opened);
+    expect(await queueOpeningNotices(database.db, opened)).toMatchObject({ queued: 1 });
+    await database.db.updateTable("drops").set({ status: "archivada" }).where("id", "=", drop.id).execute();
+    const mailer = recordingMailer();
+    await deliverPendingEmails(database.db, mailer, templates(database), opened);
+    expect(mailer.sent.filter((m) => m.subject.includes("Luna de Octubre"))).toEqual([]);
+    expect((await queued(database, WAITLIST_OPENING_EMAIL)).every((e) => e.sent_at !== null)).toBe(true);
+  });
+
   it("a confirmation link confirms for 7 days after the latest confirmation e-mail; signing up again sends it anew", async () => {
     const database = await harness.fresh();
     // Opens in a month: the sign-up stays open past the link's week.
