@@ -180,7 +180,7 @@ describe("what the drawer tells the shopper", () => {
     expect(changes.map(cartChangeMessage)).toEqual([
       `«${ring.name}»: solo quedan 2, así que cambiamos la cantidad de 3 a 2.`,
       `«${ring.name}» cambió de precio: antes ${formatMXN(ring.priceCents)}, ahora $5,000.00.`,
-      `«${chain.name}»: Apartado — puede volver a estar disponible en unos minutos. Otra persona lo tiene en un pago que aún no termina, así que lo quitamos de tu carrito.`,
+      `«${chain.name}»: Apartado — puede volver a estar disponible. Otra persona lo tiene en un pago que aún no termina, así que lo quitamos de tu carrito.`,
       `«${anklet.name}» se agotó y lo quitamos de tu carrito.`,
     ]);
   });

@@ -93,7 +93,7 @@ export function cartChangeMessage(change: CartChange): string {
     case "agotado":
       return `${name} se agotó y lo quitamos de tu carrito.`;
     case "apartado":
-      return `${name}: Apartado — puede volver a estar disponible en unos minutos. Otra persona lo tiene en un pago que aún no termina, así que lo quitamos de tu carrito.`;
+      return `${name}: Apartado — puede volver a estar disponible. Otra persona lo tiene en un pago que aún no termina, así que lo quitamos de tu carrito.`;
     case "cerrado":
       return `${name} ya no está a la venta (su colección cerró) y lo quitamos de tu carrito.`;
     case "retirado":

@@ -41,13 +41,17 @@ export function SizePicker({
       <div className="flex flex-wrap gap-1.5 sm:gap-2">
         {values.map((v) => {
           const soldOut = v.stock <= 0;
+          // Held by someone paying: it may come back, so it is not struck out like one sold for good.
+          const held = soldOut && v.held > 0;
           return (
             <label
               key={v.id}
               className={`relative grid min-h-11 min-w-10 cursor-pointer place-items-center rounded border px-2 text-sm has-[:checked]:border-ink has-[:checked]:bg-ink has-[:checked]:text-cream has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-gold-700 ${
-                soldOut
-                  ? "cursor-not-allowed border-ink/15 text-ink/45 line-through"
-                  : "border-ink/30 bg-white"
+                held
+                  ? "cursor-not-allowed border-dashed border-ink/40 text-ink/55"
+                  : soldOut
+                    ? "cursor-not-allowed border-ink/15 text-ink/45 line-through"
+                    : "border-ink/30 bg-white"
               }`}
             >
               <input
@@ -65,6 +69,11 @@ export function SizePicker({
           );
         })}
       </div>
+      {values.some((v) => v.stock <= 0 && v.held > 0) && (
+        <p className="mt-1 text-xs text-ink/70">
+          Con borde punteado: {gone.held.toLowerCase()}s, pueden volver a estar disponibles.
+        </p>
+      )}
       {error && (
         <p id="talla-error" role="alert" className="mt-2 rounded bg-red-50 px-3 py-2 text-sm text-red-800">
           {error}

@@ -182,6 +182,7 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   // 'Agregar al carrito' opens the drawer: its code is fetched once this page is idle.
   usePrefetchCartDrawer(label === null);
   const [quantity, setQuantity] = useState(1);
+  const [typed, setTyped] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const sizes = useSizeChoice(product.option);
   const stock = sizes.chosen ? sizes.chosen.stock : product.stock;
@@ -297,7 +298,7 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
                     <div className="flex items-center gap-1.5 sm:mt-2 sm:gap-2">
                       <button
                         type="button"
-                        onClick={() => setQuantity((q) => clamp(q - 1))}
+                        onClick={() => setQuantity(clamp(amount - 1))}
                         disabled={amount <= 1}
                         className="size-11 rounded border border-ink/20 disabled:opacity-40"
                         aria-label="Uno menos"
@@ -310,13 +311,19 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
                         inputMode="numeric"
                         min={1}
                         max={most}
-                        value={amount}
-                        onChange={(e) => setQuantity(clamp(Number(e.target.value)))}
+                        // What she types stays as typed (an empty field while she writes "2"), and
+                        // counts once it is a number; leaving the field shows the amount taken.
+                        value={typed ?? amount}
+                        onChange={(e) => {
+                          setTyped(e.target.value);
+                          if (e.target.value !== "") setQuantity(clamp(Number(e.target.value)));
+                        }}
+                        onBlur={() => setTyped(null)}
                         className="h-11 w-12 rounded border border-ink/20 bg-white text-center sm:w-16"
                       />
                       <button
                         type="button"
-                        onClick={() => setQuantity((q) => clamp(q + 1))}
+                        onClick={() => setQuantity(clamp(amount + 1))}
                         disabled={amount >= most}
                         className="size-11 rounded border border-ink/20 disabled:opacity-40"
                         aria-label="Uno más"

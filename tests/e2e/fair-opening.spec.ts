@@ -34,6 +34,11 @@ test("in the opening's first seconds 'Pagar' waits in the draw; then one shopper
       await expect(c.drawer.getByRole("status")).toContainText("Estás en la fila de la apertura.");
       await expect(c.drawer.getByRole("status")).toContainText("Llegar antes no da ventaja.");
       await expect(c.drawer.getByRole("button", { name: "En la fila..." })).toBeDisabled();
+      // The place keeps the cart it was taken with: its lines cannot change meanwhile.
+      await expect(c.drawer.getByRole("button", { name: "Quitar uno de Anillo Sorteo" })).toBeDisabled();
+      await expect(
+        c.drawer.getByRole("button", { name: "Eliminar Anillo Sorteo del carrito" }),
+      ).toBeDisabled();
     }
     // After the draw: one of them on the payment page, the other told the piece is held.
     const paying = async (p: typeof page) => /\/pago-demo\//.test(p.url());

@@ -59,7 +59,15 @@ test("home → collection → filter → product → add → drawer → reload k
   await expect(cart.line("Anillo Cauce")).toContainText("$1,500.00 x 2 = $3,000.00");
   await page.keyboard.press("Escape");
   await expect(cart.drawer).toBeHidden();
-  await page.getByRole("button", { name: "Uno menos" }).click();
+  // Typed over: the field empties while she writes, and takes what she typed (not "11").
+  const quantity = page.getByLabel("Cantidad");
+  await quantity.press("End");
+  await quantity.press("Backspace");
+  await expect(quantity).toHaveValue("");
+  await quantity.pressSequentially("1");
+  await expect(quantity).toHaveValue("1");
+  await quantity.blur();
+  await expect(quantity).toHaveValue("1");
   await page.getByRole("button", { name: "Agregar al carrito" }).click();
   await expect(page.getByRole("alert")).toHaveText("No puedes agregar más. Stock disponible: 2");
   await expect(cart.count()).toHaveText("2");

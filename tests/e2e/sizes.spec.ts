@@ -150,6 +150,10 @@ test("a length someone is paying for is shown held and disabled on the page, and
   await page.goto(necklace.href);
   await expect(lengths.getByRole("radio", { name: "40 cm Apartado" })).toBeDisabled();
   await expect(lengths.getByRole("radio", { name: "45 cm", exact: true })).toBeEnabled();
+  // Said to the eye too, not only to screen readers: held, not struck out as sold for good.
+  await expect(
+    lengths.getByText("Con borde punteado: apartados, pueden volver a estar disponibles."),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Guía de largos" }).click();
   await expect(
     page.getByRole("dialog", { name: "Guía de largos" }).getByRole("row", { name: /^45 cm/ }),
@@ -158,7 +162,7 @@ test("a length someone is paying for is shown held and disabled on the page, and
 
   await cart.open();
   await expect(cart.drawer.getByRole("status")).toContainText(
-    "«Collar Bruma largo 40 cm»: Apartado — puede volver a estar disponible en unos minutos.",
+    "«Collar Bruma largo 40 cm»: Apartado — puede volver a estar disponible. Otra persona",
   );
   await expect(cart.line("Collar Bruma largo 40 cm")).toHaveCount(0);
   await expectAccessible(page);

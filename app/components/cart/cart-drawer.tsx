@@ -57,8 +57,24 @@ export function CartDrawer({
     if (!el) return;
     if (showCart && !el.open) el.showModal();
     if (!showCart && el.open) el.close();
-    if (!showCart) setChanges([]);
+    if (!showCart) {
+      setChanges([]);
+      setError(null);
+      setPendingUrl(null);
+    }
   }, [showCart]);
+
+  // A refusal speaks of the cart it was given: once the cart changes it no longer applies.
+  const cartKey = cart.map((l) => `${l.product.id}:${l.option?.id ?? ""}:${l.quantity}`).join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cartKey is the trigger, not read
+  useEffect(() => {
+    setError(null);
+    setPendingUrl(null);
+  }, [cartKey]);
+
+  // While 'Pagar' is under way or the shopper waits in line, the cart is the one being paid for:
+  // its lines cannot change (the place in line keeps the cart it was taken with).
+  const locked = submitting || line !== null;
 
   // Opening the drawer brings prices and stock up to date with the shop.
   const ids = [...new Set(cart.map((l) => l.product.id))].join(",");
@@ -214,8 +230,9 @@ export function CartDrawer({
                   <div className="col-span-2 flex items-center gap-2">
                     <button
                       type="button"
-                      className="grid size-11 place-items-center rounded border border-sand text-lg"
+                      className="grid size-11 place-items-center rounded border border-sand text-lg disabled:opacity-40"
                       onClick={() => decrease(key)}
+                      disabled={locked}
                       aria-label={`Quitar uno de ${name}`}
                     >
                       −
@@ -228,15 +245,16 @@ export function CartDrawer({
                       type="button"
                       className="grid size-11 place-items-center rounded border border-sand text-lg disabled:opacity-40"
                       onClick={() => increase(key)}
-                      disabled={!canIncrease(cart, line)}
+                      disabled={locked || !canIncrease(cart, line)}
                       aria-label={`Agregar uno de ${name}`}
                     >
                       +
                     </button>
                     <button
                       type="button"
-                      className="ml-auto min-h-11 min-w-11 px-3 text-sm underline"
+                      className="ml-auto min-h-11 min-w-11 px-3 text-sm underline disabled:opacity-40"
                       onClick={() => remove(key)}
+                      disabled={locked}
                       aria-label={`Eliminar ${name} del carrito`}
                     >
                       Eliminar
@@ -359,12 +377,13 @@ function LinePlace({ status }: { status: LineStatus }) {
   }, []);
   let text: string;
   let detail: string | null = null;
+  // The seconds tick outside the live region: read out, they would be announced every second.
+  let ticking: string | null = null;
   if (status.estado === "sorteo") {
     const seconds = Math.max(0, Math.ceil((Date.parse(status.sorteoTermina) - now) / 1000));
     text = "Estás en la fila de la apertura.";
-    detail = `Quienes llegan en los primeros segundos entran a un sorteo: el orden se decide ${
-      seconds > 0 ? `en ${seconds} ${seconds === 1 ? "segundo" : "segundos"}` : "ahora"
-    }. Llegar antes no da ventaja.`;
+    detail = "Quienes llegan en los primeros segundos entran a un sorteo. Llegar antes no da ventaja.";
+    ticking = `El orden se decide ${seconds > 0 ? `en ${seconds} ${seconds === 1 ? "segundo" : "segundos"}` : "ahora"}.`;
   } else {
     text =
       status.antes === 0
@@ -376,9 +395,16 @@ function LinePlace({ status }: { status: LineStatus }) {
     }
   }
   return (
-    <div role="status" className="mb-3 rounded bg-sand px-3 py-2 text-sm">
-      <p className="font-medium">{text}</p>
-      {detail && <p className="mt-1">{detail}</p>}
+    <div className="mb-3 rounded bg-sand px-3 py-2 text-sm">
+      <div role="status">
+        <p className="font-medium">{text}</p>
+        {detail && <p className="mt-1">{detail}</p>}
+      </div>
+      {ticking && (
+        <p className="mt-1" aria-hidden="true">
+          {ticking}
+        </p>
+      )}
       <p className="mt-1 text-ink/70">No cierres esta ventana: te llevamos al pago cuando sea tu turno.</p>
     </div>
   );
