@@ -179,7 +179,7 @@ async function deliverBatch(
   mailer: Mailer,
   templates: EmailTemplates,
   now: Date,
-  options: { bulkKinds?: readonly string[] },
+  options: { bulkKinds?: readonly string[]; stop?: () => boolean },
 ): Promise<{ sent: number; failed: number; full: boolean }> {
   const stamp = toTimestamp(now);
   const bulk = options.bulkKinds ?? [];
@@ -208,7 +208,7 @@ async function deliverBatch(
   const started = Date.now();
   for (const [index, email] of due.entries()) {
     const elapsed = Date.now() - started;
-    if (elapsed > CLAIM_MARGIN_MS) return { sent, failed, full: index < due.length };
+    if (elapsed > CLAIM_MARGIN_MS || options.stop?.()) return { sent, failed, full: index < due.length };
     const claimAt = new Date(now.getTime() + elapsed);
     const claimStamp = toTimestamp(claimAt);
     const retryAt = new Date(claimAt.getTime() + retryDelayMinutes(email.attempts + 1) * 60_000);
@@ -284,7 +284,7 @@ export interface MailQueue {
   deliver(now?: Date): Promise<{ sent: number; failed: number }>;
   /** After queueing a message: send it now without making the caller wait; failures are retried later. */
   sendSoon(): void;
-  /** Waits for the sends under way (before the database closes at shutdown). */
+  /** Stops taking messages and waits for the one being sent (before the database closes at shutdown). */
   drain(): Promise<void>;
 }
 
@@ -296,12 +296,15 @@ export function createMailQueue(
   options: { bulkKinds?: readonly string[] } = {},
 ): MailQueue {
   const running = new Set<Promise<unknown>>();
+  // Stopping (drain): the message being sent finishes, no other is taken (the next start sends it).
+  let stopping = false;
+  const stop = () => stopping;
   const deliver = (now?: Date) => {
     const round = (async () => {
       let sent = 0;
       let failed = 0;
-      for (let batch = 0; batch < MAX_BATCHES; batch++) {
-        const done = await deliverBatch(db, mailer, templates, now ?? new Date(), options);
+      for (let batch = 0; batch < MAX_BATCHES && !stopping; batch++) {
+        const done = await deliverBatch(db, mailer, templates, now ?? new Date(), { ...options, stop });
         sent += done.sent;
         failed += done.failed;
         // Most of a batch failing is the mail server being down: the next minute tries again, not
@@ -317,9 +320,11 @@ export function createMailQueue(
   return {
     deliver,
     sendSoon() {
+      if (stopping) return;
       void deliver().catch((error) => log(`Correos: ${(error as Error).message}`));
     },
     async drain() {
+      stopping = true;
       await Promise.allSettled([...running]);
     },
   };

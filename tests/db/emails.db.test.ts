@@ -191,6 +191,35 @@ describeEachDatabase("the mail queue's runs", (harness) => {
     expect(delivered).toHaveLength(MAIL_BATCH + 4);
   });
 
+  it("stopping (drain) lets the message being sent finish and takes no other; the next start sends the rest", async () => {
+    const database = await harness.fresh();
+    for (let i = 0; i < 5; i++) await paidOrder(database, `parada.${i}.${harness.dialect}@example.mx`);
+    let release = () => {};
+    let sending = false;
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      kind: "outbox",
+      async send(message) {
+        if (sent.length === 0) {
+          sending = true;
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+        }
+        sent.push(message.to);
+      },
+    };
+    const queue = createMailQueue(database.db, mailer, templates(database), () => {});
+    const round = queue.deliver();
+    await vi.waitFor(() => expect(sending).toBe(true));
+    const drained = queue.drain();
+    release();
+    await drained;
+    expect(await round).toEqual({ sent: 1, failed: 0 });
+    const left = await database.db.selectFrom("emails").select("id").where("sent_at", "is", null).execute();
+    expect(left).toHaveLength(4);
+  });
+
   it("a slow mail server: each message is claimed from when it is taken, and a batch stops short of its claims' length", async () => {
     const database = await harness.fresh();
     for (let i = 0; i < MAIL_BATCH; i++)
