@@ -8,6 +8,7 @@ import { ResponsiveImage } from "~/components/responsive-image";
 import { RouteError } from "~/components/route-error";
 import { yearOf } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
+import { shopShareImage } from "~/settings/storefront.server";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";
@@ -32,7 +33,9 @@ export async function loader({ context }: Route.LoaderArgs) {
         description: "Todas nuestras colecciones de temporada de joyería de oro hecha a mano, año por año.",
         path: "/colecciones",
         // The newest drop with a photo (the brand's share image when none has one).
-        image: groups.flatMap((g) => g.drops).find((d) => d.image)?.image?.shareSrc ?? null,
+        image:
+          groups.flatMap((g) => g.drops).find((d) => d.image)?.image?.shareSrc ??
+          (await shopShareImage(database.db, media, settings.current().storefront.heroImage)),
       }),
     },
     groups,

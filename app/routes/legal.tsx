@@ -5,14 +5,16 @@ import { LEGAL_LINKS } from "~/content/legal";
 import { pageMeta } from "~/lib/seo";
 import { absoluteUrl } from "~/lib/urls";
 import { legalPageFor } from "~/settings/settings";
+import { shopShareImage } from "~/settings/storefront.server";
 import { pageTakesNoForm } from "~/web/methods";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/legal";
 
 /** /aviso-de-privacidad, /envios, /cambios-y-devoluciones, /terminos-y-condiciones. */
-export function loader({ context, request }: Route.LoaderArgs) {
-  const settings = context.get(servicesContext).settings.current();
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  const settings = services.settings.current();
   // The same module serves the four addresses; a client navigation asks for `<path>.data`.
   const path = new URL(request.url).pathname.replace(/\.data$/, "");
   // The owner's text from Configuración, or the model text; never the model's notes to her. Whether
@@ -24,7 +26,12 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return {
     page,
     url: absoluteUrl(origin, path),
-    image: absoluteUrl(origin, HERO_SHARE_IMAGE),
+    // The owner's hero photo, as home shares it, or the brand's drawing.
+    image: absoluteUrl(
+      origin,
+      (await shopShareImage(services.database.db, services.media, settings.storefront.heroImage)) ??
+        HERO_SHARE_IMAGE,
+    ),
     shopName: settings.shop.name,
   };
 }

@@ -33,6 +33,18 @@ export async function storyImage(
 }
 
 /**
+ * The shop's own link-preview picture for a page without a photo of its own: the hero photo the
+ * owner uploaded (its JPEG copy, as home and /nosotros share it), or null for the brand's drawing.
+ */
+export async function shopShareImage(
+  db: Db,
+  storage: MediaStorage,
+  heroImage: string | null,
+): Promise<string | null> {
+  return (await storyImage(db, storage, heroImage, ""))?.shareSrc ?? null;
+}
+
+/**
  * Each picture named (media id or illustration path) as pages show it, in one database read;
  * null for none, or for a photo that is gone.
  */

@@ -205,6 +205,9 @@ describeEachDatabase("Configuración on two app servers", (harness) => {
     // A link to the brand's page shared on WhatsApp previews the owner's hero photo, as JPEG.
     expect(about).toMatch(new RegExp(`<meta property="og:image" content="[^"]+/${photo.id}-\\d+\\.jpg"`));
     expect(about).not.toContain("Muy pronto");
+    // So does a page without a photo of its own.
+    const terms = await (await fetch(`${two.url}/terminos-y-condiciones`)).text();
+    expect(terms).toMatch(new RegExp(`<meta property="og:image" content="[^"]+/${photo.id}-\\d+\\.jpg"`));
 
     // A bad value is refused in Spanish beside its field; nothing is saved.
     const before = await readStoredSettings(database.db);
