@@ -21,6 +21,7 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
   const swipe = useSwipe(n, OPTIONS);
   const [zoomAt, setZoomAt] = useState<number | null>(null);
   const opener = useRef<HTMLElement>(null);
+  const links = useRef<(HTMLAnchorElement | null)[]>([]);
   if (n === 0) return null;
   const alts = images.map((image, i) => image.alt || (i ? `${name}, vista ${i + 1}` : name));
   return (
@@ -37,6 +38,9 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
             {images.map((image, i) => (
               <li key={image.src} className="min-w-0 shrink-0 basis-full snap-start">
                 <a
+                  ref={(el) => {
+                    links.current[i] = el;
+                  }}
                   href={largest(image)}
                   aria-label={`Ampliar foto ${i + 1} de ${n}`}
                   className="block cursor-zoom-in"
@@ -107,7 +111,9 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
             onView={swipe.goTo}
             onClose={() => {
               setZoomAt(null);
-              opener.current?.focus();
+              // Back to the photo shown now (the viewer may have moved the gallery), without
+              // scrolling the carousel's hidden overflow past what it shows.
+              (links.current[swipe.index] ?? opener.current)?.focus({ preventScroll: true });
             }}
           />
         </Suspense>
