@@ -20,7 +20,6 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
   const n = images.length;
   const swipe = useSwipe(n, OPTIONS);
   const [zoomAt, setZoomAt] = useState<number | null>(null);
-  const opener = useRef<HTMLElement>(null);
   const links = useRef<(HTMLAnchorElement | null)[]>([]);
   if (n === 0) return null;
   const alts = images.map((image, i) => image.alt || (i ? `${name}, vista ${i + 1}` : name));
@@ -46,7 +45,6 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
                   className="block cursor-zoom-in"
                   onClick={(event) => {
                     event.preventDefault();
-                    opener.current = event.currentTarget;
                     setZoomAt(i);
                   }}
                 >
@@ -113,7 +111,7 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
               setZoomAt(null);
               // Back to the photo shown now (the viewer may have moved the gallery), without
               // scrolling the carousel's hidden overflow past what it shows.
-              (links.current[swipe.index] ?? opener.current)?.focus({ preventScroll: true });
+              links.current[swipe.index]?.focus({ preventScroll: true });
             }}
           />
         </Suspense>

@@ -28,7 +28,7 @@ export function SizePicker({
   error: string | null;
 }) {
   const gone =
-    option === "Talla" ? { none: "Agotada", held: "Apartada" } : { none: "Agotado", held: "Apartado" };
+    option === "Talla" ? { none: "agotada", held: "apartada" } : { none: "agotado", held: "apartado" };
   return (
     <fieldset aria-describedby={error ? "talla-error" : undefined}>
       <legend className="sr-only">{option}</legend>
@@ -71,7 +71,7 @@ export function SizePicker({
       </div>
       {values.some((v) => v.stock <= 0 && v.held > 0) && (
         <p className="mt-1 text-xs text-ink/70">
-          Con borde punteado: {gone.held.toLowerCase()}s, pueden volver a estar disponibles.
+          Con borde punteado: {gone.held}s, pueden volver a estar disponibles.
         </p>
       )}
       {error && (
