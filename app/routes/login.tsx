@@ -97,7 +97,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction === "/login";
+  // The form posts to its own address, query and all (`/login?sesion=cerrada`, `?redirectTo=…`).
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const error = actionData?.error;
   // After a refusal the e-mail stays, the password is emptied and ready to type again.
   const password = useFieldClearedOnRefusal(actionData);

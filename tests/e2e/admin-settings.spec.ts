@@ -119,6 +119,13 @@ test.describe("Configuración", () => {
     // Nothing of it was saved.
     await page.goto(`${server.url}/`);
     await expect(page.getByRole("contentinfo")).toContainText("Luna Nueva Joyería.");
+
+    // 'Restablecer' still applies with a field left invalid on the page (it reads only its own).
+    await page.goto(`${server.url}/admin/settings`);
+    await page.getByLabel("Sitio de la agencia", { exact: true }).fill("ftp://agencia.example");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Restablecer Nombre de la tienda" }).click();
+    await expect(page.getByLabel("Nombre de la tienda", { exact: true })).toHaveValue("Oro de Luna");
   });
 
   test("the hero's title, text and an uploaded photo edited in 'Tienda en línea' show on the other server's home", async ({

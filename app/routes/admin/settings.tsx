@@ -1,6 +1,7 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import {
   CarriersSection,
   LegalTextsSection,
@@ -186,8 +187,12 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
     defaultValue: loaderData.values,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate({ formData }) {
-      return parseWithZod(formData, { schema: settingsSchema });
+    onValidate({ formData, submitter }) {
+      const submission = parseWithZod(formData, { schema: settingsSchema });
+      // 'Restablecer' goes back to a default whatever else the page holds: a field left invalid
+      // elsewhere must not stop it (the server reads only the field it names).
+      if (submitter?.name !== "restablecer") return submission;
+      return parseWithZod(formData, { schema: z.object({}).passthrough() }) as unknown as typeof submission;
     },
   });
   const message = actionData?.message;
