@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { Link } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
 import { RouteError } from "~/components/route-error";
@@ -47,20 +48,33 @@ const EXPLANATION = {
 } as const;
 
 export default function Cancel({ loaderData }: Route.ComponentProps) {
-  const { setShowCart } = useCart();
+  const { setShowCart, clear } = useCart();
+  // Paid after all (or waiting for her cash payment, or paid and cancelled): those pieces are
+  // bought, not to be paid for again.
+  const bought = ["pagado", "ya_pagado", "ya_cancelado"].includes(loaderData.outcome);
+  useEffect(() => {
+    if (bought) clear();
+  }, [bought, clear]);
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="font-serif text-4xl">Algo salió mal</h1>
       <p className="mt-4 text-ink/80">{EXPLANATION[loaderData.outcome]}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
-        {/* The pieces are still in the cart: one tap back to it, to try again or change it. */}
-        <button
-          type="button"
-          onClick={() => setShowCart(true)}
-          className="rounded-full bg-ink px-6 py-3 font-medium text-cream"
-        >
-          Volver a tu carrito
-        </button>
+        {/* The pieces are still in the cart: one tap back to it, to try again or change it. Bought
+            after all: her order's page (its e-mails link it too), not a cart to pay again. */}
+        {bought ? (
+          <Link to="/mi-pedido" className="rounded-full bg-ink px-6 py-3 font-medium text-cream">
+            Ver mi pedido
+          </Link>
+        ) : (
+          <button
+            type="button"
+            onClick={() => setShowCart(true)}
+            className="rounded-full bg-ink px-6 py-3 font-medium text-cream"
+          >
+            Volver a tu carrito
+          </button>
+        )}
         <Link to="/colecciones" className="rounded-full border border-ink px-6 py-3 font-medium">
           Volver a las colecciones
         </Link>

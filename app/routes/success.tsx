@@ -19,16 +19,19 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export const action = pageTakesNoForm;
 
+/** The order whose thanks page last emptied the cart. */
+const CLEARED_FOR = "carrito-vaciado-por";
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const orderId = params.get("pedido");
-  if (!orderId || !isOrderId(orderId)) return { receipt: null, orderPage: null };
+  if (!orderId || !isOrderId(orderId)) return { receipt: null, orderPage: null, orderKey: null };
   const { database, successLinks, payments, orderPageLinks, mail } = context.get(servicesContext);
   // Only from the link signed for this browser: the order id alone, or the link opened in
   // another browser — or in any browser without the cookie — shows the thanks without the details.
   const browser = context.get(browserIdContext);
   if (!browser || !successLinks.verify(orderId, browser, params.get("firma"))) {
-    return { receipt: null, orderPage: null };
+    return { receipt: null, orderPage: null, orderKey: orderId };
   }
   // Back from the payment page before the provider's event came: the provider is asked now, so the
   // buyer sees the total she paid (its shipping too) or the reference she pays with.
@@ -37,14 +40,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const receipt = await receiptOf(database.db, orderId);
   // 'Mi pedido': the same page every e-mail links, for later; only once the order has a buyer
   // (while the payment is still being confirmed, it would be 'Pedido no encontrado').
-  return { receipt, orderPage: receipt?.email ? orderPagePath(orderPageLinks, orderId) : null };
+  return {
+    receipt,
+    orderPage: receipt?.email ? orderPagePath(orderPageLinks, orderId) : null,
+    orderKey: orderId,
+  };
 }
 
 export default function Success({ loaderData }: Route.ComponentProps) {
   const { clear } = useCart();
-  const { receipt, orderPage } = loaderData;
-  // Reaching this page means the payment went through: the cart is done.
-  useEffect(() => clear(), [clear]);
+  const { receipt, orderPage, orderKey } = loaderData;
+  // Reaching this page means the payment went through: the cart is done. Once per order: back on
+  // this page later (Back, a reloaded tab) with a new cart, that cart stays.
+  useEffect(() => {
+    try {
+      if (orderKey && localStorage.getItem(CLEARED_FOR) === orderKey) return;
+      if (orderKey) localStorage.setItem(CLEARED_FOR, orderKey);
+    } catch {
+      // No storage (private mode): cleared as before.
+    }
+    clear();
+  }, [clear, orderKey]);
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="font-serif text-4xl">¡Gracias por tu compra!</h1>

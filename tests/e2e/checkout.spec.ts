@@ -47,6 +47,14 @@ test("add to cart → 'Pagar' → 'Redirigiendo...' → demo payment page → pa
   const eml = outboxMessagesWith(orderId)[0] ?? "";
   expect(eml).toContain("To: ana@example.mx");
   expect(eml).toContain("Collar Pago");
+
+  // A new cart, then this thanks page again (Back, a reloaded tab): the new cart stays.
+  const thanks = page.url();
+  await cart.addFromProductPage(product.href);
+  await expect(cart.count()).toHaveText("1");
+  await page.goto(thanks);
+  await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
+  await expect(cart.count()).toHaveText("1");
 });
 
 test("cancelling on the payment page goes to /cancel and puts the pieces back", { tag: "@once" }, async ({
