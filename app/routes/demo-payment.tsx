@@ -241,6 +241,7 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
   const errors = actionData?.errors ?? {};
   // What is paid follows the shipping chosen on the page (the first one until another is picked).
   const [chosen, setChosen] = useState(loaderData.shipping[0]?.method ?? "");
+  const shown = loaderData.shipping.find((o) => o.method === chosen) ?? loaderData.shipping[0];
   const payable =
     loaderData.shipping.find((o) => o.method === chosen)?.totalCents ??
     loaderData.shipping[0]?.totalCents ??
@@ -255,15 +256,11 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
         tienda real aquí aparece la página de pago con tarjeta.
       </p>
       <h1 className="mt-6 font-serif text-3xl">Pedido {loaderData.id}</h1>
+      {/* The summary follows the shipping picked below, as the amount charged does. */}
       <OrderLines
         lines={loaderData.lines}
-        total={loaderData.shipping[0]?.total ?? loaderData.total}
-        shipping={
-          loaderData.shipping[0] && {
-            label: loaderData.shipping[0].text,
-            amount: loaderData.shipping[0].price,
-          }
-        }
+        total={shown?.total ?? loaderData.total}
+        shipping={shown && { label: shown.text, amount: shown.price }}
       />
 
       {loaderData.voucher ? (

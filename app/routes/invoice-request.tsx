@@ -271,7 +271,8 @@ export default function InvoiceRequest({ loaderData, actionData }: Route.Compone
                   ))}
                 </optgroup>
                 <optgroup label="Personas morales (empresas)">
-                  {REGIMENES.filter((r) => r.moral && !r.fisica).map((r) => (
+                  {/* Those of both kinds (626 RESICO, 610) in both groups: a company looks in its own. */}
+                  {REGIMENES.filter((r) => r.moral).map((r) => (
                     <option key={`m${r.code}`} value={r.code}>
                       {catalogueLabel(r)}
                     </option>
@@ -328,5 +329,13 @@ export default function InvoiceRequest({ loaderData, actionData }: Route.Compone
 }
 
 export function ErrorBoundary() {
-  return <RouteError notFoundTitle="Pedido no encontrado" message="No pudimos mostrar esta página." />;
+  // A link cut off by a chat app, or one older than the shop's current keys: find it again.
+  return (
+    <RouteError
+      notFoundTitle="Pedido no encontrado"
+      notFoundMessage="El enlace está incompleto o ya no es válido. Búscalo con su número y tu correo."
+      home={{ to: "/mi-pedido", label: "Buscar mi pedido" }}
+      message="No pudimos mostrar esta página."
+    />
+  );
 }

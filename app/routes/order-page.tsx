@@ -47,7 +47,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     page: chance?.open || chance?.reason === "fuera_de_plazo" ? page : { ...page, returns: null },
     invoice,
     returns,
-    askedReturn: returns.some((r) => r.id === asked) ? asked : null,
+    // The notice of a request just sent, only while it still waits to be answered (a bookmarked page
+    // later shows its answer below, not "no envíes las piezas todavía").
+    askedReturn: returns.some((r) => r.id === asked && r.status === "solicitada") ? asked : null,
     returnFormPath: chance?.open ? orderReturnPath(orderPageLinks, orderId) : null,
   };
 }
@@ -250,5 +252,13 @@ function ReturnsSection({ returns, askedReturn }: { returns: ReturnView[]; asked
 }
 
 export function ErrorBoundary() {
-  return <RouteError notFoundTitle="Pedido no encontrado" message="No pudimos mostrar esta página." />;
+  // A link cut off by a chat app, or one older than the shop's current keys: find it again.
+  return (
+    <RouteError
+      notFoundTitle="Pedido no encontrado"
+      notFoundMessage="El enlace está incompleto o ya no es válido. Búscalo con su número y tu correo."
+      home={{ to: "/mi-pedido", label: "Buscar mi pedido" }}
+      message="No pudimos mostrar esta página."
+    />
+  );
 }

@@ -182,5 +182,13 @@ export default function OrderReturn({ loaderData, actionData }: Route.ComponentP
 }
 
 export function ErrorBoundary() {
-  return <RouteError notFoundTitle="Pedido no encontrado" message="No pudimos mostrar esta página." />;
+  // A link cut off by a chat app, or one older than the shop's current keys: find it again.
+  return (
+    <RouteError
+      notFoundTitle="Pedido no encontrado"
+      notFoundMessage="El enlace está incompleto o ya no es válido. Búscalo con su número y tu correo."
+      home={{ to: "/mi-pedido", label: "Buscar mi pedido" }}
+      message="No pudimos mostrar esta página."
+    />
+  );
 }

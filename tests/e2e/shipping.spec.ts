@@ -54,6 +54,8 @@ test("the drawer's shipping line and free-shipping threshold; express chosen on 
   await expect(standard).toBeChecked();
   await expect(page.getByText("Total con envío $3,550.00")).toBeVisible();
   await express.check();
+  // The summary above follows the shipping picked.
+  await expect(page.getByTestId("shipping-line")).toHaveText("Envío express (1 a 2 días hábiles)$350.00");
   await expectAccessible(page);
   await fillDemoPayment(page, { name: "Paula Envíos", email: "paula.envios@example.mx" });
   await page.getByRole("button", { name: /^Pagar/ }).click();

@@ -98,6 +98,8 @@ describeEachDatabase("'Mi pedido'", (harness) => {
       const body = await res.text();
       expect(body, wrong).not.toContain("Anillo Mío");
       expect(body, wrong).not.toContain("Alma");
+      // Not a dead end: she can find it again by its number and her e-mail.
+      expect(body, wrong).toContain("Buscar mi pedido");
     }
     const posted = await fetch(`${server.url}/mi-pedido/${orderId}/devolucion?firma=${changed}`, {
       method: "POST",
