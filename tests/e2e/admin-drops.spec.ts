@@ -163,6 +163,10 @@ test.describe("the drops desk", () => {
     await expect(
       page.getByRole("status").filter({ hasText: "Drop actualizado correctamente" }),
     ).toBeVisible();
+    // The form is rebuilt after a save: focus goes to what happened, not lost to the page's top.
+    await expect(
+      page.getByRole("status").filter({ hasText: "Drop actualizado correctamente" }),
+    ).toBeFocused();
 
     // The replaced cover's files are gone from disk; the new ones are there.
     const oldCoverFile = path.basename(oldCover ?? "");

@@ -36,9 +36,10 @@ export function DropForm({
     initial.products.map((p) => ({ ...p, key: p.id || newKey() })),
   );
   const alertRef = useRef<HTMLParagraphElement>(null);
+  // A refusal, and a save too: the form is rebuilt after a save, so its button's focus is gone.
   useEffect(() => {
-    if (errors) alertRef.current?.focus();
-  }, [errors]);
+    if (errors || notice) alertRef.current?.focus();
+  }, [errors, notice]);
   // By key, not position: an upload that finishes after products were moved still lands on its own.
   const setProduct = (key: string, change: Partial<ProductFormValues>) =>
     setProducts((list) => list.map((p) => (p.key === key ? { ...p, ...change } : p)));

@@ -301,7 +301,7 @@ export function ExtraImages({
             setOver(false);
             void add([...e.dataTransfer.files]);
           }}
-          className={`mt-2 flex min-h-16 cursor-pointer items-center justify-center rounded-lg border-2 border-dashed px-4 text-center text-sm ${
+          className={`mt-2 flex min-h-16 cursor-pointer items-center justify-center rounded-lg border-2 border-dashed px-4 text-center text-sm focus-within:ring-2 focus-within:ring-gold-700 ${
             over ? "border-gold-600 bg-sand" : "border-ink/30"
           }`}
         >
