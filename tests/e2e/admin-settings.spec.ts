@@ -140,9 +140,22 @@ test.describe("Configuración", () => {
     await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#c9a44c" } })
       .jpeg()
       .toFile(file);
+    // While the photo uploads, the page cannot be saved (it would keep the old photo).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/admin/media", async (route) => {
+      await held;
+      await route.continue();
+    });
     await story.getByLabel("Subir imagen", { exact: true }).setInputFiles(file);
+    await expect(page.getByRole("button", { name: "Guardar configuración" })).toBeDisabled();
+    await expect(page.getByText("Espera a que terminen de subir las fotos.")).toBeVisible();
+    release();
     // The preview of the uploaded photo, and what it shows, asked at once.
     await expect(story.getByRole("img", { name: "Imagen de la portada" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Guardar configuración" })).toBeEnabled();
     await story.getByLabel("Qué muestra la foto (imagen de la portada)").fill("Un anillo sobre lino");
     await expectAccessible(page);
     await page.getByRole("button", { name: "Guardar configuración" }).click();

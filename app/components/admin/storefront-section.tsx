@@ -1,5 +1,5 @@
 import { type FieldMetadata, getFieldsetProps, getTextareaProps } from "@conform-to/react";
-import { useState } from "react";
+import { createContext, useContext, useState } from "react";
 import type { MediaValue } from "~/drops-desk/form-values";
 import {
   MAX_BRAND_STORY_CHARS,
@@ -64,10 +64,14 @@ function StoryPhoto({
       label={label}
       value={value}
       onChange={setValue}
+      onBusy={useContext(StoryUploads)}
       error={meta.errors?.[0] ?? altMeta.errors?.[0]}
     />
   );
 }
+
+/** Told of each photo upload starting (+1) and ending (−1): the page holds its save meanwhile. */
+export const StoryUploads = createContext<(delta: number) => void>(() => {});
 
 /** A multi-line setting with its label, 'Restablecer' and error. */
 function TextArea({

@@ -1,5 +1,6 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useCallback, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import {
@@ -8,7 +9,7 @@ import {
   PurchasesSection,
   ShopDetailsSection,
 } from "~/components/admin/settings-sections";
-import { StorefrontSection } from "~/components/admin/storefront-section";
+import { StorefrontSection, StoryUploads } from "~/components/admin/storefront-section";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
 import {
@@ -179,6 +180,8 @@ export async function action(args: Route.ActionArgs) {
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
+  const [uploading, setUploading] = useState(0);
+  const onUpload = useCallback((delta: number) => setUploading((n) => n + delta), []);
   const changed = new Set<string>(loaderData.changed);
   const [form, fields] = useForm({
     // A new version (saved here or elsewhere) is a new form with the stored values.
@@ -228,24 +231,32 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <Form method="post" {...getFormProps(form)} className="space-y-6">
         <input type="hidden" name="mostrados" value={loaderData.shown} />
         <ShopDetailsSection fields={fields} changed={changed} />
-        <StorefrontSection
-          key={`tienda-${loaderData.version}`}
-          fields={fields}
-          changed={changed}
-          form={form}
-          previews={loaderData.previews}
-        />
+        {/* A save while a photo uploads would keep the old photo and call itself done. */}
+        <StoryUploads.Provider value={onUpload}>
+          <StorefrontSection
+            key={`tienda-${loaderData.version}`}
+            fields={fields}
+            changed={changed}
+            form={form}
+            previews={loaderData.previews}
+          />
+        </StoryUploads.Provider>
         <PurchasesSection fields={fields} changed={changed} />
         <CarriersSection form={form} fields={fields} changed={changed} />
         <LegalTextsSection fields={fields} changed={changed} />
 
         <button
           type="submit"
-          disabled={busy}
+          disabled={busy || uploading > 0}
           className="min-h-11 rounded-full bg-ink px-6 text-sm font-medium text-cream disabled:opacity-60"
         >
           {busy ? "Guardando..." : "Guardar configuración"}
         </button>
+        {uploading > 0 && (
+          <p role="status" className="text-sm text-ink/75">
+            Espera a que terminen de subir las fotos.
+          </p>
+        )}
       </Form>
     </section>
   );
