@@ -120,6 +120,12 @@ export function createSessions(db: Db, settings: AuthSettings, libraries: Librar
 
     async signOutEverywhere(userId) {
       const result = await db.deleteFrom("auth_session").where("user_id", "=", userId).executeTakeFirst();
+      // A lost phone is why: no device stays trusted to skip the code (each asks it once more).
+      await db
+        .deleteFrom("auth_verification")
+        .where("value", "=", userId)
+        .where("identifier", "like", "trust-device-%")
+        .execute();
       return Number(result.numDeletedRows);
     },
 

@@ -367,6 +367,27 @@ describeEachDatabase("the administrator's second factor", (harness) => {
     ).toBe("code");
   });
 
+  it("'Cerrar sesión en todos los dispositivos' ends the devices' trust too: the next sign-in asks the code", async () => {
+    const admin = await adminWithApp();
+    const browser = newId(22);
+    const challenge = await passwordStep(admin.email, "", "10.9.0.1", browser);
+    const done = await typeCode(challenge.cookie, await unusedCode(admin.secret), true, "10.9.0.1", browser);
+    if (!done.ok) throw new Error(done.reason);
+    let device = cookiesFrom(done.setCookies.filter((c) => c.startsWith(`${TRUSTED_DEVICE_COOKIE}=`)));
+    const { result } = await passwordStep(admin.email, device, "10.9.0.1", browser);
+    expect(result.step).toBe("signed-in");
+    // Each use renews it: the cookie the browser holds now.
+    const renewed = result.setCookies.find((c) => c.startsWith(`${TRUSTED_DEVICE_COOKIE}=`));
+    if (renewed) device = cookiesFrom([renewed]);
+    const user = await database.db
+      .selectFrom("auth_user")
+      .select("id")
+      .where("email", "=", admin.email)
+      .executeTakeFirstOrThrow();
+    await auth.signOutEverywhere(user.id);
+    expect((await passwordStep(admin.email, device, "10.9.0.1", browser)).result.step).toBe("code");
+  });
+
   it("the reset (npm run admin -- reset-2fa) ends its sessions and trusted devices; the next sign-in sets it up again", async () => {
     const admin = await adminWithApp();
     const browser = newId(22);
