@@ -102,6 +102,14 @@ test.describe("the drops desk", () => {
     await expect(page).toHaveURL(/\/admin\/drops\/new-drop$/);
     // What was typed is still there.
     await expect(form.product(2).getByLabel("Nombre")).toHaveValue(`Arete ${name}`);
+    // The error named the product by its place: once the list is reordered it no longer stands
+    // under a product (it would be under the wrong one); the alert above still says it.
+    const said = page.getByText("Producto 2 no tiene imagen principal");
+    await expect(said).toHaveCount(2);
+    await page.getByRole("button", { name: "Subir producto 2" }).click();
+    await expect(said).toHaveCount(1);
+    await page.getByRole("button", { name: "Bajar producto 1" }).click();
+    await expect(form.product(2).getByLabel("Nombre")).toHaveValue(`Arete ${name}`);
 
     await form.productImage(2, await photo("arete.jpg", "#8a6218"));
     await form.save("Crear colección");

@@ -46,14 +46,20 @@ export function DropForm({
   // Uploads under way: saving meanwhile would save without the photo being sent.
   const [uploading, setUploading] = useState(0);
   const onBusy = (delta: number) => setUploading((n) => n + delta);
-  const moveProduct = (from: number, to: number) =>
+  // The refusal's field errors name products by their place ('Producto 2'): once the list is
+  // reordered or shortened they would sit under the wrong product, so they go until the next save.
+  const [placesChanged, setPlacesChanged] = useState<DropFormErrors | undefined>(undefined);
+  const moveProduct = (from: number, to: number) => {
+    setPlacesChanged(errors);
     setProducts((list) => {
       const next = [...list];
       const [item] = next.splice(from, 1);
       if (item) next.splice(to, 0, item);
       return next;
     });
-  const err = (key: string) => errors?.fields[key];
+  };
+  const err = (key: string) =>
+    placesChanged === errors && key.startsWith("products.") ? undefined : errors?.fields[key];
 
   return (
     <Form method="post" noValidate className="mt-6 space-y-8">
@@ -96,7 +102,10 @@ export function DropForm({
             dropId={drop.id}
             onChange={(change) => setProduct(p.key, change)}
             onMove={(to) => moveProduct(i, to)}
-            onRemove={() => setProducts((list) => list.filter((_, j) => j !== i))}
+            onRemove={() => {
+              setPlacesChanged(errors);
+              setProducts((list) => list.filter((_, j) => j !== i));
+            }}
             err={err}
             onBusy={onBusy}
           />
