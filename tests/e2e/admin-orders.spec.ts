@@ -152,6 +152,8 @@ test.describe("the orders desk", () => {
     const confirm = page.getByRole("alertdialog", { name: new RegExp(orderId) });
     await confirm.getByRole("button", { name: "Cancelar" }).click();
     await expect(confirm).toBeHidden();
+    // Focus is back on the button that opened it, not lost to the page's top.
+    await expect(desk.order(orderId).getByRole("button", { name: "Borrar del historial" })).toBeFocused();
     await page.reload();
     await expect(desk.order(orderId)).toBeVisible();
     expect(posts).toEqual([]);

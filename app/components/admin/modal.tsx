@@ -22,8 +22,14 @@ export function Modal({
   const titleId = useId();
   const descriptionId = useId();
   useEffect(() => {
+    if (!open) return;
+    // Closed (Cancelar, Escape, done), focus goes back to what opened it, not to the page's top.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const dialog = ref.current;
-    if (open && dialog && !dialog.open) dialog.showModal();
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
   }, [open]);
   // Only an open dialog is in the page: a list of orders does not carry a form for each of them.
   if (!open) return null;
