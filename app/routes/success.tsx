@@ -31,7 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // another browser — or in any browser without the cookie — shows the thanks without the details.
   const browser = context.get(browserIdContext);
   if (!browser || !successLinks.verify(orderId, browser, params.get("firma"))) {
-    return { receipt: null, orderPage: null, orderKey: orderId };
+    // Not even its number, to a browser that did not pay it (the cart is emptied as before).
+    return { receipt: null, orderPage: null, orderKey: null };
   }
   // Back from the payment page before the provider's event came: the provider is asked now, so the
   // buyer sees the total she paid (its shipping too) or the reference she pays with.
