@@ -163,6 +163,8 @@ async function runShop() {
     force.unref();
     server.close(async () => {
       clearInterval(sweep);
+      // Said, so a stop that runs out of time tells which part held it (connections, or the shop).
+      log.info("Peticiones terminadas: cerrando la tienda…");
       await shop.close().catch((error) => log.error({ err: error }, "Error al cerrar la tienda"));
       await vite?.close();
       process.exit(0);
