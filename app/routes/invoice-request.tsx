@@ -8,7 +8,7 @@ import {
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { RouteError } from "~/components/route-error";
+import { OrderLinkError } from "~/components/route-error";
 import { invoiceRequestSchema } from "~/invoices/invoice-form";
 import { invoicePagePath } from "~/invoices/invoice-page-link";
 import { invoiceStandingOf, requestInvoice } from "~/invoices/requests.server";
@@ -328,14 +328,4 @@ export default function InvoiceRequest({ loaderData, actionData }: Route.Compone
   );
 }
 
-export function ErrorBoundary() {
-  // A link cut off by a chat app, or one older than the shop's current keys: find it again.
-  return (
-    <RouteError
-      notFoundTitle="Pedido no encontrado"
-      notFoundMessage="El enlace está incompleto o ya no es válido. Búscalo con su número y tu correo."
-      home={{ to: "/mi-pedido", label: "Buscar mi pedido" }}
-      message="No pudimos mostrar esta página."
-    />
-  );
-}
+export const ErrorBoundary = OrderLinkError;

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { RouteError } from "~/components/route-error";
+import { OrderLinkError } from "~/components/route-error";
 import { invoicePagePath } from "~/invoices/invoice-page-link";
 import { invoiceNote, invoiceStandingOf } from "~/invoices/requests.server";
 import { orderPageOf } from "~/orders/order-page.server";
@@ -251,14 +251,4 @@ function ReturnsSection({ returns, askedReturn }: { returns: ReturnView[]; asked
   );
 }
 
-export function ErrorBoundary() {
-  // A link cut off by a chat app, or one older than the shop's current keys: find it again.
-  return (
-    <RouteError
-      notFoundTitle="Pedido no encontrado"
-      notFoundMessage="El enlace está incompleto o ya no es válido. Búscalo con su número y tu correo."
-      home={{ to: "/mi-pedido", label: "Buscar mi pedido" }}
-      message="No pudimos mostrar esta página."
-    />
-  );
-}
+export const ErrorBoundary = OrderLinkError;

@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { RouteError } from "~/components/route-error";
+import { OrderLinkError } from "~/components/route-error";
 import { formatShopDateTime } from "~/lib/dates";
 import { refundWayOf } from "~/orders/order";
 import { orderPagePath } from "~/orders/order-page-link.server";
@@ -181,14 +181,4 @@ export default function OrderReturn({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-export function ErrorBoundary() {
-  // A link cut off by a chat app, or one older than the shop's current keys: find it again.
-  return (
-    <RouteError
-      notFoundTitle="Pedido no encontrado"
-      notFoundMessage="El enlace está incompleto o ya no es válido. Búscalo con su número y tu correo."
-      home={{ to: "/mi-pedido", label: "Buscar mi pedido" }}
-      message="No pudimos mostrar esta página."
-    />
-  );
-}
+export const ErrorBoundary = OrderLinkError;
