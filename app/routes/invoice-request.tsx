@@ -8,7 +8,7 @@ import {
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { OrderLinkError } from "~/components/route-error";
+import { OrderLinkError } from "~/components/order-link-error";
 import { invoiceRequestSchema } from "~/invoices/invoice-form";
 import { invoicePagePath } from "~/invoices/invoice-page-link";
 import { invoiceStandingOf, requestInvoice } from "~/invoices/requests.server";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { OrderLinkError } from "~/components/route-error";
+import { OrderLinkError } from "~/components/order-link-error";
 import { invoicePagePath } from "~/invoices/invoice-page-link";
 import { invoiceNote, invoiceStandingOf } from "~/invoices/requests.server";
 import { orderPageOf } from "~/orders/order-page.server";

@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { OrderLinkError } from "~/components/route-error";
+import { OrderLinkError } from "~/components/order-link-error";
 import { formatShopDateTime } from "~/lib/dates";
 import { refundWayOf } from "~/orders/order";
 import { orderPagePath } from "~/orders/order-page-link.server";

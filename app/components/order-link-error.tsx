@@ -1,0 +1,17 @@
+import { RouteError } from "./route-error";
+
+// Its own module: every page loads route-error, and the product page is at its JavaScript budget.
+/**
+ * The error page of a buyer's signed order link (her order, its return, its factura): a link cut
+ * off by a chat app, or older than the shop's current keys, leads to finding the order again.
+ */
+export function OrderLinkError() {
+  return (
+    <RouteError
+      notFoundTitle="Pedido no encontrado"
+      notFoundMessage="El enlace está incompleto o ya no es válido. Búscalo con su número y tu correo."
+      home={{ to: "/mi-pedido", label: "Buscar mi pedido" }}
+      message="No pudimos mostrar esta página."
+    />
+  );
+}
