@@ -40,6 +40,8 @@ function formOf(
     processVideoUrl: values.processVideoUrl ?? "",
     defaultMaxPerOrder: "",
     shippingFreeFrom: String(values.shippingFreeFrom ?? ""),
+    shippingStandardCost: String(values.shippingStandardCost),
+    shippingExpressCost: String(values.shippingExpressCost),
     legalPrivacy: values.legalPrivacy,
     legalShipping: values.legalShipping,
     legalReturns: values.legalReturns,

@@ -367,8 +367,9 @@ const pesos = (fallback: number | null) =>
       typeof v === "string" ? Number(v.replace(/[$,\s]/g, "") || Number.NaN) : (v ?? fallback),
     );
 
-const shippingCost = (label: string, fallback: number) =>
-  pesos(fallback)
+/** Required: an emptied cost is asked for, not quietly put back to the first $150 (0 is free). */
+const shippingCost = (label: string) =>
+  pesos(null)
     .refine(
       (v): v is number => v !== null && Number.isInteger(v) && v >= 0 && v <= MAX_SHIPPING_PESOS,
       `${label}: escribe el costo en pesos, sin centavos, de 0 a ${MAX_SHIPPING_PESOS.toLocaleString("es-MX")} (0 es gratis).`,
@@ -480,12 +481,12 @@ export const settingsSchema = z
       .optional()
       .transform((v) => v ?? DEFAULT_SHIPPING_RATES.standard.label),
     shippingStandardDays: shippingDays("Envío estándar", daysField(DEFAULT_SHIPPING_RATES.standard)),
-    shippingStandardCost: shippingCost("Envío estándar", DEFAULT_SHIPPING_RATES.standard.cents / 100),
+    shippingStandardCost: shippingCost("Envío estándar"),
     shippingExpressLabel: text("Envío express", "el nombre del envío express", 40)
       .optional()
       .transform((v) => v ?? DEFAULT_SHIPPING_RATES.express.label),
     shippingExpressDays: shippingDays("Envío express", daysField(DEFAULT_SHIPPING_RATES.express)),
-    shippingExpressCost: shippingCost("Envío express", DEFAULT_SHIPPING_RATES.express.cents / 100),
+    shippingExpressCost: shippingCost("Envío express"),
     // Empty or 0: standard shipping is never free.
     shippingFreeFrom: pesos(null)
       .refine(

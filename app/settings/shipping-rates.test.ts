@@ -92,7 +92,10 @@ describe("shipping rates", () => {
     const shape = settingsSchema.shape;
     expect(shape.shippingStandardCost.parse("$1,500")).toBe(1_500);
     expect(shape.shippingStandardCost.parse("0")).toBe(0);
-    expect(shape.shippingStandardCost.parse(undefined)).toBe(150);
+    // Emptied: asked for, not quietly the first $150 again.
+    expect(message(shape.shippingStandardCost.safeParse(undefined))).toMatch(
+      /^Envío estándar: escribe el costo/,
+    );
     expect(shape.shippingExpressDays.parse("1-2")).toBe("1 a 2");
     expect(shape.shippingFreeFrom.parse(undefined)).toBeNull();
     expect(shape.shippingFreeFrom.parse("0")).toBeNull();

@@ -70,6 +70,13 @@ describeEachDatabase("shipping rates over HTTP", (harness) => {
     );
     expect(html).toContain("Envío gratis desde: escribe un total en pesos");
     expect(await readStoredSettings(database.db)).toEqual(before);
+    // An emptied cost is asked for (0 is free), not saved as the first $150.
+    const emptied = await post("/admin/settings", settingsForm({ shippingExpressCost: "" }), { cookie });
+    expect(emptied.status).toBe(400);
+    expect(await emptied.text()).toContain(
+      "Envío express: escribe el costo en pesos, sin centavos, de 0 a 10,000 (0 es gratis).",
+    );
+    expect(await readStoredSettings(database.db)).toEqual(before);
 
     // Express at $420; standard never free.
     const good = await post(
