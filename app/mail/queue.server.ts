@@ -173,6 +173,27 @@ export async function deliverPendingEmails(
   return { sent, failed };
 }
 
+/** What `last_error` says of a last attempt the process stopped in the middle of. */
+export const INTERRUPTED =
+  "el último intento se interrumpió (la tienda se detuvo a la mitad): no se sabe si llegó";
+
+/**
+ * A last attempt cut short (the process stopped while sending) left nothing saying it failed: the
+ * message would read 'Pendiente' for ever and never be tried again. Once its claim is over it is
+ * a failure, which the mail log and the order show, with 'Reenviar'. Earlier attempts need none of
+ * this: their claim running out makes them due again.
+ */
+async function markInterruptedLastAttempts(db: Db, stamp: string): Promise<void> {
+  await db
+    .updateTable("emails")
+    .set({ last_error: INTERRUPTED })
+    .where("sent_at", "is", null)
+    .where("last_error", "is", null)
+    .where("attempts", ">=", MAX_ATTEMPTS)
+    .where("next_attempt_at", "<=", stamp)
+    .execute();
+}
+
 /** One batch; `full` when it took a whole batch of due rows (more may be waiting). */
 async function deliverBatch(
   db: Db,
@@ -182,6 +203,7 @@ async function deliverBatch(
   options: { bulkKinds?: readonly string[]; stop?: () => boolean },
 ): Promise<{ sent: number; failed: number; full: boolean }> {
   const stamp = toTimestamp(now);
+  await markInterruptedLastAttempts(db, stamp);
   const bulk = options.bulkKinds ?? [];
   // Only rows that are due: old messages that keep failing never hold up new ones.
   const due = await db

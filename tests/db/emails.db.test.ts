@@ -3,9 +3,17 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
-import type { Database } from "~/db/database.server";
+import { type Database, toTimestamp } from "~/db/database.server";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
-import { createMailQueue, deliverPendingEmails, MAIL_BATCH, retryDelayMinutes } from "~/mail/queue.server";
+import {
+  createMailQueue,
+  deliverPendingEmails,
+  emailsOfOrder,
+  INTERRUPTED,
+  MAIL_BATCH,
+  MAX_ATTEMPTS,
+  retryDelayMinutes,
+} from "~/mail/queue.server";
 import { shipOrder } from "~/orders/desk.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { confirmPayment } from "~/orders/payment.server";
@@ -170,6 +178,42 @@ describeEachDatabase("the e-mail queue", (harness) => {
     const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
     expect(await deliverPendingEmails(database.db, up, templates(database))).toEqual({ sent: 1, failed: 0 });
     expect(received.filter((m) => m.to.includes(fresh))).toHaveLength(1);
+  });
+
+  it("a last attempt cut short by a stop reads as failed once its claim is over, not 'Pendiente' for ever", async () => {
+    const database = await harness.fresh();
+    const to = `cortada.${harness.dialect}@example.mx`;
+    const order = await paidOrder(database, to);
+    // As the 30th attempt's claim left it when the process died mid-send: no answer recorded.
+    const claimedAt = new Date(Date.now() - 10 * 60_000);
+    await database.db
+      .updateTable("emails")
+      .set({
+        attempts: MAX_ATTEMPTS,
+        claimed_at: toTimestamp(claimedAt),
+        next_attempt_at: toTimestamp(new Date(claimedAt.getTime() + 5 * 60_000)),
+        last_error: null,
+      })
+      .where("order_id", "=", order.id)
+      .execute();
+    const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
+    expect(await deliverPendingEmails(database.db, up, templates(database))).toEqual({ sent: 0, failed: 0 });
+    const [email] = await emailsOfOrder(database.db, order.id);
+    expect(email).toMatchObject({ state: "fallo", lastError: INTERRUPTED });
+    expect(received.filter((m) => m.to.includes(to))).toHaveLength(0);
+    // While its claim runs (being sent right now), it is left alone.
+    const other = await paidOrder(database, `enviando.${harness.dialect}@example.mx`);
+    await database.db
+      .updateTable("emails")
+      .set({
+        attempts: MAX_ATTEMPTS,
+        next_attempt_at: toTimestamp(new Date(Date.now() + 60_000)),
+        last_error: null,
+      })
+      .where("order_id", "=", other.id)
+      .execute();
+    await deliverPendingEmails(database.db, up, templates(database));
+    expect((await emailsOfOrder(database.db, other.id))[0]?.state).toBe("en_cola");
   });
 });
 
