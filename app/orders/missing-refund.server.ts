@@ -8,7 +8,13 @@ import { missingCents, REFUND_IN_PROGRESS, REFUNDED_BY_HAND } from "./order";
 import type { PaymentProvider } from "./payment-port";
 import { getOrder } from "./queries.server";
 import { askForRefund } from "./refund-call.server";
-import { ASKING_MS, byHandOnly, handRefundCheck, IN_PROGRESS_RECHECK_MS } from "./refund-timing";
+import {
+  ASKING_MS,
+  byHandOnly,
+  type HandRefundRefusal,
+  handRefundCheck,
+  IN_PROGRESS_RECHECK_MS,
+} from "./refund-timing";
 import { DESK_TABS } from "./status";
 
 /*
@@ -196,7 +202,7 @@ export type MissingRefundResult =
   | { ok: true; amountCents: number }
   | { ok: false; reason: "no_encontrado" | "sin_faltantes" | "ya_registrado" }
   /** The provider has its refund under way, or is being asked for it now: it would go twice. */
-  | { ok: false; reason: "en_curso" | "se_pide_ahora" }
+  | { ok: false; reason: HandRefundRefusal }
   /** Cancelled meanwhile (another tab): its refund was the whole total, missing pieces included. */
   | { ok: false; reason: "cancelado"; refundCents: number | null };
 

@@ -52,6 +52,8 @@ export interface Order {
     status: "pendiente" | "hecho" | "a_mano";
     error: string | null;
     inProgress: boolean;
+    /** Its last call got no answer: the provider may have made it, so not by hand meanwhile. */
+    noAnswer: boolean;
     /** The owner recorded it by hand after the provider failed. */
     byHand: boolean;
   } | null;
@@ -177,6 +179,8 @@ export interface OrderCancellation {
   refund: "pendiente" | "hecho";
   /** Pending because the provider has it under way (some take days): nothing to do by hand. */
   inProgress: boolean;
+  /** Its last call got no answer: the provider may have made it, so not by hand until it answers. */
+  noAnswer: boolean;
   /** No provider can make it (cash at OXXO, another provider): the owner gives the money back herself. */
   byHand: boolean;
   refundId: string | null;

@@ -12,7 +12,7 @@ import {
   SHOP_CANCELLATION,
   SOLD_OUT_AT_PAYMENT,
 } from "./order";
-import { isByHandReason } from "./refund-timing";
+import { isByHandReason, isNoAnswer } from "./refund-timing";
 
 type OrderRow = Selectable<OrdersTable>;
 type RefundRow = Selectable<RefundsTable>;
@@ -77,6 +77,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
             status: row.missing_refund_status ?? "a_mano",
             error: row.missing_refund_error ?? null,
             inProgress: row.missing_refund_error === REFUND_IN_PROGRESS,
+            noAnswer: row.missing_refund_status === "pendiente" && isNoAnswer(row.missing_refund_error),
             byHand: row.missing_refund_id === REFUNDED_BY_HAND,
           }
         : null,
@@ -108,6 +109,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
           byShop: refund.reason === SHOP_CANCELLATION,
           soldOut: refund.reason === SOLD_OUT_AT_PAYMENT,
           inProgress: refund.status === "pendiente" && refund.last_error === REFUND_IN_PROGRESS,
+          noAnswer: refund.status === "pendiente" && isNoAnswer(refund.last_error),
           byHand: refund.status === "pendiente" && isByHandReason(refund.last_error),
           amountCents: refund.amount_cents,
           refund: refund.status,

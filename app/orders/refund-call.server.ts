@@ -1,6 +1,7 @@
 import { log } from "~/config/log.server";
 import { errorLine } from "~/lib/errors";
 import { type PaymentProvider, RefundFailed, type RefundRequest } from "./payment-port";
+import { noAnswerError } from "./refund-timing";
 
 /*
  * One conversation with the provider about a refund the shop owes (an order's, decision 29, or a
@@ -11,7 +12,10 @@ import { type PaymentProvider, RefundFailed, type RefundRequest } from "./paymen
 export type RefundAnswer =
   /** Made, or accepted and still in the provider's hands: its id, to record or to ask again. */
   | { kind: "hecho" | "en_curso"; refundId: string }
-  /** No answer (network, the provider's own failure): nothing known, ask again later. */
+  /**
+   * No answer (network, the provider's own failure): nothing known, ask again later. Its error is
+   * marked (`isNoAnswer`), so the owner is not offered to refund it by hand meanwhile.
+   */
   | { kind: "sin_respuesta"; error: string }
   /** The provider answered that it did not make it (the failed refund's id, when it names one). */
   | { kind: "rechazado"; error: string; refundId: string | null };
@@ -27,7 +31,7 @@ export async function askForRefund(
       const state = await payments.refundState(knownRefundId);
       if (state !== "fallido") return { kind: state, refundId: knownRefundId };
     } catch (error) {
-      return { kind: "sin_respuesta", error: errorLine(error) };
+      return { kind: "sin_respuesta", error: noAnswerError(errorLine(error)) };
     }
     after = knownRefundId;
   }
@@ -38,6 +42,6 @@ export async function askForRefund(
     const line = errorLine(error);
     log.error({ orderId: request.orderId, error: line }, "No se pudo reembolsar el pedido");
     if (error instanceof RefundFailed) return { kind: "rechazado", error: line, refundId: error.refundId };
-    return { kind: "sin_respuesta", error: line };
+    return { kind: "sin_respuesta", error: noAnswerError(line) };
   }
 }

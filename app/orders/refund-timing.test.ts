@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { REFUND_IN_PROGRESS } from "./order";
-import { ASKING_MS, byHandOnly, handRefundCheck, isByHandReason } from "./refund-timing";
+import {
+  ASKING_MS,
+  byHandOnly,
+  handRefundCheck,
+  isByHandReason,
+  isNoAnswer,
+  noAnswerError,
+} from "./refund-timing";
 
 describe("when the owner may record a refund as made by hand", () => {
   const now = new Date("2026-11-27T12:00:00Z");
@@ -19,6 +26,16 @@ describe("when the owner may record a refund as made by hand", () => {
         ok: false,
         reason: "se_pide_ahora",
       });
+  });
+
+  it("not after a call that got no answer, however far off the next ask: the provider may have made it", () => {
+    const lastError = noAnswerError("Stripe: tiempo de espera agotado");
+    expect(isNoAnswer(lastError)).toBe(true);
+    expect(isNoAnswer("Stripe no hizo el reembolso: card_declined")).toBe(false);
+    expect(handRefundCheck({ lastError, nextAttemptAt: later(6 * 3_600_000) }, now)).toEqual({
+      ok: false,
+      reason: "sin_respuesta",
+    });
   });
 
   it("once the next ask is further off, with the moment the move itself must check again", () => {

@@ -15,17 +15,44 @@ export const ASKING_MS = 2 * 60_000;
 /** How long a refund in the provider's hands (accepted, not finished) waits before it is asked again. */
 export const IN_PROGRESS_RECHECK_MS = 15 * 60_000;
 
+/** Why the owner may not record a pending refund as made by hand now. */
+export type HandRefundRefusal = "en_curso" | "se_pide_ahora" | "sin_respuesta";
+
+/** What the owner reads when 'Ya lo reembolsé a mano' is refused (a 409), for each refusal. */
+export const HAND_REFUND_REFUSED: Record<HandRefundRefusal, string> = {
+  en_curso:
+    "El proveedor de pagos tiene este reembolso en curso: espera a que termine; no lo reembolses a mano.",
+  se_pide_ahora:
+    "La tienda está pidiendo este reembolso al proveedor en este momento: revisa en unos minutos si se hizo.",
+  sin_respuesta:
+    "El proveedor de pagos no respondió al último intento y puede que sí lo haya hecho: la tienda le vuelve a preguntar sola. No lo reembolses a mano mientras no conteste.",
+};
+
+/** How `last_error` starts when the provider gave no answer: it may have made the refund anyway. */
+const NO_ANSWER = "sin respuesta del proveedor: ";
+
+/** A failed call's line, marked as no answer (network, timeout, the provider's own failure). */
+export const noAnswerError = (line: string): string => `${NO_ANSWER}${line}`;
+
+/** Whether a pending refund's last call got no answer (so nobody knows yet whether it was made). */
+export const isNoAnswer = (lastError: string | null): boolean => lastError?.startsWith(NO_ANSWER) ?? false;
+
 /**
  * Whether the owner may record a pending refund as made by hand now: not while the provider has
  * one under way (`en_curso`: it may still make it), nor while it is being asked for or is about to
- * be (`se_pide_ahora`): the money would go twice. When she may, `quietUntil` is what the move
+ * be (`se_pide_ahora`), nor after a call that got no answer (`sin_respuesta`): the money would go
+ * twice. When she may, `quietUntil` is what the move
  * itself must check again (a sweep that claims it meanwhile wins).
  */
 export function handRefundCheck(
   refund: { lastError: string | null; nextAttemptAt: Date | null },
   now: Date,
-): { ok: true; quietUntil: Date } | { ok: false; reason: "en_curso" | "se_pide_ahora" } {
+): { ok: true; quietUntil: Date } | { ok: false; reason: HandRefundRefusal } {
   if (refund.lastError === REFUND_IN_PROGRESS) return { ok: false, reason: "en_curso" };
+  // A call that got no answer may have been made all the same (a timeout after the provider did
+  // it): only the provider's next answer, asked with the same key, says. Money given back by hand
+  // now could go twice.
+  if (isNoAnswer(refund.lastError)) return { ok: false, reason: "sin_respuesta" };
   const quietUntil = new Date(now.getTime() + ASKING_MS);
   if (!refund.nextAttemptAt || refund.nextAttemptAt <= quietUntil)
     return { ok: false, reason: "se_pide_ahora" };

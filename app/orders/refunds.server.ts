@@ -11,6 +11,7 @@ import {
   ASKING_MS,
   BY_HAND_RECHECK_MS,
   byHandOnly,
+  type HandRefundRefusal,
   handRefundCheck,
   IN_PROGRESS_RECHECK_MS,
 } from "./refund-timing";
@@ -226,7 +227,7 @@ export async function refundedByHand(
   db: Db,
   orderId: string,
   now = new Date(),
-): Promise<{ ok: true } | { ok: false; reason: "sin_reembolso" | "en_curso" | "se_pide_ahora" }> {
+): Promise<{ ok: true } | { ok: false; reason: "sin_reembolso" | HandRefundRefusal }> {
   const refund = await db
     .selectFrom("refunds as r")
     .innerJoin("orders as o", "o.id", "r.order_id")

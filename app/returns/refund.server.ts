@@ -12,6 +12,7 @@ import {
   ASKING_MS,
   BY_HAND_RECHECK_MS,
   byHandOnly,
+  type HandRefundRefusal,
   handRefundCheck,
   IN_PROGRESS_RECHECK_MS,
 } from "~/orders/refund-timing";
@@ -253,7 +254,7 @@ export async function refundReturn(
   }
 }
 
-export type HandRefundOutcome = "reembolsado" | "sin_reembolso" | "en_curso" | "se_pide_ahora";
+export type HandRefundOutcome = "reembolsado" | "sin_reembolso" | HandRefundRefusal;
 
 /**
  * The owner refunded it herself (at the provider's dashboard, or the order was paid through a

@@ -232,6 +232,19 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
       refund: "pendiente",
     });
     stands.fake.outage = null;
+    const nextAttempt = (at: Date, lastError?: string) =>
+      database.db
+        .updateTable("refunds")
+        .set({ next_attempt_at: toTimestamp(at), ...(lastError ? { last_error: lastError } : {}) })
+        .where("order_id", "=", paid.orderId)
+        .execute();
+    // No answer: Stripe may have made it all the same (a timeout after it did), so not by hand, even
+    // with its next attempt far off; the desk says why and offers no button.
+    await nextAttempt(new Date(Date.now() + 10 * 60_000));
+    expect(await refundedByHand(database.db, paid.orderId)).toEqual({ ok: false, reason: "sin_respuesta" });
+    expect((await getDeskOrder(database.db, paid.orderId))?.cancellation).toMatchObject({ noAnswer: true });
+    // Once the provider has answered that it did not make it (as a refused refund's record reads):
+    await nextAttempt(new Date(Date.now() + 10 * 60_000), "Stripe: la tarjeta ya no acepta reembolsos");
     // While the sweep would be asking for it (its next attempt due), she cannot: the money could go twice.
     const due = new Date(Date.now() + 60 * 60_000);
     expect(await refundedByHand(database.db, paid.orderId, due)).toEqual({
@@ -239,12 +252,6 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
       reason: "se_pide_ahora",
     });
     // Nor while a sweep holds it for its call (its next attempt moved a minute or two ahead).
-    const nextAttempt = (at: Date) =>
-      database.db
-        .updateTable("refunds")
-        .set({ next_attempt_at: toTimestamp(at) })
-        .where("order_id", "=", paid.orderId)
-        .execute();
     await nextAttempt(new Date(Date.now() + 60_000));
     expect(await refundedByHand(database.db, paid.orderId)).toEqual({ ok: false, reason: "se_pide_ahora" });
     await nextAttempt(new Date(Date.now() + 10 * 60_000));

@@ -295,7 +295,7 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     expect(await refundRow(database, over.orderId)).toMatchObject({
       status: "pendiente",
       attempts: 1,
-      last_error: "Stripe: 500 api_error",
+      last_error: "sin respuesta del proveedor: Stripe: 500 api_error",
       provider_refund_id: null,
     });
     expect(await piece.stock()).toBe(2);
@@ -304,7 +304,8 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     expect(desk?.cancellation).toMatchObject({
       refund: "pendiente",
       attempts: 1,
-      lastError: "Stripe: 500 api_error",
+      lastError: "sin respuesta del proveedor: Stripe: 500 api_error",
+      noAnswer: true,
     });
     expect(
       await database.db.selectFrom("emails").select("id").where("order_id", "=", over.orderId).execute(),

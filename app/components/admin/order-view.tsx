@@ -191,7 +191,9 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
         <p>
           <strong>Reembolso de {amount} pendiente:</strong>{" "}
           {cancellation.attempts > 0
-            ? `el proveedor de pagos no lo hizo (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}${cancellation.lastError ? `: ${cancellation.lastError}` : ""}); se reintenta solo. Si sigue así, reembolsa a mano desde el panel del proveedor.`
+            ? cancellation.noAnswer
+              ? `el proveedor de pagos no respondió (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}: ${cancellation.lastError}) y puede que sí lo haya hecho; la tienda le vuelve a preguntar sola. No lo reembolses a mano mientras no conteste.`
+              : `el proveedor de pagos no lo hizo (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}${cancellation.lastError ? `: ${cancellation.lastError}` : ""}); se reintenta solo. Si sigue así, reembolsa a mano desde el panel del proveedor.`
             : "se está pidiendo al proveedor de pagos."}{" "}
           {piecesNote(cancellation)}
         </p>

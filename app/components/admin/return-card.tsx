@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { formatMXN } from "~/lib/money";
 import { REFUND_IN_PROGRESS } from "~/orders/order";
+import { isNoAnswer } from "~/orders/refund-timing";
 import type { ReturnView } from "~/returns/queries.server";
 
 /*
@@ -99,7 +100,7 @@ export function ReturnCard({ view, refused }: { view: ReturnView; refused: Retur
           <p className="mt-2 text-sm">
             {view.status === "reembolsada"
               ? `Reembolsado ${view.refund} el ${view.refundedAt}.`
-              : `Reembolso de ${view.refund} pendiente${view.refundError ? `: ${view.refundError}` : "."}`}
+              : `Reembolso de ${view.refund} pendiente${view.refundError ? `: ${view.refundError}` : "."}${isNoAnswer(view.refundError) ? " Puede que el proveedor sí lo haya hecho: no lo reembolses a mano mientras no conteste." : ""}`}
           </p>
         </>
       )}
@@ -115,7 +116,7 @@ export function ReturnCard({ view, refused }: { view: ReturnView; refused: Retur
           >
             Reintentar reembolso
           </button>
-          {view.refundError !== REFUND_IN_PROGRESS && (
+          {view.refundError !== REFUND_IN_PROGRESS && !isNoAnswer(view.refundError) && (
             <button
               type="submit"
               name="intent"

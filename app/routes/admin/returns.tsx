@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { ReturnCard } from "~/components/admin/return-card";
 import { RouteError } from "~/components/route-error";
 import type { ReturnStatus } from "~/db/schema";
+import { HAND_REFUND_REFUSED } from "~/orders/refund-timing";
 import { closeReturn, decideReturn } from "~/returns/decide.server";
 import { countReturnsByStatus, getReturn, listReturns } from "~/returns/queries.server";
 import {
@@ -203,18 +204,7 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "amano") {
     const outcome = await markReturnRefundedByHand(database.db, returnId);
     if (outcome === "sin_reembolso") return answer(409, false, REFUND_MESSAGES.sin_reembolso.text);
-    if (outcome === "en_curso")
-      return answer(
-        409,
-        false,
-        "El proveedor de pagos tiene este reembolso en curso: espera a que termine; no lo reembolses a mano.",
-      );
-    if (outcome === "se_pide_ahora")
-      return answer(
-        409,
-        false,
-        "La tienda está pidiendo este reembolso al proveedor en este momento: revisa en unos minutos si se hizo.",
-      );
+    if (outcome !== "reembolsado") return answer(409, false, HAND_REFUND_REFUSED[outcome]);
     mail.sendSoon();
     return answer(200, true, "Registrado como reembolsado a mano; le avisamos por correo.");
   }

@@ -25,6 +25,7 @@ import { DESK_NOTICE_PARAM, DESK_NOTICES } from "~/orders/desk-query";
 import { isOrderId } from "~/orders/ids";
 import { recordMissingRefunded } from "~/orders/missing-refund.server";
 import { cancellationCents, missingCents } from "~/orders/order";
+import { HAND_REFUND_REFUSED } from "~/orders/refund-timing";
 import { refundedByHand } from "~/orders/refunds.server";
 import { shipmentInputFor } from "~/orders/shipment-input";
 import { STATUS_LABELS } from "~/orders/status";
@@ -213,13 +214,10 @@ export async function action(args: Route.ActionArgs) {
     case "reembolsado": {
       const result = await refundedByHand(db, orderId);
       if (!result.ok) {
-        const why = {
-          sin_reembolso: "Este pedido no tiene un reembolso pendiente.",
-          en_curso:
-            "El proveedor de pagos tiene este reembolso en curso: espera a que termine; no lo reembolses a mano.",
-          se_pide_ahora:
-            "La tienda está pidiendo este reembolso al proveedor en este momento: revisa en un minuto si se hizo.",
-        }[result.reason];
+        const why =
+          result.reason === "sin_reembolso"
+            ? "Este pedido no tiene un reembolso pendiente."
+            : HAND_REFUND_REFUSED[result.reason];
         return answer(409, { ...base, ok: false, message: why });
       }
       mail.sendSoon();
@@ -235,10 +233,7 @@ export async function action(args: Route.ActionArgs) {
                 no_encontrado: "Pedido no encontrado.",
                 sin_faltantes: "Este pedido no tiene piezas faltantes que reembolsar.",
                 ya_registrado: "Ya estaba registrado: recarga la página.",
-                en_curso:
-                  "El proveedor de pagos tiene este reembolso en curso: espera a que termine; no lo reembolses a mano.",
-                se_pide_ahora:
-                  "La tienda está pidiendo este reembolso al proveedor en este momento: revisa en un minuto si se hizo.",
+                ...HAND_REFUND_REFUSED,
               }[result.reason];
         return answer(result.reason === "no_encontrado" ? 404 : 409, { ...base, ok: false, message: why });
       }
@@ -311,6 +306,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
 
       {order.cancellation?.refund === "pendiente" &&
         !order.cancellation.inProgress &&
+        !order.cancellation.noAnswer &&
         order.cancellation.attempts > 0 && (
           <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
             <summary className="cursor-pointer font-medium">Ya lo reembolsé a mano</summary>
@@ -337,7 +333,9 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
         order.status !== "cancelado" &&
         // The provider's to make while it is asked and has not failed: by hand only as the fallback.
         (order.missingRefund?.status !== "pendiente" ||
-          (order.missingRefund.error !== null && !order.missingRefund.inProgress)) && (
+          (order.missingRefund.error !== null &&
+            !order.missingRefund.inProgress &&
+            !order.missingRefund.noAnswer)) && (
           <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
             <summary className="cursor-pointer font-medium">Ya le devolví las piezas faltantes</summary>
             <fetcher.Form method="post" action={orderAction(order.id)} className="mt-4 max-w-md text-sm">
