@@ -18,6 +18,17 @@ describe("drop dates in Spanish, on the shop's clock", () => {
       "Del 20 de diciembre de 2026 al 5 de enero de 2027",
     );
   });
+
+  it("names a one-day drop's day once, with its hours in Mexico City", () => {
+    // 16:00 and 04:00 UTC the next day are both 30 November in Mexico City (10:00 and 22:00).
+    expect(dateRangeText(new Date("2026-11-30T16:00:00Z"), new Date("2026-12-01T04:00:00Z"))).toBe(
+      "30 de noviembre de 2026, de 10:00 a 22:00 h",
+    );
+    // The same date in UTC is two days in Mexico City: 30 November 23:00 to 1 December 01:00.
+    expect(dateRangeText(new Date("2026-12-01T05:00:00Z"), new Date("2026-12-01T07:00:00Z"))).toBe(
+      "Del 30 de noviembre al 1 de diciembre de 2026",
+    );
+  });
 });
 
 describe("when an upcoming drop opens", () => {

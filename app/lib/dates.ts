@@ -24,8 +24,14 @@ export function yearOf(date: Date): number {
   return Number(year.format(date));
 }
 
-/** "Del 12 al 18 de noviembre de 2026" style text for a drop's dates. */
+/**
+ * "Del 12 al 18 de noviembre de 2026" style text for a drop's dates. A drop of one day (in Mexico
+ * City) names its day once, with its hours: "30 de noviembre de 2026, de 10:00 a 22:00 h".
+ */
 export function dateRangeText(start: Date, end: Date): string {
+  if (dayMonthYear.format(start) === dayMonthYear.format(end)) {
+    return `${dayMonthYear.format(start)}, de ${clockTime.format(start)} a ${clockTime.format(end)} h`;
+  }
   const sameYear = yearOf(start) === yearOf(end);
   const sameMonth = monthYear.format(start) === monthYear.format(end);
   const from = sameMonth ? day.format(start) : sameYear ? dayMonth.format(start) : dayMonthYear.format(start);
