@@ -222,6 +222,22 @@ describe("dropInput: dates and times in Mexico City time", () => {
     });
   });
 
+  it.each(["0226-12-05", "1999-12-31", "2101-01-01"])("refuses the year of %s, and says so", (date) => {
+    // A typo such as "0226" for 2026 would make a drop of the year 226 that sells at once.
+    expect(errorsOf(form({ startDate: date }))).toEqual({
+      startDate: "La fecha de inicio no es válida: escribe un año de 2000 a 2100.",
+    });
+    expect(errorsOf(form({ startDate: "2026-01-01", endDate: date }))).toEqual({
+      endDate: "La fecha de fin no es válida: escribe un año de 2000 a 2100.",
+    });
+  });
+
+  it("accepts the first and the last year of the shop's dates", () => {
+    const drop = parsed(form({ startDate: "2000-01-01", startTime: "00:00", endDate: "2100-12-31" }));
+    expect(drop.startAt.toISOString()).toBe("2000-01-01T06:00:00.000Z");
+    expect(drop.endAt.toISOString()).toBe("2101-01-01T02:00:00.000Z");
+  });
+
   it.each(["25:00", "24:00", "10:60", "9:00", "10h", "10:00:61"])("refuses the time %s", (time) => {
     expect(errorsOf(form({ startTime: time }))).toEqual({ startDate: "La fecha de inicio no es válida." });
     expect(errorsOf(form({ endTime: time }))).toEqual({ endDate: "La fecha de fin no es válida." });

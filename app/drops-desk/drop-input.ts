@@ -12,7 +12,7 @@ import {
   MAX_PRICE_CENTS,
   MAX_STOCK,
 } from "~/db/taxonomy";
-import { shopTimeToInstant } from "~/lib/dates";
+import { outsideShopYears, SHOP_YEARS, shopTimeToInstant } from "~/lib/dates";
 import { isId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
@@ -42,6 +42,13 @@ const mediaId = z
 /** A drop's version as the edit form carries it: the instant of its last save, in ISO-8601 UTC. */
 function isVersion(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/** What the owner reads next to a date that is no date; a year out of range is named (a typo: "0226"). */
+function dateMessage(which: "inicio" | "fin", date: string): string {
+  return outsideShopYears(date)
+    ? `La fecha de ${which} no es válida: escribe un año de ${SHOP_YEARS.first} a ${SHOP_YEARS.last}.`
+    : `La fecha de ${which} no es válida.`;
 }
 
 /** Said of a product without its main image; `fieldErrors` names the product ('Producto 2 …'). */
@@ -300,8 +307,9 @@ export const dropInput = z
     const startAt = shopTimeToInstant(value.startDate, value.startTime || "00:00");
     const endAt = shopTimeToInstant(value.endDate, value.endTime || "23:59:59");
     if (!startAt)
-      ctx.addIssue({ code: "custom", path: ["startDate"], message: "La fecha de inicio no es válida." });
-    if (!endAt) ctx.addIssue({ code: "custom", path: ["endDate"], message: "La fecha de fin no es válida." });
+      ctx.addIssue({ code: "custom", path: ["startDate"], message: dateMessage("inicio", value.startDate) });
+    if (!endAt)
+      ctx.addIssue({ code: "custom", path: ["endDate"], message: dateMessage("fin", value.endDate) });
     if (startAt && endAt && endAt.getTime() <= startAt.getTime()) {
       ctx.addIssue({
         code: "custom",

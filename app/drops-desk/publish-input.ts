@@ -1,4 +1,4 @@
-import { shopTimeToInstant } from "~/lib/dates";
+import { outsideShopYears, SHOP_YEARS, shopTimeToInstant } from "~/lib/dates";
 
 /**
  * The 'Publicar' form: `cuando=ahora`, or `cuando=desde` with 'Visible desde' as a date and a
@@ -20,6 +20,12 @@ export function readPublishForm(
     date.trim(),
     typeof time === "string" && time.trim() ? time.trim() : "00:00",
   );
+  if (!instant && outsideShopYears(date)) {
+    return {
+      ok: false,
+      message: `La fecha de 'Visible desde' no es válida: escribe un año de ${SHOP_YEARS.first} a ${SHOP_YEARS.last}.`,
+    };
+  }
   if (!instant) return { ok: false, message: "La fecha u hora de 'Visible desde' no es válida." };
   return { ok: true, visibleFrom: instant };
 }

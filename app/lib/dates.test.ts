@@ -57,6 +57,12 @@ describe("when an upcoming drop opens", () => {
     expect(shopDateTimeStamp(new Date("2026-11-28T02:00:37Z"))).toBe("2026-11-27 20:00");
     // A year of two digits (a typo for 2026) is no date, not 1926.
     expect(shopTimeToInstant("0026-11-01", "10:00")).toBeNull();
+    // Nor a year the shop's dates never reach: "0226" is a typo for 2026, not the year 226.
+    for (const date of ["0226-12-05", "0999-01-01", "1999-12-31", "2101-01-01", "9999-12-31"]) {
+      expect(shopTimeToInstant(date, "10:00"), date).toBeNull();
+    }
+    expect(shopTimeToInstant("2000-01-01")?.toISOString()).toBe("2000-01-01T06:00:00.000Z");
+    expect(shopTimeToInstant("2100-01-01")?.toISOString()).toBe("2100-01-01T06:00:00.000Z");
     expect(shopTimeToInstant("2026-02-30", "10:00")).toBeNull();
     expect(shopTimeToInstant("2026-11-27", "24:00")).toBeNull();
   });

@@ -72,17 +72,31 @@ function shopOffsetMinutes(instant: number): number {
 export const SHOP_MONTH_PATTERN = /^(20\d\d)-(0[1-9]|1[0-2])$/;
 
 /**
+ * The years the shop's own dates (drops, orders, reports) can fall in: a date typed outside them is
+ * a typo ("0226-12-05" for 2026), not a drop of the year 226 that sells at once. 2100 is in so that
+ * 2099's last month has its end (SHOP_MONTH_PATTERN).
+ */
+export const SHOP_YEARS = { first: 2000, last: 2100 } as const;
+
+/** Whether a typed date ("YYYY-MM-DD") names a year outside SHOP_YEARS: the owner is told so. */
+export function outsideShopYears(date: string): boolean {
+  const y = /^(\d{4})-/.exec(date.trim())?.[1];
+  return y !== undefined && (Number(y) < SHOP_YEARS.first || Number(y) > SHOP_YEARS.last);
+}
+
+/**
  * The instant a wall-clock time in Mexico City stands for: `shopTimeToInstant("2026-11-23", "14:05")`.
- * Null when the date or time is not a real one.
+ * Null when the date or time is not a real one, or its year is outside SHOP_YEARS.
  */
 export function shopTimeToInstant(date: string, time = "00:00"): Date | null {
   const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   const t = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(time);
   if (!d || !t) return null;
   const [y, mo, da, h, mi, s] = [d[1], d[2], d[3], t[1], t[2], t[3] ?? "0"].map(Number) as number[];
+  // Also keeps Date.UTC from reading "0026" (a typo for 2026) as 1926.
+  if ((y ?? 0) < SHOP_YEARS.first || (y ?? 0) > SHOP_YEARS.last) return null;
   const wall = Date.UTC(y ?? 0, (mo ?? 1) - 1, da ?? 1, h ?? 0, mi ?? 0, s ?? 0);
   const check = new Date(wall);
-  // Date.UTC reads years 0–99 as 1900–1999: "0026-11-01" (a typo for 2026) is no date, not 1926.
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== (mo ?? 1) - 1 || check.getUTCDate() !== da)
     return null;
   if ((h ?? 0) > 23 || (mi ?? 0) > 59 || (s ?? 0) > 59) return null;
