@@ -10,6 +10,20 @@ describe("business days in Mexico", () => {
     expect(isBusinessDay("2026-04-02")).toBe(false); // Holy Thursday: offices closed
   });
 
+  it("rests on 1 October, not 1 December, when the federal executive changes (2024, 2030, …)", () => {
+    // LFT art. 74 fr. VIII since the 2024 reform; the library still gives 1 December.
+    expect(isBusinessDay("2024-10-01")).toBe(false); // a Tuesday
+    expect(addBusinessDays("2024-09-30", 1)).toBe("2024-10-02");
+    expect(addBusinessDays("2030-09-30", 1)).toBe("2030-10-02"); // Tue 1 Oct 2030 closed
+    expect(isBusinessDay("2036-10-01")).toBe(false); // a Wednesday
+    // 1 December of those years is an ordinary day: Monday 1 Dec 2036 counts.
+    expect(isBusinessDay("2036-12-01")).toBe(true);
+    expect(addBusinessDays("2036-11-28", 1)).toBe("2036-12-01");
+    expect(isBusinessDay("2042-12-01")).toBe(true); // a Monday too
+    // Other years keep 1 October as a working day.
+    expect(isBusinessDay("2026-10-01")).toBe(true); // a Thursday
+  });
+
   it("counts five business days across a holiday week", () => {
     // Delivered Friday 13 Nov 2026: Mon 16 is a holiday, so the fifth business day is Mon 23.
     expect(addBusinessDays("2026-11-13", 5)).toBe("2026-11-23");

@@ -6,7 +6,8 @@ import { shopDateTimeStamp, shopTimeToInstant } from "~/lib/dates";
  * The buyer's right to return a purchase made at a distance (LFPC art. 56): five business days
  * from delivery. Business days are Monday to Friday except Mexico's holidays: the law's own days
  * of rest ('public') and the days offices and banks close ('bank': Holy Thursday and Friday,
- * 2 November, 12 December) — counting those as closed gives the buyer the longer window.
+ * 2 November, 12 December) — counting those as closed gives the buyer the longer window. The
+ * inauguration rest day is 1 October since 2024 (see inaugurationYear).
  */
 
 export const RETURN_BUSINESS_DAYS = 5;
@@ -27,16 +28,29 @@ function mexicoHolidays(): Holidays {
   return mexico;
 }
 
+/**
+ * Whether `year` has the federal executive's inauguration rest day (LFT art. 74 fr. VIII): since
+ * the 2024 reform it falls on 1 October every six years (2024, 2030, …), not on 1 December, which
+ * the library (3.37) still gives for those years.
+ */
+function inaugurationYear(year: number): boolean {
+  return year >= 2024 && (year - 2024) % 6 === 0;
+}
+
 /** Mexico's closed days of a year, as "YYYY-MM-DD" (read once per year). */
 function closedIn(year: number): Set<string> {
   let days = closedDays.get(year);
   if (!days) {
+    const inauguration = inaugurationYear(year);
     days = new Set(
       mexicoHolidays()
         .getHolidays(year)
         .filter((h) => h.type === "public" || h.type === "bank")
+        // Only the old inauguration rule is dropped: 1 December stays closed for any other reason.
+        .filter((h) => !(inauguration && h.rule.startsWith("12-01 every 6 years")))
         .map((h) => h.date.slice(0, 10)),
     );
+    if (inauguration) days.add(`${year}-10-01`);
     closedDays.set(year, days);
   }
   return days;
