@@ -180,6 +180,9 @@ export async function closeOpenCheckouts(
   return null;
 }
 
+/** A payment page whose hold another checkout of the same browser closed while it was made. */
+const CLOSED_MEANWHILE = "Abriste otro pago mientras preparábamos este: sigue en el más reciente.";
+
 /**
  * Holds the cart's pieces and opens its payment page, now: a checkout outside any line, or a place
  * whose turn came. If the provider fails, the hold is released at once.
@@ -219,7 +222,19 @@ export async function openCheckout(
         cancel: urls.cancel(order.id),
       },
     );
-    await setPaymentSession(db, order.id, session, order.expiresAt, ask.origin || null);
+    if (!(await setPaymentSession(db, order.id, session, order.expiresAt, ask.origin || null))) {
+      // Its hold ended while the page was made (another checkout of this browser closed it): the
+      // page is closed too, so nobody pays for pieces already given back.
+      await payments
+        .expireSession(session.id)
+        .catch((error: unknown) =>
+          log.error(
+            { orderId: order.id, error: errorLine(error) },
+            "No se pudo cerrar un pago ya sin apartado",
+          ),
+        );
+      return { ok: false, reason: "pago_no_disponible", message: CLOSED_MEANWHILE };
+    }
     return { ok: true, url: session.url, orderId: order.id };
   } catch (error) {
     log.error(

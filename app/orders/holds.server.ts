@@ -197,7 +197,9 @@ async function holdInTransaction(
  * Links the order to its payment session. The hold ends with the session, or at `holdEndsAt` when
  * that is sooner (a provider may keep sessions open longer than the drop's hold: Stripe's last at
  * least 30 minutes); the sweeper then closes the session before it gives the pieces back, so
- * nobody pays for a released piece.
+ * nobody pays for a released piece. False when the hold ended while the session was being made
+ * (the same browser opened another checkout meanwhile, which closes this one): a payment page for
+ * pieces already given back is never linked.
  */
 export async function setPaymentSession(
   db: Db,
@@ -206,9 +208,9 @@ export async function setPaymentSession(
   holdEndsAt?: Date,
   /** The shop's origin the checkout came from (its e-mails link 'Mi pedido' there). */
   siteUrl?: string | null,
-): Promise<void> {
+): Promise<boolean> {
   const ends = holdEndsAt && holdEndsAt < session.expiresAt ? holdEndsAt : session.expiresAt;
-  await db
+  const linked = await db
     .updateTable("orders")
     .set({
       payment_session_id: session.id,
@@ -217,7 +219,9 @@ export async function setPaymentSession(
       ...(siteUrl ? { site_url: siteUrl } : {}),
     })
     .where("id", "=", orderId)
-    .execute();
+    .where("status", "=", "esperando_pago")
+    .executeTakeFirst();
+  return Number(linked.numUpdatedRows) === 1;
 }
 
 /**

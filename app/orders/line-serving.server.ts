@@ -45,7 +45,11 @@ export interface RoundResult {
   ran: boolean;
 }
 
-/** A serving round's lease on the drop; a process that dies mid-round frees it after this. */
+/**
+ * A serving round's lease on the drop, renewed every quarter of it while the round runs (a turn
+ * waits for the payment provider, which on drop day may take longer than the lease); a process
+ * that dies mid-round frees it after this.
+ */
 const LEASE_MS = 20_000;
 
 /** Turns given at once in one round (each holds and opens a payment page). */
@@ -61,7 +65,9 @@ export async function serveLine(
   dropId: string,
   takeTurn: (turn: LineTurn) => Promise<TurnOutcome>,
   now = new Date(),
+  options: { leaseMs?: number } = {},
 ): Promise<RoundResult> {
+  const leaseMs = options.leaseMs ?? LEASE_MS;
   const idle = { served: 0, told: 0, waiting: 0, ran: false };
   const [drop] = await lineDrops(db, [dropId]);
   if (!drop || now < lotteryEndsAt(drop)) return idle;
@@ -73,7 +79,7 @@ export async function serveLine(
     .where("id", "=", dropId)
     .executeTakeFirst();
   if (current?.line_lease_until && toDate(current.line_lease_until) > now) return idle;
-  const lease = toTimestamp(new Date(now.getTime() + LEASE_MS));
+  let lease = toTimestamp(new Date(now.getTime() + leaseMs));
   const leased = await db
     .updateTable("drops")
     .set({ line_lease_until: lease })
@@ -81,9 +87,34 @@ export async function serveLine(
     .where((eb) => eb.or([eb("line_lease_until", "is", null), eb("line_lease_until", "<", toTimestamp(now))]))
     .executeTakeFirst();
   if (Number(leased.numUpdatedRows) !== 1) return idle;
+  // Renewed while the round runs (its clock: `now` plus the time gone by), so a round waiting on a
+  // slow provider is never served again by another process; one that finds it taken (this process
+  // stalled past the lease) gives no more turns.
+  const started = Date.now();
+  let lost = false;
+  let renewing: Promise<unknown> = Promise.resolve();
+  const renew = setInterval(() => {
+    renewing = renewing
+      .then(async () => {
+        if (lost) return;
+        const next = toTimestamp(new Date(now.getTime() + (Date.now() - started) + leaseMs));
+        const renewed = await db
+          .updateTable("drops")
+          .set({ line_lease_until: next })
+          .where("id", "=", dropId)
+          .where("line_lease_until", "=", lease)
+          .executeTakeFirst();
+        if (Number(renewed.numUpdatedRows) === 1) lease = next;
+        else lost = true;
+      })
+      .catch((error: unknown) => log.error({ dropId, err: error }, "No se pudo renovar el turno de la fila"));
+  }, leaseMs / 4);
+  renew.unref();
   try {
-    return await serveRound(db, drop, takeTurn, now);
+    return await serveRound(db, drop, takeTurn, now, () => !lost);
   } finally {
+    clearInterval(renew);
+    await renewing;
     // Only its own lease: one that ran out may already be another process's.
     await db
       .updateTable("drops")
@@ -99,6 +130,8 @@ async function serveRound(
   drop: LineDrop,
   takeTurn: (turn: LineTurn) => Promise<TurnOutcome>,
   now: Date,
+  /** False once the lease went to another process: no more turns. */
+  stillMine: () => boolean,
 ): Promise<RoundResult> {
   // Places nobody has looked at for a while: their shoppers left.
   await db
@@ -198,7 +231,7 @@ async function serveRound(
   let served = 0;
   // Within half the lease: the places left wait for the next round, never for two rounds at once.
   const stopAt = Date.now() + LEASE_MS / 2;
-  for (let i = 0; i < turns.length && Date.now() < stopAt; i += TURNS_AT_ONCE) {
+  for (let i = 0; i < turns.length && Date.now() < stopAt && stillMine(); i += TURNS_AT_ONCE) {
     const outcomes = await Promise.all(
       turns.slice(i, i + TURNS_AT_ONCE).map(async (entry) => ({
         entry,

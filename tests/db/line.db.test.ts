@@ -5,7 +5,7 @@ import { openCheckout, startCheckout } from "~/orders/checkout.server";
 import { joinLine, lineDrops, lineView } from "~/orders/line.server";
 import { type LineTurn, serveLine, type TurnOutcome } from "~/orders/line-serving.server";
 import { getOrder } from "~/orders/queries.server";
-import { sweepExpiredHolds } from "~/orders/sweeper.server";
+import { cancelCheckout, sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -333,6 +333,81 @@ describeEachDatabase("the opening's line", (harness) => {
       origin: "https://t.example",
     });
     expect(other).toMatchObject({ ok: true });
+  });
+
+  it("a round slower than its lease keeps it (renewed while it runs): another process never serves the same places", async () => {
+    const database = await harness.fresh();
+    const piece = await openingPiece(database, 1, new Date(Date.now() - 30 * SECOND));
+    const { payments, given, takeTurn } = demoTurns(database);
+    const ana = await startCheckout(database.db, payments, piece.lines, urls, "ana", undefined, {
+      bucket: "10.4.0.1",
+      origin: "https://t.example",
+    });
+    if (!ana.ok || !("queued" in ana)) throw new Error("sin lugar");
+    // Her turn waits on a slow payment provider, past the round's lease (200 ms here, 20 s live).
+    let entered: () => void = () => {};
+    const inTurn = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let answer: () => void = () => {};
+    const providerAnswers = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const slowTurn = async (turn: LineTurn) => {
+      entered();
+      await providerAnswers;
+      return takeTurn(turn);
+    };
+    const leaseMs = 200;
+    const first = serveLine(database.db, piece.dropId, slowTurn, new Date(), { leaseMs });
+    await inTurn;
+    await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs));
+    // Another process's round meanwhile finds the lease still held, and serves nobody.
+    expect(await serveLine(database.db, piece.dropId, takeTurn, new Date(), { leaseMs })).toMatchObject({
+      ran: false,
+    });
+    answer();
+    expect(await first).toMatchObject({ ran: true, served: 1 });
+    expect(given.map((t) => t.browser)).toEqual(["ana"]);
+    const orders = await database.db
+      .selectFrom("orders")
+      .select("status")
+      .where("checkout_browser", "=", "ana")
+      .execute();
+    expect(orders).toEqual([{ status: "esperando_pago" }]);
+    // Given back at the round's end: the next round runs.
+    expect(await serveLine(database.db, piece.dropId, takeTurn, new Date(), { leaseMs })).toMatchObject({
+      ran: true,
+    });
+  });
+
+  it("a payment page whose hold another checkout of the browser closed while it was made is closed, never linked", async () => {
+    const database = await harness.fresh();
+    const piece = await runningPiece(database, { stock: 2 });
+    const demo = createDemoPayments(database.db);
+    let closedId = "";
+    // The same browser's other tab opens a checkout while this page is being made: it closes this one.
+    const payments = {
+      ...demo,
+      async createSession(...args: Parameters<typeof demo.createSession>) {
+        closedId = args[0].id;
+        await cancelCheckout(database.db, demo, closedId);
+        return demo.createSession(...args);
+      },
+    };
+    const result = await openCheckout(database.db, payments, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      urls,
+      browser: "ana",
+    });
+    expect(result).toEqual({
+      ok: false,
+      reason: "pago_no_disponible",
+      message: "Abriste otro pago mientras preparábamos este: sigue en el más reciente.",
+    });
+    const order = await getOrder(database.db, closedId);
+    expect(order).toMatchObject({ status: "expirado", paymentSessionId: null });
+    expect(await piece.stock()).toBe(2);
   });
 
   it("outside the opening nobody waits: a checkout holds at once, as always", async () => {
