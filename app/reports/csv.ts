@@ -56,6 +56,8 @@ export function reportCsv(report: Report): string {
       : []),
     ["Pedidos para reembolsar a mano (fuera de las ventas)", refunds.orders],
     ["Monto para reembolsar a mano (MXN)", pesos(refunds.cents)],
+    ["Pedidos con piezas faltantes en reembolso por el proveedor", report.refundsAtProvider.orders],
+    ["Monto en reembolso por el proveedor (MXN)", pesos(report.refundsAtProvider.cents)],
     ["Pedidos cancelados y reembolsados (fuera de las ventas)", report.cancelled.orders],
     ["Monto reembolsado o en curso (MXN)", pesos(report.cancelled.cents)],
     ["Reembolsos aún en el proveedor de pagos", report.cancelled.pending],

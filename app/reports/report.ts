@@ -25,6 +25,8 @@ export interface SaleLine extends SizedLine {
   refund: boolean;
   /** The owner recorded giving those pieces' price back: no longer owed. */
   missingRefunded?: boolean;
+  /** That refund is the payment provider's to make (asked, not made yet): not the owner's by hand. */
+  missingAtProvider?: boolean;
   dropId: string;
   productId: string;
   name: string;
@@ -149,6 +151,8 @@ export interface Report {
   figures: Figures;
   /** Paid orders to refund by hand: never inside the figures. */
   refunds: { orders: number; cents: number; pieces: number };
+  /** Missing pieces whose refund the payment provider is making (decision 37): not the owner's to make. */
+  refundsAtProvider: { orders: number; cents: number; pieces: number };
   /** Paid orders cancelled with their refund: never inside the figures either. */
   cancelled: CancelledFigures;
   /** Returns refunded: the net sales count the pieces as sold; this says what went back. */
@@ -203,12 +207,24 @@ export function splitLateLines(lines: readonly SaleLine[]): SaleLine[] {
   });
 }
 
+/** Orders, pieces and their price, of missing pieces still owed. */
+function owedFigures(lines: readonly SaleLine[]): { orders: number; cents: number; pieces: number } {
+  return {
+    orders: new Set(lines.map((l) => l.orderId)).size,
+    cents: lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
+    pieces: lines.reduce((sum, l) => sum + l.quantity, 0),
+  };
+}
+
 export function buildReport(data: ReportData, scope: ReportScope): Report {
   const dropsById = new Map(data.drops.map((d) => [d.id, d]));
   const allLines = splitLateLines(data.lines);
   const sales = allLines.filter((l) => !l.refund);
-  // Owed by hand: the missing pieces whose price the owner has not recorded giving back.
-  const refundLines = allLines.filter((l) => l.refund && !l.missingRefunded);
+  // Owed: the missing pieces whose price was not given back yet; by the owner's hand, or being
+  // asked of the provider (shown apart, so she does not give it back twice).
+  const owedLines = allLines.filter((l) => l.refund && !l.missingRefunded);
+  const refundLines = owedLines.filter((l) => !l.missingAtProvider);
+  const atProviderLines = owedLines.filter((l) => l.missingAtProvider);
   const linesByProduct = groupBy(allLines, (l) => l.productId);
   const salesByDrop = groupBy(sales, (l) => l.dropId);
   const waitlistByDrop = groupBy(data.waitlist, (w) => w.dropId);
@@ -329,11 +345,8 @@ export function buildReport(data: ReportData, scope: ReportScope): Report {
           ? capitalize(monthLabel(scope.month))
           : (drop?.name ?? ""),
     figures: figures(sales),
-    refunds: {
-      orders: new Set(refundLines.map((l) => l.orderId)).size,
-      cents: refundLines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0),
-      pieces: refundLines.reduce((sum, l) => sum + l.quantity, 0),
-    },
+    refunds: owedFigures(refundLines),
+    refundsAtProvider: owedFigures(atProviderLines),
     cancelled: data.cancelled ?? { orders: 0, cents: 0, pending: 0 },
     returned: data.returned ?? { returns: 0, pieces: 0, cents: 0, pending: 0 },
     shipping: scope.kind === "drop" ? null : (data.shipping ?? { orders: 0, cents: 0 }),

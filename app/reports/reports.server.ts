@@ -41,6 +41,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       "o.customer_email",
       "o.stock_issue",
       "o.missing_refunded_at",
+      "o.missing_refund_status",
       "l.drop_id",
       "l.product_id",
       "l.name",
@@ -261,6 +262,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       email: l.customer_email,
       refund: l.stock_issue !== null,
       missingRefunded: l.missing_refunded_at !== null,
+      missingAtProvider: l.missing_refund_status === "pendiente",
       dropId: l.drop_id,
       productId: l.product_id,
       // A sized line is named as bought ('Anillo Marea talla 7'); the month's view lists the piece.

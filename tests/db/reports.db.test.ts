@@ -371,6 +371,8 @@ describeEachDatabase("reports", (harness) => {
         '"Piezas vendidas","4"',
         '"Pedidos para reembolsar a mano (fuera de las ventas)","1"',
         '"Monto para reembolsar a mano (MXN)","500.00"',
+        '"Pedidos con piezas faltantes en reembolso por el proveedor","0"',
+        '"Monto en reembolso por el proveedor (MXN)","0.00"',
         '"Pedidos cancelados y reembolsados (fuera de las ventas)","2"',
         '"Monto reembolsado o en curso (MXN)","1500.00"',
         '"Reembolsos aún en el proveedor de pagos","1"',

@@ -182,7 +182,10 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
       "te devolvemos $4,000.00 MXN al mismo medio con que pagaste",
     );
     const report = await loadReport(database.db, { kind: "all" });
-    expect(report.ok && report.report.refunds).toEqual({ orders: 1, cents: 400_000, pieces: 1 });
+    // Owed, and the provider's to make (the job asks it again): not listed as the owner's to give
+    // back by hand, where she would pay it twice.
+    expect(report.ok && report.report.refunds).toEqual({ orders: 0, cents: 0, pieces: 0 });
+    expect(report.ok && report.report.refundsAtProvider).toEqual({ orders: 1, cents: 400_000, pieces: 1 });
     await database.db.updateTable("orders").set({ status: "enviado" }).where("id", "=", order.id).execute();
     expect(await removeFromHistory(database.db, order.id)).toEqual({
       ok: false,

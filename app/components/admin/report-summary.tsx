@@ -56,6 +56,14 @@ export function ReportSummary({ report }: { report: Report }) {
           {pieces(report.refunds.pieces)}, {formatMXN(report.refunds.cents)}. No cuentan en las ventas netas.
         </p>
       )}
+      {report.refundsAtProvider.orders > 0 && (
+        <p className="mt-3 text-sm" data-testid="report-refunds-at-provider">
+          <strong>Piezas faltantes en reembolso por el proveedor de pagos:</strong>{" "}
+          {ordersText(report.refundsAtProvider.orders)}, {pieces(report.refundsAtProvider.pieces)},{" "}
+          {formatMXN(report.refundsAtProvider.cents)}. La tienda se lo pide sola: no lo reembolses a mano. No
+          cuentan en las ventas netas.
+        </p>
+      )}
     </>
   );
 }
