@@ -7,7 +7,7 @@ import { newId } from "~/lib/ids";
 import { mailKindLabel, SHIPMENT_EMAIL } from "~/mail/kinds";
 import { type EmailState, emailsOfOrder, queueEmail, requeueEmail } from "~/mail/queue.server";
 import type { DeskQuery } from "./desk-query";
-import type { Order } from "./order";
+import { missingCents, type Order } from "./order";
 import { withLines } from "./queries.server";
 import { refundedByReturns } from "./return-refunds.server";
 import { containsPattern } from "./search";
@@ -110,6 +110,7 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       "Guía",
       "Problema de stock",
       "Reembolso (MXN)",
+      "Piezas faltantes reembolsadas (MXN)",
       "Devoluciones reembolsadas (MXN)",
       "Borrado del historial",
     ],
@@ -135,6 +136,9 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       o.trackingNumber,
       o.stockIssue,
       pesosCell(o.cancellation?.amountCents),
+      // A late payment's missing pieces given back (by the provider or by hand), apart from a
+      // cancellation's refund, which is the rest: together, the money that went back.
+      pesosCell(o.missingRefundedAt ? missingCents(o) : undefined),
       pesosCell(returned.get(o.id)),
       o.removedAt ? shopDateTimeStamp(o.removedAt) : "",
     ]),

@@ -5,7 +5,7 @@ import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
-import { orderTimeline, removeFromHistory } from "~/orders/desk.server";
+import { exportOrdersCsv, orderTimeline, removeFromHistory } from "~/orders/desk.server";
 import { releaseHold } from "~/orders/holds.server";
 import {
   recordMissingRefunded,
@@ -19,6 +19,7 @@ import { loadReport } from "~/reports/reports.server";
 import { settingsFromEnvironment } from "~/settings/settings";
 import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
+import { parseCsv } from "../support/csv";
 import { describeEachDatabase } from "../support/databases";
 import { orderMailTo } from "../support/order-mail";
 import { hold } from "../support/orders";
@@ -213,6 +214,10 @@ describeEachDatabase("paid after the hold expired, some pieces sold meanwhile", 
     expect(
       (await globalInvoiceSales(database.db, month)).find((r) => r.orderId === order.id)?.refundedCents,
     ).toBe(400_000);
+    // And the orders' sheet, beside the sale's full total.
+    const sheet = parseCsv((await exportOrdersCsv(database.db, { tab: "enviado" })).slice(1));
+    const column = sheet[0]?.indexOf("Piezas faltantes reembolsadas (MXN)") ?? -1;
+    expect(sheet.find((r) => r[0] === order.id)?.[column]).toBe("4000.00");
     expect(await removeFromHistory(database.db, order.id)).toEqual({ ok: true });
   });
 

@@ -906,6 +906,7 @@ describeEachDatabase("the orders desk through HTTP", (harness) => {
       "Guía",
       "Problema de stock",
       "Reembolso (MXN)",
+      "Piezas faltantes reembolsadas (MXN)",
       "Devoluciones reembolsadas (MXN)",
       "Borrado del historial",
     ]);
