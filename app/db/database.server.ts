@@ -4,11 +4,16 @@ import SQLite from "better-sqlite3";
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   Kysely,
+  type Migration,
+  type MigrationResultSet,
   Migrator,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
+  type SqliteDialectConfig,
   sql,
 } from "kysely";
 import pg from "pg";
@@ -33,6 +38,12 @@ export interface Database {
    * opening), kept in the statement cache as if they had run. PostgreSQL prepares nothing ahead.
    */
   keepPrepared?(sqlTexts: readonly string[]): void;
+  /**
+   * SQLite: the same connection as `db`, for migrateToLatest alone. Its adapter says DDL is
+   * transactional (SQLite's is), so Kysely's Migrator runs the pending migrations in one
+   * transaction, as on PostgreSQL, instead of each statement on its own.
+   */
+  migrationDb?: Db;
   close(): Promise<void>;
 }
 
@@ -100,10 +111,15 @@ function openSqlite(file: string): Database {
   const db = new Kysely<KyselyDatabase>({
     dialect: new ImmediateSqliteDialect({ database: statements }),
   });
+  // Never destroyed: destroying it would close the connection, which `close` does.
+  const migrationDb = new Kysely<KyselyDatabase>({
+    dialect: new ImmediateSqliteDialect({ database: statements }, { transactionalDdl: true }),
+  });
   return {
     db,
     dialect: "sqlite",
     file,
+    migrationDb,
     keepPrepared(sqlTexts) {
       for (const text of sqlTexts) statements.keep(text);
     },
@@ -123,12 +139,33 @@ function openSqlite(file: string): Database {
  * a test) wrote in between, because SQLite cannot upgrade a stale read to a write.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #transactionalDdl: boolean;
+
+  constructor(config: SqliteDialectConfig, options: { transactionalDdl?: boolean } = {}) {
+    super(config);
+    this.#transactionalDdl = options.transactionalDdl ?? false;
+  }
+
+  override createAdapter(): DialectAdapter {
+    return this.#transactionalDdl ? new TransactionalDdlSqliteAdapter() : super.createAdapter();
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection: DatabaseConnection) => {
       await connection.executeQuery(CompiledQuery.raw("begin immediate"));
     };
     return driver;
+  }
+}
+
+/**
+ * SQLite rolls back schema changes with the rest of a transaction, but Kysely's SqliteAdapter says
+ * it does not, so its Migrator would run each migration outside one. Only migrateToLatest uses this.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 
@@ -166,32 +203,148 @@ async function openPostgres(url: string, poolMax: number, warm: boolean): Promis
   };
 }
 
+/** How long a start waits for another process's migrations: a big shop's upgrade may take minutes. */
+const MIGRATION_LOCK_WAIT_MS = 60 * 60_000;
+
 /**
  * Kysely's migration lock does nothing on SQLite, yet a server and `npm run db:migrate` may start
  * together. An exclusive transaction on a small companion file serialises them across processes;
- * the operating system releases it if the process dies.
+ * the operating system releases it if the process dies. Tried again every half second instead of
+ * waited for in SQLite's busy handler, which would hold the event loop (and a stop signal) meanwhile.
  */
-function lockSqliteMigrations(file: string): () => void {
-  const lock = new SQLite(`${file}-migrations.lock`);
-  lock.pragma("busy_timeout = 60000");
-  lock.exec("BEGIN EXCLUSIVE");
-  return () => {
-    lock.exec("COMMIT");
-    lock.close();
-  };
+async function lockSqliteMigrations(file: string, waitMs: number): Promise<() => void> {
+  const lockFile = `${file}-migrations.lock`;
+  let lock: SQLite.Database;
+  try {
+    // No busy timeout (better-sqlite3's default is 5 s): the loop below waits.
+    lock = new SQLite(lockFile, { timeout: 0 });
+  } catch (error) {
+    throw new StartupError(`No se puede abrir ${lockFile}: ${(error as Error).message}`);
+  }
+  const deadline = Date.now() + waitMs;
+  let waiting = false;
+  for (;;) {
+    try {
+      lock.exec("BEGIN EXCLUSIVE");
+      return () => {
+        lock.exec("COMMIT");
+        lock.close();
+      };
+    } catch (error) {
+      const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+      if (!busy || Date.now() >= deadline) {
+        lock.close();
+        throw new StartupError(
+          busy
+            ? `Otro proceso lleva más de ${duration(waitMs)} migrando la base de datos ${file} (tiene tomado ${lockFile}): espera a que termine, o detenlo, y vuelve a arrancar.`
+            : `No se puede tomar ${lockFile}: ${(error as Error).message}`,
+        );
+      }
+      if (!waiting)
+        log.info({ file }, "Otro proceso está migrando la base de datos: se espera a que termine.");
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, deadline - Date.now()))));
+    }
+  }
 }
 
-/** Applies pending migrations; safe when several processes start at once. */
-export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
-  // PostgreSQL: Kysely takes an advisory lock inside the migration transaction.
-  const unlock = database.file ? lockSqliteMigrations(database.file) : () => {};
-  const { error, results } = await migrator.migrateToLatest().finally(unlock);
+function duration(ms: number): string {
+  return ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1000)} s`;
+}
+
+/**
+ * Applies pending migrations; safe when several processes start at once. On both databases the
+ * pending migrations and their records in kysely_migration commit together or not at all, so a
+ * process stopped half-way (kill -9, out of memory) leaves the database as it was.
+ * `options` are for tests: another list of migrations, a shorter wait for the SQLite lock.
+ */
+export async function migrateToLatest(
+  database: Database,
+  options: { migrations?: Record<string, Migration>; lockWaitMs?: number } = {},
+): Promise<string[]> {
+  const list = options.migrations ?? migrations;
+  // PostgreSQL: Kysely runs them in one transaction and takes an advisory lock inside it.
+  if (!database.file || !database.migrationDb)
+    return applied(await migrator(database.db, list).migrateToLatest());
+  const migrationDb = database.migrationDb;
+  const unlock = await lockSqliteMigrations(database.file, options.lockWaitMs ?? MIGRATION_LOCK_WAIT_MS);
+  try {
+    // Holds `db`'s connection (the same one) so nothing else in this process runs on it meanwhile.
+    return await database.db.connection().execute(() => migrateSqlite(migrationDb, list));
+  } finally {
+    unlock();
+  }
+}
+
+async function migrateSqlite(db: Db, list: Record<string, Migration>): Promise<string[]> {
+  // Off before the migrations' transaction (inside one the pragma does nothing): a migration that
+  // rebuilds a table drops it, and with foreign keys on that would delete every row pointing at it
+  // with ON DELETE CASCADE (an order's lines, e-mails, refunds…). Each migration is checked instead.
+  await sql`pragma foreign_keys = off`.execute(db);
+  let result: MigrationResultSet;
+  try {
+    const before = await brokenForeignKeys(db);
+    const checked = Object.fromEntries(
+      Object.entries(list).map(([name, migration]): [string, Migration] => [
+        name,
+        {
+          ...migration,
+          async up(trx) {
+            await migration.up(trx);
+            await checkForeignKeys(trx, before);
+          },
+        },
+      ]),
+    );
+    result = await migrator(db, checked).migrateToLatest();
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
+  // Still off would mean a transaction left open: the shop must not run without its foreign keys.
+  const { rows } = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
+  if (rows[0]?.foreign_keys !== 1)
+    throw new StartupError(
+      "SQLite: las claves foráneas no se pudieron volver a activar tras las migraciones.",
+    );
+  return applied(result);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations are schema-agnostic
+function migrator(db: Kysely<any>, list: Record<string, Migration>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => list } });
+}
+
+function applied({ error, results }: MigrationResultSet): string[] {
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "?";
     throw new StartupError(`La migración ${failed} falló: ${(error as Error).message ?? String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** SQLite: rows whose foreign key points at no row, counted by table and the table it points at. */
+// biome-ignore lint/suspicious/noExplicitAny: see migrator()
+async function brokenForeignKeys(db: Kysely<any>): Promise<Map<string, number>> {
+  const { rows } = await sql<{ table: string; parent: string }>`pragma foreign_key_check`.execute(db);
+  const counts = new Map<string, number>();
+  for (const { table, parent } of rows)
+    counts.set(`${table}→${parent}`, (counts.get(`${table}→${parent}`) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Fails the migration that left rows pointing at no row (foreign keys are off while they run). Rows
+ * broken before it (a row deleted by hand) are not its doing, and would otherwise stop every start.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see migrator()
+async function checkForeignKeys(db: Kysely<any>, before: Map<string, number>): Promise<void> {
+  const broken = [...(await brokenForeignKeys(db))]
+    .map(([pair, count]) => [pair, count - (before.get(pair) ?? 0)] as const)
+    .filter(([, count]) => count > 0);
+  if (broken.length > 0) {
+    const list = broken.map(([pair, count]) => `${pair} (${count})`).join(", ");
+    throw new Error(`dejó filas que apuntan a filas que no existen: ${list}`);
+  }
 }
 
 /** Timestamps come back as Date (PostgreSQL) or ISO text (SQLite). */

@@ -1,6 +1,23 @@
-import { type Kysely, Migrator } from "kysely";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import {
+  type Kysely,
+  type KyselyPlugin,
+  type Migration,
+  Migrator,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RawNode,
+  type RootOperationNode,
+  sql,
+  type UnknownRow,
+} from "kysely";
 import { expect, it } from "vitest";
-import { migrateToLatest } from "~/db/database.server";
+import { StartupError } from "~/config/startup-error";
+import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
 import { describeEachDatabase } from "../support/databases";
 import { migrationsFrom } from "../support/migration-names";
@@ -166,4 +183,285 @@ describeEachDatabase("migration 0007 (orders desk) on a shop that already has or
     ]);
     expect(await migrateToLatest(database)).toEqual(migrationsFrom("0007_orders_desk"));
   });
+});
+
+/** The migrations up to `last`: what a shop that stopped upgrading there ran. */
+const upTo = (last: string) =>
+  Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= last));
+
+/**
+ * Stands for a process stopped part-way through a migration: once the statements it ran (through
+ * Kysely: raw SQL, or the kind of statement) answer `stop`, throws. Records them, to choose where.
+ */
+class StopAfter implements KyselyPlugin {
+  readonly ran: string[] = [];
+  readonly #labels = new Map<string, string>();
+  constructor(
+    private readonly stop: (ran: string[]) => boolean,
+    private readonly beforeStop: () => void = () => {},
+  ) {}
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    const label = node.kind === "RawNode" ? (node as RawNode).sqlFragments.join("?") : node.kind;
+    this.#labels.set(queryId.queryId, label);
+    return node;
+  }
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.ran.push(this.#labels.get(queryId.queryId) ?? "?");
+    if (this.stop(this.ran)) {
+      this.beforeStop();
+      throw new Error("corte simulado");
+    }
+    return result;
+  }
+}
+
+const after = (k: number) => new StopAfter((ran) => ran.length === k);
+
+/** Every migration, with `name` run through `plugin`. */
+function withPlugin(name: string, plugin: KyselyPlugin): Record<string, Migration> {
+  const migration = migrations[name];
+  if (!migration) throw new Error(`no migration ${name}`);
+  return { ...migrations, [name]: { ...migration, up: (db) => migration.up(db.withPlugin(plugin)) } };
+}
+
+/** An order with two lines and an e-mail, written as the tables were at 0015. */
+// biome-ignore lint/suspicious/noExplicitAny: the tables as they were at 0015, not today's types
+async function seedAt0015(old: Kysely<any>): Promise<void> {
+  await old
+    .insertInto("orders")
+    .values({
+      id: "OL-CCCCCCCC",
+      status: "pendiente",
+      total_cents: 250_000,
+      currency: "mxn",
+      customer_name: "Lucía Ibarra",
+      customer_email: "lucia@example.mx",
+      payment_provider: "demo",
+      expires_at: at("2026-05-01T12:30:00.000Z"),
+      paid_at: at("2026-05-01T12:10:00.000Z"),
+      created_at: at("2026-05-01T12:00:00.000Z"),
+      updated_at: at("2026-05-01T12:10:00.000Z"),
+    })
+    .execute();
+  await old
+    .insertInto("order_lines")
+    .values(
+      [0, 1].map((position) => ({
+        order_id: "OL-CCCCCCCC",
+        position,
+        product_id: `p${position}`,
+        drop_id: "d1",
+        name: position === 0 ? "Collar Luna" : "Arete Sol",
+        unit_price_cents: 125_000,
+        quantity: 1,
+      })),
+    )
+    .execute();
+  await old
+    .insertInto("emails")
+    .values({
+      id: "mail0000000000c1",
+      kind: "confirmacion",
+      recipient: "lucia@example.mx",
+      order_id: "OL-CCCCCCCC",
+      dedupe_key: "confirmacion:OL-CCCCCCCC",
+      created_at: at("2026-05-01T12:10:00.000Z"),
+    })
+    .execute();
+}
+
+/** The database's tables, columns, constraints and indexes, and every row (the migrations' names, not when they ran). */
+async function snapshot(database: Database): Promise<unknown> {
+  // biome-ignore lint/suspicious/noExplicitAny: any table of any version
+  const db = database.db as unknown as Kysely<any>;
+  const schema =
+    database.dialect === "sqlite"
+      ? (
+          await sql`select type, name, tbl_name, sql from sqlite_master
+            where name not like 'sqlite_%' order by type, name`.execute(db)
+        ).rows
+      : [
+          ...(
+            await sql`select table_name, column_name, data_type, column_default, is_nullable, ordinal_position
+              from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`.execute(
+              db,
+            )
+          ).rows,
+          ...(
+            await sql`select conrelid::regclass::text as table_name, conname, pg_get_constraintdef(oid) as definition
+              from pg_constraint where connamespace = 'public'::regnamespace order by 1, 2`.execute(db)
+          ).rows,
+          ...(
+            await sql`select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by 1, 2`.execute(
+              db,
+            )
+          ).rows,
+        ];
+  const tables = (await db.introspection.getTables({ withInternalKyselyTables: true }))
+    .map((t) => t.name)
+    .sort();
+  const rows: Record<string, string[]> = {};
+  for (const table of tables) {
+    const query = db.selectFrom(table);
+    const found = await (table === "kysely_migration" ? query.select("name") : query.selectAll()).execute();
+    rows[table] = found.map((row) => JSON.stringify(row)).sort();
+  }
+  return { schema, rows };
+}
+
+describeEachDatabase("migrations stopped part-way leave no trace", (harness) => {
+  it("0016 stopped at its first statement, in or after its table rebuild, after its last, or a later migration stopped: all undone, then the next start equals a clean run", async () => {
+    // The clean run: 0015, the seeded order, then every migration at once.
+    const clean = await harness.fresh({ empty: true });
+    await migrateToLatest(clean, { migrations: upTo("0015_fair_opening") });
+    await seedAt0015(clean.db as unknown as Kysely<unknown>);
+    const counted = new StopAfter(() => false);
+    expect(
+      await migrateToLatest(clean, { migrations: withPlugin("0016_per_person_limit", counted) }),
+    ).toEqual(migrationsFrom("0016_per_person_limit"));
+    // In its table rebuild: SQLite's new orders table renamed into place, PostgreSQL's new check.
+    const rebuilding =
+      counted.ran.findIndex((label) => /rename to orders|add constraint orders_status_check/.test(label)) + 1;
+    // After it: its first new column (on SQLite the rebuild's own transaction used to be committed by then).
+    const firstColumn = counted.ran.indexOf("AlterTableNode") + 1;
+    expect(0 < rebuilding && rebuilding < firstColumn && firstColumn < counted.ran.length).toBe(true);
+
+    const database = await harness.fresh({ empty: true });
+    await migrateToLatest(database, { migrations: upTo("0015_fair_opening") });
+    await seedAt0015(database.db as unknown as Kysely<unknown>);
+    const at0015 = await snapshot(database);
+    for (const k of [1, rebuilding, firstColumn, counted.ran.length]) {
+      await expect(
+        migrateToLatest(database, { migrations: withPlugin("0016_per_person_limit", after(k)) }),
+      ).rejects.toThrow(new StartupError("La migración 0016_per_person_limit falló: corte simulado"));
+      expect(await snapshot(database), `stopped after statement ${k}`).toEqual(at0015);
+    }
+    // A later migration stopped: 0016 to 0038 (two table rebuilds) are undone with it.
+    await expect(
+      migrateToLatest(database, { migrations: withPlugin("0039_missing_refunded", after(1)) }),
+    ).rejects.toThrow("La migración 0039_missing_refunded falló: corte simulado");
+    expect(await snapshot(database)).toEqual(at0015);
+
+    expect(await migrateToLatest(database)).toEqual(migrationsFrom("0016_per_person_limit"));
+    expect(await snapshot(database)).toEqual(await snapshot(clean));
+    // The order's lines and e-mail were not deleted with the old orders table.
+    const lines = await database.db
+      .selectFrom("order_lines")
+      .select(["order_id", "name"])
+      .orderBy("position")
+      .execute();
+    expect(lines).toEqual([
+      { order_id: "OL-CCCCCCCC", name: "Collar Luna" },
+      { order_id: "OL-CCCCCCCC", name: "Arete Sol" },
+    ]);
+    expect(await database.db.selectFrom("emails").select("order_id").execute()).toEqual([
+      { order_id: "OL-CCCCCCCC" },
+    ]);
+    if (harness.dialect === "sqlite") {
+      expect((await sql`pragma foreign_key_check`.execute(database.db)).rows).toEqual([]);
+      expect((await sql`pragma foreign_keys`.execute(database.db)).rows).toEqual([{ foreign_keys: 1 }]);
+    }
+  });
+
+  it.runIf(harness.dialect === "sqlite")(
+    "a process killed in 0016 after its table rebuild and first new column (the files as it left them) starts again and migrates",
+    async () => {
+      const database = await harness.fresh({ empty: true });
+      await migrateToLatest(database, { migrations: upTo("0015_fair_opening") });
+      await seedAt0015(database.db as unknown as Kysely<unknown>);
+      const at0015 = await snapshot(database);
+      const file = database.file ?? "";
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-killed-"));
+      const left = path.join(dir, "shop.db");
+      // What the disk holds at that instant, the write-ahead log with it: all a kill -9 leaves.
+      const kill = () => {
+        for (const suffix of ["", "-wal"])
+          if (fs.existsSync(`${file}${suffix}`)) fs.copyFileSync(`${file}${suffix}`, `${left}${suffix}`);
+      };
+      const stop = new StopAfter((ran) => ran.at(-1) === "AlterTableNode", kill);
+      await expect(
+        migrateToLatest(database, { migrations: withPlugin("0016_per_person_limit", stop) }),
+      ).rejects.toThrow("corte simulado");
+
+      const restarted = await openDatabase({ kind: "sqlite", file: left });
+      try {
+        expect(await snapshot(restarted)).toEqual(at0015);
+        expect(await migrateToLatest(restarted)).toEqual(migrationsFrom("0016_per_person_limit"));
+        expect(await migrateToLatest(database)).toEqual(migrationsFrom("0016_per_person_limit"));
+        expect(await snapshot(restarted)).toEqual(await snapshot(database));
+        expect((await sql`pragma foreign_key_check`.execute(restarted.db)).rows).toEqual([]);
+      } finally {
+        await restarted.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.runIf(harness.dialect === "sqlite")(
+    "a migration that leaves rows pointing at nothing fails and is undone; rows broken before it do not stop a start",
+    async () => {
+      const database = await harness.fresh();
+      const db = database.db as unknown as Kysely<unknown>;
+      // A line whose order was deleted by hand, foreign keys off, long ago.
+      await sql`pragma foreign_keys = off`.execute(db);
+      await sql`insert into order_lines (order_id, position, product_id, drop_id, name, unit_price_cents, quantity)
+        values ('OL-GONEGONE', 0, 'p0', 'd1', 'Collar Luna', 100000, 1)`.execute(db);
+      await sql`pragma foreign_keys = on`.execute(db);
+      const harmless = { up: async () => {} };
+      expect(
+        await migrateToLatest(database, { migrations: { ...migrations, "9001_harmless": harmless } }),
+      ).toEqual(["9001_harmless"]);
+
+      await sql`insert into orders (id, status, total_cents, currency, customer_name, customer_email, payment_provider,
+        expires_at, created_at, updated_at)
+        values ('OL-DDDDDDDD', 'pendiente', 100000, 'mxn', 'Ana', 'ana@example.mx', 'demo', '2026-05-01T12:30:00.000Z',
+          '2026-05-01T12:00:00.000Z', '2026-05-01T12:00:00.000Z')`.execute(db);
+      await sql`insert into order_lines (order_id, position, product_id, drop_id, name, unit_price_cents, quantity)
+        values ('OL-DDDDDDDD', 0, 'p0', 'd1', 'Arete Sol', 100000, 1)`.execute(db);
+      const orphaning: Migration = {
+        async up(trx) {
+          await sql`delete from orders where id = 'OL-DDDDDDDD'`.execute(trx);
+        },
+      };
+      await expect(
+        migrateToLatest(database, {
+          migrations: { ...migrations, "9001_harmless": harmless, "9002_orphaning": orphaning },
+        }),
+      ).rejects.toThrow(
+        "La migración 9002_orphaning falló: dejó filas que apuntan a filas que no existen: order_lines→orders (1)",
+      );
+      expect(
+        await database.db.selectFrom("orders").select("id").where("id", "=", "OL-DDDDDDDD").execute(),
+      ).toEqual([{ id: "OL-DDDDDDDD" }]);
+      expect((await sql`pragma foreign_keys`.execute(db)).rows).toEqual([{ foreign_keys: 1 }]);
+    },
+  );
+
+  it.runIf(harness.dialect === "sqlite")(
+    "a start waits for another process's migrations without holding the event loop, and says in Spanish when it gives up",
+    async () => {
+      const database = await harness.fresh();
+      const other = new SQLite(`${database.file}-migrations.lock`);
+      other.exec("BEGIN EXCLUSIVE");
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 20);
+      try {
+        const started = Date.now();
+        await expect(migrateToLatest(database, { lockWaitMs: 400 })).rejects.toThrow(
+          new StartupError(
+            `Otro proceso lleva más de 1 s migrando la base de datos ${database.file} (tiene tomado ${database.file}-migrations.lock): espera a que termine, o detenlo, y vuelve a arrancar.`,
+          ),
+        );
+        expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+        expect(ticks).toBeGreaterThan(5);
+        // The other process finishes: the waiting start goes on.
+        setTimeout(() => other.exec("COMMIT"), 300);
+        expect(await migrateToLatest(database)).toEqual([]);
+      } finally {
+        clearInterval(timer);
+        if (other.inTransaction) other.exec("COMMIT");
+        other.close();
+      }
+    },
+  );
 });

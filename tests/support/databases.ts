@@ -17,6 +17,8 @@ import { newId } from "~/lib/ids";
 export interface FreshOptions {
   /** Run the migrations on an empty database instead of copying the migrated template. */
   migrate?: boolean;
+  /** An empty database, not migrated: the test runs the migrations it wants. */
+  empty?: boolean;
 }
 
 export interface DatabaseHarness {
@@ -57,10 +59,10 @@ export function sqliteHarness(cleanups: (() => Promise<void>)[]): DatabaseHarnes
     async fresh(options = {}) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
       last = path.join(dir, "shop.db");
-      const source = options.migrate ? "" : template("sqliteTemplate");
+      const source = options.migrate || options.empty ? "" : template("sqliteTemplate");
       if (source) fs.copyFileSync(source, last);
       const database = await openDatabase({ kind: "sqlite", file: last });
-      if (!source) await migrateToLatest(database);
+      if (!source && !options.empty) await migrateToLatest(database);
       cleanups.push(async () => {
         await database.close();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -77,7 +79,7 @@ export function postgresHarness(adminUrl: string, cleanups: (() => Promise<void>
     dialect: "postgres",
     async fresh(options = {}) {
       const name = `shop_test_${newId(10)}`;
-      const source = options.migrate ? "" : template("postgresTemplate");
+      const source = options.migrate || options.empty ? "" : template("postgresTemplate");
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       await admin.query(source ? `CREATE DATABASE ${name} TEMPLATE ${source}` : `CREATE DATABASE ${name}`);
@@ -86,7 +88,7 @@ export function postgresHarness(adminUrl: string, cleanups: (() => Promise<void>
       url.pathname = `/${name}`;
       last = url.toString();
       const database = await openDatabase({ kind: "postgres", url: last }, { poolMax: 20 });
-      if (!source) await migrateToLatest(database);
+      if (!source && !options.empty) await migrateToLatest(database);
       cleanups.push(async () => {
         await database.close();
         const drop = new pg.Client({ connectionString: adminUrl });

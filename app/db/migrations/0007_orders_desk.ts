@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { isPostgres, timestampType } from "./column-types";
+import { inTransaction, isPostgres, timestampType } from "./column-types";
 
 /** Frozen copy of the search folding of this version (lower case, no accents). */
 function fold(text: string): string {
@@ -28,7 +28,7 @@ function fold(text: string): string {
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and must not follow today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) return upIn(db, "timestamptz");
-  await db.transaction().execute((trx) => upIn(trx, timestampType(db)));
+  await inTransaction(db, (trx) => upIn(trx, timestampType(db)));
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { isPostgres, timestampType } from "./column-types";
+import { inTransaction, isPostgres, timestampType } from "./column-types";
 
 const BEFORE = "'esperando_pago', 'pendiente', 'enviado', 'archivado', 'expirado'";
 const AFTER = "'esperando_pago', 'pendiente', 'enviado', 'archivado', 'expirado', 'cancelado'";
@@ -86,7 +86,7 @@ async function setStatusCheck(db: Kysely<any>, from: string, to: string): Promis
   const indexes = rows.filter((r) => r.type === "index").map((r) => r.sql);
   await sql`pragma foreign_keys = off`.execute(db);
   try {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await sql
         .raw(rebuilt.replace(/^create table "?orders"?/i, 'create table "orders_rebuilt"'))
         .execute(trx);

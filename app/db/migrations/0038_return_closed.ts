@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { isPostgres } from "./column-types";
+import { inTransaction, isPostgres } from "./column-types";
 
 /*
  * A return the owner closes without a refund once she had accepted it (the buyer kept the pieces,
@@ -51,7 +51,7 @@ async function widen(db: Kysely<any>, from: string, to: string): Promise<void> {
   );
   await sql`PRAGMA foreign_keys = OFF`.execute(db);
   try {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await sql
         .raw(
           definition.replace(from, to).replace(/^CREATE TABLE\s+"?returns"?/i, 'CREATE TABLE "returns_new"'),
