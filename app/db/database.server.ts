@@ -9,7 +9,6 @@ import {
   Kysely,
   type Migration,
   type MigrationResultSet,
-  Migrator,
   PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
@@ -22,6 +21,12 @@ import { log, outsideRequests } from "~/config/log.server";
 import { StartupError } from "~/config/startup-error";
 import { migrations } from "./migrations";
 import type { KyselyDatabase } from "./schema";
+import {
+  lockSqliteMigrations,
+  MIGRATION_LOCK_WAIT_MS,
+  migrateSqlite,
+  migrator,
+} from "./sqlite-migrations.server";
 import { withStatementCache } from "./statement-cache";
 
 export type Db = Kysely<KyselyDatabase>;
@@ -203,55 +208,6 @@ async function openPostgres(url: string, poolMax: number, warm: boolean): Promis
   };
 }
 
-/** How long a start waits for another process's migrations: a big shop's upgrade may take minutes. */
-const MIGRATION_LOCK_WAIT_MS = 60 * 60_000;
-
-/**
- * Kysely's migration lock does nothing on SQLite, yet a server and `npm run db:migrate` may start
- * together. An exclusive transaction on a small companion file serialises them across processes;
- * the operating system releases it if the process dies. Tried again every half second instead of
- * waited for in SQLite's busy handler, which would hold the event loop (and a stop signal) meanwhile.
- */
-async function lockSqliteMigrations(file: string, waitMs: number): Promise<() => void> {
-  const lockFile = `${file}-migrations.lock`;
-  let lock: SQLite.Database;
-  try {
-    // No busy timeout (better-sqlite3's default is 5 s): the loop below waits.
-    lock = new SQLite(lockFile, { timeout: 0 });
-  } catch (error) {
-    throw new StartupError(`No se puede abrir ${lockFile}: ${(error as Error).message}`);
-  }
-  const deadline = Date.now() + waitMs;
-  let waiting = false;
-  for (;;) {
-    try {
-      lock.exec("BEGIN EXCLUSIVE");
-      return () => {
-        lock.exec("COMMIT");
-        lock.close();
-      };
-    } catch (error) {
-      const busy = (error as { code?: string }).code === "SQLITE_BUSY";
-      if (!busy || Date.now() >= deadline) {
-        lock.close();
-        throw new StartupError(
-          busy
-            ? `Otro proceso lleva más de ${duration(waitMs)} migrando la base de datos ${file} (tiene tomado ${lockFile}): espera a que termine, o detenlo, y vuelve a arrancar.`
-            : `No se puede tomar ${lockFile}: ${(error as Error).message}`,
-        );
-      }
-      if (!waiting)
-        log.info({ file }, "Otro proceso está migrando la base de datos: se espera a que termine.");
-      waiting = true;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, deadline - Date.now()))));
-    }
-  }
-}
-
-function duration(ms: number): string {
-  return ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1000)} s`;
-}
-
 /**
  * Applies pending migrations; safe when several processes start at once. On both databases the
  * pending migrations and their records in kysely_migration commit together or not at all, so a
@@ -270,48 +226,10 @@ export async function migrateToLatest(
   const unlock = await lockSqliteMigrations(database.file, options.lockWaitMs ?? MIGRATION_LOCK_WAIT_MS);
   try {
     // Holds `db`'s connection (the same one) so nothing else in this process runs on it meanwhile.
-    return await database.db.connection().execute(() => migrateSqlite(migrationDb, list));
+    return applied(await database.db.connection().execute(() => migrateSqlite(migrationDb, list)));
   } finally {
     unlock();
   }
-}
-
-async function migrateSqlite(db: Db, list: Record<string, Migration>): Promise<string[]> {
-  // Off before the migrations' transaction (inside one the pragma does nothing): a migration that
-  // rebuilds a table drops it, and with foreign keys on that would delete every row pointing at it
-  // with ON DELETE CASCADE (an order's lines, e-mails, refunds…). Each migration is checked instead.
-  await sql`pragma foreign_keys = off`.execute(db);
-  let result: MigrationResultSet;
-  try {
-    const before = await brokenForeignKeys(db);
-    const checked = Object.fromEntries(
-      Object.entries(list).map(([name, migration]): [string, Migration] => [
-        name,
-        {
-          ...migration,
-          async up(trx) {
-            await migration.up(trx);
-            await checkForeignKeys(trx, before);
-          },
-        },
-      ]),
-    );
-    result = await migrator(db, checked).migrateToLatest();
-  } finally {
-    await sql`pragma foreign_keys = on`.execute(db);
-  }
-  // Still off would mean a transaction left open: the shop must not run without its foreign keys.
-  const { rows } = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
-  if (rows[0]?.foreign_keys !== 1)
-    throw new StartupError(
-      "SQLite: las claves foráneas no se pudieron volver a activar tras las migraciones.",
-    );
-  return applied(result);
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: migrations are schema-agnostic
-function migrator(db: Kysely<any>, list: Record<string, Migration>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => list } });
 }
 
 function applied({ error, results }: MigrationResultSet): string[] {
@@ -320,31 +238,6 @@ function applied({ error, results }: MigrationResultSet): string[] {
     throw new StartupError(`La migración ${failed} falló: ${(error as Error).message ?? String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
-}
-
-/** SQLite: rows whose foreign key points at no row, counted by table and the table it points at. */
-// biome-ignore lint/suspicious/noExplicitAny: see migrator()
-async function brokenForeignKeys(db: Kysely<any>): Promise<Map<string, number>> {
-  const { rows } = await sql<{ table: string; parent: string }>`pragma foreign_key_check`.execute(db);
-  const counts = new Map<string, number>();
-  for (const { table, parent } of rows)
-    counts.set(`${table}→${parent}`, (counts.get(`${table}→${parent}`) ?? 0) + 1);
-  return counts;
-}
-
-/**
- * Fails the migration that left rows pointing at no row (foreign keys are off while they run). Rows
- * broken before it (a row deleted by hand) are not its doing, and would otherwise stop every start.
- */
-// biome-ignore lint/suspicious/noExplicitAny: see migrator()
-async function checkForeignKeys(db: Kysely<any>, before: Map<string, number>): Promise<void> {
-  const broken = [...(await brokenForeignKeys(db))]
-    .map(([pair, count]) => [pair, count - (before.get(pair) ?? 0)] as const)
-    .filter(([, count]) => count > 0);
-  if (broken.length > 0) {
-    const list = broken.map(([pair, count]) => `${pair} (${count})`).join(", ");
-    throw new Error(`dejó filas que apuntan a filas que no existen: ${list}`);
-  }
 }
 
 /** Timestamps come back as Date (PostgreSQL) or ISO text (SQLite). */
