@@ -1,11 +1,11 @@
 import { sql } from "kysely";
-import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { type Db, toTimestamp } from "~/db/database.server";
 import type { OrderEventsTable, OrderStatus } from "~/db/schema";
 import { toCsv } from "~/lib/csv";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
 import { mailKindLabel, SHIPMENT_EMAIL } from "~/mail/kinds";
-import { type EmailState, emailsOfOrder, queueEmail, requeueEmail } from "~/mail/queue.server";
+import { queueEmail, requeueEmail } from "~/mail/queue.server";
 import type { DeskQuery } from "./desk-query";
 import { missingCents, type Order } from "./order";
 import { withLines } from "./queries.server";
@@ -394,59 +394,6 @@ export async function resendOrderEmail(
     await recordEvent(trx, orderId, "correo_reenviado", mailKindLabel(email.kind), now);
     return { ok: true, queued: true };
   });
-}
-
-export interface TimelineEntry {
-  at: Date;
-  title: string;
-  detail: string;
-  /** For e-mails: which one, how it stands, and whether 'Reenviar' applies. */
-  email?: { id: string; state: EmailState };
-}
-
-/** What happened to a paid order, oldest first: created, paid, e-mails, shipped, archived. */
-export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry[]> {
-  const [events, emails] = await Promise.all([
-    db.selectFrom("order_events").selectAll().where("order_id", "=", order.id).execute(),
-    emailsOfOrder(db, order.id),
-  ]);
-  const entries: TimelineEntry[] = [{ at: order.createdAt, title: "Pedido creado", detail: order.total }];
-  if (order.paidAt) entries.push({ at: order.paidAt, title: "Pago confirmado", detail: order.customerEmail });
-  const titles: Record<OrderEventsTable["kind"], string> = {
-    enviado: "Enviado",
-    guia_corregida: "Guía corregida",
-    archivado: "Archivado",
-    desarchivado: "Desarchivado",
-    correo_reenviado: "Correo reenviado",
-    cancelado: "Cancelado por la tienda",
-    reembolso_rechazado: "Reembolso rechazado",
-    reembolso_a_mano: "Reembolsado a mano por la tienda",
-    faltantes_reembolsados: "Piezas faltantes reembolsadas",
-    entrega_registrada: "Fecha de entrega registrada",
-    borrado: "Borrado del historial",
-    devolucion_solicitada: "Devolución solicitada",
-    devolucion_aceptada: "Devolución aceptada",
-    devolucion_rechazada: "Devolución rechazada",
-    devolucion_recibida: "Devolución recibida",
-    devolucion_reembolsada: "Devolución reembolsada",
-    devolucion_cerrada: "Devolución cerrada sin reembolso",
-  };
-  for (const e of events) entries.push({ at: toDate(e.created_at), title: titles[e.kind], detail: e.detail });
-  for (const e of emails) {
-    const detail = {
-      enviado: `Enviado a ${e.recipient}`,
-      en_cola: `En cola para ${e.recipient}`,
-      reintentando: `Falló, se reintentará: ${e.lastError}`,
-      fallo: `Falló: ${e.lastError}`,
-    }[e.state];
-    entries.push({
-      at: e.sentAt ?? e.createdAt,
-      title: mailKindLabel(e.kind),
-      detail,
-      email: { id: e.id, state: e.state },
-    });
-  }
-  return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
 /** A paid order (kept or cancelled) for the desk; null for unknown and unpaid orders alike. */

@@ -2,8 +2,9 @@ import { expect, it, vi } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
-import { exportOrdersCsv, getDeskOrder, listOrders, orderTimeline, shipOrder } from "~/orders/desk.server";
+import { exportOrdersCsv, getDeskOrder, listOrders, shipOrder } from "~/orders/desk.server";
 import { refundedByHand, retryPendingRefunds } from "~/orders/refunds.server";
+import { orderTimeline } from "~/orders/timeline.server";
 import { orderPaidByCard, stripePaymentsAt } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
@@ -66,9 +67,11 @@ describeEachDatabase("cancelling a paid order with its refund", (harness) => {
       status: "cancelado",
       cancellation: { reason: "Cancelado por la tienda", amountCents: 1_605_000, refund: "hecho" },
     });
-    expect(
-      (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title),
-    ).toContain("Cancelado por la tienda");
+    const titles = (await orderTimeline(database.db, order as NonNullable<typeof order>)).map((e) => e.title);
+    expect(titles).toContain("Cancelado por la tienda");
+    expect(titles).toContain("Reembolsado por el proveedor de pagos");
+    // The shop's own cancellation has its event; it is not told twice.
+    expect(titles).not.toContain("Cancelado al confirmar el pago");
     for (const tab of ["pendiente", "enviado", "archivado"] as const) {
       expect((await listOrders(database.db, { tab })).orders).toEqual([]);
     }

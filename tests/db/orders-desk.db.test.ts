@@ -17,7 +17,6 @@ import {
   exportOrdersCsv,
   getDeskOrder,
   listOrders,
-  orderTimeline,
   PAGE_SIZE,
   removeFromHistory,
   resendOrderEmail,
@@ -30,6 +29,7 @@ import { releaseHold } from "~/orders/holds.server";
 import type { Order } from "~/orders/order";
 import { confirmPayment } from "~/orders/payment.server";
 import type { ShipmentInput } from "~/orders/shipment-input";
+import { orderTimeline } from "~/orders/timeline.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { settingsFromEnvironment } from "~/settings/settings";
 import { oaxacaAddress } from "../support/catalogue";

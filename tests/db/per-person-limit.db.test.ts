@@ -7,6 +7,7 @@ import { setPaymentSession } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { refundOrder, retryPendingRefunds } from "~/orders/refunds.server";
+import { orderTimeline } from "~/orders/timeline.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { runningPiece } from "../support/catalogue";
@@ -222,7 +223,14 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
         amountCents: 450_000,
         refundId: made[0]?.id,
       });
-      expect((await getDeskOrder(database.db, over.orderId))?.cancellation?.reason).toContain(words);
+      const overOrder = await getDeskOrder(database.db, over.orderId);
+      expect(overOrder?.cancellation?.reason).toContain(words);
+      // Its timeline tells the cancellation at payment and the provider's refund, not only e-mails.
+      const timeline = await orderTimeline(database.db, overOrder as NonNullable<typeof overOrder>);
+      expect(timeline.find((e) => e.title === "Cancelado al confirmar el pago")?.detail).toContain(words);
+      expect(timeline.find((e) => e.title === "Reembolsado por el proveedor de pagos")?.detail).toBe(
+        `$4,500.00 · referencia ${made[0]?.id}`,
+      );
       expect((await listOrders(database.db, { tab: "pendiente", page: 1 })).orders.map((o) => o.id)).toEqual([
         kept.orderId,
       ]);

@@ -5,7 +5,7 @@ import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
 import { formatMXN } from "~/lib/money";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
-import { exportOrdersCsv, orderTimeline, removeFromHistory } from "~/orders/desk.server";
+import { exportOrdersCsv, removeFromHistory } from "~/orders/desk.server";
 import { releaseHold } from "~/orders/holds.server";
 import {
   recordMissingRefunded,
@@ -15,6 +15,7 @@ import {
 import { orderPageOf } from "~/orders/order-page.server";
 import { getOrder } from "~/orders/queries.server";
 import { receiptOf } from "~/orders/receipt.server";
+import { orderTimeline } from "~/orders/timeline.server";
 import { loadReport } from "~/reports/reports.server";
 import { settingsFromEnvironment } from "~/settings/settings";
 import { orderPaidByCard } from "../support/card-payment";

@@ -15,7 +15,6 @@ import {
   correctTracking,
   type DeskRefusal,
   getDeskOrder,
-  orderTimeline,
   removeFromHistory,
   resendOrderEmail,
   shipOrder,
@@ -29,6 +28,7 @@ import { HAND_REFUND_REFUSED } from "~/orders/refund-timing";
 import { refundedByHand } from "~/orders/refunds.server";
 import { shipmentInputFor } from "~/orders/shipment-input";
 import { STATUS_LABELS } from "~/orders/status";
+import { orderTimeline } from "~/orders/timeline.server";
 import { withTrackingLink } from "~/settings/carriers";
 import { requireAdmin } from "~/web/guards.server";
 import { safeAdminPath } from "~/web/paths";
