@@ -7,7 +7,7 @@ import {
   cartChangeMessage,
   reconcileCartWithChanges,
 } from "~/cart/reconcile";
-import { shopNow } from "~/components/shop-clock";
+import { useShopSeconds } from "~/components/shop-clock";
 import { formatMXN } from "~/lib/money";
 import type { InstallmentsOffer } from "~/settings/installments";
 import { type ShippingOffer, shippingLine } from "~/settings/shipping-rates";
@@ -369,12 +369,10 @@ function ShippingLines({ rates, subtotalCents }: { rates: ShippingOffer; subtota
 
 /** The shopper's place in a drop's line, said in words; read out by screen readers as it changes. */
 function LinePlace({ status }: { status: LineStatus }) {
-  // The server's clock, as the page knows it (the draw ends on the server's time).
-  const [now, setNow] = useState(() => shopNow());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(shopNow()), 1000);
-    return () => clearInterval(timer);
-  }, []);
+  // The server's clock, measured here too (the draw ends on the server's time): a page without a
+  // countdown of its own (/colecciones, /nosotros) never asked it, and the phone's may be minutes off.
+  const [openedAt] = useState(() => new Date().toISOString());
+  const now = useShopSeconds(openedAt);
   let text: string;
   let detail: string | null = null;
   // The seconds tick outside the live region: read out, they would be announced every second.
