@@ -75,12 +75,27 @@ export async function openDatabase(
      * the pool fills in the rush's first instant, when those milliseconds are the shoppers'.
      */
     warm?: boolean;
+    /** PostgreSQL: how long a query may wait for its answer before it fails (tests shorten it). */
+    queryTimeoutMs?: number;
   } = {},
 ): Promise<Database> {
   return target.kind === "sqlite"
     ? openSqlite(target.file)
-    : openPostgres(target.url, options.poolMax ?? 10, options.warm ?? false);
+    : openPostgres(
+        target.url,
+        options.poolMax ?? 10,
+        options.warm ?? false,
+        options.queryTimeoutMs ?? QUERY_TIMEOUT_MS,
+      );
 }
+
+/**
+ * A query with no answer after this fails instead of waiting for ever: a connection whose server
+ * vanished without a word (a failover, a network cut) never errors by itself, and a job waiting
+ * on it (releasing holds, refunds, mail) would never run again on that process. Long enough for
+ * any of the shop's own statements, migrations included.
+ */
+const QUERY_TIMEOUT_MS = 120_000;
 
 /**
  * Opens `size` connections of the pool at once and gives them back (with `min` set to the pool's
@@ -174,13 +189,22 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
-async function openPostgres(url: string, poolMax: number, warm: boolean): Promise<Database> {
+async function openPostgres(
+  url: string,
+  poolMax: number,
+  warm: boolean,
+  queryTimeoutMs: number,
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolMax,
     // Warm: connections are kept rather than closed after 10 s idle (pg's default).
     min: warm ? poolMax : 0,
     connectionTimeoutMillis: 5000,
+    query_timeout: queryTimeoutMs,
+    // The operating system then notices a connection whose server is gone, and the pool drops it.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // An idle client that loses its connection must not crash the process.
   // (A connection opened while a request waited for one is no part of that request afterwards.)
