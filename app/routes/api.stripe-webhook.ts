@@ -15,6 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof InvalidWebhook) {
       if (error.reason === "evento") log.warn({ error: error.message }, "Webhook de pago ilegible");
+      else badSignature();
       const message = error.reason === "firma" ? "Firma inválida." : "Evento inválido.";
       return Response.json({ message }, { status: 400 });
     }
@@ -25,6 +26,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   // payment; send it after answering Stripe (which wants a quick 2xx), or the scheduler will.
   if (outcome === "paid" || outcome === "cancelled") mail.sendSoon();
   return Response.json({ received: true, outcome });
+}
+
+/**
+ * Refused signatures, said at most once a minute: anyone may post here, but a secret mistyped or
+ * rotated at Stripe refuses every real event too, and vouchers paid meanwhile wait for the sweep.
+ */
+let refusedSinceSaid = 0;
+let saidAt = Number.NEGATIVE_INFINITY;
+function badSignature(now = Date.now()): void {
+  refusedSinceSaid++;
+  if (now - saidAt < 60_000) return;
+  log.error(
+    { refused: refusedSinceSaid },
+    "Webhooks de pago con firma inválida: si no son de un extraño, revisa STRIPE_WEBHOOK_SECRET (¿se cambió el secreto en Stripe?)",
+  );
+  saidAt = now;
+  refusedSinceSaid = 0;
 }
 
 export function loader() {

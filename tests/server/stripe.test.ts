@@ -10,6 +10,7 @@ import { shopBrowser } from "../support/browser";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase, sqliteHarness } from "../support/databases";
 import { type FakeStripe, payByCard, STRIPE_SHOPPER, startFakeStripe } from "../support/fake-stripe";
+import { logLines } from "../support/log-lines";
 import { hold } from "../support/orders";
 import { type RunningServer, startServer } from "../support/server-process";
 
@@ -336,6 +337,10 @@ describeEachDatabase("Stripe webhooks through the shop's HTTP endpoint", (harnes
     expect(((await forged.json()) as { message: string }).message).toBe("Firma inválida.");
     const unsigned = await fetch(`${server.url}/api/stripe/webhook`, { method: "POST", body: "{}" });
     expect(unsigned.status).toBe(400);
+    // Said in the log (at most once a minute): a wrong or rotated secret refuses real events too.
+    expect(
+      logLines(server.output()).some((l) => l.level === "error" && l.msg.includes("STRIPE_WEBHOOK_SECRET")),
+    ).toBe(true);
     expect((await orderRow(orderId)).status).toBe("esperando_pago");
     expect(await p.stock()).toBe(1);
   });
