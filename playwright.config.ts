@@ -80,6 +80,9 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       LOG_REQUESTS: "false",
       QUICK_PASSWORD_HASHES: E2E_QUICK_PASSWORD_HASHES,
+      // Real proofs of work, checked and spent by the shop, at a tenth of a phone's cost: at the
+      // shop's own, each 'Pagar' took seconds of a CI core, of random length, inside a step's 10 s.
+      PROOF_OF_WORK_COST: "100",
       // The demo catalogue's images, drawn once per clone and copied by later first starts (the
       // server tests share the folder: tests/support/server-process.ts).
       DEMO_ART_CACHE: ".tmp/demo-art",

@@ -1,5 +1,12 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, expectNoSidewaysScroll, type ShopData, test } from "./support/fixtures";
+import {
+  expect,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  type ShopData,
+  test,
+  untilHydrated,
+} from "./support/fixtures";
 
 const pieces = [
   { name: "Anillo Alba", priceCents: 450_000, stock: 2, categoria: "Anillo" as const },
@@ -34,6 +41,7 @@ test.describe("on a 360 px phone", () => {
     const filtrar = page.getByRole("button", { name: "Filtrar", exact: true });
     await expect(filtrar).toBeVisible();
     await expect(sheet).toBeHidden();
+    await untilHydrated(filtrar);
     const first = await page.getByRole("article").first().boundingBox();
     test.info().annotations.push({ type: "first tile top (px)", description: String(first?.y) });
     expect(first?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(740);
@@ -118,6 +126,8 @@ test.describe("on a desktop", () => {
     const panel = page.getByRole("form", { name: "Filtros" });
     await expect(panel.getByRole("group", { name: "Categoría" })).toBeVisible();
 
+    // A choice made before React runs would neither navigate nor stay.
+    await untilHydrated(page.getByLabel("Ordenar"));
     await page.getByLabel("Ordenar").selectOption({ label: "Precio: mayor a menor" });
     await expect(page).toHaveURL(/orden=precio-desc/);
     await panel.getByText("Anillos", { exact: true }).click();

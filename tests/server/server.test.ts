@@ -201,14 +201,18 @@ describe("a fresh start on the embedded defaults", () => {
     await sleep(300);
     const started = Date.now();
     const exited = server.stop();
-    await sleep(300);
+    // The rest of the request once the shop has taken the signal (said in its log), not after a
+    // fixed pause: on a loaded machine the signal may be handled later than any pause.
+    for (let waited = 0; !server.output().includes("SIGTERM: cerrando") && waited < 10_000; waited += 25)
+      await sleep(25);
     socket.write("\r\n");
     await closed; // the server closes the connection after answering
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     expect(answer).toMatch(/\r\nConnection: close\r\n/i);
     // Its own lines say which part of the stop held it, when one does.
     expect(await exited, server.output().slice(-3000)).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Within its grace (10 s): a job round under way is waited for up to 4 s of it.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.output()).toContain("SIGTERM");
   });
 

@@ -383,7 +383,10 @@ export class OrdersDesk {
   async open(tab: "pendiente" | "enviado" | "archivado" = "pendiente", search = "") {
     const params = new URLSearchParams({ estado: tab, ...(search ? { q: search } : {}) });
     await this.page.goto(`/admin/orders?${params}`);
-    await expect(this.page.getByRole("heading", { name: "Pedidos", level: 1 })).toBeVisible();
+    const heading = this.page.getByRole("heading", { name: "Pedidos", level: 1 });
+    await expect(heading).toBeVisible();
+    // Its dialogs and menus open only once React runs: a click before that is lost.
+    await untilHydrated(heading);
   }
   tab(label: "Pendiente" | "Enviado" | "Archivado" | "Cancelados" | "Borrados del historial"): Locator {
     return this.page
