@@ -10,6 +10,7 @@ import {
   type CheckoutLine,
   type HoldRefusal,
   holdCart,
+  type OpenCheckout,
   openCheckoutsOf,
   precheckCart,
   releaseHold,
@@ -97,12 +98,20 @@ export async function startCheckout(
   const now = ask.now ?? new Date();
   const open = browser ? await openCheckoutsOf(db, browser) : [];
   // Its hold on these pieces, still running: back to its payment page, nothing renewed. (One
-  // whose time is up, not yet swept, is closed below like any other.)
-  const running = open.filter((o) => o.expiresAt > now);
+  // whose time is up, not yet swept, is closed below like any other; so is one whose payment page
+  // was never made a minute on: the process stopped between the two, or the provider failed and
+  // so did the release. Otherwise it would block this cart, with no page to go to, for its hold.)
+  const abandoned = (o: OpenCheckout) =>
+    o.paymentUrl === null && now.getTime() - o.createdAt.getTime() > PAGE_MAKING_MS;
+  const stale = (o: OpenCheckout) => o.expiresAt <= now || abandoned(o);
+  const running = open.filter((o) => !stale(o));
   const wanted = new Set(lines.map((l) => l.productId));
   const held = running.find((o) => o.productIds.some((id) => wanted.has(id)));
   // The same cart: back to its payment page. Another size or quantity of them: told so first (the
   // page would charge the cart it was opened for), and still no new hold of a piece it holds.
+  // Its page is still being made (a second press of 'Pagar' while the provider answers the first).
+  if (held && held.paymentUrl === null)
+    return { ok: false, reason: "ya_apartada", message: PAGE_BEING_MADE_MESSAGE, url: null };
   if (held && sameCart(held.lines, lines))
     return { ok: false, reason: "ya_apartada", message: ALREADY_HELD_MESSAGE, url: held.paymentUrl };
   if (held)
@@ -123,7 +132,7 @@ export async function startCheckout(
   );
   if (open.length > 0) {
     // Those whose time is up are over anyway: closed first, their pieces back for anyone (her too).
-    const expired = open.filter((o) => o.expiresAt <= now);
+    const expired = open.filter(stale);
     const closingExpired = await closeOpenCheckouts(db, payments, expired);
     if (closingExpired) return closingExpired;
     // One still running, of other pieces: closed for the new cart only if that cart may be held (a
@@ -179,6 +188,11 @@ export async function closeOpenCheckouts(
   }
   return null;
 }
+
+/** How long a hold's payment page may take to be made (the provider's slowest answer, retries included). */
+const PAGE_MAKING_MS = 60_000;
+
+const PAGE_BEING_MADE_MESSAGE = "Estamos abriendo tu pago: intenta de nuevo en unos segundos.";
 
 /** A payment page whose hold another checkout of the same browser closed while it was made. */
 const CLOSED_MEANWHILE = "Abriste otro pago mientras preparábamos este: sigue en el más reciente.";

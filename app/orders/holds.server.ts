@@ -236,6 +236,7 @@ export async function openCheckoutsOf(db: Db, browser: string): Promise<OpenChec
       "orders.id",
       "orders.payment_url",
       "orders.expires_at",
+      "orders.created_at",
       "order_lines.product_id",
       "order_lines.option_id",
       "order_lines.quantity",
@@ -249,6 +250,7 @@ export async function openCheckoutsOf(db: Db, browser: string): Promise<OpenChec
       id: r.id,
       paymentUrl: r.payment_url,
       expiresAt: toDate(r.expires_at),
+      createdAt: toDate(r.created_at),
       productIds: [],
       lines: [],
     };
@@ -266,6 +268,7 @@ export interface OpenCheckout {
   id: string;
   paymentUrl: string | null;
   expiresAt: Date;
+  createdAt: Date;
   productIds: string[];
   lines: { productId: string; optionId: string | null; quantity: number }[];
 }

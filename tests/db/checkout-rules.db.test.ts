@@ -137,6 +137,32 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
     expect(await piece.stock()).toBe(0);
   });
 
+  it("a hold whose payment page was never made (the process stopped between the two) does not block her cart: told to wait while it may still be made, closed after a minute", async () => {
+    const database = await harness.fresh();
+    const payments = createDemoPayments(database.db);
+    const piece = await runningPiece(database, { stock: 1, name: "Arete Último" });
+    const lines = [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }];
+    // The hold written, its page not: as a process killed while the provider answered leaves it.
+    const held = await holdCart(database.db, { lines, provider: "demo", browser: BROWSER });
+    if (!held.ok) throw new Error("no se apartó");
+    expect(await startCheckout(database.db, payments, lines, urls, BROWSER)).toEqual({
+      ok: false,
+      reason: "ya_apartada",
+      message: "Estamos abriendo tu pago: intenta de nuevo en unos segundos.",
+      url: null,
+    });
+    // A minute on, nobody is making it: it is closed, and the piece is hers again, with a page.
+    await database.db
+      .updateTable("orders")
+      .set({ created_at: toTimestamp(new Date(Date.now() - 61_000)) })
+      .where("id", "=", held.id)
+      .execute();
+    const again = await startCheckout(database.db, payments, lines, urls, BROWSER);
+    expect(again).toMatchObject({ ok: true, url: expect.any(String) });
+    expect((await getOrder(database.db, held.id))?.status).toBe("expirado");
+    expect(await piece.stock()).toBe(0);
+  });
+
   it("a cart that changed a held piece's size or quantity is told so, with its payment page, and nothing is released or held anew", async () => {
     const database = await harness.fresh();
     const payments = createDemoPayments(database.db);
