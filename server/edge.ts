@@ -325,6 +325,11 @@ export const errorHandler: express.ErrorRequestHandler = (error, req, res, _next
     return;
   }
   log.error({ err: error }, "Error al atender la solicitud");
+  answerServerError(req, res);
+};
+
+/** The shop's own 500, in Spanish (JSON or a page, as the request wants), for an error already logged. */
+export function answerServerError(req: express.Request, res: express.Response): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -335,7 +340,7 @@ export const errorHandler: express.ErrorRequestHandler = (error, req, res, _next
     res
       .type("html")
       .send(refusalPage(500, "Algo salió mal. Intenta de nuevo en un momento.", res.app.locals.shopName));
-};
+}
 
 /** A whole answer written straight to the connection, for requests that never reach Express. */
 function rawAnswer(status: number, reason: string, message: string, headers = ""): string {

@@ -6,7 +6,7 @@ import {
   type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
-import { refuse, requestPath } from "./edge";
+import { answerServerError, refuse, requestPath } from "./edge";
 
 /**
  * The bridge from Express to React Router. It replaces @react-router/express (decision 10) for
@@ -68,11 +68,27 @@ export function createRequestHandler(options: HandlerOptions): express.RequestHa
         ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
       } as RequestInit);
       const response = await options.fetch(request, options.getLoadContext(req, res));
+      // A resource route's error (a CSV, an upload, the sitemap) is answered by React Router in
+      // English plain text; the shop answers it in Spanish (handleError has logged it).
+      if (await isLastResortError(response)) {
+        answerServerError(req, res);
+        return;
+      }
       await sendResponse(res, response);
     } catch (error) {
       next(error);
     }
   };
+}
+
+/** React Router's own answer to an error no route handled: a 500 of plain "Unexpected Server Error". */
+async function isLastResortError(response: Response): Promise<boolean> {
+  if (response.status !== 500 || !response.headers.get("content-type")?.startsWith("text/plain"))
+    return false;
+  const text = await response.clone().text();
+  if (text !== "Unexpected Server Error") return false;
+  await response.body?.cancel();
+  return true;
 }
 
 /** A body already read before Express (server/checkout-fast-path.ts), for `readBody` to hand on. */
