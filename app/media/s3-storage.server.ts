@@ -30,6 +30,8 @@ export function createS3Storage(settings: S3Settings): MediaStorage {
     forcePathStyle: settings.forcePathStyle,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     ...(settings.credentials ? { credentials: settings.credentials } : {}),
+    // A stalled connection fails instead of holding an upload's spinner, or a media job, for ever.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
   });
   const Bucket = settings.bucket;
   const base = settings.publicUrl.replace(/\/+$/, "");
@@ -106,7 +108,16 @@ export function createS3Storage(settings: S3Settings): MediaStorage {
       // A folder prefix ends in "/"; an item prefix matches its variants (`<id>-480.webp`…).
       for (let i = 0; i < keys.length; i += 1000) {
         const Objects = keys.slice(i, i + 1000).map((Key) => ({ Key }));
-        await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+        const answer = await client.send(
+          new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }),
+        );
+        // Quiet still names the keys it could not delete (a bucket policy, a key it may not use):
+        // a failure, not a clean sweep that leaves the files.
+        const refused = answer.Errors ?? [];
+        if (refused.length > 0)
+          throw new Error(
+            `S3 no borró ${refused.length} ${refused.length === 1 ? "archivo" : "archivos"} (${refused[0]?.Code ?? "?"}: ${refused[0]?.Key ?? ""})`,
+          );
       }
     },
     async list(folder) {

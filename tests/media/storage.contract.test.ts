@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -155,5 +156,45 @@ describe.each([
       await expect(storage.deletePrefix(bad), bad).rejects.toThrow(/Unsafe media key/);
       expect(() => storage.publicUrl(bad), bad).toThrow(/Unsafe media key/);
     }
+  });
+});
+
+describe("S3-compatible storage that refuses a delete", () => {
+  // A bucket whose policy forbids deleting: S3 answers 200 and names, in the body, what it kept.
+  let server: http.Server;
+  let endpoint = "";
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      res.setHeader("Content-Type", "application/xml");
+      if (req.method === "GET") {
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>tienda</Name><Prefix>drops/d9/</Prefix><KeyCount>1</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated><Contents><Key>drops/d9/a-480.webp</Key><Size>1</Size></Contents></ListBucketResult>',
+        );
+        return;
+      }
+      req.resume();
+      req.on("end", () =>
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Error><Key>drops/d9/a-480.webp</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error></DeleteResult>',
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("says so: a delete it refused is a failure, not a sweep that leaves the files", async () => {
+    const storage = createS3Storage({
+      bucket: "tienda",
+      region: "us-east-1",
+      endpoint,
+      publicUrl: `${endpoint}/tienda`,
+      forcePathStyle: true,
+      credentials: { accessKeyId: "x", secretAccessKey: "y" },
+    });
+    await expect(storage.deletePrefix("drops/d9/")).rejects.toThrow(
+      "S3 no borró 1 archivo (AccessDenied: drops/d9/a-480.webp)",
+    );
   });
 });
