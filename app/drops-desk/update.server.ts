@@ -1,5 +1,6 @@
 import { heldPieces, heldPiecesOfP } from "~/catalogue/held-pieces.server";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import { claimProducts } from "~/db/transaction-lock.server";
 import { keptWithinSecond } from "~/lib/dates";
 import type { MediaStorage } from "~/media/storage.server";
 import { piecesCameBack } from "~/waitlist/restock.server";
@@ -46,6 +47,13 @@ export async function updateDropFromInput(
       .where("drop_id", "=", dropId)
       .execute();
     const kept = keptProducts(existing, input.products);
+    // Every product of the drop, kept or taken off, claimed at once in id order as a checkout takes
+    // them: a checkout still taking some has committed before held pieces are read below, and one
+    // that comes to them later waits for this save (a product taken off is gone for it then).
+    await claimProducts(
+      trx,
+      existing.map((p) => p.id),
+    );
     await keepEditionNumbers(trx, kept);
     const raised = await applyStockChanges(trx, kept, stamp);
     const removed = await removableProducts(trx, existing, kept);
@@ -197,7 +205,8 @@ const pieces = (n: number) => (n === 1 ? "1 pieza" : `${n} piezas`);
 
 /**
  * The stored products taken off the form. A piece taken off while a shopper is paying for it would
- * be paid for and gone: a product with pieces held by an unpaid checkout is refused. So is one with
+ * be paid for and gone: a product with pieces held by an unpaid checkout is refused (their rows are
+ * already claimed, so a checkout still in its transaction is counted too). So is one with
  * numbered pieces sold: their certificates and orders read its edition and metal from it.
  */
 async function removableProducts(

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, expect, it } from "vitest";
 import { getDrop } from "~/catalogue/catalogue.server";
@@ -24,8 +23,8 @@ import { confirmPayment } from "~/orders/payment.server";
 import { takeStock } from "~/orders/stock.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { oaxacaAddress } from "../support/catalogue";
-import { type DatabaseHarness, describeEachDatabase } from "../support/databases";
-import { hold } from "../support/orders";
+import { type DatabaseHarness, describeEachDatabase, untilWaitingOnLocks } from "../support/databases";
+import { gatedAfter, hold, writeTo } from "../support/orders";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-22T18:00:00.000Z");
@@ -1137,7 +1136,7 @@ describeEachDatabase("drops desk", (harness) => {
       const checkout = await shop.db.startTransaction().execute();
       await takeStock(checkout, [{ productId: low, quantity: 1 }], new Date());
       const saving = save(shop, dropId, { ...form, products });
-      await waitForLockWait(shop.db);
+      await untilWaitingOnLocks(shop.db);
       // ...then the higher one, which the save already holds while it waits for the lower one.
       const taking = takeStock(checkout, [{ productId: high, quantity: 1 }], new Date()).then(
         async (short) => {
@@ -1156,16 +1155,133 @@ describeEachDatabase("drops desk", (harness) => {
       expect(await stockOf(shop.db, high)).toBe(11);
     },
   );
-});
 
-/** PostgreSQL: waits until some session of this database is blocked on a row lock. */
-async function waitForLockWait(db: Db): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
-    if ((rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error("the save never waited for the checkout's lock");
-}
+  it("a product taken off the form while a checkout of it is still in its transaction is refused once that checkout commits, not deleted under it", async () => {
+    const shop = await open(harness);
+    const { dropId, ids, line } = await runningDrop(shop, [
+      { name: "Anillo Marea", stock: 5 },
+      { name: "Collar Ola", stock: 5 },
+    ]);
+    const [ring = "", necklace = ""] = ids;
+    const form = await loadForm(shop.db, dropId);
+    // A shopper's checkout has written its order and taken the ring, and has not committed yet.
+    const gate = gatedAfter(shop.db, writeTo("products", "update"));
+    const holding = holdCart(gate.db, { lines: [line(ring)], provider: "demo" });
+    await gate.reached;
+    // The owner takes the ring off the form meanwhile.
+    const saving = save(shop, dropId, { ...form, products: form.products.filter((p) => p.id !== ring) });
+    await untilWaitingOnLocks(shop.db);
+    gate.open();
+    const [held, saved] = await Promise.all([holding, saving]);
+    expect(held.ok).toBe(true);
+    expect(saved).toEqual({
+      ok: false,
+      reason: "producto_apartado",
+      message:
+        "No se puede quitar Anillo Marea: tiene piezas apartadas en pagos que aún no terminan. Se puede cuando esos pagos terminen o venzan sus apartados.",
+    });
+    expect((await getDrop(shop.db, dropId))?.products.map((p) => p.id)).toEqual([ring, necklace]);
+    expect(await stockOf(shop.db, ring)).toBe(4);
+    expect(await heldPieces(shop.db, [ring])).toEqual(new Map([[ring, 1]]));
+  });
+
+  it("a save taking off a piece a checkout is taking, beside one it keeps, waits for that checkout instead of deadlocking with it", async () => {
+    const shop = await open(harness);
+    const { dropId, ids, line } = await runningDrop(shop, [
+      { name: "Anillo Marea", stock: 5 },
+      { name: "Collar Ola", stock: 5 },
+    ]);
+    // Ids are random: the piece taken off is the one with the lower id, which a checkout takes first.
+    const [removed = "", kept = ""] = [...ids].sort();
+    const form = await loadForm(shop.db, dropId);
+    const gate = gatedAfter(shop.db, writeTo("products", "update"));
+    const holding = holdCart(gate.db, { lines: [line(removed), line(kept)], provider: "demo" });
+    await gate.reached;
+    // The checkout holds the lower one; the save keeps the higher one (its stock typed up) and takes
+    // the lower one off.
+    const saving = save(shop, dropId, {
+      ...form,
+      products: form.products.filter((p) => p.id !== removed).map((p) => ({ ...p, stock: "7" })),
+    });
+    await untilWaitingOnLocks(shop.db);
+    gate.open();
+    const [held, saved] = await Promise.allSettled([holding, saving]);
+    expect(held).toMatchObject({ status: "fulfilled", value: { ok: true } });
+    expect(saved).toMatchObject({ status: "fulfilled", value: { ok: false, reason: "producto_apartado" } });
+    expect(await stockOf(shop.db, removed)).toBe(4);
+    expect(await stockOf(shop.db, kept)).toBe(4);
+    expect(await heldPieces(shop.db, [removed, kept])).toEqual(
+      new Map([
+        [removed, 1],
+        [kept, 1],
+      ]),
+    );
+  });
+
+  it("deleting a drop while a checkout of its piece is still in its transaction closes that checkout once it commits", async () => {
+    const shop = await open(harness);
+    const { dropId, ids, line } = await runningDrop(shop, [{ name: "Anillo Marea", stock: 5 }]);
+    const ring = ids[0] ?? "";
+    // The checkout read the drop as activa, wrote its order and took the ring; not committed yet.
+    const gate = gatedAfter(shop.db, writeTo("products", "update"));
+    const holding = holdCart(gate.db, { lines: [line(ring)], provider: "demo" });
+    await gate.reached;
+    const deleting = deleteDrop(shop.db, shop.storage, createDemoPayments(shop.db), dropId);
+    await untilWaitingOnLocks(shop.db);
+    gate.open();
+    const [held, deleted] = await Promise.all([holding, deleting]);
+    expect(deleted).toEqual({ ok: true });
+    expect(await getDrop(shop.db, dropId)).toBeNull();
+    if (!held.ok) throw new Error(held.message);
+    // Nobody is left paying for a piece that is gone.
+    expect(await statusOf(shop.db, held.id)).toBe("expirado");
+  });
+
+  it("a checkout that read the drop before it was archived and took its piece while the delete was closing others is closed too", async () => {
+    const shop = await open(harness);
+    const { dropId, ids, line } = await runningDrop(shop, [{ name: "Anillo Marea", stock: 5 }]);
+    const ring = ids[0] ?? "";
+    const first = await hold(shop.db, { lines: [line(ring)], provider: "demo" });
+    await setPaymentSession(shop.db, first.id, { id: `demo_${first.id}`, expiresAt: first.expiresAt });
+    // A second checkout has read the drop as activa and written its order; no piece taken yet.
+    const gate = gatedAfter(shop.db, writeTo("orders", "insert"));
+    const holding = holdCart(gate.db, { lines: [line(ring)], provider: "demo" });
+    await gate.reached;
+    // The delete asks the payment provider to close the first checkout's session: it takes a while.
+    const demo = createDemoPayments(shop.db);
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let asked = () => {};
+    const providerAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const payments = {
+      ...demo,
+      async expireSession(sessionId: string) {
+        asked();
+        await answered;
+        return demo.expireSession(sessionId);
+      },
+    };
+    const deleting = deleteDrop(shop.db, shop.storage, payments, dropId);
+    // PostgreSQL: the delete has archived the drop and read the first checkout only. SQLite: the
+    // delete waits for the checkout's write lock, so it reads both (the provider is not asked yet).
+    await Promise.race([providerAsked, new Promise((resolve) => setTimeout(resolve, 300))]);
+    gate.open();
+    const held = await holding;
+    answer();
+    expect(await deleting).toEqual({ ok: true });
+    expect(await getDrop(shop.db, dropId)).toBeNull();
+    expect(await statusOf(shop.db, first.id)).toBe("expirado");
+    if (held.ok) expect(await statusOf(shop.db, held.id)).toBe("expirado");
+    // Nobody is left paying for a piece that is gone.
+    const waiting = await shop.db
+      .selectFrom("orders")
+      .select("id")
+      .where("status", "=", "esperando_pago")
+      .execute();
+    expect(waiting).toEqual([]);
+  });
+});

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PostgresAdapter, sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, inject } from "vitest";
-import { type Database, migrateToLatest, openDatabase } from "~/db/database.server";
+import { type Database, type Db, migrateToLatest, openDatabase } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 
 /**
@@ -129,4 +130,25 @@ export function describeEachDatabase(title: string, suite: (harness: DatabaseHar
       suite(sqliteHarness(cleanups));
     }
   });
+}
+
+/**
+ * Until `count` sessions of this database wait on a lock (PostgreSQL): what a test started beside
+ * a transaction it holds open has reached that transaction's locks. On SQLite a writer waits for
+ * the write lock inside this process, where nothing shows it: it is given a moment instead, and
+ * the test must hold either way (there the writers simply take turns).
+ */
+export async function untilWaitingOnLocks(db: Db, count = 1): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return;
+  }
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    if ((rows[0]?.n ?? 0) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`fewer than ${count} sessions ever waited on a lock`);
 }
