@@ -142,8 +142,20 @@ export async function markDeliveredOn(
       .set({ delivered_at: toTimestamp(at), updated_at: toTimestamp(now) })
       .where("id", "=", orderId)
       .where("status", "in", ["enviado", "archivado"])
+      // Only over no day or an earlier one: a call beside this one may have stored a later day since
+      // the read above (PostgreSQL checks the row again here, as it stands then).
+      .where((eb) => eb.or([eb("delivered_at", "is", null), eb("delivered_at", "<", toTimestamp(at))]))
       .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) return { ok: false, reason: "no_enviado" };
+    if (Number(changed.numUpdatedRows) !== 1) {
+      const stored = await trx
+        .selectFrom("orders")
+        .select("delivered_at")
+        .where("id", "=", orderId)
+        .where("status", "in", ["enviado", "archivado"])
+        .executeTakeFirst();
+      if (!stored?.delivered_at) return { ok: false, reason: "no_enviado" };
+      return { ok: false, reason: "antes_de_la_entrega", since: toDate(stored.delivered_at) };
+    }
     await trx
       .insertInto("order_events")
       .values({

@@ -1,6 +1,6 @@
 import { Migrator } from "kysely";
 import { beforeAll, expect, it } from "vitest";
-import { type Database, migrateToLatest } from "~/db/database.server";
+import { type Database, migrateToLatest, toDate } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
 import { parseBulkCsv } from "~/orders/bulk-ship";
 import { shipOrders } from "~/orders/bulk-ship.server";
@@ -12,7 +12,7 @@ import { orderTimeline } from "~/orders/timeline.server";
 import { returnChanceOf } from "~/returns/request.server";
 import { DEFAULT_CARRIERS } from "~/settings/carriers";
 import { runningPiece } from "../support/catalogue";
-import { describeEachDatabase } from "../support/databases";
+import { describeEachDatabase, untilWaitingOnLocks } from "../support/databases";
 import { migrationsFrom } from "../support/migration-names";
 import { hold } from "../support/orders";
 
@@ -216,5 +216,68 @@ describeEachDatabase("delivery and the return window", (harness) => {
       new Date("2026-11-11T18:00:00Z"),
     );
     expect(page?.steps.find((step) => step.label === "Entregado")?.at).toBeNull();
+  });
+
+  /**
+   * The order's row held by a transaction of the test: calls started now read it as it stands and
+   * then wait to write it, in the order they came, until `release()`. On PostgreSQL a row lock that
+   * writes nothing (a version written here would let them race for the next one, in any order); on
+   * SQLite the open transaction holds the write lock.
+   */
+  async function holdRow(id: string) {
+    const blocker = await database.db.startTransaction().execute();
+    if (harness.dialect === "postgres") {
+      await blocker.selectFrom("orders").select("id").where("id", "=", id).forUpdate().execute();
+    }
+    return { release: () => blocker.commit().execute() };
+  }
+
+  const deliveredAtOf = async (id: string) => {
+    const row = await database.db
+      .selectFrom("orders")
+      .select("delivered_at")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    return row.delivered_at === null ? null : toDate(row.delivered_at);
+  };
+
+  it("two arrival days given at once: the later one is kept, the earlier one refused, whichever writes last", async () => {
+    const id = await order(new Date("2026-11-02T18:00:00Z"));
+    const today = new Date("2026-11-23T18:00:00Z");
+    const twentieth = new Date("2026-11-20T18:00:00Z");
+    const row = await holdRow(id);
+    // Both read the order as only assumed delivered (11 Nov); the 20th writes first.
+    const later = markDeliveredOn(database.db, id, "2026-11-20", 7, today);
+    await untilWaitingOnLocks(database.db, 1);
+    const earlier = markDeliveredOn(database.db, id, "2026-11-18", 7, today);
+    await untilWaitingOnLocks(database.db, 2);
+    await row.release();
+    expect(await later).toEqual({ ok: true });
+    expect(await earlier).toEqual({ ok: false, reason: "antes_de_la_entrega", since: twentieth });
+    expect(await deliveredAtOf(id)).toEqual(twentieth);
+  });
+
+  it("'Marcar entregado' today and an earlier arrival day given at once: whichever is written first is never moved to an earlier day", async () => {
+    // Shipped 2 Nov, not yet assumed delivered (11 Nov) on the 6th.
+    const id = await order(new Date("2026-11-02T18:00:00Z"));
+    const sixth = new Date("2026-11-06T18:00:00Z");
+    const fifth = new Date("2026-11-05T18:00:00Z");
+    const row = await holdRow(id);
+    const marking = markDelivered(database.db, [id], 7, sixth);
+    await untilWaitingOnLocks(database.db, 1);
+    const earlier = markDeliveredOn(database.db, id, "2026-11-05", 7, sixth);
+    await untilWaitingOnLocks(database.db, 2);
+    await row.release();
+    const marked = await marking;
+    // PostgreSQL: 'Marcar entregado' waited on the row first and writes first. SQLite: its read and
+    // its write are two statements, and the other call's transaction runs between them.
+    if (harness.dialect === "postgres") expect(marked).toBe(1);
+    if (marked === 1) {
+      expect(await earlier).toEqual({ ok: false, reason: "antes_de_la_entrega", since: sixth });
+      expect(await deliveredAtOf(id)).toEqual(sixth);
+    } else {
+      expect(await earlier).toEqual({ ok: true });
+      expect(await deliveredAtOf(id)).toEqual(fifth);
+    }
   });
 });
