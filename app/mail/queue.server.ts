@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { log } from "~/config/log.server";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import type { Mailer, MailMessage } from "./mailer.server";
@@ -271,12 +272,13 @@ async function deliverBatch(
       subject = message.subject.slice(0, 500);
       if (!email.recipient) throw new Error("correo sin destinatario");
       await mailer.send({ to: email.recipient, ...message });
-      await db
-        .updateTable("emails")
-        .set({ sent_at: toTimestamp(new Date()), subject })
-        .where("id", "=", email.id)
-        .execute();
       sent++;
+      // It left: recorded with retries, since a message recorded as failed would go out again.
+      if (!(await recordSent(db, email.id, subject)))
+        log.error(
+          { emailId: email.id },
+          "Correo enviado, pero no se pudo registrar como enviado: puede salir otra vez",
+        );
     } catch (error) {
       failed++;
       await db
@@ -291,6 +293,24 @@ async function deliverBatch(
   }
   return { sent, failed, full: due.length === MAIL_BATCH };
 }
+
+/** Records a message as sent, trying a few times over a second or so; false if it never could. */
+async function recordSent(db: Db, emailId: string, subject: string | null): Promise<boolean> {
+  for (let attempt = 1; attempt <= RECORD_SENT_TRIES; attempt++) {
+    try {
+      await db
+        .updateTable("emails")
+        .set({ sent_at: toTimestamp(new Date()), subject })
+        .where("id", "=", emailId)
+        .execute();
+      return true;
+    } catch {
+      if (attempt < RECORD_SENT_TRIES) await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
+  return false;
+}
+const RECORD_SENT_TRIES = 4;
 
 /** How long one batch takes messages: well inside the shortest claim (a retry's 5 minutes). */
 const CLAIM_MARGIN_MS = 3 * 60_000;

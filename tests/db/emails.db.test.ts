@@ -105,6 +105,36 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
     });
     expect(received.filter((m) => m.to.includes(to))).toHaveLength(1);
   });
+
+  it("a message that left while the database failed to record it (twice) is recorded on a retry, not sent again", async () => {
+    const database = await harness.fresh();
+    const to = `sara.${harness.dialect}@example.mx`;
+    await paidOrder(database, to);
+    // The first two writes of 'sent' fail (a lost connection, a lock held past its wait).
+    let failures = 2;
+    const flaky = database.db.withPlugin({
+      transformQuery({ node }) {
+        const setsSent =
+          node.kind === "UpdateQueryNode" && JSON.stringify(node.updates ?? []).includes('"sent_at"');
+        if (setsSent && failures > 0) {
+          failures--;
+          throw new Error("la base de datos no respondió");
+        }
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
+    expect(await deliverPendingEmails(flaky, up, templates(database))).toEqual({ sent: 1, failed: 0 });
+    expect(failures).toBe(0);
+    // Later rounds find it sent: the buyer got it once.
+    const later = new Date(Date.now() + 6 * 60_000);
+    expect(await deliverPendingEmails(database.db, up, templates(database), later)).toEqual({
+      sent: 0,
+      failed: 0,
+    });
+    expect(received.filter((m) => m.to.includes(to))).toHaveLength(1);
+  });
 });
 
 describeEachDatabase("shipment e-mail", (harness) => {
