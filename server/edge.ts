@@ -95,8 +95,10 @@ const repeats = new Map<string, { refusal: Refusal; count: number }>();
 const MAX_DISTINCT = 200;
 
 function logLine(req: express.Request, status: number, message: string, detail?: string): void {
-  // One line per refusal, with the address cut short (the JSON shows control characters escaped).
-  const url = req.originalUrl.slice(0, 200);
+  // One line per refusal, with the address cut short (the JSON shows control characters escaped)
+  // and without its query, as the access log: it may carry a signed link's token, a buyer's
+  // e-mail typed in a search, an unsubscribe link's key.
+  const url = req.originalUrl.split("?")[0]?.slice(0, 200) ?? "";
   const refusal: Refusal = { status, method: req.method, url, reason: message, detail };
   const line = `${status} ${req.method} ${url} ${message} ${detail ?? ""}`;
   // Under a flood (a script past its limit), the same line a thousand times a second would cost

@@ -47,8 +47,17 @@ export function createOutboxMailer(dir: string, from: string, log: (line: string
       await fs.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = path.join(dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
-      log(`Correo para ${message.to} «${message.subject}» guardado en ${file}`);
+      // Whole or not at all: a full disk leaves no half message for a reader (or a test) to find.
+      const partial = `${file}.part`;
+      try {
+        await fs.writeFile(partial, info.message as Buffer);
+        await fs.rename(partial, file);
+      } catch (error) {
+        await fs.rm(partial, { force: true });
+        throw error;
+      }
+      // The file names its recipient; the log does not (it may be read by others, kept for longer).
+      log(`Correo «${message.subject}» guardado en ${file}`);
     },
   };
 }

@@ -187,7 +187,7 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
       "/api/checkout",
       "/_root.data",
       "/login",
-      "/cancel",
+      "/cancel?pedido=OL-ABCD1234&firma=secreta",
       "/admin/orders",
     ]) {
       const res = await fetch(`${server.url}${route}`, {
@@ -218,6 +218,9 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
     // One line each: nothing else (no stack, no error object) was printed with them.
     expect(lines.filter((l) => l.msg !== "Solicitud rechazada")).toEqual([]);
     expect(refusals.filter((l) => "err" in l)).toEqual([]);
+    // Without their query: a signed link's key, a search's e-mail never reach the log.
+    expect(refusals.map((l) => l.url)).toContain("/cancel");
+    expect(server.output()).not.toContain("secreta");
   });
 
   it("a malformed query string does not break a page", async () => {
