@@ -8,6 +8,7 @@ import { retryMissingRefunds } from "~/orders/missing-refund.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
+import { deleteExpiredLimits } from "~/rate-limits/expired-limits.server";
 import { retryReturnRefunds } from "~/returns/refund.server";
 import { queueOpeningNotices } from "~/waitlist/waitlist.server";
 import type { Job } from "./scheduler.server";
@@ -117,6 +118,15 @@ export function shopJobs({ database, payments, mail, media, auth, keptMedia }: S
       async run() {
         await auth.deleteEndedSessions();
         return null;
+      },
+    },
+    {
+      // Request counts and proofs of work already spent, once their time is over.
+      name: "Límites vencidos",
+      everyMs: 15 * 60_000,
+      async run() {
+        const deleted = await deleteExpiredLimits(database.db);
+        return deleted > 0 ? `Límites vencidos: ${deleted} borrados.` : null;
       },
     },
   ];

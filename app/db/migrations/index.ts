@@ -40,6 +40,7 @@ import * as m0039 from "./0039_missing_refunded";
 import * as m0040 from "./0040_return_numbers";
 import * as m0041 from "./0041_missing_refund";
 import * as m0042 from "./0042_delivery_business_days";
+import * as m0043 from "./0043_indexes_for_growth";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   "0040_return_numbers": m0040,
   "0041_missing_refund": m0041,
   "0042_delivery_business_days": m0042,
+  "0043_indexes_for_growth": m0043,
 };
