@@ -75,13 +75,20 @@ export async function countPending(db: Db): Promise<number> {
 }
 
 /** The orders of a tab and search (every page), as a spreadsheet opens them. */
-export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): Promise<string> {
-  const rows = await filtered(db, query)
+export async function exportOrdersCsv(
+  db: Db,
+  query: Omit<DeskQuery, "page">,
+  limit = EXPORT_LIMIT,
+): Promise<string> {
+  const found = await filtered(db, query)
     .selectAll()
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
-    .limit(EXPORT_LIMIT)
+    .limit(limit + 1)
     .execute();
+  // Past the limit the sheet says so in its last row, rather than ending as if it were whole.
+  const cut = found.length > limit;
+  const rows = cut ? found.slice(0, limit) : found;
   const orders = await withLines(db, rows);
   const returned = await refundedByReturns(
     db,
@@ -142,6 +149,13 @@ export async function exportOrdersCsv(db: Db, query: Omit<DeskQuery, "page">): P
       pesosCell(returned.get(o.id)),
       o.removedAt ? shopDateTimeStamp(o.removedAt) : "",
     ]),
+    ...(cut
+      ? [
+          [
+            `Solo los ${limit.toLocaleString("es-MX")} pedidos más recientes de esta vista: elige fechas (Desde y Hasta) para exportar los anteriores.`,
+          ],
+        ]
+      : []),
   ]);
 }
 

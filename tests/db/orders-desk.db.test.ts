@@ -952,6 +952,20 @@ describeEachDatabase("orders desk: CSV export", (harness) => {
     ]);
   });
 
+  it("a sheet cut at its limit says so in its last row, not as if it were whole", async () => {
+    const { database, db } = await fresh(harness);
+    const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 500_000, stock: 10 }]);
+    for (const name of ["Renata Quiroga", "José Núñez", "Lucía Ramírez"]) await paidOrder(db, shop, name);
+    const cut = parseCsv((await exportOrdersCsv(db, { tab: "pendiente" }, 2)).slice(1));
+    expect(cut).toHaveLength(4);
+    expect(cut.at(-1)).toEqual([
+      "Solo los 2 pedidos más recientes de esta vista: elige fechas (Desde y Hasta) para exportar los anteriores.",
+    ]);
+    const whole = parseCsv((await exportOrdersCsv(db, { tab: "pendiente" }, 3)).slice(1));
+    expect(whole).toHaveLength(4);
+    expect(whole.at(-1)?.[0]).toMatch(/^OL-/);
+  });
+
   it("a column sums what each order's returns gave back, counting only refunds recorded as made", async () => {
     const { database, db } = await fresh(harness);
     const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 500_000, stock: 10 }]);
