@@ -94,6 +94,7 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
       { path: "/admin/campains", fields: { intent: "reenviar", email: failed } },
       { path: "/admin/campains/correos", fields: { intent: "reenviar", email: failed } },
       { path: "/admin/campains/exportar.csv", fields: { drop: dropId } },
+      { path: "/admin/campains", fields: { intent: "baja", email: "ana@example.mx" } },
     ];
   }
 
@@ -259,5 +260,37 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
     expect(
       (await fetch(`${server.url}/admin/campains?drop=zzzzzzzzzzzzzzzz`, { headers: { cookie } })).status,
     ).toBe(404);
+  });
+
+  it("signed in: 'Dar de baja' takes an address asked by other means off every list; a bad address is a Spanish 400", async () => {
+    await signUp(database.db, {
+      dropId,
+      email: "bruno@example.mx",
+      consent: "si",
+      siteUrl: server.url,
+      from: { address: "127.0.0.1", proven: true },
+    });
+    const leave = (email: string) =>
+      post("/admin/campains", { intent: "baja", email }, { cookie, origin: server.url });
+    const left = await leave("  Bruno@Example.MX ");
+    expect(left.status).toBe(200);
+    expect(await left.text()).toContain("Listo: bruno@example.mx dejó 1 lista y no recibirá más avisos.");
+    const row = await database.db
+      .selectFrom("waitlist_subscriptions")
+      .select(["status", "unsubscribed_at"])
+      .where("email", "=", "bruno@example.mx")
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("baja");
+    expect(row.unsubscribed_at).not.toBeNull();
+    // Again: nothing to do, and it says so.
+    expect(await (await leave("bruno@example.mx")).text()).toContain(
+      "bruno@example.mx no estaba en ninguna lista (o ya se había dado de baja): no recibe avisos.",
+    );
+    const bad = await leave("bruno@");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Escribe un correo electrónico válido");
+    // The page offers it.
+    const page = await (await fetch(`${server.url}/admin/campains`, { headers: { cookie } })).text();
+    expect(page).toContain("Dar de baja un correo");
   });
 });

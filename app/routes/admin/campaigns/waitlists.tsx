@@ -19,8 +19,11 @@ import {
   campaignButton,
   When,
 } from "~/components/admin/campaigns";
+import { LeaveListsForm } from "~/components/admin/leave-lists-form";
 import { isId } from "~/lib/ids";
+import { leaveEveryList } from "~/waitlist/opt-in.server";
 import { dropShowcase } from "~/waitlist/showcase.server";
+import { parseEmail, SIGN_UP_MESSAGES } from "~/waitlist/sign-up-input";
 import { requireAdmin } from "~/web/guards.server";
 import { shopOrigin } from "~/web/origin.server";
 import { servicesContext } from "~/web/services";
@@ -73,8 +76,8 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /**
- * 'Enviar prueba' (intent=prueba, drop=…). 'Reenviar' (intent=reenviar, email=…) is the mail log's
- * and is still taken here.
+ * 'Enviar prueba' (intent=prueba, drop=…); 'Dar de baja' (intent=baja, email=…): the address leaves
+ * every list. 'Reenviar' (intent=reenviar, email=…) is the mail log's and is still taken here.
  */
 export async function action(args: Route.ActionArgs) {
   const admin = requireAdmin(args);
@@ -98,6 +101,18 @@ export async function action(args: Route.ActionArgs) {
     }
     case "reenviar":
       return resendAnswer(database.db, mail, text("email"));
+    case "baja": {
+      const email = parseEmail(form.get("email"));
+      if (!email) return campaignAnswer(400, { ok: false, message: SIGN_UP_MESSAGES.correo_invalido });
+      const left = await leaveEveryList(database.db, email, new Date());
+      return campaignAnswer(200, {
+        ok: true,
+        message:
+          left === 0
+            ? `${email} no estaba en ninguna lista (o ya se había dado de baja): no recibe avisos.`
+            : `Listo: ${email} dejó ${left === 1 ? "1 lista" : `${left} listas`} y no recibirá más avisos.`,
+      });
+    }
     default:
       return campaignAnswer(400, { ok: false, message: "Acción desconocida." });
   }
@@ -277,6 +292,7 @@ export default function Waitlists({ loaderData }: Route.ComponentProps) {
           )}
         </>
       )}
+      <LeaveListsForm />
     </CampaignsSection>
   );
 }
