@@ -145,7 +145,7 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
           {
             heading: "Conservación",
             paragraphs: [
-              "Conservamos los datos de tus pedidos el tiempo que exigen las obligaciones fiscales y de garantía; después los eliminamos o los hacemos anónimos.",
+              "Conservamos los datos de tus pedidos el tiempo que exigen las obligaciones fiscales y de garantía; después los eliminamos o los hacemos anónimos. Si no llegas a pagar un pedido (por ejemplo, una ficha que venció), borramos de él tus datos un mes después.",
             ],
           },
           {

@@ -8,6 +8,7 @@ import { retryMissingRefunds } from "~/orders/missing-refund.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
+import { forgetUnpaidBuyers } from "~/orders/unpaid-retention.server";
 import { deleteExpiredLimits } from "~/rate-limits/expired-limits.server";
 import { retryReturnRefunds } from "~/returns/refund.server";
 import { queueOpeningNotices } from "~/waitlist/waitlist.server";
@@ -118,6 +119,15 @@ export function shopJobs({ database, payments, mail, media, auth, keptMedia }: S
       async run() {
         await auth.deleteEndedSessions();
         return null;
+      },
+    },
+    {
+      // The privacy notice: a buyer who never paid is not kept (a month after her hold ended).
+      name: "Datos de pedidos sin pagar",
+      everyMs: 6 * 60 * 60_000,
+      async run() {
+        const forgotten = await forgetUnpaidBuyers(database.db);
+        return forgotten > 0 ? `Datos de pedidos sin pagar: ${forgotten} borrados.` : null;
       },
     },
     {
