@@ -362,6 +362,7 @@ export interface OrderEventsTable {
     | "reembolso_rechazado"
     | "reembolso_a_mano"
     | "faltantes_reembolsados"
+    | "cobro_distinto"
     | "entrega_registrada"
     | "borrado"
     | "devolucion_solicitada"

@@ -11,6 +11,8 @@ export interface Order {
   totalCents: number;
   /** `$12,500.00` */
   total: string;
+  /** The currency its total is in ('mxn'). */
+  currency: string;
   createdAt: Date;
   paidAt: Date | null;
   shippedAt: Date | null;
@@ -168,12 +170,17 @@ export const SHOP_CANCELLATION = "Cancelado por la tienda";
 /** The refund's reason on an order paid after its hold expired, every piece sold meanwhile. */
 export const SOLD_OUT_AT_PAYMENT = "Pagado después de vencer el apartado: sus piezas ya no estaban";
 
+/** The refund's reason on an order whose charge was not its total (another amount or currency). */
+export const CHARGE_MISMATCH = "El cobro no coincidió con el total del pedido: se devuelve lo cobrado";
+
 export interface OrderCancellation {
   reason: string;
   /** Cancelled by the shop ('Eliminar pedido'); false: at payment (over the limit, or sold out). */
   byShop: boolean;
   /** Paid after its hold expired with every piece gone meanwhile (`SOLD_OUT_AT_PAYMENT`). */
   soldOut: boolean;
+  /** The provider charged another amount or currency than its total (`CHARGE_MISMATCH`). */
+  mismatch: boolean;
   amountCents: number;
   /** `pendiente`: not made yet (the provider failed; retried); `hecho`: the provider made it. */
   refund: "pendiente" | "hecho";

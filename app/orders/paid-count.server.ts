@@ -8,12 +8,14 @@ import type { PaidOutcome } from "./payment.server";
  * counted again. Only a count: a failure to read the order's drops never fails the payment.
  */
 export async function countPaidOrder(db: Db, orderId: string, outcome: PaidOutcome): Promise<void> {
-  // Paid beyond the per-person limit, or late with every piece gone: cancelled and refunded, not a sale.
+  // Paid beyond the per-person limit, late with every piece gone, or another amount than its
+  // total: cancelled and refunded, not a sale.
   if (
     outcome === "already_paid" ||
     outcome === "unknown_order" ||
     outcome === "cancelled_over_limit" ||
-    outcome === "cancelled_sold_out"
+    outcome === "cancelled_sold_out" ||
+    outcome === "cancelled_mismatch"
   )
     return;
   try {

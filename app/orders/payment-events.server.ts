@@ -10,7 +10,10 @@ import { awaitVoucher } from "./voucher-wait.server";
 export type PaymentEventOutcome =
   | "duplicate"
   | "paid"
-  /** Paid beyond a drop's per-person limit: cancelled, and refunded when the provider answered. */
+  /**
+   * Paid beyond a drop's per-person limit, late with every piece gone, or another amount or
+   * currency than the order's: cancelled, and refunded when the provider answered.
+   */
   | "cancelled"
   | "awaiting_payment"
   | "released"
@@ -43,25 +46,19 @@ export async function applyPaymentEvent(
 }
 
 /**
- * Why an event must not touch its order: it names an order we do not have, a session that is not
- * the one the order opened, or (paid) an amount or currency other than the order's. Null when it
- * may be applied.
+ * Why an event must not touch its order: it names an order we do not have, or a session that is
+ * not the one the order opened. Null when it may be applied. (A paid event's amount and currency
+ * are compared where every payment is settled, confirmPayment: one of another amount is cancelled
+ * and refunded there, never dropped.)
  */
 async function mismatch(db: Db, event: Exclude<PaymentEvent, { kind: "ignored" }>): Promise<string | null> {
   const order = await db
     .selectFrom("orders")
-    .select(["payment_session_id", "total_cents", "shipping_cents", "currency"])
+    .select("payment_session_id")
     .where("id", "=", event.orderId)
     .executeTakeFirst();
   if (!order) return "pedido desconocido";
   if (order.payment_session_id !== event.sessionId) return `sesión ${event.sessionId} no es la del pedido`;
-  if (event.kind === "paid") {
-    // The pieces (the total less any shipping recorded) plus the shipping the buyer chose.
-    const due = order.total_cents - order.shipping_cents + (event.shippingRate?.cents ?? 0);
-    if (event.amountCents !== due) return `monto ${event.amountCents} ≠ ${due}`;
-    if (event.currency?.toLowerCase() !== order.currency)
-      return `moneda ${event.currency} ≠ ${order.currency}`;
-  }
   return null;
 }
 
@@ -100,6 +97,8 @@ async function apply(
           cardFunding: details?.cardFunding ?? null,
           installmentMonths: details?.installmentMonths ?? null,
           shippingRate: chosenShipping(event.shippingRate, details?.shippingRate),
+          // What the signed event says was charged: compared with the order before it is settled.
+          charged: { amountCents: event.amountCents, currency: event.currency },
           now,
         },
         { refundIfPending: true },

@@ -46,6 +46,13 @@ export interface PaymentState {
    */
   status: "open" | "complete" | "expired" | "missing";
   paid: boolean;
+  /**
+   * What the provider charged, in cents and its currency (Stripe: the session's amount_total and
+   * currency; the demo page: the order's own); null when it does not say. A paid session is
+   * settled only if they are what the order asks (confirmPayment).
+   */
+  amountCents: number | null;
+  currency: string | null;
   customerName: string;
   customerEmail: string;
   /** Where to send the order, as collected by the payment page. */

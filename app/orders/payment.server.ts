@@ -4,8 +4,10 @@ import { CONFIRMATION_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import type { ShippingChoice } from "~/settings/shipping-rates";
 import { addressKey, emailKey } from "./buyer-keys";
+import { type Charged, type ChargeMismatch, chargeMismatch } from "./charged";
+import { recordEvent } from "./desk.server";
 import { numberEditionPieces } from "./editions.server";
-import { SOLD_OUT_AT_PAYMENT } from "./order";
+import { CHARGE_MISMATCH, SOLD_OUT_AT_PAYMENT } from "./order";
 import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
 import { putPiecesBack } from "./pieces-back.server";
 import { orderSearchKey } from "./search";
@@ -22,6 +24,8 @@ export type PaidOutcome =
   | "cancelled_over_limit"
   /** Paid after its hold expired, every piece sold meanwhile: cancelled, its refund to ask. */
   | "cancelled_sold_out"
+  /** The provider charged another amount or currency than the order's: cancelled, what it charged to refund. */
+  | "cancelled_mismatch"
   | "unknown_order";
 
 /**
@@ -36,45 +40,16 @@ export type PaidOutcome =
  * gives its pieces back and records the refund to ask; no confirmation is sent. The caller then
  * asks the provider for the refund (`refundOrder`); the sweeper retries it if that fails.
  * A paid order's pieces of a numbered edition get their numbers here too (editions.server.ts).
+ *
+ * What the provider charged (`charged`) is compared with what the order asks first: a charge of
+ * another amount or currency is never taken as the order's payment; the order is cancelled with a
+ * refund of what was charged, on the owner's desk ('Cancelados') and its timeline (decision 37).
+ * Left out only by tests that confirm an order directly; every path to the provider passes it
+ * (settlePayment requires it).
  */
-export async function confirmPayment(
-  db: Db,
-  input: {
-    orderId: string;
-    customerName: string;
-    customerEmail: string;
-    shipping?: ShippingAddress | null;
-    /** The provider's payment (Stripe: the PaymentIntent), which a refund names. */
-    paymentId?: string | null;
-    /** The provider's fingerprint of the card that paid, when it tells it. */
-    cardFingerprint?: string | null;
-    /** That card's kind ('credit', 'debit'…), when the provider tells it. */
-    cardFunding?: string | null;
-    /** 'Meses sin intereses': the months of the plan the buyer chose; null for one payment. */
-    installmentMonths?: number | null;
-    /** The shipping the buyer chose and paid (decision 43): the order's total becomes its pieces plus it. */
-    shippingRate?: ShippingChoice | null;
-    now?: Date;
-  },
-): Promise<PaidOutcome> {
+export async function confirmPayment(db: Db, input: PaymentConfirmation): Promise<PaidOutcome> {
   const now = input.now ?? new Date();
-  const ship = input.shipping;
-  const paid = {
-    status: "pendiente" as const,
-    customer_name: input.customerName,
-    customer_email: input.customerEmail,
-    search_text: orderSearchKey(input.orderId, input.customerName, input.customerEmail),
-    email_key: emailKey(input.customerEmail),
-    card_fingerprint: input.cardFingerprint || null,
-    card_funding: input.cardFunding || null,
-    address_key: addressKey(ship),
-    payment_id: input.paymentId || null,
-    installment_months: input.installmentMonths ?? null,
-    ...shippingChargeColumns(input.shippingRate ?? null),
-    ...(ship ? addressColumns(ship) : {}),
-    paid_at: toTimestamp(now),
-    updated_at: toTimestamp(now),
-  };
+  const paid = paidColumns(input, now);
   const queueConfirmation = (trx: Db) =>
     queueEmail(trx, {
       kind: CONFIRMATION_EMAIL,
@@ -88,6 +63,10 @@ export async function confirmPayment(
   return db.transaction().execute(async (trx) => {
     // The per-person locks before any order or product row (see lockLimitedDrops).
     await lockLimitedDrops(trx, input.orderId);
+    const wrong = input.charged
+      ? await mismatchOf(trx, input.orderId, input.charged, input.shippingRate ?? null)
+      : null;
+    if (wrong) return cancelMismatch(trx, input.orderId, paid, wrong, now);
     const fromWaiting = await trx
       .updateTable("orders")
       .set(paid)
@@ -158,6 +137,48 @@ export async function confirmPayment(
   });
 }
 
+/** A payment the provider confirmed, as every path hands it to confirmPayment. */
+export interface PaymentConfirmation {
+  orderId: string;
+  customerName: string;
+  customerEmail: string;
+  shipping?: ShippingAddress | null;
+  /** The provider's payment (Stripe: the PaymentIntent), which a refund names. */
+  paymentId?: string | null;
+  /** The provider's fingerprint of the card that paid, when it tells it. */
+  cardFingerprint?: string | null;
+  /** That card's kind ('credit', 'debit'…), when the provider tells it. */
+  cardFunding?: string | null;
+  /** 'Meses sin intereses': the months of the plan the buyer chose; null for one payment. */
+  installmentMonths?: number | null;
+  /** The shipping the buyer chose and paid (decision 43): the order's total becomes its pieces plus it. */
+  shippingRate?: ShippingChoice | null;
+  /** What the provider says it charged: it must be the order's pieces plus that shipping. */
+  charged?: Charged;
+  now?: Date;
+}
+
+/** The columns a payment writes on its order (kept, or cancelled at payment). */
+function paidColumns(input: PaymentConfirmation, now: Date) {
+  const ship = input.shipping;
+  return {
+    status: "pendiente" as const,
+    customer_name: input.customerName,
+    customer_email: input.customerEmail,
+    search_text: orderSearchKey(input.orderId, input.customerName, input.customerEmail),
+    email_key: emailKey(input.customerEmail),
+    card_fingerprint: input.cardFingerprint || null,
+    card_funding: input.cardFunding || null,
+    address_key: addressKey(ship),
+    payment_id: input.paymentId || null,
+    installment_months: input.installmentMonths ?? null,
+    ...shippingChargeColumns(input.shippingRate ?? null),
+    ...(ship ? addressColumns(ship) : {}),
+    paid_at: toTimestamp(now),
+    updated_at: toTimestamp(now),
+  };
+}
+
 /**
  * The shipping a payment brought, as columns: the total is recomputed from the stored pieces
  * (total less the shipping recorded so far), so it is right whichever shipping was there before.
@@ -195,6 +216,61 @@ function cancelSoldOut(trx: Db, orderId: string, now: Date): Promise<boolean> {
   return cancelAtPayment(trx, orderId, "cancelSoldOut", SOLD_OUT_AT_PAYMENT, now);
 }
 
+/** How a charge differs from what the order asks; null when it is the order's (or the order is unknown). */
+async function mismatchOf(
+  trx: Db,
+  orderId: string,
+  charged: Charged,
+  rate: ShippingChoice | null,
+): Promise<ChargeMismatch | null> {
+  const order = await trx
+    .selectFrom("orders")
+    .select(["total_cents", "shipping_cents", "currency"])
+    .where("id", "=", orderId)
+    .executeTakeFirst();
+  if (!order) return null;
+  return chargeMismatch(
+    { totalCents: order.total_cents, shippingCents: order.shipping_cents, currency: order.currency },
+    charged,
+    rate?.cents ?? 0,
+  );
+}
+
+/**
+ * A charge that is not what the order asks, for an order still unpaid (waiting, or expired): the
+ * money is real, so the order records it (the buyer, the provider's payment, when) and is cancelled
+ * at once with a refund of what was charged, asked of the provider by the caller like any
+ * cancellation at payment; the owner sees it in 'Cancelados' with both amounts on its timeline.
+ * Never taken as paid: nothing is shipped, numbered or confirmed. An order already settled (a
+ * replay, another server first) is left as it is.
+ */
+async function cancelMismatch(
+  trx: Db,
+  orderId: string,
+  paid: ReturnType<typeof paidColumns>,
+  wrong: ChargeMismatch,
+  now: Date,
+): Promise<PaidOutcome> {
+  // One conditional move per status, so only the one still holding its pieces gives them back.
+  for (const from of movableFrom("cancelMismatch")) {
+    const claimed = await trx
+      .updateTable("orders")
+      .set({ ...paid, status: "cancelado", stock_issue: null, missing_refund_status: null })
+      .where("id", "=", orderId)
+      .where("status", "=", from)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    // An expired hold gave its pieces back when it ended.
+    if (from === "esperando_pago")
+      await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
+    await insertRefund(trx, orderId, wrong.refundCents, wrong.currency, CHARGE_MISMATCH, now);
+    await recordEvent(trx, orderId, "cobro_distinto", wrong.detail, now);
+    return "cancelled_mismatch";
+  }
+  const exists = await trx.selectFrom("orders").select("id").where("id", "=", orderId).executeTakeFirst();
+  return exists ? "already_paid" : "unknown_order";
+}
+
 /** Cancels the order just paid (a conditional move), gives back what it holds, and records its refund. */
 async function cancelAtPayment(
   trx: Db,
@@ -219,15 +295,33 @@ async function cancelAtPayment(
   await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
   const order = await trx
     .selectFrom("orders")
-    .select(["total_cents", "currency", "payment_provider"])
+    .select(["total_cents", "currency"])
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
+  await insertRefund(trx, orderId, order.total_cents, order.currency, reason, now);
+  return true;
+}
+
+/** Records the refund a cancellation at payment owes, to ask of the provider that took the payment. */
+async function insertRefund(
+  trx: Db,
+  orderId: string,
+  amountCents: number,
+  currency: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  const order = await trx
+    .selectFrom("orders")
+    .select("payment_provider")
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
   await trx
     .insertInto("refunds")
     .values({
       order_id: orderId,
-      amount_cents: order.total_cents,
-      currency: order.currency,
+      amount_cents: amountCents,
+      currency,
       provider: order.payment_provider,
       reason,
       status: "pendiente",
@@ -237,7 +331,6 @@ async function cancelAtPayment(
     })
     .onConflict((oc) => oc.column("order_id").doNothing())
     .execute();
-  return true;
 }
 
 /** Records a payment event id; false when it was already processed (a replay). */

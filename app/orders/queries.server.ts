@@ -6,6 +6,7 @@ import { trackingLink } from "~/settings/carriers";
 import { isShippingMethod, type ShippingChoice } from "~/settings/shipping-rates";
 import { editionTexts } from "./editions.server";
 import {
+  CHARGE_MISMATCH,
   type Order,
   REFUND_IN_PROGRESS,
   REFUNDED_BY_HAND,
@@ -43,6 +44,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
     status: row.status,
     totalCents: row.total_cents,
     total: formatMXN(row.total_cents),
+    currency: row.currency,
     createdAt: toDate(row.created_at),
     paidAt: row.paid_at ? toDate(row.paid_at) : null,
     shippedAt: row.shipped_at ? toDate(row.shipped_at) : null,
@@ -108,6 +110,7 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
           reason: refund.reason,
           byShop: refund.reason === SHOP_CANCELLATION,
           soldOut: refund.reason === SOLD_OUT_AT_PAYMENT,
+          mismatch: refund.reason === CHARGE_MISMATCH,
           inProgress: refund.status === "pendiente" && refund.last_error === REFUND_IN_PROGRESS,
           noAnswer: refund.status === "pendiente" && isNoAnswer(refund.last_error),
           byHand: refund.status === "pendiente" && isByHandReason(refund.last_error),

@@ -21,6 +21,8 @@ export interface Receipt {
   cancelledByShop: boolean;
   /** Paid after its hold expired with every piece sold meanwhile: cancelled, its whole payment refunded. */
   cancelledSoldOut: boolean;
+  /** Charged another amount or currency than its total: cancelled, what was charged refunded. */
+  cancelledMismatch: boolean;
   /** The OXXO voucher or SPEI transfer still to pay (decision 42); null otherwise. */
   voucher: VoucherView | null;
 }
@@ -41,11 +43,15 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
     email: order.customerEmail,
     confirming: order.status === "esperando_pago",
     cancelled:
-      order.cancellation && !order.cancellation.byShop && !order.cancellation.soldOut
+      order.cancellation &&
+      !order.cancellation.byShop &&
+      !order.cancellation.soldOut &&
+      !order.cancellation.mismatch
         ? order.cancellation.reason
         : null,
     cancelledByShop: order.cancellation?.byShop ?? false,
     cancelledSoldOut: order.cancellation?.soldOut ?? false,
+    cancelledMismatch: order.cancellation?.mismatch ?? false,
     voucher: voucherView(order),
   };
 }

@@ -1,20 +1,22 @@
 import type { Db } from "~/db/database.server";
+import type { Charged } from "./charged";
 import { refundMissingPieces } from "./missing-refund.server";
 import { countPaidOrder } from "./paid-count.server";
-import { confirmPayment, type PaidOutcome } from "./payment.server";
+import { confirmPayment, type PaidOutcome, type PaymentConfirmation } from "./payment.server";
 import type { PaymentProvider, PaymentState } from "./payment-port";
 import { refundOrder } from "./refunds.server";
 
 /**
  * A payment the provider (or the demo page) confirmed, settled the one way every path takes (the
- * webhook, the sweeper, the demo page): the order paid, or cancelled (over a drop's per-person
- * limit, or paid late with every piece gone) with its refund asked of the provider; counted once
- * in the shop's metrics.
+ * webhook, the sweeper, the return page, the demo page): the order paid, or cancelled (over a
+ * drop's per-person limit, paid late with every piece gone, or charged another amount or currency
+ * than its total) with its refund asked of the provider; counted once in the shop's metrics. What
+ * the provider charged is required: confirmPayment compares it with the order before anything.
  */
 export async function settlePayment(
   db: Db,
   payments: PaymentProvider | null | undefined,
-  input: Parameters<typeof confirmPayment>[1],
+  input: PaymentConfirmation & { charged: Charged },
   options: {
     /**
      * A replayed confirmation of an order cancelled before its refund was made asks for the
@@ -28,6 +30,7 @@ export async function settlePayment(
   const cancelled =
     outcome === "cancelled_over_limit" ||
     outcome === "cancelled_sold_out" ||
+    outcome === "cancelled_mismatch" ||
     (outcome === "already_paid" &&
       options.refundIfPending === true &&
       (await pendingRefund(db, input.orderId)));
@@ -72,6 +75,7 @@ export function settlePaidSession(
     cardFunding: state.cardFunding ?? null,
     installmentMonths: state.installmentMonths ?? null,
     shippingRate: state.shippingRate ?? null,
+    charged: { amountCents: state.amountCents, currency: state.currency },
     now,
   });
 }

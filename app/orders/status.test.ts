@@ -25,6 +25,7 @@ const ALLOWED: Record<OrderMove, OrderStatus[]> = {
   deleteFromHistory: ["enviado", "archivado"],
   cancelOverLimit: ["pendiente"],
   cancelSoldOut: ["pendiente"],
+  cancelMismatch: ["esperando_pago", "expirado"],
 };
 
 const STATUSES: OrderStatus[] = [
@@ -61,6 +62,7 @@ describe("the order's allowed moves", () => {
     expect(ORDER_MOVES.deleteFromHistory.to).toBeNull();
     expect(ORDER_MOVES.cancelOverLimit.to).toBe("cancelado");
     expect(ORDER_MOVES.cancelSoldOut.to).toBe("cancelado");
+    expect(ORDER_MOVES.cancelMismatch.to).toBe("cancelado");
   });
 
   it("a paid order over the per-person limit is cancelled only while it waits to be shipped", () => {

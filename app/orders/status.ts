@@ -18,6 +18,7 @@ import type { OrderStatus } from "~/db/schema";
  * one can be moved back (`unarchive`).
  *
  *   pendiente --cancelOverLimit / cancelSoldOut / cancelByShop--> cancelado --refundRefused--> pendiente
+ *   esperando_pago, expirado --cancelMismatch--> cancelado
  *   archivado --unarchive--> enviado
  *
  * A payment beyond a drop's 'Máximo N por persona' (decision 29) is cancelled in the very
@@ -42,6 +43,9 @@ export const ORDER_MOVES = {
   // Paid after its hold expired with every piece gone meanwhile: nothing to send, the whole
   // payment refunded through the provider, in the payment's own transaction.
   cancelSoldOut: { from: ["pendiente"], to: "cancelado" },
+  // The provider charged another amount or currency than the order asks: never taken as paid,
+  // cancelled with a refund of what was charged, in the payment's own transaction (decision 37).
+  cancelMismatch: { from: ["esperando_pago", "expirado"], to: "cancelado" },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus | null }>;
 
 export type OrderMove = keyof typeof ORDER_MOVES;

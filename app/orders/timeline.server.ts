@@ -51,6 +51,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     reembolso_rechazado: "Reembolso rechazado",
     reembolso_a_mano: "Reembolsado a mano por la tienda",
     faltantes_reembolsados: "Piezas faltantes reembolsadas",
+    cobro_distinto: "Cobro distinto del total: cancelado",
     entrega_registrada: "Fecha de entrega registrada",
     borrado: "Borrado del historial",
     devolucion_solicitada: "Devolución solicitada",

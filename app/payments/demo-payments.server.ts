@@ -64,9 +64,13 @@ export function createDemoPayments(db: Db): PaymentProvider {
     return {
       status: paid || waitingVoucher ? "complete" : order?.status === "esperando_pago" ? "open" : "expired",
       paid,
+      // The demo page charges exactly the order: its pieces and the shipping chosen, in its currency.
+      amountCents: order?.totalCents ?? null,
+      currency: order?.currency ?? null,
       customerName: order?.customerName ?? "",
       customerEmail: order?.customerEmail ?? "",
       shipping: order?.shipping ?? null,
+      shippingRate: order?.shippingRate ?? null,
       voucher: order?.voucher ?? null,
       voucherExpiresAt: order?.voucher?.expiresAt ?? null,
     } satisfies PaymentState;

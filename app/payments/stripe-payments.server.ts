@@ -378,6 +378,8 @@ function voucherOf(intent: Stripe.PaymentIntent, session: Stripe.Checkout.Sessio
 const MISSING: PaymentState = {
   status: "missing",
   paid: false,
+  amountCents: null,
+  currency: null,
   customerName: "",
   customerEmail: "",
   shipping: null,
@@ -402,6 +404,9 @@ function stateOf(session: Stripe.Checkout.Session): PaymentState {
   return {
     status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
     paid: session.payment_status === "paid",
+    // What the session charged (the pieces and the shipping chosen): compared with the order at payment.
+    amountCents: session.amount_total,
+    currency: session.currency,
     customerName: session.customer_details?.name ?? "",
     customerEmail: session.customer_details?.email ?? "",
     shipping: shippingOf(session),

@@ -7,6 +7,7 @@ import { ShippingChoiceFieldset } from "~/components/shipping-choice";
 import { formatMXN } from "~/lib/money";
 import { safeText } from "~/lib/text";
 import { cancelPath } from "~/orders/cancel-link.server";
+import type { Charged } from "~/orders/charged";
 import { voucherView } from "~/orders/emails/voucher";
 import { isCheckoutOf, releaseHold } from "~/orders/holds.server";
 import { isOrderId } from "~/orders/ids";
@@ -43,6 +44,14 @@ function demoServices(context: Route.LoaderArgs["context"]) {
 function plansFor(settings: ShopSettings, totalCents: number): number[] {
   const longest = installmentsFor(settings.installments, totalCents);
   return longest === null ? [] : INSTALLMENT_MONTHS.filter((months) => months <= longest);
+}
+
+/** What the demo page charges: the order's pieces and the shipping chosen, in its currency. */
+function demoCharge(
+  order: { piecesCents: number; currency: string },
+  shippingRate: { cents: number } | null,
+): Charged {
+  return { amountCents: order.piecesCents + (shippingRate?.cents ?? 0), currency: order.currency };
 }
 
 /** OXXO and SPEI as the provider's page would offer them for this order now (decision 42). */
@@ -156,6 +165,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         shipping: order.shipping,
         // The shipping chosen with the voucher, in its amount.
         shippingRate: order.shippingRate,
+        charged: demoCharge(order, order.shippingRate),
       });
     } else if (intent === "voucher-expired") {
       await releaseHold(database.db, order.id);
@@ -226,6 +236,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     shipping,
     installmentMonths: plan === 0 ? null : plan,
     shippingRate,
+    charged: demoCharge(order, shippingRate),
   });
   // Send the confirmation now, without making the shopper wait for the mail server; if it
   // fails, the scheduler retries it.

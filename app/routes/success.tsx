@@ -66,7 +66,13 @@ export default function Success({ loaderData }: Route.ComponentProps) {
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="font-serif text-4xl">¡Gracias por tu compra!</h1>
       {/* Not for an order cancelled at payment, nor one still to pay: their own notice says what comes. */}
-      {!(receipt?.cancelled || receipt?.cancelledByShop || receipt?.cancelledSoldOut || receipt?.voucher) && (
+      {!(
+        receipt?.cancelled ||
+        receipt?.cancelledByShop ||
+        receipt?.cancelledSoldOut ||
+        receipt?.cancelledMismatch ||
+        receipt?.voucher
+      ) && (
         <p className="mt-4 text-ink/80">
           Te enviaremos un correo de confirmación con el detalle de tu pedido. Cuando lo enviemos, te llegará
           otro con el número de guía.
@@ -93,6 +99,12 @@ export default function Success({ loaderData }: Route.ComponentProps) {
               Tu pago llegó después de que venció tu apartado, y para entonces estas piezas ya se habían
               vendido: cancelamos el pedido y te devolvemos el total. Te escribimos a {receipt.email} en
               cuanto el reembolso esté hecho.
+            </p>
+          ) : receipt.cancelledMismatch ? (
+            <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
+              El cobro no coincidió con el total de este pedido, así que no pudimos darlo por pagado: lo
+              cancelamos y te devolvemos lo que se te cobró. Te escribimos a {receipt.email} en cuanto el
+              reembolso esté hecho.
             </p>
           ) : receipt.cancelled ? (
             <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">

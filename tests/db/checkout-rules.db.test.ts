@@ -223,7 +223,15 @@ describeEachDatabase("checkout rules of a drop", (harness) => {
     const cash: PaymentProvider = {
       ...demo,
       async expireSession() {
-        return { status: "complete", paid: false, customerName: "", customerEmail: "", shipping: null };
+        return {
+          status: "complete",
+          paid: false,
+          amountCents: null,
+          currency: null,
+          customerName: "",
+          customerEmail: "",
+          shipping: null,
+        };
       },
     };
     const shop = await twoPieces(database);

@@ -145,11 +145,6 @@ describeEachDatabase("shipping at Stripe", (harness) => {
     });
     expect(fake.sessions.get(bought.sessionId)?.amount_total).toBe(160_000);
 
-    // A session that charged the pieces alone while naming express is not this order's payment.
-    const forged = await deliver(bought.sessionId, { amount_total: 125_000 });
-    expect(forged.outcome).toBe("ignored");
-    expect((await getOrder(database.db, bought.orderId))?.status).toBe("esperando_pago");
-
     const paid = await deliver(bought.sessionId);
     expect(paid.outcome).toBe("paid");
     const order = await getOrder(database.db, bought.orderId);
@@ -171,6 +166,23 @@ describeEachDatabase("shipping at Stripe", (harness) => {
     expect(cancelled).toMatchObject({ ok: true, amountCents: 160_000 });
     const intent = fake.sessions.get(bought.sessionId)?.payment_intent;
     expect(fake.refunds.filter((r) => r.payment_intent === intent).map((r) => r.amount)).toEqual([160_000]);
+  });
+
+  it("a session that charged the pieces alone while naming express is not this order's payment: cancelled, and what it charged refunded", async () => {
+    const bought = await checkout(125_000);
+    const intent = payByCard(fake, bought.sessionId, {
+      amount: bought.priceCents,
+      fingerprint: "fp_sin_envio",
+      shippingOption: 1,
+    });
+    Object.assign(fake.sessions.get(bought.sessionId) ?? {}, { amount_total: 125_000 });
+    expect((await deliver(bought.sessionId)).outcome).toBe("cancelled");
+    expect(await getOrder(database.db, bought.orderId)).toMatchObject({
+      status: "cancelado",
+      cancellation: expect.objectContaining({ mismatch: true, amountCents: 125_000, refund: "hecho" }),
+    });
+    expect(fake.refunds.filter((r) => r.payment_intent === intent).map((r) => r.amount)).toEqual([125_000]);
+    expect(await bought.piece.stock()).toBe(3);
   });
 
   it("a payment no event ever told: the sweeper confirms it with the shipping Stripe's session names", async () => {

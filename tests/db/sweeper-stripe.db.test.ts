@@ -4,13 +4,14 @@ import type { Database } from "~/db/database.server";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { HOLD_MINUTES, setPaymentSession } from "~/orders/holds.server";
+import { catchUpWithProvider } from "~/orders/payment-return.server";
 import { getOrder } from "~/orders/queries.server";
 import { cancelFromPaymentPage, sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { orderPaidByCard } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { type FakeStripe, payByVoucher, startFakeStripe } from "../support/fake-stripe";
+import { type FakeStripe, payByCard, payByVoucher, startFakeStripe } from "../support/fake-stripe";
 import { hold } from "../support/orders";
 
 /*
@@ -151,6 +152,43 @@ describeEachDatabase("holds against Stripe's API", (harness) => {
     expect(errors).not.toHaveBeenCalled();
     expect(await gone.stock()).toBe(2);
     expect(await gone.status()).toBe("expirado");
+  });
+
+  it("a session paid for another amount than its order, found by the sweeper or on the return page, is cancelled and what was charged refunded; the order's own amount is paid", async () => {
+    const database = await harness.fresh();
+    const totalOf = async (orderId: string) => (await getOrder(database.db, orderId))?.totalCents ?? 0;
+    // The sweeper finds it paid: $1.00 more than the order.
+    const swept = await heldAtStripe(database, "real");
+    const sweptTotal = await totalOf(swept.orderId);
+    const sweptIntent = payByCard(fake, swept.sessionId, { amount: sweptTotal + 100, fingerprint: "fp_mas" });
+    // The buyer back on the return page first: $1.00 less.
+    const returned = await heldAtStripe(database, "real");
+    const returnedTotal = await totalOf(returned.orderId);
+    const returnedIntent = payByCard(fake, returned.sessionId, {
+      amount: returnedTotal - 100,
+      fingerprint: "fp_menos",
+    });
+    await catchUpWithProvider(database.db, returned.payments, returned.orderId);
+    expect(await sweepExpiredHolds(database.db, swept.payments, later())).toMatchObject({ released: 0 });
+    for (const [held, intent, charged] of [
+      [swept, sweptIntent, sweptTotal + 100],
+      [returned, returnedIntent, returnedTotal - 100],
+    ] as const) {
+      expect(await held.status()).toBe("cancelado");
+      expect(await held.stock()).toBe(2);
+      expect(fake.refunds.filter((r) => r.payment_intent === intent).map((r) => r.amount)).toEqual([charged]);
+      expect((await getOrder(database.db, held.orderId))?.cancellation).toMatchObject({
+        mismatch: true,
+        amountCents: charged,
+        refund: "hecho",
+      });
+    }
+    // What the order asks: paid, as before.
+    const right = await heldAtStripe(database, "real");
+    payByCard(fake, right.sessionId, { amount: await totalOf(right.orderId), fingerprint: "fp_justo" });
+    expect(await sweepExpiredHolds(database.db, right.payments, later())).toMatchObject({ paid: 1 });
+    expect(await right.status()).toBe("pendiente");
+    expect(await right.stock()).toBe(0);
   });
 
   it("a session Stripe no longer knows: /cancel releases its hold at once", async () => {

@@ -18,6 +18,8 @@ const later = () => new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000);
 const OPEN: PaymentState = {
   status: "open",
   paid: false,
+  amountCents: null,
+  currency: null,
   customerName: "",
   customerEmail: "",
   shipping: null,
@@ -111,6 +113,9 @@ describeEachDatabase("the hold sweeper", (harness) => {
       cs_paid: {
         status: "complete",
         paid: true,
+        // What the held order asks: two pieces of $1,000.00.
+        amountCents: 200_000,
+        currency: "mxn",
         customerName: "Luz Ramírez",
         customerEmail: "luz@example.mx",
         shipping: oaxacaAddress("Luz Ramírez", "5512345678"),
@@ -133,7 +138,7 @@ describeEachDatabase("the hold sweeper", (harness) => {
     const stuck = await heldOrder(database, "cs_stuck");
     const plain = await heldOrder(database, "cs_plain");
     const { provider } = providerWith({
-      cs_oxxo: { status: "complete", paid: false, customerName: "", customerEmail: "", shipping: null },
+      cs_oxxo: { ...OPEN, status: "complete" },
       cs_stuck: "unreachable",
     });
     vi.spyOn(log, "error").mockImplementation(() => {});
@@ -170,6 +175,8 @@ describeEachDatabase("the hold sweeper", (harness) => {
       cs_b: {
         status: "complete",
         paid: true,
+        amountCents: 200_000,
+        currency: "mxn",
         customerName: "X",
         customerEmail: "x@example.mx",
         shipping: null,

@@ -1,13 +1,16 @@
 import Stripe from "stripe";
 import { beforeAll, expect, it, vi } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
+import { formatMXN } from "~/lib/money";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import { startCheckout } from "~/orders/checkout.server";
+import { listOrders } from "~/orders/desk.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { getOrder } from "~/orders/queries.server";
 import { refundedByHand, retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
+import { orderTimeline } from "~/orders/timeline.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { loadReport } from "~/reports/reports.server";
 import { DEFAULT_SHIPPING_RATES } from "~/settings/settings";
@@ -326,6 +329,110 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     await deliver("checkout.session.async_payment_succeeded", again.sessionId);
     expect((await getOrder(database.db, again.orderId))?.stockIssue).toBeNull();
     expect(await q.stock()).toBe(0);
+  });
+
+  it("a late voucher payment of another amount than the order's (total + $1.00) is never dropped: cancelled with what was charged to give back, on the desk and its timeline; the same amount still settles", async () => {
+    const p = await piece({ stock: 2 });
+    const email = `eva.${harness.dialect}@example.mx`;
+    const expiresAt = new Date(Date.now() + DAY);
+    /** A voucher given, left to expire (its piece back), then paid late as Stripe says: `extra` cents more. */
+    const paidLate = async (extra: number) => {
+      const bought = await checkout(p);
+      const intent = payByVoucher(stands.fake, bought.sessionId, expiresAt);
+      Object.assign(stands.fake.sessions.get(bought.sessionId) ?? {}, withEmail(email));
+      await deliver("checkout.session.completed", bought.sessionId);
+      await sweepExpiredHolds(database.db, payments(), new Date(expiresAt.getTime() + 60_000));
+      expect((await getOrder(database.db, bought.orderId))?.status).toBe("expirado");
+      const totalCents = (await getOrder(database.db, bought.orderId))?.totalCents ?? 0;
+      const session = stands.fake.sessions.get(bought.sessionId) ?? {};
+      session.amount_total = totalCents + extra;
+      settleVoucher(stands.fake, bought.sessionId, "paid");
+      const event = await deliver("checkout.session.async_payment_succeeded", bought.sessionId);
+      return { ...bought, intent, totalCents, event };
+    };
+
+    const wrong = await paidLate(100);
+    expect(wrong.event.outcome).toBe("cancelled");
+    const order = await getOrder(database.db, wrong.orderId);
+    // The money is recorded, not taken as the order's payment: cancelled, what was charged to give
+    // back (cash at OXXO: by the owner's hand, so Stripe is not asked).
+    expect(order).toMatchObject({
+      status: "cancelado",
+      paidAt: expect.any(Date),
+      customerEmail: email,
+      cancellation: expect.objectContaining({
+        mismatch: true,
+        amountCents: wrong.totalCents + 100,
+        refund: "pendiente",
+        byHand: true,
+      }),
+    });
+    expect(
+      stands.fake.requests.filter(
+        (r) => r.path === "/v1/refunds" && r.form.get("payment_intent") === wrong.intent,
+      ),
+    ).toEqual([]);
+    // Where the owner sees it: 'Cancelados', and both amounts on its timeline.
+    expect((await listOrders(database.db, { tab: "cancelado" })).orders.map((o) => o.id)).toContain(
+      wrong.orderId,
+    );
+    const timeline = await orderTimeline(database.db, order as NonNullable<typeof order>);
+    expect(timeline).toContainEqual(
+      expect.objectContaining({
+        title: "Cobro distinto del total: cancelado",
+        detail: `El proveedor de pagos cobró ${formatMXN(wrong.totalCents + 100)} MXN, pero el pedido suma ${formatMXN(wrong.totalCents)} MXN: no se dio por pagado y se devuelve lo cobrado.`,
+      }),
+    );
+    // No piece taken again, no confirmation to the buyer.
+    expect(await p.stock()).toBe(2);
+    expect((await mailOf(email)).filter((m) => m.includes("está confirmado"))).toEqual([]);
+    // Replayed, or sent again under a new id: one record, nothing more.
+    expect(await wrong.event.replay()).toBe("duplicate");
+    await deliver("checkout.session.async_payment_succeeded", wrong.sessionId);
+    const refunds = await database.db
+      .selectFrom("refunds")
+      .select("amount_cents")
+      .where("order_id", "=", wrong.orderId)
+      .execute();
+    expect(refunds).toEqual([{ amount_cents: wrong.totalCents + 100 }]);
+    const again = await getOrder(database.db, wrong.orderId);
+    expect(
+      (await orderTimeline(database.db, again as NonNullable<typeof again>)).filter(
+        (e) => e.title === "Cobro distinto del total: cancelado",
+      ),
+    ).toHaveLength(1);
+
+    // The order's own amount settles as before: the piece taken again, 'pendiente'.
+    const right = await paidLate(0);
+    expect(right.event.outcome).toBe("paid");
+    expect(await getOrder(database.db, right.orderId)).toMatchObject({
+      status: "pendiente",
+      cancellation: null,
+    });
+    expect(await p.stock()).toBe(1);
+  });
+
+  it("a transfer paid in time for another amount than the order's: cancelled, its piece back at once, and exactly what was charged refunded through Stripe", async () => {
+    const p = await piece();
+    const bought = await checkout(p);
+    const intent = payByTransfer(stands.fake, bought.sessionId);
+    await deliver("checkout.session.completed", bought.sessionId);
+    const totalCents = (await getOrder(database.db, bought.orderId))?.totalCents ?? 0;
+    const session = stands.fake.sessions.get(bought.sessionId) ?? {};
+    session.amount_total = totalCents - 100;
+    settleVoucher(stands.fake, bought.sessionId, "paid");
+    expect((await deliver("checkout.session.async_payment_succeeded", bought.sessionId)).outcome).toBe(
+      "cancelled",
+    );
+    expect(await p.stock()).toBe(1);
+    expect(stands.fake.refunds.filter((r) => r.payment_intent === intent).map((r) => r.amount)).toEqual([
+      totalCents - 100,
+    ]);
+    expect((await getOrder(database.db, bought.orderId))?.cancellation).toMatchObject({
+      mismatch: true,
+      refund: "hecho",
+      amountCents: totalCents - 100,
+    });
   });
 
   it("'Eliminar pedido' on an order paid in cash at OXXO cancels it; Stripe cannot refund cash, so the refund waits for the owner's hand", async () => {

@@ -149,7 +149,7 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
       className="space-y-1 rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900"
     >
       <p>
-        {cancellation.byShop || cancellation.soldOut ? (
+        {cancellation.byShop || cancellation.soldOut || cancellation.mismatch ? (
           <strong>{cancellation.reason}</strong>
         ) : (
           <>

@@ -18,8 +18,9 @@ import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
 /**
  * A cancelled order, sent once the refund was made: over a drop's per-person limit (decision 29),
  * saying why and that the pieces went to the next person waiting; paid after its hold expired with
- * every piece sold meanwhile, with an apology; or by the shop ('Eliminar pedido' on a paid order,
- * decision 37), with an apology and a way to ask.
+ * every piece sold meanwhile, with an apology; charged another amount than its total, with an
+ * apology and what was given back; or by the shop ('Eliminar pedido' on a paid order, decision 37),
+ * with an apology and a way to ask.
  */
 export async function cancellationEmail(
   order: Order,
@@ -36,7 +37,9 @@ export async function cancellationEmail(
     ? `Cancelamos tu pedido ${order.id}: no podremos enviártelo. Lamentamos mucho las molestias.`
     : cancellation.soldOut
       ? `Tu pago del pedido ${order.id} llegó después de que venció tu apartado, y para entonces sus piezas ya se habían vendido: no hay nada que podamos enviarte. Lamentamos mucho las molestias.`
-      : `Cancelamos tu pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancellation.reason}`;
+      : cancellation.mismatch
+        ? `El cobro de tu pedido ${order.id} no coincidió con su total, así que no pudimos darlo por pagado: lo cancelamos y te devolvimos exactamente lo que se te cobró. Lamentamos mucho las molestias.`
+        : `Cancelamos tu pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancellation.reason}`;
   // Made by the owner herself (a cash voucher cannot go back to its ficha): its way is hers to tell.
   const refund =
     cancellation.refundId === REFUNDED_BY_HAND
@@ -48,9 +51,11 @@ export async function cancellationEmail(
     ? "Tus otros pedidos siguen en pie."
     : cancellation.soldOut
       ? "Tu apartado había vencido cuando llegó el pago, y las piezas pasaron a quien seguía. Si vuelven a estar disponibles, te esperan en la tienda."
-      : "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";
+      : cancellation.mismatch
+        ? "Si todavía quieres estas piezas y siguen disponibles, puedes comprarlas de nuevo en la tienda."
+        : "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";
   const ask =
-    cancellation.byShop || cancellation.soldOut
+    cancellation.byShop || cancellation.soldOut || cancellation.mismatch
       ? "Si tienes cualquier duda sobre la cancelación, respóndenos y te explicamos."
       : "Si crees que es un error (por ejemplo, dos personas distintas que comparten una dirección), respóndenos y lo revisamos.";
   const text = [

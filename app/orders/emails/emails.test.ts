@@ -205,6 +205,25 @@ describe("every order e-mail", () => {
     expect(spei?.text).not.toContain("mismo medio");
   });
 
+  it("a cancellation for a charge that was not the order's total says so, not the per-person limit", async () => {
+    const message = await cancellationEmail(
+      {
+        ...order,
+        status: "cancelado",
+        cancellation: {
+          reason: "El cobro no coincidió con el total del pedido: se devuelve lo cobrado",
+          mismatch: true,
+          amountCents: 2_445_100,
+        },
+      } as Order,
+      shop,
+      pageUrl,
+    );
+    expect(message?.text).toContain("no coincidió con su total");
+    expect(message?.text).toContain("Ya hicimos el reembolso de $24,451.00 MXN");
+    expect(message?.text).not.toContain("máximo de piezas");
+  });
+
   it("the shipment notice keeps its tracking button and lines", async () => {
     const { html, text } = await shipmentEmail(order, shop, pageUrl, photos);
     expect(html).toContain(`href="${order.trackingUrl}"`);
