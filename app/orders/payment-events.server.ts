@@ -99,6 +99,9 @@ async function apply(
           shippingRate: chosenShipping(event.shippingRate, details?.shippingRate),
           // What the signed event says was charged: compared with the order before it is settled.
           charged: { amountCents: event.amountCents, currency: event.currency },
+          // When she paid: the charge's own time when the provider told it (what the sweeper and
+          // the return page read too), else the event's.
+          paidAt: details?.paidAt ?? event.paidAt ?? null,
           now,
         },
         { refundIfPending: true },

@@ -53,6 +53,11 @@ export interface PaymentState {
    */
   amountCents: number | null;
   currency: string | null;
+  /**
+   * When the buyer paid, as the provider dates it (Stripe: the charge's `created`; the demo page:
+   * its own confirmation), when it says: the sale's date, not when the shop heard of it.
+   */
+  paidAt?: Date | null;
   customerName: string;
   customerEmail: string;
   /** Where to send the order, as collected by the payment page. */
@@ -111,6 +116,8 @@ export type PaymentEvent =
       /** What the provider charged: it must be the order's total, in its currency. */
       amountCents: number | null;
       currency: string | null;
+      /** When the provider dated this notice of the payment (Stripe: the event's `created`), when it says. */
+      paidAt?: Date | null;
       customerName: string;
       customerEmail: string;
       shipping: ShippingAddress | null;

@@ -155,6 +155,12 @@ export interface PaymentConfirmation {
   shippingRate?: ShippingChoice | null;
   /** What the provider says it charged: it must be the order's pieces plus that shipping. */
   charged?: Charged;
+  /**
+   * When the buyer paid, as the provider dates it: the sale's moment (its month in the reports,
+   * the global invoice and her factura window), whichever path settles it and however late.
+   * `now` when the provider gives none; never later than `now`.
+   */
+  paidAt?: Date | null;
   now?: Date;
 }
 
@@ -174,9 +180,15 @@ function paidColumns(input: PaymentConfirmation, now: Date) {
     installment_months: input.installmentMonths ?? null,
     ...shippingChargeColumns(input.shippingRate ?? null),
     ...(ship ? addressColumns(ship) : {}),
-    paid_at: toTimestamp(now),
+    paid_at: toTimestamp(paidMoment(input.paidAt, now)),
     updated_at: toTimestamp(now),
   };
+}
+
+/** The provider's moment of payment, when it gave a real one no later than now; else now. */
+function paidMoment(paidAt: Date | null | undefined, now: Date): Date {
+  if (!paidAt || Number.isNaN(paidAt.getTime()) || paidAt > now) return now;
+  return paidAt;
 }
 
 /**

@@ -76,6 +76,7 @@ export function settlePaidSession(
     installmentMonths: state.installmentMonths ?? null,
     shippingRate: state.shippingRate ?? null,
     charged: { amountCents: state.amountCents, currency: state.currency },
+    paidAt: state.paidAt ?? null,
     now,
   });
 }

@@ -67,6 +67,8 @@ export function createDemoPayments(db: Db): PaymentProvider {
       // The demo page charges exactly the order: its pieces and the shipping chosen, in its currency.
       amountCents: order?.totalCents ?? null,
       currency: order?.currency ?? null,
+      // Its own confirmation moment: when the demo page settled it.
+      paidAt: order?.paidAt ?? null,
       customerName: order?.customerName ?? "",
       customerEmail: order?.customerEmail ?? "",
       shipping: order?.shipping ?? null,

@@ -252,6 +252,7 @@ function eventOf(event: Stripe.Event): PaymentEvent {
         kind: "paid",
         amountCents: session.amount_total,
         currency: session.currency,
+        paidAt: dateOf(event.created),
         customerName: session.customer_details?.name ?? "",
         customerEmail: session.customer_details?.email ?? "",
         shipping: shippingOf(session),
@@ -325,7 +326,13 @@ function paymentOf(
   session: Stripe.Checkout.Session,
 ): Pick<
   PaymentState,
-  "paymentId" | "cardFingerprint" | "cardFunding" | "voucherExpiresAt" | "installmentMonths" | "voucher"
+  | "paymentId"
+  | "cardFingerprint"
+  | "cardFunding"
+  | "voucherExpiresAt"
+  | "installmentMonths"
+  | "voucher"
+  | "paidAt"
 > {
   const intent = typeof session.payment_intent === "object" ? session.payment_intent : null;
   const charge = intent && typeof intent.latest_charge === "object" ? intent.latest_charge : null;
@@ -339,7 +346,14 @@ function paymentOf(
     installmentMonths: charge?.payment_method_details?.card?.installments?.plan?.count ?? null,
     voucherExpiresAt: voucher?.expiresAt ?? null,
     voucher,
+    // When the money was taken: the sale's date, however late the shop hears of it.
+    paidAt: session.payment_status === "paid" ? dateOf(charge?.created) : null,
   };
+}
+
+/** A Stripe timestamp (seconds) as a Date; null when there is none. */
+function dateOf(seconds: number | null | undefined): Date | null {
+  return typeof seconds === "number" && Number.isFinite(seconds) ? new Date(seconds * 1000) : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import type { Database } from "~/db/database.server";
-import { toTimestamp } from "~/db/database.server";
+import { toDate, toTimestamp } from "~/db/database.server";
 import { invoiceRequestSchema } from "~/invoices/invoice-form";
 import type { InvoicingProvider } from "~/invoices/invoicing-port";
 import { createLocalInvoicing } from "~/invoices/local-invoicing.server";
@@ -15,11 +15,13 @@ import {
 import { globalInvoiceCsv, invoiceRequestsCsv } from "~/invoices/sales";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
+import { setPaymentSession } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
-import { orderPaidByCard } from "../support/card-payment";
+import { catchUpWithProvider } from "~/orders/payment-return.server";
+import { orderPaidByCard, stripePaymentsAt } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { startFakeStripe } from "../support/fake-stripe";
+import { payByCard, startFakeStripe } from "../support/fake-stripe";
 import { hold } from "../support/orders";
 
 /*
@@ -259,6 +261,72 @@ describeEachDatabase("'Requiero factura'", (harness) => {
       expect(global).toMatch(
         new RegExp(`"${demo}","[^"]+","04 · Tarjeta de crédito o 28 · Tarjeta de débito"`),
       );
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("a sale is dated when the buyer paid, as Stripe dates it, not when the shop heard of it: paid 31 Oct 23:59:50, settled 1 Nov 00:00:05 (Mexico City), October's", async () => {
+    const paidAt = new Date("2026-11-01T05:59:50Z");
+    const settledAt = new Date("2026-11-01T06:00:05Z");
+    // A database of its own: the stand-in numbers its sessions from 1 again.
+    const own = await harness.fresh();
+    const fake = await startFakeStripe();
+    try {
+      const piece = async () => {
+        const p = await runningPiece(own, { stock: 1, priceCents: 116_000 });
+        return [{ productId: p.id, dropId: p.dropId, quantity: 1 }];
+      };
+      const paidAtOf = async (orderId: string) => {
+        const row = await own.db
+          .selectFrom("orders")
+          .select("paid_at")
+          .where("id", "=", orderId)
+          .executeTakeFirstOrThrow();
+        return row.paid_at ? toDate(row.paid_at) : null;
+      };
+      const webhookSecret = "whsec_fecha_de_pago";
+      // The webhook: Stripe's event dated when she paid, applied 15 seconds later.
+      const { order: byEvent } = await orderPaidByCard(own, fake, {
+        lines: await piece(),
+        email: `fecha-${newId(4)}@example.mx`,
+        webhookSecret,
+        eventCreated: paidAt,
+        now: settledAt,
+      });
+      // The return page asking Stripe half an hour later: the charge's own time.
+      const payments = stripePaymentsAt(fake, webhookSecret);
+      const held = await hold(own.db, { lines: await piece(), provider: "stripe" });
+      const session = await payments.createSession(held, {
+        success: "https://t.example/s",
+        cancel: "https://t.example/c",
+      });
+      await setPaymentSession(own.db, held.id, session);
+      payByCard(fake, session.id, { amount: held.totalCents, fingerprint: "fp_fecha", paidAt });
+      expect(await catchUpWithProvider(own.db, payments, held.id, new Date("2026-11-01T06:30:00Z"))).toBe(
+        "pagado",
+      );
+      for (const id of [byEvent.id, held.id]) expect(await paidAtOf(id)).toEqual(paidAt);
+      const october = (await globalInvoiceSales(own.db, "2026-10")).map((s) => s.orderId);
+      expect(october).toEqual(expect.arrayContaining([byEvent.id, held.id]));
+      const november = (await globalInvoiceSales(own.db, "2026-11")).map((s) => s.orderId);
+      expect(november).not.toContain(byEvent.id);
+      expect(november).not.toContain(held.id);
+      // Her factura window is October's too.
+      expect(await requestInvoice(own.db, local, byEvent.id, input(), settledAt)).toMatchObject({
+        ok: false,
+        reason: "cerrada",
+      });
+
+      // An event dated after the shop's clock is never a sale in the future: settled now.
+      const { order: ahead } = await orderPaidByCard(own, fake, {
+        lines: await piece(),
+        email: `futuro-${newId(4)}@example.mx`,
+        webhookSecret,
+        eventCreated: new Date(settledAt.getTime() + 3_600_000),
+        now: settledAt,
+      });
+      expect(await paidAtOf(ahead.id)).toEqual(settledAt);
     } finally {
       await fake.close();
     }

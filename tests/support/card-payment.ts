@@ -33,6 +33,10 @@ export async function orderPaidByCard(
     funding?: "credit" | "debit" | "prepaid" | "unknown";
     /** Runs after the card is charged and before the shop hears of it (a webhook that comes late). */
     beforeWebhook?: (order: HeldOrder) => Promise<void>;
+    /** When Stripe dated the event (its `created`); left out, the event says no time. */
+    eventCreated?: Date;
+    /** When the shop applies the event (now by default). */
+    now?: Date;
   },
 ): Promise<{ order: HeldOrder; paymentIntent: string; payments: ReturnType<typeof stripePaymentsAt> }> {
   const payments = stripePaymentsAt(fake, options.webhookSecret);
@@ -53,6 +57,7 @@ export async function orderPaidByCard(
     id: `evt_tarjeta_${++eventNumber}`,
     object: "event",
     type: "checkout.session.completed",
+    ...(options.eventCreated ? { created: Math.floor(options.eventCreated.getTime() / 1000) } : {}),
     data: { object: fake.sessions.get(session.id) },
   });
   const event = payments.parseWebhook?.(
@@ -60,6 +65,6 @@ export async function orderPaidByCard(
     signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret }),
   );
   if (!event) throw new Error("no webhooks");
-  await applyPaymentEvent(database.db, event, new Date(), payments);
+  await applyPaymentEvent(database.db, event, options.now ?? new Date(), payments);
   return { order, paymentIntent, payments };
 }

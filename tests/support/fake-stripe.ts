@@ -76,6 +76,8 @@ export function payByCard(
     shippingOption?: number;
     /** The card's kind, as Stripe reports it ('credit' by default, like its test card 4242). */
     funding?: "credit" | "debit" | "prepaid" | "unknown";
+    /** When the charge was made (its `created`); left out, the charge says no time. */
+    paidAt?: Date;
   },
 ): string {
   const session = fake.sessions.get(sessionId);
@@ -95,6 +97,7 @@ export function payByCard(
       id: `ch_test_${sessionId.replace(/^cs_test_/, "")}`,
       object: "charge",
       amount,
+      ...(payment.paidAt ? { created: Math.floor(payment.paidAt.getTime() / 1000) } : {}),
       payment_intent: id,
       payment_method_details: {
         type: "card",
