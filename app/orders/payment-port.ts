@@ -22,8 +22,9 @@ export interface PaymentRequest {
   installmentMonths?: number | null;
   /**
    * Cash at OXXO and bank transfers the page may offer besides cards (decision 42), with the end
-   * of a voucher given now (`voucherEndsAt`: a transfer has no expiry of the provider's own); null:
-   * cards only (the owner's setting, a drop's 'solo tarjeta' hours, OXXO's limit).
+   * of a voucher given now (`voucherEndsAt`: the demo page gives it at once; a provider's page
+   * counts the days from when it gives one); null: cards only (the owner's setting, a drop's
+   * 'solo tarjeta' hours, OXXO's limit).
    */
   vouchers?: (VoucherOffer & { voucherEndsAt: Date }) | null;
   /** Shipping the buyer chooses from on the payment page (decision 43); none: no shipping charged. */

@@ -8,7 +8,9 @@ import {
   type RefundState,
 } from "~/orders/payment-port";
 import type { ShippingAddress } from "~/orders/shipping";
+import { voucherDeadline } from "~/orders/vouchers";
 import { isShippingMethod, type ShippingChoice, type ShippingOption } from "~/settings/shipping-rates";
+import { VOUCHER_DAYS } from "~/settings/vouchers";
 
 export interface StripeSettings {
   secretKey: string;
@@ -110,10 +112,11 @@ export function createStripePayments(
           },
           ...shippingOptionsOf(order.shippingOptions ?? []),
           client_reference_id: order.id,
-          // A transfer has no expiry of Stripe's own: the shop's end for it travels with the session.
+          // A transfer has no expiry of Stripe's own: the shop's days for it travel with the
+          // session, counted from when the buyer is given it (voucherOf), as OXXO's are.
           metadata: {
             order_id: order.id,
-            ...(vouchers ? { voucher_ends_at: vouchers.voucherEndsAt.toISOString() } : {}),
+            ...(vouchers ? { voucher_days: String(vouchers.days) } : {}),
           },
           payment_intent_data: { metadata: { order_id: order.id } },
           expires_at: Math.floor(expiresAt / 1000),
@@ -359,9 +362,12 @@ function dateOf(seconds: number | null | undefined): Date | null {
 /**
  * What the buyer pays with when the session completed unpaid: an OXXO voucher (its number, printable
  * page and expiry, all Stripe's), or SPEI transfer instructions (reference and CLABE; its end is the
- * shop's, sent in the session's metadata). Null for anything else.
+ * shop's, see transferEnd). Null for anything else. Exported for its unit test.
  */
-function voucherOf(intent: Stripe.PaymentIntent, session: Stripe.Checkout.Session): PaymentState["voucher"] {
+export function voucherOf(
+  intent: Stripe.PaymentIntent,
+  session: Stripe.Checkout.Session,
+): PaymentState["voucher"] {
   const action = intent.next_action;
   const oxxo = action?.oxxo_display_details;
   if (oxxo?.number && oxxo.expires_after) {
@@ -374,18 +380,35 @@ function voucherOf(intent: Stripe.PaymentIntent, session: Stripe.Checkout.Sessio
     };
   }
   const transfer = action?.display_bank_transfer_instructions;
-  const endsAt = Date.parse(session.metadata?.voucher_ends_at ?? "");
-  if (transfer?.reference && Number.isFinite(endsAt)) {
+  const endsAt = transferEnd(intent, session);
+  if (transfer?.reference && endsAt) {
     const spei = transfer.financial_addresses?.find((a) => a.type === "spei")?.spei;
     return {
       method: "spei",
       reference: transfer.reference,
       clabe: spei?.clabe ?? null,
       url: transfer.hosted_instructions_url ?? null,
-      expiresAt: new Date(endsAt),
+      expiresAt: endsAt,
     };
   }
   return null;
+}
+
+/**
+ * When a transfer stops holding its pieces: the shop's days (the session's `voucher_days`) counted,
+ * by the shop's rule (voucherDeadline), from when the buyer chose it and was given the transfer's
+ * details: when Checkout confirmed its PaymentIntent, which it makes then (`created`). So a
+ * checkout opened at 23:50 and paid by SPEI at 00:10 ends on the same night as an OXXO voucher
+ * given then, not a day earlier. A session made before the days travelled with it carries its end
+ * itself (`voucher_ends_at`). Null when neither is there.
+ */
+function transferEnd(intent: Stripe.PaymentIntent, session: Stripe.Checkout.Session): Date | null {
+  const days = Number(session.metadata?.voucher_days);
+  if ((VOUCHER_DAYS as readonly number[]).includes(days) && Number.isFinite(intent.created)) {
+    return voucherDeadline(new Date(intent.created * 1000), days);
+  }
+  const endsAt = Date.parse(session.metadata?.voucher_ends_at ?? "");
+  return Number.isFinite(endsAt) ? new Date(endsAt) : null;
 }
 
 /** A session Stripe does not know can never be paid: an answer, not a failure. */

@@ -11,6 +11,7 @@ import { getOrder } from "~/orders/queries.server";
 import { refundedByHand, retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { orderTimeline } from "~/orders/timeline.server";
+import { voucherDeadline } from "~/orders/vouchers";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { loadReport } from "~/reports/reports.server";
 import { DEFAULT_SHIPPING_RATES } from "~/settings/settings";
@@ -479,13 +480,16 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     expect(await p.stock()).toBe(1);
   });
 
-  it("a SPEI transfer records its reference and CLABE, and holds until the shop's end for it", async () => {
+  it("a SPEI transfer records its reference and CLABE, and holds until the shop's end for it, counted from when she chose it", async () => {
     const p = await piece({ priceCents: 1_500_000 });
     const bought = await checkout(p);
-    const endsAt = Date.parse(String(bought.form?.get("metadata[voucher_ends_at]")));
-    expect(endsAt).toBeGreaterThan(Date.now() + DAY);
-    payByTransfer(stands.fake, bought.sessionId);
+    // The owner's days travel with the session; their end is counted when the transfer is given.
+    expect(bought.form?.get("metadata[voucher_days]")).toBe("2");
+    const givenAt = new Date(Math.floor((Date.now() + 20 * 60_000) / 1000) * 1000);
+    payByTransfer(stands.fake, bought.sessionId, givenAt);
     await deliver("checkout.session.completed", bought.sessionId);
+    const endsAt = voucherDeadline(givenAt, 2).getTime();
+    expect(endsAt).toBeGreaterThan(Date.now() + DAY);
     const order = await getOrder(database.db, bought.orderId);
     expect(order?.voucher).toMatchObject({
       method: "spei",

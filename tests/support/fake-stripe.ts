@@ -172,6 +172,8 @@ function completeUnpaid(
   fake: FakeStripe,
   sessionId: string,
   nextAction: (session: Record<string, unknown>) => Record<string, unknown>,
+  /** When the buyer chose it: Checkout makes the PaymentIntent then (its `created`). */
+  givenAt = new Date(),
 ): string {
   const session = fake.sessions.get(sessionId);
   if (!session) throw new Error(`no session ${sessionId}`);
@@ -180,6 +182,7 @@ function completeUnpaid(
   fake.paymentIntents.set(id, {
     id,
     object: "payment_intent",
+    created: Math.floor(givenAt.getTime() / 1000),
     currency: "mxn",
     status: "requires_action",
     latest_charge: null,
@@ -196,23 +199,29 @@ function completeUnpaid(
 }
 
 /**
- * The shopper chose a bank transfer (SPEI): the session completes unpaid, its PaymentIntent waits
- * with the transfer's reference and CLABE (Stripe's next_action.display_bank_transfer_instructions).
+ * The shopper chose a bank transfer (SPEI) at `givenAt` (now by default): the session completes
+ * unpaid, its PaymentIntent (made then) waits with the transfer's reference and CLABE (Stripe's
+ * next_action.display_bank_transfer_instructions).
  */
-export function payByTransfer(fake: FakeStripe, sessionId: string): string {
-  return completeUnpaid(fake, sessionId, (session) => ({
-    type: "display_bank_transfer_instructions",
-    display_bank_transfer_instructions: {
-      type: "mx_bank_transfer",
-      reference: "4821733",
-      amount_remaining: session.amount_total,
-      currency: "mxn",
-      hosted_instructions_url: "https://payments.stripe.test/spei/instructions",
-      financial_addresses: [
-        { type: "spei", spei: { bank_code: "646", bank_name: "STP", clabe: "646180111812345678" } },
-      ],
-    },
-  }));
+export function payByTransfer(fake: FakeStripe, sessionId: string, givenAt = new Date()): string {
+  return completeUnpaid(
+    fake,
+    sessionId,
+    (session) => ({
+      type: "display_bank_transfer_instructions",
+      display_bank_transfer_instructions: {
+        type: "mx_bank_transfer",
+        reference: "4821733",
+        amount_remaining: session.amount_total,
+        currency: "mxn",
+        hosted_instructions_url: "https://payments.stripe.test/spei/instructions",
+        financial_addresses: [
+          { type: "spei", spei: { bank_code: "646", bank_name: "STP", clabe: "646180111812345678" } },
+        ],
+      },
+    }),
+    givenAt,
+  );
 }
 
 /**
@@ -338,12 +347,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           status: "open",
           payment_status: "unpaid",
           client_reference_id: form.get("client_reference_id"),
-          metadata: {
-            order_id: form.get("metadata[order_id]"),
-            ...(form.has("metadata[voucher_ends_at]")
-              ? { voucher_ends_at: form.get("metadata[voucher_ends_at]") }
-              : {}),
-          },
+          // Every metadata[key] the shop sent, as Stripe keeps them.
+          metadata: Object.fromEntries(
+            [...form.entries()].flatMap(([k, v]) => {
+              const key = /^metadata\[(.+)\]$/.exec(k)?.[1];
+              return key ? [[key, v]] : [];
+            }),
+          ),
           payment_method_types: [...form.entries()]
             .filter(([k]) => k.startsWith("allowed_payment_method_types["))
             .map(([, v]) => v),
