@@ -48,7 +48,11 @@ export function createOutboxMailer(dir: string, from: string, log: (line: string
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = path.join(dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`);
       // Whole or not at all: a full disk leaves no half message for a reader (or a test) to find.
-      const partial = `${file}.part`;
+      // Written beside the outbox (the same disk, so the move is a rename), never in it: a reader
+      // listing the outbox meanwhile sees no file that is about to move.
+      const writing = path.join(path.dirname(dir), `.${path.basename(dir)}-escribiendo`);
+      await fs.mkdir(writing, { recursive: true });
+      const partial = path.join(writing, path.basename(file));
       try {
         await fs.writeFile(partial, info.message as Buffer);
         await fs.rename(partial, file);
