@@ -215,18 +215,27 @@ export async function queueOpeningNotices(
 ): Promise<{ queued: number }> {
   const stamp = toTimestamp(now);
   const limit = options.maxPerRun ?? 5_000;
+  // The drops running now first (a few rows), then their addresses by the index on the drop: a
+  // join let SQLite read every sign-up ever made, every minute.
+  const running = (
+    await db
+      .selectFrom("drops")
+      .select("id")
+      .where("status", "!=", "archivada")
+      .where("visible_from", "<=", stamp)
+      .where("start_at", "<=", stamp)
+      .where("end_at", ">=", stamp)
+      .execute()
+  ).map((d) => d.id);
+  if (running.length === 0) return { queued: 0 };
   let queued = 0;
   while (queued < limit) {
     const batch = await db
       .selectFrom("waitlist_subscriptions as s")
-      .innerJoin("drops as d", "d.id", "s.drop_id")
       .select(["s.id", "s.email", "s.drop_id"])
+      .where("s.drop_id", "in", running)
       .where("s.status", "=", "confirmada")
       .where("s.notified_at", "is", null)
-      .where("d.status", "!=", "archivada")
-      .where("d.visible_from", "<=", stamp)
-      .where("d.start_at", "<=", stamp)
-      .where("d.end_at", ">=", stamp)
       .orderBy("s.created_at")
       .limit(Math.min(OPENING_BATCH, limit - queued))
       .execute();

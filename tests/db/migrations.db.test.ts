@@ -508,5 +508,11 @@ describeEachDatabase("migration 0043 (indexes for a shop a year on)", (harness) 
     expect(
       await plan(sql`update waitlist_subscriptions set status = 'baja' where email = ${"ana@example.mx"}`),
     ).toContain("waitlist_subscriptions_by_email");
+    // The opening notices' job, every minute: the running drops' addresses, not every sign-up.
+    expect(
+      await plan(
+        sql`select id from waitlist_subscriptions where drop_id in (${"a"}, ${"b"}) and status = 'confirmada' and notified_at is null order by created_at limit 100`,
+      ),
+    ).toContain("waitlist_to_notify_idx");
   });
 });
