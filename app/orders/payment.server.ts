@@ -185,11 +185,21 @@ function paidColumns(input: PaymentConfirmation, now: Date) {
   };
 }
 
-/** The provider's moment of payment, when it gave a real one no later than now; else now. */
+/**
+ * The provider's moment of payment, when it gave a real one no later than now and settled within
+ * hours of it (a webhook seconds late across midnight on the last day of a month keeps the sale in
+ * that month); else now. One settled days late (an outage, a sweep of a voucher) is dated when the
+ * shop learnt of it: its month's report and global invoice may already be closed, and the sale
+ * must land in one still open, never in none.
+ */
 function paidMoment(paidAt: Date | null | undefined, now: Date): Date {
   if (!paidAt || Number.isNaN(paidAt.getTime()) || paidAt > now) return now;
+  if (now.getTime() - paidAt.getTime() > LATE_SETTLEMENT_MS) return now;
   return paidAt;
 }
+
+/** How late a settlement may be and still take the provider's moment of payment. */
+const LATE_SETTLEMENT_MS = 6 * 3_600_000;
 
 /**
  * The shipping a payment brought, as columns: the total is recomputed from the stored pieces

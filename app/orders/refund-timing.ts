@@ -34,6 +34,10 @@ const NO_ANSWER = "sin respuesta del proveedor: ";
 /** A failed call's line, marked as no answer (network, timeout, the provider's own failure). */
 export const noAnswerError = (line: string): string => `${NO_ANSWER}${line}`;
 
+/** A no-answer error as the owner reads it after "no respondió": without its mark. */
+export const noAnswerDetail = (lastError: string | null): string =>
+  (lastError ?? "").startsWith(NO_ANSWER) ? (lastError ?? "").slice(NO_ANSWER.length) : (lastError ?? "");
+
 /** Whether a pending refund's last call got no answer (so nobody knows yet whether it was made). */
 export const isNoAnswer = (lastError: string | null): boolean => lastError?.startsWith(NO_ANSWER) ?? false;
 

@@ -1,5 +1,6 @@
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
-import { isByHandReason } from "~/orders/refund-timing";
+import { REFUND_IN_PROGRESS } from "~/orders/order";
+import { isByHandReason, isNoAnswer } from "~/orders/refund-timing";
 import { DESK_TABS } from "~/orders/status";
 import { monthKey, monthRange } from "./calendar";
 import { buildReport, type Report, type ReportData, type ReportScope } from "./report";
@@ -42,6 +43,7 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       "o.stock_issue",
       "o.missing_refunded_at",
       "o.missing_refund_status",
+      "o.missing_refund_error",
       "l.drop_id",
       "l.product_id",
       "l.name",
@@ -262,7 +264,13 @@ export async function loadReport(db: Db, scope: ReportScope): Promise<ReportResu
       email: l.customer_email,
       refund: l.stock_issue !== null,
       missingRefunded: l.missing_refunded_at !== null,
-      missingAtProvider: l.missing_refund_status === "pendiente",
+      // The provider's to make while it is asked, in its hands or unanswered; one it refused is the
+      // owner's to give back by hand (the order offers it), so it is counted as hers.
+      missingAtProvider:
+        l.missing_refund_status === "pendiente" &&
+        (l.missing_refund_error === null ||
+          l.missing_refund_error === REFUND_IN_PROGRESS ||
+          isNoAnswer(l.missing_refund_error)),
       dropId: l.drop_id,
       productId: l.product_id,
       // A sized line is named as bought ('Anillo Marea talla 7'); the month's view lists the piece.

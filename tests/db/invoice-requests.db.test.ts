@@ -327,6 +327,18 @@ describeEachDatabase("'Requiero factura'", (harness) => {
         now: settledAt,
       });
       expect(await paidAtOf(ahead.id)).toEqual(settledAt);
+
+      // Settled two days late (an outage): dated when the shop learnt of it, in a month still open,
+      // not in October's, whose report and global invoice may already be out.
+      const lateAt = new Date("2026-11-03T06:00:00Z");
+      const { order: late } = await orderPaidByCard(own, fake, {
+        lines: await piece(),
+        email: `tarde-${newId(4)}@example.mx`,
+        webhookSecret,
+        eventCreated: paidAt,
+        now: lateAt,
+      });
+      expect(await paidAtOf(late.id)).toEqual(lateAt);
     } finally {
       await fake.close();
     }

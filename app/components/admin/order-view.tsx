@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { formatShopDateTime } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
 import { type Order, type OrderCancellation, REFUNDED_BY_HAND, shippingLineOf } from "~/orders/order";
+import { noAnswerDetail } from "~/orders/refund-timing";
 import { addressLines } from "~/orders/shipping";
 import { STATUS_LABELS } from "~/orders/status";
 
@@ -192,7 +193,7 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
           <strong>Reembolso de {amount} pendiente:</strong>{" "}
           {cancellation.attempts > 0
             ? cancellation.noAnswer
-              ? `el proveedor de pagos no respondió (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}: ${cancellation.lastError}) y puede que sí lo haya hecho; la tienda le vuelve a preguntar sola. No lo reembolses a mano mientras no conteste.`
+              ? `el proveedor de pagos no respondió (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}: ${noAnswerDetail(cancellation.lastError)}) y puede que sí lo haya hecho; la tienda le vuelve a preguntar sola. No lo reembolses a mano mientras no conteste.`
               : `el proveedor de pagos no lo hizo (${cancellation.attempts} ${cancellation.attempts === 1 ? "intento" : "intentos"}${cancellation.lastError ? `: ${cancellation.lastError}` : ""}); se reintenta solo. Si sigue así, reembolsa a mano desde el panel del proveedor.`
             : "se está pidiendo al proveedor de pagos."}{" "}
           {piecesNote(cancellation)}
