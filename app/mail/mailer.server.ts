@@ -50,15 +50,24 @@ export function createOutboxMailer(dir: string, from: string, log: (line: string
       // Whole or not at all: a full disk leaves no half message for a reader (or a test) to find.
       // Written beside the outbox (the same disk, so the move is a rename), never in it: a reader
       // listing the outbox meanwhile sees no file that is about to move.
+      // An outbox that is a mount of its own (its parent not writable, or another disk) gets the
+      // file written in place, as before.
       const writing = path.join(path.dirname(dir), `.${path.basename(dir)}-escribiendo`);
-      await fs.mkdir(writing, { recursive: true });
       const partial = path.join(writing, path.basename(file));
-      try {
-        await fs.writeFile(partial, info.message as Buffer);
-        await fs.rename(partial, file);
-      } catch (error) {
-        await fs.rm(partial, { force: true });
-        throw error;
+      const besideIt = await fs.mkdir(writing, { recursive: true }).then(
+        () => true,
+        () => false,
+      );
+      if (!besideIt) await fs.writeFile(file, info.message as Buffer);
+      else {
+        try {
+          await fs.writeFile(partial, info.message as Buffer);
+          await fs.rename(partial, file);
+        } catch (error) {
+          await fs.rm(partial, { force: true });
+          if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+          await fs.writeFile(file, info.message as Buffer);
+        }
       }
       // The file names its recipient; the log does not (it may be read by others, kept for longer).
       log(`Correo «${message.subject}» guardado en ${file}`);

@@ -348,5 +348,20 @@ it("without SMTP every message is written to the outbox as an .eml file and logg
   expect(logs[0]).toContain("Prueba de pedido");
   expect(logs[0]).toContain(files[0] ?? "?");
   expect(logs[0]).not.toContain("ana@example.mx");
+  // Nothing is left beside it once written.
+  expect(fs.readdirSync(path.join(path.dirname(dir), `.${path.basename(dir)}-escribiendo`))).toEqual([]);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it("an outbox whose neighbour cannot be written (a mount of its own) still gets every message, written in place", async () => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), "outbox-mount-"));
+  const dir = path.join(parent, "outbox");
+  // Where a message would wait before it moves in is taken by a file: no folder can be made there.
+  fs.writeFileSync(path.join(parent, ".outbox-escribiendo"), "");
+  const mailer = createOutboxMailer(dir, '"Oro de Luna" <hola@orodeluna.mx>', () => {});
+  await mailer.send({ to: "luz@example.mx", subject: "Prueba", text: "Hola", html: "<p>Hola</p>" });
+  const files = fs.readdirSync(dir);
+  expect(files).toHaveLength(1);
+  expect(fs.readFileSync(path.join(dir, files[0] ?? ""), "utf8")).toContain("To: luz@example.mx");
+  fs.rmSync(parent, { recursive: true, force: true });
 });

@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
+import { queueEmail } from "~/mail/queue.server";
 import { releaseHold } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { forgetUnpaidBuyers } from "~/orders/unpaid-retention.server";
@@ -31,6 +32,8 @@ async function voucherOrder(database: Database, piece: { id: string; dropId: str
     })
     .where("id", "=", order.id)
     .execute();
+  // The voucher's e-mail, sent to her.
+  await queueEmail(database.db, { kind: "ficha", recipient: `ana.${browser}@example.mx`, orderId: order.id });
   return order;
 }
 
@@ -86,6 +89,13 @@ describeEachDatabase("a buyer who never paid", (harness) => {
     });
     expect((await row(old.id)).total_cents).toBeGreaterThan(0);
     expect(await row(recent.id)).toMatchObject({ customer_name: "Ana Pérez", ship_phone: "951 123 4567" });
+    // Her address is gone from the e-mails of the order forgotten too (the mail log, its timeline).
+    const recipients = async (id: string) =>
+      (await database.db.selectFrom("emails").select("recipient").where("order_id", "=", id).execute()).map(
+        (e) => e.recipient,
+      );
+    expect(await recipients(old.id)).toEqual([""]);
+    expect(await recipients(recent.id)).toEqual(["ana.reciente@example.mx"]);
     expect(await row(paid.id)).toMatchObject({ customer_name: "Luz Díaz", customer_email: "luz@example.mx" });
     // Once is enough.
     expect(await forgetUnpaidBuyers(database.db)).toBe(0);
