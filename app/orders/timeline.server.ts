@@ -3,7 +3,7 @@ import type { OrderEventsTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { mailKindLabel } from "~/mail/kinds";
 import { type EmailState, emailsOfOrder } from "~/mail/queue.server";
-import { type Order, REFUNDED_BY_HAND, SHOP_CANCELLATION } from "./order";
+import { CHARGE_MISMATCH, type Order, REFUNDED_BY_HAND, SHOP_CANCELLATION } from "./order";
 
 export interface TimelineEntry {
   at: Date;
@@ -25,11 +25,18 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
       .executeTakeFirst(),
   ]);
   const entries: TimelineEntry[] = [{ at: order.createdAt, title: "Pedido creado", detail: order.total }];
-  if (order.paidAt) entries.push({ at: order.paidAt, title: "Pago confirmado", detail: order.customerEmail });
+  // A charge of another amount was received, never taken as the order's payment (its own event says why).
+  const mismatch = refund?.reason === CHARGE_MISMATCH;
+  if (order.paidAt)
+    entries.push({
+      at: order.paidAt,
+      title: mismatch ? "Cobro recibido" : "Pago confirmado",
+      detail: order.customerEmail,
+    });
   // A cancellation at payment (over the per-person limit, or its pieces sold meanwhile) and a
   // refund the provider made leave no event of their own: told from the refund's record. The
-  // shop's own cancellation and a refund by hand have their events.
-  if (refund && refund.reason !== SHOP_CANCELLATION)
+  // shop's own cancellation, a charge mismatch and a refund by hand have their events.
+  if (refund && refund.reason !== SHOP_CANCELLATION && !mismatch)
     entries.push({
       at: toDate(refund.created_at),
       title: "Cancelado al confirmar el pago",

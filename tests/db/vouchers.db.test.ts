@@ -378,6 +378,9 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
       wrong.orderId,
     );
     const timeline = await orderTimeline(database.db, order as NonNullable<typeof order>);
+    // Money received, never a confirmed payment.
+    expect(timeline.map((e) => e.title)).toContain("Cobro recibido");
+    expect(timeline.map((e) => e.title)).not.toContain("Pago confirmado");
     expect(timeline).toContainEqual(
       expect.objectContaining({
         title: "Cobro distinto del total: cancelado",
