@@ -133,6 +133,12 @@ async function runShop() {
     shop.serve(req, res, stopping ? closingHeaders : workerHeaders, () => root(req, res));
   });
   shopModule.answerParserErrors(server);
+  // Every open connection and when it came, for the stop (see shutdown).
+  const openSockets = new Map();
+  server.on("connection", (socket) => {
+    openSockets.set(socket, Date.now());
+    socket.once("close", () => openSockets.delete(socket));
+  });
   server.listen(port, host, () => {
     const address = server.address();
     const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
@@ -169,9 +175,18 @@ async function runShop() {
       await vite?.close();
       process.exit(0);
     });
-    // Connections that finish their request become idle: close them as they do.
-    server.closeIdleConnections();
-    const sweep = setInterval(() => server.closeIdleConnections(), 200);
+    // Connections that finish their request become idle: close them as they do. One that never
+    // sent a byte (a balancer's spare, a client that connected and left it open) carries no
+    // request and is not "idle" to Node: it held the stop for its whole grace and the exit was 1.
+    // Closed too once it has been silent a second (a request may be on its way in that instant).
+    const closeUnused = () => {
+      server.closeIdleConnections();
+      const now = Date.now();
+      for (const [socket, since] of openSockets)
+        if (socket.bytesRead === 0 && now - since > 1_000) socket.destroy();
+    };
+    closeUnused();
+    const sweep = setInterval(closeUnused, 200);
   }
 }
 

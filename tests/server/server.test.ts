@@ -197,6 +197,10 @@ describe("a fresh start on the embedded defaults", () => {
     });
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
     await new Promise<void>((resolve) => socket.on("connect", () => resolve()));
+    // And a connection that never sends a byte (a balancer's spare): it must not hold the stop.
+    const silent = net.connect(Number(port), "127.0.0.1");
+    silent.on("error", () => {});
+    const silentClosed = new Promise<void>((resolve) => silent.on("close", () => resolve()));
     socket.write("GET /healthz HTTP/1.1\r\nHost: tienda\r\nConnection: keep-alive\r\n");
     await sleep(300);
     const started = Date.now();
@@ -214,6 +218,7 @@ describe("a fresh start on the embedded defaults", () => {
     // Within its grace (10 s): a job round under way is waited for up to 4 s of it.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.output()).toContain("SIGTERM");
+    await silentClosed;
   });
 
   it("a second start keeps the data without seeding again", async () => {
