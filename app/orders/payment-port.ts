@@ -181,6 +181,14 @@ export interface PaymentProvider {
  * The provider answered that it did not make a refund: one it made and then failed (its id names
  * it, for the next try), or a request it refused outright (null: e.g. already refunded).
  */
+/**
+ * The provider read a refund call and did nothing with it (its key refused, too many requests):
+ * nothing was made, so the owner's own refund is not barred while it is asked again.
+ */
+export class RefundNotAsked extends Error {
+  override name = "RefundNotAsked";
+}
+
 export class RefundFailed extends Error {
   override name = "RefundFailed";
   constructor(

@@ -1,6 +1,6 @@
 import { log } from "~/config/log.server";
 import { errorLine } from "~/lib/errors";
-import { type PaymentProvider, RefundFailed, type RefundRequest } from "./payment-port";
+import { type PaymentProvider, RefundFailed, RefundNotAsked, type RefundRequest } from "./payment-port";
 import { noAnswerError } from "./refund-timing";
 
 /*
@@ -19,15 +19,6 @@ export type RefundAnswer =
   | { kind: "sin_respuesta"; error: string }
   /** The provider answered that it did not make it (the failed refund's id, when it names one). */
   | { kind: "rechazado"; error: string; refundId: string | null };
-
-/**
- * A call the provider read and did not act on (its key refused, too many requests: HTTP 401, 403,
- * 429): nothing was made, so it is asked again later without barring the owner's own refund.
- */
-function notActedOn(error: unknown): boolean {
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  return status === 401 || status === 403 || status === 429;
-}
 
 export async function askForRefund(
   payments: PaymentProvider,
@@ -51,6 +42,6 @@ export async function askForRefund(
     const line = errorLine(error);
     log.error({ orderId: request.orderId, error: line }, "No se pudo reembolsar el pedido");
     if (error instanceof RefundFailed) return { kind: "rechazado", error: line, refundId: error.refundId };
-    return { kind: "sin_respuesta", error: notActedOn(error) ? line : noAnswerError(line) };
+    return { kind: "sin_respuesta", error: error instanceof RefundNotAsked ? line : noAnswerError(line) };
   }
 }

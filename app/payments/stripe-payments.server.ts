@@ -5,6 +5,7 @@ import {
   type PaymentProvider,
   type PaymentState,
   RefundFailed,
+  RefundNotAsked,
   type RefundState,
 } from "~/orders/payment-port";
 import type { ShippingAddress } from "~/orders/shipping";
@@ -177,6 +178,9 @@ export function createStripePayments(
         if (isRefusal(error)) {
           throw new RefundFailed(null, `Stripe no hizo el reembolso: ${(error as Error).message}`);
         }
+        // Read and not acted on (the key refused, too many requests): nothing was made.
+        if (notActedOn(error))
+          throw new RefundNotAsked(`Stripe no atendió el reembolso: ${(error as Error).message}`);
         throw error;
       }
       const state = refundStateOf(refund.status);
@@ -429,6 +433,12 @@ const MISSING: PaymentState = {
 function isMissing(error: unknown): boolean {
   const e = error as Partial<Pick<Stripe.errors.StripeError, "statusCode" | "code">> | null;
   return e?.statusCode === 404 && e.code === "resource_missing";
+}
+
+/** Stripe read the request and did nothing with it: the key refused (401, 403), too many (429). */
+function notActedOn(error: unknown): boolean {
+  const status = (error as Partial<Pick<Stripe.errors.StripeError, "statusCode">> | null)?.statusCode;
+  return status === 401 || status === 403 || status === 429;
 }
 
 /** Stripe's refusal of a request it read (400, 402, 404): sent again, it would be refused again. */
