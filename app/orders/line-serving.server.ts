@@ -13,6 +13,7 @@ import {
   parseCart,
   piecesOf,
 } from "./line.server";
+import { lineChanged } from "./line-ahead.server";
 import { inOpening, lotteryEndsAt } from "./opening";
 
 /*
@@ -113,6 +114,7 @@ export async function serveLine(
   try {
     return await serveRound(db, drop, takeTurn, now, () => !lost);
   } finally {
+    lineChanged(db, dropId);
     clearInterval(renew);
     await renewing;
     // Only its own lease: one that ran out may already be another process's.
@@ -227,6 +229,7 @@ async function serveRound(
   for (const ids of chunks(apartadas)) {
     await db.updateTable("drop_line").set({ note: "apartadas" }).where("id", "in", ids).execute();
   }
+  lineChanged(db, drop.id);
 
   let served = 0;
   // Within half the lease: the places left wait for the next round, never for two rounds at once.

@@ -3,6 +3,7 @@ import type { Db } from "~/db/database.server";
 import { isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import type { CheckoutLine } from "./cart-read.server";
+import { placesBefore } from "./line-ahead.server";
 import { inLottery, inOpening, lotteryEndsAt, lotteryStartsAt, type OpeningRules, placeFor } from "./opening";
 
 /*
@@ -266,15 +267,6 @@ export async function lineLook(
   }
   const ends = lotteryEndsAt({ startAt: toDate(row.start_at), lotterySeconds: row.lottery_seconds });
   if (now < ends) return { dropId, view: { estado: "sorteo", sorteoTermina: ends.toISOString() } };
-  const ahead = await db
-    .selectFrom("drop_line")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("drop_id", "=", row.drop_id)
-    .where("status", "=", "esperando")
-    .where("place", "<", row.place)
-    .executeTakeFirstOrThrow();
-  return {
-    dropId,
-    view: { estado: "esperando", antes: Number(ahead.n), apartadas: row.note === "apartadas" },
-  };
+  const antes = await placesBefore(db, row.drop_id, row.place);
+  return { dropId, view: { estado: "esperando", antes, apartadas: row.note === "apartadas" } };
 }

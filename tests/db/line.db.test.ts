@@ -4,6 +4,7 @@ import { toTimestamp } from "~/db/database.server";
 import { openCheckout, startCheckout } from "~/orders/checkout.server";
 import { joinLine, lineDrops, lineView } from "~/orders/line.server";
 import { type LineTurn, serveLine, type TurnOutcome } from "~/orders/line-serving.server";
+import { arrivalPlace } from "~/orders/opening";
 import { getOrder } from "~/orders/queries.server";
 import { cancelCheckout, sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
@@ -172,6 +173,65 @@ describeEachDatabase("the opening's line", (harness) => {
       { estado: "terminado", mensaje: "Se acabaron las piezas que pedías: Anillo Marea." },
     ]);
     expect(await piece.stock()).toBe(0);
+  });
+
+  it("a thousand waiting each learn their place from one read of the line, and a place another process closed leaves the count within a second", async () => {
+    const database = await harness.fresh();
+    const start = new Date(Date.now() - 30 * SECOND);
+    const piece = await openingPiece(database, 1, start);
+    const now = new Date();
+    const waiting = 1000;
+    const rows = Array.from({ length: waiting }, (_, i) => ({
+      id: `fila-${String(i).padStart(5, "0")}`,
+      drop_id: piece.dropId,
+      browser: `b-${i}`,
+      address_bucket: `10.9.${i >> 8}.${i & 255}`,
+      cart: JSON.stringify(piece.lines),
+      origin: "https://t.example",
+      place: arrivalPlace(new Date(start.getTime() + 11 * SECOND + i), 0),
+      status: "esperando" as const,
+      joined_at: toTimestamp(now),
+      seen_at: toTimestamp(now),
+      updated_at: toTimestamp(now),
+    }));
+    for (let i = 0; i < rows.length; i += 400) {
+      await database.db
+        .insertInto("drop_line")
+        .values(rows.slice(i, i + 400))
+        .execute();
+    }
+    // Every statement this process runs, counted.
+    let statements = 0;
+    const counted = database.db.withPlugin({
+      transformQuery: (args) => {
+        statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const views = await Promise.all(rows.map((r) => lineView(counted, r.id, r.browser, now)));
+    expect(views.map((v) => (v?.estado === "esperando" ? v.antes : null))).toEqual(rows.map((_, i) => i));
+    // One statement per look for the place itself, and the line read once, not one count per look
+    // (a count per look is N² rows a second while thousands look every half second).
+    expect(statements).toBeLessThanOrEqual(waiting + 2);
+
+    // Another process gives up the first place (its shopper left): this one's count follows within a second.
+    const first = rows[0] as (typeof rows)[number];
+    await database.db
+      .updateTable("drop_line")
+      .set({ status: "retirado" })
+      .where("id", "=", first.id)
+      .execute();
+    const last = rows[waiting - 1] as (typeof rows)[number];
+    await expect
+      .poll(
+        async () => {
+          const view = await lineView(counted, last.id, last.browser, now);
+          return view?.estado === "esperando" ? view.antes : null;
+        },
+        { timeout: SECOND, interval: 50 },
+      )
+      .toBe(waiting - 2);
   });
 
   it("a ring by size: each size's pieces go to the places asking for it, whatever their turn; a place asking for a size that is gone is told so by its size", async () => {
