@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from "react";
+import { dialogOpened, SessionEndedNotice } from "./session-ended";
 
 /**
  * A modal `<dialog>` in the page while `open`: the title names it, the element given
@@ -27,7 +28,9 @@ export function Modal({
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
+    const closed = dialogOpened();
     return () => {
+      closed();
       if (opener?.isConnected) opener.focus();
     };
   }, [open]);
@@ -42,6 +45,7 @@ export function Modal({
       onClose={onClose}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl bg-cream p-6 text-ink shadow-xl backdrop:bg-black/50"
     >
+      <SessionEndedNotice inDialog />
       <h2 id={titleId} className="font-serif text-2xl">
         {title}
       </h2>

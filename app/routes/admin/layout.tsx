@@ -1,4 +1,5 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
+import { SessionEndedNotice } from "~/components/admin/session-ended";
 import { SetUpChecklist } from "~/components/admin/set-up-checklist";
 import { RouteError } from "~/components/route-error";
 import { countPending } from "~/orders/desk.server";
@@ -97,6 +98,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         )}
       </nav>
       <div className="min-w-0 md:col-start-2 md:row-span-2 md:row-start-1">
+        <SessionEndedNotice />
         <SetUpChecklist items={loaderData.checklist} open={landing} />
         <Outlet />
       </div>

@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { ReturnCard } from "~/components/admin/return-card";
+import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import { RouteError } from "~/components/route-error";
 import type { ReturnStatus } from "~/db/schema";
 import { HAND_REFUND_REFUSED } from "~/orders/refund-timing";
@@ -107,6 +108,9 @@ function receivedCounts(form: FormData): Map<number, number> {
   }
   return counts;
 }
+
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);

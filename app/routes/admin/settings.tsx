@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useCallback, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import {
   CarriersSection,
   LegalTextsSection,
@@ -134,6 +135,9 @@ type ActionData = { result: SubmissionResult<string[]> | null; message?: string 
 function answer(status: number, body: ActionData) {
   return data(body, { status, headers: { "Cache-Control": "no-store" } });
 }
+
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);

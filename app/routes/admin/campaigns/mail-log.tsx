@@ -19,6 +19,7 @@ import {
   tabClass,
   When,
 } from "~/components/admin/campaigns";
+import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import { mailKindLabel } from "~/mail/kinds";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
@@ -45,6 +46,9 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /** 'Reenviar' (intent=reenviar, email=…) on a failed message. */
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
   const { database, mail } = args.context.get(servicesContext);

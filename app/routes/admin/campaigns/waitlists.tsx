@@ -20,6 +20,7 @@ import {
   When,
 } from "~/components/admin/campaigns";
 import { LeaveListsForm } from "~/components/admin/leave-lists-form";
+import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import { isId } from "~/lib/ids";
 import { leaveEveryList } from "~/waitlist/opt-in.server";
 import { dropShowcase } from "~/waitlist/showcase.server";
@@ -79,6 +80,9 @@ export async function loader(args: Route.LoaderArgs) {
  * 'Enviar prueba' (intent=prueba, drop=…); 'Dar de baja' (intent=baja, email=…): the address leaves
  * every list. 'Reenviar' (intent=reenviar, email=…) is the mail log's and is still taken here.
  */
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
 export async function action(args: Route.ActionArgs) {
   const admin = requireAdmin(args);
   const { database, mail } = args.context.get(servicesContext);

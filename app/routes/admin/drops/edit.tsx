@@ -2,6 +2,7 @@ import { data, redirect, useNavigation } from "react-router";
 import { dropHref } from "~/catalogue/views.server";
 import { DropForm } from "~/components/admin/drop-form";
 import { PublishPanel, type PublishPanelValues } from "~/components/admin/publish-panel";
+import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import { RouteError } from "~/components/route-error";
 import type { Db } from "~/db/database.server";
 import { deleteDrop } from "~/drops-desk/delete.server";
@@ -85,6 +86,9 @@ async function publishing(db: Db, dropId: string, form: FormData) {
 }
 
 /** Saves the form, or (intent=eliminar, from the lists) deletes the drop. */
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
   const { database, media, payments, mail } = args.context.get(servicesContext);

@@ -1,5 +1,6 @@
 import { data, redirect, useNavigation } from "react-router";
 import { DropForm } from "~/components/admin/drop-form";
+import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import { RouteError } from "~/components/route-error";
 import { createDropFromInput } from "~/drops-desk/create.server";
 import { dropInput } from "~/drops-desk/drop-input";
@@ -18,6 +19,9 @@ export function loader(args: Route.LoaderArgs) {
   const { settings } = args.context.get(servicesContext);
   return { initial: emptyDrop(newId(), { maxPerOrder: settings.current().defaultMaxPerOrder }) };
 }
+
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);

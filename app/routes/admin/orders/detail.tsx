@@ -3,6 +3,7 @@ import type { DeskActionData } from "~/components/admin/desk-fetcher";
 import { orderAction, useDeskFetcher } from "~/components/admin/desk-fetcher";
 import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
 import { OrderView } from "~/components/admin/order-view";
+import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import { ShipmentFields } from "~/components/admin/shipment-form";
 import { RouteError } from "~/components/route-error";
 import { formatShopDateTime, shopDateTimeStamp } from "~/lib/dates";
@@ -89,6 +90,9 @@ function refused(base: Omit<DeskActionData, "ok" | "message">, refusal: DeskRefu
  * (a paid order: cancelled with its refund), borrar (off the tabs, the record kept), reenviar (an
  * e-mail). Each answers { ok, message } with its status.
  */
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
   const { database, mail, settings, payments } = args.context.get(servicesContext);

@@ -4,6 +4,7 @@ import { BULK_SHIP_INTENT, BulkShipDialog } from "~/components/admin/bulk-ship";
 import type { DeskActionData } from "~/components/admin/desk-fetcher";
 import { DeskNotice } from "~/components/admin/order-actions";
 import { OrdersTable } from "~/components/admin/orders-table";
+import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import { RouteError } from "~/components/route-error";
 import {
   type BulkShipLines,
@@ -58,6 +59,9 @@ function answer(status: number, body: Omit<DeskActionData, "intent" | "orderId">
  * order (`pedido`/`guia` pairs) or a CSV of "pedido,guía" lines (`csv`). All are shipped or none:
  * 400 with every problem by its line (or order), 409 naming the orders another tab moved meanwhile.
  */
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
   const { database, mail, settings } = args.context.get(servicesContext);
