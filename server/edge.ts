@@ -253,9 +253,13 @@ export function edgeGuards(config: Config): express.RequestHandler {
     }
     // (A control character that decodes is the routes' to judge: an id with one is simply not found.)
     let path: string;
+    let parsed: string;
     try {
       if (requestPath(req.originalUrl) === null) throw new URIError("not a path");
-      path = decodeURIComponent(req.path);
+      // The path as React Router reads it: the URL parser drops dot segments (`/./x`, `/%2e/x`,
+      // `/a/../x`) and reads `\` as `/`, so `/./mi-pedido` reached the look-up past its limit.
+      parsed = new URL(`http://shop.invalid${req.path}`).pathname;
+      path = decodeURIComponent(parsed);
     } catch {
       refuse(req, res, 400, "La dirección no es válida.");
       return;
@@ -274,11 +278,12 @@ export function edgeGuards(config: Config): express.RequestHandler {
     // A page asked for that way (a typed address, an old link) is sent to the shop's spelling;
     // a form or a data request is refused. Only a path not written the shop's way is looked at.
     const routed = routeAddress(path);
-    const written = path === req.path && (path === routed || path === `${routed}.data`);
+    const written =
+      parsed === req.path && path === req.path && (path === routed || path === `${routed}.data`);
     const limited = req.method === "POST" ? [...LIMITED_PATHS, ...LIMITED_POSTS] : LIMITED_PATHS;
     if (!written && limited.some((pattern) => pattern.test(routed))) {
       const page =
-        (req.method === "GET" || req.method === "HEAD") && path === req.path && !path.endsWith(".data");
+        (req.method === "GET" || req.method === "HEAD") && path === parsed && !path.endsWith(".data");
       if (page) {
         const query = req.originalUrl.indexOf("?");
         res.redirect(301, `${routed}${query < 0 ? "" : req.originalUrl.slice(query)}`);

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
@@ -182,6 +183,16 @@ describeEachDatabase("'Mi pedido'", (harness) => {
       expect(res.status, target).toBe(400);
       expect(await res.text(), target).toContain("La dirección no es válida.");
     }
+    // Dot segments, which the URL parser drops on the way to React Router (fetch drops them too,
+    // so these go as written): refused as forms, and a page sent to its own spelling.
+    for (const target of ["/./mi-pedido", "/%2e/mi-pedido.data", "/x/../mi-pedido", "/mi-pedido/."]) {
+      const res = await rawRequest(server.url, target, "POST", "number=OL-AAAAAAAA&email=a%40example.mx");
+      expect(res.status, target).toBe(400);
+      expect(res.body, target).toContain("La dirección no es válida.");
+    }
+    const dotted = await rawRequest(server.url, "/./mi-pedido", "GET");
+    expect(dotted.status).toBe(301);
+    expect(dotted.location).toBe("/mi-pedido");
     // A page asked for that way (a typed address, an old link) is sent to the shop's own spelling.
     for (const [target, to] of [
       ["/mi-pedido/", "/mi-pedido"],
@@ -225,3 +236,38 @@ describeEachDatabase("'Mi pedido'", (harness) => {
     expect(await page.text()).toContain(orderId);
   });
 });
+
+/** A request sent with its path exactly as written (fetch resolves `.` and `..` before sending). */
+function rawRequest(
+  base: string,
+  target: string,
+  method: "GET" | "POST",
+  body?: string,
+): Promise<{ status: number; body: string; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(base);
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: target,
+        method,
+        headers: body
+          ? { "content-type": "application/x-www-form-urlencoded", origin: base }
+          : { accept: "text/html" },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: text, location: res.headers.location }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
