@@ -323,8 +323,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     media,
     database,
     databasePoolMax: e.DATABASE_POOL_MAX,
-    // Demo data is on by default only in the embedded mode: a real PostgreSQL shop starts empty.
-    demoData: e.DEMO_DATA ?? database.kind === "sqlite",
+    // Demo data is on by default only in the embedded mode tried out on a machine: a real shop
+    // (PostgreSQL, a public HTTPS address or a live Stripe key) starts empty, and gets no demo
+    // administrator whose password would go to its log.
+    demoData:
+      e.DEMO_DATA ??
+      (database.kind === "sqlite" && !looksPublic && !e.STRIPE_SECRET_KEY?.startsWith("sk_live_")),
     demoArtCache: e.DEMO_ART_CACHE ? path.resolve(e.DEMO_ART_CACHE) : null,
     stripe,
     invoicing: { provider: e.INVOICING },

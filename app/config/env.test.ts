@@ -94,3 +94,30 @@ describe("a test bench's quick password hashes (QUICK_PASSWORD_HASHES)", () => {
     ).toThrow(/QUICK_PASSWORD_HASHES: solo para bancos de pruebas/);
   });
 });
+
+describe("the demo catalogue (DEMO_DATA)", () => {
+  it("is on for a shop tried out on a machine, off for one that looks real (PostgreSQL, public HTTPS, a live Stripe key) unless asked for", () => {
+    expect(loadConfig({}).demoData).toBe(true);
+    expect(
+      loadConfig({
+        DATABASE_URL: "postgres://u:p@127.0.0.1:5432/tienda",
+        SESSION_SECRET: "s".repeat(32),
+        DEMO_PAYMENTS: "true",
+      }).demoData,
+    ).toBe(false);
+    const publicShop = {
+      PUBLIC_URL: "https://tienda.ejemplo.mx",
+      SESSION_SECRET: "s".repeat(32),
+      DEMO_PAYMENTS: "true",
+    };
+    expect(loadConfig(publicShop).demoData).toBe(false);
+    expect(loadConfig({ ...publicShop, DEMO_DATA: "true" }).demoData).toBe(true);
+    expect(
+      loadConfig({
+        PUBLIC_URL: "http://localhost:3000",
+        STRIPE_SECRET_KEY: "sk_live_123",
+        STRIPE_WEBHOOK_SECRET: "whsec_123",
+      }).demoData,
+    ).toBe(false);
+  });
+});
