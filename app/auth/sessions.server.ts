@@ -120,12 +120,15 @@ export function createSessions(db: Db, settings: AuthSettings, libraries: Librar
 
     async signOutEverywhere(userId) {
       const result = await db.deleteFrom("auth_session").where("user_id", "=", userId).executeTakeFirst();
-      // A lost phone is why: no device stays trusted to skip the code (each asks it once more).
+      // A lost phone or a stolen password is why: no device stays trusted to skip the code (each
+      // asks it once more), no sign-in half done (password given, code pending) can be finished,
+      // and no browser stays a known device spared the limits on sign-in attempts.
       await db
         .deleteFrom("auth_verification")
         .where("value", "=", userId)
-        .where("identifier", "like", "trust-device-%")
+        .where((eb) => eb.or([eb("identifier", "like", "trust-device-%"), eb("identifier", "like", "2fa-%")]))
         .execute();
+      await db.deleteFrom("admin_devices").where("user_id", "=", userId).execute();
       return Number(result.numDeletedRows);
     },
 

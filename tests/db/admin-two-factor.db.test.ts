@@ -384,8 +384,21 @@ describeEachDatabase("the administrator's second factor", (harness) => {
       .select("id")
       .where("email", "=", admin.email)
       .executeTakeFirstOrThrow();
+    // Meanwhile someone with the password is half signed in elsewhere, waiting for a code.
+    const pending = await passwordStep(admin.email, "", "10.9.0.2", newId(22));
+    expect(pending.result.step).toBe("code");
     await auth.signOutEverywhere(user.id);
     expect((await passwordStep(admin.email, device, "10.9.0.1", browser)).result.step).toBe("code");
+    // That half sign-in cannot be finished, even with a right code; the browser is no known device.
+    const late = await typeCode(pending.cookie, await unusedCode(admin.secret), false, "10.9.0.2", newId(22));
+    expect(late.ok).toBe(false);
+    expect(
+      await database.db
+        .selectFrom("admin_devices")
+        .select("browser_id")
+        .where("user_id", "=", user.id)
+        .execute(),
+    ).toEqual([]);
   });
 
   it("the reset (npm run admin -- reset-2fa) ends its sessions and trusted devices; the next sign-in sets it up again", async () => {
