@@ -355,6 +355,7 @@ export interface OrderEventsTable {
   kind:
     | "enviado"
     | "guia_corregida"
+    | "datos_corregidos"
     | "archivado"
     | "desarchivado"
     | "correo_reenviado"

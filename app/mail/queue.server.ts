@@ -82,10 +82,10 @@ export async function queueEmail(
  * A message whose last attempt failed is due again at once, its retries starting over: one
  * conditional update, so it happens once however often it is asked for. False for anything else.
  */
-async function resetFailed(db: Db, id: string): Promise<boolean> {
+async function resetFailed(db: Db, id: string, recipient?: string): Promise<boolean> {
   const reset = await db
     .updateTable("emails")
-    .set({ attempts: 0, next_attempt_at: null, last_error: null })
+    .set({ attempts: 0, next_attempt_at: null, last_error: null, ...(recipient ? { recipient } : {}) })
     .where("id", "=", id)
     .where("sent_at", "is", null)
     .where("last_error", "is not", null)
@@ -97,14 +97,20 @@ async function resetFailed(db: Db, id: string): Promise<boolean> {
  * 'Reenviar': a message whose last attempt failed is due again at once, its retries starting over;
  * one that was sent is queued again as a new message. A message still waiting for its first attempt,
  * or being sent right now, is left alone (it goes out anyway). Returns whether anything was queued.
+ * `recipient`: where it goes now, when not where it first went (an address corrected since).
  */
-export async function requeueEmail(db: Db, id: string, now = new Date()): Promise<boolean> {
+export async function requeueEmail(
+  db: Db,
+  id: string,
+  now = new Date(),
+  options: { recipient?: string } = {},
+): Promise<boolean> {
   const row = await db.selectFrom("emails").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return false;
-  if (row.sent_at === null) return resetFailed(db, id);
+  if (row.sent_at === null) return resetFailed(db, id, options.recipient);
   await queueEmail(db, {
     kind: row.kind,
-    recipient: row.recipient,
+    recipient: options.recipient || row.recipient,
     orderId: row.order_id,
     payload: JSON.parse(row.payload) as Record<string, unknown>,
     now,

@@ -174,7 +174,11 @@ export type DeskRefusal = {
 };
 export type DeskResult<T = object> = ({ ok: true } & T) | DeskRefusal;
 
-async function refusal(trx: Db, orderId: string): Promise<DeskRefusal> {
+/** Why a conditional update on an order changed nothing: unknown or unpaid, or now in another status. */
+export async function refusal(
+  trx: Db,
+  orderId: string,
+): Promise<DeskRefusal & { reason: "no_encontrado" | "conflicto" }> {
   const row = await trx.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirst();
   // Unpaid orders do not exist for the desk.
   if (!row || !DESK_STATUSES.includes(row.status)) {
@@ -403,8 +407,16 @@ export async function resendOrderEmail(
     .executeTakeFirst();
   if (!email) return { ok: false, reason: "no_encontrado", status: null };
   return db.transaction().execute(async (trx) => {
+    // Every e-mail of an order is its buyer's: it goes to her address as the order has it now,
+    // which the owner may have corrected since it first went (buyer-correction.server.ts).
+    const order = await trx
+      .selectFrom("orders")
+      .select("customer_email")
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    const recipient = order?.customer_email || undefined;
     // A message waiting for its first try, or being sent now, goes out anyway: nothing to do.
-    if (!(await requeueEmail(trx, emailId, now))) return { ok: true, queued: false };
+    if (!(await requeueEmail(trx, emailId, now, { recipient }))) return { ok: true, queued: false };
     await recordEvent(trx, orderId, "correo_reenviado", mailKindLabel(email.kind), now);
     return { ok: true, queued: true };
   });

@@ -18,6 +18,7 @@ const ALLOWED: Record<OrderMove, OrderStatus[]> = {
   release: ["esperando_pago"],
   ship: ["pendiente"],
   correctTracking: ["enviado"],
+  correctBuyer: ["pendiente"],
   archive: ["enviado"],
   unarchive: ["archivado"],
   cancelByShop: ["pendiente"],
@@ -55,6 +56,7 @@ describe("the order's allowed moves", () => {
     expect(ORDER_MOVES.release.to).toBe("expirado");
     expect(ORDER_MOVES.ship.to).toBe("enviado");
     expect(ORDER_MOVES.correctTracking.to).toBe("enviado");
+    expect(ORDER_MOVES.correctBuyer.to).toBe("pendiente");
     expect(ORDER_MOVES.archive.to).toBe("archivado");
     expect(ORDER_MOVES.unarchive.to).toBe("enviado");
     expect(ORDER_MOVES.cancelByShop.to).toBe("cancelado");

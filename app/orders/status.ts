@@ -6,7 +6,7 @@ import type { OrderStatus } from "~/db/schema";
  * servers racing on one order cannot both win, and a move from the wrong status changes nothing.
  *
  *   esperando_pago --pay--> pendiente --ship--> enviado --archive--> archivado
- *        |   ^                                   (correct tracking: enviado -> enviado)
+ *        |   ^    (correct buyer: pendiente -> pendiente; correct tracking: enviado -> enviado)
  *   release  pay (paid after its hold expired)
  *        v   |
  *      expirado
@@ -31,6 +31,9 @@ export const ORDER_MOVES = {
   release: { from: ["esperando_pago"], to: "expirado" },
   ship: { from: ["pendiente"], to: "enviado" },
   correctTracking: { from: ["enviado"], to: "enviado" },
+  // The buyer's name, e-mail, phone or address corrected by the owner: only before it ships, so a
+  // correction racing a shipment never changes what was sent (buyer-correction.server.ts).
+  correctBuyer: { from: ["pendiente"], to: "pendiente" },
   archive: { from: ["enviado"], to: "archivado" },
   unarchive: { from: ["archivado"], to: "enviado" },
   // 'Eliminar pedido' (a cancellation with its refund) and 'Borrar del historial' are two moves, so

@@ -3,6 +3,7 @@ import type { OrderEventsTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { mailKindLabel } from "~/mail/kinds";
 import { type EmailState, emailsOfOrder } from "~/mail/queue.server";
+import { emailKey } from "./buyer-keys";
 import { CHARGE_MISMATCH, type Order, REFUNDED_BY_HAND, SHOP_CANCELLATION } from "./order";
 
 export interface TimelineEntry {
@@ -51,6 +52,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
   const titles: Record<OrderEventsTable["kind"], string> = {
     enviado: "Enviado",
     guia_corregida: "Guía corregida",
+    datos_corregidos: "Datos del comprador corregidos",
     archivado: "Archivado",
     desarchivado: "Desarchivado",
     correo_reenviado: "Correo reenviado",
@@ -70,9 +72,15 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
   };
   for (const e of events) entries.push({ at: toDate(e.created_at), title: titles[e.kind], detail: e.detail });
   for (const e of emails) {
+    // Every e-mail of an order is its buyer's: one to an address corrected since says so (its
+    // 'Reenviar' sends the copy to the address the order has now).
+    const to =
+      emailKey(e.recipient) === emailKey(order.customerEmail)
+        ? e.recipient
+        : `${e.recipient} (dirección anterior)`;
     const detail = {
-      enviado: `Enviado a ${e.recipient}`,
-      en_cola: `En cola para ${e.recipient}`,
+      enviado: `Enviado a ${to}`,
+      en_cola: `En cola para ${to}`,
       reintentando: `Falló, se reintentará: ${e.lastError}`,
       fallo: `Falló: ${e.lastError}`,
     }[e.state];

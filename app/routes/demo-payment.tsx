@@ -1,11 +1,10 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { z } from "zod";
 import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
 import { ShippingChoiceFieldset } from "~/components/shipping-choice";
 import { formatMXN } from "~/lib/money";
-import { safeText } from "~/lib/text";
+import { BUYER_FIELDS, buyerErrors, readBuyerForm } from "~/orders/buyer-input";
 import { cancelPath } from "~/orders/cancel-link.server";
 import type { Charged } from "~/orders/charged";
 import { voucherView } from "~/orders/emails/voucher";
@@ -100,33 +99,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
-// Every field is one line of text: no control characters (NUL breaks PostgreSQL's text).
-const payment = z.object({
-  name: safeText().min(2, "Escribe tu nombre completo.").max(120, "Nombre: máximo 120 caracteres."),
-  email: safeText().max(200, "Escribe un correo válido.").pipe(z.email("Escribe un correo válido.")),
-  phone: safeText().regex(/^\+?[\d -]{10,16}$/, "Escribe un teléfono de 10 dígitos."),
-  line1: safeText()
-    .min(3, "Escribe la calle y el número.")
-    .max(200, "Calle y número: máximo 200 caracteres."),
-  line2: safeText().min(2, "Escribe la colonia.").max(200, "Colonia: máximo 200 caracteres."),
-  postalCode: safeText().regex(/^\d{5}$/, "El código postal tiene 5 dígitos."),
-  city: safeText().min(2, "Escribe la ciudad o municipio.").max(120, "Ciudad: máximo 120 caracteres."),
-  state: safeText().min(2, "Escribe el estado.").max(60, "Estado: máximo 60 caracteres."),
-});
-
 /** The shipping the buyer chose (decision 43): 'estandar' or 'express'. */
 const SHIPPING_FIELD = "envio";
-
-const FIELDS = [
-  { name: "name", label: "Nombre", autoComplete: "name" },
-  { name: "email", label: "Correo electrónico", autoComplete: "email", type: "email" },
-  { name: "phone", label: "Teléfono", autoComplete: "tel", type: "tel" },
-  { name: "line1", label: "Calle y número", autoComplete: "address-line1" },
-  { name: "line2", label: "Colonia", autoComplete: "address-line2" },
-  { name: "postalCode", label: "Código postal", autoComplete: "postal-code", inputMode: "numeric" },
-  { name: "city", label: "Ciudad o municipio", autoComplete: "address-level2" },
-  { name: "state", label: "Estado", autoComplete: "address-level1" },
-] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const services = demoServices(context);
@@ -173,13 +147,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     mail.sendSoon();
     return redirect(`${DEMO_PAYMENT_ROUTE}/${params.orderId}`);
   }
-  const parsed = payment.safeParse(Object.fromEntries(FIELDS.map((f) => [f.name, form.get(f.name) ?? ""])));
-  if (!parsed.success) {
-    // The first problem of each field is the one it shows.
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-    return data({ errors }, { status: 400 });
-  }
+  const parsed = readBuyerForm(form);
+  // The first problem of each field is the one it shows.
+  if (!parsed.success) return data({ errors: buyerErrors(parsed.error.issues) }, { status: 400 });
   // One payment unless the buyer chose a plan this order is offered.
   const plan = Number(form.get("plan") ?? 0);
   const plans = plansFor(settings.current(), order.totalCents);
@@ -288,7 +258,7 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
         >
           <fieldset className="space-y-4">
             <legend className="text-sm text-ink/75">Tus datos y la dirección de envío</legend>
-            {FIELDS.map((field) => (
+            {BUYER_FIELDS.map((field) => (
               <div key={field.name}>
                 <label htmlFor={field.name} className="block text-sm font-medium">
                   {field.label}

@@ -8,6 +8,8 @@ export interface DeskActionData {
   orderId: string;
   /** Several orders at once ('Atender seleccionados'): each problem, by its line or its order. */
   problems?: string[];
+  /** A form's refused fields ('Corregir datos del comprador'): each one's message, by its name. */
+  fields?: Record<string, string>;
 }
 
 /**

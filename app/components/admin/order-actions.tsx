@@ -226,9 +226,12 @@ export function DeskNotice({ initial }: { initial?: string | null }) {
   const fetcher = useDeskFetcher();
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
   const statusRef = useRef<HTMLParagraphElement>(null);
-  // A refused shipment is told in its dialog, which stays open (one order's, or the batch's).
+  // A refused shipment is told in its dialog, which stays open (one order's, or the batch's);
+  // refused fields, beside each one.
   const shown =
-    answer && !((answer.intent === "atender" || answer.intent === "atenderlote") && !answer.ok)
+    answer &&
+    !((answer.intent === "atender" || answer.intent === "atenderlote") && !answer.ok) &&
+    !(answer.fields && !answer.ok)
       ? answer
       : undefined;
   const ok = shown?.ok ? shown.message : shown ? "" : (initial ?? "");

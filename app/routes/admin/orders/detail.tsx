@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { BuyerCorrection } from "~/components/admin/buyer-correction";
 import type { DeskActionData } from "~/components/admin/desk-fetcher";
 import { orderAction, useDeskFetcher } from "~/components/admin/desk-fetcher";
 import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
@@ -31,6 +32,7 @@ import { shipmentInputFor } from "~/orders/shipment-input";
 import { STATUS_LABELS } from "~/orders/status";
 import { orderTimeline } from "~/orders/timeline.server";
 import { withTrackingLink } from "~/settings/carriers";
+import { buyerCorrectionAnswer } from "~/web/buyer-correction-request.server";
 import { requireAdmin } from "~/web/guards.server";
 import { safeAdminPath } from "~/web/paths";
 import { servicesContext } from "~/web/services";
@@ -86,9 +88,9 @@ function refused(base: Omit<DeskActionData, "ok" | "message">, refusal: DeskRefu
 }
 
 /**
- * Every action on one order: atender (ship), corregir (tracking), archivar, desarchivar, eliminar
- * (a paid order: cancelled with its refund), borrar (off the tabs, the record kept), reenviar (an
- * e-mail). Each answers { ok, message } with its status.
+ * Every action on one order: atender (ship), corregir (tracking), comprador (the buyer's data),
+ * archivar, desarchivar, eliminar (a paid order: cancelled with its refund), borrar (off the tabs,
+ * the record kept), reenviar (an e-mail). Each answers { ok, message } with its status.
  */
 /** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
 export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
@@ -152,6 +154,10 @@ export async function action(args: Route.ActionArgs) {
           ? "Guía corregida; el aviso de envío se mandó de nuevo"
           : "Guía corregida; el aviso de envío que aún no sale llevará la guía nueva";
       return answer(200, { ...base, ok: true, message });
+    }
+    case "comprador": {
+      const { status, body } = await buyerCorrectionAnswer(db, orderId, form);
+      return answer(status, { ...base, ...body });
     }
     case "entregado": {
       const marked = await markDelivered(db, [orderId], settings.current().deliveryDays);
@@ -392,6 +398,8 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
             </fetcher.Form>
           </details>
         )}
+
+      <BuyerCorrection order={order} />
 
       {order.status === "enviado" && (
         <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
