@@ -265,6 +265,22 @@ export interface RefundsTable {
   restock_when_made: ColumnType<number, number | undefined, number>;
 }
 
+/**
+ * A voucher (OXXO, SPEI) given to a buyer already at a drop's 'Máximo N por persona' (decisions 29
+ * and 42): its payment to cancel at the provider (`pendiente`, asked again until it answers), then
+ * its order cancelled (`hecho`, kept as the record of why).
+ */
+export interface VoucherCancellationsTable {
+  order_id: string;
+  reason: string;
+  status: "pendiente" | "hecho";
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+  cancelled_at: NullableTimestamp;
+}
+
 /** Where a buyer's return stands (decision 48): one table of moves in app/returns/return-status.ts. */
 export type ReturnStatus = "solicitada" | "aceptada" | "rechazada" | "recibida" | "reembolsada" | "cerrada";
 
@@ -364,6 +380,7 @@ export interface OrderEventsTable {
     | "reembolso_a_mano"
     | "faltantes_reembolsados"
     | "cobro_distinto"
+    | "ficha_cancelada"
     | "entrega_registrada"
     | "borrado"
     | "devolucion_solicitada"
@@ -581,6 +598,7 @@ export interface KyselyDatabase {
   orders: OrdersTable;
   invoice_requests: InvoiceRequestsTable;
   refunds: RefundsTable;
+  voucher_cancellations: VoucherCancellationsTable;
   returns: ReturnsTable;
   return_lines: ReturnLinesTable;
   drop_line: DropLineTable;

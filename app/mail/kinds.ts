@@ -13,6 +13,8 @@ export const SHIPMENT_EMAIL = "envio";
 export const VOUCHER_EMAIL = "ficha_de_pago";
 /** A voucher that expired or failed unpaid: the pieces went back to the shop. */
 export const VOUCHER_ENDED_EMAIL = "ficha_vencida";
+/** A voucher over a drop's per-person limit, cancelled before it was paid (nothing charged). */
+export const VOUCHER_CANCELLED_EMAIL = "ficha_cancelada";
 /** Returns (decision 48): the buyer's request arrived. */
 export const RETURN_REQUESTED_EMAIL = "devolucion_solicitada";
 /** Returns: the owner accepted it (where to send the pieces). */
@@ -43,6 +45,7 @@ export const MAIL_KIND_LABELS: Readonly<Record<string, string>> = {
   [SHIPMENT_EMAIL]: "Aviso de envío",
   [VOUCHER_EMAIL]: "Ficha de pago (OXXO o SPEI)",
   [VOUCHER_ENDED_EMAIL]: "Ficha vencida",
+  [VOUCHER_CANCELLED_EMAIL]: "Ficha cancelada (máximo por persona)",
   [RETURN_REQUESTED_EMAIL]: "Devolución: solicitud recibida",
   [RETURN_ACCEPTED_EMAIL]: "Devolución aceptada",
   [RETURN_DECLINED_EMAIL]: "Devolución rechazada",

@@ -106,11 +106,18 @@ export async function orderPageOf(
       link: null,
     });
   }
-  // A voucher that ran out unpaid: no 'Pagado · pendiente' beside 'Pago vencido'.
-  if (order.paidAt || order.status !== "expirado") {
+  // A voucher that ran out unpaid, or was cancelled before it was paid: no 'Pagado · pendiente'.
+  if (order.paidAt || (order.status !== "expirado" && !order.voucherCancelled)) {
     steps.push({ label: "Pagado", at: at(order.paidAt), detail: null, link: null });
   }
-  if (order.status === "cancelado") {
+  if (order.voucherCancelled) {
+    steps.push({
+      label: "Ficha cancelada",
+      at: at(order.voucherCancelled.at),
+      detail: order.voucherCancelled.reason,
+      link: null,
+    });
+  } else if (order.status === "cancelado") {
     const refunded = order.cancellation?.refund === "hecho";
     steps.push({
       label: refunded ? "Cancelado y reembolsado" : "Cancelado; estamos haciendo tu reembolso",
@@ -162,12 +169,14 @@ export async function orderPageOf(
         : "Tu pedido ya llegó. ¿Algo no está como esperabas? Escríbenos: lo resolvemos contigo."
       : order.status === "pendiente" && nothingToSend(order)
         ? REFUND_FOR_NOTHING_SENT
-        : nextStep(
-            order.status,
-            Boolean(order.trackingUrl),
-            order.cancellation,
-            order.voucher?.method ?? null,
-          ),
+        : order.voucherCancelled
+          ? VOUCHER_CANCELLED_NEXT
+          : nextStep(
+              order.status,
+              Boolean(order.trackingUrl),
+              order.cancellation,
+              order.voucher?.method ?? null,
+            ),
     // A cancelled order's step says why and how its refund stands: no promise to write about it.
     missing: order.status === "cancelado" ? null : missingPiecesNotice(order),
     returns:
@@ -179,6 +188,10 @@ export async function orderPageOf(
     voucher: voucherView(order),
   };
 }
+
+/** A voucher cancelled over the per-person limit before it was paid: nothing to pay, nothing to give back. */
+const VOUCHER_CANCELLED_NEXT =
+  "Tu ficha ya no se puede pagar: no la pagues. No se te cobró nada. Si crees que es un error, escríbenos y lo revisamos.";
 
 function statusText(status: string): string {
   switch (status) {

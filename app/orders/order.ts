@@ -75,6 +75,11 @@ export interface Order {
   }[];
   /** Cancelled over the per-person limit (decision 29): why, and how its refund stands; else null. */
   cancellation: OrderCancellation | null;
+  /**
+   * A voucher (OXXO, SPEI) cancelled before it was paid because it went over a drop's 'Máximo N por
+   * persona' (decisions 29, 42): why, and when; nothing was charged, so no refund. Else null.
+   */
+  voucherCancelled: { reason: string; at: Date } | null;
 }
 
 /** What the missing pieces of a late payment come to (their shipping too when nothing is sent). */

@@ -5,7 +5,7 @@ import { detachBrowser, releaseHold } from "./holds.server";
 import { recordPaymentEvent } from "./payment.server";
 import type { PaymentEvent, PaymentProvider } from "./payment-port";
 import { settlePayment } from "./settle-payment.server";
-import { awaitVoucher } from "./voucher-wait.server";
+import { recordVoucher } from "./voucher-limit.server";
 
 export type PaymentEventOutcome =
   | "duplicate"
@@ -110,10 +110,12 @@ async function apply(
     }
     case "awaiting_payment": {
       // Delayed payment methods complete the session unpaid; a paid or failed event follows. The
-      // voucher the buyer got is recorded and holds the pieces until it expires (decision 42).
+      // voucher the buyer got is recorded and holds the pieces until it expires (decision 42); over
+      // a drop's per-person limit it is cancelled (voucher-limit.server.ts).
       // Throws when the provider does not answer: the event is retried.
       const state = payments ? await payments.getSession(event.sessionId) : null;
-      if (state?.voucher && !state.paid) await awaitVoucher(db, event.orderId, state.voucher, state, now);
+      if (payments && state?.voucher && !state.paid)
+        await recordVoucher(db, payments, event.orderId, state.voucher, state, now);
       // Either way the payment page is done with: its browser may start another checkout meanwhile.
       else await detachBrowser(db, event.orderId);
       return "awaiting_payment";

@@ -99,6 +99,13 @@ export interface RefundRequest {
   key?: string;
 }
 
+/**
+ * What the provider says of a voucher's payment it was asked to cancel: `cancelada`, it can no
+ * longer be paid (cancelled now, or before); `pagada`, the money is in or on its way, so it stays
+ * for the payment's own path to settle.
+ */
+export type VoucherCancelAnswer = "cancelada" | "pagada";
+
 /** Where a refund the provider accepted stands: made, still in its hands, or failed for good. */
 export type RefundState = "hecho" | "en_curso" | "fallido";
 
@@ -173,6 +180,16 @@ export interface PaymentProvider {
   refund(request: RefundRequest): Promise<{ id: string; state: Exclude<RefundState, "fallido"> }>;
   /** Where a refund the provider accepted stands now (asked again until it is made or failed). */
   refundState(refundId: string): Promise<RefundState>;
+  /**
+   * Cancels the payment of a voucher given for a session (an OXXO voucher, a SPEI transfer) so it
+   * can no longer be paid. A payment already made is never cancelled: `pagada`. Throws when it got
+   * no answer it can trust (network, the provider's own failures), or the provider refused it for
+   * another reason: asked again later.
+   */
+  cancelVoucher(payment: {
+    sessionId: string | null;
+    paymentId: string | null;
+  }): Promise<VoucherCancelAnswer>;
   /** Providers that notify by webhook: verifies the signature and reads the event (throws InvalidWebhook). */
   parseWebhook?(payload: string, signature: string): PaymentEvent;
 }

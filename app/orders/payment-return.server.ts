@@ -1,7 +1,7 @@
 import type { Db } from "~/db/database.server";
 import type { PaymentProvider } from "./payment-port";
 import { settlePaidSession } from "./settle-payment.server";
-import { awaitVoucher } from "./voucher-wait.server";
+import { recordVoucher } from "./voucher-limit.server";
 
 /*
  * The buyer is back from the payment page, usually before the provider's event reaches the shop.
@@ -32,6 +32,7 @@ export async function catchUpWithProvider(
     return outcome === "already_paid" || outcome === "unknown_order" ? null : "pagado";
   }
   if (state.status !== "complete" || !state.voucher) return null;
-  await awaitVoucher(db, orderId, state.voucher, state, now);
+  // Over a drop's per-person limit it is cancelled at once: the page then says so, not how to pay.
+  await recordVoucher(db, payments, orderId, state.voucher, state, now);
   return "ficha";
 }

@@ -1,19 +1,22 @@
 import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
 import { takeTurnsOn } from "~/db/transaction-lock.server";
+import { type BuyerKey, KEY_WORDS, limitReason } from "./per-person-reason";
 import { DESK_TABS } from "./status";
 
 /*
  * 'Máximo N por persona' at payment (decision 29). The checkout counts the pieces of one order;
  * here, when a payment is confirmed, the pieces of each limited drop are counted across every
- * order the same buyer kept (and every voucher of theirs still waiting to be paid): the same e-mail, the same card (the provider's fingerprint) or the
- * same shipping address. The orders already kept keep their pieces; the one that goes over is
- * the one being confirmed.
+ * order the same buyer kept (and every voucher of theirs still waiting to be paid): the same
+ * e-mail, the same card (the provider's fingerprint) or the same shipping address. The orders
+ * already kept keep their pieces; the one that goes over is the one being confirmed. A voucher
+ * (OXXO, SPEI) is counted the same way when it is recorded, as if it were kept: one over the limit
+ * is cancelled before it can be paid (voucher-limit.server.ts).
  *
- * Runs inside the payment's transaction, after its order became `pendiente`. Confirmations of one
- * drop take their turn (an advisory lock per drop on PostgreSQL; SQLite's write transactions take
- * theirs anyway), so two payments of one buyer confirmed at once by two app servers are counted
- * one after the other: the second sees the first, never both only themselves.
+ * Runs inside the payment's (or the voucher's) transaction. Confirmations of one drop take their
+ * turn (an advisory lock per drop on PostgreSQL; SQLite's write transactions take theirs anyway),
+ * so two payments of one buyer confirmed at once by two app servers are counted one after the
+ * other: the second sees the first, never both only themselves.
  */
 
 /** The statuses of orders a buyer keeps: paid and not cancelled. */
@@ -21,30 +24,18 @@ const KEPT = [...DESK_TABS];
 /** A return whose pieces came back to the shop: received (its refund under way) or refunded. */
 const RETURNED = ["recibida", "reembolsada"] as const;
 
-type Key = "email_key" | "card_fingerprint" | "address_key";
-const KEY_WORDS: Record<Key, string> = {
-  email_key: "el mismo correo",
-  card_fingerprint: "la misma tarjeta",
-  address_key: "la misma dirección de envío",
-};
-
 export interface OverLimit {
   dropId: string;
   dropName: string;
   max: number;
-  /** Pieces of the drop the buyer's other orders keep. */
+  /** Pieces of the drop the buyer's other orders keep (paid, and vouchers waiting when they count). */
   kept: number;
   /** Pieces of the drop in this order. */
   wanted: number;
   /** What made them one buyer. */
-  keys: Key[];
+  keys: BuyerKey[];
   /** In Spanish, for the owner's desk and the buyer's e-mail. */
   reason: string;
-}
-
-function joinWords(words: string[]): string {
-  if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} y ${words.at(-1)}`;
 }
 
 /**
@@ -72,8 +63,17 @@ export async function lockLimitedDrops(trx: Db, orderId: string) {
   return { lines, limited };
 }
 
-/** Null when the order is within every drop's limit (or no drop of it has one). */
-export async function overPerPersonLimit(trx: Db, orderId: string): Promise<OverLimit | null> {
+/**
+ * Null when the order is within every drop's limit (or no drop of it has one). Counted beside it:
+ * the orders the buyer kept, and her vouchers still waiting to be paid, except when the order is a
+ * voucher being paid (cash paid is not cancelled for another voucher that may never be). A voucher
+ * being recorded (`recording`, voucher-wait.server.ts) is counted as if it were kept, against both.
+ */
+export async function overPerPersonLimit(
+  trx: Db,
+  orderId: string,
+  options: { recording?: boolean } = {},
+): Promise<OverLimit | null> {
   // Its locks are already this transaction's (confirmPayment took them first): taken again, a no-op.
   const { lines, limited } = await lockLimitedDrops(trx, orderId);
   if (limited.length === 0) return null;
@@ -83,12 +83,21 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
     .where("id", "=", orderId)
     .executeTakeFirst();
   if (!me) return null;
-  const keys = (Object.keys(KEY_WORDS) as Key[]).filter((k) => me[k] !== null && me[k] !== "");
+  const keys = (Object.keys(KEY_WORDS) as BuyerKey[]).filter((k) => me[k] !== null && me[k] !== "");
   if (keys.length === 0) return null;
+  const withWaiting = options.recording === true || me.voucher_reference === null;
   const others = await trx
     .selectFrom("orders as o")
     .innerJoin("order_lines as l", "l.order_id", "o.id")
-    .select(["o.email_key", "o.card_fingerprint", "o.address_key", "l.drop_id", "l.quantity", "l.missing"])
+    .select([
+      "o.status",
+      "o.email_key",
+      "o.card_fingerprint",
+      "o.address_key",
+      "l.drop_id",
+      "l.quantity",
+      "l.missing",
+    ])
     // Pieces she sent back (a return received, refunded or about to be) are no longer hers.
     .select((eb) =>
       eb
@@ -101,15 +110,26 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
         .as("returned"),
     )
     .where("o.id", "<>", orderId)
-    // Paid orders, and vouchers still waiting to be paid (decision 42) — except for a voucher
-    // being paid itself: cash paid is not cancelled for another voucher that may never be.
+    // Paid orders, and vouchers still waiting to be paid (decision 42) when they count: not one
+    // over the limit itself, whose cancellation waits for the provider (voucher-limit.server.ts).
     .where((eb) =>
-      me.voucher_reference !== null
-        ? eb("o.status", "in", KEPT)
-        : eb.or([
+      withWaiting
+        ? eb.or([
             eb("o.status", "in", KEPT),
-            eb.and([eb("o.status", "=", "esperando_pago"), eb("o.voucher_reference", "is not", null)]),
-          ]),
+            eb.and([
+              eb("o.status", "=", "esperando_pago"),
+              eb("o.voucher_reference", "is not", null),
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom("voucher_cancellations as vc")
+                    .select("vc.order_id")
+                    .whereRef("vc.order_id", "=", "o.id"),
+                ),
+              ),
+            ]),
+          ])
+        : eb("o.status", "in", KEPT),
     )
     .where(
       "l.drop_id",
@@ -123,10 +143,12 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
     const wanted = lines.filter((l) => l.drop_id === drop.id).reduce((n, l) => n + l.quantity - l.missing, 0);
     if (wanted === 0) continue;
     const theirs = others.filter((o) => o.drop_id === drop.id);
-    const kept = theirs.reduce((n, o) => n + o.quantity - o.missing - Number(o.returned ?? 0), 0);
+    const count = (rows: typeof theirs) =>
+      rows.reduce((n, o) => n + o.quantity - o.missing - Number(o.returned ?? 0), 0);
+    const waiting = count(theirs.filter((o) => o.status === "esperando_pago"));
+    const kept = count(theirs);
     if (kept + wanted <= max) continue;
     const matched = keys.filter((k) => theirs.some((o) => o[k] === me[k]));
-    const pieces = kept === 1 ? "1 pieza" : `${kept} piezas`;
     return {
       dropId: drop.id,
       dropName: drop.name,
@@ -134,7 +156,7 @@ export async function overPerPersonLimit(trx: Db, orderId: string): Promise<Over
       kept,
       wanted,
       keys: matched,
-      reason: `«${drop.name}» permite ${max} por persona y ya había ${pieces} pagada${kept === 1 ? "" : "s"} con ${joinWords(matched.map((k) => KEY_WORDS[k]))}.`,
+      reason: limitReason({ dropName: drop.name, max, paid: kept - waiting, waiting, keys: matched }),
     };
   }
   return null;

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import { type Db, toDate } from "~/db/database.server";
-import type { OrdersTable, RefundsTable } from "~/db/schema";
+import type { OrdersTable, RefundsTable, VoucherCancellationsTable } from "~/db/schema";
 import { formatMXN } from "~/lib/money";
 import { trackingLink } from "~/settings/carriers";
 import { isShippingMethod, type ShippingChoice } from "~/settings/shipping-rates";
@@ -17,6 +17,7 @@ import { isByHandReason, isNoAnswer } from "./refund-timing";
 
 type OrderRow = Selectable<OrdersTable>;
 type RefundRow = Selectable<RefundsTable>;
+type VoucherCancellationRow = Selectable<VoucherCancellationsTable>;
 type LineRow = {
   order_id: string;
   name: string;
@@ -38,7 +39,12 @@ function shippingRateOf(row: OrderRow): ShippingChoice | null {
 }
 
 /** The one mapping from stored rows to an `Order` (`lines`: this order's, in their order). */
-export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | null): Order {
+export function toOrder(
+  row: OrderRow,
+  lines: LineRow[],
+  refund?: RefundRow | null,
+  voucherCancellation?: VoucherCancellationRow | null,
+): Order {
   return {
     id: row.id,
     status: row.status,
@@ -122,6 +128,13 @@ export function toOrder(row: OrderRow, lines: LineRow[], refund?: RefundRow | nu
           lastError: refund.last_error,
         }
       : null,
+    voucherCancelled:
+      row.status === "cancelado" && voucherCancellation?.status === "hecho"
+        ? {
+            reason: voucherCancellation.reason,
+            at: toDate(voucherCancellation.cancelled_at ?? voucherCancellation.created_at),
+          }
+        : null,
   };
 }
 
@@ -157,18 +170,24 @@ export async function withLines(db: Db, rows: OrderRow[]): Promise<Order[]> {
       else byOrder.set(line.order_id, [withEdition]);
     }
   }
-  // Cancelled orders come with their refund (few: read only for them).
+  // Cancelled orders come with their refund, or the voucher cancelled unpaid (few: read only for them).
   const cancelled = rows.filter((r) => r.status === "cancelado").map((r) => r.id);
   const refunds = new Map<string, RefundRow>();
+  const vouchers = new Map<string, VoucherCancellationRow>();
   for (let i = 0; i < cancelled.length; i += IDS_PER_QUERY) {
-    const found = await db
-      .selectFrom("refunds")
-      .selectAll()
-      .where("order_id", "in", cancelled.slice(i, i + IDS_PER_QUERY))
-      .execute();
+    const ids = cancelled.slice(i, i + IDS_PER_QUERY);
+    const found = await db.selectFrom("refunds").selectAll().where("order_id", "in", ids).execute();
     for (const refund of found) refunds.set(refund.order_id, refund);
+    const unpaid = await db
+      .selectFrom("voucher_cancellations")
+      .selectAll()
+      .where("order_id", "in", ids)
+      .execute();
+    for (const voucher of unpaid) vouchers.set(voucher.order_id, voucher);
   }
-  return rows.map((row) => toOrder(row, byOrder.get(row.id) ?? [], refunds.get(row.id)));
+  return rows.map((row) =>
+    toOrder(row, byOrder.get(row.id) ?? [], refunds.get(row.id), vouchers.get(row.id)),
+  );
 }
 
 export async function getOrder(db: Db, id: string): Promise<Order | null> {

@@ -25,6 +25,8 @@ export interface Receipt {
   cancelledMismatch: boolean;
   /** The OXXO voucher or SPEI transfer still to pay (decision 42); null otherwise. */
   voucher: VoucherView | null;
+  /** Its voucher cancelled before it was paid, over a drop's per-person limit: why; null otherwise. */
+  voucherCancelled: string | null;
 }
 
 /** The order as a receipt, or null when it is not (or no longer) one worth showing. */
@@ -53,5 +55,6 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
     cancelledSoldOut: order.cancellation?.soldOut ?? false,
     cancelledMismatch: order.cancellation?.mismatch ?? false,
     voucher: voucherView(order),
+    voucherCancelled: order.voucherCancelled?.reason ?? null,
   };
 }

@@ -27,6 +27,7 @@ const ALLOWED: Record<OrderMove, OrderStatus[]> = {
   cancelOverLimit: ["pendiente"],
   cancelSoldOut: ["pendiente"],
   cancelMismatch: ["esperando_pago", "expirado"],
+  cancelVoucherOverLimit: ["esperando_pago"],
 };
 
 const STATUSES: OrderStatus[] = [
@@ -60,6 +61,7 @@ describe("the order's allowed moves", () => {
     expect(ORDER_MOVES.archive.to).toBe("archivado");
     expect(ORDER_MOVES.unarchive.to).toBe("enviado");
     expect(ORDER_MOVES.cancelByShop.to).toBe("cancelado");
+    expect(ORDER_MOVES.cancelVoucherOverLimit.to).toBe("cancelado");
     expect(ORDER_MOVES.refundRefused.to).toBe("pendiente");
     expect(ORDER_MOVES.deleteFromHistory.to).toBeNull();
     expect(ORDER_MOVES.cancelOverLimit.to).toBe("cancelado");

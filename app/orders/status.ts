@@ -19,6 +19,7 @@ import type { OrderStatus } from "~/db/schema";
  *
  *   pendiente --cancelOverLimit / cancelSoldOut / cancelByShop--> cancelado --refundRefused--> pendiente
  *   esperando_pago, expirado --cancelMismatch--> cancelado
+ *   esperando_pago --cancelVoucherOverLimit--> cancelado (a voucher over the limit, never paid)
  *   archivado --unarchive--> enviado
  *
  * A payment beyond a drop's 'Máximo N por persona' (decision 29) is cancelled in the very
@@ -49,6 +50,9 @@ export const ORDER_MOVES = {
   // The provider charged another amount or currency than the order asks: never taken as paid,
   // cancelled with a refund of what was charged, in the payment's own transaction (decision 37).
   cancelMismatch: { from: ["esperando_pago", "expirado"], to: "cancelado" },
+  // A voucher (OXXO, SPEI) over a drop's 'Máximo N por persona', its payment cancelled at the
+  // provider before it was paid: nothing was charged, nothing to refund (decisions 29, 42).
+  cancelVoucherOverLimit: { from: ["esperando_pago"], to: "cancelado" },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus | null }>;
 
 export type OrderMove = keyof typeof ORDER_MOVES;
@@ -72,7 +76,8 @@ export function isDeskTab(value: string | null | undefined): value is DeskTab {
 
 /**
  * What the desk lists: its three tabs, and two read-only views of the records kept for the
- * accounts: 'Cancelados' (refunded: over the per-person limit, or cancelled by the shop) and
+ * accounts: 'Cancelados' (refunded: over the per-person limit, or cancelled by the shop; and vouchers
+ * over the limit cancelled before they were paid) and
  * 'Borrados del historial' (shipped orders taken off the tabs). Cancelled orders are not sales:
  * reports count the statuses of DESK_TABS only (an order taken off the tabs was still sold).
  */

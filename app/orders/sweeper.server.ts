@@ -4,7 +4,8 @@ import { errorLine } from "~/lib/errors";
 import { detachBrowser, expiredHolds, extendHold, type HoldCursor, releaseHold } from "./holds.server";
 import type { PaymentProvider } from "./payment-port";
 import { settlePaidSession } from "./settle-payment.server";
-import { awaitVoucher, inDropOpening } from "./voucher-wait.server";
+import { recordVoucher, retryVoucherCancellations } from "./voucher-limit.server";
+import { inDropOpening } from "./voucher-wait.server";
 
 /**
  * How much longer a hold waits, at each sweep, for a delayed payment whose voucher the shop cannot
@@ -37,6 +38,8 @@ const failedLastSweep = new Set<string>();
  * recorded here if its event never came (decision 42) — never while one of its drops is in its
  * opening period, when the hold ends on time like any other; any other (including one the
  * provider does not know, and a voucher that expired unpaid) is closed and its pieces go back.
+ * Then vouchers over a drop's per-person limit whose cancellation the provider did not answer
+ * are asked again (voucher-limit.server.ts), when due.
  *
  * A hold that cannot be settled now (the provider does not answer) keeps waiting for the next
  * sweep, and the sweep pages past it: however many fail, every other hold is reached. Holds are
@@ -100,6 +103,12 @@ export async function sweepExpiredHolds(
   await settleAll(lastTime, false);
   failedLastSweep.clear();
   for (const id of failedNow) failedLastSweep.add(id);
+  // Vouchers over a drop's per-person limit whose cancellation the provider did not answer before.
+  if (performance.now() < deadline) {
+    const vouchers = await retryVoucherCancellations(db, payments, now);
+    counts.released += vouchers.cancelled;
+    counts.failed += vouchers.failed;
+  }
   if (postponed > 0) {
     log.warn({ postponed }, "Barrido de apartados: tiempo agotado, el resto queda para el siguiente");
   }
@@ -130,9 +139,11 @@ async function settleHold(
       return outcome === "already_paid" || outcome === "unknown_order" ? null : "paid";
     }
     if (state.status === "complete" && state.voucher) {
-      // A voucher (OXXO, SPEI): held until it expires, recorded here if its event never came.
-      const outcome = await awaitVoucher(db, hold.id, state.voucher, state, now);
-      if (outcome === "esperando") return "waiting";
+      // A voucher (OXXO, SPEI): held until it expires, recorded here if its event never came; over
+      // a drop's per-person limit, cancelled (or, the provider silent, held and asked again).
+      const outcome = await recordVoucher(db, payments, hold.id, state.voucher, state, now);
+      if (outcome === "esperando" || outcome === "sobre_el_limite") return "waiting";
+      if (outcome === "cancelada") return "released";
       if (outcome === "resuelto") return null;
       // Expired unpaid, or its drop is opening: the hold ends like any other.
     } else if (state.status === "complete" && !hold.voucher_reference) {

@@ -61,6 +61,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     reembolso_a_mano: "Reembolsado a mano por la tienda",
     faltantes_reembolsados: "Piezas faltantes reembolsadas",
     cobro_distinto: "Cobro distinto del total: cancelado",
+    ficha_cancelada: "Ficha cancelada por el máximo por persona",
     entrega_registrada: "Fecha de entrega registrada",
     borrado: "Borrado del historial",
     devolucion_solicitada: "Devolución solicitada",

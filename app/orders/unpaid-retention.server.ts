@@ -4,8 +4,9 @@ import { type Db, toTimestamp } from "~/db/database.server";
  * A checkout never paid keeps no buyer (the privacy notice: data kept while it serves its purpose,
  * then deleted or made anonymous). A cash voucher left unpaid wrote her name, e-mail, phone and
  * address to its order; a checkout, her browser and address bucket. A month after the hold ended
- * (a voucher lasts three days at most) they are blanked; the order stays as a count of pieces
- * once held, for the accounts of nothing.
+ * (a voucher lasts three days at most; one cancelled unpaid over a per-person limit counts the
+ * same) they are blanked; the order stays as a count of pieces once held, for the accounts of
+ * nothing.
  */
 
 /** Days an unpaid order keeps its buyer's data after its hold ended. */
@@ -27,7 +28,8 @@ export async function forgetUnpaidBuyers(db: Db, now = new Date()): Promise<numb
       await db
         .selectFrom("orders")
         .select("id")
-        .where("status", "=", "expirado")
+        // Ended unpaid, or its voucher cancelled before it was paid (over a per-person limit).
+        .where("status", "in", ["expirado", "cancelado"])
         .where("paid_at", "is", null)
         .where("expires_at", "<", before)
         .where((eb) =>

@@ -6,6 +6,8 @@ import { addressKey, emailKey } from "./buyer-keys";
 import { inOpening } from "./opening";
 import type { Voucher } from "./order";
 import { shippingChargeColumns } from "./payment.server";
+import { lockLimitedDrops, overPerPersonLimit } from "./per-person.server";
+import { ASKING_MS } from "./refund-timing";
 import { orderSearchKey } from "./search";
 import { addressColumns, type ShippingAddress } from "./shipping";
 
@@ -15,10 +17,19 @@ import { addressColumns, type ShippingAddress } from "./shipping";
  * per-person limit counts it), its pieces stay held until the voucher expires, and the buyer gets
  * the voucher by e-mail. Its outcome comes later: paid (confirmPayment), failed or expired
  * (releaseHold, which tells the buyer), or nothing at all (the sweeper at its expiry).
+ *
+ * A voucher that takes its buyer past a drop's 'Máximo N por persona', counted as if it were kept
+ * (decision 29), is recorded all the same, with its cancellation to ask of the provider
+ * (voucher-limit.server.ts), so that it is never paid in cash the shop would have to give back by
+ * hand. Its e-mail is not sent then: only if the provider does not answer, as for any voucher.
  */
 
-/** What recording a voucher did: held until it expires; recorded, not held longer (its drop's opening); too late; or the order no longer waits. */
-export type VoucherOutcome = "esperando" | "sin_prorroga" | "vencida" | "resuelto";
+/**
+ * What recording a voucher did: held until it expires; recorded, not held longer (its drop's
+ * opening); recorded over the per-person limit, its cancellation to ask; too late; or the order no
+ * longer waits.
+ */
+export type VoucherOutcome = "esperando" | "sin_prorroga" | "sobre_el_limite" | "vencida" | "resuelto";
 
 export interface VoucherBuyer {
   customerName: string;
@@ -26,6 +37,8 @@ export interface VoucherBuyer {
   shipping: ShippingAddress | null;
   /** The shipping chosen on the payment page: the voucher's amount includes it. */
   shippingRate?: ShippingChoice | null;
+  /** The provider's payment the voucher pays (Stripe: the PaymentIntent), when it says: what a cancellation names. */
+  paymentId?: string | null;
 }
 
 /**
@@ -45,6 +58,8 @@ export async function awaitVoucher(
   const extend = !(await inDropOpening(db, orderId, now));
   const ship = buyer.shipping;
   return db.transaction().execute(async (trx) => {
+    // The per-person locks before the order's row, as a payment's confirmation takes them.
+    await lockLimitedDrops(trx, orderId);
     const order = await trx
       .selectFrom("orders")
       .select(["status", "voucher_reference", "voucher_expires_at", "expires_at"])
@@ -76,6 +91,7 @@ export async function awaitVoucher(
         address_key: addressKey(ship),
         ...(ship ? addressColumns(ship) : {}),
         ...(buyer.shippingRate !== undefined ? shippingChargeColumns(buyer.shippingRate) : {}),
+        ...(buyer.paymentId ? { payment_id: buyer.paymentId } : {}),
         updated_at: toTimestamp(now),
       })
       .where("id", "=", orderId)
@@ -83,16 +99,42 @@ export async function awaitVoucher(
       .where("voucher_reference", "is", null)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) return "resuelto";
-    if (buyer.customerEmail && extend) {
-      await queueEmail(trx, {
-        kind: VOUCHER_EMAIL,
-        recipient: buyer.customerEmail,
-        orderId,
-        dedupeKey: `${VOUCHER_EMAIL}:${orderId}`,
-        now,
-      });
+    // Counted as if it were kept, against her paid orders and her other vouchers still waiting.
+    const over = await overPerPersonLimit(trx, orderId, { recording: true });
+    if (over) {
+      await trx
+        .insertInto("voucher_cancellations")
+        .values({
+          order_id: orderId,
+          reason: over.reason,
+          status: "pendiente",
+          // The caller asks the provider at once; the sweep only if that did not happen (a crash).
+          next_attempt_at: toTimestamp(new Date(now.getTime() + ASKING_MS)),
+          created_at: toTimestamp(now),
+        })
+        .onConflict((oc) => oc.column("order_id").doNothing())
+        .execute();
+      return "sobre_el_limite";
     }
+    if (extend) await queueVoucherEmail(trx, orderId, buyer.customerEmail, now);
     return extend ? "esperando" : "sin_prorroga";
+  });
+}
+
+/** The buyer's e-mail with her voucher (how to pay it, until when), once per order. */
+export async function queueVoucherEmail(
+  trx: Db,
+  orderId: string,
+  recipient: string,
+  now: Date,
+): Promise<void> {
+  if (!recipient) return;
+  await queueEmail(trx, {
+    kind: VOUCHER_EMAIL,
+    recipient,
+    orderId,
+    dedupeKey: `${VOUCHER_EMAIL}:${orderId}`,
+    now,
   });
 }
 

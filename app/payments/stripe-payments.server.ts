@@ -12,6 +12,7 @@ import type { ShippingAddress } from "~/orders/shipping";
 import { voucherDeadline } from "~/orders/vouchers";
 import { isShippingMethod, type ShippingChoice, type ShippingOption } from "~/settings/shipping-rates";
 import { VOUCHER_DAYS } from "~/settings/vouchers";
+import { cancelStripeVoucher } from "./stripe-voucher-cancel.server";
 
 export interface StripeSettings {
   secretKey: string;
@@ -195,6 +196,8 @@ export function createStripePayments(
     async refundState(refundId) {
       return refundStateOf((await stripe.refunds.retrieve(refundId)).status);
     },
+    // A voucher over a drop's per-person limit: its PaymentIntent cancelled before it is paid.
+    cancelVoucher: (payment) => cancelStripeVoucher(stripe, payment),
     parseWebhook(payload, signature) {
       let event: Stripe.Event;
       try {

@@ -71,7 +71,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
         receipt?.cancelledByShop ||
         receipt?.cancelledSoldOut ||
         receipt?.cancelledMismatch ||
-        receipt?.voucher
+        receipt?.voucher ||
+        receipt?.voucherCancelled
       ) && (
         <p className="mt-4 text-ink/80">
           Te enviaremos un correo de confirmación con el detalle de tu pedido. Cuando lo enviemos, te llegará
@@ -110,6 +111,12 @@ export default function Success({ loaderData }: Route.ComponentProps) {
             <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
               Cancelamos este pedido porque pasa del máximo de piezas por persona: {receipt.cancelled} Te
               devolvemos el total y te escribimos a {receipt.email} en cuanto el reembolso esté hecho.
+            </p>
+          ) : receipt.voucherCancelled ? (
+            <p role="alert" className="mt-4 text-sm text-red-900" data-testid="order-email">
+              Cancelamos tu ficha de pago porque pasa del máximo de piezas por persona:{" "}
+              {receipt.voucherCancelled} Esa ficha ya no se puede pagar: no la pagues. No se te cobró nada; te
+              escribimos a {receipt.email}.
             </p>
           ) : receipt.voucher ? (
             <VoucherToPay voucher={receipt.voucher} email={receipt.email} />

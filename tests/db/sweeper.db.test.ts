@@ -50,6 +50,9 @@ function providerWith(states: Record<string, PaymentState | "unreachable">) {
       throw new Error("no refunds here");
     },
     refundState: async () => "hecho",
+    cancelVoucher: async () => {
+      throw new Error("no vouchers here");
+    },
   };
   return { provider, expired };
 }

@@ -34,6 +34,13 @@ export interface FakeStripe {
   outage: "error" | "hangup" | null;
   /** Sessions whose every request fails with a 500 (the SDK retries them before it gives up). */
   failingSessions: Set<string>;
+  /**
+   * PaymentIntents whose own requests (`/v1/payment_intents/<id>…`: a cancel, a retrieve) fail
+   * with a 500; a session expanding one still answers.
+   */
+  failingIntents: Set<string>;
+  /** Every PaymentIntent Stripe cancelled (`POST /v1/payment_intents/<id>/cancel` it accepted), in order. */
+  cancelledIntents: string[];
   /** The status a new refund answers with: `succeeded` by default; `pending` or `failed` as a bank may. */
   refundStatus: "succeeded" | "pending" | "failed";
   /** Moves a refund on, as Stripe does later (a pending one succeeds or fails). */
@@ -302,6 +309,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (fake.outage === "error") {
         return send(500, { error: { type: "api_error", message: "An unknown error occurred" } });
       }
+      const intentInPath = /^\/v1\/payment_intents\/([^/]+)/.exec(path)?.[1];
+      if (intentInPath && fake.failingIntents.has(intentInPath)) {
+        return send(500, { error: { type: "api_error", message: "An unknown error occurred" } });
+      }
       if (req.method === "POST" && path === "/v1/checkout/sessions") {
         const id = `cs_test_${next++}`;
         // What the line items come to: price × quantity, as Stripe's page adds them up.
@@ -449,6 +460,37 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         }
         return send(200, refund);
       }
+      const cancelMatch = path.match(/^\/v1\/payment_intents\/([^/]+)\/cancel$/);
+      if (req.method === "POST" && cancelMatch) {
+        const intent = paymentIntents.get(cancelMatch[1] ?? "");
+        if (!intent) {
+          return send(404, {
+            error: {
+              type: "invalid_request_error",
+              code: "resource_missing",
+              message: "No such payment_intent",
+            },
+          });
+        }
+        // As Stripe answers: only a PaymentIntent not yet paid (nor cancelled) can be cancelled.
+        if (intent.status === "succeeded" || intent.status === "canceled") {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              code: "payment_intent_unexpected_state",
+              message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+            },
+          });
+        }
+        Object.assign(intent, {
+          status: "canceled",
+          next_action: null,
+          canceled_at: Math.floor(Date.now() / 1000),
+          cancellation_reason: form.get("cancellation_reason"),
+        });
+        fake.cancelledIntents.push(String(intent.id));
+        return send(200, expanded(intent));
+      }
       const intentMatch = path.match(/^\/v1\/payment_intents\/([^/]+)$/);
       if (req.method === "GET" && intentMatch) {
         const intent = paymentIntents.get(intentMatch[1] ?? "");
@@ -496,6 +538,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     refunds,
     outage: null,
     failingSessions: new Set(),
+    failingIntents: new Set(),
+    cancelledIntents: [],
     refundStatus: "succeeded",
     settleRefund(id, status) {
       const refund = refundObjects.get(id);

@@ -21,6 +21,7 @@ export function stripeAndMailStands(): { fake: FakeStripe; smtp: Smtp } {
   });
   afterEach(() => {
     stands.fake.outage = null;
+    stands.fake.failingIntents.clear();
     stands.fake.refundStatus = "succeeded";
   });
   return stands;

@@ -54,6 +54,7 @@ export function OrderView({ order, link }: { order: Order; link?: boolean }) {
         )}
       </p>
       {order.cancellation && <CancellationNote cancellation={order.cancellation} />}
+      {order.voucherCancelled && <VoucherCancelledNote cancelled={order.voucherCancelled} />}
       {order.stockIssue && <MissingPiecesNote order={order} />}
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
@@ -199,6 +200,25 @@ export function CancellationNote({ cancellation }: { cancellation: OrderCancella
           {piecesNote(cancellation)}
         </p>
       )}
+    </div>
+  );
+}
+
+/** A voucher over the per-person limit, cancelled at the provider before it was paid: nothing to refund. */
+export function VoucherCancelledNote({ cancelled }: { cancelled: NonNullable<Order["voucherCancelled"]> }) {
+  return (
+    <div
+      data-testid="voucher-cancelled"
+      className="space-y-1 rounded-lg border border-red-800/40 bg-red-50 px-3 py-2 text-sm text-red-900"
+    >
+      <p>
+        <strong>Ficha cancelada por el máximo por persona:</strong> {cancelled.reason}
+      </p>
+      <p>
+        Se canceló en el proveedor de pagos el{" "}
+        <time dateTime={cancelled.at.toISOString()}>{formatShopDateTime(cancelled.at)}</time>, antes de que se
+        pagara: no se cobró nada y no hay nada que reembolsar. Las piezas volvieron al stock.
+      </p>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { formatShopDateTime } from "~/lib/dates";
 import { formatMXN } from "~/lib/money";
 import { cancellationCents, type Order } from "~/orders/order";
 import { OrderActions } from "./order-actions";
-import { CancellationNote, StatusBadge } from "./order-view";
+import { CancellationNote, StatusBadge, VoucherCancelledNote } from "./order-view";
 
 /**
  * The orders desk's list: a compact table on a desktop (number, date, buyer, pieces, total,
@@ -159,6 +159,7 @@ export function OrdersTable({
                 <td className={`${cell} col-span-3 row-start-4 pt-1 md:pt-2`}>
                   {/* A cancelled order: why, and how its refund stands. */}
                   {order.cancellation && <CancellationNote cancellation={order.cancellation} />}
+                  {order.voucherCancelled && <VoucherCancelledNote cancelled={order.voucherCancelled} />}
                   {!order.removedAt && (
                     <OrderActions
                       orderId={order.id}

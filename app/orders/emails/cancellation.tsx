@@ -14,6 +14,7 @@ import {
 } from "~/mail/components";
 import { type Order, REFUNDED_BY_HAND, refundWayOf } from "../order";
 import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
+import { PER_PERSON_ASK, PER_PERSON_FAIR } from "./per-person-words";
 
 /**
  * A cancelled order, sent once the refund was made: over a drop's per-person limit (decision 29),
@@ -53,11 +54,11 @@ export async function cancellationEmail(
       ? "Tu apartado había vencido cuando llegó el pago, y las piezas pasaron a quien seguía. Si vuelven a estar disponibles, te esperan en la tienda."
       : cancellation.mismatch
         ? "Si todavía quieres estas piezas y siguen disponibles, puedes comprarlas de nuevo en la tienda."
-        : "Lo hacemos para que las pocas piezas de cada colección lleguen a más personas: las piezas de este pedido pasaron a quien seguía en la fila. Tus otros pedidos siguen en pie.";
+        : PER_PERSON_FAIR;
   const ask =
     cancellation.byShop || cancellation.soldOut || cancellation.mismatch
       ? "Si tienes cualquier duda sobre la cancelación, respóndenos y te explicamos."
-      : "Si crees que es un error (por ejemplo, dos personas distintas que comparten una dirección), respóndenos y lo revisamos.";
+      : PER_PERSON_ASK;
   const text = [
     `${firstName}, cancelamos tu pedido ${order.id} en ${shop.name} y te devolvimos tu dinero.`,
     "",

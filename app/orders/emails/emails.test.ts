@@ -5,7 +5,7 @@ import { cancellationEmail } from "./cancellation";
 import { confirmationEmail } from "./confirmation";
 import type { LinePhotos } from "./order-parts";
 import { shipmentEmail } from "./shipment";
-import { voucherEmail, voucherEndedEmail } from "./voucher-emails";
+import { voucherCancelledEmail, voucherEmail, voucherEndedEmail } from "./voucher-emails";
 
 /*
  * The order e-mails built from the shared components (decision 47): pieces with their photos,
@@ -144,6 +144,14 @@ describe("every order e-mail", () => {
       expiresAt: new Date("2026-11-28T18:00:00Z"),
     },
   } as Order;
+  const voucherCancelled = {
+    ...voucherOrder,
+    status: "cancelado",
+    voucherCancelled: {
+      reason: "«Mareas» permite 1 por persona y ya había 1 pieza pagada con el mismo correo.",
+      at: new Date("2026-11-26T18:00:00Z"),
+    },
+  } as Order;
   const cases: [string, () => ReturnType<typeof confirmationEmail | typeof voucherEmail>][] = [
     ["confirmation", () => confirmationEmail(order, shop, pageUrl, photos)],
     ["shipment", () => shipmentEmail(order, shop, pageUrl, photos)],
@@ -166,6 +174,7 @@ describe("every order e-mail", () => {
       "voucher ended",
       () => voucherEndedEmail({ ...voucherOrder, status: "expirado" } as Order, shop, pageUrl, photos),
     ],
+    ["voucher cancelled", () => voucherCancelledEmail(voucherCancelled, shop, pageUrl, photos)],
   ];
 
   it.each(cases)(
@@ -222,6 +231,20 @@ describe("every order e-mail", () => {
     expect(message?.text).toContain("no coincidió con su total");
     expect(message?.text).toContain("Ya hicimos el reembolso de $24,451.00 MXN");
     expect(message?.text).not.toContain("máximo de piezas");
+  });
+
+  it("a voucher cancelled over the per-person limit says why, that it can no longer be paid and nothing was charged; never a refund", async () => {
+    const message = await voucherCancelledEmail(voucherCancelled, shop, pageUrl);
+    expect(message?.subject).toBe("Cancelamos tu ficha del pedido OL-ABCD1234");
+    expect(message?.text).toContain(
+      "porque pasa del máximo de piezas por persona de la colección: «Mareas» permite 1 por persona",
+    );
+    expect(message?.text).toContain("Esa ficha ya no se puede pagar: no la pagues. No se te cobró nada.");
+    expect(message?.text).toContain("dos personas distintas que comparten una dirección");
+    expect(`${message?.subject} ${message?.text}`).not.toMatch(/reembols|devolv/i);
+    // Only for a voucher cancelled so: not for one still to pay, nor a paid order cancelled.
+    expect(await voucherCancelledEmail(voucherOrder, shop, pageUrl)).toBeNull();
+    expect(await voucherCancelledEmail({ ...order, status: "cancelado" } as Order, shop, pageUrl)).toBeNull();
   });
 
   it("the shipment notice keeps its tracking button and lines", async () => {

@@ -5,6 +5,7 @@ import {
   CANCELLATION_EMAIL,
   CONFIRMATION_EMAIL,
   SHIPMENT_EMAIL,
+  VOUCHER_CANCELLED_EMAIL,
   VOUCHER_EMAIL,
   VOUCHER_ENDED_EMAIL,
 } from "~/mail/kinds";
@@ -20,7 +21,7 @@ import { confirmationEmail } from "./confirmation";
 import type { LinePhotos } from "./order-parts";
 import { orderLinePhotos } from "./photos.server";
 import { shipmentEmail } from "./shipment";
-import { voucherEmail, voucherEndedEmail } from "./voucher-emails";
+import { voucherCancelledEmail, voucherEmail, voucherEndedEmail } from "./voucher-emails";
 
 /**
  * One order e-mail: the order as it is now, the shop, its 'Mi pedido' link and its lines' photos
@@ -66,5 +67,6 @@ export function orderEmailTemplates(
     [CANCELLATION_EMAIL]: withOrder(cancellationEmail),
     [VOUCHER_EMAIL]: withOrder(voucherEmail),
     [VOUCHER_ENDED_EMAIL]: withOrder(voucherEndedEmail),
+    [VOUCHER_CANCELLED_EMAIL]: withOrder(voucherCancelledEmail),
   };
 }

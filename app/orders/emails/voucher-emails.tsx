@@ -16,6 +16,7 @@ import {
 import type { Order } from "../order";
 import { voucherDeadlineText } from "../vouchers";
 import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
+import { PER_PERSON_ASK, PER_PERSON_FAIR } from "./per-person-words";
 import { howToPay } from "./voucher";
 
 /** The voucher the buyer pays with: the reference, how, until when, and that the pieces are held until then. */
@@ -112,6 +113,57 @@ export async function voucherEndedEmail(
         <Paragraph>{what}</Paragraph>
         <OrderSummary summary={summary} />
         <Paragraph>{again}</Paragraph>
+        <OrderPageLink url={pageUrl} />
+      </ShopEmail>
+    ),
+  });
+}
+
+/**
+ * A voucher over a drop's per-person limit, cancelled at the provider before it was paid (decisions
+ * 29, 42): why, that it can no longer be paid, and that nothing was charged (so nothing comes back).
+ */
+export async function voucherCancelledEmail(
+  order: Order,
+  shop: PublicShopSettings,
+  pageUrl: string | null = null,
+  photos: LinePhotos = [],
+): Promise<RenderedEmail | null> {
+  const cancelled = order.voucherCancelled;
+  if (!cancelled || !order.voucher || order.status !== "cancelado") return null;
+  const firstName = firstNameOf(order);
+  const why = `Cancelamos tu ficha de pago del pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancelled.reason}`;
+  const unpaid =
+    "Esa ficha ya no se puede pagar: no la pagues. No se te cobró nada. Si ya la habías pagado, respóndenos con tu comprobante y lo revisamos de inmediato.";
+  const summary = orderSummaryOf(order, photos);
+  const text = [
+    `${firstName}, cancelamos tu ficha de pago del pedido ${order.id} en ${shop.name}.`,
+    "",
+    why,
+    "",
+    unpaid,
+    "",
+    "Lo que tenía el pedido:",
+    ...orderSummaryText(summary),
+    "",
+    PER_PERSON_FAIR,
+    "",
+    PER_PERSON_ASK,
+    "",
+    ...orderPageLinkText(pageUrl),
+    contactLine(shop),
+  ].join("\n");
+  return renderEmail({
+    subject: `Cancelamos tu ficha del pedido ${order.id}`,
+    text,
+    html: (
+      <ShopEmail shop={shop} title={`${firstName}, cancelamos tu ficha de pago`}>
+        <Paragraph>{why}</Paragraph>
+        <Paragraph tone="strong">{unpaid}</Paragraph>
+        <SectionHeading>Lo que tenía el pedido</SectionHeading>
+        <OrderSummary summary={summary} />
+        <Paragraph>{PER_PERSON_FAIR}</Paragraph>
+        <Paragraph>{PER_PERSON_ASK}</Paragraph>
         <OrderPageLink url={pageUrl} />
       </ShopEmail>
     ),
