@@ -63,7 +63,7 @@ export function withoutOwnerNotes(sections: LegalSection[]): LegalSection[] {
 }
 
 /** When the model text was last reviewed; the owner changes it with the text. */
-export const LEGAL_UPDATED = "25 de noviembre de 2026";
+export const LEGAL_UPDATED = "27 de noviembre de 2026";
 
 export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
   const contact = `${shop.email} o por WhatsApp al +${shop.whatsapp}`;
@@ -90,7 +90,7 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
               "Identificación y contacto: nombre completo, correo electrónico y teléfono.",
               "Envío: calle y número, colonia, código postal, ciudad o municipio y estado.",
               "Datos del pedido: las piezas, el importe y la fecha de compra, y el identificador de la tarjeta que nos da el procesador de pagos (no es el número de la tarjeta: sirve para respetar el máximo de piezas por persona de una colección).",
-              "Datos técnicos: una cookie que identifica a tu navegador (para proteger el pago y evitar abusos) y el carrito guardado en tu propio navegador.",
+              "Datos técnicos: una cookie que identifica a tu navegador (para proteger el pago y evitar abusos), el carrito guardado en tu propio navegador y la dirección IP de tu conexión, que guardamos con tu pedido y en los registros del servidor para limitar abusos (por ejemplo, cuántas piezas se apartan desde una misma conexión en la apertura de una colección).",
               "Si pides factura: RFC, nombre o razón social, régimen fiscal, código postal fiscal, uso del CFDI y el correo al que te la enviamos, solo para emitir tu CFDI y cumplir con nuestras obligaciones fiscales.",
               "Si pides una devolución: el motivo que eliges y los comentarios que nos escribes, para atenderla.",
             ],
@@ -122,7 +122,7 @@ export function legalPage(path: LegalPath, shop: LegalShop): LegalPage {
           {
             heading: "Transferencias",
             paragraphs: [
-              "Compartimos tus datos solo con quienes los necesitan para cumplir tu pedido: la empresa de paquetería (nombre, teléfono y dirección de entrega) y el procesador de pagos (importe y correo). Estas transferencias son necesarias para cumplir el contrato de compraventa, por lo que no requieren tu consentimiento. No vendemos ni rentamos tus datos. También podemos entregarlos a una autoridad que los requiera conforme a la ley.",
+              "Compartimos tus datos solo con quienes los necesitan para cumplir tu pedido: la empresa de paquetería (nombre, teléfono y dirección de entrega) y el procesador de pagos (importe y correo, y los datos que captures en su página de pago, como tu nombre, teléfono y dirección de envío). Estas transferencias son necesarias para cumplir el contrato de compraventa, por lo que no requieren tu consentimiento. No vendemos ni rentamos tus datos. También podemos entregarlos a una autoridad que los requiera conforme a la ley.",
             ],
           },
           {
