@@ -276,6 +276,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   // `stripe` is null): on by default in the embedded mode, but a public HTTPS address means a real
   // shop, so there and on PostgreSQL the demo page must be asked for explicitly.
   const looksPublic = e.PUBLIC_URL?.startsWith("https://") ?? false;
+  // A live key, secret or restricted: real money.
+  const liveStripe = /^(sk|rk)_live_/.test(e.STRIPE_SECRET_KEY ?? "");
   const demoPaymentsAllowed = e.DEMO_PAYMENTS ?? (database.kind === "sqlite" && !looksPublic);
   if (!stripe && !demoPaymentsAllowed) {
     throw new StartupError(
@@ -288,7 +290,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       "Configuración inválida:\n  SESSION_SECRET: hace falta para las sesiones de administración (al menos 32 caracteres; p. ej. openssl rand -hex 32)",
     );
   }
-  if (e.QUICK_PASSWORD_HASHES && (looksPublic || e.STRIPE_SECRET_KEY?.startsWith("sk_live_"))) {
+  if (e.QUICK_PASSWORD_HASHES && (looksPublic || liveStripe)) {
     // A real shop's passwords are hashed at full cost; the quick hashes are for test benches.
     throw new StartupError(
       "Configuración inválida:\n  QUICK_PASSWORD_HASHES: solo para bancos de pruebas; una tienda pública (PUBLIC_URL https o una clave de Stripe en vivo) cifra las contraseñas con el costo completo",
@@ -326,9 +328,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     // Demo data is on by default only in the embedded mode tried out on a machine: a real shop
     // (PostgreSQL, a public HTTPS address or a live Stripe key) starts empty, and gets no demo
     // administrator whose password would go to its log.
-    demoData:
-      e.DEMO_DATA ??
-      (database.kind === "sqlite" && !looksPublic && !e.STRIPE_SECRET_KEY?.startsWith("sk_live_")),
+    demoData: e.DEMO_DATA ?? (database.kind === "sqlite" && !looksPublic && !liveStripe),
     demoArtCache: e.DEMO_ART_CACHE ? path.resolve(e.DEMO_ART_CACHE) : null,
     stripe,
     invoicing: { provider: e.INVOICING },

@@ -119,5 +119,12 @@ describe("the demo catalogue (DEMO_DATA)", () => {
         STRIPE_WEBHOOK_SECRET: "whsec_123",
       }).demoData,
     ).toBe(false);
+    expect(
+      loadConfig({
+        PUBLIC_URL: "http://localhost:3000",
+        STRIPE_SECRET_KEY: "rk_live_123",
+        STRIPE_WEBHOOK_SECRET: "whsec_123",
+      }).demoData,
+    ).toBe(false);
   });
 });

@@ -51,8 +51,20 @@ export async function keepFormWhenSessionEnds<T>({ serverAction }: { serverActio
       setEnded(true);
       return data(undefined, { status: 401 });
     }
+    // Any other answer (a save's redirect arrives thrown too) took the session.
+    setEnded(false);
     throw error;
   }
+}
+
+/** Whether the last save found the session ended. */
+export function sessionEnded(): boolean {
+  return ended;
+}
+
+/** An admin page loaded with the session (signed in again in this tab): the notice is over. */
+export function sessionIsBack(): void {
+  setEnded(false);
 }
 
 /**

@@ -1,5 +1,6 @@
+import { useEffect } from "react";
 import { Form, NavLink, Outlet, useLocation } from "react-router";
-import { SessionEndedNotice } from "~/components/admin/session-ended";
+import { SessionEndedNotice, sessionIsBack } from "~/components/admin/session-ended";
 import { SetUpChecklist } from "~/components/admin/set-up-checklist";
 import { RouteError } from "~/components/route-error";
 import { countPending } from "~/orders/desk.server";
@@ -57,6 +58,10 @@ export async function loader(args: Route.LoaderArgs) {
  */
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const landing = useLocation().pathname.replace(/\/$/, "") === LANDING;
+  // New data from the server needed the session: a notice that it had ended is over.
+  useEffect(() => {
+    if (loaderData) sessionIsBack();
+  }, [loaderData]);
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 md:grid-cols-[14rem_minmax(0,1fr)] md:grid-rows-[auto_1fr] md:py-10 print:block print:p-0">
       <nav aria-label="Administración" className="print:hidden">

@@ -45,9 +45,10 @@ export async function loader(args: Route.LoaderArgs) {
   return { state: query.state, page: query.page, entries, more, counts, error: null };
 }
 
-/** 'Reenviar' (intent=reenviar, email=…) on a failed message. */
 /** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
 export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
+/** 'Reenviar' (intent=reenviar, email=…) on a failed message. */
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);

@@ -76,12 +76,13 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
 /**
  * 'Enviar prueba' (intent=prueba, drop=…); 'Dar de baja' (intent=baja, email=…): the address leaves
  * every list. 'Reenviar' (intent=reenviar, email=…) is the mail log's and is still taken here.
  */
-/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
-export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
 
 export async function action(args: Route.ActionArgs) {
   const admin = requireAdmin(args);

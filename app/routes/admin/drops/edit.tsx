@@ -85,9 +85,10 @@ async function publishing(db: Db, dropId: string, form: FormData) {
   });
 }
 
-/** Saves the form, or (intent=eliminar, from the lists) deletes the drop. */
 /** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
 export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
+/** Saves the form, or (intent=eliminar, from the lists) deletes the drop. */
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);

@@ -87,13 +87,14 @@ function refused(base: Omit<DeskActionData, "ok" | "message">, refusal: DeskRefu
   });
 }
 
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
 /**
  * Every action on one order: atender (ship), corregir (tracking), comprador (the buyer's data),
  * archivar, desarchivar, eliminar (a paid order: cancelled with its refund), borrar (off the tabs,
  * the record kept), reenviar (an e-mail). Each answers { ok, message } with its status.
  */
-/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
-export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);

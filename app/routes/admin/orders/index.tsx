@@ -54,13 +54,14 @@ function answer(status: number, body: Omit<DeskActionData, "intent" | "orderId">
   );
 }
 
+/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
+export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
+
 /**
  * 'Atender seleccionados' (intent `atenderlote`): one carrier, and a tracking number per selected
  * order (`pedido`/`guia` pairs) or a CSV of "pedido,guía" lines (`csv`). All are shipped or none:
  * 400 with every problem by its line (or order), 409 naming the orders another tab moved meanwhile.
  */
-/** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
-export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessionEnds(args);
 
 export async function action(args: Route.ActionArgs) {
   requireAdmin(args);
