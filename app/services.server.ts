@@ -142,9 +142,10 @@ export async function startServices(
       payments = createDemoPayments(database.db);
     }
     const invoicing = openInvoicing(config.invoicing);
+    const replyTo = () => shopSettings.current().shop.email;
     const mailer = config.mail.smtpUrl
-      ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
-      : createOutboxMailer(config.mail.outboxDir, config.mail.from, log);
+      ? createSmtpMailer(config.mail.smtpUrl, config.mail.from, replyTo)
+      : createOutboxMailer(config.mail.outboxDir, config.mail.from, log, replyTo);
     const waitlistLinks = createWaitlistLinks(settings.secret);
     const orderPageLinks = createOrderPageLinks(settings.secret);
     const mail = createMailQueue(

@@ -17,7 +17,20 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-export function createSmtpMailer(url: string, from: string): Mailer {
+/**
+ * Where a buyer's reply goes: the shop's contact e-mail as the owner set it in Configuración (read
+ * at each send), when it is not the sender's own address. Seven messages ask her to reply, and
+ * the sender is set once in the server's environment, often an address nobody reads.
+ */
+export type ReplyTo = () => string | undefined;
+
+function withReplyTo(from: string, replyTo: ReplyTo | undefined): { from: string; replyTo?: string } {
+  const address = replyTo?.()?.trim();
+  if (!address || from.toLowerCase().includes(address.toLowerCase())) return { from };
+  return { from, replyTo: address };
+}
+
+export function createSmtpMailer(url: string, from: string, replyTo?: ReplyTo): Mailer {
   // Timeouts well under the e-mail queue's claim time (5 min), so a slow send is never claimed
   // and sent again by another server.
   const withTimeouts = new URL(url);
@@ -32,18 +45,23 @@ export function createSmtpMailer(url: string, from: string): Mailer {
   return {
     kind: "smtp",
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await transport.sendMail({ ...withReplyTo(from, replyTo), ...message });
     },
   };
 }
 
 /** Nothing is lost without SMTP: each message is a complete .eml file, and a log line says so. */
-export function createOutboxMailer(dir: string, from: string, log: (line: string) => void): Mailer {
+export function createOutboxMailer(
+  dir: string,
+  from: string,
+  log: (line: string) => void,
+  replyTo?: ReplyTo,
+): Mailer {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     kind: "outbox",
     async send(message) {
-      const info = await composer.sendMail({ from, ...message });
+      const info = await composer.sendMail({ ...withReplyTo(from, replyTo), ...message });
       await fs.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = path.join(dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`);

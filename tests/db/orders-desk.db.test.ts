@@ -854,6 +854,29 @@ describeEachDatabase("orders desk: timeline and e-mails", (harness) => {
     expect(sent.filter((s) => s === `Tu pedido ${id} va en camino`)).toHaveLength(2);
   });
 
+  it("a confirmation not yet sent when the order is cancelled never says 'está confirmado', nor does 'Reenviar' after", async () => {
+    const { database, db } = await fresh(harness);
+    const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 625_000, stock: 5 }]);
+    const id = await paidOrder(db, shop, "Renata Quiroga", { email: "renata@example.mx" });
+    // The mail server was down; the owner cancels meanwhile.
+    expect(await deliverPendingEmails(db, broken, templates(db))).toEqual({ sent: 0, failed: 1 });
+    expect(await cancelPaidOrder(db, createDemoPayments(db), id)).toMatchObject({ ok: true });
+    const later = new Date(Date.now() + 7 * 60 * MINUTE);
+    const sent: string[] = [];
+    await deliverPendingEmails(db, working(sent), templates(db), later);
+    expect(sent).toEqual([`Cancelamos tu pedido ${id} y te devolvimos tu dinero`]);
+    const confirmation = await db
+      .selectFrom("emails")
+      .selectAll()
+      .where("order_id", "=", id)
+      .where("kind", "=", "confirmacion")
+      .executeTakeFirstOrThrow();
+    expect(confirmation.last_error).toBe("no se envió: ya no hacía falta");
+    expect(await resendOrderEmail(db, id, confirmation.id)).toMatchObject({ ok: true });
+    await deliverPendingEmails(db, working(sent), templates(db), later);
+    expect(sent).toEqual([`Cancelamos tu pedido ${id} y te devolvimos tu dinero`]);
+  });
+
   it("'Reenviar' only works on an e-mail of that same order", async () => {
     const { database, db } = await fresh(harness);
     const shop = await workshop(database, [{ name: "Collar Caracola", priceCents: 625_000, stock: 5 }]);

@@ -235,6 +235,7 @@ describe("every order e-mail", () => {
 
   it("a voucher cancelled over the per-person limit says why, that it can no longer be paid and nothing was charged; never a refund", async () => {
     const message = await voucherCancelledEmail(voucherCancelled, shop, pageUrl);
+    if (!message) throw new Error("sin correo");
     expect(message?.subject).toBe("Cancelamos tu ficha del pedido OL-ABCD1234");
     expect(message?.text).toContain(
       "porque pasa del máximo de piezas por persona de la colección: «Mareas» permite 1 por persona",
@@ -242,6 +243,17 @@ describe("every order e-mail", () => {
     expect(message?.text).toContain("Esa ficha ya no se puede pagar: no la pagues. No se te cobró nada.");
     expect(message?.text).toContain("dos personas distintas que comparten una dirección");
     expect(`${message?.subject} ${message?.text}`).not.toMatch(/reembols|devolv/i);
+    // A SPEI transfer cannot be stopped at the bank: she is told not to make it, and what if she did.
+    const spei = await voucherCancelledEmail(
+      { ...voucherCancelled, voucher: { ...voucherCancelled.voucher, method: "spei" } } as Order,
+      shop,
+      pageUrl,
+    );
+    if (!spei) throw new Error("sin correo");
+    expect(spei.text).toContain(
+      "No hagas la transferencia: ya no se aplicará a tu pedido. No se te cobró nada.",
+    );
+    expect(spei.text).not.toContain("ya no se puede pagar");
     // Only for a voucher cancelled so: not for one still to pay, nor a paid order cancelled.
     expect(await voucherCancelledEmail(voucherOrder, shop, pageUrl)).toBeNull();
     expect(await voucherCancelledEmail({ ...order, status: "cancelado" } as Order, shop, pageUrl)).toBeNull();

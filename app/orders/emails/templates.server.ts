@@ -32,7 +32,7 @@ export type OrderEmail = (
   shop: PublicShopSettings,
   pageUrl: string | null,
   photos: LinePhotos,
-) => Promise<RenderedEmail | null>;
+) => Promise<RenderedEmail | null | false>;
 
 /**
  * The order e-mails the mail queue can render. Each reads its order when it is sent, so a
@@ -62,7 +62,11 @@ export function orderEmailTemplates(
       return render(withTrackingLink(order, carriers), shop, pageUrl, photos);
     };
   return {
-    [CONFIRMATION_EMAIL]: withOrder(confirmationEmail),
+    // Cancelled before it went (mail down for hours, then 'Eliminar pedido'), or asked again with
+    // 'Reenviar' after: "está confirmado" would be untrue beside its cancellation.
+    [CONFIRMATION_EMAIL]: withOrder(async (order, ...rest) =>
+      order.status === "cancelado" ? false : confirmationEmail(order, ...rest),
+    ),
     [SHIPMENT_EMAIL]: withOrder(shipmentEmail),
     [CANCELLATION_EMAIL]: withOrder(cancellationEmail),
     [VOUCHER_EMAIL]: withOrder(voucherEmail),

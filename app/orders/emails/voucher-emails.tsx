@@ -25,9 +25,11 @@ export async function voucherEmail(
   shop: PublicShopSettings,
   pageUrl: string | null = null,
   photos: LinePhotos = [],
-): Promise<RenderedEmail | null> {
+): Promise<RenderedEmail | null | false> {
   const voucher = order.voucher;
-  if (!voucher || order.status !== "esperando_pago") return null;
+  if (!voucher) return null;
+  // Paid (or cancelled) before it went: nothing to pay any more, so nothing to send (not a failure).
+  if (order.status !== "esperando_pago") return false;
   const firstName = firstNameOf(order);
   const until = voucherDeadlineText(voucher.expiresAt);
   const how = voucher.method === "oxxo" ? "en efectivo en OXXO" : "por transferencia SPEI";
@@ -86,8 +88,10 @@ export async function voucherEndedEmail(
   shop: PublicShopSettings,
   pageUrl: string | null = null,
   photos: LinePhotos = [],
-): Promise<RenderedEmail | null> {
-  if (!order.voucher || order.status !== "expirado") return null;
+): Promise<RenderedEmail | null | false> {
+  if (!order.voucher) return null;
+  // Paid late meanwhile: the voucher did not lapse after all.
+  if (order.status !== "expirado") return false;
   const firstName = firstNameOf(order);
   const what = `No recibimos el pago de tu pedido ${order.id} antes de que venciera tu ficha (${voucherDeadlineText(order.voucher.expiresAt)}), así que las piezas volvieron a la tienda.`;
   const again =
@@ -128,13 +132,18 @@ export async function voucherCancelledEmail(
   shop: PublicShopSettings,
   pageUrl: string | null = null,
   photos: LinePhotos = [],
-): Promise<RenderedEmail | null> {
+): Promise<RenderedEmail | null | false> {
   const cancelled = order.voucherCancelled;
-  if (!cancelled || !order.voucher || order.status !== "cancelado") return null;
+  if (!cancelled || !order.voucher) return null;
+  if (order.status !== "cancelado") return false;
   const firstName = firstNameOf(order);
   const why = `Cancelamos tu ficha de pago del pedido ${order.id} porque pasa del máximo de piezas por persona de la colección: ${cancelled.reason}`;
+  // A transfer to the CLABE made after the cancellation still reaches the provider (it is not
+  // refused at the bank): said plainly, with what happens then.
   const unpaid =
-    "Esa ficha ya no se puede pagar: no la pagues. No se te cobró nada. Si ya la habías pagado, respóndenos con tu comprobante y lo revisamos de inmediato.";
+    order.voucher.method === "spei"
+      ? "No hagas la transferencia: ya no se aplicará a tu pedido. No se te cobró nada. Si ya la hiciste, respóndenos con tu comprobante y te devolvemos el dinero."
+      : "Esa ficha ya no se puede pagar: no la pagues. No se te cobró nada. Si ya la habías pagado, respóndenos con tu comprobante y lo revisamos de inmediato.";
   const summary = orderSummaryOf(order, photos);
   const text = [
     `${firstName}, cancelamos tu ficha de pago del pedido ${order.id} en ${shop.name}.`,
