@@ -27,7 +27,7 @@ const ALLOWED: Record<OrderMove, OrderStatus[]> = {
   cancelOverLimit: ["pendiente"],
   cancelSoldOut: ["pendiente"],
   cancelMismatch: ["esperando_pago", "expirado"],
-  cancelVoucherOverLimit: ["esperando_pago"],
+  cancelVoucherOverLimit: ["esperando_pago", "expirado"],
 };
 
 const STATUSES: OrderStatus[] = [

@@ -19,7 +19,7 @@ import type { OrderStatus } from "~/db/schema";
  *
  *   pendiente --cancelOverLimit / cancelSoldOut / cancelByShop--> cancelado --refundRefused--> pendiente
  *   esperando_pago, expirado --cancelMismatch--> cancelado
- *   esperando_pago --cancelVoucherOverLimit--> cancelado (a voucher over the limit, never paid)
+ *   esperando_pago, expirado --cancelVoucherOverLimit--> cancelado (a voucher over the limit, never paid)
  *   archivado --unarchive--> enviado
  *
  * A payment beyond a drop's 'Máximo N por persona' (decision 29) is cancelled in the very
@@ -52,7 +52,7 @@ export const ORDER_MOVES = {
   cancelMismatch: { from: ["esperando_pago", "expirado"], to: "cancelado" },
   // A voucher (OXXO, SPEI) over a drop's 'Máximo N por persona', its payment cancelled at the
   // provider before it was paid: nothing was charged, nothing to refund (decisions 29, 42).
-  cancelVoucherOverLimit: { from: ["esperando_pago"], to: "cancelado" },
+  cancelVoucherOverLimit: { from: ["esperando_pago", "expirado"], to: "cancelado" },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus | null }>;
 
 export type OrderMove = keyof typeof ORDER_MOVES;

@@ -92,9 +92,16 @@ export async function cancelVoucherOverLimit(
     .where("c.order_id", "=", orderId)
     .executeTakeFirst();
   if (pending?.status !== "pendiente") return "resuelta";
-  // Paid, expired or cancelled meanwhile; or taken by a provider the shop no longer runs, which
-  // cannot be asked: the voucher's own path (its payment, its expiry) settles it.
-  if (pending.order_status !== "esperando_pago" || pending.payment_provider !== payments.name) {
+  // A hold released before the provider answered (a drop's first hours extend no hold) leaves a
+  // voucher still payable at the provider, and a late payment revives an expired order: it is
+  // still asked to cancel until the voucher itself lapses.
+  const voucherLive =
+    pending.voucher_expires_at !== null && toDate(pending.voucher_expires_at).getTime() > now.getTime();
+  const payable =
+    pending.order_status === "esperando_pago" || (pending.order_status === "expirado" && voucherLive);
+  // Paid or cancelled meanwhile, or its voucher lapsed; or taken by a provider the shop no longer
+  // runs, which cannot be asked: the voucher's own path (its payment, its expiry) settles it.
+  if (!payable || pending.payment_provider !== payments.name) {
     await forget(db, orderId);
     return "resuelta";
   }
@@ -130,17 +137,32 @@ export async function cancelVoucherOverLimit(
  */
 async function cancelOrder(db: Db, orderId: string, reason: string, now: Date): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const moved = await trx
+    // Claimed with an update that changes nothing (PostgreSQL locks the row to the commit; SQLite
+    // holds the write lock), so the status read next is the one moved from: a hold released
+    // meanwhile gave its pieces back already, and they must not come back twice.
+    const claimed = await trx
       .updateTable("orders")
-      .set({ status: "cancelado", updated_at: toTimestamp(now) })
+      .set((eb) => ({ status: eb.ref("status") }))
       .where("id", "=", orderId)
       .where("status", "in", movableFrom("cancelVoucherOverLimit"))
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) {
+    if (Number(claimed.numUpdatedRows) !== 1) {
       await forget(trx, orderId);
       return false;
     }
-    await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
+    const { status: before } = await trx
+      .selectFrom("orders")
+      .select("status")
+      .where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable("orders")
+      .set({ status: "cancelado", updated_at: toTimestamp(now) })
+      .where("id", "=", orderId)
+      .execute();
+    if (before === "esperando_pago") {
+      await putPiecesBack(trx, await heldByOrder(trx, orderId), `cancelacion:${orderId}`, now);
+    }
     await trx
       .updateTable("voucher_cancellations")
       .set((eb) => ({

@@ -3,6 +3,7 @@ import { beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { startCheckout } from "~/orders/checkout.server";
 import { listOrders } from "~/orders/desk.server";
+import { releaseHold } from "~/orders/holds.server";
 import { orderPageOf } from "~/orders/order-page.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { catchUpWithProvider } from "~/orders/payment-return.server";
@@ -304,6 +305,33 @@ describeEachDatabase("a voucher over 'Máximo N por persona'", (harness) => {
     expect(
       (await mailOf(email)).filter((m) => m.includes(`Cancelamos tu ficha del pedido ${voucher.orderId}`)),
     ).toHaveLength(1);
+  });
+
+  it("a hold released before Stripe answered (no extension in a drop's first hours): the voucher is still cancelled while it could be paid, the piece not given back twice", async () => {
+    const p = await piece(1);
+    const email = `ines.${harness.dialect}@example.mx`;
+    await paidByCard(p, email);
+    const voucher = await voucherFor(p, email);
+    stands.fake.failingIntents.add(voucher.intent);
+    const now = new Date();
+    await deliver("checkout.session.completed", voucher.sessionId, now);
+    expect(stands.fake.cancelledIntents).not.toContain(voucher.intent);
+    expect(await p.stock()).toBe(1);
+
+    // Its hold ends (as in an opening, where a voucher extends none): the piece goes back.
+    expect(await releaseHold(database.db, voucher.orderId, now)).toBe(true);
+    expect((await getOrder(database.db, voucher.orderId))?.status).toBe("expirado");
+    expect(await p.stock()).toBe(2);
+
+    // Stripe back: the voucher, payable for two days more, is cancelled; the piece is not counted again.
+    stands.fake.failingIntents.clear();
+    await sweepExpiredHolds(database.db, payments(), new Date(now.getTime() + HOUR));
+    expect(stands.fake.cancelledIntents).toContain(voucher.intent);
+    expect(await getOrder(database.db, voucher.orderId)).toMatchObject({
+      status: "cancelado",
+      voucherCancelled: expect.objectContaining({ reason: expect.stringContaining("por persona") }),
+    });
+    expect(await p.stock()).toBe(2);
   });
 
   it("a voucher over the limit still waiting for its cancellation does not count against her next purchase", async () => {
