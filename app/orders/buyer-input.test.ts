@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   BUYER_FIELDS,
   type BuyerInput,
+  buyerCorrectionSchema,
   buyerErrors,
   buyerInputOf,
   changedBuyerFields,
@@ -45,6 +46,20 @@ describe("the buyer's data, as the checkout and the desk's correction read it", 
     });
     expect(errorsOf({ ...ANA, line1: "x".repeat(201) })).toEqual({
       line1: "Calle y número: máximo 200 caracteres.",
+    });
+  });
+
+  it("the owner's correction speaks to her and keeps an order with no colonia as it is", () => {
+    const correction = (values: Record<string, string>) => {
+      const parsed = readBuyerForm(form(values), buyerCorrectionSchema);
+      return parsed.success ? parsed.data : buyerErrors(parsed.error.issues);
+    };
+    expect(correction({ ...ANA, line2: "" })).toEqual({ ...ANA, line2: "" });
+    expect(correction({ ...ANA, name: "" })).toEqual({ name: "Escribe el nombre completo." });
+    // The checkout still asks the buyer for hers.
+    expect(errorsOf({ ...ANA, line2: "", name: "" })).toEqual({
+      name: "Escribe tu nombre completo.",
+      line2: "Escribe la colonia.",
     });
   });
 

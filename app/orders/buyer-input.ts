@@ -21,6 +21,15 @@ export const buyerSchema = z.object({
   state: safeText().min(2, "Escribe el estado.").max(60, "Estado: máximo 60 caracteres."),
 });
 
+/**
+ * The owner's correction: the same fields, said to her ("el nombre", not "tu nombre"), and the
+ * colonia may stay empty (an order paid on Stripe's page may have none to keep).
+ */
+export const buyerCorrectionSchema = buyerSchema.extend({
+  name: safeText().min(2, "Escribe el nombre completo.").max(120, "Nombre: máximo 120 caracteres."),
+  line2: safeText().max(200, "Colonia: máximo 200 caracteres."),
+});
+
 export type BuyerInput = z.output<typeof buyerSchema>;
 export type BuyerField = keyof BuyerInput;
 
@@ -43,8 +52,8 @@ export const BUYER_FIELDS = [
 }[];
 
 /** The form's fields read and checked (a missing field reads as empty; a file is not text). */
-export function readBuyerForm(form: FormData) {
-  return buyerSchema.safeParse(Object.fromEntries(BUYER_FIELDS.map((f) => [f.name, form.get(f.name) ?? ""])));
+export function readBuyerForm(form: FormData, schema: typeof buyerSchema = buyerSchema) {
+  return schema.safeParse(Object.fromEntries(BUYER_FIELDS.map((f) => [f.name, form.get(f.name) ?? ""])));
 }
 
 /** The first problem of each field, by its name: what the form shows beside it. */

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { correctBuyer } from "~/orders/buyer-correction.server";
-import { buyerErrors, changedFieldsText, readBuyerForm } from "~/orders/buyer-input";
+import { buyerCorrectionSchema, buyerErrors, changedFieldsText, readBuyerForm } from "~/orders/buyer-input";
 import { STATUS_LABELS } from "~/orders/status";
 
 /** A desk answer's status and what it says; `fields`: each refused field's message, by its name. */
@@ -19,7 +19,7 @@ export async function buyerCorrectionAnswer(
   orderId: string,
   form: FormData,
 ): Promise<BuyerCorrectionAnswer> {
-  const parsed = readBuyerForm(form);
+  const parsed = readBuyerForm(form, buyerCorrectionSchema);
   if (!parsed.success) {
     const fields = buyerErrors(parsed.error.issues);
     return { status: 400, body: { ok: false, message: Object.values(fields)[0] ?? "", fields } };

@@ -168,7 +168,7 @@ describeEachDatabase("correcting a buyer's data through HTTP", (harness) => {
     expect(emails).toEqual([{ recipient: order.email }]);
   });
 
-  it("bad input: 400 with the checkout's Spanish message beside its field, nothing changed", async () => {
+  it("bad input: 400 with its Spanish message beside its field, nothing changed", async () => {
     const order = await paidOrder();
     const before = await buyerOf(order.id);
     const res = await post(order.id, corrected(order.name, order.email, { postalCode: "6805" }));
@@ -180,7 +180,7 @@ describeEachDatabase("correcting a buyer's data through HTTP", (harness) => {
 
     const several = await post(order.id, corrected("", "no-es-correo", { phone: "12", line1: "" }));
     expect(several.status).toBe(400);
-    expect(several.message).toBe("Escribe tu nombre completo.");
+    expect(several.message).toBe("Escribe el nombre completo.");
     for (const message of [
       "Escribe un correo válido.",
       "Escribe un teléfono de 10 dígitos.",
