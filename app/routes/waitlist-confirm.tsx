@@ -1,9 +1,8 @@
-import { data, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { RouteError } from "~/components/route-error";
 import { verifyListToken } from "~/waitlist/links.server";
-import { confirmRestock } from "~/waitlist/restock.server";
-import { CONFIRM_WITHIN_DAYS, confirmSubscription } from "~/waitlist/waitlist.server";
-import { pageTakesNoForm } from "~/web/methods";
+import { confirmRestock, getRestockRequest } from "~/waitlist/restock.server";
+import { CONFIRM_WITHIN_DAYS, confirmSubscription, getSubscription } from "~/waitlist/waitlist.server";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/waitlist-confirm";
 
@@ -14,23 +13,51 @@ type View = { title: string; text: string; link: { to: string; label: string } }
 
 const COLLECTIONS = { to: "/colecciones", label: "Ver colecciones" };
 
+const INVALID: View = {
+  title: "Enlace no válido",
+  text: "Este enlace de confirmación no es válido. Copia el enlace completo del correo, o regístrate de nuevo en la página de la colección.",
+  link: COLLECTIONS,
+};
+
 /**
- * The confirmation link of a sign-up e-mail, a drop's 'Avísame' or a piece's 'Avísame si vuelve':
- * confirms the address (again: nothing changes).
+ * The confirmation link of a sign-up e-mail, a drop's 'Avísame' or a piece's 'Avísame si vuelve'.
+ * Opening it asks (a button): a mail scanner that follows every link (Outlook's Safe Links and the
+ * like) would otherwise confirm addresses nobody confirmed, and double opt-in is the buyer's own
+ * click. The button confirms (again: nothing changes), as the unsubscribe page does.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { database, waitlistLinks } = context.get(servicesContext);
-  const token = verifyListToken(waitlistLinks, "confirmar", new URL(request.url).searchParams.get("t"));
-  if (!token) {
-    return data<View>(
-      {
-        title: "Enlace no válido",
-        text: "Este enlace de confirmación no es válido. Copia el enlace completo del correo, o regístrate de nuevo en la página de la colección.",
-        link: COLLECTIONS,
-      },
-      { status: 400 },
-    );
+  const token = new URL(request.url).searchParams.get("t");
+  const named = verifyListToken(waitlistLinks, "confirmar", token);
+  if (!named) return data({ view: INVALID, ask: null }, { status: 400 });
+  const found =
+    named.list === "pieza"
+      ? await getRestockRequest(database.db, named.id)
+      : await getSubscription(database.db, named.id);
+  if (!found) {
+    const gone: View = {
+      title: "Este aviso ya no existe",
+      text: `${named.list === "pieza" ? "La pieza" : "La colección"} de este aviso ya no está en la tienda.`,
+      link: COLLECTIONS,
+    };
+    return data({ view: gone, ask: null }, { status: 404 });
   }
+  return {
+    view: null,
+    ask: { token: token ?? "", name: "drop" in found ? found.drop.name : found.product.name },
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { database, waitlistLinks } = context.get(servicesContext);
+  const form = await request.formData().catch(() => null);
+  const fromForm = form?.get("t");
+  const token = verifyListToken(
+    waitlistLinks,
+    "confirmar",
+    typeof fromForm === "string" ? fromForm : new URL(request.url).searchParams.get("t"),
+  );
+  if (!token) return data<View>(INVALID, { status: 400 });
   if (token.list === "pieza") return pieceAnswer(await confirmRestock(database.db, token.id));
   const result = await confirmSubscription(database.db, token.id);
   if (!result.ok && result.reason === "vencido" && result.drop) {
@@ -118,18 +145,38 @@ function pieceAnswer(result: Awaited<ReturnType<typeof confirmRestock>>) {
       );
 }
 
-export const action = pageTakesNoForm;
-
-export default function WaitlistConfirm({ loaderData }: Route.ComponentProps) {
+export default function WaitlistConfirm({ loaderData, actionData }: Route.ComponentProps) {
+  const view = actionData ?? loaderData.view;
+  if (!view) {
+    return (
+      <main className="mx-auto max-w-xl px-4 py-24 text-center">
+        <h1 className="font-serif text-4xl">Confirma tu correo</h1>
+        <Form method="post" className="mt-4">
+          <p className="text-ink/80">
+            Confirma que quieres recibir el aviso de {loaderData.ask?.name}: te escribiremos solo por él.
+          </p>
+          <input type="hidden" name="t" value={loaderData.ask?.token ?? ""} />
+          <button
+            type="submit"
+            className="mt-6 rounded-full bg-ink px-6 py-3 font-medium text-cream hover:bg-gold-700"
+          >
+            Confirmar mi correo
+          </button>
+        </Form>
+      </main>
+    );
+  }
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="font-serif text-4xl">{loaderData.title}</h1>
-      <p className="mt-4 text-ink/80">{loaderData.text}</p>
+      <h1 className="font-serif text-4xl">{view.title}</h1>
+      <p role={actionData ? "status" : undefined} className="mt-4 text-ink/80">
+        {view.text}
+      </p>
       <Link
-        to={loaderData.link.to}
+        to={view.link.to}
         className="mt-8 inline-block rounded-full bg-ink px-6 py-3 font-medium text-cream"
       >
-        {loaderData.link.label}
+        {view.link.label}
       </Link>
     </main>
   );

@@ -88,11 +88,16 @@ test("a sold-out piece's 'Avísame si vuelve' is confirmed from the e-mail; the 
   await expect(more.getByRole("article", { name: `Collar Faro ${project}` }).getByRole("img")).toBeVisible();
   await expectAccessible(page);
 
-  // The opt-in e-mail's link confirms the address.
+  // The opt-in e-mail's link asks, and her click confirms the address.
   await expect.poll(() => outboxMessagesWith(email).length, { timeout: 10_000 }).toBe(1);
   const confirmation = outboxMessagesWith(email)[0] ?? "";
   expect(confirmation).toContain(`Confirma tu aviso para Anillo Regreso ${project}`);
   await page.goto(linkIn(confirmation, "/avisame/confirmar"));
+  await expect(
+    page.getByText(`Confirma que quieres recibir el aviso de Anillo Regreso ${project}`),
+  ).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Confirmar mi correo" }).click();
   await expect(page.getByRole("heading", { name: "¡Correo confirmado!" })).toBeVisible();
   await expectAccessible(page);
 

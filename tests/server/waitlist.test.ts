@@ -74,6 +74,20 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
     return { status: res.status, headers: res.headers, body: await res.text() };
   }
 
+  /** The confirmation page's button: a form post of the link's token to the link's own address. */
+  function confirmFromPage(link: string) {
+    return fetch(link, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "text/html",
+        origin: server.url,
+      },
+      body: new URLSearchParams({ t: new URL(link).searchParams.get("t") ?? "" }).toString(),
+      redirect: "manual",
+    });
+  }
+
   /** The outbox's messages to `to`, as read. */
   function outboxFor(to: string): string[] {
     const dir = path.join(dataDir, "outbox");
@@ -108,10 +122,22 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
     if (!confirm || !leave) throw new Error(`links missing in ${mail}`);
     expect(new URL(confirm).origin).toBe(server.url);
 
-    const first = await fetch(confirm);
+    // Opening the link asks (a mail scanner following it confirms nobody); the button confirms.
+    const opened = await fetch(confirm);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toContain("Confirmar mi correo");
+    const status = () =>
+      database.db
+        .selectFrom("waitlist_subscriptions")
+        .select("status")
+        .where("email", "=", to)
+        .executeTakeFirstOrThrow();
+    expect(await status()).toEqual({ status: "pendiente" });
+    const first = await confirmFromPage(confirm);
     expect(first.status).toBe(200);
     expect(await first.text()).toContain("¡Correo confirmado!");
-    const again = await fetch(confirm);
+    expect(await status()).toEqual({ status: "confirmada" });
+    const again = await confirmFromPage(confirm);
     expect(again.status).toBe(200);
     expect(await again.text()).toContain("Tu correo ya estaba confirmado");
 
@@ -158,7 +184,7 @@ describeEachDatabase("'Avísame' over HTTP", (harness) => {
       .set({ confirmation_sent_at: toTimestamp(new Date(Date.now() - 8 * 24 * 3_600_000)) })
       .where("email", "=", to)
       .execute();
-    const res = await fetch(confirm);
+    const res = await confirmFromPage(confirm);
     expect(res.status).toBe(410);
     const html = await res.text();
     expect(html).toContain("Este enlace venció");
