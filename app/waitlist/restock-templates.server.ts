@@ -8,7 +8,7 @@ import { jpegUrl, loadMedia } from "~/media/media.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { type WaitlistLinks, waitlistUrls } from "./links.server";
 import { CONFIRM_WITHIN_DAYS } from "./opt-in.server";
-import { getRestockRequest, type RestockRequestView } from "./restock.server";
+import { getRestockRequest, pieceNow, type RestockRequestView } from "./restock.server";
 import { restockConfirmation, restockNotice } from "./restock-emails";
 
 /** The notice's photo: mail clients show it at 520 px at most. */
@@ -36,6 +36,9 @@ export function restockEmailTemplates(
       const id = typeof email.payload.id === "string" ? email.payload.id : "";
       const request = id ? await getRestockRequest(db, id) : null;
       if (!request || request.status !== wanted) return false;
+      // "Volvió a estar disponible" only while it is: sold again or its drop closed before the
+      // notice went (the mail server down for a while), it is dropped, not sent untrue.
+      if (wanted === "confirmada" && (await pieceNow(db, request.id)) !== "disponible") return false;
       const origin = publicUrl ? new URL(publicUrl).origin : request.siteUrl;
       const urls = waitlistUrls(links, origin, request.id, "pieza");
       const photo = request.product.imageId

@@ -253,7 +253,11 @@ export async function confirmRestock(db: Db, id: string, now = new Date()): Prom
 }
 
 /** Whether a request's piece is past telling (its drop closed) or on the shelf already. */
-async function pieceNow(db: Db, requestId: string, now: Date): Promise<"cerrada" | "disponible" | null> {
+export async function pieceNow(
+  db: Db,
+  requestId: string,
+  now = new Date(),
+): Promise<"cerrada" | "disponible" | null> {
   const row = await db
     .selectFrom("restock_requests as r")
     .innerJoin("products as p", "p.id", "r.product_id")

@@ -182,6 +182,10 @@ describeEachDatabase("'Avísame si vuelve'", (harness) => {
     });
     expect(again).toMatchObject({ ok: true, outcome: "ya_confirmada" });
 
+    // A piece back on the shelf (as a hold released or a return puts it back).
+    const shelf = (stock: number) =>
+      database.db.updateTable("products").set({ stock }).where("id", "=", piece.id).execute();
+    await shelf(1);
     await piecesCameBack(database.db, { productId: piece.id, count: 1 }, now);
     const notice = await database.db
       .selectFrom("emails")
@@ -194,6 +198,9 @@ describeEachDatabase("'Avísame si vuelve'", (harness) => {
     expect(back.text).toContain(`${SITE}/drop/${piece.dropId}/product/${piece.id}`);
     expect(back.html).toContain(`href="${SITE}/drop/${piece.dropId}/product/${piece.id}"`);
     expect(back.headers?.["List-Unsubscribe"]).toMatch(/\/avisame\/baja\?t=/);
+    // Sold again before it went (the mail server down meanwhile): not sent untrue, and not retried.
+    await shelf(0);
+    expect(await templates[RESTOCK_EMAIL]?.(await queued(database, notice.id))).toBe(false);
   });
 
   it("confirmed once the piece is back on the shelf, or its drop closed, the link says so instead of promising a notice", async () => {
