@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { refundWayOf } from "~/orders/order";
-import { returnAcceptedEmail, returnDeclinedEmail, returnRefundedEmail } from "./emails";
+import {
+  returnAcceptedEmail,
+  returnDeclinedEmail,
+  returnRefundedEmail,
+  returnRequestedEmail,
+} from "./emails";
 import type { ReturnView } from "./queries.server";
 
 const shop = {
@@ -97,6 +102,12 @@ describe("a return's e-mails", () => {
     expect(refundWayOf(null)).toBe(" al mismo medio con que pagaste");
     expect(refundWayOf("spei")).toBe(" a la cuenta desde la que transferiste");
     expect(refundWayOf("oxxo")).toBe("");
+  });
+
+  it("a return only asked for names its pieces' price, not a refund the owner has not accepted yet", async () => {
+    const asked = await returnRequestedEmail({ ...view, status: "solicitada" }, shop, pageUrl);
+    expect(asked.text).toContain("Precio de las piezas: $4,000.00 MXN");
+    expect(asked.text).not.toContain("Reembolso:");
   });
 
   it("a declined return names no refund; a refunded one says it is made", async () => {

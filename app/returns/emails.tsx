@@ -47,9 +47,12 @@ function summaryOf(view: ReturnView, photos: ReturnPhotos): EmailOrderSummary {
     shipping: null,
     total: view.refund,
     plan: null,
-    // A declined return gives nothing back: its pieces' price is named, never as a refund.
+    // A declined return gives nothing back, and one still asked for is not yet accepted: its
+    // pieces' price is named, not promised as a refund.
     totalLabel:
-      view.status === "rechazada" || view.status === "cerrada" ? "Precio de las piezas" : "Reembolso",
+      view.status === "rechazada" || view.status === "cerrada" || view.status === "solicitada"
+        ? "Precio de las piezas"
+        : "Reembolso",
   };
 }
 

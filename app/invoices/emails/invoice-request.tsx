@@ -53,7 +53,7 @@ export async function invoiceRequestEmail(
     : `Recibimos tu solicitud de factura del pedido ${mail.orderId} (${mail.total} MXN, IVA incluido).`;
   const next = `Timbramos tu CFDI 4.0 con estos datos y te lo enviamos en PDF y XML a ${mail.email} en los próximos días hábiles.`;
   const fixUntil = mail.until
-    ? `Si algo no coincide con tu Constancia de Situación Fiscal, corrígelo hasta el ${mail.until}`
+    ? `Si algo no coincide con tu Constancia de Situación Fiscal, corrígelo hasta el ${mail.until} (hora del centro de México)`
     : null;
   const text = [
     lead,

@@ -19,6 +19,13 @@ import { firstNameOf, type LinePhotos, orderSummaryOf } from "./order-parts";
 import { PER_PERSON_ASK, PER_PERSON_FAIR } from "./per-person-words";
 import { howToPay } from "./voucher";
 
+/** The provider's page for the voucher: a slip to print or show for OXXO, the transfer's details for SPEI. */
+function voucherPage(method: "oxxo" | "spei"): string {
+  return method === "oxxo"
+    ? "tu ficha para imprimir o mostrar en el celular"
+    : "tu CLABE y los datos de la transferencia";
+}
+
 /** The voucher the buyer pays with: the reference, how, until when, and that the pieces are held until then. */
 export async function voucherEmail(
   order: Order,
@@ -45,7 +52,7 @@ export async function voucherEmail(
     "",
     "Cómo pagar:",
     ...steps.map((s, i) => `${i + 1}. ${s}`),
-    ...(voucher.url ? ["", `Tu ficha para imprimir o mostrar en el celular: ${voucher.url}`] : []),
+    ...(voucher.url ? ["", `Ver ${voucherPage(voucher.method)}: ${voucher.url}`] : []),
     "",
     ...orderSummaryText(summary),
     "",
@@ -63,6 +70,7 @@ export async function voucherEmail(
     text,
     html: (
       <ShopEmail shop={shop} title={`${firstName}, tu pedido espera tu pago ${how}`}>
+        <Paragraph>Pedido {order.id}</Paragraph>
         <Paragraph tone="strong">{held}</Paragraph>
         <SectionHeading>Cómo pagar</SectionHeading>
         <StepList steps={steps} />
@@ -71,7 +79,7 @@ export async function voucherEmail(
         </Paragraph>
         {voucher.url && (
           <Paragraph>
-            <TextLink href={voucher.url}>Ver tu ficha para imprimir o mostrar en el celular</TextLink>
+            <TextLink href={voucher.url}>{`Ver ${voucherPage(voucher.method)}`}</TextLink>
           </Paragraph>
         )}
         <OrderSummary summary={summary} />
@@ -93,7 +101,7 @@ export async function voucherEndedEmail(
   // Paid late meanwhile: the voucher did not lapse after all.
   if (order.status !== "expirado") return false;
   const firstName = firstNameOf(order);
-  const what = `No recibimos el pago de tu pedido ${order.id} antes de que venciera tu ficha (${voucherDeadlineText(order.voucher.expiresAt)}), así que las piezas volvieron a la tienda.`;
+  const what = `No recibimos el pago de tu pedido ${order.id} antes de que venciera tu ficha, el ${voucherDeadlineText(order.voucher.expiresAt)}, así que las piezas volvieron a la tienda.`;
   const again =
     "Si todavía las quieres y siguen disponibles, puedes pedirlas de nuevo. Si ya pagaste, respóndenos con tu comprobante y lo revisamos de inmediato.";
   const summary = orderSummaryOf(order, photos);
