@@ -516,3 +516,44 @@ describeEachDatabase("migration 0043 (indexes for a shop a year on)", (harness) 
     ).toContain("waitlist_to_notify_idx");
   });
 });
+
+describeEachDatabase("migration 0045 (the mail queue and the opening notices in a crowd)", (harness) => {
+  it("a batch of due e-mails and of sign-ups to tell reads its rows in order from an index, not a sort of the backlog", async () => {
+    const database = await harness.fresh();
+    if (harness.dialect !== "sqlite") {
+      const names = (
+        await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(database.db)
+      ).rows;
+      expect(names.map((r) => r.name)).toEqual(
+        expect.arrayContaining(["emails_due_by_kind", "waitlist_to_notify_idx"]),
+      );
+      const statistics = await sql<{ name: string }>`select stxname as name from pg_statistic_ext`.execute(
+        database.db,
+      );
+      expect(statistics.rows.map((r) => r.name)).toContain("emails_unsent_by_kind");
+      return;
+    }
+    const plan = async (query: ReturnType<typeof sql>) =>
+      (await sql<{ detail: string }>`explain query plan ${query}`.execute(database.db)).rows
+        .map((r) => r.detail)
+        .join("; ");
+    const due = sql`select * from emails where sent_at is null and attempts < ${30} and (next_attempt_at is null or next_attempt_at <= ${"2026-11-01"})`;
+    // The other kinds: two ranges of the index, then the few rows sorted.
+    const others = await plan(
+      sql`${due} and (kind < ${"avisame_apertura"} or kind > ${"avisame_apertura"}) order by coalesce(sent_at, created_at) limit 20`,
+    );
+    expect(others).toContain("emails_due_by_kind (sent_at=? AND kind<?)");
+    expect(others).toContain("emails_due_by_kind (sent_at=? AND kind>?)");
+    // The opening notices: in the index's order, no sort.
+    const notices = await plan(
+      sql`${due} and kind in (${"avisame_apertura"}) order by sent_at, created_at limit 20`,
+    );
+    expect(notices).toContain("emails_due_by_kind (sent_at=? AND kind=?)");
+    expect(notices).not.toContain("TEMP B-TREE");
+    const toTell = await plan(
+      sql`select id, email, drop_id, created_at from waitlist_subscriptions where drop_id = ${"d"} and status = ${"confirmada"} and notified_at is null order by notified_at, created_at limit 100`,
+    );
+    expect(toTell).toContain("waitlist_to_notify_idx (drop_id=? AND status=? AND notified_at=?)");
+    expect(toTell).not.toContain("TEMP B-TREE");
+  });
+});
