@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import { type Database, toTimestamp } from "~/db/database.server";
+import { WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
 import {
   createMailQueue,
@@ -12,6 +13,7 @@ import {
   INTERRUPTED,
   MAIL_BATCH,
   MAX_ATTEMPTS,
+  queueEmail,
   retryDelayMinutes,
 } from "~/mail/queue.server";
 import { shipOrder } from "~/orders/desk.server";
@@ -244,6 +246,94 @@ describeEachDatabase("the e-mail queue", (harness) => {
       .execute();
     await deliverPendingEmails(database.db, up, templates(database));
     expect((await emailsOfOrder(database.db, other.id))[0]?.state).toBe("en_cola");
+  });
+
+  it("the other kinds go before the bulk ones, each oldest first, whatever the kinds' names; a kind without a template takes its turn and fails", async () => {
+    const database = await harness.fresh();
+    const opened = new Date(Date.now() - 60_000);
+    const at = (seconds: number) => new Date(opened.getTime() + seconds * 1000);
+    // Two bulk kinds, and other kinds named before, between and after them.
+    const bulkKinds = [WAITLIST_OPENING_EMAIL, "masivo"];
+    for (let i = 0; i < 25; i++)
+      await queueEmail(database.db, {
+        kind: bulkKinds[i % 2] ?? "",
+        recipient: `aviso.${i}@example.mx`,
+        now: at(10 + i),
+      });
+    const others = [
+      ["zeta", 40],
+      ["a_primero", 12],
+      ["envio_x", 3],
+      ["sin_plantilla", 20],
+      ["a_primero", 30],
+      ["zeta", 1],
+      ["envio_x", 50],
+    ] as const;
+    for (const [index, [kind, second]] of others.entries())
+      await queueEmail(database.db, { kind, recipient: `otro.${index}@example.mx`, now: at(second) });
+    // Neither due nor tried any more: left out, as before.
+    const later = await queueEmail(database.db, {
+      kind: "a_primero",
+      recipient: "luego@example.mx",
+      now: at(0),
+    });
+    const spent = await queueEmail(database.db, {
+      kind: "a_primero",
+      recipient: "agotado@example.mx",
+      now: at(0),
+    });
+    await database.db
+      .updateTable("emails")
+      .set({ next_attempt_at: toTimestamp(new Date(Date.now() + 60 * 60_000)) })
+      .where("id", "=", later ?? "")
+      .execute();
+    await database.db
+      .updateTable("emails")
+      .set({ attempts: MAX_ATTEMPTS, last_error: "550" })
+      .where("id", "=", spent ?? "")
+      .execute();
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      kind: "outbox",
+      async send(message) {
+        sent.push(message.to);
+      },
+    };
+    const message = async () => ({ subject: "Hola", text: "Hola", html: "<p>Hola</p>" });
+    const all = {
+      a_primero: message,
+      envio_x: message,
+      zeta: message,
+      masivo: message,
+      [WAITLIST_OPENING_EMAIL]: message,
+    };
+    const now = new Date();
+    // The first batch: the six others that can go, oldest first, then the oldest 13 notices.
+    expect(await deliverPendingEmails(database.db, mailer, all, now, { bulkKinds })).toEqual({
+      sent: MAIL_BATCH - 1,
+      failed: 1,
+    });
+    const othersInOrder = [...others.entries()]
+      .filter(([, [kind]]) => kind !== "sin_plantilla")
+      .sort(([, a], [, b]) => a[1] - b[1])
+      .map(([index]) => `otro.${index}@example.mx`);
+    const notices = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `aviso.${from + i}@example.mx`);
+    expect(sent).toEqual([...othersInOrder, ...notices(0, 13)]);
+    const failed = await database.db
+      .selectFrom("emails")
+      .select(["attempts", "last_error"])
+      .where("kind", "=", "sin_plantilla")
+      .executeTakeFirstOrThrow();
+    expect(failed).toEqual({ attempts: 1, last_error: "tipo de correo sin plantilla: sin_plantilla" });
+    // The next batch: the rest of the notices, oldest first.
+    expect(await deliverPendingEmails(database.db, mailer, all, now, { bulkKinds })).toEqual({
+      sent: 12,
+      failed: 0,
+    });
+    expect(sent.slice(MAIL_BATCH - 1)).toEqual(notices(13, 25));
+    expect(sent).not.toContain("luego@example.mx");
+    expect(sent).not.toContain("agotado@example.mx");
   });
 });
 
