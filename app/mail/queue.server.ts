@@ -346,13 +346,23 @@ const MAX_BATCHES = 25;
 export interface MailQueue {
   /**
    * Sends what is due now (the scheduler calls it every minute), batch after batch while they
-   * come back full and without failures.
+   * come back full and without failures. One round at a time per process: asked during a round,
+   * it runs one more round once that one ends (however many asked meanwhile) and answers with it.
    */
   deliver(now?: Date): Promise<{ sent: number; failed: number }>;
   /** After queueing a message: send it now without making the caller wait; failures are retried later. */
   sendSoon(): void;
   /** Stops taking messages and waits for the one being sent (before the database closes at shutdown). */
   drain(): Promise<void>;
+}
+
+type Delivered = { sent: number; failed: number };
+
+/** Someone waiting for a round: `deliver` (told how it went) or `sendSoon` (failures only logged). */
+interface Ask {
+  now?: Date;
+  done?: (delivered: Delivered) => void;
+  failed?: (error: unknown) => void;
 }
 
 export function createMailQueue(
@@ -362,37 +372,56 @@ export function createMailQueue(
   log: (line: string) => void,
   options: { bulkKinds?: readonly string[] } = {},
 ): MailQueue {
-  const running = new Set<Promise<unknown>>();
   // Stopping (drain): the message being sent finishes, no other is taken (the next start sends it).
   let stopping = false;
   const stop = () => stopping;
-  const deliver = (now?: Date) => {
-    const round = (async () => {
-      let sent = 0;
-      let failed = 0;
-      for (let batch = 0; batch < MAX_BATCHES && !stopping; batch++) {
-        const done = await deliverBatch(db, mailer, templates, now ?? new Date(), { ...options, stop });
-        sent += done.sent;
-        failed += done.failed;
-        // Most of a batch failing is the mail server being down: the next minute tries again, not
-        // now. One address refused (a full mailbox, a typo) does not hold up the others.
-        if (!done.full || done.failed > done.sent) break;
+  const round = async (now?: Date): Promise<Delivered> => {
+    let sent = 0;
+    let failed = 0;
+    for (let batch = 0; batch < MAX_BATCHES && !stopping; batch++) {
+      const done = await deliverBatch(db, mailer, templates, now ?? new Date(), { ...options, stop });
+      sent += done.sent;
+      failed += done.failed;
+      // Most of a batch failing is the mail server being down: the next minute tries again, not
+      // now. One address refused (a full mailbox, a typo) does not hold up the others.
+      if (!done.full || done.failed > done.sent) break;
+    }
+    return { sent, failed };
+  };
+  // One round at a time: every paid order, sign-up and job asks for one, and rounds side by side
+  // would each read the backlog and compete for its rows (on drop day, one more per payment).
+  // Whoever asks during a round is served by the one round that follows it, which sees what they
+  // queued: nothing asked for is left waiting for the next minute.
+  let asks: Ask[] = [];
+  let pump: Promise<void> | null = null;
+  const run = async () => {
+    while (asks.length > 0) {
+      const these = asks;
+      asks = [];
+      try {
+        // The latest asker's time (tests give one; the app never does).
+        const delivered = await round(these[these.length - 1]?.now);
+        for (const ask of these) ask.done?.(delivered);
+      } catch (error) {
+        if (these.some((ask) => !ask.failed)) log(`Correos: ${(error as Error).message}`);
+        for (const ask of these) ask.failed?.(error);
       }
-      return { sent, failed };
-    })();
-    running.add(round);
-    void round.catch(() => {}).finally(() => running.delete(round));
-    return round;
+    }
+    pump = null;
+  };
+  const ask = (one: Ask) => {
+    asks.push(one);
+    pump ??= run();
   };
   return {
-    deliver,
+    deliver: (now?: Date) => new Promise<Delivered>((done, failed) => ask({ now, done, failed })),
     sendSoon() {
       if (stopping) return;
-      void deliver().catch((error) => log(`Correos: ${(error as Error).message}`));
+      ask({});
     },
     async drain() {
       stopping = true;
-      await Promise.allSettled([...running]);
+      await pump;
     },
   };
 }

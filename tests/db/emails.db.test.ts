@@ -355,6 +355,72 @@ describeEachDatabase("the mail queue's runs", (harness) => {
     expect(delivered).toHaveLength(MAIL_BATCH + 4);
   });
 
+  it("one round at a time: asked during a round, it runs once more when that one ends, and what was queued meanwhile goes out", async () => {
+    const database = await harness.fresh();
+    for (let i = 0; i < 3; i++)
+      await queueEmail(database.db, { kind: "aviso", recipient: `primera.${i}@example.mx` });
+    // Each read of the due messages is a round's batch starting.
+    let reads = 0;
+    const counted = database.db.withPlugin({
+      transformQuery({ node }) {
+        if (node.kind === "SelectQueryNode") reads++;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    let release = () => {};
+    let held = false;
+    let sending = 0;
+    let most = 0;
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      kind: "outbox",
+      async send(message) {
+        sending++;
+        most = Math.max(most, sending);
+        if (!held) {
+          held = true;
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+        }
+        sent.push(message.to);
+        sending--;
+      },
+    };
+    const aviso = async () => ({ subject: "Aviso", text: "Aviso", html: "<p>Aviso</p>" });
+    const queue = createMailQueue(counted, mailer, { aviso }, () => {});
+    const first = queue.deliver();
+    await vi.waitFor(() => expect(held).toBe(true));
+    // While the first message is on its way: a payment's receipt is queued, and every webhook,
+    // success page and job asks for a round.
+    await queueEmail(database.db, { kind: "aviso", recipient: "durante@example.mx" });
+    for (let i = 0; i < 10; i++) queue.sendSoon();
+    const second = queue.deliver();
+    const third = queue.deliver();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reads).toBe(1);
+    expect(sending).toBe(1);
+    release();
+    expect(await first).toEqual({ sent: 3, failed: 0 });
+    // One more round for all who asked, which finds the receipt.
+    expect(await second).toEqual({ sent: 1, failed: 0 });
+    expect(await third).toEqual({ sent: 1, failed: 0 });
+    expect(reads).toBe(2);
+    expect(most).toBe(1);
+    expect(sent).toEqual([
+      "primera.0@example.mx",
+      "primera.1@example.mx",
+      "primera.2@example.mx",
+      "durante@example.mx",
+    ]);
+    const left = await database.db.selectFrom("emails").select("id").where("sent_at", "is", null).execute();
+    expect(left).toEqual([]);
+    // Idle again: the next ask starts a round at once.
+    await queueEmail(database.db, { kind: "aviso", recipient: "despues@example.mx" });
+    expect(await queue.deliver()).toEqual({ sent: 1, failed: 0 });
+  });
+
   it("stopping (drain) lets the message being sent finish and takes no other; the next start sends the rest", async () => {
     const database = await harness.fresh();
     for (let i = 0; i < 5; i++) await paidOrder(database, `parada.${i}.${harness.dialect}@example.mx`);
