@@ -202,6 +202,32 @@ export async function unsubscribe(db: Db, id: string, now = new Date()): Promise
 }
 
 /**
+ * The next confirmed addresses not yet told, in sign-up order across the running drops: each drop's
+ * first `count`, read in order from the index on (drop, status, notified_at, created_at) (migration
+ * 0045), then the earliest of those. One read for all the drops had every address waiting sorted
+ * for each batch (the index gives one drop's in order, not several drops' together).
+ */
+async function toNotify(db: Db, dropIds: readonly string[], count: number) {
+  const firstOf = (dropId: string) =>
+    db
+      .selectFrom("waitlist_subscriptions")
+      .select(["id", "email", "drop_id", "created_at"])
+      .where("drop_id", "=", dropId)
+      .where("status", "=", "confirmada")
+      .where("notified_at", "is", null)
+      // Every row's notified_at is empty: named so that PostgreSQL reads the index in order too.
+      .orderBy("notified_at")
+      .orderBy("created_at")
+      .limit(count)
+      .execute();
+  const firsts: Awaited<ReturnType<typeof firstOf>> = [];
+  for (const dropId of dropIds) firsts.push(...(await firstOf(dropId)));
+  if (dropIds.length === 1) return firsts;
+  const at = (row: { created_at: string | Date }) => toDate(row.created_at).getTime();
+  return firsts.sort((a, b) => at(a) - at(b)).slice(0, count);
+}
+
+/**
  * The opening job: for every drop that is running now and still has confirmed addresses without
  * their notice, queues one notice per address, a batch per transaction. Each row is claimed by a
  * conditional update (`notified_at` still empty) before its e-mail is queued, and the e-mail's
@@ -230,15 +256,7 @@ export async function queueOpeningNotices(
   if (running.length === 0) return { queued: 0 };
   let queued = 0;
   while (queued < limit) {
-    const batch = await db
-      .selectFrom("waitlist_subscriptions as s")
-      .select(["s.id", "s.email", "s.drop_id"])
-      .where("s.drop_id", "in", running)
-      .where("s.status", "=", "confirmada")
-      .where("s.notified_at", "is", null)
-      .orderBy("s.created_at")
-      .limit(Math.min(OPENING_BATCH, limit - queued))
-      .execute();
+    const batch = await toNotify(db, running, Math.min(OPENING_BATCH, limit - queued));
     if (batch.length === 0) break;
     const took = await db.transaction().execute(async (trx) => {
       let mine = 0;

@@ -432,6 +432,38 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
     }
   });
 
+  it("two drops opening together: the job tells the earliest sign-ups first, across both, a run's most at a time", async () => {
+    const database = await harness.fresh();
+    const a = await upcomingDrop(database, "Luna de Octubre");
+    const b = await upcomingDrop(database, "Sol de Invierno");
+    const start = Date.now();
+    const order = [a, b, a, b, a, a, b].map((drop, i) => ({ drop, email: `orden${i}@example.mx` }));
+    for (const [i, { drop, email }] of order.entries()) {
+      const result = await join(database, drop.id, email, { now: new Date(start + (i + 1) * 1000) });
+      if (!result.ok) throw new Error(result.reason);
+      await confirmSubscription(database.db, result.subscriptionId, new Date(start + 10_000));
+    }
+    const opened = new Date(Math.max(a.opensAt.getTime(), b.opensAt.getTime()) + 60_000);
+    const told = async () =>
+      (
+        await database.db
+          .selectFrom("waitlist_subscriptions")
+          .select("email")
+          .where("notified_at", "is not", null)
+          .execute()
+      )
+        .map((r) => r.email)
+        .sort();
+    const firsts = (n: number) => order.slice(0, n).map((s) => s.email);
+    expect(await queueOpeningNotices(database.db, opened, { maxPerRun: 3 })).toEqual({ queued: 3 });
+    expect(await told()).toEqual(firsts(3));
+    expect(await queueOpeningNotices(database.db, opened, { maxPerRun: 3 })).toEqual({ queued: 3 });
+    expect(await told()).toEqual(firsts(6));
+    expect(await queueOpeningNotices(database.db, opened)).toEqual({ queued: 1 });
+    expect(await told()).toEqual(firsts(7));
+    expect(await queued(database, WAITLIST_OPENING_EMAIL)).toHaveLength(7);
+  });
+
   it("a drop that ended before the job saw it, or was archived, sends no late notice", async () => {
     const database = await harness.fresh();
     const drop = await upcomingDrop(database);
