@@ -5,6 +5,7 @@ import { makeMissingJpegCopies } from "~/media/jpeg-copies.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { sweepUnusedMedia } from "~/media/sweep.server";
 import { retryMissingRefunds } from "~/orders/missing-refund.server";
+import { openingRushUnderway } from "~/orders/opening-rush.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
@@ -135,6 +136,8 @@ export function shopJobs({ database, payments, mail, media, auth, keptMedia }: S
       name: "Límites vencidos",
       everyMs: 15 * 60_000,
       async run() {
+        // Not in a drop's opening rush: the rows wait, the shoppers' writes go first.
+        if (await openingRushUnderway(database.db)) return null;
         const deleted = await deleteExpiredLimits(database.db);
         return deleted > 0 ? `Límites vencidos: ${deleted} borrados.` : null;
       },
