@@ -271,8 +271,10 @@ async function deliverBatch(
       .where("id", "=", email.id)
       .where("sent_at", "is", null)
       .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", claimStamp)]))
+      // Readdressed since it was read (a buyer's e-mail corrected): the next batch sends it anew.
+      .where("recipient", "=", email.recipient)
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) continue; // another server took it
+    if (Number(claimed.numUpdatedRows) === 0) continue; // another server took it, or it was readdressed
     // Kept for the mail log: what the owner's customers read in their inbox (or would have).
     let subject: string | null = null;
     try {
@@ -306,17 +308,34 @@ async function deliverBatch(
         );
     } catch (error) {
       failed++;
+      const refused = addressRefused(error);
       await db
         .updateTable("emails")
         .set({
-          last_error: String((error as Error).message ?? error).slice(0, 500),
+          last_error: (refused ?? String((error as Error).message ?? error)).slice(0, 500),
           ...(subject === null ? {} : { subject }),
+          // No retry can deliver to an address that does not exist: failed for good, said why.
+          ...(refused ? { attempts: MAX_ATTEMPTS, next_attempt_at: null } : {}),
         })
         .where("id", "=", email.id)
         .execute();
     }
   }
   return { sent, failed, full: due.length === MAIL_BATCH };
+}
+
+/**
+ * The recipient's mail server said the address does not exist (RCPT TO refused with a 5xx and an
+ * enhanced status 5.1.x: no such mailbox, bad address): the owner reads why, at once, instead of
+ * five days of retries. Other 5xx (a sending quota, 5.4.x/5.7.x policy) are retried as before.
+ */
+export function addressRefused(error: unknown): string | null {
+  const e = error as { code?: unknown; responseCode?: unknown; response?: unknown };
+  if (e?.code !== "EENVELOPE" || typeof e.responseCode !== "number") return null;
+  const response = typeof e.response === "string" ? e.response : "";
+  const permanent = e.responseCode === 551 || e.responseCode === 553 || /\b5\.1\.\d+\b/.test(response);
+  if (e.responseCode < 500 || !permanent) return null;
+  return `Dirección rechazada por su servidor de correo (no existe o está mal escrita): ${response}`;
 }
 
 /** Records a message as sent, trying a few times over a second or so; false if it never could. */

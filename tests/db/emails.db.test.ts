@@ -355,6 +355,67 @@ describeEachDatabase("the mail queue's runs", (harness) => {
     expect(delivered).toHaveLength(MAIL_BATCH + 4);
   });
 
+  it("an address its mail server says does not exist fails at once with why (she can be asked for another); a full quota is retried", async () => {
+    const refusing = await startSmtp({
+      refuse: (address) =>
+        address.startsWith("no-existe.")
+          ? [550, "5.1.1 El buzón no existe"]
+          : address.startsWith("cuota.")
+            ? [550, "5.4.5 Límite diario de envíos excedido"]
+            : null,
+    });
+    try {
+      const database = await harness.fresh();
+      await paidOrder(database, `no-existe.${harness.dialect}@example.mx`);
+      await paidOrder(database, `cuota.${harness.dialect}@example.mx`);
+      const mailer = createSmtpMailer(`smtp://127.0.0.1:${refusing.port}`, "tienda@example.mx");
+      expect(await deliverPendingEmails(database.db, mailer, templates(database))).toEqual({
+        sent: 0,
+        failed: 2,
+      });
+      const rows = await database.db
+        .selectFrom("emails")
+        .select(["recipient", "attempts", "next_attempt_at", "last_error"])
+        .orderBy("recipient")
+        .execute();
+      expect(rows[0]).toMatchObject({ recipient: `cuota.${harness.dialect}@example.mx`, attempts: 1 });
+      expect(rows[0]?.next_attempt_at).not.toBeNull();
+      expect(rows[1]).toMatchObject({
+        recipient: `no-existe.${harness.dialect}@example.mx`,
+        attempts: MAX_ATTEMPTS,
+        next_attempt_at: null,
+      });
+      expect(rows[1]?.last_error).toMatch(
+        /^Dirección rechazada por su servidor de correo \(no existe o está mal escrita\): 550 5\.1\.1/,
+      );
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it("a message readdressed while its batch was being sent (the buyer's e-mail corrected) goes to the new address, never the old", async () => {
+    const database = await harness.fresh();
+    await queueEmail(database.db, { kind: "aviso", recipient: "primera@example.mx" });
+    await queueEmail(database.db, { kind: "aviso", recipient: "mal.escrita@example.mx" });
+    const delivered: string[] = [];
+    const mailer: Mailer = {
+      kind: "outbox",
+      async send(message) {
+        delivered.push(message.to);
+        // While the first goes out, the owner corrects the second's address.
+        await database.db
+          .updateTable("emails")
+          .set({ recipient: "bien.escrita@example.mx" })
+          .where("recipient", "=", "mal.escrita@example.mx")
+          .execute();
+      },
+    };
+    const aviso = { aviso: async () => ({ subject: "Aviso", text: "Hola", html: "<p>Hola</p>" }) };
+    await deliverPendingEmails(database.db, mailer, aviso);
+    await deliverPendingEmails(database.db, mailer, aviso);
+    expect(delivered).toEqual(["primera@example.mx", "bien.escrita@example.mx"]);
+  });
+
   it("one round at a time: asked during a round, it runs once more when that one ends, and what was queued meanwhile goes out", async () => {
     const database = await harness.fresh();
     for (let i = 0; i < 3; i++)

@@ -1,7 +1,12 @@
 import { SMTPServer } from "smtp-server";
 
 /** A real SMTP server on a free local port that keeps every message it receives. */
-export async function startSmtp(): Promise<{
+export async function startSmtp(
+  options: {
+    /** A recipient the server refuses at RCPT TO: its reply's code and text, e.g. [550, "5.1.1 no existe"]. */
+    refuse?: (address: string) => [number, string] | null;
+  } = {},
+): Promise<{
   port: number;
   received: { to: string[]; raw: string }[];
   close(): Promise<void>;
@@ -10,6 +15,11 @@ export async function startSmtp(): Promise<{
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuse?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal[1]), { responseCode: refusal[0] }));
+    },
     onData(stream, session, callback) {
       let raw = "";
       stream.on("data", (chunk: Buffer) => {
