@@ -33,7 +33,9 @@ describe("the acknowledgement of 'Requiero factura'", () => {
     expect(message.text).toContain("Régimen fiscal: 601 · General de Ley Personas Morales");
     expect(message.text).toContain("Uso del CFDI: G03 · Gastos en general");
     expect(message.text).toContain("PDF y XML a contabilidad@kemper.mx");
-    expect(message.text).toContain(`corrígelo hasta el 30 nov 2026, 23:59 (hora del centro de México): ${mail.pageUrl}`);
+    expect(message.text).toContain(
+      `corrígelo hasta el 30 nov 2026, 23:59 (hora del centro de México): ${mail.pageUrl}`,
+    );
     expect(message.html).toContain("ESCUELA KEMPER URGATE &lt;B&gt;");
     expect(message.html).toContain(`href="${mail.pageUrl}"`);
   });
