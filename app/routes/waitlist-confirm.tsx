@@ -96,7 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         : result.moment === "avisada"
           ? `${name} ya abrió y te enviamos su aviso: ve a verla.`
           : result.moment === "abierta"
-            ? `${name} ya está abierta: te enviamos el aviso en unos minutos, o ve a verla ahora.`
+            ? `Ya abrió ${name}: te enviamos el aviso en unos minutos, o ve a verla ahora.`
             : `Te escribiremos una sola vez, cuando abra ${name}.`,
     link:
       result.moment === "cerrada"

@@ -48,7 +48,7 @@ describe("the 'Avísame' e-mails", () => {
 
   it("the opening: the cover and each piece's photo, linked to its page; the text part has every link", async () => {
     const message = await openingNotice(data, shop);
-    expect(message.subject).toBe("¡Luna <de> Octubre ya está abierta!");
+    expect(message.subject).toBe("¡Ya abrió Luna <de> Octubre!");
     expect(message.html).toContain(
       `<img src="${origin}/media/drops/d1/portada-960.webp" alt="Luna &lt;de&gt; Octubre"`,
     );

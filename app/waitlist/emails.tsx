@@ -108,24 +108,24 @@ export async function openingNotice(
   const pieces = data.showcase?.pieces ?? [];
   const cover = data.showcase?.cover ?? null;
   const text = [
-    `¡«${data.dropName}» ya está abierta en ${shop.name}!`,
+    `¡Ya abrió «${data.dropName}» en ${shop.name}!`,
     "",
     `Las piezas son pocas y hechas a mano; la colección cierra ${ends}.`,
     ...(pieces.length ? ["", ...productListText(pieces)] : []),
     "",
-    `Velas aquí: ${data.dropUrl}`,
+    `Mira la colección aquí: ${data.dropUrl}`,
     "",
     contactLine(shop),
     unsubscribeText(data.unsubscribeUrl),
   ].join("\n");
   return renderEmail({
-    subject: `¡${data.dropName} ya está abierta!`,
+    subject: `¡Ya abrió ${data.dropName}!`,
     text,
     headers: listHeaders(data.unsubscribeUrl),
     html: (
       <ShopEmail
         shop={shop}
-        title={`¡${data.dropName} ya está abierta!`}
+        title={`¡Ya abrió ${data.dropName}!`}
         footer={<Unsubscribe url={data.unsubscribeUrl} />}
       >
         {cover && <Cover photo={cover} alt={data.dropName} />}

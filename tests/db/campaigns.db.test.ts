@@ -145,7 +145,7 @@ describeEachDatabase("Campañas", (harness) => {
     });
     const [test] = mailer.sent;
     expect(test?.to).toBe(OWNER);
-    expect(test?.subject).toBe("[Prueba] ¡Luna de Octubre ya está abierta!");
+    expect(test?.subject).toBe("[Prueba] ¡Ya abrió Luna de Octubre!");
     expect(test?.text).toContain(`${SITE}/coleccion/${drop.id}`);
 
     // What a confirmed address gets when the drop opens: the same message but for its own

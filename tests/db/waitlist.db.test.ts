@@ -348,7 +348,7 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
 
     const mailer = recordingMailer();
     await deliverPendingEmails(database.db, mailer, templates(database), new Date(Date.now() + HOUR));
-    const openings = mailer.sent.filter((m) => m.subject === "¡Luna de Octubre ya está abierta!");
+    const openings = mailer.sent.filter((m) => m.subject === "¡Ya abrió Luna de Octubre!");
     expect(openings.map((m) => m.to)).toEqual(["iris@example.mx"]);
     // The second drop opening later sends nothing to the address that left.
     expect(await queueOpeningNotices(database.db, new Date(second.opensAt.getTime() + 60_000))).toEqual({
@@ -414,7 +414,7 @@ describeEachDatabase("'Avísame' waitlist", (harness) => {
         ]);
         if (x.sent + y.sent + x.failed + y.failed === 0) break;
       }
-      const openings = mailer.sent.filter((m) => m.subject === "¡Luna de Octubre ya está abierta!");
+      const openings = mailer.sent.filter((m) => m.subject === "¡Ya abrió Luna de Octubre!");
       expect(openings.map((m) => m.to).sort()).toEqual([...confirmed].sort());
       for (const m of openings) {
         expect(m.text).toContain(`${SITE}/coleccion/${drop.id}`);
@@ -580,7 +580,7 @@ describeEachDatabase("'Avísame' over real SMTP", (harness) => {
     expect(confirmation).toContain("Confirma tu correo con este enlace para recibir el aviso (vale 7 días):");
     expect(confirmation).toMatch(new RegExp(`${SITE}/avisame/confirmar\\?t=${result.subscriptionId}\\.`));
     expect(confirmation).toContain("Content-Type: text/html");
-    expect(opening).toContain("Subject: ¡Sol de Invierno ya está abierta!");
+    expect(opening).toContain("Subject: ¡Ya abrió Sol de Invierno!");
     expect(opening).toContain(`${SITE}/coleccion/${drop.id}`);
     expect(opening).toContain("Date de baja");
   });

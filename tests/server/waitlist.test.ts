@@ -512,7 +512,7 @@ describeEachDatabase("'Avísame' opening notices with two app servers", (harness
         return fs
           .readdirSync(outbox)
           .map((f) => readable(fs.readFileSync(path.join(outbox, f), "utf8")))
-          .filter((m) => m.includes("Subject: ¡Estrella Fugaz ya está abierta!"));
+          .filter((m) => m.includes("Subject: ¡Ya abrió Estrella Fugaz!"));
       });
     for (let i = 0; i < 600 && openings().length < confirmed.length; i++) {
       await new Promise((r) => setTimeout(r, 100));
