@@ -2,14 +2,15 @@ import { sql } from "kysely";
 import { log } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { toDate, toTimestamp } from "~/db/database.server";
+import { chunks } from "~/lib/chunks";
 import { recordTurnRefused } from "~/observability/metrics.server";
 import { type CheckoutLine, type HoldRefusal, pieceName } from "./cart-read.server";
 import {
-  bucketOrderPieces,
   LINE_MESSAGES,
   LINE_STALE_MS,
   type LineDrop,
   lineDrops,
+  openingPiecesByBucket,
   parseCart,
   piecesOf,
 } from "./line.server";
@@ -160,7 +161,10 @@ async function serveRound(
     entries.flatMap((e) => e.lines),
   );
   const opening = inOpening(drop, now);
-  const byBucket = opening ? await bucketOrderPieces(db, drop) : new Map<string, number>();
+  // Only for the buckets of the places waiting: the others' pieces change nothing here.
+  const byBucket = opening
+    ? await openingPiecesByBucket(db, drop, new Set(entries.map((e) => e.address_bucket)))
+    : new Map<string, number>();
   const waitedFor = new Map<string, number>();
 
   const turns: (typeof entries)[number][] = [];
@@ -279,13 +283,6 @@ async function serveRound(
     }
   }
   return { served, told: told.length, waiting: entries.length - served - told.length, ran: true };
-}
-
-/** Ids in lists short enough for one statement's parameters on either database. */
-function chunks(ids: readonly string[], size = 500): string[][] {
-  const out: string[][] = [];
-  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
-  return out;
 }
 
 /** A line's piece as the line counts it: the product, or the product in one size (decision 34). */

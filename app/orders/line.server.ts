@@ -1,6 +1,6 @@
-import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
 import { isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
+import { chunks } from "~/lib/chunks";
 import { newId } from "~/lib/ids";
 import type { CheckoutLine } from "./cart-read.server";
 import { placesBefore } from "./line-ahead.server";
@@ -99,19 +99,62 @@ export function piecesOf(lines: readonly CheckoutLine[], dropId: string): number
   return lines.filter((l) => l.dropId === dropId).reduce((sum, l) => sum + l.quantity, 0);
 }
 
-/** Pieces of the drop that one address bucket holds or bought since its opening began (orders only). */
-export async function bucketOrderPieces(db: Db, drop: LineDrop): Promise<Map<string, number>> {
+/**
+ * Pieces of the drop that one address bucket holds or bought since its opening began (orders
+ * only), for each place taken during the opening.
+ *
+ * Read from the bucket's orders (`orders_by_address_bucket`), then their lines; the drop is picked
+ * from those lines here, not in the statement: told the drop's id, SQLite starts from the drop's
+ * lines instead (`order_lines_by_drop`) and reads every one of them, thousands during an opening.
+ */
+export async function bucketOrderPieces(db: Db, drop: LineDrop, bucket: string): Promise<number> {
   const rows = await db
-    .selectFrom("order_lines")
-    .innerJoin("orders", "orders.id", "order_lines.order_id")
-    .select(["orders.address_bucket", sql<number>`sum(order_lines.quantity)`.as("pieces")])
-    .where("order_lines.drop_id", "=", drop.id)
+    .selectFrom("orders")
+    .innerJoin("order_lines", "order_lines.order_id", "orders.id")
+    .select(["order_lines.drop_id", "order_lines.quantity"])
+    .where("orders.address_bucket", "=", bucket)
     .where("orders.status", "in", [...ACTIVE_ORDER])
-    .where("orders.address_bucket", "is not", null)
     .where("orders.created_at", ">=", toTimestamp(lotteryStartsAt(drop)))
-    .groupBy("orders.address_bucket")
     .execute();
-  return new Map(rows.map((r) => [r.address_bucket ?? "", Number(r.pieces)]));
+  return rows.reduce((sum, r) => (r.drop_id === drop.id ? sum + r.quantity : sum), 0);
+}
+
+/**
+ * `bucketOrderPieces` for the buckets of a round's places (a bucket with none is left out).
+ *
+ * Read from the orders held or paid since the opening began (`orders_status_created_id_idx`: a few
+ * hundred, bounded by the pieces on sale, where the drop's lines also count every hold that
+ * expired), those of these buckets, then their lines by order. Asking for thousands of buckets
+ * at once instead costs PostgreSQL more in planning the lists than the whole drop's lines.
+ */
+export async function openingPiecesByBucket(
+  db: Db,
+  drop: LineDrop,
+  buckets: ReadonlySet<string>,
+): Promise<Map<string, number>> {
+  const orders = await db
+    .selectFrom("orders")
+    .select(["id", "address_bucket"])
+    .where("status", "in", [...ACTIVE_ORDER])
+    .where("created_at", ">=", toTimestamp(lotteryStartsAt(drop)))
+    .execute();
+  const bucketOf = new Map<string, string>();
+  for (const o of orders)
+    if (o.address_bucket !== null && buckets.has(o.address_bucket)) bucketOf.set(o.id, o.address_bucket);
+  const pieces = new Map<string, number>();
+  for (const ids of chunks([...bucketOf.keys()])) {
+    const lines = await db
+      .selectFrom("order_lines")
+      .select(["order_id", "drop_id", "quantity"])
+      .where("order_id", "in", ids)
+      .execute();
+    for (const l of lines) {
+      const bucket = bucketOf.get(l.order_id);
+      if (l.drop_id === drop.id && bucket !== undefined)
+        pieces.set(bucket, (pieces.get(bucket) ?? 0) + l.quantity);
+    }
+  }
+  return pieces;
 }
 
 /** The opening's pieces per address, with the pieces the bucket bought or held and those its places wait for. */
@@ -155,7 +198,7 @@ export async function joinLine(
   const now = input.now ?? new Date();
   if (inOpening(drop, now)) {
     // Nobody is served before the draw: during the lottery the bucket has no orders of the drop yet.
-    const ordered = inLottery(drop, now) ? 0 : ((await bucketOrderPieces(db, drop)).get(bucket) ?? 0);
+    const ordered = inLottery(drop, now) ? 0 : await bucketOrderPieces(db, drop, bucket);
     const waiting = await db
       .selectFrom("drop_line")
       .select(["id", "browser", "cart"])

@@ -1,0 +1,6 @@
+/** Items in lists short enough for one statement's parameters on either database (`in (…)`). */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
