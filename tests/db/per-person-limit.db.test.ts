@@ -6,6 +6,8 @@ import { getDeskOrder, listOrders } from "~/orders/desk.server";
 import { setPaymentSession } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { applyPaymentEvent } from "~/orders/payment-events.server";
+import { overPerPersonLimit } from "~/orders/per-person.server";
+import type { BuyerKey } from "~/orders/per-person-reason";
 import { refundOrder, retryPendingRefunds } from "~/orders/refunds.server";
 import { orderTimeline } from "~/orders/timeline.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
@@ -444,5 +446,58 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
       provider_refund_id: `demo_re_${over.id}`,
     });
     expect(await piece.stock()).toBe(1);
+  });
+
+  it("counted from the buyer's own orders: found by each key alone, each order once, only the pieces of the limited drop", async () => {
+    const database = await harness.fresh();
+    const limited = await runningPiece(database, { stock: 20, maxPerOrder: 1 });
+    const elsewhere = await runningPiece(database, { stock: 20, maxPerOrder: 1 });
+    const hers: Record<BuyerKey, string> = {
+      email_key: "ana@example.mx",
+      card_fingerprint: "fp_ana",
+      address_key: "reforma 1|06000|mx",
+    };
+    const order = async (
+      piece: { id: string; dropId: string },
+      status: "esperando_pago" | "pendiente" | "enviado" | "cancelado",
+      keys: Partial<Record<BuyerKey, string>>,
+    ) => {
+      const held = await hold(database.db, {
+        lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+        provider: "demo",
+      });
+      await database.db
+        .updateTable("orders")
+        .set({ status, email_key: null, card_fingerprint: null, address_key: null, ...keys })
+        .where("id", "=", held.id)
+        .execute();
+      return held.id;
+    };
+    const check = (orderId: string) =>
+      database.db.transaction().execute((trx) => overPerPersonLimit(trx, orderId));
+
+    // Her piece of another drop, and another buyer's piece of this one, count for nothing.
+    await order(elsewhere, "pendiente", hers);
+    await order(limited, "pendiente", {
+      email_key: "otra@example.mx",
+      card_fingerprint: "fp_otra",
+      address_key: "otra",
+    });
+    const paying = await order(limited, "esperando_pago", hers);
+    expect(await check(paying)).toBeNull();
+    // A piece she kept, found by one key alone.
+    for (const key of Object.keys(hers) as BuyerKey[]) {
+      const kept = await order(limited, "pendiente", { [key]: hers[key] });
+      expect(await check(paying)).toMatchObject({ dropId: limited.dropId, kept: 1, wanted: 1, keys: [key] });
+      await database.db.updateTable("orders").set({ status: "cancelado" }).where("id", "=", kept).execute();
+    }
+    expect(await check(paying)).toBeNull();
+    // Found by all three keys: one order, one piece.
+    await order(limited, "enviado", hers);
+    expect(await check(paying)).toMatchObject({
+      kept: 1,
+      wanted: 1,
+      keys: ["email_key", "card_fingerprint", "address_key"],
+    });
   });
 });
