@@ -136,7 +136,7 @@ async function serveRound(
   /** False once the lease went to another process: no more turns. */
   stillMine: () => boolean,
 ): Promise<RoundResult> {
-  // Places nobody has looked at for a while: their shoppers left.
+  // Places nobody has looked at for a while: their shoppers left (an index range: drop_line_by_seen).
   await db
     .updateTable("drop_line")
     .set({ status: "retirado", message: LINE_MESSAGES.retirado, updated_at: toTimestamp(now) })
@@ -144,16 +144,7 @@ async function serveRound(
     .where("status", "=", "esperando")
     .where("seen_at", "<", toTimestamp(new Date(now.getTime() - LINE_STALE_MS)))
     .execute();
-  const entries = (
-    await db
-      .selectFrom("drop_line")
-      .select(["id", "browser", "address_bucket", "cart", "origin", "note"])
-      .where("drop_id", "=", drop.id)
-      .where("status", "=", "esperando")
-      .orderBy("place")
-      .orderBy("id")
-      .execute()
-  ).map((e) => ({ ...e, lines: parseCart(e.cart) }));
+  const entries = await waitingPlaces(db, drop.id);
   if (entries.length === 0) return { served: 0, told: 0, waiting: 0, ran: true };
 
   const { stock, names, mayReturn } = await piecesWaitedFor(
@@ -283,6 +274,78 @@ async function serveRound(
     }
   }
   return { served, told: told.length, waiting: entries.length - served - told.length, ran: true };
+}
+
+/** A waiting place as a round reads it: what never changes once the place is taken, and its note. */
+interface WaitingPlace {
+  readonly id: string;
+  readonly browser: string;
+  readonly address_bucket: string;
+  readonly origin: string;
+  readonly lines: CheckoutLine[];
+  /** As the round read it ('apartadas' while the pieces it wants are all held by others). */
+  note: string | null;
+}
+
+/** A drop whose line no round of this process served for this long is forgotten here. */
+const FORGET_PLACES_AFTER_MS = 60_000;
+/** Past this many places new to a round, it reads the whole line's rather than theirs by id. */
+const NEW_PLACES_BY_ID = 500;
+
+/**
+ * The places each drop's rounds met in this process, parsed, by id. A place's browser, address,
+ * origin and cart never change once it is taken, so a round reads only the ids and notes of the
+ * places waiting, in order (from the index drop_line_in_order), and the rest for the places it
+ * has not met yet (all of them after a restart): at 5,000 waiting, reading and parsing every cart
+ * every 150 ms was most of a round. Each round keeps only the places still waiting, so this holds
+ * at most each line's waiting places; a line nobody waits in, or whose rounds stopped a minute
+ * ago, is let go.
+ */
+const placesByDb = new WeakMap<Db, Map<string, { usedAt: number; places: Map<string, WaitingPlace> }>>();
+
+/** The drop's places waiting, in the line's order. */
+async function waitingPlaces(db: Db, dropId: string): Promise<WaitingPlace[]> {
+  let drops = placesByDb.get(db);
+  if (!drops) {
+    drops = new Map();
+    placesByDb.set(db, drops);
+  }
+  const usedAt = Date.now();
+  for (const [id, known] of drops) if (usedAt - known.usedAt > FORGET_PLACES_AFTER_MS) drops.delete(id);
+  const known = drops.get(dropId)?.places ?? new Map<string, WaitingPlace>();
+  const order = await db
+    .selectFrom("drop_line")
+    .select(["id", "note"])
+    .where("drop_id", "=", dropId)
+    .where("status", "=", "esperando")
+    .orderBy("place")
+    .orderBy("id")
+    .execute();
+  const unknown = order.filter((p) => !known.has(p.id)).map((p) => p.id);
+  const taken = db.selectFrom("drop_line").select(["id", "browser", "address_bucket", "cart", "origin"]);
+  // Many new to this process (its first round): all the line's at once, not by lists of ids.
+  const batches =
+    unknown.length > NEW_PLACES_BY_ID
+      ? [taken.where("drop_id", "=", dropId).where("status", "=", "esperando")]
+      : chunks(unknown).map((ids) => taken.where("id", "in", ids));
+  for (const batch of batches) {
+    for (const { cart, ...place } of await batch.execute()) {
+      if (!known.has(place.id)) known.set(place.id, { ...place, lines: parseCart(cart), note: null });
+    }
+  }
+  const places: WaitingPlace[] = [];
+  for (const { id, note } of order) {
+    const place = known.get(id);
+    // Gone between the two reads (no longer waiting, or its drop deleted): nothing to serve.
+    if (!place) continue;
+    place.note = note;
+    places.push(place);
+  }
+  if (places.length === 0) drops.delete(dropId);
+  else if (places.length === known.size) drops.set(dropId, { usedAt, places: known });
+  // Some no longer wait (served, told, given up): forgotten.
+  else drops.set(dropId, { usedAt, places: new Map(places.map((p) => [p.id, p])) });
+  return places;
 }
 
 /** A line's piece as the line counts it: the product, or the product in one size (decision 34). */

@@ -234,6 +234,53 @@ describeEachDatabase("the opening's line", (harness) => {
       .toBe(waiting - 2);
   });
 
+  it("a round gives each place its own cart, whether this process met it before, meets it now or started afresh", async () => {
+    const database = await harness.fresh();
+    const piece = await openingPiece(database, 10, new Date(Date.now() - 30 * SECOND));
+    // Turns are recorded and refused as if another had just taken the pieces: each place keeps its place.
+    const given: LineTurn[] = [];
+    const takeTurn = async (turn: LineTurn): Promise<TurnOutcome> => {
+      given.push(turn);
+      return { ok: false, refusal: { reason: "sin_stock", message: "" } };
+    };
+    const asked: Omit<LineTurn, "dropId">[] = [];
+    const join = async (i: number) => {
+      const lines = [{ productId: piece.id, dropId: piece.dropId, quantity: 1 + (i % 2) }];
+      const place = {
+        browser: `carrito-${i}`,
+        bucket: `10.5.0.${i}`,
+        origin: `https://t${i}.example`,
+        lines,
+      };
+      const joined = await joinLine(database.db, { drop: piece.drop, ...place });
+      if (!joined.ok) throw new Error(joined.message);
+      asked.push({ entryId: joined.entryId, ...place });
+    };
+    const round = async (db: Database["db"]) => {
+      given.length = 0;
+      await serveLine(db, piece.dropId, takeTurn);
+      return given.map(({ dropId, ...turn }) => turn).sort((a, b) => a.browser.localeCompare(b.browser));
+    };
+    // A process restarted (or another one) meets every place anew: a handle of its own.
+    const afresh = () =>
+      database.db.withPlugin({ transformQuery: (a) => a.node, transformResult: async (a) => a.result });
+
+    await join(0);
+    await join(1);
+    expect(await round(database.db)).toEqual(asked);
+    await join(2);
+    expect(await round(database.db)).toEqual(asked);
+    expect(await round(afresh())).toEqual(asked);
+    // One leaves (another process gave it up): no round gives it a turn any more.
+    await database.db
+      .updateTable("drop_line")
+      .set({ status: "retirado" })
+      .where("id", "=", asked[0]?.entryId ?? "")
+      .execute();
+    expect(await round(database.db)).toEqual(asked.slice(1));
+    expect(await round(afresh())).toEqual(asked.slice(1));
+  });
+
   it("a ring by size: each size's pieces go to the places asking for it, whatever their turn; a place asking for a size that is gone is told so by its size", async () => {
     const database = await harness.fresh();
     const start = new Date();

@@ -557,3 +557,41 @@ describeEachDatabase("migration 0045 (the mail queue and the opening notices in 
     expect(toTell).not.toContain("TEMP B-TREE");
   });
 });
+
+describeEachDatabase("migration 0046 (a drop's line, as its rounds read it)", (harness) => {
+  it("a round's sweep of places nobody looks at and its read of the line in order find their index", async () => {
+    const database = await harness.fresh();
+    const names =
+      harness.dialect === "sqlite"
+        ? (
+            await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(
+              database.db,
+            )
+          ).rows
+        : (await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(database.db)).rows;
+    const indexes = names.map((r) => r.name);
+    expect(indexes).toEqual(expect.arrayContaining(["drop_line_by_seen", "drop_line_in_order"]));
+    expect(indexes).not.toContain("drop_line_by_place");
+    if (harness.dialect !== "sqlite") return;
+    const plan = async (query: ReturnType<typeof sql>) =>
+      (await sql<{ detail: string }>`explain query plan ${query}`.execute(database.db)).rows
+        .map((r) => r.detail)
+        .join("; ");
+    expect(
+      await plan(
+        sql`update drop_line set status = 'retirado' where drop_id = ${"d"} and status = 'esperando' and seen_at < ${"2026-11-01"}`,
+      ),
+    ).toContain("drop_line_by_seen (drop_id=? AND status=? AND seen_at<?)");
+    // The ids and notes of the places waiting, in order, from the index alone: no table, no sort.
+    expect(
+      await plan(
+        sql`select id, note from drop_line where drop_id = ${"d"} and status = 'esperando' order by place, id`,
+      ),
+    ).toBe("SEARCH drop_line USING COVERING INDEX drop_line_in_order (drop_id=? AND status=?)");
+    expect(
+      await plan(
+        sql`select place from drop_line where drop_id = ${"d"} and status = 'esperando' order by place`,
+      ),
+    ).toContain("COVERING INDEX");
+  });
+});

@@ -43,6 +43,7 @@ import * as m0042 from "./0042_delivery_business_days";
 import * as m0043 from "./0043_indexes_for_growth";
 import * as m0044 from "./0044_voucher_cancellations";
 import * as m0045 from "./0045_crowd_mail_indexes";
+import * as m0046 from "./0046_line_indexes";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -93,4 +94,5 @@ export const migrations: Record<string, Migration> = {
   "0043_indexes_for_growth": m0043,
   "0044_voucher_cancellations": m0044,
   "0045_crowd_mail_indexes": m0045,
+  "0046_line_indexes": m0046,
 };
