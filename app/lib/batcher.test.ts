@@ -73,4 +73,29 @@ describe("createBatcher", () => {
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
     expect(most).toBe(1);
   });
+
+  it("paced: the calls that arrive while a batch is written wait for the next turn of `schedule`", async () => {
+    const batches: number[][] = [];
+    const turns: (() => void)[] = [];
+    let release: () => void = () => {};
+    const paced = createBatcher<number, number>({
+      paced: true,
+      schedule: (run) => turns.push(run),
+      write: async (items) => {
+        batches.push(items);
+        if (items[0] === 1) await new Promise<void>((r) => (release = r));
+        return items;
+      },
+    });
+    const first = paced(1);
+    turns.shift()?.();
+    const later = [paced(2), paced(3)];
+    release();
+    expect(await first).toBe(1);
+    expect(batches).toEqual([[1]]);
+    expect(turns).toHaveLength(1);
+    turns.shift()?.();
+    expect(await Promise.all(later)).toEqual([2, 3]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
 });

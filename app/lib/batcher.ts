@@ -16,6 +16,12 @@ export interface BatcherOptions<I, O> {
   maxItems?: number;
   /** How a batch's writing is put off until the calls of this turn have arrived. */
   schedule?: (run: () => void) => void;
+  /**
+   * Each batch waits for `schedule`, also the one gathered while the last was written (by
+   * default that one is written at once: its callers already waited a whole batch). For writes
+   * nobody waits for, gathered over a while to be few.
+   */
+  paced?: boolean;
 }
 
 export type Batcher<I, O> = (item: I) => Promise<O>;
@@ -48,7 +54,11 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>): Batcher<I, O
     } finally {
       writing = false;
       // Those that arrived meanwhile have waited a whole batch already: written at once.
-      if (waiting.length > 0) void flush();
+      if (waiting.length > 0 && !options.paced) void flush();
+      else if (waiting.length > 0 && !scheduled) {
+        scheduled = true;
+        schedule(() => void flush());
+      }
     }
   };
 

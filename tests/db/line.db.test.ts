@@ -281,6 +281,70 @@ describeEachDatabase("the opening's line", (harness) => {
     expect(await round(afresh())).toEqual(asked.slice(1));
   });
 
+  it("a look keeps its place: written with the others within a second, or at once when the place is near being given up", async () => {
+    const database = await harness.fresh();
+    const piece = await openingPiece(database, 10, new Date(Date.now() - 60 * SECOND));
+    const keep = async (): Promise<TurnOutcome> => ({
+      ok: false,
+      refusal: { reason: "sin_stock", message: "" },
+    });
+    const now = new Date();
+    const place = async (i: number, lastLook: Date) => {
+      const browser = `mirada-${i}`;
+      const joined = await joinLine(database.db, {
+        drop: piece.drop,
+        lines: piece.lines,
+        browser,
+        bucket: `10.6.0.${i}`,
+        origin: "https://t.example",
+      });
+      if (!joined.ok) throw new Error(joined.message);
+      await database.db
+        .updateTable("drop_line")
+        .set({ seen_at: toTimestamp(lastLook) })
+        .where("id", "=", joined.entryId)
+        .execute();
+      return { id: joined.entryId, browser };
+    };
+    const status = async (id: string) =>
+      (
+        await database.db
+          .selectFrom("drop_line")
+          .select("status")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).status;
+    const nearEnd = await place(1, new Date(now.getTime() - 14.5 * SECOND));
+    const lately = await place(2, new Date(now.getTime() - 5 * SECOND));
+    expect((await lineView(database.db, nearEnd.id, nearEnd.browser, now))?.estado).toBe("esperando");
+    expect((await lineView(database.db, lately.id, lately.browser, now))?.estado).toBe("esperando");
+    // A round a second later (of any process): the place 14.5 s unlooked was looked at, and kept.
+    await serveLine(database.db, piece.dropId, keep, new Date(now.getTime() + SECOND));
+    expect(await status(nearEnd.id)).toBe("esperando");
+    // The other look is written with its batch within about a second; a round 14 s after that look,
+    // 19 s after the one written before it, keeps the place.
+    await expect
+      .poll(
+        async () =>
+          new Date(
+            (
+              await database.db
+                .selectFrom("drop_line")
+                .select("seen_at")
+                .where("id", "=", lately.id)
+                .executeTakeFirstOrThrow()
+            ).seen_at,
+          ).getTime(),
+        { timeout: 3 * SECOND, interval: 100 },
+      )
+      .toBeGreaterThanOrEqual(now.getTime());
+    await serveLine(database.db, piece.dropId, keep, new Date(now.getTime() + 14 * SECOND));
+    expect(await status(lately.id)).toBe("esperando");
+    // Nobody looks any more: 15 s after the last look both are given up.
+    await serveLine(database.db, piece.dropId, keep, new Date(now.getTime() + 17 * SECOND));
+    expect([await status(nearEnd.id), await status(lately.id)]).toEqual(["retirado", "retirado"]);
+  });
+
   it("a ring by size: each size's pieces go to the places asking for it, whatever their turn; a place asking for a size that is gone is told so by its size", async () => {
     const database = await harness.fresh();
     const start = new Date();
