@@ -1,8 +1,8 @@
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { createDrop, getDrop } from "~/catalogue/catalogue.server";
 import { toTimestamp } from "~/db/database.server";
 import type { LineStatus } from "~/db/schema";
-import { liveOpening } from "~/drops-desk/live-opening.server";
+import { liveOpening, openingSnapshot } from "~/drops-desk/live-opening.server";
 import { newId } from "~/lib/ids";
 import { releaseHold } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
@@ -111,5 +111,39 @@ describeEachDatabase("a drop's opening, live", (harness) => {
     ]);
     expect(live?.inLine).toBe(2);
     expect(await liveOpening(database.db, newId())).toBeNull();
+  });
+
+  it("the tabs open on a drop within a second share one reading; each tab's next second is read afresh", async () => {
+    const database = await harness.fresh();
+    const dropId = await createDrop(database.db, {
+      name: "Compartida",
+      status: "activa",
+      startAt: new Date(Date.now() - HOUR),
+      endAt: new Date(Date.now() + HOUR),
+      products: [],
+    });
+    let statements = 0;
+    const counted = database.db.withPlugin({
+      transformQuery: (args) => {
+        statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      const tabs = await Promise.all(Array.from({ length: 10 }, () => openingSnapshot(counted, dropId)));
+      const once = statements;
+      expect(once).toBeGreaterThan(0);
+      expect(tabs.every((t) => t === tabs[0])).toBe(true);
+      // A tab asks a second after its answer: never the same snapshot twice.
+      vi.setSystemTime(Date.now() + 1_000);
+      const next = await openingSnapshot(counted, dropId);
+      expect(next).not.toBe(tabs[0]);
+      expect(next?.at).toBeGreaterThan(tabs[0]?.at ?? Number.POSITIVE_INFINITY);
+      expect(statements).toBe(2 * once);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
