@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { data, isRouteErrorResponse, useLocation } from "react-router";
+import { isRouteErrorResponse, useLocation } from "react-router";
 
 /*
  * A save after the administrator's session ended (it lasts hours; a long product description can
@@ -49,7 +49,9 @@ export async function keepFormWhenSessionEnds<T>({ serverAction }: { serverActio
   } catch (error) {
     if (isRouteErrorResponse(error) && error.status === 401) {
       setEnded(true);
-      return data(undefined, { status: 401 });
+      // A 401 answer with no data (a Response, not `data()`: that helper would add to every
+      // storefront page's JavaScript, which is at its budget).
+      return new Response(null, { status: 401 });
     }
     // Any other answer (a save's redirect arrives thrown too) took the session.
     setEnded(false);
