@@ -204,11 +204,12 @@ describeEachDatabase("returns", (harness) => {
     // The buyer's e-mails, over real SMTP: her request, the acceptance with where to send, the refund.
     const mails = await orderMailTo(database, stands.smtp, o.email);
     const returnsMail = mails.filter((m) => m.includes(asked.returnId));
+    // (Queued at the same test instant, so found by what they say, not by their order.)
+    const saying = (words: string) => returnsMail.find((m) => m.includes(words));
     expect(returnsMail).toHaveLength(3);
-    expect(returnsMail[0]).toContain("Recibimos tu solicitud de devolución");
-    expect(returnsMail[1]).toContain("Aceptamos tu devolución");
-    expect(returnsMail[1]).toContain("Envía las piezas a Calle Taller 12, CDMX.");
-    expect(returnsMail[2]).toContain("te reembolsamos $12,025.00 MXN");
+    expect(saying("Recibimos tu solicitud de devolución")).toBeDefined();
+    expect(saying("Aceptamos tu devolución")).toContain("Envía las piezas a Calle Taller 12, CDMX.");
+    expect(saying("te reembolsamos $12,025.00 MXN")).toBeDefined();
     // What is left to return: one ring; a new request may ask for it while the window lasts.
     expect(await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON)).toMatchObject({
       open: true,
@@ -425,10 +426,9 @@ describeEachDatabase("returns", (harness) => {
     const mails = (await orderMailTo(database, stands.smtp, o.email)).filter((m) =>
       m.includes(asked.returnId),
     );
-    expect(mails.at(-1)).toContain("te reembolsamos $4,000.00 MXN");
-    expect(mails.at(-1)).toContain(
-      "No nos llegaron todas las piezas: Arete Luna × 1, Anillo Sol talla 7 × 1.",
-    );
+    const refunded = mails.find((m) => m.includes("Tu reembolso está hecho"));
+    expect(refunded).toContain("te reembolsamos $4,000.00 MXN");
+    expect(refunded).toContain("No nos llegaron todas las piezas: Arete Luna × 1, Anillo Sol talla 7 × 1.");
     expect(await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON)).toMatchObject({
       open: true,
       pieces: [
@@ -520,8 +520,9 @@ describeEachDatabase("returns", (harness) => {
     const mails = (await orderMailTo(database, stands.smtp, o.email)).filter((m) =>
       m.includes(asked.returnId),
     );
-    expect(mails.at(-1)).toContain("Cerramos tu devolución");
-    expect(mails.at(-1)).toContain("Nos dijiste que te quedas el anillo.");
+    expect(mails.find((m) => m.includes("Cerramos tu devolución"))).toContain(
+      "Nos dijiste que te quedas el anillo.",
+    );
     // Its pieces never came back: hers to ask for again while her window lasts, in a new return.
     expect(await returnChanceOf(database.db, o.orderId, DELIVERY_DAYS, SOON)).toMatchObject({
       open: true,
@@ -772,7 +773,8 @@ describeEachDatabase("returns", (harness) => {
       m.includes(asked.returnId),
     );
     expect(declined).toHaveLength(2);
-    expect(declined[1]).toContain("La pieza llegó a nosotros con uso.");
-    expect(declined[1]).not.toContain("Reembolso:");
+    const why = declined.find((m) => m.includes("La pieza llegó a nosotros con uso."));
+    expect(why).toBeDefined();
+    expect(why).not.toContain("Reembolso:");
   });
 });
