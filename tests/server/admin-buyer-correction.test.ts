@@ -6,28 +6,16 @@ import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { archiveOrder, shipOrder } from "~/orders/desk.server";
 import { confirmPayment } from "~/orders/payment.server";
-import { signInAdmin } from "../support/admin-http";
+import { actionMessage, signInAdmin } from "../support/admin-http";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
+import { visibleText } from "../support/page-text";
 import { type RunningServer, startServer } from "../support/server-process";
 
 vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-buyer-correction-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-/** What the owner sees of a desk action in the page a form post gets back: its answer's message. */
-function actionMessage(html: string): string | undefined {
-  return html.match(/\\"ok\\",(?:true|false),\\"message\\",\\"([^\\]*)\\"/)?.[1];
-}
-
-/** The page's text as a person reads it (scripts and tags left out). */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ");
-}
 
 /** The correction form, filled in as the buyer's WhatsApp message says. */
 function corrected(name: string, email: string, changes: Record<string, string> = {}) {

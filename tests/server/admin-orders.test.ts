@@ -9,7 +9,7 @@ import { confirmPayment } from "~/orders/payment.server";
 import { refundOrder } from "~/orders/refunds.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { DEFAULT_DELIVERY_DAYS } from "~/settings/settings";
-import { signInAdmin } from "../support/admin-http";
+import { actionMessage, signInAdmin } from "../support/admin-http";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -26,12 +26,6 @@ interface TestOrder {
   id: string;
   email: string;
   stock(): Promise<number | undefined>;
-}
-
-/** What the owner sees of a desk action in the page a form post gets back: its answer's message. */
-function actionMessage(html: string): string | undefined {
-  // The action's data travels in the page's hydration script: …\"ok\",true,\"message\",\"…\"…
-  return html.match(/\\"ok\\",(?:true|false),\\"message\\",\\"([^\\]*)\\"/)?.[1];
 }
 
 /** The page's text as a person reads it (scripts and tags left out). */

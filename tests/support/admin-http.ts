@@ -82,3 +82,9 @@ export async function signInAdmin(server: RunningServer, database: Database): Pr
   expect(cookie).toMatch(/^sesion_admin=/);
   return cookie;
 }
+
+/** What the owner sees of a desk action in the page a form post gets back: its answer's message. */
+export function actionMessage(html: string): string | undefined {
+  // The action's data travels in the page's hydration script: …\"ok\",true,\"message\",\"…\"…
+  return html.match(/\\"ok\\",(?:true|false),\\"message\\",\\"([^\\]*)\\"/)?.[1];
+}
