@@ -203,6 +203,11 @@ export interface OrdersTable {
   missing_refund_error: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the refunds job asks the provider next. */
   missing_refund_next_at: NullableTimestamp;
+  /**
+   * The generation of its 'Mi pedido' links (migration 0047): raised when the buyer's e-mail is
+   * corrected or the owner renews the link, which stops every link signed before. 0: never.
+   */
+  link_version: ColumnType<number, number | undefined, number>;
   /** The shop's origin the order was bought at: its e-mails link 'Mi pedido' there. */
   site_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** How the buyer is paying: 'oxxo' or 'spei' once a voucher was given (decision 42); null: by card. */
@@ -382,6 +387,7 @@ export interface OrderEventsTable {
     | "cobro_distinto"
     | "ficha_cancelada"
     | "entrega_registrada"
+    | "enlace_renovado"
     | "borrado"
     | "devolucion_solicitada"
     | "devolucion_aceptada"

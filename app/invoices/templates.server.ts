@@ -34,7 +34,7 @@ export function invoiceEmailTemplates(
           email: request.email,
           corrected: payload.corrected === true,
           until: found.standing.kind === "abierta" ? found.standing.until : null,
-          pageUrl: origin ? `${new URL(origin).origin}${invoicePagePath(pages.links, found.order.id)}` : null,
+          pageUrl: origin ? `${new URL(origin).origin}${invoicePagePath(pages.links, found.order)}` : null,
         },
         settings().shop,
       );

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type Db, toTimestamp } from "~/db/database.server";
 import type { OrderStatus } from "~/db/schema";
 import {
@@ -34,6 +35,9 @@ import { movableFrom } from "./status";
  * - The timeline records which fields changed, by their names, never their old values.
  * - Nothing is sent again. Messages of the order not yet sent, and not being sent right now, go to
  *   the corrected e-mail; 'Reenviar' sends a copy of a sent one to it (desk.server.ts).
+ * - A corrected e-mail raises the order's link generation in the same update: the 'Mi pedido'
+ *   links the old address received stop working (they would show the corrected name, address and
+ *   phone), and every message rendered from then on carries the new one.
  */
 
 export type BuyerCorrection =
@@ -102,6 +106,9 @@ export async function correctBuyer(
         email_key: emailKey(input.email),
         address_key: addressKey(shipping),
         updated_at: stamp,
+        // Whoever received its messages at the old address keeps no way into her page: every
+        // 'Mi pedido' link signed before stops working (order-page-link.server.ts).
+        ...(changed.includes("email") ? { link_version: sql<number>`link_version + 1` } : {}),
       })
       .where("id", "=", orderId)
       .execute();

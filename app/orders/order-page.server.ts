@@ -17,6 +17,7 @@ import {
   REFUNDED_BY_HAND,
   shippingLineOf,
 } from "./order";
+import type { LinkedOrder } from "./order-page-link.server";
 import { getOrder } from "./queries.server";
 import { returnWindowEnd } from "./return-window.server";
 import { addressLines } from "./shipping";
@@ -33,7 +34,7 @@ import { PAYMENT_METHOD_LABELS, voucherDeadlineText } from "./vouchers";
  * does not exist, an e-mail that is not the order's, or an order nobody has paid (no e-mail yet):
  * the answer never tells which.
  */
-export async function findBuyerOrder(db: Db, number: string, email: string): Promise<string | null> {
+export async function findBuyerOrder(db: Db, number: string, email: string): Promise<LinkedOrder | null> {
   const id = number
     .trim()
     .toUpperCase()
@@ -42,11 +43,12 @@ export async function findBuyerOrder(db: Db, number: string, email: string): Pro
   if (!isOrderId(id) || key === null) return null;
   const row = await db
     .selectFrom("orders")
-    .select("id")
+    .select(["id", "link_version"])
     .where("id", "=", id)
     .where("email_key", "=", key)
     .executeTakeFirst();
-  return row?.id ?? null;
+  // With its link's generation: the page she is sent to is signed for the current one.
+  return row ? { id: row.id, linkVersion: row.link_version } : null;
 }
 
 /** One step of the order's life as the buyer reads it. */

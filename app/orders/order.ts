@@ -29,6 +29,8 @@ export interface Order {
   deliveryDays: number | null;
   /** The shop's origin the order was bought at ('Mi pedido' links there without a PUBLIC_URL). */
   siteUrl: string | null;
+  /** The generation of its 'Mi pedido' links: links signed for an older one no longer open it. */
+  linkVersion: number;
   /** The cash voucher or transfer the buyer pays with (decision 42); null: a card. */
   voucher: Voucher | null;
   /** Shipping the buyer paid, apart from the pieces (totalCents includes it): null for none (before decision 43). */

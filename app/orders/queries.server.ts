@@ -59,6 +59,7 @@ export function toOrder(
     installmentMonths: row.installment_months ?? null,
     cardFunding: row.card_funding ?? null,
     siteUrl: row.site_url ?? null,
+    linkVersion: row.link_version ?? 0,
     deliveredAt: row.delivered_at ? toDate(row.delivered_at) : null,
     deliveryDays: row.delivery_days ?? null,
     deliveryBusinessDays: row.delivery_business_days === 1,

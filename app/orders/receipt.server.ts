@@ -7,6 +7,8 @@ import { getOrder } from "./queries.server";
 /** What the /success page shows the browser that paid. */
 export interface Receipt {
   id: string;
+  /** The generation of its 'Mi pedido' links, to sign the one the page offers. */
+  linkVersion: number;
   lines: { name: string; quantity: number; lineTotal: string }[];
   total: string;
   /** Its 'Envío' line, apart from the pieces (the total includes it); null for none. */
@@ -35,6 +37,7 @@ export async function receiptOf(db: Db, orderId: string): Promise<Receipt | null
   if (!order || order.status === "expirado") return null;
   return {
     id: order.id,
+    linkVersion: order.linkVersion,
     lines: order.lines.map((l) => ({
       name: l.name,
       quantity: l.quantity,

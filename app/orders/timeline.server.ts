@@ -63,6 +63,7 @@ export async function orderTimeline(db: Db, order: Order): Promise<TimelineEntry
     cobro_distinto: "Cobro distinto del total: cancelado",
     ficha_cancelada: "Ficha cancelada por el máximo por persona",
     entrega_registrada: "Fecha de entrega registrada",
+    enlace_renovado: "Enlace de «Mi pedido» renovado",
     borrado: "Borrado del historial",
     devolucion_solicitada: "Devolución solicitada",
     devolucion_aceptada: "Devolución aceptada",

@@ -16,7 +16,7 @@ import { catalogueLabel, REGIMENES, USOS } from "~/invoices/sat-catalogues";
 import { formatShopDateTime } from "~/lib/dates";
 import { orderPagePath } from "~/orders/order-page-link.server";
 import { servicesContext } from "~/web/services";
-import { orderNotFound, signedOrderId } from "~/web/signed-order.server";
+import { orderNotFound, requireCurrentLink, signedOrder, signedOrderRef } from "~/web/signed-order.server";
 import type { Route } from "./+types/invoice-request";
 
 /*
@@ -31,26 +31,20 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 const NOT_FOUND = orderNotFound;
 
-/** The order a signed address names, or a 404 that shows nothing of any order. */
-function signedOrder(args: {
-  request: Request;
-  params: { orderId?: string };
-  context: Route.LoaderArgs["context"];
-}) {
-  const services = args.context.get(servicesContext);
-  return { services, orderId: signedOrderId(args.request, args.params, services.orderPageLinks) };
-}
-
 export async function loader(args: Route.LoaderArgs) {
-  const { services, orderId } = signedOrder(args);
-  const found = await invoiceStandingOf(services.database.db, orderId);
+  const services = args.context.get(servicesContext);
+  // Only from its signed link, read once for its link's generation and its standing alike: a
+  // changed number or signature is a 404, a link renewed since a 410, neither showing the order.
+  const ref = signedOrderRef(args.request, args.params);
+  const found = await invoiceStandingOf(services.database.db, ref.orderId);
+  const order = requireCurrentLink(services.orderPageLinks, ref, found?.order ?? null);
   if (!found) throw NOT_FOUND();
-  const { order, standing } = found;
+  const { standing } = found;
   const request = standing.request;
   return {
-    orderId,
+    orderId: order.id,
     total: order.total,
-    orderPage: orderPagePath(services.orderPageLinks, orderId),
+    orderPage: orderPagePath(services.orderPageLinks, order),
     standing:
       standing.kind === "abierta"
         ? { kind: standing.kind, until: standing.until, message: null }
@@ -77,7 +71,9 @@ function answer(status: number, body: ActionData) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { services, orderId } = signedOrder(args);
+  const services = args.context.get(servicesContext);
+  const signed = await signedOrder(services.database.db, services.orderPageLinks, args.request, args.params);
+  const orderId = signed.id;
   const form = await args.request.formData().catch(() => null);
   if (!form) return answer(400, { result: null, message: "Envía el formulario con tus datos fiscales." });
   const submission = parseWithZod(form, { schema: invoiceRequestSchema });
@@ -91,7 +87,7 @@ export async function action(args: Route.ActionArgs) {
     return answer(409, { result: submission.reply({ resetForm: false }), message: saved.message });
   }
   services.mail.sendSoon();
-  throw redirect(`${invoicePagePath(services.orderPageLinks, orderId)}&aviso=recibida`, 303);
+  throw redirect(`${invoicePagePath(services.orderPageLinks, signed)}&aviso=recibida`, 303);
 }
 
 const inputClass = "mt-1 min-h-11 w-full rounded border border-ink/30 bg-white px-3";

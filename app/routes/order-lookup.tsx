@@ -46,9 +46,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer(400, { errors });
   }
   const { database, orderPageLinks } = context.get(servicesContext);
-  const orderId = await findBuyerOrder(database.db, parsed.data.number, parsed.data.email);
-  if (!orderId) return answer(404, { message: NOT_FOUND_MESSAGE });
-  throw redirect(orderPagePath(orderPageLinks, orderId));
+  const order = await findBuyerOrder(database.db, parsed.data.number, parsed.data.email);
+  if (!order) return answer(404, { message: NOT_FOUND_MESSAGE });
+  throw redirect(orderPagePath(orderPageLinks, order));
 }
 
 export default function OrderLookup({ actionData }: Route.ComponentProps) {

@@ -10,7 +10,7 @@ import { returnChanceOf } from "~/returns/request.server";
 import { piecesNotArrived } from "~/returns/return-status";
 import { pageTakesNoForm } from "~/web/methods";
 import { servicesContext } from "~/web/services";
-import { orderNotFound, signedOrderId } from "~/web/signed-order.server";
+import { orderNotFound, requireCurrentLink, signedOrderRef } from "~/web/signed-order.server";
 import type { Route } from "./+types/order-page";
 
 export const meta = () => [{ title: "Mi pedido" }, { name: "robots", content: "noindex" }];
@@ -22,12 +22,14 @@ export const action = pageTakesNoForm;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { database, orderPageLinks, settings } = context.get(servicesContext);
-  // Only from its signed link: a changed number or signature shows nothing of any order.
-  const orderId = signedOrderId(request, params, orderPageLinks);
-  // Read once, for the page, its returns and its factura alike.
-  const order = await getOrder(database.db, orderId);
-  const page = order && (await orderPageOf(database.db, order, settings.current()));
-  if (!order || !page) throw orderNotFound();
+  // Only from its signed link: a changed number or signature shows nothing of any order, and a
+  // link renewed since (its e-mail corrected, 'Renovar enlace') says it is no longer valid.
+  const ref = signedOrderRef(request, params);
+  // Read once, for its link's generation, the page, its returns and its factura alike.
+  const order = requireCurrentLink(orderPageLinks, ref, await getOrder(database.db, ref.orderId));
+  const orderId = order.id;
+  const page = await orderPageOf(database.db, order, settings.current());
+  if (!page) throw orderNotFound();
   const asked = new URL(request.url).searchParams.get("devolucion");
   const [returns, chance, standing] = await Promise.all([
     listReturns(database.db, { orderId }),
@@ -38,7 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const note = standing && invoiceNote(standing.standing);
   const invoice = note && {
     text: note.text,
-    href: note.link && invoicePagePath(orderPageLinks, orderId),
+    href: note.link && invoicePagePath(orderPageLinks, order),
     link: note.link,
   };
   return {
@@ -50,7 +52,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // The notice of a request just sent, only while it still waits to be answered (a bookmarked page
     // later shows its answer below, not "no envíes las piezas todavía").
     askedReturn: returns.some((r) => r.id === asked && r.status === "solicitada") ? asked : null,
-    returnFormPath: chance?.open ? orderReturnPath(orderPageLinks, orderId) : null,
+    returnFormPath: chance?.open ? orderReturnPath(orderPageLinks, order) : null,
   };
 }
 

@@ -8,7 +8,7 @@ import { type ReturnClosed, requestReturn, returnChanceOf } from "~/returns/requ
 import { readReturnForm } from "~/returns/return-input";
 import { RETURN_REASONS } from "~/returns/return-status";
 import { servicesContext } from "~/web/services";
-import { orderNotFound, signedOrderId } from "~/web/signed-order.server";
+import { orderNotFound, requireCurrentLink, signedOrder, signedOrderRef } from "~/web/signed-order.server";
 import type { Route } from "./+types/order-return";
 
 export const meta = () => [{ title: "Pedir una devolución" }, { name: "robots", content: "noindex" }];
@@ -28,16 +28,16 @@ const CLOSED: Record<ReturnClosed | "piezas", string> = {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { database, orderPageLinks, settings } = context.get(servicesContext);
-  const orderId = signedOrderId(request, params, orderPageLinks);
-  const order = await getOrder(database.db, orderId);
-  const chance = order && (await returnChanceOf(database.db, order, settings.current().deliveryDays));
-  if (!order || !chance) throw orderNotFound();
+  const ref = signedOrderRef(request, params);
+  const order = requireCurrentLink(orderPageLinks, ref, await getOrder(database.db, ref.orderId));
+  const chance = await returnChanceOf(database.db, order, settings.current().deliveryDays);
+  if (!chance) throw orderNotFound();
   return {
-    orderId,
+    orderId: order.id,
     // Cash paid at OXXO cannot be refunded to where it came from: the shop asks her where.
     refundWay:
       refundWayOf(order.voucher?.method ?? null).trim() || "por transferencia a la cuenta que nos indiques",
-    back: orderPagePath(orderPageLinks, orderId),
+    back: orderPagePath(orderPageLinks, order),
     chance: chance.open
       ? { open: true as const, until: formatShopDateTime(chance.until), pieces: chance.pieces }
       : { open: false as const, message: CLOSED[chance.reason] },
@@ -46,7 +46,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { database, orderPageLinks, settings } = context.get(servicesContext);
-  const orderId = signedOrderId(request, params, orderPageLinks);
+  const order = await signedOrder(database.db, orderPageLinks, request, params);
+  const orderId = order.id;
   const form = await request.formData().catch(() => null);
   const read = readReturnForm(form);
   if (!read.ok) return data({ errors: read.errors, message: "" }, { status: 400 });
@@ -59,7 +60,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { mail } = context.get(servicesContext);
   mail.sendSoon();
   throw redirect(
-    `${orderPagePath(orderPageLinks, orderId)}&devolucion=${encodeURIComponent(result.returnId)}#devoluciones`,
+    `${orderPagePath(orderPageLinks, order)}&devolucion=${encodeURIComponent(result.returnId)}#devoluciones`,
   );
 }
 

@@ -43,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // (while the payment is still being confirmed, it would be 'Pedido no encontrado').
   return {
     receipt,
-    orderPage: receipt?.email ? orderPagePath(orderPageLinks, orderId) : null,
+    orderPage: receipt?.email ? orderPagePath(orderPageLinks, receipt) : null,
     orderKey: orderId,
   };
 }

@@ -185,7 +185,8 @@ describeEachDatabase("correcting a buyer's data on the orders desk", (harness) =
     expect(await found("peres")).toEqual([]);
     expect(await found("gmial")).toEqual([]);
     // 'Mi pedido' by number and e-mail: her real address opens it, the mistyped one no longer does.
-    expect(await findBuyerOrder(db, id, "Ana.Perez@gmail.com")).toBe(id);
+    // Sent to her page signed for its new link generation: the e-mail correction raised it.
+    expect(await findBuyerOrder(db, id, "Ana.Perez@gmail.com")).toEqual({ id, linkVersion: 1 });
     expect(await findBuyerOrder(db, id, TYPED.email)).toBeNull();
 
     const csv = await exportOrdersCsv(db, { tab: "pendiente" });

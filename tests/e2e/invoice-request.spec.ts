@@ -18,7 +18,8 @@ function orderPageOf(orderId: string): string {
     PORT: String(E2E_PORT),
     SESSION_SECRET: process.env.SESSION_SECRET,
   });
-  return orderPagePath(createOrderPageLinks(authSettings(config).secret), orderId);
+  // A new order: its link generation is still 0.
+  return orderPagePath(createOrderPageLinks(authSettings(config).secret), { id: orderId, linkVersion: 0 });
 }
 
 test("from 'Mi pedido' to 'Requiero factura': a bad RFC refused beside its field, a good one received and in the owner's export", async ({

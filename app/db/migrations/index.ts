@@ -44,6 +44,7 @@ import * as m0043 from "./0043_indexes_for_growth";
 import * as m0044 from "./0044_voucher_cancellations";
 import * as m0045 from "./0045_crowd_mail_indexes";
 import * as m0046 from "./0046_line_indexes";
+import * as m0047 from "./0047_order_link_version";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -95,4 +96,5 @@ export const migrations: Record<string, Migration> = {
   "0044_voucher_cancellations": m0044,
   "0045_crowd_mail_indexes": m0045,
   "0046_line_indexes": m0046,
+  "0047_order_link_version": m0047,
 };

@@ -57,7 +57,7 @@ export function orderEmailTemplates(
       if (!order) return null;
       const { shop, carriers } = settings();
       const origin = originOf(order);
-      const pageUrl = pages ? orderPageUrl(pages, order.siteUrl, order.id) : null;
+      const pageUrl = pages ? orderPageUrl(pages, order) : null;
       const photos = media && origin ? await orderLinePhotos(db, media, order.id, origin) : [];
       return render(withTrackingLink(order, carriers), shop, pageUrl, photos);
     };

@@ -3,6 +3,7 @@ import { BuyerCorrection } from "~/components/admin/buyer-correction";
 import type { DeskActionData } from "~/components/admin/desk-fetcher";
 import { orderAction, useDeskFetcher } from "~/components/admin/desk-fetcher";
 import { DeskNotice, OrderActions } from "~/components/admin/order-actions";
+import { ORDER_LINK_RENEWAL_INTENT, OrderLinkRenewal } from "~/components/admin/order-link-renewal";
 import { OrderView } from "~/components/admin/order-view";
 import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
 import { ShipmentFields } from "~/components/admin/shipment-form";
@@ -34,6 +35,7 @@ import { orderTimeline } from "~/orders/timeline.server";
 import { withTrackingLink } from "~/settings/carriers";
 import { buyerCorrectionAnswer } from "~/web/buyer-correction-request.server";
 import { requireAdmin } from "~/web/guards.server";
+import { orderLinkRenewalAnswer } from "~/web/order-link-renewal-request.server";
 import { safeAdminPath } from "~/web/paths";
 import { servicesContext } from "~/web/services";
 import type { Route } from "./+types/detail";
@@ -93,7 +95,7 @@ export const clientAction = (args: Route.ClientActionArgs) => keepFormWhenSessio
 /**
  * Every action on one order: atender (ship), corregir (tracking), comprador (the buyer's data),
  * archivar, desarchivar, eliminar (a paid order: cancelled with its refund), borrar (off the tabs,
- * the record kept), reenviar (an e-mail). Each answers { ok, message } with its status.
+ * the record kept), reenviar (an e-mail), enlace (its 'Mi pedido' link renewed). Each answers { ok, message } with its status.
  */
 
 export async function action(args: Route.ActionArgs) {
@@ -158,6 +160,10 @@ export async function action(args: Route.ActionArgs) {
     }
     case "comprador": {
       const { status, body } = await buyerCorrectionAnswer(db, orderId, form);
+      return answer(status, { ...base, ...body });
+    }
+    case ORDER_LINK_RENEWAL_INTENT: {
+      const { status, body } = await orderLinkRenewalAnswer(db, orderId);
       return answer(status, { ...base, ...body });
     }
     case "entregado": {
@@ -401,6 +407,8 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
         )}
 
       <BuyerCorrection order={order} />
+
+      <OrderLinkRenewal order={order} />
 
       {order.status === "enviado" && (
         <details className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
