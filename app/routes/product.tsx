@@ -40,27 +40,8 @@ export function meta({ data }: Route.MetaArgs) {
     ...pageMeta({ ...seo, type: "product" }),
     { property: "product:price:amount", content: (product.priceCents / 100).toFixed(2) },
     { property: "product:price:currency", content: "MXN" },
-    {
-      "script:ld+json": {
-        "@context": "https://schema.org",
-        "@type": "Product",
-        name: product.name,
-        description: product.description,
-        image: seo.images,
-        category: product.categoria,
-        material: product.material,
-        // "Oro amarillo de 14 k" in place of the colour alone, and the weight in grams, when known.
-        ...metalStructuredData(product.metal, product.material),
-        brand: { "@type": "Brand", name: seo.shopName },
-        offers: {
-          "@type": "Offer",
-          url: seo.url,
-          priceCurrency: "MXN",
-          price: (product.priceCents / 100).toFixed(2),
-          availability: `https://schema.org/${data.label === null ? "InStock" : "OutOfStock"}`,
-        },
-      },
-    },
+    // Built by the loader: its code (and the metal's words) stays off the page's JavaScript.
+    { "script:ld+json": data.structuredData },
   ];
 }
 
@@ -107,7 +88,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const images = [product.image, ...product.extraImages]
     .filter((m) => m !== null)
     .map((m) => imageView(services.media, m));
-  return {
+  const shown = {
     seo: {
       title: product.name,
       ...page.seo({
@@ -158,6 +139,45 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     preview: preview ? previewNotice(drop.visibleFrom, now) : null,
     /** Null exactly when the piece could be bought at render time (the page follows the clock). */
     label: productTileLabel(drop, product.stock, now, held),
+  };
+  return { ...shown, structuredData: structuredData(shown) };
+}
+
+/** schema.org's Product for the page (search engines read it from the page's head). */
+function structuredData({
+  seo,
+  product,
+  label,
+}: {
+  seo: { images: string[]; shopName: string; url: string };
+  product: {
+    name: string;
+    description: string;
+    categoria: string;
+    material: string;
+    priceCents: number;
+    metal: Parameters<typeof metalStructuredData>[0];
+  };
+  label: unknown;
+}) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: product.name,
+    description: product.description,
+    image: seo.images,
+    category: product.categoria,
+    material: product.material,
+    // "Oro amarillo de 14 k" in place of the colour alone, and the weight in grams, when known.
+    ...metalStructuredData(product.metal, product.material),
+    brand: { "@type": "Brand", name: seo.shopName },
+    offers: {
+      "@type": "Offer",
+      url: seo.url,
+      priceCurrency: "MXN",
+      price: (product.priceCents / 100).toFixed(2),
+      availability: `https://schema.org/${label === null ? "InStock" : "OutOfStock"}`,
+    },
   };
 }
 
