@@ -299,8 +299,10 @@ describeEachDatabase("the per-person limit at payment", (harness) => {
     const logged = vi.spyOn(log, "error").mockImplementation(() => {});
     expect(await over.deliver()).toBe("cancelled");
     expect(refund).toHaveBeenCalledTimes(1);
-    expect(logged).toHaveBeenCalledTimes(1);
-    expect(logged.mock.calls[0]?.[0]).toMatchObject({ orderId: over.orderId });
+    // Only this order's line: another test's background work (a batch of last looks in line
+    // written after its database closed) may log meanwhile in the same process.
+    const aboutIt = logged.mock.calls.filter((c) => (c[0] as { orderId?: string })?.orderId === over.orderId);
+    expect(aboutIt).toHaveLength(1);
     expect((await row(database, over.orderId)).status).toBe("cancelado");
     expect(await refundRow(database, over.orderId)).toMatchObject({
       status: "pendiente",
