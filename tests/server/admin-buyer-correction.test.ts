@@ -6,7 +6,7 @@ import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { archiveOrder, shipOrder } from "~/orders/desk.server";
 import { confirmPayment } from "~/orders/payment.server";
-import { actionMessage, signInAdmin } from "../support/admin-http";
+import { postOrderDesk, signInAdmin } from "../support/admin-http";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
@@ -84,20 +84,8 @@ describeEachDatabase("correcting a buyer's data through HTTP", (harness) => {
     });
 
   /** Posts the form as a browser does without JavaScript; the answer is the order's page. */
-  async function post(orderId: string, fields: Record<string, string>, withCookie = cookie) {
-    const res = await fetch(`${server.url}/admin/orders/${orderId}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        origin: server.url,
-        ...(withCookie ? { cookie: withCookie } : {}),
-      },
-      body: new URLSearchParams(fields),
-    });
-    const html = await res.text();
-    return { status: res.status, message: actionMessage(html), html };
-  }
+  const post = (orderId: string, fields: Record<string, string>, withCookie = cookie) =>
+    postOrderDesk(server, orderId, fields, withCookie);
 
   it("a pending order offers the form with its data; posted, 200 and the new address on its page, its packing slip and its Historial", async () => {
     const order = await paidOrder();

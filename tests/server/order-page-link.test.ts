@@ -4,11 +4,12 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { CONFIRMATION_EMAIL } from "~/mail/kinds";
-import { signInAdmin } from "../support/admin-http";
+import { postOrderDesk, signInAdmin } from "../support/admin-http";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { boughtOnDemoPage } from "../support/demo-purchase";
 import { hold } from "../support/orders";
+import { visibleText } from "../support/page-text";
 import { type RunningServer, startServer } from "../support/server-process";
 
 /*
@@ -21,19 +22,6 @@ import { type RunningServer, startServer } from "../support/server-process";
 vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-order-page-link-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-/** What the owner sees of a desk action in the page a form post gets back: its answer's message. */
-function actionMessage(html: string): string | undefined {
-  return html.match(/\\"ok\\",(?:true|false),\\"message\\",\\"([^\\]*)\\"/)?.[1];
-}
-
-/** The page's text as a person reads it (scripts and tags left out). */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ");
-}
 
 describeEachDatabase("renewing a buyer's 'Mi pedido' link", (harness) => {
   let server: RunningServer;
@@ -84,20 +72,8 @@ describeEachDatabase("renewing a buyer's 'Mi pedido' link", (harness) => {
   }
 
   /** Posts a desk form on the order's page as a browser does without JavaScript. */
-  async function desk(orderId: string, fields: Record<string, string>, withCookie = cookie) {
-    const res = await fetch(`${server.url}/admin/orders/${orderId}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        origin: server.url,
-        ...(withCookie ? { cookie: withCookie } : {}),
-      },
-      body: new URLSearchParams(fields),
-    });
-    const html = await res.text();
-    return { status: res.status, message: actionMessage(html), html };
-  }
+  const desk = (orderId: string, fields: Record<string, string>, withCookie = cookie) =>
+    postOrderDesk(server, orderId, fields, withCookie);
 
   /** An order bought on the demo page, its confirmation sent: its number and the link it carried. */
   async function boughtAndConfirmed(name: string, email: string) {

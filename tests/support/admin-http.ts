@@ -88,3 +88,18 @@ export function actionMessage(html: string): string | undefined {
   // The action's data travels in the page's hydration script: …\"ok\",true,\"message\",\"…\"…
   return html.match(/\\"ok\\",(?:true|false),\\"message\\",\\"([^\\]*)\\"/)?.[1];
 }
+
+/**
+ * Posts a form of the orders desk on an order's page as a browser does without JavaScript; the
+ * answer is the order's page, with the action's message.
+ */
+export async function postOrderDesk(
+  server: RunningServer,
+  orderId: string,
+  fields: Record<string, string>,
+  cookie: string,
+) {
+  const res = await postForm(server, `/admin/orders/${orderId}`, fields, cookie ? { cookie } : {});
+  const html = await res.text();
+  return { status: res.status, message: actionMessage(html), html };
+}
