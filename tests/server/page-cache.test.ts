@@ -10,6 +10,7 @@ import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { formValues, settingsFromEnvironment } from "~/settings/settings";
+import { PAGE_TTL_MS } from "../../server/page-cache";
 import { inlineScriptHashes } from "../../server/script-hashes";
 import { signInAdmin } from "../support/admin-http";
 import { runningPiece } from "../support/catalogue";
@@ -271,18 +272,26 @@ describeEachDatabase("the page cache", (harness) => {
   });
 
   it("renders a cold page once for 200 requests at once", async () => {
-    // A product page's query is kept as asked (a collection page's would be reduced to its view).
-    const page = `${productPath()}?frio=${newId(8)}`;
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, async () => {
-        const res = await raw(`${server.url}${page}`);
-        return { cache: String(res.headers["x-cache"]), status: res.status, body: res.body.toString() };
-      }),
-    );
-    expect(answers.every((a) => a.status === 200)).toBe(true);
-    expect(answers.filter((a) => a.cache === "MISS")).toHaveLength(1);
-    expect(answers.filter((a) => a.cache === "HIT")).toHaveLength(199);
-    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      // A product page's query is kept as asked (a collection page's would be reduced to its view).
+      const page = `${productPath()}?frio=${newId(8)}`;
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, async () => {
+          const res = await raw(`${server.url}${page}`);
+          return { cache: String(res.headers["x-cache"]), status: res.status, body: res.body.toString() };
+        }),
+      );
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      // An entry lives 1 s from its render's start: on a machine so slow that the 200 answers
+      // took longer, a second render is the rule, not a second flight. Try again.
+      if (Date.now() - started >= PAGE_TTL_MS) continue;
+      expect(answers.filter((a) => a.cache === "MISS")).toHaveLength(1);
+      expect(answers.filter((a) => a.cache === "HIT")).toHaveLength(199);
+      expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+      return;
+    }
+    throw new Error("200 answers never came within one entry's life");
   });
 
   it("serves gzip and brotli, stored once, that decode to the same page", async () => {
