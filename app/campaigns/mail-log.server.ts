@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, sql } from "kysely";
-import { type Db, toDate } from "~/db/database.server";
+import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { KyselyDatabase } from "~/db/schema";
 import { NOT_NEEDED } from "~/mail/queue.server";
-import { MAIL_LOG_PAGE_SIZE, MAIL_STATES, type MailState } from "./mail-log";
+import { MAIL_LOG_PAGE_SIZE, MAIL_STATES, type MailState, UNDELIVERED_NOTICE_DAYS } from "./mail-log";
 
 /*
  * The shop's mail log (decision 25): every message of the queue (app/mail/queue.server.ts), newest
@@ -110,4 +110,23 @@ export async function countMailByState(db: Db): Promise<Record<MailState, number
   counts.descartado = Number(rows.descartado ?? 0);
   counts.enviado = Number(rows.total ?? 0) - counts.pendiente - counts.fallido - counts.descartado;
   return counts;
+}
+
+/**
+ * Messages about an order (a confirmation, a voucher, a shipment, a return) queued in the last
+ * days that have not gone out and whose last attempt failed: the administration says so on every
+ * page (routes/admin/layout.tsx), since a buyer without her confirmation has no link to her order.
+ * Read through the unsent messages' index (sent_at, created_at); 'Avísame' notices are left out.
+ */
+export async function countUndeliveredOrderMail(db: Db, now = new Date()): Promise<number> {
+  const since = toTimestamp(new Date(now.getTime() - UNDELIVERED_NOTICE_DAYS * 86_400_000));
+  const row = await db
+    .selectFrom("emails")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("sent_at", "is", null)
+    .where("created_at", ">=", since)
+    .where("last_error", "is not", null)
+    .where("order_id", "is not", null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

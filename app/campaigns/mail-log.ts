@@ -65,3 +65,6 @@ export function mailLogHref(state: MailState | null, page = 1): string {
   const query = params.toString();
   return query ? `${MAIL_LOG_PATH}?${query}` : MAIL_LOG_PATH;
 }
+
+/** How far back the administration's notice of undelivered order e-mails looks: past the queue's days of retries. */
+export const UNDELIVERED_NOTICE_DAYS = 7;

@@ -4,10 +4,13 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { queueEmail } from "~/mail/queue.server";
+import { confirmPayment } from "~/orders/payment.server";
 import { signUp } from "~/waitlist/waitlist.server";
 import { signInAdmin } from "../support/admin-http";
-import { upcomingDrop } from "../support/catalogue";
+import { oaxacaAddress, runningPiece, upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
+import { hold } from "../support/orders";
+import { visibleText } from "../support/page-text";
 import { type RunningServer, startServer } from "../support/server-process";
 
 /*
@@ -260,6 +263,68 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
     expect(
       (await fetch(`${server.url}/admin/campains?drop=zzzzzzzzzzzzzzzz`, { headers: { cookie } })).status,
     ).toBe(404);
+  });
+
+  it("signed in: an order's e-mail that did not go out is told on every admin page, with a link to the failed ones, until 'Reenviar' sends it", async () => {
+    const notice = "1 correo de un pedido no ha salido (últimos 7 días).";
+    const pageText = async (pathname: string) =>
+      visibleText(await (await fetch(`${server.url}${pathname}`, { headers: { cookie } })).text());
+    expect(await pageText("/admin/orders")).not.toContain("no ha salido");
+
+    const piece = await runningPiece(database, { name: "Arete Aviso", priceCents: 250_000, stock: 1 });
+    const order = await hold(database.db, {
+      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
+      provider: "demo",
+    });
+    await confirmPayment(database.db, {
+      orderId: order.id,
+      customerName: "Ana Pérez",
+      customerEmail: "ana.aviso@example.mx",
+      shipping: oaxacaAddress("Ana Pérez", "951 123 4567"),
+    });
+    const confirmation = await database.db
+      .selectFrom("emails")
+      .select("id")
+      .where("order_id", "=", order.id)
+      .executeTakeFirstOrThrow();
+    await database.db
+      .updateTable("emails")
+      .set({
+        attempts: 4,
+        last_error: "SMTP 451 intenta más tarde",
+        next_attempt_at: new Date(Date.now() + HOUR).toISOString(),
+      })
+      .where("id", "=", confirmation.id)
+      .execute();
+
+    for (const pathname of ["/admin/orders", "/admin/drops", "/admin/settings"]) {
+      expect(await pageText(pathname), pathname).toContain(notice);
+    }
+    const html = await (await fetch(`${server.url}/admin/orders`, { headers: { cookie } })).text();
+    expect(html).toMatch(
+      /<a[^>]*href="\/admin\/campains\/correos\?estado=fallido"[^>]*>Ver los correos que fallaron<\/a>/,
+    );
+
+    const resent = await post(
+      "/admin/campains/correos",
+      { intent: "reenviar", email: confirmation.id },
+      { cookie, origin: server.url },
+    );
+    expect(resent.status).toBe(200);
+    // The server sends it at once; the notice is gone from the next page.
+    let sent: unknown = null;
+    for (let i = 0; i < 100 && sent === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      sent = (
+        await database.db
+          .selectFrom("emails")
+          .select("sent_at")
+          .where("id", "=", confirmation.id)
+          .executeTakeFirstOrThrow()
+      ).sent_at;
+    }
+    expect(sent).not.toBeNull();
+    expect(await pageText("/admin/orders")).not.toContain("no ha salido");
   });
 
   it("signed in: 'Dar de baja' takes an address asked by other means off every list; a bad address is a Spanish 400", async () => {

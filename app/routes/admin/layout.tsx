@@ -1,7 +1,10 @@
 import { useEffect } from "react";
 import { Form, NavLink, Outlet, useLocation } from "react-router";
+import { UNDELIVERED_NOTICE_DAYS } from "~/campaigns/mail-log";
+import { countUndeliveredOrderMail } from "~/campaigns/mail-log.server";
 import { SessionEndedNotice, sessionIsBack } from "~/components/admin/session-ended";
 import { SetUpChecklist } from "~/components/admin/set-up-checklist";
+import { UndeliveredMailNotice } from "~/components/admin/undelivered-mail";
 import { RouteError } from "~/components/route-error";
 import { countPending } from "~/orders/desk.server";
 import { readSetUpChecklist } from "~/settings/checklist.server";
@@ -40,15 +43,16 @@ const LANDING = "/admin/orders";
 export async function loader(args: Route.LoaderArgs) {
   const admin = requireAdmin(args);
   const { database, config, payments, settings } = args.context.get(servicesContext);
-  const [pending, checklist] = await Promise.all([
+  const [pending, checklist, undeliveredMail] = await Promise.all([
     countPending(database.db),
     readSetUpChecklist(database.db, {
       settings: settings.current(),
       mailToOutbox: config.mail.smtpUrl === null,
       demoPayments: payments.name === "demo",
     }),
+    countUndeliveredOrderMail(database.db),
   ]);
-  return { email: admin.email, pending, checklist };
+  return { email: admin.email, pending, checklist, undeliveredMail };
 }
 
 /**
@@ -104,6 +108,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       </nav>
       <div className="min-w-0 md:col-start-2 md:row-span-2 md:row-start-1">
         <SessionEndedNotice />
+        <UndeliveredMailNotice count={loaderData.undeliveredMail} days={UNDELIVERED_NOTICE_DAYS} />
         <SetUpChecklist items={loaderData.checklist} open={landing} />
         <Outlet />
       </div>
