@@ -24,6 +24,7 @@ import { createDemoPayments } from "~/payments/demo-payments.server";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase, untilWaitingOnLocks } from "../support/databases";
 import { gatedAfter, hold, writeTo } from "../support/orders";
+import { paidOrder } from "../support/paid-order";
 
 const shopDetails = loadConfig({}).shop;
 const ESTAFETA = { carrier: "Estafeta", trackingNumber: "8052 1234 5678" };
@@ -52,18 +53,8 @@ async function shop(database: Database, maxPerOrder: number | null = null) {
   const piece = await runningPiece(database, { stock: 20, maxPerOrder });
   /** A paid order (pendiente) bought by `buyer`. */
   const paid = async (buyer: BuyerInput = TYPED): Promise<string> => {
-    const held = await hold(database.db, {
-      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
-      provider: "demo",
-    });
-    const outcome = await confirmPayment(database.db, {
-      orderId: held.id,
-      customerName: buyer.name,
-      customerEmail: buyer.email,
-      shipping: { ...oaxacaAddress(buyer.name, buyer.phone), ...buyer, country: "MX" },
-    });
-    expect(outcome).toBe("paid");
-    return held.id;
+    const shipping = { ...oaxacaAddress(buyer.name, buyer.phone), ...buyer, country: "MX" };
+    return (await paidOrder(database, { piece, buyer, shipping })).id;
   };
   /** An order brought to `status` through the shop's own functions. */
   const orderIn = async (status: OrderStatus | "borrado"): Promise<string> => {

@@ -22,9 +22,9 @@ import { confirmPayment } from "~/orders/payment.server";
 import { shipmentInput } from "~/orders/shipment-input";
 import { trackingLink } from "~/settings/carriers";
 import { settingsFromEnvironment } from "~/settings/settings";
-import { oaxacaAddress, runningPiece } from "../support/catalogue";
+import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { hold } from "../support/orders";
+import { paidOrder } from "../support/paid-order";
 import { readable, startSmtp } from "../support/smtp";
 
 const shop = loadConfig({}).shop;
@@ -42,26 +42,17 @@ afterAll(() => smtp.close());
 const templates = (database: Database) =>
   orderEmailTemplates(database.db, () => settingsFromEnvironment(shop));
 
-async function paidOrder(database: Database, email: string) {
+/** A paid order of two 'Collar Caracola' by Ana Pérez at `email`. */
+async function paidBy(database: Database, email: string) {
   const piece = await runningPiece(database, { name: "Collar Caracola", priceCents: 980_000, stock: 2 });
-  const order = await hold(database.db, {
-    lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 2 }],
-    provider: "demo",
-  });
-  await confirmPayment(database.db, {
-    orderId: order.id,
-    customerName: "Ana Pérez",
-    customerEmail: email,
-    shipping: oaxacaAddress("Ana Pérez", "951 123 4567"),
-  });
-  return order;
+  return paidOrder(database, { piece, quantity: 2, buyer: { name: "Ana Pérez", email } });
 }
 
 describeEachDatabase("order confirmation e-mail", (harness) => {
   it("goes out once per paid order, over real SMTP, in Spanish with pieces and total", async () => {
     const database = await harness.fresh();
     const to = `ana.${harness.dialect}@example.mx`;
-    const order = await paidOrder(database, to);
+    const order = await paidBy(database, to);
     const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, '"Oro de Luna" <hola@orodeluna.mx>');
 
     expect(await deliverPendingEmails(database.db, mailer, templates(database))).toEqual({
@@ -91,7 +82,7 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
   it("a mail server that is down loses nothing: the e-mail is retried later", async () => {
     const database = await harness.fresh();
     const to = `luz.${harness.dialect}@example.mx`;
-    await paidOrder(database, to);
+    await paidBy(database, to);
     const down = createSmtpMailer("smtp://127.0.0.1:1", "tienda@example.mx");
     expect(await deliverPendingEmails(database.db, down, templates(database))).toEqual({
       sent: 0,
@@ -111,7 +102,7 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
   it("a message that left while the database failed to record it (twice) is recorded on a retry, not sent again", async () => {
     const database = await harness.fresh();
     const to = `sara.${harness.dialect}@example.mx`;
-    await paidOrder(database, to);
+    await paidBy(database, to);
     // The first two writes of 'sent' fail (a lost connection, a lock held past its wait).
     let failures = 2;
     const flaky = database.db.withPlugin({
@@ -142,7 +133,7 @@ describeEachDatabase("order confirmation e-mail", (harness) => {
 describeEachDatabase("shipment e-mail", (harness) => {
   /** Ships the order as the 'Atender pedido' form would, sends the queue, and returns the notice as read. */
   async function shipAndRead(database: Database, to: string, form: Record<string, string>) {
-    const order = await paidOrder(database, to);
+    const order = await paidBy(database, to);
     const result = await shipOrder(database.db, order.id, shipmentInput.parse(form));
     expect(result).toEqual({ ok: true });
     const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, '"Oro de Luna" <hola@orodeluna.mx>');
@@ -202,11 +193,11 @@ describeEachDatabase("the e-mail queue", (harness) => {
     const database = await harness.fresh();
     const down = createSmtpMailer("smtp://127.0.0.1:1", "tienda@example.mx");
     // More failing messages than one round sends.
-    for (let i = 0; i < 25; i++) await paidOrder(database, `rebota.${i}.${harness.dialect}@example.invalid`);
+    for (let i = 0; i < 25; i++) await paidBy(database, `rebota.${i}.${harness.dialect}@example.invalid`);
     for (let round = 0; round < 2; round++)
       await deliverPendingEmails(database.db, down, templates(database));
     const fresh = `nueva.${harness.dialect}@example.mx`;
-    await paidOrder(database, fresh);
+    await paidBy(database, fresh);
     const up = createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx");
     expect(await deliverPendingEmails(database.db, up, templates(database))).toEqual({ sent: 1, failed: 0 });
     expect(received.filter((m) => m.to.includes(fresh))).toHaveLength(1);
@@ -215,7 +206,7 @@ describeEachDatabase("the e-mail queue", (harness) => {
   it("a last attempt cut short by a stop reads as failed once its claim is over, not 'Pendiente' for ever", async () => {
     const database = await harness.fresh();
     const to = `cortada.${harness.dialect}@example.mx`;
-    const order = await paidOrder(database, to);
+    const order = await paidBy(database, to);
     // As the 30th attempt's claim left it when the process died mid-send: no answer recorded.
     const claimedAt = new Date(Date.now() - 10 * 60_000);
     await database.db
@@ -234,7 +225,7 @@ describeEachDatabase("the e-mail queue", (harness) => {
     expect(email).toMatchObject({ state: "fallo", lastError: INTERRUPTED });
     expect(received.filter((m) => m.to.includes(to))).toHaveLength(0);
     // While its claim runs (being sent right now), it is left alone.
-    const other = await paidOrder(database, `enviando.${harness.dialect}@example.mx`);
+    const other = await paidBy(database, `enviando.${harness.dialect}@example.mx`);
     await database.db
       .updateTable("emails")
       .set({
@@ -341,7 +332,7 @@ describeEachDatabase("the mail queue's runs", (harness) => {
   it("one address refused does not stop the run: the next batch goes out in the same minute", async () => {
     const database = await harness.fresh();
     const to = (i: number) => `lista.${i}.${harness.dialect}@example.mx`;
-    for (let i = 0; i < MAIL_BATCH + 5; i++) await paidOrder(database, to(i));
+    for (let i = 0; i < MAIL_BATCH + 5; i++) await paidBy(database, to(i));
     const delivered: string[] = [];
     const mailer: Mailer = {
       kind: "outbox",
@@ -366,8 +357,8 @@ describeEachDatabase("the mail queue's runs", (harness) => {
     });
     try {
       const database = await harness.fresh();
-      await paidOrder(database, `no-existe.${harness.dialect}@example.mx`);
-      await paidOrder(database, `cuota.${harness.dialect}@example.mx`);
+      await paidBy(database, `no-existe.${harness.dialect}@example.mx`);
+      await paidBy(database, `cuota.${harness.dialect}@example.mx`);
       const mailer = createSmtpMailer(`smtp://127.0.0.1:${refusing.port}`, "tienda@example.mx");
       expect(await deliverPendingEmails(database.db, mailer, templates(database))).toEqual({
         sent: 0,
@@ -484,7 +475,7 @@ describeEachDatabase("the mail queue's runs", (harness) => {
 
   it("stopping (drain) lets the message being sent finish and takes no other; the next start sends the rest", async () => {
     const database = await harness.fresh();
-    for (let i = 0; i < 5; i++) await paidOrder(database, `parada.${i}.${harness.dialect}@example.mx`);
+    for (let i = 0; i < 5; i++) await paidBy(database, `parada.${i}.${harness.dialect}@example.mx`);
     let release = () => {};
     let sending = false;
     const sent: string[] = [];
@@ -513,8 +504,7 @@ describeEachDatabase("the mail queue's runs", (harness) => {
 
   it("a slow mail server: each message is claimed from when it is taken, and a batch stops short of its claims' length", async () => {
     const database = await harness.fresh();
-    for (let i = 0; i < MAIL_BATCH; i++)
-      await paidOrder(database, `lenta.${i}.${harness.dialect}@example.mx`);
+    for (let i = 0; i < MAIL_BATCH; i++) await paidBy(database, `lenta.${i}.${harness.dialect}@example.mx`);
     const start = Date.now();
     let clock = start;
     const spy = vi.spyOn(Date, "now").mockImplementation(() => clock);

@@ -13,7 +13,6 @@ import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { releaseHold } from "~/orders/holds.server";
 import { createOrderPageLinks, type LinkedOrder, orderPagePath } from "~/orders/order-page-link.server";
 import { renewOrderPageLink } from "~/orders/order-page-renewal.server";
-import { confirmPayment } from "~/orders/payment.server";
 import { getOrder } from "~/orders/queries.server";
 import { orderTimeline } from "~/orders/timeline.server";
 import { settingsFromEnvironment } from "~/settings/settings";
@@ -22,6 +21,7 @@ import { signedOrder } from "~/web/signed-order.server";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase, untilWaitingOnLocks } from "../support/databases";
 import { gatedAfter, hold, writeTo } from "../support/orders";
+import { paidOrder } from "../support/paid-order";
 
 /*
  * 'Mi pedido' links that can be renewed (decision 37): the signature covers the order's link
@@ -87,28 +87,17 @@ const BUYER = {
   state: "Oaxaca",
 };
 
-async function paidOrder(database: Database): Promise<string> {
-  const piece = await runningPiece(database, { stock: 20 });
-  const held = await hold(database.db, {
-    lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
-    provider: "demo",
-  });
-  expect(
-    await confirmPayment(database.db, {
-      orderId: held.id,
-      customerName: BUYER.name,
-      customerEmail: BUYER.email,
-      shipping: { ...oaxacaAddress(BUYER.name, BUYER.phone), ...BUYER, country: "MX" },
-    }),
-  ).toBe("paid");
-  return held.id;
+/** A paid order by BUYER, as she typed her address; its id. */
+async function paidId(database: Database): Promise<string> {
+  const shipping = { ...oaxacaAddress(BUYER.name, BUYER.phone), ...BUYER, country: "MX" };
+  return (await paidOrder(database, { buyer: BUYER, shipping })).id;
 }
 
 describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {
   it("an order keeps generation 0 until something raises it: the links already e-mailed keep opening it", async () => {
     const database = await harness.fresh();
     const db = database.db;
-    const id = await paidOrder(database);
+    const id = await paidId(database);
     const order = await getOrder(db, id);
     expect(order?.linkVersion).toBe(0);
     // The signature of generation 0 is the one every e-mail carried before generations existed.
@@ -121,7 +110,7 @@ describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {
     });
     expect(await open(db, id, legacyToken(id))).toEqual({ id, linkVersion: 0 });
     // Made-up signatures and other orders' links are not found, as before.
-    const other = await paidOrder(database);
+    const other = await paidId(database);
     expect(await open(db, id, legacyToken(other))).toBe(404);
     expect(await open(db, id, "A".repeat(43))).toBe(404);
     expect(await open(db, "OL-ZZZZZZZZ", legacyToken("OL-ZZZZZZZZ"))).toBe(404);
@@ -130,7 +119,7 @@ describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {
   it("a corrected e-mail raises it in the correction's transaction: the old link is refused as no longer valid, the new one opens", async () => {
     const database = await harness.fresh();
     const db = database.db;
-    const id = await paidOrder(database);
+    const id = await paidId(database);
     const old = links.sign({ id, linkVersion: 0 });
     const corrected = await correctBuyer(db, id, { ...BUYER, email: "ana.perez@gmail.com" });
     expect(corrected).toEqual({ ok: true, changed: ["email"] });
@@ -144,7 +133,7 @@ describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {
   it("'Renovar enlace de «Mi pedido»' raises it with an event on the timeline; every earlier link is refused", async () => {
     const database = await harness.fresh();
     const db = database.db;
-    const id = await paidOrder(database);
+    const id = await paidId(database);
     const first = links.sign({ id, linkVersion: 0 });
     expect(await renewOrderPageLink(db, id)).toEqual({ ok: true, linkVersion: 1 });
     const second = links.sign({ id, linkVersion: 1 });
@@ -199,7 +188,7 @@ describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {
   it("the raise is atomic: a correction or a renewal stopped half-way leaves the link (and the e-mail) as they were", async () => {
     const database = await harness.fresh();
     const db = database.db;
-    const id = await paidOrder(database);
+    const id = await paidId(database);
     const old = links.sign({ id, linkVersion: 0 });
     // The correction fails at its last statement (its timeline event), after the row was written.
     await expect(
@@ -227,7 +216,7 @@ describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {
   it("a renewal racing an e-mail correction: both raise it, neither is lost", async () => {
     const database = await harness.fresh();
     const db = database.db;
-    const id = await paidOrder(database);
+    const id = await paidId(database);
     const gate = gatedAfter(db, writeTo("orders", "update"));
     const correcting = correctBuyer(gate.db, id, { ...BUYER, email: "ana.perez@gmail.com" });
     await gate.reached;
@@ -244,7 +233,7 @@ describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {
   it("an e-mail queued before the raise and sent after it carries the new link (rendered when sent)", async () => {
     const database = await harness.fresh();
     const db = database.db;
-    const id = await paidOrder(database);
+    const id = await paidId(database);
     // Its confirmation is queued at payment, not sent yet.
     expect(await renewOrderPageLink(db, id)).toEqual({ ok: true, linkVersion: 1 });
     const sent: MailMessage[] = [];
@@ -267,7 +256,7 @@ describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {
   it("migration 0047 gives every existing order generation 0, whose links keep opening it", async () => {
     const database = await harness.fresh({ migrate: true });
     const db = database.db;
-    const id = await paidOrder(database);
+    const id = await paidId(database);
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo("0046_line_indexes")).error).toBeUndefined();
     await migrateToLatest(database);

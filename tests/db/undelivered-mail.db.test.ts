@@ -2,10 +2,9 @@ import { expect, it } from "vitest";
 import { countUndeliveredOrderMail } from "~/campaigns/mail-log.server";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { NOT_NEEDED, queueEmail, retryFailedEmail } from "~/mail/queue.server";
-import { confirmPayment } from "~/orders/payment.server";
-import { oaxacaAddress, runningPiece, upcomingDrop } from "../support/catalogue";
+import { upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { hold } from "../support/orders";
+import { paidOrder } from "../support/paid-order";
 
 /*
  * The administration's notice of order e-mails that have not gone out (routes/admin/layout.tsx):
@@ -13,18 +12,9 @@ import { hold } from "../support/orders";
  */
 const DAY = 86_400_000;
 
-async function paidOrder(database: Database, email: string) {
-  const piece = await runningPiece(database, { name: `Arete ${email}`, priceCents: 250_000, stock: 1 });
-  const order = await hold(database.db, {
-    lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
-    provider: "demo",
-  });
-  await confirmPayment(database.db, {
-    orderId: order.id,
-    customerName: "Ana Pérez",
-    customerEmail: email,
-    shipping: oaxacaAddress("Ana Pérez", "951 123 4567"),
-  });
+/** A paid order by `email` and its confirmation e-mail's id. */
+async function paidBy(database: Database, email: string) {
+  const order = await paidOrder(database, { buyer: { name: "Ana Pérez", email } });
   const [mail] = await database.db
     .selectFrom("emails")
     .select("id")
@@ -48,19 +38,19 @@ describeEachDatabase("order e-mails that have not gone out", (harness) => {
     const db = database.db;
 
     // A paid order's confirmation, queued and not yet tried: not a failure.
-    const waiting = await paidOrder(database, "espera@example.mx");
+    const waiting = await paidBy(database, "espera@example.mx");
     expect(await countUndeliveredOrderMail(db, now)).toBe(0);
 
     // Two that failed and are being retried, one given up by the mail server: all three count.
     await failed(database, waiting.mailId, new Date(now.getTime() - DAY));
-    const refused = await paidOrder(database, "rechazo@example.mx");
+    const refused = await paidBy(database, "rechazo@example.mx");
     await failed(database, refused.mailId, new Date(now.getTime() - 6 * DAY), "SMTP 550 5.1.1 no existe");
-    const third = await paidOrder(database, "tercera@example.mx");
+    const third = await paidBy(database, "tercera@example.mx");
     await failed(database, third.mailId, now);
     expect(await countUndeliveredOrderMail(db, now)).toBe(3);
 
     // Older than the notice's days: left to the mail log.
-    const old = await paidOrder(database, "vieja@example.mx");
+    const old = await paidBy(database, "vieja@example.mx");
     await failed(database, old.mailId, new Date(now.getTime() - 8 * DAY));
     expect(await countUndeliveredOrderMail(db, now)).toBe(3);
 

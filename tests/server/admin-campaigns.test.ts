@@ -4,13 +4,12 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { queueEmail } from "~/mail/queue.server";
-import { confirmPayment } from "~/orders/payment.server";
 import { signUp } from "~/waitlist/waitlist.server";
 import { signInAdmin } from "../support/admin-http";
-import { oaxacaAddress, runningPiece, upcomingDrop } from "../support/catalogue";
+import { upcomingDrop } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
-import { hold } from "../support/orders";
 import { visibleText } from "../support/page-text";
+import { paidOrder } from "../support/paid-order";
 import { type RunningServer, startServer } from "../support/server-process";
 
 /*
@@ -271,17 +270,7 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
       visibleText(await (await fetch(`${server.url}${pathname}`, { headers: { cookie } })).text());
     expect(await pageText("/admin/orders")).not.toContain("no ha salido");
 
-    const piece = await runningPiece(database, { name: "Arete Aviso", priceCents: 250_000, stock: 1 });
-    const order = await hold(database.db, {
-      lines: [{ productId: piece.id, dropId: piece.dropId, quantity: 1 }],
-      provider: "demo",
-    });
-    await confirmPayment(database.db, {
-      orderId: order.id,
-      customerName: "Ana Pérez",
-      customerEmail: "ana.aviso@example.mx",
-      shipping: oaxacaAddress("Ana Pérez", "951 123 4567"),
-    });
+    const order = await paidOrder(database, { buyer: { name: "Ana Pérez", email: "ana.aviso@example.mx" } });
     const confirmation = await database.db
       .selectFrom("emails")
       .select("id")
