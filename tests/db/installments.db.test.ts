@@ -1,4 +1,3 @@
-import Stripe from "stripe";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { startCheckout } from "~/orders/checkout.server";
@@ -9,6 +8,7 @@ import type { Installments } from "~/settings/installments";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type FakeStripe, payByCard, startFakeStripe } from "../support/fake-stripe";
+import { signedSessionEvent } from "../support/stripe-events";
 
 /*
  * 'Meses sin intereses' (issue 26) through the real Stripe SDK and adapter against the local
@@ -27,7 +27,6 @@ afterAll(async () => {
   await fake.close();
 });
 
-const signer = new Stripe("sk_test_123");
 const payments = () =>
   createStripePayments(
     createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
@@ -86,22 +85,17 @@ describeEachDatabase("'meses sin intereses' at Stripe", (harness) => {
   });
 
   it("the plan the buyer chose is kept with the paid order; one payment keeps none", async () => {
-    let event = 0;
     const pay = async (installments?: number) => {
       const bought = await checkout(600_000, SIX_FROM_3000);
       payByCard(fake, bought.sessionId, { amount: bought.priceCents, fingerprint: "fp_msi", installments });
-      const payload = JSON.stringify({
-        id: `evt_msi_${harness.dialect}_${++event}`,
-        object: "event",
-        type: "checkout.session.completed",
-        data: { object: fake.sessions.get(bought.sessionId) },
-      });
       const provider = payments();
-      const parsed = provider.parseWebhook?.(
-        payload,
-        signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+      const parsed = signedSessionEvent(
+        fake,
+        provider,
+        SECRET,
+        "checkout.session.completed",
+        bought.sessionId,
       );
-      if (!parsed) throw new Error("no webhook");
       expect(await applyPaymentEvent(database.db, parsed, new Date(), provider)).toBe("paid");
       return getOrder(database.db, bought.orderId);
     };

@@ -1,4 +1,3 @@
-import Stripe from "stripe";
 import { afterEach, expect, it, vi } from "vitest";
 import { log } from "~/config/log.server";
 import type { Database } from "~/db/database.server";
@@ -18,6 +17,7 @@ import { payByCard, STRIPE_SHOPPER } from "../support/fake-stripe";
 import { orderMailTo } from "../support/order-mail";
 import { hold } from "../support/orders";
 import { stripeAndMailStands } from "../support/stripe-and-mail";
+import { signedSessionEvent } from "../support/stripe-events";
 
 /*
  * 'Máximo N por persona' at payment (decision 29), through the real Stripe SDK and adapter against
@@ -33,7 +33,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const signer = new Stripe("sk_test_123");
 function stripePayments() {
   return createStripePayments(
     createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: stands.fake.url }),
@@ -47,8 +46,6 @@ interface Buyer {
   /** Stripe's fields of the address that differ from STRIPE_SHOPPER's. */
   address: Record<string, string>;
 }
-
-let eventNumber = 0;
 
 /**
  * One checkout of `quantity` pieces paid by card at Stripe, its `checkout.session.completed`
@@ -81,25 +78,8 @@ async function buy(
       },
     },
   });
-  const payload = JSON.stringify({
-    id: `evt_limite_${++eventNumber}`,
-    object: "event",
-    type: "checkout.session.completed",
-    data: { object: stands.fake.sessions.get(session.id) },
-  });
-  const deliver = async () =>
-    applyPaymentEvent(
-      database.db,
-      payments.parseWebhook?.(
-        payload,
-        signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-      ) ??
-        (() => {
-          throw new Error("no webhooks");
-        })(),
-      new Date(),
-      payments,
-    );
+  const event = signedSessionEvent(stands.fake, payments, SECRET, "checkout.session.completed", session.id);
+  const deliver = async () => applyPaymentEvent(database.db, event, new Date(), payments);
   return { orderId: order.id, totalCents: order.totalCents, paymentIntent, deliver, payments };
 }
 

@@ -1,5 +1,4 @@
 import { type Kysely, Migrator } from "kysely";
-import Stripe from "stripe";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { migrations } from "~/db/migrations";
@@ -16,6 +15,7 @@ import type { ShippingRates } from "~/settings/shipping-rates";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import { type FakeStripe, payByCard, startFakeStripe } from "../support/fake-stripe";
+import { signedSessionEvent } from "../support/stripe-events";
 
 /*
  * Shipping charged as the owner sets it (issue 26, decision 43), through the real Stripe SDK and
@@ -35,7 +35,6 @@ afterAll(async () => {
   await fake.close();
 });
 
-const signer = new Stripe("sk_test_123");
 const payments = () =>
   createStripePayments(
     createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: fake.url }),
@@ -92,21 +91,12 @@ describeEachDatabase("shipping at Stripe", (harness) => {
     return { orderId: result.orderId, form: asked?.form, sessionId: sessionId ?? "", priceCents, piece };
   }
 
-  let event = 0;
   /** Stripe's signed checkout.session.completed for a session as it stands, applied by the shop. */
   async function deliver(sessionId: string, change: Record<string, unknown> = {}) {
-    const payload = JSON.stringify({
-      id: `evt_envio_${harness.dialect}_${++event}`,
-      object: "event",
-      type: "checkout.session.completed",
-      data: { object: { ...fake.sessions.get(sessionId), ...change } },
-    });
     const provider = payments();
-    const parsed = provider.parseWebhook?.(
-      payload,
-      signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-    );
-    if (!parsed) throw new Error("no webhook");
+    const parsed = signedSessionEvent(fake, provider, SECRET, "checkout.session.completed", sessionId, {
+      change,
+    });
     return { outcome: await applyPaymentEvent(database.db, parsed, new Date(), provider), parsed, provider };
   }
 

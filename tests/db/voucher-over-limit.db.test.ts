@@ -1,4 +1,3 @@
-import Stripe from "stripe";
 import { beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "~/db/database.server";
 import { startCheckout } from "~/orders/checkout.server";
@@ -14,8 +13,8 @@ import { orderTimeline } from "~/orders/timeline.server";
 import { forgetUnpaidBuyers } from "~/orders/unpaid-retention.server";
 import { recordVoucher } from "~/orders/voucher-limit.server";
 import { createDemoPayments, demoVoucher } from "~/payments/demo-payments.server";
-import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import type { Vouchers } from "~/settings/vouchers";
+import { stripePaymentsAt } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import {
@@ -28,6 +27,7 @@ import {
 import { orderMailTo } from "../support/order-mail";
 import { hold } from "../support/orders";
 import { stripeAndMailStands } from "../support/stripe-and-mail";
+import { signedSessionEvent } from "../support/stripe-events";
 
 /*
  * A cash voucher (OXXO) or a transfer (SPEI) given to a buyer already at a drop's 'Máximo N por
@@ -44,12 +44,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const stands = stripeAndMailStands();
 
-const signer = new Stripe("sk_test_123");
-const payments = () =>
-  createStripePayments(
-    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: stands.fake.url }),
-    { webhookSecret: SECRET },
-  );
+const payments = () => stripePaymentsAt(stands.fake, SECRET);
 const URLS = { success: "https://t.example/s", cancel: (id: string) => `https://t.example/c/${id}` };
 const BOTH: Vouchers = { oxxo: true, spei: true, days: 2 };
 const OTHER_ADDRESS = {
@@ -63,7 +58,6 @@ const OTHER_ADDRESS = {
     country: "MX",
   },
 };
-let eventNumber = 0;
 
 describeEachDatabase("a voucher over 'Máximo N por persona'", (harness) => {
   let database: Database;
@@ -95,18 +89,8 @@ describeEachDatabase("a voucher over 'Máximo N por persona'", (harness) => {
 
   /** Stripe's signed event for the session as it stands now, applied as the webhook would. */
   async function deliver(type: string, sessionId: string, now = new Date()) {
-    const payload = JSON.stringify({
-      id: `evt_por_persona_${++eventNumber}`,
-      object: "event",
-      type,
-      data: { object: stands.fake.sessions.get(sessionId) },
-    });
     const provider = payments();
-    const event = provider.parseWebhook?.(
-      payload,
-      signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-    );
-    if (!event) throw new Error("no webhook");
+    const event = signedSessionEvent(stands.fake, provider, SECRET, type, sessionId);
     return applyPaymentEvent(database.db, event, now, provider);
   }
 

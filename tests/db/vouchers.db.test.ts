@@ -1,4 +1,3 @@
-import Stripe from "stripe";
 import { beforeAll, expect, it, vi } from "vitest";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { formatMXN } from "~/lib/money";
@@ -12,11 +11,11 @@ import { refundedByHand, retryPendingRefunds } from "~/orders/refunds.server";
 import { sweepExpiredHolds } from "~/orders/sweeper.server";
 import { orderTimeline } from "~/orders/timeline.server";
 import { voucherDeadline } from "~/orders/vouchers";
-import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { loadReport } from "~/reports/reports.server";
 import { DEFAULT_SHIPPING_RATES } from "~/settings/settings";
 import type { ShippingRates } from "~/settings/shipping-rates";
 import type { Vouchers } from "~/settings/vouchers";
+import { stripePaymentsAt } from "../support/card-payment";
 import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase } from "../support/databases";
 import {
@@ -29,6 +28,7 @@ import {
 } from "../support/fake-stripe";
 import { orderMailTo } from "../support/order-mail";
 import { stripeAndMailStands } from "../support/stripe-and-mail";
+import { signedSessionEvent } from "../support/stripe-events";
 
 /*
  * OXXO and SPEI (issue 26, decision 42) through the real Stripe SDK and adapter against the local
@@ -43,12 +43,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const stands = stripeAndMailStands();
 
-const signer = new Stripe("sk_test_123");
-const payments = () =>
-  createStripePayments(
-    createStripeClient({ secretKey: "sk_test_123", webhookSecret: SECRET, apiBase: stands.fake.url }),
-    { webhookSecret: SECRET },
-  );
+const payments = () => stripePaymentsAt(stands.fake, SECRET);
 const URLS = { success: "https://t.example/s", cancel: (id: string) => `https://t.example/c/${id}` };
 const BOTH: Vouchers = { oxxo: true, spei: true, days: 2 };
 let eventNumber = 0;
@@ -105,18 +100,8 @@ describeEachDatabase("OXXO and SPEI at Stripe", (harness) => {
     now = new Date(),
     id = `evt_ficha_${++eventNumber}`,
   ) {
-    const payload = JSON.stringify({
-      id,
-      object: "event",
-      type,
-      data: { object: stands.fake.sessions.get(sessionId) },
-    });
     const provider = payments();
-    const event = provider.parseWebhook?.(
-      payload,
-      signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-    );
-    if (!event) throw new Error("no webhook");
+    const event = signedSessionEvent(stands.fake, provider, SECRET, type, sessionId, { id });
     return {
       id,
       outcome: await applyPaymentEvent(database.db, event, now, provider),

@@ -1,4 +1,3 @@
-import Stripe from "stripe";
 import type { Database } from "~/db/database.server";
 import type { CheckoutLine } from "~/orders/cart-read.server";
 import { type HeldOrder, setPaymentSession } from "~/orders/holds.server";
@@ -6,9 +5,7 @@ import { applyPaymentEvent } from "~/orders/payment-events.server";
 import { createStripeClient, createStripePayments } from "~/payments/stripe-payments.server";
 import { type FakeStripe, payByCard, STRIPE_SHOPPER } from "./fake-stripe";
 import { hold } from "./orders";
-
-const signer = new Stripe("sk_test_123");
-let eventNumber = 0;
+import { signedSessionEvent } from "./stripe-events";
 
 /** The shop's Stripe payments, through the real SDK, against the local stand-in. */
 export function stripePaymentsAt(fake: FakeStripe, webhookSecret: string) {
@@ -53,18 +50,16 @@ export async function orderPaidByCard(
     shopper: { customer_details: { ...STRIPE_SHOPPER.customer_details, email: options.email } },
   });
   await options.beforeWebhook?.(order);
-  const payload = JSON.stringify({
-    id: `evt_tarjeta_${++eventNumber}`,
-    object: "event",
-    type: "checkout.session.completed",
-    ...(options.eventCreated ? { created: Math.floor(options.eventCreated.getTime() / 1000) } : {}),
-    data: { object: fake.sessions.get(session.id) },
-  });
-  const event = payments.parseWebhook?.(
-    payload,
-    signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret }),
+  const event = signedSessionEvent(
+    fake,
+    payments,
+    options.webhookSecret,
+    "checkout.session.completed",
+    session.id,
+    {
+      ...(options.eventCreated ? { created: options.eventCreated } : {}),
+    },
   );
-  if (!event) throw new Error("no webhooks");
   await applyPaymentEvent(database.db, event, options.now ?? new Date(), payments);
   return { order, paymentIntent, payments };
 }
