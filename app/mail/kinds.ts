@@ -9,6 +9,8 @@ export const CONFIRMATION_EMAIL = "confirmacion";
 export const CANCELLATION_EMAIL = "cancelacion";
 /** The shipment notice with its tracking number. */
 export const SHIPMENT_EMAIL = "envio";
+/** A shipment notice's payload flag: it follows one sent with the wrong tracking, and says so. */
+export const TRACKING_CORRECTED = "guiaCorregida";
 /** The OXXO voucher or SPEI transfer details the buyer pays with (decision 42). */
 export const VOUCHER_EMAIL = "ficha_de_pago";
 /** A voucher that expired or failed unpaid: the pieces went back to the shop. */

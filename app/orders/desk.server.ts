@@ -4,7 +4,7 @@ import type { OrderEventsTable, OrderStatus } from "~/db/schema";
 import { toCsv } from "~/lib/csv";
 import { shopDateTimeStamp } from "~/lib/dates";
 import { newId } from "~/lib/ids";
-import { mailKindLabel, SHIPMENT_EMAIL } from "~/mail/kinds";
+import { mailKindLabel, SHIPMENT_EMAIL, TRACKING_CORRECTED } from "~/mail/kinds";
 import { queueEmail, requeueEmail } from "~/mail/queue.server";
 import type { DeskQuery } from "./desk-query";
 import { missingCents, type Order } from "./order";
@@ -211,8 +211,11 @@ async function unsentShipmentEmail(trx: Db, orderId: string) {
     .executeTakeFirst();
 }
 
-/** Queues the shipment notice; false when one is still waiting (it will carry the current tracking). */
-async function queueShipmentEmail(trx: Db, orderId: string, now: Date): Promise<boolean> {
+/**
+ * Queues the shipment notice; false when one is still waiting (it will carry the current tracking).
+ * `corrected`: a notice sent before had the wrong tracking, and this one says so.
+ */
+async function queueShipmentEmail(trx: Db, orderId: string, now: Date, corrected: boolean): Promise<boolean> {
   // Not twice: a notice still waiting is rendered when it is sent, with the corrected tracking.
   if (await unsentShipmentEmail(trx, orderId)) return false;
   const order = await trx
@@ -220,7 +223,13 @@ async function queueShipmentEmail(trx: Db, orderId: string, now: Date): Promise<
     .select("customer_email")
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
-  await queueEmail(trx, { kind: SHIPMENT_EMAIL, recipient: order.customer_email, orderId, now });
+  await queueEmail(trx, {
+    kind: SHIPMENT_EMAIL,
+    recipient: order.customer_email,
+    orderId,
+    now,
+    ...(corrected ? { payload: { [TRACKING_CORRECTED]: true } } : {}),
+  });
   return true;
 }
 
@@ -257,7 +266,9 @@ async function moveWithin(
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) === 0) return null;
   await recordEvent(trx, orderId, event.kind, event.detail, now);
-  return { queued: options.notify ? await queueShipmentEmail(trx, orderId, now) : false };
+  return {
+    queued: options.notify ? await queueShipmentEmail(trx, orderId, now, name === "correctTracking") : false,
+  };
 }
 
 /** Applies a plain move in a transaction of its own. */

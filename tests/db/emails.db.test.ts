@@ -16,7 +16,7 @@ import {
   queueEmail,
   retryDelayMinutes,
 } from "~/mail/queue.server";
-import { shipOrder } from "~/orders/desk.server";
+import { correctTracking, shipOrder } from "~/orders/desk.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { confirmPayment } from "~/orders/payment.server";
 import { shipmentInput } from "~/orders/shipment-input";
@@ -185,6 +185,35 @@ describeEachDatabase("shipment e-mail", (harness) => {
     expect(text).not.toMatch(/rastre|track/i);
     expect(text).toContain("Content-Type: text/plain");
     expect(text).toContain("Content-Type: text/html");
+  });
+
+  it("a tracking number corrected after the notice went: the second notice says it corrects the first, with the right number", async () => {
+    const to = `lucia.${harness.dialect}@example.mx`;
+    const database = await harness.fresh();
+    const { order, text: first } = await shipAndRead(database, to, {
+      carrier: "Estafeta",
+      trackingNumber: "805200000000MX",
+    });
+    expect(first).not.toContain("corregimos");
+    const fixed = shipmentInput.parse({ carrier: "DHL Express", trackingNumber: "JD014600006281" });
+    expect(await correctTracking(database.db, order.id, fixed, { notify: true })).toEqual({
+      ok: true,
+      queued: true,
+    });
+    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, '"Oro de Luna" <hola@orodeluna.mx>');
+    expect(await deliverPendingEmails(database.db, mailer, templates(database))).toEqual({
+      sent: 1,
+      failed: 0,
+    });
+    const [second = ""] = received
+      .filter((m) => m.to.includes(to))
+      .map((m) => readable(m.raw))
+      .filter((t) => t.includes(`Subject: Corregimos el número de guía de tu pedido ${order.id}`));
+    expect(second).toContain("El número de guía que te enviamos antes tenía un error: este es el correcto.");
+    expect(second).toContain("Paquetería: DHL Express");
+    expect(second).toContain("Número de guía: JD014600006281");
+    expect(second).not.toContain("805200000000MX");
+    expect(second).not.toContain(`Subject: Tu pedido ${order.id} va en camino`);
   });
 });
 

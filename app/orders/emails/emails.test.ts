@@ -267,4 +267,14 @@ describe("every order e-mail", () => {
     expect(text).toContain("Número de guía: 805212345678MX");
     expect(text).toContain(`Sigue tu envío: ${order.trackingUrl}`);
   });
+
+  it("a corrected shipment notice says it corrects the one before, subject and title first", async () => {
+    const { subject, html, text } = await shipmentEmail(order, shop, pageUrl, photos, { corrected: true });
+    expect(subject).toBe(`Corregimos el número de guía de tu pedido ${order.id}`);
+    expect(html).toContain("Corregimos tu número de guía");
+    expect(text.split("\n")[0]).toMatch(/^.+, corregimos el número de guía de tu pedido /);
+    expect(text).toContain("El número de guía que te enviamos antes tenía un error: este es el correcto.");
+    expect(text).toContain("Número de guía: 805212345678MX");
+    expect(html).toContain("Sigue tu envío");
+  });
 });

@@ -18,12 +18,17 @@ import { missingPiecesNotice, type Order } from "../order";
 import { addressLines } from "../shipping";
 import { asPacked, firstNameOf, type LinePhotos, nameAtEnd, orderSummaryOf } from "./order-parts";
 
-/** The shipment notice: pieces, carrier, tracking number and, for known carriers, where to follow it. */
+/**
+ * The shipment notice: pieces, carrier, tracking number and, for known carriers, where to follow it.
+ * `corrected`: it follows a notice sent with the wrong tracking (the owner corrected it and asked
+ * for the notice again), so it says so first, or she would read the same notice twice.
+ */
 export async function shipmentEmail(
   order: Order,
   shop: PublicShopSettings,
   pageUrl: string | null = null,
   photos: LinePhotos = [],
+  { corrected = false }: { corrected?: boolean } = {},
 ): Promise<RenderedEmail> {
   const firstName = firstNameOf(order);
   // What goes in the box: not a late payment's pieces that were gone (refunded apart).
@@ -37,9 +42,13 @@ export async function shipmentEmail(
   const address = order.shipping ? addressLines(order.shipping) : [];
   const carrier = order.carrier ?? "";
   const tracking = order.trackingNumber ?? "";
+  const fix = "El número de guía que te enviamos antes tenía un error: este es el correcto.";
   const text = [
-    `${firstName}, tu pedido ${order.id} de ${shop.name} va en camino.`,
+    corrected
+      ? `${firstName}, corregimos el número de guía de tu pedido ${order.id} de ${shop.name}.`
+      : `${firstName}, tu pedido ${order.id} de ${shop.name} va en camino.`,
     "",
+    ...(corrected ? [fix, ""] : []),
     `Paquetería: ${carrier}`,
     `Número de guía: ${tracking}`,
     ...(order.trackingUrl ? [`Sigue tu envío: ${order.trackingUrl}`] : []),
@@ -53,13 +62,24 @@ export async function shipmentEmail(
     contactLine(shop),
   ].join("\n");
   return renderEmail({
-    subject: `Tu pedido ${order.id} va en camino`,
+    subject: corrected
+      ? `Corregimos el número de guía de tu pedido ${order.id}`
+      : `Tu pedido ${order.id} va en camino`,
     text,
     html: (
-      <ShopEmail shop={shop} title={`¡Tu pedido va en camino${nameAtEnd(order)}!`}>
-        <Paragraph>
-          Tu pedido <strong>{order.id}</strong> salió del taller.
-        </Paragraph>
+      <ShopEmail
+        shop={shop}
+        title={corrected ? "Corregimos tu número de guía" : `¡Tu pedido va en camino${nameAtEnd(order)}!`}
+      >
+        {corrected ? (
+          <Paragraph>
+            Tu pedido <strong>{order.id}</strong> ya va en camino. {fix}
+          </Paragraph>
+        ) : (
+          <Paragraph>
+            Tu pedido <strong>{order.id}</strong> salió del taller.
+          </Paragraph>
+        )}
         <Paragraph>
           Paquetería: <strong>{carrier}</strong>
           <br />

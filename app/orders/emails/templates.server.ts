@@ -5,6 +5,7 @@ import {
   CANCELLATION_EMAIL,
   CONFIRMATION_EMAIL,
   SHIPMENT_EMAIL,
+  TRACKING_CORRECTED,
   VOUCHER_CANCELLED_EMAIL,
   VOUCHER_EMAIL,
   VOUCHER_ENDED_EMAIL,
@@ -32,6 +33,8 @@ export type OrderEmail = (
   shop: PublicShopSettings,
   pageUrl: string | null,
   photos: LinePhotos,
+  /** What the message was queued with (e.g. a shipment notice's TRACKING_CORRECTED). */
+  payload: Record<string, unknown>,
 ) => Promise<RenderedEmail | null | false>;
 
 /**
@@ -52,22 +55,24 @@ export function orderEmailTemplates(
   };
   const withOrder =
     (render: OrderEmail) =>
-    async ({ orderId }: { orderId: string | null }) => {
+    async ({ orderId, payload }: { orderId: string | null; payload: Record<string, unknown> }) => {
       const order = orderId ? await getOrder(db, orderId) : null;
       if (!order) return null;
       const { shop, carriers } = settings();
       const origin = originOf(order);
       const pageUrl = pages ? orderPageUrl(pages, order) : null;
       const photos = media && origin ? await orderLinePhotos(db, media, order.id, origin) : [];
-      return render(withTrackingLink(order, carriers), shop, pageUrl, photos);
+      return render(withTrackingLink(order, carriers), shop, pageUrl, photos, payload);
     };
   return {
     // Cancelled before it went (mail down for hours, then 'Eliminar pedido'), or asked again with
     // 'Reenviar' after: "está confirmado" would be untrue beside its cancellation.
-    [CONFIRMATION_EMAIL]: withOrder(async (order, ...rest) =>
-      order.status === "cancelado" ? false : confirmationEmail(order, ...rest),
+    [CONFIRMATION_EMAIL]: withOrder(async (order, shop, pageUrl, photos) =>
+      order.status === "cancelado" ? false : confirmationEmail(order, shop, pageUrl, photos),
     ),
-    [SHIPMENT_EMAIL]: withOrder(shipmentEmail),
+    [SHIPMENT_EMAIL]: withOrder((order, shop, pageUrl, photos, payload) =>
+      shipmentEmail(order, shop, pageUrl, photos, { corrected: payload[TRACKING_CORRECTED] === true }),
+    ),
     [CANCELLATION_EMAIL]: withOrder(cancellationEmail),
     [VOUCHER_EMAIL]: withOrder(voucherEmail),
     [VOUCHER_ENDED_EMAIL]: withOrder(voucherEndedEmail),
