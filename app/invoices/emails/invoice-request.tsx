@@ -3,6 +3,7 @@ import {
   ButtonLink,
   contactLine,
   EMAIL_COLORS,
+  EMAIL_FONTS,
   Paragraph,
   type RenderedEmail,
   renderEmail,
@@ -81,7 +82,7 @@ export async function invoiceRequestEmail(
           cellPadding={0}
           cellSpacing={0}
           border={0}
-          style={{ borderCollapse: "collapse", fontSize: "15px" }}
+          style={{ borderCollapse: "collapse", fontFamily: EMAIL_FONTS.sans, fontSize: "15px" }}
         >
           <tbody>
             {facts.map(([label, value]) => (

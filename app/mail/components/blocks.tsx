@@ -40,7 +40,7 @@ export function Paragraph({
     tone === "strong"
       ? { fontWeight: 700 }
       : tone === "muted"
-        ? { fontSize: "13px", lineHeight: "20px", color: EMAIL_COLORS.muted }
+        ? { fontSize: "14px", lineHeight: "22px", color: EMAIL_COLORS.muted }
         : {};
   return <Text style={{ ...paragraphStyle, ...toned, ...style }}>{children}</Text>;
 }

@@ -191,6 +191,21 @@ describe("every order e-mail", () => {
     },
   );
 
+  it.each(cases)(
+    "the %s's contact links are underlined and its small print is at least 13 px",
+    async (_, build) => {
+      const message = await build();
+      if (!message) throw new Error("no message");
+      const contacts = [
+        ...message.html.matchAll(/<a href="(?:mailto:|https:\/\/wa\.me\/)[^"]*" style="([^"]*)"/g),
+      ];
+      expect(contacts).toHaveLength(2);
+      for (const [, style] of contacts) expect(style).toMatch(/text-decoration(?:-line)?:underline/);
+      const sizes = [...message.html.matchAll(/font-size:(\d+)px/g)].map(([, px]) => Number(px));
+      expect(Math.min(...sizes)).toBeGreaterThanOrEqual(13);
+    },
+  );
+
   it("a cancellation says where the refund went: the card's statement, or the account a transfer came from", async () => {
     const cancelled = (voucher: Order["voucher"]) =>
       cancellationEmail(
