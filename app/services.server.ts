@@ -21,6 +21,7 @@ import { createMailQueue } from "~/mail/queue.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import { createCancelLinks } from "~/orders/cancel-link.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
+import { writePendingLooks } from "~/orders/line.server";
 import { createOrderPageLinks, orderPageUrlOf } from "~/orders/order-page-link.server";
 import type { PaymentProvider } from "~/orders/payment-port";
 import { createSuccessLinks } from "~/orders/success-link.server";
@@ -217,6 +218,7 @@ export async function startServices(
         // Rounds under way finish first: a message sent must be recorded as sent.
         shopSettings.stop();
         await stopJobs();
+        await writePendingLooks(database.db);
         await mail.drain();
         await limits.close();
         await database.close();

@@ -98,4 +98,37 @@ describe("createBatcher", () => {
     expect(await Promise.all(later)).toEqual([2, 3]);
     expect(batches).toEqual([[1], [2, 3]]);
   });
+
+  it("drain: writes what waits at once, paced or not, and resolves once a batch being written is done too", async () => {
+    const batches: number[][] = [];
+    const turns: (() => void)[] = [];
+    let release: () => void = () => {};
+    const paced = createBatcher<number, number>({
+      paced: true,
+      schedule: (run) => turns.push(run),
+      write: async (items) => {
+        batches.push(items);
+        if (items[0] === 1) await new Promise<void>((r) => (release = r));
+        return items;
+      },
+    });
+    // Nothing waiting: nothing to do.
+    await paced.drain();
+    expect(batches).toEqual([]);
+    const first = paced(1);
+    turns.shift()?.();
+    const later = [paced(2), paced(3)];
+    let drained = false;
+    const draining = paced.drain().then(() => {
+      drained = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    // The batch being written holds the drain; the next one is not left for its turn.
+    expect(drained).toBe(false);
+    release();
+    await draining;
+    expect(await first).toBe(1);
+    expect(await Promise.all(later)).toEqual([2, 3]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
 });

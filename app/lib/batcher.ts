@@ -24,7 +24,10 @@ export interface BatcherOptions<I, O> {
   paced?: boolean;
 }
 
-export type Batcher<I, O> = (item: I) => Promise<O>;
+export type Batcher<I, O> = ((item: I) => Promise<O>) & {
+  /** Writes everything waiting now, without waiting for `schedule`, and resolves once it is written (at shutdown). */
+  drain(): Promise<void>;
+};
 
 export function createBatcher<I, O>(options: BatcherOptions<I, O>): Batcher<I, O> {
   const maxItems = options.maxItems ?? 256;
@@ -32,6 +35,8 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>): Batcher<I, O
   let waiting: { item: I; resolve(value: O): void; reject(error: unknown): void }[] = [];
   let scheduled = false;
   let writing = false;
+  /** Told when the batch being written is done (`drain`). */
+  let idle: (() => void)[] = [];
 
   const flush = async () => {
     scheduled = false;
@@ -53,6 +58,8 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>): Batcher<I, O
       for (const w of batch) w.reject(error);
     } finally {
       writing = false;
+      for (const done of idle) done();
+      idle = [];
       // Those that arrived meanwhile have waited a whole batch already: written at once.
       if (waiting.length > 0 && !options.paced) void flush();
       else if (waiting.length > 0 && !scheduled) {
@@ -62,7 +69,7 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>): Batcher<I, O
     }
   };
 
-  return (item) =>
+  const add = (item: I) =>
     new Promise<O>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
       if (!scheduled && !writing) {
@@ -70,4 +77,11 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>): Batcher<I, O
         schedule(() => void flush());
       }
     });
+  const drain = async () => {
+    while (writing || waiting.length > 0) {
+      if (writing) await new Promise<void>((resolve) => idle.push(resolve));
+      else await flush();
+    }
+  };
+  return Object.assign(add, { drain });
 }

@@ -1,7 +1,7 @@
 import { log, outsideRequests } from "~/config/log.server";
 import type { Db } from "~/db/database.server";
 import { isUniqueViolation, toDate, toTimestamp } from "~/db/database.server";
-import { createBatcher } from "~/lib/batcher";
+import { type Batcher, createBatcher } from "~/lib/batcher";
 import { chunks } from "~/lib/chunks";
 import { newId } from "~/lib/ids";
 import type { CheckoutLine } from "./cart-read.server";
@@ -341,7 +341,15 @@ interface Seen {
   at: Date;
 }
 
-const seenBatches = new WeakMap<Db, (seen: Seen) => Promise<void>>();
+const seenBatches = new WeakMap<Db, Batcher<Seen, undefined>>();
+
+/**
+ * Writes the last looks this process still holds for `db`, at once: at shutdown, before the
+ * database closes (else the batch's timer finds it closed and logs a failure).
+ */
+export async function writePendingLooks(db: Db): Promise<void> {
+  await seenBatches.get(db)?.drain();
+}
 
 /**
  * Writes a look with the others of this process within SEEN_BATCH_MS: with 5,000 waiting, each

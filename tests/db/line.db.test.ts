@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import type { Database } from "~/db/database.server";
 import { toTimestamp } from "~/db/database.server";
 import { openCheckout, startCheckout } from "~/orders/checkout.server";
-import { joinLine, lineDrops, lineView } from "~/orders/line.server";
+import { joinLine, lineDrops, lineView, writePendingLooks } from "~/orders/line.server";
 import { type LineTurn, serveLine, type TurnOutcome } from "~/orders/line-serving.server";
 import { arrivalPlace } from "~/orders/opening";
 import { getOrder } from "~/orders/queries.server";
@@ -279,6 +279,35 @@ describeEachDatabase("the opening's line", (harness) => {
       .execute();
     expect(await round(database.db)).toEqual(asked.slice(1));
     expect(await round(afresh())).toEqual(asked.slice(1));
+  });
+
+  it("a look still waiting for its batch at shutdown is written before the database closes", async () => {
+    const database = await harness.fresh();
+    const piece = await openingPiece(database, 10, new Date(Date.now() - 60 * SECOND));
+    const joined = await joinLine(database.db, {
+      drop: piece.drop,
+      lines: piece.lines,
+      browser: "mirada-final",
+      bucket: "10.6.1.1",
+      origin: "https://t.example",
+    });
+    if (!joined.ok) throw new Error(joined.message);
+    const before = new Date(Date.now() - 5 * SECOND);
+    await database.db
+      .updateTable("drop_line")
+      .set({ seen_at: toTimestamp(before) })
+      .where("id", "=", joined.entryId)
+      .execute();
+    const now = new Date();
+    expect((await lineView(database.db, joined.entryId, "mirada-final", now))?.estado).toBe("esperando");
+    // What services.stop() does before closing the database: the batch is written now, not in a second.
+    await writePendingLooks(database.db);
+    const row = await database.db
+      .selectFrom("drop_line")
+      .select("seen_at")
+      .where("id", "=", joined.entryId)
+      .executeTakeFirstOrThrow();
+    expect(new Date(row.seen_at).getTime()).toBeGreaterThanOrEqual(now.getTime());
   });
 
   it("a look keeps its place: written with the others within a second, or at once when the place is near being given up", async () => {
