@@ -77,6 +77,8 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>): Batcher<I, O
         schedule(() => void flush());
       }
     });
+  // A turn of `schedule` asked for before a drain still comes after it, and finds nothing to
+  // write, or only what came since.
   const drain = async () => {
     while (writing || waiting.length > 0) {
       if (writing) await new Promise<void>((resolve) => idle.push(resolve));

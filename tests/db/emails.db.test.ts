@@ -208,8 +208,8 @@ describeEachDatabase("shipment e-mail", (harness) => {
     const [second = ""] = received
       .filter((m) => m.to.includes(to))
       .map((m) => readable(m.raw))
-      .filter((t) => t.includes(`Subject: Corregimos el número de guía de tu pedido ${order.id}`));
-    expect(second).toContain("El número de guía que te enviamos antes tenía un error: este es el correcto.");
+      .filter((t) => t.includes(`Subject: Corregimos la guía de envío de tu pedido ${order.id}`));
+    expect(second).toContain("La guía que te enviamos antes tenía un error: esta es la correcta.");
     expect(second).toContain("Paquetería: DHL Express");
     expect(second).toContain("Número de guía: JD014600006281");
     expect(second).not.toContain("805200000000MX");

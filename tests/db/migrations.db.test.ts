@@ -595,3 +595,28 @@ describeEachDatabase("migration 0046 (a drop's line, as its rounds read it)", (h
     ).toContain("COVERING INDEX");
   });
 });
+
+describeEachDatabase("migration 0048 (the failed e-mails the administration counts)", (harness) => {
+  it("the count of failed unsent e-mails reads their partial index, not the unsent backlog", async () => {
+    const database = await harness.fresh();
+    const names =
+      harness.dialect === "sqlite"
+        ? (
+            await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(
+              database.db,
+            )
+          ).rows
+        : (await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(database.db)).rows;
+    expect(names.map((r) => r.name)).toContain("emails_failed_unsent");
+    if (harness.dialect !== "sqlite") return;
+    const plan = (
+      await sql<{ detail: string }>`explain query plan select count(*) from emails
+        where sent_at is null and created_at >= ${"2026-11-01"} and last_error is not null and order_id is not null`.execute(
+        database.db,
+      )
+    ).rows
+      .map((r) => r.detail)
+      .join("; ");
+    expect(plan).toContain("emails_failed_unsent (sent_at=? AND created_at>?)");
+  });
+});

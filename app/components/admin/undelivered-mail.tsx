@@ -27,8 +27,8 @@ export function UndeliveredMailNotice({ count, days }: { count: number; days: nu
         {undeliveredMailTitle(count, days)}
       </p>
       <p className="mt-1">
-        La tienda lo reintenta sola; si el servidor de correo lo rechazó, revisa la dirección de la compradora
-        o la configuración del correo.
+        La tienda vuelve a intentarlo sola durante unos días. Si el servidor de correo rechazó una dirección,
+        revisa los datos del comprador en su pedido; si los rechaza todos, revisa la configuración del correo.
       </p>
       <Link to={mailLogHref("fallido")} className="mt-1 inline-flex min-h-11 items-center underline">
         Ver los correos que fallaron

@@ -45,6 +45,7 @@ import * as m0044 from "./0044_voucher_cancellations";
 import * as m0045 from "./0045_crowd_mail_indexes";
 import * as m0046 from "./0046_line_indexes";
 import * as m0047 from "./0047_order_link_version";
+import * as m0048 from "./0048_failed_mail_index";
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so they travel inside
@@ -97,4 +98,5 @@ export const migrations: Record<string, Migration> = {
   "0045_crowd_mail_indexes": m0045,
   "0046_line_indexes": m0046,
   "0047_order_link_version": m0047,
+  "0048_failed_mail_index": m0048,
 };

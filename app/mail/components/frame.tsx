@@ -20,7 +20,7 @@ export interface ShopEmailProps {
   footer?: ReactNode;
 }
 
-// 14 px: the smallest size phones' mail apps show without zooming, for the contact line too.
+// 14 px, as the body's small print: read on phones, the contact line among it.
 const footerText = {
   fontFamily: EMAIL_FONTS.sans,
   fontSize: "14px",

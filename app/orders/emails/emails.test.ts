@@ -285,10 +285,10 @@ describe("every order e-mail", () => {
 
   it("a corrected shipment notice says it corrects the one before, subject and title first", async () => {
     const { subject, html, text } = await shipmentEmail(order, shop, pageUrl, photos, { corrected: true });
-    expect(subject).toBe(`Corregimos el número de guía de tu pedido ${order.id}`);
-    expect(html).toContain("Corregimos tu número de guía");
-    expect(text.split("\n")[0]).toMatch(/^.+, corregimos el número de guía de tu pedido /);
-    expect(text).toContain("El número de guía que te enviamos antes tenía un error: este es el correcto.");
+    expect(subject).toBe(`Corregimos la guía de envío de tu pedido ${order.id}`);
+    expect(html).toContain("Corregimos tu guía de envío");
+    expect(text.split("\n")[0]).toMatch(/^.+, corregimos la guía de envío de tu pedido /);
+    expect(text).toContain("La guía que te enviamos antes tenía un error: esta es la correcta.");
     expect(text).toContain("Número de guía: 805212345678MX");
     expect(html).toContain("Sigue tu envío");
   });

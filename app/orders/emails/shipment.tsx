@@ -42,10 +42,11 @@ export async function shipmentEmail(
   const address = order.shipping ? addressLines(order.shipping) : [];
   const carrier = order.carrier ?? "";
   const tracking = order.trackingNumber ?? "";
-  const fix = "El número de guía que te enviamos antes tenía un error: este es el correcto.";
+  // The carrier, the number or both: 'la guía' is the two together.
+  const fix = "La guía que te enviamos antes tenía un error: esta es la correcta.";
   const text = [
     corrected
-      ? `${firstName}, corregimos el número de guía de tu pedido ${order.id} de ${shop.name}.`
+      ? `${firstName}, corregimos la guía de envío de tu pedido ${order.id} de ${shop.name}.`
       : `${firstName}, tu pedido ${order.id} de ${shop.name} va en camino.`,
     "",
     ...(corrected ? [fix, ""] : []),
@@ -63,13 +64,13 @@ export async function shipmentEmail(
   ].join("\n");
   return renderEmail({
     subject: corrected
-      ? `Corregimos el número de guía de tu pedido ${order.id}`
+      ? `Corregimos la guía de envío de tu pedido ${order.id}`
       : `Tu pedido ${order.id} va en camino`,
     text,
     html: (
       <ShopEmail
         shop={shop}
-        title={corrected ? "Corregimos tu número de guía" : `¡Tu pedido va en camino${nameAtEnd(order)}!`}
+        title={corrected ? "Corregimos tu guía de envío" : `¡Tu pedido va en camino${nameAtEnd(order)}!`}
       >
         {corrected ? (
           <Paragraph>
