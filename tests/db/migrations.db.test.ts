@@ -24,6 +24,14 @@ import { migrationsFrom } from "../support/migration-names";
 
 const at = (iso: string) => iso;
 
+/** The names of the database's indexes, as { name } rows. */
+async function indexNames(database: Database, dialect: string): Promise<{ name: string }[]> {
+  return dialect === "sqlite"
+    ? (await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(database.db))
+        .rows
+    : (await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(database.db)).rows;
+}
+
 describeEachDatabase("migration 0007 (orders desk) on a shop that already has orders", (harness) => {
   it("keeps every e-mail, folds names for search, and marks the pieces a late payment never took", async () => {
     const database = await harness.fresh({ migrate: true });
@@ -469,14 +477,7 @@ describeEachDatabase("migrations stopped part-way leave no trace", (harness) => 
 describeEachDatabase("migration 0043 (indexes for a shop a year on)", (harness) => {
   it("the hot reads of a big shop find their index: a drop's lines, a month's sales, the desk's tab, a sign-up's e-mail", async () => {
     const database = await harness.fresh();
-    const names =
-      harness.dialect === "sqlite"
-        ? (
-            await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(
-              database.db,
-            )
-          ).rows
-        : (await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(database.db)).rows;
+    const names = await indexNames(database, harness.dialect);
     expect(names.map((r) => r.name)).toEqual(
       expect.arrayContaining([
         "order_lines_by_drop",
@@ -561,14 +562,7 @@ describeEachDatabase("migration 0045 (the mail queue and the opening notices in 
 describeEachDatabase("migration 0046 (a drop's line, as its rounds read it)", (harness) => {
   it("a round's sweep of places nobody looks at and its read of the line in order find their index", async () => {
     const database = await harness.fresh();
-    const names =
-      harness.dialect === "sqlite"
-        ? (
-            await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(
-              database.db,
-            )
-          ).rows
-        : (await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(database.db)).rows;
+    const names = await indexNames(database, harness.dialect);
     const indexes = names.map((r) => r.name);
     expect(indexes).toEqual(expect.arrayContaining(["drop_line_by_seen", "drop_line_in_order"]));
     expect(indexes).not.toContain("drop_line_by_place");
@@ -599,14 +593,7 @@ describeEachDatabase("migration 0046 (a drop's line, as its rounds read it)", (h
 describeEachDatabase("migration 0048 (the failed e-mails the administration counts)", (harness) => {
   it("the count of failed unsent e-mails reads their partial index, not the unsent backlog", async () => {
     const database = await harness.fresh();
-    const names =
-      harness.dialect === "sqlite"
-        ? (
-            await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(
-              database.db,
-            )
-          ).rows
-        : (await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(database.db)).rows;
+    const names = await indexNames(database, harness.dialect);
     expect(names.map((r) => r.name)).toContain("emails_failed_unsent");
     if (harness.dialect !== "sqlite") return;
     const plan = (
