@@ -1,6 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { createBatcher } from "./batcher";
 
+/**
+ * A paced batcher whose turns of `schedule` are run by hand (`turns`), and whose batch holding
+ * item 1 is written only once `release()` is called.
+ */
+function pacedBatcher() {
+  const batches: number[][] = [];
+  const turns: (() => void)[] = [];
+  let released: () => void = () => {};
+  const paced = createBatcher<number, number>({
+    paced: true,
+    schedule: (run) => turns.push(run),
+    write: async (items) => {
+      batches.push(items);
+      if (items[0] === 1) await new Promise<void>((r) => (released = r));
+      return items;
+    },
+  });
+  return { paced, batches, turns, release: () => released() };
+}
+
 describe("createBatcher", () => {
   it("writes the calls of one turn together and answers each caller its own result", async () => {
     const batches: number[][] = [];
@@ -75,18 +95,7 @@ describe("createBatcher", () => {
   });
 
   it("paced: the calls that arrive while a batch is written wait for the next turn of `schedule`", async () => {
-    const batches: number[][] = [];
-    const turns: (() => void)[] = [];
-    let release: () => void = () => {};
-    const paced = createBatcher<number, number>({
-      paced: true,
-      schedule: (run) => turns.push(run),
-      write: async (items) => {
-        batches.push(items);
-        if (items[0] === 1) await new Promise<void>((r) => (release = r));
-        return items;
-      },
-    });
+    const { paced, batches, turns, release } = pacedBatcher();
     const first = paced(1);
     turns.shift()?.();
     const later = [paced(2), paced(3)];
@@ -100,18 +109,7 @@ describe("createBatcher", () => {
   });
 
   it("drain: writes what waits at once, paced or not, and resolves once a batch being written is done too", async () => {
-    const batches: number[][] = [];
-    const turns: (() => void)[] = [];
-    let release: () => void = () => {};
-    const paced = createBatcher<number, number>({
-      paced: true,
-      schedule: (run) => turns.push(run),
-      write: async (items) => {
-        batches.push(items);
-        if (items[0] === 1) await new Promise<void>((r) => (release = r));
-        return items;
-      },
-    });
+    const { paced, batches, turns, release } = pacedBatcher();
     // Nothing waiting: nothing to do.
     await paced.drain();
     expect(batches).toEqual([]);

@@ -24,22 +24,13 @@ import { createDemoPayments } from "~/payments/demo-payments.server";
 import { oaxacaAddress, runningPiece } from "../support/catalogue";
 import { describeEachDatabase, untilWaitingOnLocks } from "../support/databases";
 import { gatedAfter, hold, writeTo } from "../support/orders";
-import { paidOrder } from "../support/paid-order";
+import { paidOrder, TYPED_BUYER, typedShipping } from "../support/paid-order";
 
 const shopDetails = loadConfig({}).shop;
 const ESTAFETA = { carrier: "Estafeta", trackingNumber: "8052 1234 5678" };
 
 /** The buyer as she paid: her street number typed wrong (401 for 410), and her e-mail's domain. */
-const TYPED: BuyerInput = {
-  name: "Ana Peres",
-  email: "ana.perez@gmial.com",
-  phone: "951 123 4567",
-  line1: "Calle Macedonio Alcalá 401",
-  line2: "Centro",
-  postalCode: "68000",
-  city: "Oaxaca de Juárez",
-  state: "Oaxaca",
-};
+const TYPED = TYPED_BUYER;
 /** What she wrote on WhatsApp. */
 const RIGHT: BuyerInput = {
   ...TYPED,
@@ -53,8 +44,7 @@ async function shop(database: Database, maxPerOrder: number | null = null) {
   const piece = await runningPiece(database, { stock: 20, maxPerOrder });
   /** A paid order (pendiente) bought by `buyer`. */
   const paid = async (buyer: BuyerInput = TYPED): Promise<string> => {
-    const shipping = { ...oaxacaAddress(buyer.name, buyer.phone), ...buyer, country: "MX" };
-    return (await paidOrder(database, { piece, buyer, shipping })).id;
+    return (await paidOrder(database, { piece, buyer, shipping: typedShipping(buyer) })).id;
   };
   /** An order brought to `status` through the shop's own functions. */
   const orderIn = async (status: OrderStatus | "borrado"): Promise<string> => {

@@ -9,7 +9,7 @@ import { getOrder } from "~/orders/queries.server";
 import { cancelCheckout, sweepExpiredHolds } from "~/orders/sweeper.server";
 import { createDemoPayments } from "~/payments/demo-payments.server";
 import { runningPiece } from "../support/catalogue";
-import { describeEachDatabase } from "../support/databases";
+import { countingStatements, describeEachDatabase } from "../support/databases";
 
 /*
  * The opening's line (decision 27): drawn by lot in its first seconds, by arrival after; pieces
@@ -201,19 +201,12 @@ describeEachDatabase("the opening's line", (harness) => {
         .execute();
     }
     // Every statement this process runs, counted.
-    let statements = 0;
-    const counted = database.db.withPlugin({
-      transformQuery: (args) => {
-        statements++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
-    const views = await Promise.all(rows.map((r) => lineView(counted, r.id, r.browser, now)));
+    const counted = countingStatements(database.db);
+    const views = await Promise.all(rows.map((r) => lineView(counted.db, r.id, r.browser, now)));
     expect(views.map((v) => (v?.estado === "esperando" ? v.antes : null))).toEqual(rows.map((_, i) => i));
     // One statement per look for the place itself, and the line read once, not one count per look
     // (a count per look is N² rows a second while thousands look every half second).
-    expect(statements).toBeLessThanOrEqual(waiting + 2);
+    expect(counted.count()).toBeLessThanOrEqual(waiting + 2);
 
     // Another process gives up the first place (its shopper left): this one's count follows within a second.
     const first = rows[0] as (typeof rows)[number];
@@ -226,7 +219,7 @@ describeEachDatabase("the opening's line", (harness) => {
     await expect
       .poll(
         async () => {
-          const view = await lineView(counted, last.id, last.browser, now);
+          const view = await lineView(counted.db, last.id, last.browser, now);
           return view?.estado === "esperando" ? view.antes : null;
         },
         { timeout: SECOND, interval: 50 },

@@ -6,7 +6,7 @@ import { liveOpening, openingSnapshot } from "~/drops-desk/live-opening.server";
 import { newId } from "~/lib/ids";
 import { releaseHold } from "~/orders/holds.server";
 import { confirmPayment } from "~/orders/payment.server";
-import { describeEachDatabase } from "../support/databases";
+import { countingStatements, describeEachDatabase } from "../support/databases";
 import { hold } from "../support/orders";
 
 // The live opening page's pieces (drops-desk/live-opening.server.ts): held, sold and left per
@@ -122,26 +122,19 @@ describeEachDatabase("a drop's opening, live", (harness) => {
       endAt: new Date(Date.now() + HOUR),
       products: [],
     });
-    let statements = 0;
-    const counted = database.db.withPlugin({
-      transformQuery: (args) => {
-        statements++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const counted = countingStatements(database.db);
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     try {
-      const tabs = await Promise.all(Array.from({ length: 10 }, () => openingSnapshot(counted, dropId)));
-      const once = statements;
+      const tabs = await Promise.all(Array.from({ length: 10 }, () => openingSnapshot(counted.db, dropId)));
+      const once = counted.count();
       expect(once).toBeGreaterThan(0);
       expect(tabs.every((t) => t === tabs[0])).toBe(true);
       // A tab asks a second after its answer: never the same snapshot twice.
       vi.setSystemTime(Date.now() + 1_000);
-      const next = await openingSnapshot(counted, dropId);
+      const next = await openingSnapshot(counted.db, dropId);
       expect(next).not.toBe(tabs[0]);
       expect(next?.at).toBeGreaterThan(tabs[0]?.at ?? Number.POSITIVE_INFINITY);
-      expect(statements).toBe(2 * once);
+      expect(counted.count()).toBe(2 * once);
     } finally {
       vi.useRealTimers();
     }

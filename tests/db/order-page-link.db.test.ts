@@ -18,10 +18,10 @@ import { orderTimeline } from "~/orders/timeline.server";
 import { settingsFromEnvironment } from "~/settings/settings";
 import { orderLinkRenewalAnswer } from "~/web/order-link-renewal-request.server";
 import { signedOrder } from "~/web/signed-order.server";
-import { oaxacaAddress, runningPiece } from "../support/catalogue";
+import { runningPiece } from "../support/catalogue";
 import { describeEachDatabase, untilWaitingOnLocks } from "../support/databases";
 import { gatedAfter, hold, writeTo } from "../support/orders";
-import { paidOrder } from "../support/paid-order";
+import { paidOrder, TYPED_BUYER, typedShipping } from "../support/paid-order";
 
 /*
  * 'Mi pedido' links that can be renewed (decision 37): the signature covers the order's link
@@ -76,21 +76,11 @@ function failingAt(db: Db, at: (node: RootOperationNode) => boolean): Db {
   return db.withPlugin(plugin);
 }
 
-const BUYER = {
-  name: "Ana Peres",
-  email: "ana.perez@gmial.com",
-  phone: "951 123 4567",
-  line1: "Calle Macedonio Alcalá 401",
-  line2: "Centro",
-  postalCode: "68000",
-  city: "Oaxaca de Juárez",
-  state: "Oaxaca",
-};
+const BUYER = TYPED_BUYER;
 
 /** A paid order by BUYER, as she typed her address; its id. */
 async function paidId(database: Database): Promise<string> {
-  const shipping = { ...oaxacaAddress(BUYER.name, BUYER.phone), ...BUYER, country: "MX" };
-  return (await paidOrder(database, { buyer: BUYER, shipping })).id;
+  return (await paidOrder(database, { buyer: BUYER, shipping: typedShipping(BUYER) })).id;
 }
 
 describeEachDatabase("'Mi pedido' links that can be renewed", (harness) => {

@@ -152,3 +152,16 @@ export async function untilWaitingOnLocks(db: Db, count = 1): Promise<void> {
   }
   throw new Error(`fewer than ${count} sessions ever waited on a lock`);
 }
+
+/** `db` counting the statements run through it (`count()`): for tests of how much a read costs. */
+export function countingStatements(db: Db): { db: Db; count(): number } {
+  let statements = 0;
+  const counted = db.withPlugin({
+    transformQuery: (args) => {
+      statements++;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  return { db: counted, count: () => statements };
+}

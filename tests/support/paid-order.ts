@@ -1,10 +1,31 @@
 import type { Database } from "~/db/database.server";
+import type { BuyerInput } from "~/orders/buyer-input";
 import { type HeldOrder, holdCart } from "~/orders/holds.server";
 import { confirmPayment, type PaymentConfirmation } from "~/orders/payment.server";
 import { oaxacaAddress, runningPiece } from "./catalogue";
 
 /** The buyer of `paidOrder` unless told otherwise: Ana Pérez, in Oaxaca. */
 export const ANA = { name: "Ana Pérez", email: "ana.perez@example.mx", phone: "951 123 4567" } as const;
+
+/**
+ * A buyer as she typed herself at checkout, for the tests of a correction: her street number wrong
+ * (401 for 410), her e-mail's domain misspelt, her name without its accent.
+ */
+export const TYPED_BUYER: BuyerInput = {
+  name: "Ana Peres",
+  email: "ana.perez@gmial.com",
+  phone: "951 123 4567",
+  line1: "Calle Macedonio Alcalá 401",
+  line2: "Centro",
+  postalCode: "68000",
+  city: "Oaxaca de Juárez",
+  state: "Oaxaca",
+};
+
+/** The shipping address a payment records for `buyer`, as she typed it. */
+export function typedShipping(buyer: BuyerInput) {
+  return { ...oaxacaAddress(buyer.name, buyer.phone), ...buyer, country: "MX" };
+}
 
 /**
  * A paid order (pendiente), bought on the demo page: `quantity` of `piece` (by default a new
