@@ -283,10 +283,11 @@ describeEachDatabase("the page cache", (harness) => {
         }),
       );
       expect(answers.every((a) => a.status === 200)).toBe(true);
-      // An entry lives 1 s from its render's start: on a machine so slow that the 200 answers
-      // took longer, a second render is the rule, not a second flight. Try again.
-      if (Date.now() - started >= PAGE_TTL_MS) continue;
-      expect(answers.filter((a) => a.cache === "MISS")).toHaveLength(1);
+      // An entry lives 1 s from its render's start: a second render when the 200 answers took
+      // longer (a slow machine) is the rule, not a second flight. Then try again.
+      const misses = answers.filter((a) => a.cache === "MISS").length;
+      if (misses > 1 && Date.now() - started >= PAGE_TTL_MS) continue;
+      expect(misses).toBe(1);
       expect(answers.filter((a) => a.cache === "HIT")).toHaveLength(199);
       expect(new Set(answers.map((a) => a.body)).size).toBe(1);
       return;
