@@ -537,7 +537,7 @@ describeEachDatabase("the opening's line", (harness) => {
       origin: "https://t.example",
     });
     if (!ana.ok || !("queued" in ana)) throw new Error("sin lugar");
-    // Her turn waits on a slow payment provider, past the round's lease (200 ms here, 20 s live).
+    // Her turn waits on a slow payment provider, past the round's lease (1 s here, 20 s live; shorter lost its renewals on a busy machine).
     let entered: () => void = () => {};
     const inTurn = new Promise<void>((resolve) => {
       entered = resolve;
@@ -551,7 +551,7 @@ describeEachDatabase("the opening's line", (harness) => {
       await providerAnswers;
       return takeTurn(turn);
     };
-    const leaseMs = 200;
+    const leaseMs = 1_000;
     const first = serveLine(database.db, piece.dropId, slowTurn, new Date(), { leaseMs });
     await inTurn;
     await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs));
