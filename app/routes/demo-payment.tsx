@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { checkedValue, useChoicesBeforeHydration } from "~/components/before-hydration";
 import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
 import { ShippingChoiceFieldset } from "~/components/shipping-choice";
@@ -223,6 +224,11 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
   const errors = actionData?.errors ?? {};
   // What is paid follows the shipping chosen on the page (the first one until another is picked).
   const [chosen, setChosen] = useState(loaderData.shipping[0]?.method ?? "");
+  // One picked before the page's code ran counts too.
+  const form = useChoicesBeforeHydration<HTMLFormElement>((element) => {
+    const picked = checkedValue(element, SHIPPING_FIELD);
+    if (picked) setChosen(picked);
+  });
   const shown = loaderData.shipping.find((o) => o.method === chosen) ?? loaderData.shipping[0];
   const payable =
     loaderData.shipping.find((o) => o.method === chosen)?.totalCents ??
@@ -249,6 +255,7 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
         <DemoVoucher voucher={loaderData.voucher} busy={busy} />
       ) : loaderData.waiting ? (
         <Form
+          ref={form}
           method="post"
           className="mt-8 space-y-4"
           noValidate

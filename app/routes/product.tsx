@@ -9,6 +9,7 @@ import { runningDropLink } from "~/catalogue/running-drop.server";
 import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { productHref } from "~/catalogue/views.server";
+import { checkedValue, useChoicesBeforeHydration } from "~/components/before-hydration";
 import { useCart } from "~/components/cart/cart-context";
 import { usePrefetchCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
@@ -210,6 +211,13 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const most = Math.max(1, Math.min(stock, drop.maxPerOrder ?? Number.POSITIVE_INFINITY));
   const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), most);
   const amount = Math.min(quantity, most);
+  // A size tapped or an amount typed before the page's code ran counts as if made after.
+  const addForm = useChoicesBeforeHydration<HTMLFormElement>((form) => {
+    const size = checkedValue(form, "talla");
+    if (size && size !== sizes.chosen?.id) sizes.choose(size);
+    const typedAmount = Number(form.querySelector<HTMLInputElement>("#cantidad")?.value);
+    if (typedAmount > 1) setQuantity(clamp(typedAmount));
+  });
   // 'Avísame si vuelve' (decision 46): while the drop is on sale, for the piece sold out, or for
   // its sizes sold out.
   const soldOutSizes = product.option?.values.filter((v) => v.stock <= 0) ?? [];
@@ -296,7 +304,7 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
 
             {/* Product information, the sizes and the add button come before the long text. */}
             {label === null ? (
-              <form onSubmit={addToCart} className="mt-3 space-y-3 sm:mt-8 sm:space-y-4">
+              <form ref={addForm} onSubmit={addToCart} className="mt-3 space-y-3 sm:mt-8 sm:space-y-4">
                 {product.option && (
                   <SizePicker
                     option={product.option.name}

@@ -543,6 +543,27 @@ export async function untilHydrated(locator: Locator): Promise<void> {
     .toBe(true);
 }
 
+/**
+ * Holds a route's own script (its module under /assets) until released: the page stays the
+ * server's HTML, not yet taken over by React, as on a slow phone, so what the shopper does
+ * meanwhile is what a test of that moment needs.
+ */
+export async function holdRouteScript(page: Page, routeModule: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  // Vite names it with an 8-character hash (product-tile-… is not product's).
+  const script = new RegExp(`/assets/${routeModule}-[\\w-]{8}\\.js$`);
+  await page.route(script, async (route) => {
+    await released;
+    await route.continue();
+  });
+  // Left in place once released (it then lets the script through at once): removing it while the
+  // held request is in flight would answer that request twice.
+  return release;
+}
+
 /** The demo payment page's form, filled in as a shopper would (an address in Oaxaca unless given). */
 export async function fillDemoPayment(
   page: Page,
