@@ -9,12 +9,15 @@ import {
   type OptionChoices,
   PRICE_RANGES,
   type ProductFilters,
+  parseFilters,
+  parseSort,
   SEARCH_KEYS,
   SORT_KEY,
   SORTS,
   type SortId,
 } from "~/catalogue/filters";
 import { CATEGORIAS, MATERIALES } from "~/db/taxonomy";
+import { useChoicesBeforeHydration } from "./before-hydration";
 
 // Invoker commands (`commandfor`/`command`) open and close a <dialog> with no script at all.
 declare module "react" {
@@ -182,6 +185,17 @@ export function FilterBar({
   const count = activeFilterCount(filters);
   const clearHref = { search: withCarried(collectionSearch(NO_FILTERS, sort), carried) };
   const appliedKey = collectionSearch(filters, sort);
+  // A box ticked in the open panel or an order picked before the page's code ran (their buttons
+  // not pressed yet) apply then, as they do after; read before the panel is set to what applies.
+  const bar = useChoicesBeforeHydration<HTMLDivElement>((element) => {
+    const select = element.querySelector<HTMLSelectElement>(`select[name="${SORT_KEY}"]`);
+    const picked = select ? parseSort(new URLSearchParams([[SORT_KEY, select.value]])) : sort;
+    const panel = panelForm.current;
+    const ticked = panel ? parseFilters(formParams(panel)) : filters;
+    const search = collectionSearch(ticked, picked);
+    if (search !== appliedKey)
+      navigate({ search: withCarried(search, carried) }, { preventScrollReset: true, replace: true });
+  });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: appliedKey stands for `filters`
   useEffect(() => {
@@ -212,7 +226,7 @@ export function FilterBar({
   };
 
   return (
-    <div>
+    <div ref={bar}>
       <Form
         ref={panelForm}
         method="get"
@@ -328,6 +342,13 @@ export function FilterBar({
       </dialog>
     </div>
   );
+}
+
+/** What a form would send, as an address's parameters (its text fields only). */
+function formParams(form: HTMLFormElement): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) if (typeof value === "string") params.append(name, value);
+  return params;
 }
 
 /** A filter or order address with the parameters that stay added (a GET form replaces the whole query). */
