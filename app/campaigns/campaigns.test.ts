@@ -44,10 +44,17 @@ describe("the 'Avísame' spreadsheet", () => {
 describe("the mail log's address", () => {
   it("reads a filter and a page, and refuses anything else in Spanish", () => {
     const q = (s: string) => parseMailLogQuery(new URLSearchParams(s));
-    expect(q("vista=correos")).toEqual({ ok: true, state: null, page: 1 });
-    expect(q("estado=todos")).toEqual({ ok: true, state: null, page: 1 });
-    expect(q("estado=fallido&pagina=3")).toEqual({ ok: true, state: "fallido", page: 3 });
+    expect(q("vista=correos")).toEqual({ ok: true, state: null, scope: null, page: 1 });
+    expect(q("estado=todos&tipo=todos")).toEqual({ ok: true, state: null, scope: null, page: 1 });
+    expect(q("estado=fallido&pagina=3")).toEqual({ ok: true, state: "fallido", scope: null, page: 3 });
+    expect(q("estado=fallido&tipo=pedidos")).toEqual({
+      ok: true,
+      state: "fallido",
+      scope: "pedidos",
+      page: 1,
+    });
     expect(q("estado=FALLIDO")).toMatchObject({ ok: false, message: expect.stringMatching(/^Estado: /) });
+    expect(q("tipo=avisame")).toEqual({ ok: false, message: "Tipo: elige Todos o Pedidos." });
     for (const page of ["0", "-1", "abc", "1e3", "100001", ""]) {
       expect(q(`pagina=${page}`), page).toMatchObject({
         ok: false,
@@ -56,5 +63,6 @@ describe("the mail log's address", () => {
     }
     expect(mailLogHref("fallido", 2)).toBe("/admin/campains/correos?estado=fallido&pagina=2");
     expect(mailLogHref(null)).toBe("/admin/campains/correos");
+    expect(mailLogHref("fallido", 1, "pedidos")).toBe("/admin/campains/correos?estado=fallido&tipo=pedidos");
   });
 });

@@ -2,7 +2,13 @@ import { type ExpressionBuilder, sql } from "kysely";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { KyselyDatabase } from "~/db/schema";
 import { NOT_NEEDED } from "~/mail/queue.server";
-import { MAIL_LOG_PAGE_SIZE, MAIL_STATES, type MailState, UNDELIVERED_NOTICE_DAYS } from "./mail-log";
+import {
+  MAIL_LOG_PAGE_SIZE,
+  MAIL_STATES,
+  type MailScope,
+  type MailState,
+  UNDELIVERED_NOTICE_DAYS,
+} from "./mail-log";
 
 /*
  * The shop's mail log (decision 25): every message of the queue (app/mail/queue.server.ts), newest
@@ -48,10 +54,10 @@ function stateOf(row: { sent_at: unknown; last_error: string | null }): MailStat
   return row.last_error === NOT_NEEDED ? "descartado" : "enviado";
 }
 
-/** One page of the log, newest first, in one state or all; `more` when an older page exists. */
+/** One page of the log, newest first, in one state or all, of all messages or only orders'; `more` when an older page exists. */
 export async function listMailLog(
   db: Db,
-  query: { state: MailState | null; page: number },
+  query: { state: MailState | null; scope?: MailScope; page: number },
 ): Promise<{ entries: MailLogEntry[]; more: boolean }> {
   const rows = await db
     .selectFrom("emails")
@@ -67,6 +73,7 @@ export async function listMailLog(
       "next_attempt_at",
     ])
     .$if(query.state !== null, (q) => q.where((eb) => inState(eb, query.state ?? "pendiente")))
+    .$if(query.scope === "pedidos", (q) => q.where("order_id", "is not", null))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(MAIL_LOG_PAGE_SIZE + 1)
@@ -90,8 +97,8 @@ export async function listMailLog(
   return { entries, more: rows.length > MAIL_LOG_PAGE_SIZE };
 }
 
-/** How many messages are in each state (the filter's tabs say it). */
-export async function countMailByState(db: Db): Promise<Record<MailState, number>> {
+/** How many messages (of all, or only orders') are in each state (the filter's tabs say it). */
+export async function countMailByState(db: Db, scope: MailScope = null): Promise<Record<MailState, number>> {
   const counts = Object.fromEntries(MAIL_STATES.map((s) => [s, 0])) as Record<MailState, number>;
   const rows = await db
     .selectFrom("emails")
@@ -103,6 +110,7 @@ export async function countMailByState(db: Db): Promise<Record<MailState, number
       ),
       (eb) => eb.fn.countAll<number>().as("total"),
     ])
+    .$if(scope === "pedidos", (q) => q.where("order_id", "is not", null))
     .executeTakeFirst();
   if (!rows) return counts;
   counts.pendiente = Number(rows.pendiente ?? 0);

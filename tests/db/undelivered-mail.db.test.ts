@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { countUndeliveredOrderMail } from "~/campaigns/mail-log.server";
+import { countMailByState, countUndeliveredOrderMail, listMailLog } from "~/campaigns/mail-log.server";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { NOT_NEEDED, queueEmail, retryFailedEmail } from "~/mail/queue.server";
 import { upcomingDrop } from "../support/catalogue";
@@ -8,7 +8,7 @@ import { paidOrder } from "../support/paid-order";
 
 /*
  * The administration's notice of order e-mails that have not gone out (routes/admin/layout.tsx):
- * which messages it counts.
+ * which messages it counts, and the mail log's view it links to.
  */
 const DAY = 86_400_000;
 
@@ -63,6 +63,17 @@ describeEachDatabase("order e-mails that have not gone out", (harness) => {
     });
     await failed(database, notice ?? "", now);
     expect(await countUndeliveredOrderMail(db, now)).toBe(3);
+
+    // The notice's link: the log's failed messages about orders, older ones too, and no other.
+    const failedOrderMail = await listMailLog(db, { state: "fallido", scope: "pedidos", page: 1 });
+    expect(failedOrderMail.entries.map((e) => e.recipient)).toEqual([
+      "tercera@example.mx",
+      "espera@example.mx",
+      "rechazo@example.mx",
+      "vieja@example.mx",
+    ]);
+    expect((await countMailByState(db, "pedidos")).fallido).toBe(4);
+    expect((await countMailByState(db)).fallido).toBe(5);
 
     // One sent, one no longer needed: two fewer.
     await db

@@ -300,8 +300,16 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
     }
     const html = await (await fetch(`${server.url}/admin/orders`, { headers: { cookie } })).text();
     expect(html).toMatch(
-      /<a[^>]*href="\/admin\/campains\/correos\?estado=fallido"[^>]*>Ver los correos que fallaron<\/a>/,
+      /<a[^>]*href="\/admin\/campains\/correos\?estado=fallido&amp;tipo=pedidos"[^>]*>Ver los correos que fallaron<\/a>/,
     );
+    // It leads to the failed messages about orders, hers among them (which ones: undelivered-mail.db).
+    const linked = await pageText("/admin/campains/correos?estado=fallido&tipo=pedidos");
+    expect(linked).toContain("Solo los correos de pedidos");
+    expect(linked).toContain("ana.aviso@example.mx");
+    expect(linked).toContain("Ver todos los correos");
+    const wrongScope = await fetch(`${server.url}/admin/campains/correos?tipo=spam`, { headers: { cookie } });
+    expect(wrongScope.status).toBe(400);
+    expect(visibleText(await wrongScope.text())).toContain("Tipo: elige Todos o Pedidos.");
 
     const resent = await post(
       "/admin/campains/correos",

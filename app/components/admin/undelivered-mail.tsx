@@ -30,7 +30,10 @@ export function UndeliveredMailNotice({ count, days }: { count: number; days: nu
         La tienda vuelve a intentarlo sola durante unos días. Si el servidor de correo rechazó una dirección,
         revisa los datos del comprador en su pedido; si los rechaza todos, revisa la configuración del correo.
       </p>
-      <Link to={mailLogHref("fallido")} className="mt-1 inline-flex min-h-11 items-center underline">
+      <Link
+        to={mailLogHref("fallido", 1, "pedidos")}
+        className="mt-1 inline-flex min-h-11 items-center underline"
+      >
         Ver los correos que fallaron
       </Link>
     </section>

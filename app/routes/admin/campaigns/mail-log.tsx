@@ -28,21 +28,29 @@ import { campaignAnswer, resendAnswer } from "./answers.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Campañas · Administración" }];
 
-/** Campañas' mail log (decision 25): every message of the shop's queue, ?estado=…&pagina=…. */
+/** Campañas' mail log (decision 25): every message of the shop's queue, ?estado=…&tipo=…&pagina=…. */
 export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
   const { database } = args.context.get(servicesContext);
   const db = database.db;
   const query = parseMailLogQuery(args.url.searchParams);
-  const counts = await countMailByState(db);
   if (!query.ok) {
     return data(
-      { state: null, page: 1, entries: [], more: false, counts, error: query.message },
+      {
+        state: null,
+        scope: null,
+        page: 1,
+        entries: [],
+        more: false,
+        counts: await countMailByState(db),
+        error: query.message,
+      },
       { status: 400 },
     );
   }
+  const counts = await countMailByState(db, query.scope);
   const { entries, more } = await listMailLog(db, query);
-  return { state: query.state, page: query.page, entries, more, counts, error: null };
+  return { state: query.state, scope: query.scope, page: query.page, entries, more, counts, error: null };
 }
 
 /** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
@@ -61,7 +69,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function MailLog({ loaderData }: Route.ComponentProps) {
-  const { state, page, entries, more, counts, error } = loaderData;
+  const { state, scope, page, entries, more, counts, error } = loaderData;
   const fetcher = useFetcher<CampaignAnswer>({ key: CAMPAIGNS_FETCHER });
   const total = MAIL_STATES.reduce((sum, s) => sum + counts[s], 0);
   const filters: (MailState | null)[] = [null, ...MAIL_STATES];
@@ -79,7 +87,7 @@ export default function MailLog({ loaderData }: Route.ComponentProps) {
           {filters.map((f) => (
             <Link
               key={f ?? "todos"}
-              to={mailLogHref(f)}
+              to={mailLogHref(f, 1, scope)}
               aria-current={f === state && !error ? "page" : undefined}
               className={tabClass(f === state && !error)}
             >
@@ -87,6 +95,14 @@ export default function MailLog({ loaderData }: Route.ComponentProps) {
             </Link>
           ))}
         </nav>
+        {scope === "pedidos" && (
+          <p className="mt-3 text-sm">
+            Solo los correos de pedidos: confirmaciones, fichas de pago, envíos, devoluciones y facturas.{" "}
+            <Link to={mailLogHref(state)} className="underline">
+              Ver todos los correos
+            </Link>
+          </p>
+        )}
         {error && (
           <p role="alert" className="mt-4 text-sm text-red-800">
             {error}
@@ -174,14 +190,14 @@ export default function MailLog({ loaderData }: Route.ComponentProps) {
         {(page > 1 || more) && (
           <nav aria-label="Páginas" className="mt-6 flex items-center justify-between gap-3 text-sm">
             {page > 1 ? (
-              <Link to={mailLogHref(state, page - 1)} className="underline">
+              <Link to={mailLogHref(state, page - 1, scope)} className="underline">
                 ← Más recientes
               </Link>
             ) : (
               <span />
             )}
             {more && (
-              <Link to={mailLogHref(state, page + 1)} className="underline">
+              <Link to={mailLogHref(state, page + 1, scope)} className="underline">
                 Anteriores →
               </Link>
             )}
