@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSubmit } from "react-router";
 import {
   activeFilterCount,
@@ -17,7 +17,7 @@ import {
   type SortId,
 } from "~/catalogue/filters";
 import { CATEGORIAS, MATERIALES } from "~/db/taxonomy";
-import { useChoicesBeforeHydration } from "./before-hydration";
+import { useChoicesBeforeHydration, useHydrated } from "./hydration";
 
 // Invoker commands (`commandfor`/`command`) open and close a <dialog> with no script at all.
 declare module "react" {
@@ -40,15 +40,6 @@ const DESKTOP = "(min-width: 64rem)";
 // 44 px tall on phones (a thumb's target); the denser desktop panel keeps the compact chip.
 const CHIP =
   "inline-flex min-h-11 cursor-pointer select-none items-center rounded-full border border-ink/20 px-3 py-1.5 text-sm lg:min-h-0 has-[:checked]:border-ink has-[:checked]:bg-ink has-[:checked]:text-cream has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-gold-700";
-
-/** False in the server's HTML and until hydration, then true: the no-script fallbacks go away. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    () => () => {},
-    () => true,
-    () => false,
-  );
-}
 
 /** One filter group: a checkbox per option, drawn as a chip that is filled when chosen. */
 function ChipGroup(props: {

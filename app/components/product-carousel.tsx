@@ -1,4 +1,5 @@
 import type { ProductTileView } from "~/catalogue/views.server";
+import { useHydrated } from "./hydration";
 import { ProductTile, type TileMoment } from "./product-tile";
 import type { SwipeOptions } from "./swipe/swipe-types";
 import { SWIPE_VIEWPORT, useSwipe } from "./swipe/use-swipe";
@@ -21,6 +22,7 @@ export function ProductCarousel({
 }) {
   const n = products.length;
   const swipe = useSwipe(n, OPTIONS);
+  const hydrated = useHydrated();
   if (n === 0) return null;
   const canMove = n > 2;
   return (
@@ -30,6 +32,7 @@ export function ProductCarousel({
         <div className={`mb-4 flex justify-end gap-2 ${n <= 4 ? "md:hidden" : ""}`}>
           <button
             type="button"
+            disabled={!hydrated}
             onClick={swipe.prev}
             className="grid size-11 place-items-center rounded-full border border-ink/20 hover:bg-sand"
             aria-label={`Anterior en ${label}`}
@@ -38,6 +41,7 @@ export function ProductCarousel({
           </button>
           <button
             type="button"
+            disabled={!hydrated}
             onClick={swipe.next}
             className="grid size-11 place-items-center rounded-full border border-ink/20 hover:bg-sand"
             aria-label={`Siguiente en ${label}`}

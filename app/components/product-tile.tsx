@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { DropTimeState } from "~/catalogue/drop-time";
 import { pieceLabel } from "~/catalogue/storefront";
 import type { ProductTileView } from "~/catalogue/views.server";
+import { useHydrated } from "./hydration";
 import { ResponsiveImage } from "./responsive-image";
 
 /** Where the piece's drop stands now (on the server's clock), which decides the tile's label. */
@@ -22,6 +23,7 @@ export function ProductTile({
   moment: TileMoment;
 }) {
   const [liked, setLiked] = useState(false);
+  const hydrated = useHydrated();
   const label = pieceLabel(moment.state, moment.archived, product.stock, product.held);
   return (
     <article className="group relative" aria-label={product.name}>
@@ -46,6 +48,7 @@ export function ProductTile({
       </Link>
       <button
         type="button"
+        disabled={!hydrated}
         onClick={() => setLiked((v) => !v)}
         aria-pressed={liked}
         aria-label={`Me gusta ${product.name}`}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Form, NavLink, useLocation } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
 import { prefetchCartDrawer } from "~/components/cart/lazy-cart-drawer";
+import { useHydrated } from "~/components/hydration";
 import { isAdminPath } from "~/web/paths";
 
 const LINKS = [
@@ -16,6 +17,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 /** The shop's header; a signed-in administrator also gets the Admin link and 'Cerrar sesión'. */
 export function SiteHeader({ shopName, signedIn }: { shopName: string; signedIn: boolean }) {
   const { count, setShowCart } = useCart();
+  const hydrated = useHydrated();
   const inAdmin = isAdminPath(useLocation().pathname);
   const [scrolled, setScrolled] = useState(false);
 
@@ -65,6 +67,7 @@ export function SiteHeader({ shopName, signedIn }: { shopName: string; signedIn:
         </nav>
         <button
           type="button"
+          disabled={!hydrated}
           onClick={() => setShowCart(true)}
           // The drawer's code is fetched when a tap or a click is on its way, not with the page.
           onPointerEnter={prefetchCartDrawer}

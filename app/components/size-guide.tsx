@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import type { OptionName } from "~/db/taxonomy";
+import { useHydrated } from "./hydration";
 
 // The tables and steps load when the guide is first opened: most visits never open it, and the
 // product page stays within its JavaScript budget (bench:storefront).
@@ -8,6 +9,7 @@ const GuideBody = lazy(() => import("./size-guide-body"));
 /** 'Guía de tallas' (or 'Guía de largos'): a link-like button that opens the guide in a dialog. */
 export function SizeGuide({ option }: { option: OptionName }) {
   const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const title = option === "Talla" ? "Guía de tallas" : "Guía de largos";
@@ -19,6 +21,7 @@ export function SizeGuide({ option }: { option: OptionName }) {
     <>
       <button
         type="button"
+        disabled={!hydrated}
         onClick={() => setOpen(true)}
         className="min-h-8 text-sm underline underline-offset-4 sm:min-h-11"
         aria-haspopup="dialog"

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { useCart } from "~/components/cart/cart-context";
+import { useHydrated } from "~/components/hydration";
 import { RouteError } from "~/components/route-error";
 import { isOrderId } from "~/orders/ids";
 import { cancelFromPaymentPage } from "~/orders/sweeper.server";
@@ -49,6 +50,7 @@ const EXPLANATION = {
 
 export default function Cancel({ loaderData }: Route.ComponentProps) {
   const { setShowCart, clear } = useCart();
+  const hydrated = useHydrated();
   // Paid after all (or waiting for her cash payment, or paid and cancelled): those pieces are
   // bought, not to be paid for again.
   const bought = ["pagado", "ya_pagado", "ya_cancelado"].includes(loaderData.outcome);
@@ -69,6 +71,7 @@ export default function Cancel({ loaderData }: Route.ComponentProps) {
         ) : (
           <button
             type="button"
+            disabled={!hydrated}
             onClick={() => setShowCart(true)}
             className="rounded-full bg-ink px-6 py-3 font-medium text-cream"
           >

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { checkedValue, useChoicesBeforeHydration } from "~/components/before-hydration";
+import { checkedValue, useChoicesBeforeHydration } from "~/components/hydration";
 import { OrderLines } from "~/components/order-lines";
 import { RouteError } from "~/components/route-error";
 import { ShippingChoiceFieldset } from "~/components/shipping-choice";

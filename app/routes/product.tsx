@@ -9,10 +9,10 @@ import { runningDropLink } from "~/catalogue/running-drop.server";
 import { pieceLabel, productTileLabel, stockText } from "~/catalogue/storefront";
 import { storefrontPage } from "~/catalogue/storefront-page.server";
 import { productHref } from "~/catalogue/views.server";
-import { checkedValue, useChoicesBeforeHydration } from "~/components/before-hydration";
 import { useCart } from "~/components/cart/cart-context";
 import { usePrefetchCartDrawer } from "~/components/cart/lazy-cart-drawer";
 import { DropBar, OpeningNotice } from "~/components/drop-countdown";
+import { checkedValue, useChoicesBeforeHydration, useHydrated } from "~/components/hydration";
 import { MetalFacts } from "~/components/metal-facts";
 import { PreviewBanner } from "~/components/preview-banner-lazy";
 import { ProductGallery } from "~/components/product-gallery";
@@ -206,6 +206,7 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const [typed, setTyped] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const sizes = useSizeChoice(product.option);
+  const hydrated = useHydrated();
   const stock = sizes.chosen ? sizes.chosen.stock : product.stock;
   // At most what is in stock (of the size chosen), and the drop's 'Máximo N por persona'.
   const most = Math.max(1, Math.min(stock, drop.maxPerOrder ?? Number.POSITIVE_INFINITY));
@@ -327,7 +328,7 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
                       <button
                         type="button"
                         onClick={() => setQuantity(clamp(amount - 1))}
-                        disabled={amount <= 1}
+                        disabled={!hydrated || amount <= 1}
                         className="size-11 rounded border border-ink/20 disabled:opacity-40"
                         aria-label="Uno menos"
                       >
@@ -352,7 +353,7 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
                       <button
                         type="button"
                         onClick={() => setQuantity(clamp(amount + 1))}
-                        disabled={amount >= most}
+                        disabled={!hydrated || amount >= most}
                         className="size-11 rounded border border-ink/20 disabled:opacity-40"
                         aria-label="Uno más"
                       >
@@ -360,8 +361,10 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
                       </button>
                     </div>
                   </div>
+                  {/* Until the page's code runs, a press would only reload the page: it waits. */}
                   <button
                     type="submit"
+                    disabled={!hydrated}
                     className="min-h-11 min-w-40 flex-1 rounded-full bg-ink px-4 py-2.5 font-medium text-cream hover:bg-gold-700 sm:mt-4 sm:w-full sm:py-3"
                   >
                     Agregar al carrito

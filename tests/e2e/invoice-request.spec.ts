@@ -3,7 +3,7 @@ import { authSettings } from "~/auth/auth-config.server";
 import { loadConfig } from "~/config/env.server";
 import { createOrderPageLinks, orderPagePath } from "~/orders/order-page-link.server";
 import { E2E_DATA_DIR, E2E_PORT } from "./support/env";
-import { expect, expectAccessible, test } from "./support/fixtures";
+import { expect, expectAccessible, test, untilHydrated } from "./support/fixtures";
 
 /*
  * 'Requiero factura' (issue 27): from 'Mi pedido' the buyer asks for her CFDI; a bad RFC is refused
@@ -57,7 +57,8 @@ test("from 'Mi pedido' to 'Requiero factura': a bad RFC refused beside its field
   await expect(page.getByText("Recibimos tu solicitud de factura")).toHaveCount(0);
   await expectAccessible(page);
 
-  // The generic RFC is refused too, with its own reason.
+  // The generic RFC is refused too, with its own reason, on leaving the field (the page's code).
+  await untilHydrated(rfc);
   await rfc.fill("XAXX010101000");
   await rfc.blur();
   await expect(rfc).toHaveAccessibleDescription(/RFC genérico/);

@@ -5,7 +5,7 @@ import {
   photographedPiece as photographed,
   photographedPiecePath,
 } from "./support/demo-pieces";
-import { expect, expectAccessible, test } from "./support/fixtures";
+import { expect, expectAccessible, test, untilHydrated } from "./support/fixtures";
 
 const pieces = (n: number) =>
   ["Uno", "Dos", "Tres", "Cuatro", "Cinco", "Seis"].slice(0, n).map((name) => ({
@@ -49,7 +49,10 @@ const swipeReady = (region: Locator) => expect(region.locator("[data-swipe]")).t
 
 async function productPage(page: Page, database: Database) {
   await page.goto(await photographedPiecePath(database));
-  return page.getByRole("region", { name: `Fotos de ${photographed?.name}` });
+  const gallery = page.getByRole("region", { name: `Fotos de ${photographed?.name}` });
+  // A photo's link opens the viewer once the page's code runs (before, it opens the image file).
+  await untilHydrated(gallery.getByRole("link", { name: /^Ampliar foto 1 de/ }));
+  return gallery;
 }
 
 test.describe("on a phone", () => {

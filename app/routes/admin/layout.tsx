@@ -5,6 +5,7 @@ import { countUndeliveredOrderMail } from "~/campaigns/mail-log.server";
 import { SessionEndedNotice, sessionIsBack } from "~/components/admin/session-ended";
 import { SetUpChecklist } from "~/components/admin/set-up-checklist";
 import { UndeliveredMailNotice } from "~/components/admin/undelivered-mail";
+import { useHydrated } from "~/components/hydration";
 import { RouteError } from "~/components/route-error";
 import { countPending } from "~/orders/desk.server";
 import { readSetUpChecklist } from "~/settings/checklist.server";
@@ -62,6 +63,7 @@ export async function loader(args: Route.LoaderArgs) {
  */
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const landing = useLocation().pathname.replace(/\/$/, "") === LANDING;
+  const hydrated = useHydrated();
   // New data from the server needed the session: a notice that it had ended is over.
   useEffect(() => {
     if (loaderData) sessionIsBack();
@@ -110,7 +112,12 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         <SessionEndedNotice />
         <UndeliveredMailNotice count={loaderData.undeliveredMail} days={UNDELIVERED_NOTICE_DAYS} />
         <SetUpChecklist items={loaderData.checklist} open={landing} />
-        <Outlet />
+        {/* The desk's forms keep what is typed and ticked in the page's code (a drop's fields, the
+            orders chosen, a dialog that confirms): until it runs, what the owner did would show and
+            then be lost, so they wait for it; links and reading do not (decision 50). */}
+        <fieldset disabled={!hydrated} className="contents">
+          <Outlet />
+        </fieldset>
       </div>
       <div className="self-start border-t border-ink/10 pt-4 text-xs text-ink/70 md:col-start-1 md:row-start-2 print:hidden">
         <p className="break-all">Sesión iniciada como {loaderData.email}</p>

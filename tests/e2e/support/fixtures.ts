@@ -647,7 +647,7 @@ const LIGHTHOUSE_AXE_OPTIONS = {
 };
 
 /**
- * No serious or critical accessibility violations on the page as it is now. `lighthouse`: no
+ * No serious or critical accessibility violations on the page as it is now, its code running. `lighthouse`: no
  * violation at all, of any impact, of the rules Lighthouse's accessibility score is made of.
  * `landmarks`: also no content outside the landmarks (axe's 'region', a moderate rule that
  * neither of the above counts): the storefront's pages, the running drop's bar included.
@@ -656,6 +656,9 @@ export async function expectAccessible(
   page: Page,
   options: { lighthouse?: boolean; exclude?: string; landmarks?: boolean } = {},
 ) {
+  // The page as it works: until its code runs, controls only the code can work are disabled
+  // (decision 50), and axe passes over what is disabled.
+  await untilHydrated(page.locator("body"));
   await expectNoSidewaysScroll(page);
   const builder = new AxeBuilder({ page });
   if (options.lighthouse) {

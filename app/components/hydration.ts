@@ -1,4 +1,18 @@
-import { type RefObject, useEffect, useRef } from "react";
+import { type RefObject, useEffect, useRef, useSyncExternalStore } from "react";
+
+/**
+ * False in the server's HTML and until hydration, then true (at once on a page reached by a client
+ * navigation): no-script fallbacks go away, and controls that only the page's code can work (a
+ * button that opens the cart, one that adds to it) are disabled until then, so a tap on a slow
+ * phone is not lost or taken by the browser as a plain form's.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  );
+}
 
 /**
  * What a shopper chose before the page's code ran (a slow phone, a page opened from WhatsApp):
