@@ -11,6 +11,7 @@ import {
 } from "react-router";
 import { CartProvider } from "~/components/cart/cart-context";
 import { LazyCartDrawer } from "~/components/cart/lazy-cart-drawer";
+import { useMarkHydrated } from "~/components/hydration";
 import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
@@ -98,6 +99,7 @@ function NavigationProgress() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  useMarkHydrated();
   return (
     <html lang="es-MX">
       <head>

@@ -176,6 +176,11 @@ export function FilterBar({
   const count = activeFilterCount(filters);
   const clearHref = { search: withCarried(collectionSearch(NO_FILTERS, sort), carried) };
   const appliedKey = collectionSearch(filters, sort);
+  // The order picked shows at once, while its page loads (then the address says it).
+  const [pickedSort, setPickedSort] = useState<{ over: string; sort: SortId } | null>(null);
+  const shownSort = pickedSort?.over === appliedKey ? pickedSort.sort : sort;
+  // Boxes ticked before the page's code ran stay ticked over this view until theirs comes.
+  const keptOver = useRef<string | null>(null);
   // A box ticked in the open panel or an order picked before the page's code ran (their buttons
   // not pressed yet) apply then, as they do after; read before the panel is set to what applies.
   const bar = useChoicesBeforeHydration<HTMLDivElement>((element) => {
@@ -184,12 +189,16 @@ export function FilterBar({
     const panel = panelForm.current;
     const ticked = panel ? parseFilters(formParams(panel)) : filters;
     const search = collectionSearch(ticked, picked);
-    if (search !== appliedKey)
-      navigate({ search: withCarried(search, carried) }, { preventScrollReset: true, replace: true });
+    if (search === appliedKey) return;
+    keptOver.current = appliedKey;
+    setPickedSort({ over: appliedKey, sort: picked });
+    navigate({ search: withCarried(search, carried) }, { preventScrollReset: true, replace: true });
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: appliedKey stands for `filters`
   useEffect(() => {
+    if (keptOver.current === appliedKey) return;
+    keptOver.current = null;
     showApplied(panelForm.current, filters);
     // An open sheet holds choices not yet applied; it is brought back in line when dismissed.
     if (!sheet.current?.open) showApplied(sheetForm.current, filters);
@@ -252,12 +261,16 @@ export function FilterBar({
         </button>
         <SortForm
           filters={filters}
-          sort={sort}
+          sort={shownSort}
           hydrated={hydrated}
           carried={carried}
-          onSort={(search) =>
-            navigate({ search: withCarried(search, carried) }, { preventScrollReset: true, replace: true })
-          }
+          onSort={(next) => {
+            setPickedSort({ over: appliedKey, sort: next });
+            navigate(
+              { search: withCarried(collectionSearch(filters, next), carried) },
+              { preventScrollReset: true, replace: true },
+            );
+          }}
         />
         <p className="text-sm text-ink/70" aria-live="polite">
           {resultCount} {resultCount === 1 ? "pieza" : "piezas"}
@@ -360,12 +373,10 @@ function SortForm(props: {
   sort: SortId;
   hydrated: boolean;
   carried: readonly (readonly [string, string])[];
-  onSort: (search: string) => void;
+  /** With JavaScript: an order chosen (shown at once; its page loads). */
+  onSort: (sort: SortId) => void;
 }) {
   const carried = [...filtersToSearchParams(props.filters).entries(), ...props.carried];
-  // Shows the choice at once, while its page loads.
-  const [chosen, setChosen] = useState(props.sort);
-  useEffect(() => setChosen(props.sort), [props.sort]);
   return (
     <Form method="get" preventScrollReset className="ml-auto flex flex-wrap items-center gap-2 lg:order-last">
       {carried.map(([name, value]) => (
@@ -377,12 +388,8 @@ function SortForm(props: {
       <select
         id="orden"
         name={SORT_KEY}
-        value={chosen}
-        onChange={(event) => {
-          const next = event.currentTarget.value as SortId;
-          setChosen(next);
-          props.onSort(collectionSearch(props.filters, next));
-        }}
+        value={props.sort}
+        onChange={(event) => props.onSort(event.currentTarget.value as SortId)}
         className="min-h-11 rounded-full border border-ink/20 bg-cream px-3 text-sm lg:min-h-9"
       >
         {SORTS.map((s) => (

@@ -15,10 +15,22 @@ export function useHydrated(): boolean {
 }
 
 /**
+ * Marks the page `<html data-hydrated>` once its code runs and the controls waiting for it are
+ * enabled: what the browser tests wait for before they check a page's accessibility.
+ */
+export function useMarkHydrated(): void {
+  const hydrated = useHydrated();
+  useEffect(() => {
+    if (hydrated) document.documentElement.dataset.hydrated = "";
+  }, [hydrated]);
+}
+
+/**
  * What a shopper chose before the page's code ran (a slow phone, a page opened from WhatsApp):
  * React keeps what the inputs show when it takes over the page but never sees those changes, so
  * the page's state would disagree with what is on screen (a shipping picked, a summary still
- * showing another). Returns a ref for the form; once, on taking over, `read` gets it to catch up.
+ * showing another). Returns a ref for the form; `read` gets it once, when the code takes over the
+ * server's page (not on a page reached by a client navigation, which shows only what the state says).
  */
 export function useChoicesBeforeHydration<T extends HTMLElement>(
   read: (form: T) => void,
@@ -26,8 +38,15 @@ export function useChoicesBeforeHydration<T extends HTMLElement>(
   const ref = useRef<T>(null);
   const reader = useRef(read);
   reader.current = read;
+  // Decided at the first render: false there means this is the server's HTML being taken over.
+  const hydrated = useHydrated();
+  const fromServer = useRef(!hydrated);
+  // Development runs effects twice: the second must not read the form the first already changed.
+  const done = useRef(false);
   useEffect(() => {
-    if (ref.current) reader.current(ref.current);
+    if (!fromServer.current || done.current || !ref.current) return;
+    done.current = true;
+    reader.current(ref.current);
   }, []);
   return ref;
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import type { ImageView } from "~/media/media.server";
+import { useHydrated } from "./hydration";
 import { ResponsiveImage } from "./responsive-image";
 import type { SwipeOptions } from "./swipe/swipe-types";
 import { SWIPE_VIEWPORT, useSwipe } from "./swipe/use-swipe";
@@ -19,6 +20,7 @@ const largest = (image: ImageView) => image.srcSet.split(", ").pop()?.split(" ")
 export function ProductGallery({ images, name }: { images: ImageView[]; name: string }) {
   const n = images.length;
   const swipe = useSwipe(n, OPTIONS);
+  const hydrated = useHydrated();
   const [zoomAt, setZoomAt] = useState<number | null>(null);
   const links = useRef<(HTMLAnchorElement | null)[]>([]);
   if (n === 0) return null;
@@ -79,6 +81,7 @@ export function ProductGallery({ images, name }: { images: ImageView[]; name: st
             <li key={image.src}>
               <button
                 type="button"
+                disabled={!hydrated}
                 onClick={() => swipe.goTo(i)}
                 aria-pressed={i === swipe.index}
                 aria-label={`Ver imagen ${i + 1} de ${n}`}

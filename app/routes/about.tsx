@@ -1,5 +1,6 @@
 import { useRef } from "react";
 import { Link } from "react-router";
+import { useHydrated } from "~/components/hydration";
 import { Picture } from "~/components/picture";
 import { BRAND, HERO_SHARE_IMAGE, PROCESS_VIDEO_POSTER, type ProcessStep, TIMELINE } from "~/content/brand";
 import { pageMeta } from "~/lib/seo";
@@ -155,6 +156,7 @@ function StoryImage({
 
 function StoryCards({ cards }: { cards: Cards }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const hydrated = useHydrated();
   const scrollByPage = (direction: 1 | -1) => {
     const el = scroller.current;
     if (!el) return;
@@ -174,6 +176,7 @@ function StoryCards({ cards }: { cards: Cards }) {
             className={arrowClass}
             aria-controls="historia-tarjetas"
             aria-label="Ver etapas anteriores"
+            disabled={!hydrated}
             onClick={() => scrollByPage(-1)}
           >
             <span aria-hidden="true">←</span>
@@ -183,6 +186,7 @@ function StoryCards({ cards }: { cards: Cards }) {
             className={arrowClass}
             aria-controls="historia-tarjetas"
             aria-label="Ver etapas siguientes"
+            disabled={!hydrated}
             onClick={() => scrollByPage(1)}
           >
             <span aria-hidden="true">→</span>

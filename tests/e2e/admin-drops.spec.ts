@@ -5,7 +5,7 @@ import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import { newId } from "~/lib/ids";
 import { E2E_DATA_DIR } from "./support/env";
-import { expect, expectAccessible, test } from "./support/fixtures";
+import { expect, expectAccessible, test, untilHydrated } from "./support/fixtures";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "drops-e2e-"));
 
@@ -198,6 +198,8 @@ test.describe("the drops desk", () => {
     await admins.login(page);
     await page.goto("/admin/drops/new-drop");
     const form = new DropFormUtil(page);
+    // A file is taken by the page's code (which the desk waits for: it is disabled until then).
+    await untilHydrated(form.product(1).getByLabel("Subir imagen"));
     await form.product(1).getByLabel("Subir imagen").setInputFiles(fake);
     await expect(form.product(1).getByRole("alert")).toContainText("Error al subir la imagen");
     await expect(form.product(1).getByRole("img")).toHaveCount(0);

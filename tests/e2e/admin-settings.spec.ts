@@ -6,7 +6,7 @@ import { authSettings } from "~/auth/auth-config.server";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase } from "~/db/database.server";
 import { type RunningServer, startServer } from "../support/server-process";
-import { AdminUtil, expect, expectAccessible, test } from "./support/fixtures";
+import { AdminUtil, expect, expectAccessible, test, untilHydrated } from "./support/fixtures";
 
 /*
  * Configuración as the owner uses it. Renaming the shop changes every page of the shop it runs
@@ -149,6 +149,8 @@ test.describe("Configuración", () => {
       await held;
       await route.continue();
     });
+    // A file is taken by the page's code (which the desk waits for: it is disabled until then).
+    await untilHydrated(story.getByLabel("Subir imagen", { exact: true }));
     await story.getByLabel("Subir imagen", { exact: true }).setInputFiles(file);
     await expect(page.getByRole("button", { name: "Guardar configuración" })).toBeDisabled();
     await expect(page.getByText("Espera a que terminen de subir las fotos.")).toBeVisible();

@@ -536,6 +536,9 @@ export async function toggleFilter(page: Page, label: string): Promise<void> {
  * Read from the props React puts on the element, which only hydration puts there.
  */
 export async function untilHydrated(locator: Locator): Promise<void> {
+  // The page's code has run and enabled what waits for it (decision 50)…
+  await expect(locator.page().locator("html[data-hydrated]")).toHaveCount(1);
+  // …and this element's part too (a part loaded later, in its own time, may come after).
   await expect
     .poll(() =>
       locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps$"))),
@@ -657,8 +660,8 @@ export async function expectAccessible(
   options: { lighthouse?: boolean; exclude?: string; landmarks?: boolean } = {},
 ) {
   // The page as it works: until its code runs, controls only the code can work are disabled
-  // (decision 50), and axe passes over what is disabled.
-  await untilHydrated(page.locator("body"));
+  // (decision 50), and axe passes over what is disabled. The root marks the page once they are not.
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
   await expectNoSidewaysScroll(page);
   const builder = new AxeBuilder({ page });
   if (options.lighthouse) {
