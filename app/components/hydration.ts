@@ -36,17 +36,14 @@ export function useChoicesBeforeHydration<T extends HTMLElement>(
   read: (form: T) => void,
 ): RefObject<T | null> {
   const ref = useRef<T>(null);
-  const reader = useRef(read);
-  reader.current = read;
-  // Decided at the first render: false there means this is the server's HTML being taken over.
-  const hydrated = useHydrated();
-  const fromServer = useRef(!hydrated);
-  // Development runs effects twice: the second must not read the form the first already changed.
-  const done = useRef(false);
+  // True at the first render only when it is the server's HTML being taken over; false once read,
+  // so development's second run of the effect does not read the form the first already changed.
+  const toRead = useRef(!useHydrated());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the first render's `read`
   useEffect(() => {
-    if (!fromServer.current || done.current || !ref.current) return;
-    done.current = true;
-    reader.current(ref.current);
+    if (!toRead.current || !ref.current) return;
+    toRead.current = false;
+    read(ref.current);
   }, []);
   return ref;
 }

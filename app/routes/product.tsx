@@ -212,12 +212,10 @@ function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const most = Math.max(1, Math.min(stock, drop.maxPerOrder ?? Number.POSITIVE_INFINITY));
   const clamp = (n: number) => Math.min(Math.max(1, Math.floor(n) || 1), most);
   const amount = Math.min(quantity, most);
-  // A size tapped or an amount typed before the page's code ran counts as if made after.
+  // A size tapped before the page's code ran counts as if tapped after.
   const addForm = useChoicesBeforeHydration<HTMLFormElement>((form) => {
     const size = checkedValue(form, "talla");
     if (size && size !== sizes.chosen?.id) sizes.choose(size);
-    const typedAmount = Number(form.querySelector<HTMLInputElement>("#cantidad")?.value);
-    if (typedAmount > 1) setQuantity(clamp(typedAmount));
   });
   // 'Avísame si vuelve' (decision 46): while the drop is on sale, for the piece sold out, or for
   // its sizes sold out.
