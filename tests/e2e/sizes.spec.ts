@@ -79,7 +79,6 @@ test("a ring by size: choose, see the guide, add, pay; the size and its number f
   // slow phone) is the one chosen once it runs: its stock and address, not the link's.
   const release = await holdRouteScript(page, "product");
   await page.reload({ waitUntil: "commit" }); // the held script holds the page's load event
-
   await expect(sizes.getByRole("radio", { name: "7", exact: true })).toBeChecked();
   await sizes.locator("label").filter({ hasText: /^8$/ }).click();
   release();

@@ -650,8 +650,9 @@ const LIGHTHOUSE_AXE_OPTIONS = {
 };
 
 /**
- * No serious or critical accessibility violations on the page as it is now, its code running. `lighthouse`: no
- * violation at all, of any impact, of the rules Lighthouse's accessibility score is made of.
+ * No serious or critical accessibility violations on the page as it is now, its code running.
+ * `lighthouse`: no violation at all, of any impact, of the rules Lighthouse's accessibility score
+ * is made of.
  * `landmarks`: also no content outside the landmarks (axe's 'region', a moderate rule that
  * neither of the above counts): the storefront's pages, the running drop's bar included.
  */
