@@ -10,7 +10,7 @@ import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
 import { newId } from "~/lib/ids";
 import { formValues, settingsFromEnvironment } from "~/settings/settings";
-import { PAGE_TTL_MS } from "../../server/page-cache";
+import { PAGE_TTL_MS, REFRESH_AHEAD_MS } from "../../server/page-cache";
 import { inlineScriptHashes } from "../../server/script-hashes";
 import { signInAdmin } from "../support/admin-http";
 import { runningPiece } from "../support/catalogue";
@@ -259,16 +259,24 @@ describeEachDatabase("the page cache", (harness) => {
   });
 
   it("a failed admin post (refused as signed out) clears nothing", async () => {
-    const page = `${productPath()}?sin-cambio=1`;
-    await get(page);
-    const refused = await fetch(`${server.url}/admin/drops/edit-drop/${piece.dropId}.data`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "eliminar" }),
-    });
-    expect(refused.status).toBeGreaterThanOrEqual(400);
-    expect((await get(page)).headers.get("x-cache")).toBe("HIT");
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const page = `${productPath()}?sin-cambio=${attempt}`;
+      const stored = Date.now();
+      await get(page);
+      const refused = await fetch(`${server.url}/admin/drops/edit-drop/${piece.dropId}.data`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "eliminar" }),
+      });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      const cache = (await get(page)).headers.get("x-cache");
+      // Past the entry's second (a slow machine) a new render is the rule, not a clearing: again.
+      if (cache !== "HIT" && Date.now() - stored >= PAGE_TTL_MS - REFRESH_AHEAD_MS) continue;
+      expect(cache).toBe("HIT");
+      return;
+    }
+    throw new Error("the post never came back within one entry's life");
   });
 
   it("renders a cold page once for 200 requests at once", async () => {
@@ -283,13 +291,15 @@ describeEachDatabase("the page cache", (harness) => {
         }),
       );
       expect(answers.every((a) => a.status === 200)).toBe(true);
-      // An entry lives 1 s from its render's start: a second render when the 200 answers took
-      // longer (a slow machine) is the rule, not a second flight. Then try again.
+      // An entry lives 1 s from its render's start and is renewed in its last 200 ms: a second
+      // render when the 200 answers took that long (a slow machine) is the rule, not a second
+      // flight; then the later answers carry the renewed page. Then try again.
       const misses = answers.filter((a) => a.cache === "MISS").length;
-      if (misses > 1 && Date.now() - started >= PAGE_TTL_MS) continue;
+      const bodies = new Set(answers.map((a) => a.body)).size;
+      if ((misses > 1 || bodies > 1) && Date.now() - started >= PAGE_TTL_MS - REFRESH_AHEAD_MS) continue;
       expect(misses).toBe(1);
       expect(answers.filter((a) => a.cache === "HIT")).toHaveLength(199);
-      expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+      expect(bodies).toBe(1);
       return;
     }
     throw new Error("200 answers never came within one entry's life");
