@@ -237,6 +237,16 @@ export function routeAddress(path: string): string {
   return (page.replace(/\/+$/, "") || "/").toLowerCase();
 }
 
+/** More than any address of the shop has (its deepest page has 5; media and assets fewer). */
+const MOST_SEGMENTS = 32;
+
+/** Whether `path` has more than `most` slashes (counted, not split: it may be kilobytes long). */
+function segmentsOver(path: string, most: number): boolean {
+  let seen = 0;
+  for (let at = path.indexOf("/"); at >= 0; at = path.indexOf("/", at + 1)) if (++seen > most) return true;
+  return false;
+}
+
 export function edgeGuards(config: Config): express.RequestHandler {
   return (req, res, next) => {
     if (!METHODS.has(req.method)) {
@@ -267,6 +277,13 @@ export function edgeGuards(config: Config): express.RequestHandler {
     // Except a line break: no page has one, and React Router's catch-all cannot match it (its
     // pattern stops at line ends), so it would answer its own English "No route matches".
     if (/[\r\n\u2028\u2029]/.test(path)) {
+      refuse(req, res, 404, "La página que buscas no existe.");
+      return;
+    }
+    // Deeper than any page or file of the shop: not found, without React Router, whose 404 page
+    // lists the routes matching every leading part of the path (its route discovery), a cost
+    // that grows with the square of the depth: 4,000 segments took 2 s of this thread.
+    if (segmentsOver(path, MOST_SEGMENTS)) {
       refuse(req, res, 404, "La página que buscas no existe.");
       return;
     }

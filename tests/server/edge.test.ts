@@ -173,6 +173,29 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
     expect(answer.body).not.toContain("evil.example");
   });
 
+  it("an address thousands of segments deep is not found at once, the server free meanwhile (each took 2 s)", async () => {
+    const deep = `/${"a/".repeat(4000)}`;
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        raw(`GET ${deep} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+      ),
+    );
+    const health = await raw("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    // Before, React Router's 404 page matched the routes against each of the 4,000 leading parts
+    // of the path: 20 s of the server's thread for these ten, nobody else answered meanwhile.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expectSpanish(dechunk(answer));
+    }
+    expect(health.status).toBe(200);
+    // The shop's own deepest addresses are still its pages'.
+    const page = await raw("GET /a/b/c/d/e/f/g/h HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    expect(page.status).toBe(404);
+    expect(page.body).toContain('lang="es-MX"');
+  });
+
   it("an HTTP/1.0 request without Host is served", async () => {
     const answer = await raw("GET /nosotros HTTP/1.0\r\n\r\n");
     expectSpanish(answer.body);
