@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import {
-  CompiledQuery,
   type DatabaseConnection,
   type DialectAdapter,
   type Driver,
@@ -27,6 +26,7 @@ import {
   migrateSqlite,
   migrator,
 } from "./sqlite-migrations.server";
+import { beginWithoutBlocking, WRITE_LOCK_WAIT_MS } from "./sqlite-write-lock";
 import { withStatementCache } from "./statement-cache";
 
 export type Db = Kysely<KyselyDatabase>;
@@ -122,18 +122,19 @@ function openSqlite(file: string): Database {
     // instead of failing with SQLITE_BUSY.
     handle.pragma("journal_mode = WAL");
     handle.pragma("synchronous = NORMAL");
-    handle.pragma("busy_timeout = 5000");
+    handle.pragma(`busy_timeout = ${WRITE_LOCK_WAIT_MS}`);
     handle.pragma("foreign_keys = ON");
   } catch (error) {
     throw new StartupError(`No se puede abrir la base de datos SQLite ${file}: ${(error as Error).message}`);
   }
   const statements = withStatementCache(handle);
+  const begin = beginWithoutBlocking(handle, WRITE_LOCK_WAIT_MS);
   const db = new Kysely<KyselyDatabase>({
-    dialect: new ImmediateSqliteDialect({ database: statements }),
+    dialect: new ImmediateSqliteDialect({ database: statements }, { begin }),
   });
   // Never destroyed: destroying it would close the connection, which `close` does.
   const migrationDb = new Kysely<KyselyDatabase>({
-    dialect: new ImmediateSqliteDialect({ database: statements }, { transactionalDdl: true }),
+    dialect: new ImmediateSqliteDialect({ database: statements }, { begin, transactionalDdl: true }),
   });
   return {
     db,
@@ -154,15 +155,21 @@ function openSqlite(file: string): Database {
 
 /**
  * SQLite transactions here always write, so they take the write lock when they begin
- * (BEGIN IMMEDIATE) and wait for it up to busy_timeout. A plain BEGIN reads first and then fails at
- * once with "database is locked" when another process (a second app server, the admin command,
- * a test) wrote in between, because SQLite cannot upgrade a stale read to a write.
+ * (BEGIN IMMEDIATE), waiting for it on the event loop (sqlite-write-lock.ts). A plain BEGIN reads
+ * first and then fails at once with "database is locked" when another process (a second app
+ * server, the admin command, a test) wrote in between, because SQLite cannot upgrade a stale read
+ * to a write.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #transactionalDdl: boolean;
+  readonly #begin: (connection: DatabaseConnection) => Promise<void>;
 
-  constructor(config: SqliteDialectConfig, options: { transactionalDdl?: boolean } = {}) {
+  constructor(
+    config: SqliteDialectConfig,
+    options: { begin: (connection: DatabaseConnection) => Promise<void>; transactionalDdl?: boolean },
+  ) {
     super(config);
+    this.#begin = options.begin;
     this.#transactionalDdl = options.transactionalDdl ?? false;
   }
 
@@ -172,9 +179,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     const driver = super.createDriver();
-    driver.beginTransaction = async (connection: DatabaseConnection) => {
-      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
-    };
+    driver.beginTransaction = this.#begin;
     return driver;
   }
 }
