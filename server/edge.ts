@@ -237,6 +237,20 @@ export function routeAddress(path: string): string {
   return (page.replace(/\/+$/, "") || "/").toLowerCase();
 }
 
+/**
+ * React Router's route discovery: the shop's pages ask it which routes an address has
+ * (`/__manifest?paths=…&version=…`, each address well under its length limit). What it refuses,
+ * a request without `paths` or past 7,680 characters of address, it refuses in English.
+ */
+const MANIFEST_PATH = "/__manifest";
+const MANIFEST_URL_LIMIT = 7_680;
+
+function isManifestAsked(originalUrl: string, host: string): boolean {
+  const query = originalUrl.indexOf("?");
+  if (query < 0 || !new URLSearchParams(originalUrl.slice(query)).has("paths")) return false;
+  return `http://${host}${originalUrl}`.length <= MANIFEST_URL_LIMIT;
+}
+
 /** More than any address of the shop has (its deepest page has 5; media and assets fewer). */
 const MOST_SEGMENTS = 32;
 
@@ -294,6 +308,10 @@ export function edgeGuards(config: Config): express.RequestHandler {
     // `/mi-pedido/_.data`, `/MI-PEDIDO`): only the two the shop writes (`/x`, `/x.data`) pass.
     // A page asked for that way (a typed address, an old link) is sent to the shop's spelling;
     // a form or a data request is refused. Only a path not written the shop's way is looked at.
+    if (path === MANIFEST_PATH && !isManifestAsked(req.originalUrl, req.headers.host ?? "")) {
+      refuse(req, res, 400, "La solicitud no es válida.");
+      return;
+    }
     const routed = routeAddress(path);
     const written =
       parsed === req.path && path === req.path && (path === routed || path === `${routed}.data`);

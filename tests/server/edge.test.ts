@@ -135,6 +135,17 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
       "POST /api/cart HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n",
       405,
     ],
+    // React Router's route discovery answered these in English.
+    [
+      "route discovery asked for no address",
+      "GET /__manifest?version=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+      400,
+    ],
+    [
+      "route discovery past its length",
+      `GET /__manifest?version=1&paths=${"/a".repeat(4000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n`,
+      400,
+    ],
     ["a post to robots.txt", "POST /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n", 405],
     [
       "a post to a page that takes no form",
@@ -194,6 +205,17 @@ describe("malformed requests get a Spanish 4xx, never a 5xx", () => {
     const page = await raw("GET /a/b/c/d/e/f/g/h HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     expect(page.status).toBe(404);
     expect(page.body).toContain('lang="es-MX"');
+  });
+
+  it("route discovery still tells a page which routes an address has", async () => {
+    const home = await raw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    const version = dechunk(home).match(/"version":\s*"([^"]+)"/)?.[1];
+    expect(version).toBeTruthy();
+    const answer = await raw(
+      `GET /__manifest?paths=/nosotros&version=${version} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer.status).toBe(200);
+    expect(dechunk(answer)).toContain('"routes/about');
   });
 
   it("an HTTP/1.0 request without Host is served", async () => {
