@@ -18,7 +18,10 @@ const BEGIN = CompiledQuery.raw("begin immediate");
  * Here the lock is asked for without waiting (busy_timeout 0 for that one statement), and
  * asked again after a pause of at most 5 ms on the event loop, for up to `waitMs`.
  *
- * Statements outside a transaction keep SQLite's own wait: they are short, and few write.
+ * `waitMs` is also the connection's busy_timeout, set back after each try (before anything else
+ * can run on this thread), for the statements that keep SQLite's own wait: those outside a
+ * transaction, short and mostly reads. (The request limits' counts have a connection of their own,
+ * which also keeps it: two small upserts per counted request.)
  */
 export function beginWithoutBlocking(
   handle: Pick<SQLite.Database, "exec">,
@@ -29,15 +32,23 @@ export function beginWithoutBlocking(
   return async (connection) => {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
+      let begun: Promise<unknown>;
       handle.exec("pragma busy_timeout = 0");
       try {
-        await connection.executeQuery(BEGIN);
-        return;
+        // better-sqlite3 runs it now, inside this call (throwing, or a promise of its outcome).
+        begun = connection.executeQuery(BEGIN);
       } catch (error) {
-        if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() - started >= waitMs)
-          throw error;
+        begun = Promise.reject(error);
       } finally {
         handle.exec(restore);
+      }
+      try {
+        await begun;
+        return;
+      } catch (error) {
+        // SQLITE_BUSY, or SQLITE_BUSY_RECOVERY while another process rebuilds the WAL's index.
+        const code = String((error as { code?: unknown }).code ?? "");
+        if (!code.startsWith("SQLITE_BUSY") || performance.now() - started >= waitMs) throw error;
       }
       const pause = PAUSES_MS[Math.min(attempt, PAUSES_MS.length - 1)] ?? 5;
       await new Promise((resolve) => (pause === 0 ? setImmediate(resolve) : setTimeout(resolve, pause)));
