@@ -239,8 +239,11 @@ export function routeAddress(path: string): string {
 
 /**
  * React Router's route discovery: the shop's pages ask it which routes an address has
- * (`/__manifest?paths=…&version=…`, each address well under its length limit). What it refuses,
- * a request without `paths` or past 7,680 characters of address, it refuses in English.
+ * (`/__manifest?paths=…&version=…`, always with `paths`, and never past 7,680 characters of
+ * address). It refuses a request of its current version without `paths` in English ("Invalid
+ * Request"), and one past that length with an empty "Bad Request". (The shop keeps React
+ * Router's default address for it and no basename.) The length is measured as the request was
+ * written, a few characters apart from React Router's own measure at worst.
  */
 const MANIFEST_PATH = "/__manifest";
 const MANIFEST_URL_LIMIT = 7_680;
@@ -301,6 +304,11 @@ export function edgeGuards(config: Config): express.RequestHandler {
       refuse(req, res, 404, "La página que buscas no existe.");
       return;
     }
+    // Route discovery's own refusals, in the shop's words (React Router matches it undecoded).
+    if (parsed === MANIFEST_PATH && !isManifestAsked(req.originalUrl, req.headers.host ?? "")) {
+      refuse(req, res, 400, "La solicitud no es válida.");
+      return;
+    }
     // A request the limits count goes to its address as the shop wrote it. The same address
     // written with escapes (`/mi%2Dpedido`) would reach its route past the limits, which match
     // addresses as written, while React Router matches them decoded.
@@ -308,10 +316,6 @@ export function edgeGuards(config: Config): express.RequestHandler {
     // `/mi-pedido/_.data`, `/MI-PEDIDO`): only the two the shop writes (`/x`, `/x.data`) pass.
     // A page asked for that way (a typed address, an old link) is sent to the shop's spelling;
     // a form or a data request is refused. Only a path not written the shop's way is looked at.
-    if (path === MANIFEST_PATH && !isManifestAsked(req.originalUrl, req.headers.host ?? "")) {
-      refuse(req, res, 400, "La solicitud no es válida.");
-      return;
-    }
     const routed = routeAddress(path);
     const written =
       parsed === req.path && path === req.path && (path === routed || path === `${routed}.data`);
