@@ -1,3 +1,4 @@
+import { PostgresAdapter } from "kysely";
 import { type Db, toDate } from "~/db/database.server";
 import { jpegCopyKey, jpegWidths, variantKey } from "./images.server";
 import { parseWidths } from "./media.server";
@@ -50,24 +51,32 @@ export async function sweepUnusedMedia(
   );
   const removed: typeof stale = [];
   for (const row of stale) {
-    // Deleted only if still unused at this moment (a save may have just named it); its files only then.
-    const deleted = await db
-      .deleteFrom("media")
-      .where("id", "=", row.id)
-      .where(({ not, exists, selectFrom, or }) =>
-        not(
-          or([
-            exists(
-              selectFrom("drops")
-                .select("id")
-                .where((eb) => eb.or([eb("image_id", "=", row.id), eb("video_id", "=", row.id)])),
-            ),
-            exists(selectFrom("products").select("id").where("image_id", "=", row.id)),
-            exists(selectFrom("product_images").select("media_id").where("media_id", "=", row.id)),
-          ]),
-        ),
-      )
-      .executeTakeFirst();
+    // Deleted only if still unused at this moment (a save may have just named it); its files only
+    // then. On PostgreSQL a save naming the photo holds a lock on its row until it commits, and a
+    // DELETE waiting for that lock would then go ahead on what it read before (emptying the save's
+    // photo through the foreign key): the row is locked first, so the check, a statement of its
+    // own, reads what that save committed. On SQLite the delete is one statement under the write
+    // lock, which no save holds at the same time.
+    const deleted = await db.transaction().execute(async (trx) => {
+      await lockMediaRow(trx, row.id);
+      return trx
+        .deleteFrom("media")
+        .where("id", "=", row.id)
+        .where(({ not, exists, selectFrom, or }) =>
+          not(
+            or([
+              exists(
+                selectFrom("drops")
+                  .select("id")
+                  .where((eb) => eb.or([eb("image_id", "=", row.id), eb("video_id", "=", row.id)])),
+              ),
+              exists(selectFrom("products").select("id").where("image_id", "=", row.id)),
+              exists(selectFrom("product_images").select("media_id").where("media_id", "=", row.id)),
+            ]),
+          ),
+        )
+        .executeTakeFirst();
+    });
     if (Number(deleted.numDeletedRows) === 0) continue;
     removed.push(row);
     await storage.deletePrefix(row.key);
@@ -112,4 +121,10 @@ export function jpegCopiesToRemake<
     }
     return parseWidths(row.jpeg_widths).some((w) => !stored.has(jpegCopyKey(row.key, w)));
   });
+}
+
+/** PostgreSQL: the media row locked for the rest of the transaction (waiting for a save holding it). */
+async function lockMediaRow(trx: Db, id: string): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await trx.selectFrom("media").select("id").where("id", "=", id).forUpdate().execute();
 }

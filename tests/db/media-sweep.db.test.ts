@@ -10,7 +10,7 @@ import { createLocalStorage } from "~/media/local-storage.server";
 import { storeImage } from "~/media/media.server";
 import { SWEEP_GRACE_HOURS, sweepUnusedMedia } from "~/media/sweep.server";
 import { STOREFRONT_MEDIA_FOLDER } from "~/settings/settings";
-import { describeEachDatabase } from "../support/databases";
+import { describeEachDatabase, untilWaitingOnLocks } from "../support/databases";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "media-sweep-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -78,6 +78,53 @@ describeEachDatabase("the sweep of unused media", (harness) => {
     expect(files).not.toContain(oldOrphanCopy);
     // A second sweep (or another server's) finds nothing more.
     expect(await sweepUnusedMedia(db, storage)).toEqual({ rows: 0, files: 0, copies: 0 });
+  });
+
+  it("a save that names an old unused photo while the sweep runs keeps it, with its files", async () => {
+    const database = await harness.fresh();
+    const storage = createLocalStorage(path.join(root, `${harness.dialect}-race`));
+    const db = database.db;
+    const dropId = newId();
+    const long = new Date(Date.now() - (SWEEP_GRACE_HOURS + 1) * HOUR);
+    // Uploaded on the drop's form a day ago; the form is saved only now.
+    const photo = await storeImage(storage, { dropId, body: await png(), now: long });
+    await db.insertInto("media").values(photo).execute();
+    await createDrop(db, {
+      id: dropId,
+      name: "Corales",
+      startAt: new Date(Date.now() + HOUR),
+      endAt: new Date(Date.now() + 2 * HOUR),
+      products: [],
+    });
+    let named!: () => void;
+    const isNamed = new Promise<void>((resolve) => {
+      named = resolve;
+    });
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    const save = db.transaction().execute(async (trx) => {
+      await trx.updateTable("drops").set({ image_id: photo.id }).where("id", "=", dropId).execute();
+      named();
+      await committing;
+    });
+    await isNamed;
+    // The sweep read the photo as unused before the save committed, and now waits on its lock.
+    const sweep = sweepUnusedMedia(db, storage);
+    await untilWaitingOnLocks(db);
+    commit();
+    await save;
+    expect(await sweep).toEqual({ rows: 0, files: 0, copies: 0 });
+
+    const drop = await db
+      .selectFrom("drops")
+      .select("image_id")
+      .where("id", "=", dropId)
+      .executeTakeFirstOrThrow();
+    expect(drop.image_id).toBe(photo.id);
+    expect(await db.selectFrom("media").select("id").where("id", "=", photo.id).execute()).toHaveLength(1);
+    expect((await storage.list(`drops/${dropId}/`)).filter((f) => f.startsWith(photo.key))).not.toEqual([]);
   });
 
   it("keeps an old photo that Configuración names (the storefront's), and sweeps one it no longer names", async () => {
