@@ -187,7 +187,7 @@ export async function startServices(
         }),
       },
       log,
-      { bulkKinds: [WAITLIST_OPENING_EMAIL] },
+      { bulkKinds: [WAITLIST_OPENING_EMAIL], dailyLimit: config.mail.dailyLimit },
     );
     const keptMedia = async () => {
       // The stored row, not this server's copy: another server may have just saved a new photo.

@@ -95,6 +95,12 @@ const schema = z.object({
     .regex(/^smtps?:\/\//, "debe ser smtp://usuario:contraseña@servidor:587 o smtps://…")
     .optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  MAIL_DAILY_LIMIT: z.coerce
+    .number({ error: "debe ser un número" })
+    .int("debe ser un número entero")
+    .min(20, "debe ser al menos 20 (los correos que tu servicio deja enviar en 24 horas)")
+    .max(10_000_000, "debe ser como mucho 10000000")
+    .optional(),
   INVOICING: z.enum(["local"], { error: "debe ser local (la única por ahora)" }).default("local"),
   OUTBOX_DIR: z.string().min(1).optional(),
   MEDIA_DIR: z.string().min(1).optional(),
@@ -177,7 +183,13 @@ export interface Config {
   demoData: boolean;
   /** A folder of demo art already drawn (test runs); null: the demo catalogue is drawn every time. */
   demoArtCache: string | null;
-  mail: { smtpUrl: string | null; from: string; outboxDir: string };
+  mail: {
+    smtpUrl: string | null;
+    from: string;
+    outboxDir: string;
+    /** The mail account's quota per 24 hours: opening notices leave a quarter of it free. */
+    dailyLimit: number | null;
+  };
   /** Who makes the facturas buyers ask for (decision 45): 'local' records them for the accountant. */
   invoicing: { provider: "local" };
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | null } | null;
@@ -342,6 +354,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MAIL_FROM ?? `"${e.SHOP_NAME}" <${e.SHOP_EMAIL}>`,
       outboxDir: path.resolve(e.OUTBOX_DIR ?? path.join(dataDir, "outbox")),
+      dailyLimit: e.MAIL_DAILY_LIMIT ?? null,
     },
     shop: {
       name: e.SHOP_NAME,

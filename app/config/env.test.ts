@@ -55,6 +55,17 @@ describe("the access lines' memory (LOG_BUFFER_BYTES)", () => {
   });
 });
 
+describe("the mail account's daily quota (MAIL_DAILY_LIMIT)", () => {
+  it("is unset by default (no budget) and taken as a whole number of 20 or more; anything else stops the server with the setting named", () => {
+    expect(loadConfig({}).mail.dailyLimit).toBeNull();
+    expect(loadConfig({ MAIL_DAILY_LIMIT: "" }).mail.dailyLimit).toBeNull();
+    expect(loadConfig({ MAIL_DAILY_LIMIT: "2000" }).mail.dailyLimit).toBe(2000);
+    for (const bad of ["10", "-1", "150.5", "mucho"]) {
+      expect(() => loadConfig({ MAIL_DAILY_LIMIT: bad }), bad).toThrow(/MAIL_DAILY_LIMIT: debe/);
+    }
+  });
+});
+
 describe("the proof of work's difficulty (PROOF_OF_WORK_COST, PROOF_OF_WORK_TRIES)", () => {
   it("defaults to 1000 iterations a try and 5000 tries at most; a benchmark may lower both", () => {
     expect(loadConfig({}).proofOfWork).toEqual({ cost: 1_000, tries: 5_000 });

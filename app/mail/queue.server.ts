@@ -1,6 +1,7 @@
 import { log } from "~/config/log.server";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
+import { bulkNoticesAllowed, DAILY_RESERVE_SHARE } from "./daily-budget.server";
 import type { Mailer, MailMessage } from "./mailer.server";
 
 /*
@@ -173,7 +174,7 @@ export async function deliverPendingEmails(
   mailer: Mailer,
   templates: EmailTemplates,
   now = new Date(),
-  options: { bulkKinds?: readonly string[] } = {},
+  options: MailQueueOptions = {},
 ): Promise<{ sent: number; failed: number }> {
   const { sent, failed } = await deliverBatch(db, mailer, templates, now, options);
   return { sent, failed };
@@ -207,7 +208,7 @@ async function markInterruptedLastAttempts(db: Db, stamp: string): Promise<void>
  * the index on (sent_at, kind, created_at) (migration 0045), the other kinds then the bulk ones:
  * one read ordered by kind and then age sorted every unsent message for each batch.
  */
-async function dueEmails(db: Db, stamp: string, bulk: readonly string[]) {
+async function dueEmails(db: Db, stamp: string, bulk: readonly string[], bulkAllowed: () => Promise<number>) {
   const due = () =>
     db
       .selectFrom("emails")
@@ -226,15 +227,20 @@ async function dueEmails(db: Db, stamp: string, bulk: readonly string[]) {
     .orderBy((eb) => eb.fn.coalesce("sent_at", "created_at"))
     .limit(MAIL_BATCH)
     .execute();
-  if (bulk.length === 0 || regular.length === MAIL_BATCH) return regular;
+  // A batch of other kinds only: whether notices wait for the budget is not looked at (null).
+  if (bulk.length === 0 || regular.length === MAIL_BATCH) return { due: regular, held: null };
+  const room = Math.min(MAIL_BATCH - regular.length, await bulkAllowed());
   // In the index's order: sent_at named first, since PostgreSQL takes `is null` for no equality.
+  // Held back by the daily budget, one more is read, to know whether some wait (and say so).
+  const budgeted = room < MAIL_BATCH - regular.length;
   const notices = await due()
     .where("kind", "in", bulk)
     .orderBy("sent_at")
     .orderBy("created_at")
-    .limit(MAIL_BATCH - regular.length)
+    .limit(budgeted ? room + 1 : room)
     .execute();
-  return [...regular, ...notices];
+  const held = budgeted && notices.length > room;
+  return { due: [...regular, ...notices.slice(0, room)], held };
 }
 
 /** One batch; `full` when it took a whole batch of due rows (more may be waiting). */
@@ -243,11 +249,14 @@ async function deliverBatch(
   mailer: Mailer,
   templates: EmailTemplates,
   now: Date,
-  options: { bulkKinds?: readonly string[]; stop?: () => boolean },
-): Promise<{ sent: number; failed: number; full: boolean }> {
+  options: MailQueueOptions & { stop?: () => boolean },
+): Promise<{ sent: number; failed: number; full: boolean; held: boolean | null }> {
   const stamp = toTimestamp(now);
   await markInterruptedLastAttempts(db, stamp);
-  const due = await dueEmails(db, stamp, options.bulkKinds ?? []);
+  const { dailyLimit } = options;
+  const { due, held } = await dueEmails(db, stamp, options.bulkKinds ?? [], async () =>
+    dailyLimit ? bulkNoticesAllowed(db, now, dailyLimit) : MAIL_BATCH,
+  );
   let sent = 0;
   let failed = 0;
   // Each message is claimed from the moment it is taken, not the batch's start: a slow mail server
@@ -256,7 +265,8 @@ async function deliverBatch(
   const started = Date.now();
   for (const [index, email] of due.entries()) {
     const elapsed = Date.now() - started;
-    if (elapsed > CLAIM_MARGIN_MS || options.stop?.()) return { sent, failed, full: index < due.length };
+    if (elapsed > CLAIM_MARGIN_MS || options.stop?.())
+      return { sent, failed, full: index < due.length, held };
     const claimAt = new Date(now.getTime() + elapsed);
     const claimStamp = toTimestamp(claimAt);
     const retryAt = new Date(claimAt.getTime() + retryDelayMinutes(email.attempts + 1) * 60_000);
@@ -321,7 +331,7 @@ async function deliverBatch(
         .execute();
     }
   }
-  return { sent, failed, full: due.length === MAIL_BATCH };
+  return { sent, failed, full: due.length === MAIL_BATCH, held };
 }
 
 /**
@@ -377,6 +387,13 @@ export interface MailQueue {
 
 type Delivered = { sent: number; failed: number };
 
+export interface MailQueueOptions {
+  /** Kinds sent thousands at once (a drop's opening notices): after the others, within the budget. */
+  bulkKinds?: readonly string[];
+  /** The mail account's quota per 24 hours (MAIL_DAILY_LIMIT): bulk kinds keep a reserve of it free. */
+  dailyLimit?: number | null;
+}
+
 /** Someone waiting for a round: `deliver` (told how it went) or `sendSoon` (failures only logged). */
 interface Ask {
   now?: Date;
@@ -389,11 +406,13 @@ export function createMailQueue(
   mailer: Mailer,
   templates: EmailTemplates,
   log: (line: string) => void,
-  options: { bulkKinds?: readonly string[] } = {},
+  options: MailQueueOptions = {},
 ): MailQueue {
   // Stopping (drain): the message being sent finishes, no other is taken (the next start sends it).
   let stopping = false;
   const stop = () => stopping;
+  // Said once when notices start waiting for the daily budget, and once when they go again.
+  let holding = false;
   const round = async (now?: Date): Promise<Delivered> => {
     let sent = 0;
     let failed = 0;
@@ -401,6 +420,14 @@ export function createMailQueue(
       const done = await deliverBatch(db, mailer, templates, now ?? new Date(), { ...options, stop });
       sent += done.sent;
       failed += done.failed;
+      if (done.held !== null && done.held !== holding) {
+        holding = done.held;
+        log(
+          holding
+            ? `Correos: los avisos masivos esperan; el límite diario (MAIL_DAILY_LIMIT=${options.dailyLimit}) guarda ${Math.ceil((options.dailyLimit ?? 0) * DAILY_RESERVE_SHARE)} para pedidos y el resto de los correos`
+            : "Correos: los avisos masivos vuelven a salir",
+        );
+      }
       // Most of a batch failing is the mail server being down: the next minute tries again, not
       // now. One address refused (a full mailbox, a typo) does not hold up the others.
       if (!done.full || done.failed > done.sent) break;

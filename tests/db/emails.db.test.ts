@@ -13,6 +13,7 @@ import {
   INTERRUPTED,
   MAIL_BATCH,
   MAX_ATTEMPTS,
+  NOT_NEEDED,
   queueEmail,
   retryDelayMinutes,
 } from "~/mail/queue.server";
@@ -434,6 +435,70 @@ describeEachDatabase("the mail queue's runs", (harness) => {
     await deliverPendingEmails(database.db, mailer, aviso);
     await deliverPendingEmails(database.db, mailer, aviso);
     expect(delivered).toEqual(["primera@example.mx", "bien.escrita@example.mx"]);
+  });
+
+  it("with a daily limit, opening notices leave a quarter of it to orders' e-mails, and wait (in order) for the count of the last 24 hours to fall", async () => {
+    const database = await harness.fresh();
+    const db = database.db;
+    const now = new Date();
+    const hoursAgo = (hours: number) => toTimestamp(new Date(now.getTime() - hours * 3_600_000));
+    // Earlier mail: 6 sent in the last 24 hours count; 3 sent 25 hours ago and 4 never sent
+    // because no longer wanted do not.
+    const earlier = async (count: number, sentAt: string, lastError: string | null) => {
+      for (let i = 0; i < count; i++) {
+        const id = await queueEmail(db, { kind: "pedido", recipient: `antes.${i}@example.mx` });
+        await db
+          .updateTable("emails")
+          .set({ sent_at: sentAt, last_error: lastError })
+          .where("id", "=", id ?? "")
+          .execute();
+      }
+    };
+    await earlier(6, hoursAgo(23), null);
+    await earlier(3, hoursAgo(25), null);
+    await earlier(4, hoursAgo(1), NOT_NEEDED);
+    const tag = harness.dialect;
+    for (let i = 0; i < 30; i++)
+      await queueEmail(db, {
+        kind: WAITLIST_OPENING_EMAIL,
+        recipient: `aviso.${i}.${tag}@example.mx`,
+        now: new Date(now.getTime() - 60_000 + i * 1000),
+      });
+    const message = async () => ({ subject: "¡Ya abrió Mareas!", text: "Hola", html: "<p>Hola</p>" });
+    const lines: string[] = [];
+    const queue = createMailQueue(
+      db,
+      createSmtpMailer(`smtp://127.0.0.1:${port}`, "tienda@example.mx"),
+      { [WAITLIST_OPENING_EMAIL]: message, pedido: message },
+      (line) => lines.push(line),
+      { bulkKinds: [WAITLIST_OPENING_EMAIL], dailyLimit: 40 },
+    );
+    const noticesReceived = () =>
+      received.filter((m) => m.to.some((to) => to.startsWith("aviso.") && to.endsWith(`.${tag}@example.mx`)));
+
+    // 40 a day, 10 kept: 30 − the 6 counted = 24 notices go, the oldest first; 6 wait.
+    expect(await queue.deliver(now)).toEqual({ sent: 24, failed: 0 });
+    expect(noticesReceived().map((m) => m.to[0])).toEqual(
+      Array.from({ length: 24 }, (_, i) => `aviso.${i}.${tag}@example.mx`),
+    );
+    expect(lines).toEqual([
+      "Correos: los avisos masivos esperan; el límite diario (MAIL_DAILY_LIMIT=40) guarda 10 para pedidos y el resto de los correos",
+    ]);
+    // An order's confirmation still goes at once, into the reserve.
+    await queueEmail(db, { kind: "pedido", recipient: `pedido.${tag}@example.mx`, now });
+    expect(await queue.deliver(now)).toEqual({ sent: 1, failed: 0 });
+    expect(received.some((m) => m.to.includes(`pedido.${tag}@example.mx`))).toBe(true);
+    expect(noticesReceived()).toHaveLength(24);
+
+    // Two hours on, the 6 sent 23 hours ago have left the count, not the 25 sent just now: 5 go.
+    expect(await queue.deliver(new Date(now.getTime() + 2 * 3_600_000))).toEqual({ sent: 5, failed: 0 });
+    expect(lines).toHaveLength(1);
+    // A day on, the last one goes, and the log says the notices go again.
+    expect(await queue.deliver(new Date(now.getTime() + 25 * 3_600_000))).toEqual({ sent: 1, failed: 0 });
+    expect(noticesReceived().map((m) => m.to[0])).toEqual(
+      Array.from({ length: 30 }, (_, i) => `aviso.${i}.${tag}@example.mx`),
+    );
+    expect(lines.at(-1)).toBe("Correos: los avisos masivos vuelven a salir");
   });
 
   it("one round at a time: asked during a round, it runs once more when that one ends, and what was queued meanwhile goes out", async () => {
