@@ -1,6 +1,6 @@
 import type { AdminAuth } from "~/auth/auth.server";
 import type { Database } from "~/db/database.server";
-import type { MailQueue } from "~/mail/queue.server";
+import type { MailQueue } from "~/mail/delivery.server";
 import { makeMissingJpegCopies } from "~/media/jpeg-copies.server";
 import type { MediaStorage } from "~/media/storage.server";
 import { sweepUnusedMedia } from "~/media/sweep.server";

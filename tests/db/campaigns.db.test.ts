@@ -4,9 +4,10 @@ import { campaignEmailTemplates, queueTestEmail, renderOpeningEmail } from "~/ca
 import { campaignDrop, exportSignUpsCsv, listSignUps, upcomingCampaigns } from "~/campaigns/waitlists.server";
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
+import { deliverPendingEmails } from "~/mail/delivery.server";
 import { CAMPAIGN_TEST_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import type { Mailer, MailMessage } from "~/mail/mailer.server";
-import { deliverPendingEmails, NOT_NEEDED, queueEmail, retryFailedEmail } from "~/mail/queue.server";
+import { NOT_NEEDED, queueEmail, retryFailedEmail } from "~/mail/queue.server";
 import { createWaitlistLinks } from "~/waitlist/links.server";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";
 import { confirmSubscription, queueOpeningNotices, signUp, unsubscribe } from "~/waitlist/waitlist.server";

@@ -4,13 +4,11 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import { type Database, toTimestamp } from "~/db/database.server";
+import { createMailQueue, deliverPendingEmails, INTERRUPTED } from "~/mail/delivery.server";
 import { WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { createOutboxMailer, createSmtpMailer, type Mailer } from "~/mail/mailer.server";
 import {
-  createMailQueue,
-  deliverPendingEmails,
   emailsOfOrder,
-  INTERRUPTED,
   MAIL_BATCH,
   MAX_ATTEMPTS,
   NOT_NEEDED,

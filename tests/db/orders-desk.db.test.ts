@@ -6,8 +6,9 @@ import { type Database, type Db, migrateToLatest, toTimestamp } from "~/db/datab
 import { migrations } from "~/db/migrations";
 import type { OrderStatus } from "~/db/schema";
 import { newId } from "~/lib/ids";
+import { deliverPendingEmails } from "~/mail/delivery.server";
 import type { Mailer } from "~/mail/mailer.server";
-import { deliverPendingEmails, MAX_ATTEMPTS } from "~/mail/queue.server";
+import { MAX_ATTEMPTS } from "~/mail/queue.server";
 import { cancelPaidOrder } from "~/orders/cancel-order.server";
 import {
   archiveOrder,

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "~/config/env.server";
 import { type Database, openDatabase, toTimestamp } from "~/db/database.server";
+import { createMailQueue, deliverPendingEmails } from "~/mail/delivery.server";
 import { WAITLIST_CONFIRM_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { createSmtpMailer, type Mailer, type MailMessage } from "~/mail/mailer.server";
-import { createMailQueue, deliverPendingEmails, queueEmail } from "~/mail/queue.server";
+import { queueEmail } from "~/mail/queue.server";
 import { createWaitlistLinks } from "~/waitlist/links.server";
 import { SIGN_UP_MESSAGES } from "~/waitlist/sign-up-input";
 import { waitlistEmailTemplates } from "~/waitlist/templates.server";

@@ -1,7 +1,7 @@
 import { loadConfig } from "~/config/env.server";
 import type { Database } from "~/db/database.server";
+import { deliverPendingEmails } from "~/mail/delivery.server";
 import { createSmtpMailer } from "~/mail/mailer.server";
-import { deliverPendingEmails } from "~/mail/queue.server";
 import { orderEmailTemplates } from "~/orders/emails/templates.server";
 import { returnEmailTemplates } from "~/returns/templates.server";
 import { settingsFromEnvironment } from "~/settings/settings";

@@ -2,7 +2,8 @@ import { data } from "react-router";
 import type { CampaignAnswer } from "~/components/admin/campaigns";
 import type { Db } from "~/db/database.server";
 import { isId } from "~/lib/ids";
-import { type MailQueue, retryFailedEmail } from "~/mail/queue.server";
+import type { MailQueue } from "~/mail/delivery.server";
+import { retryFailedEmail } from "~/mail/queue.server";
 
 /*
  * The answers of Campañas' actions, for its two pages: 'Enviar prueba' (Avísame) and 'Reenviar'
