@@ -15,8 +15,8 @@ import { createLocalInvoicing } from "~/invoices/local-invoicing.server";
 import { invoiceEmailTemplates } from "~/invoices/templates.server";
 import { startJobs } from "~/jobs/scheduler.server";
 import { shopJobs } from "~/jobs/shop-jobs.server";
+import { BULK_KINDS } from "~/mail/daily-budget.server";
 import { createMailQueue } from "~/mail/delivery.server";
-import { WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { createOutboxMailer, createSmtpMailer } from "~/mail/mailer.server";
 import { openMediaStorage } from "~/media/open-storage.server";
 import { createCancelLinks } from "~/orders/cancel-link.server";
@@ -187,7 +187,7 @@ export async function startServices(
         }),
       },
       log,
-      { bulkKinds: [WAITLIST_OPENING_EMAIL], dailyLimit: config.mail.dailyLimit },
+      { bulkKinds: BULK_KINDS, dailyLimit: config.mail.dailyLimit },
     );
     const keptMedia = async () => {
       // The stored row, not this server's copy: another server may have just saved a new photo.

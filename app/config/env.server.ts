@@ -98,7 +98,7 @@ const schema = z.object({
   MAIL_DAILY_LIMIT: z.coerce
     .number({ error: "debe ser un número" })
     .int("debe ser un número entero")
-    .min(20, "debe ser al menos 20 (los correos que tu servicio deja enviar en 24 horas)")
+    .min(100, "debe ser al menos 100 (los correos que tu servicio deja enviar en 24 horas)")
     .max(10_000_000, "debe ser como mucho 10000000")
     .optional(),
   INVOICING: z.enum(["local"], { error: "debe ser local (la única por ahora)" }).default("local"),

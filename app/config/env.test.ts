@@ -56,11 +56,11 @@ describe("the access lines' memory (LOG_BUFFER_BYTES)", () => {
 });
 
 describe("the mail account's daily quota (MAIL_DAILY_LIMIT)", () => {
-  it("is unset by default (no budget) and taken as a whole number of 20 or more; anything else stops the server with the setting named", () => {
+  it("is unset by default (no budget) and taken as a whole number of 100 or more; anything else stops the server with the setting named", () => {
     expect(loadConfig({}).mail.dailyLimit).toBeNull();
     expect(loadConfig({ MAIL_DAILY_LIMIT: "" }).mail.dailyLimit).toBeNull();
     expect(loadConfig({ MAIL_DAILY_LIMIT: "2000" }).mail.dailyLimit).toBe(2000);
-    for (const bad of ["10", "-1", "150.5", "mucho"]) {
+    for (const bad of ["99", "-1", "150.5", "mucho"]) {
       expect(() => loadConfig({ MAIL_DAILY_LIMIT: bad }), bad).toThrow(/MAIL_DAILY_LIMIT: debe/);
     }
   });

@@ -1,6 +1,6 @@
 import { log } from "~/config/log.server";
-import { type Db, toDate, toTimestamp } from "~/db/database.server";
-import { bulkNoticesAllowed, DAILY_RESERVE_SHARE } from "./daily-budget.server";
+import { type Db, toTimestamp } from "~/db/database.server";
+import { bulkNoticesAllowed, bulkShareOf } from "./daily-budget.server";
 import type { Mailer } from "./mailer.server";
 import { type EmailTemplates, MAIL_BATCH, MAX_ATTEMPTS, NOT_NEEDED, retryDelayMinutes } from "./queue.server";
 
@@ -53,7 +53,12 @@ async function markInterruptedLastAttempts(db: Db, stamp: string): Promise<void>
  * the index on (sent_at, kind, created_at) (migration 0045), the other kinds then the bulk ones:
  * one read ordered by kind and then age sorted every unsent message for each batch.
  */
-async function dueEmails(db: Db, stamp: string, bulk: readonly string[], bulkAllowed: () => Promise<number>) {
+async function dueEmails(
+  db: Db,
+  stamp: string,
+  bulk: readonly string[],
+  bulkAllowed: ((atMost: number) => Promise<number>) | null,
+) {
   const due = () =>
     db
       .selectFrom("emails")
@@ -72,20 +77,26 @@ async function dueEmails(db: Db, stamp: string, bulk: readonly string[], bulkAll
     .orderBy((eb) => eb.fn.coalesce("sent_at", "created_at"))
     .limit(MAIL_BATCH)
     .execute();
-  // A batch of other kinds only: whether notices wait for the budget is not looked at (null).
+  // `held`: whether bulk notices wait for the daily budget; null when this batch cannot tell.
   if (bulk.length === 0 || regular.length === MAIL_BATCH) return { due: regular, held: null };
-  const room = Math.min(MAIL_BATCH - regular.length, await bulkAllowed());
+  const slots = MAIL_BATCH - regular.length;
   // In the index's order: sent_at named first, since PostgreSQL takes `is null` for no equality.
-  // Held back by the daily budget, one more is read, to know whether some wait (and say so).
-  const budgeted = room < MAIL_BATCH - regular.length;
   const notices = await due()
     .where("kind", "in", bulk)
     .orderBy("sent_at")
     .orderBy("created_at")
-    .limit(budgeted ? room + 1 : room)
+    .limit(slots)
     .execute();
-  const held = budgeted && notices.length > room;
-  return { due: [...regular, ...notices.slice(0, room)], held };
+  // The budget is counted only when notices are due (most batches have none).
+  if (notices.length === 0 || !bulkAllowed)
+    return { due: [...regular, ...notices], held: notices.length > 0 ? false : null };
+  const allowed = await bulkAllowed(slots);
+  const sending = notices.slice(0, allowed);
+  // Waiting when the budget stopped some; going when every notice due fits (all were read, or the
+  // budget has room for a whole batch); otherwise (the batch's slots stopped them) not known.
+  const held =
+    allowed < notices.length ? true : notices.length < slots || allowed >= MAIL_BATCH ? false : null;
+  return { due: [...regular, ...sending], held };
 }
 
 /** One batch; `full` when it took a whole batch of due rows (more may be waiting). */
@@ -99,8 +110,11 @@ async function deliverBatch(
   const stamp = toTimestamp(now);
   await markInterruptedLastAttempts(db, stamp);
   const { dailyLimit } = options;
-  const { due, held } = await dueEmails(db, stamp, options.bulkKinds ?? [], async () =>
-    dailyLimit ? bulkNoticesAllowed(db, now, dailyLimit) : MAIL_BATCH,
+  const { due, held } = await dueEmails(
+    db,
+    stamp,
+    options.bulkKinds ?? [],
+    dailyLimit ? (atMost) => bulkNoticesAllowed(db, now, dailyLimit, atMost) : null,
   );
   let sent = 0;
   let failed = 0;
@@ -269,7 +283,7 @@ export function createMailQueue(
         holding = done.held;
         log(
           holding
-            ? `Correos: los avisos masivos esperan; el límite diario (MAIL_DAILY_LIMIT=${options.dailyLimit}) guarda ${Math.ceil((options.dailyLimit ?? 0) * DAILY_RESERVE_SHARE)} para pedidos y el resto de los correos`
+            ? `Correos: los avisos masivos esperan; el límite diario (MAIL_DAILY_LIMIT=${options.dailyLimit}) guarda ${(options.dailyLimit ?? 0) - bulkShareOf(options.dailyLimit ?? 0)} para pedidos y el resto de los correos`
             : "Correos: los avisos masivos vuelven a salir",
         );
       }

@@ -1,7 +1,6 @@
-import { log } from "~/config/log.server";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import type { Mailer, MailMessage } from "./mailer.server";
+import type { MailMessage } from "./mailer.server";
 
 /*
  * The e-mail queue. A message is queued as a row in the same transaction as what it announces

@@ -110,7 +110,9 @@ describeEachDatabase("the sweep of unused media", (harness) => {
       await committing;
     });
     await isNamed;
-    // The sweep read the photo as unused before the save committed, and now waits on its lock.
+    // PostgreSQL: the sweep reads the photo as unused before the save commits, then waits on the
+    // lock the save's foreign-key check holds. SQLite: its reads wait for the save's transaction
+    // (one connection), so there the race cannot happen and the test only shows the outcome.
     const sweep = sweepUnusedMedia(db, storage);
     await untilWaitingOnLocks(db);
     commit();

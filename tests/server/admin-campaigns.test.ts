@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { MAIL_LOG_PATH } from "~/campaigns/mail-log";
 import { type Database, toTimestamp } from "~/db/database.server";
 import { newId } from "~/lib/ids";
-import { CONFIRMATION_EMAIL } from "~/mail/kinds";
+import { CONFIRMATION_EMAIL, WAITLIST_OPENING_EMAIL } from "~/mail/kinds";
 import { queueEmail } from "~/mail/queue.server";
 import { signUp } from "~/waitlist/waitlist.server";
 import { signInAdmin } from "../support/admin-http";
@@ -37,6 +38,7 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
       DATABASE_URL: harness.lastUrl(),
       DEMO_DATA: "false",
       DEMO_PAYMENTS: "true",
+      MAIL_DAILY_LIMIT: "100",
     });
     cookie = await signInAdmin(server, database);
     dropId = (await upcomingDrop(database, "Luna de Octubre", 24 * HOUR)).id;
@@ -363,5 +365,63 @@ describeEachDatabase("Campañas through HTTP", (harness) => {
     // The page offers it.
     const page = await (await fetch(`${server.url}/admin/campains`, { headers: { cookie } })).text();
     expect(page).toContain("Dar de baja un correo");
+  });
+  it("signed in: the mail log tells the daily limit, the last 24 hours' count and the opening notices waiting for it", async () => {
+    const pageText = async () =>
+      visibleText(await (await fetch(`${server.url}${MAIL_LOG_PATH}`, { headers: { cookie } })).text());
+    const limit =
+      /Tu servicio de correo envía hasta 100 correos en 24 horas \(MAIL_DAILY_LIMIT\); en las últimas 24 horas salieron (\d+)\. Los avisos de Avísame usan hasta 75; el resto queda para pedidos y tus correos\./;
+    const before = Number((await pageText()).match(limit)?.[1]);
+    expect(before).toBeLessThan(75);
+    expect(await pageText()).not.toContain("esperan al límite diario");
+
+    // A day's mail up to the notices' share, then three opening notices due.
+    const rows = (count: number, fields: { kind: string; sent: boolean }) =>
+      Array.from({ length: count }, (_, i) => ({
+        id: newId(),
+        kind: fields.kind,
+        recipient: `cupo.${i}@example.mx`,
+        order_id: null,
+        dedupe_key: null,
+        payload: "{}",
+        created_at: toTimestamp(new Date(Date.now() - HOUR)),
+        claimed_at: null,
+        next_attempt_at: null,
+        sent_at: fields.sent ? toTimestamp(new Date(Date.now() - HOUR)) : null,
+        attempts: fields.sent ? 1 : 0,
+        last_error: null,
+        subject: fields.sent ? "Tu pedido" : null,
+      }));
+    const sent = rows(75 - before, { kind: CONFIRMATION_EMAIL, sent: true });
+    const notices = rows(3, { kind: WAITLIST_OPENING_EMAIL, sent: false });
+    await database.db
+      .insertInto("emails")
+      .values([...sent, ...notices])
+      .execute();
+    try {
+      const text = await pageText();
+      expect(text).toMatch(limit);
+      expect(Number(text.match(limit)?.[1])).toBeGreaterThanOrEqual(75);
+      expect(text).toContain(
+        "3 avisos de Avísame esperan al límite diario: salen solos, en orden, a medida que se libera.",
+      );
+      // The server's own rounds leave them waiting.
+      const waiting = await database.db
+        .selectFrom("emails")
+        .select("id")
+        .where("kind", "=", WAITLIST_OPENING_EMAIL)
+        .where("sent_at", "is", null)
+        .execute();
+      expect(waiting).toHaveLength(3);
+    } finally {
+      await database.db
+        .deleteFrom("emails")
+        .where(
+          "id",
+          "in",
+          [...sent, ...notices].map((r) => r.id),
+        )
+        .execute();
+    }
   });
 });

@@ -8,7 +8,7 @@ import {
   mailLogHref,
   parseMailLogQuery,
 } from "~/campaigns/mail-log";
-import { countMailByState, listMailLog } from "~/campaigns/mail-log.server";
+import { countMailByState, listMailLog, mailBudget } from "~/campaigns/mail-log.server";
 import {
   CAMPAIGNS_FETCHER,
   type CampaignAnswer,
@@ -31,8 +31,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Campañas · Administra
 /** Campañas' mail log (decision 25): every message of the shop's queue, ?estado=…&tipo=…&pagina=…. */
 export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
-  const { database } = args.context.get(servicesContext);
+  const { database, config } = args.context.get(servicesContext);
   const db = database.db;
+  const budget = await mailBudget(db, config.mail.dailyLimit);
   const query = parseMailLogQuery(args.url.searchParams);
   if (!query.ok) {
     return data(
@@ -43,6 +44,7 @@ export async function loader(args: Route.LoaderArgs) {
         entries: [],
         more: false,
         counts: await countMailByState(db),
+        budget,
         error: query.message,
       },
       { status: 400 },
@@ -50,7 +52,16 @@ export async function loader(args: Route.LoaderArgs) {
   }
   const counts = await countMailByState(db, query.scope);
   const { entries, more } = await listMailLog(db, query);
-  return { state: query.state, scope: query.scope, page: query.page, entries, more, counts, error: null };
+  return {
+    state: query.state,
+    scope: query.scope,
+    page: query.page,
+    entries,
+    more,
+    counts,
+    budget,
+    error: null,
+  };
 }
 
 /** A save after the session ended keeps the page and what was typed (components/admin/session-ended). */
@@ -69,7 +80,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function MailLog({ loaderData }: Route.ComponentProps) {
-  const { state, scope, page, entries, more, counts, error } = loaderData;
+  const { state, scope, page, entries, more, counts, budget, error } = loaderData;
   const fetcher = useFetcher<CampaignAnswer>({ key: CAMPAIGNS_FETCHER });
   const total = MAIL_STATES.reduce((sum, s) => sum + counts[s], 0);
   const filters: (MailState | null)[] = [null, ...MAIL_STATES];
@@ -83,6 +94,16 @@ export default function MailLog({ loaderData }: Route.ComponentProps) {
           Cada correo de la tienda: pedidos, envíos, Avísame y pruebas. Uno que falló se reintenta solo
           durante unos días; 'Reenviar' lo manda ya.
         </p>
+        {budget && (
+          <p className="mt-2 text-sm text-ink/75">
+            {`Tu servicio de correo envía hasta ${budget.limit.toLocaleString("es-MX")} correos en 24 horas (MAIL_DAILY_LIMIT); en las últimas 24 horas salieron ${budget.sentInLastDay.toLocaleString("es-MX")}. Los avisos de Avísame usan hasta ${budget.bulkShare.toLocaleString("es-MX")}; el resto queda para pedidos y tus correos.`}
+          </p>
+        )}
+        {budget && budget.noticesWaiting > 0 && (
+          <p role="status" className="mt-2 rounded-lg bg-sand px-3 py-2 text-sm">
+            {`${budget.noticesWaiting === 1 ? "1 aviso de Avísame espera" : `${budget.noticesWaiting.toLocaleString("es-MX")} avisos de Avísame esperan`} al límite diario: salen solos, en orden, a medida que se libera.`}
+          </p>
+        )}
         <nav aria-label="Estado de los correos" className="mt-4 flex gap-2 overflow-x-auto">
           {filters.map((f) => (
             <Link
