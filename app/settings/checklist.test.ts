@@ -71,6 +71,8 @@ describe("the set-up checklist", () => {
       "Siguen igual: Nombre de la tienda, Correo de contacto, WhatsApp, Instagram, Agencia (Powered by) y Sitio de la agencia.",
     );
     expect(byId.correo).toMatchObject({ fix: { kind: "server", text: expect.stringContaining("SMTP_URL") } });
+    // A plan with a daily quota: named, so that the opening notices leave room for orders' e-mails.
+    expect(byId.correo).toMatchObject({ fix: { text: expect.stringContaining("MAIL_DAILY_LIMIT") } });
     expect(byId.pagos).toMatchObject({
       fix: { kind: "server", text: expect.stringContaining("STRIPE_SECRET_KEY") },
     });

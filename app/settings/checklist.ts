@@ -118,7 +118,7 @@ export function setUpChecklist(state: ShopState): ChecklistItem[] {
       why: "Sin un servidor de correo, tus clientes no reciben la confirmación de su compra, el aviso de envío con su guía ni los correos de «Avísame»: cada mensaje se queda como un archivo en el servidor.",
       fix: {
         kind: "server",
-        text: 'En el servidor, define SMTP_URL (p. ej. smtps://usuario:contraseña@servidor:465) y MAIL_FROM con una dirección de tu propio dominio (p. ej. "Tu marca" <hola@tumarca.mx>; con la de demostración tus correos llegarían a spam), y reinicia la tienda. Las respuestas de tus clientes llegan al correo de Configuración.',
+        text: 'En el servidor, define SMTP_URL (p. ej. smtps://usuario:contraseña@servidor:465) y MAIL_FROM con una dirección de tu propio dominio (p. ej. "Tu marca" <hola@tumarca.mx>; con la de demostración tus correos llegarían a spam), y reinicia la tienda. Las respuestas de tus clientes llegan al correo de Configuración. Si tu plan de correo tiene un límite al día, defínelo también en MAIL_DAILY_LIMIT (p. ej. 2000): los avisos de «Avísame» dejan una cuarta parte para los correos de pedidos.',
       },
     });
   }
