@@ -1,7 +1,6 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
 import type { KyselyDatabase } from "~/db/schema";
-import { type DailyBudget, dailyBudget } from "~/mail/daily-budget.server";
 import { NOT_NEEDED } from "~/mail/queue.server";
 import {
   MAIL_LOG_PAGE_SIZE,
@@ -139,9 +138,4 @@ export async function countUndeliveredOrderMail(db: Db, now = new Date()): Promi
     .where("order_id", "is not", null)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
-}
-
-/** The daily budget as the mail log tells it (MAIL_DAILY_LIMIT); null without one. */
-export function mailBudget(db: Db, dailyLimit: number | null): Promise<DailyBudget | null> {
-  return dailyBudget(db, dailyLimit);
 }

@@ -1,6 +1,6 @@
 import { type Db, toTimestamp } from "~/db/database.server";
 import { WAITLIST_OPENING_EMAIL } from "./kinds";
-import { MAX_ATTEMPTS, NOT_NEEDED } from "./queue.server";
+import { isDue, NOT_NEEDED } from "./queue.server";
 
 /*
  * A mail account's daily quota (MAIL_DAILY_LIMIT; many sending services count 24 hours back). A
@@ -77,12 +77,8 @@ export async function dailyBudget(
     const { waiting } = await db
       .selectFrom("emails")
       .select((eb) => eb.fn.countAll<number | string>().as("waiting"))
-      .where("sent_at", "is", null)
       .where("kind", "in", BULK_KINDS)
-      .where("attempts", "<", MAX_ATTEMPTS)
-      .where((eb) =>
-        eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", toTimestamp(now))]),
-      )
+      .where((eb) => isDue(eb, toTimestamp(now)))
       .executeTakeFirstOrThrow();
     noticesWaiting = Number(waiting);
   }

@@ -2,7 +2,14 @@ import { log } from "~/config/log.server";
 import { type Db, toTimestamp } from "~/db/database.server";
 import { bulkNoticesAllowed, bulkShareOf } from "./daily-budget.server";
 import type { Mailer } from "./mailer.server";
-import { type EmailTemplates, MAIL_BATCH, MAX_ATTEMPTS, NOT_NEEDED, retryDelayMinutes } from "./queue.server";
+import {
+  type EmailTemplates,
+  isDue,
+  MAIL_BATCH,
+  MAX_ATTEMPTS,
+  NOT_NEEDED,
+  retryDelayMinutes,
+} from "./queue.server";
 
 /*
  * Sending what the queue holds (app/mail/queue.server.ts): a batch claims each due message, renders
@@ -63,9 +70,7 @@ async function dueEmails(
     db
       .selectFrom("emails")
       .selectAll()
-      .where("sent_at", "is", null)
-      .where("attempts", "<", MAX_ATTEMPTS)
-      .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", stamp)]));
+      .where((eb) => isDue(eb, stamp));
   // Every kind but the bulk ones, a kind without a template too (it fails, recorded). `kind <> k`
   // is written `kind < k or kind > k`: the same rows, read as two ranges of the index. They are
   // few and sorted once read; sorted by `coalesce(sent_at, created_at)`, which is created_at (sent_at

@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from "kysely";
 import { type Db, toDate, toTimestamp } from "~/db/database.server";
+import type { KyselyDatabase } from "~/db/schema";
 import { newId } from "~/lib/ids";
 import type { MailMessage } from "./mailer.server";
 
@@ -33,6 +35,15 @@ export const NOT_NEEDED = "no se envió: ya no hacía falta";
 export const MAX_ATTEMPTS = 30;
 /** How many messages one round sends at most. */
 export const MAIL_BATCH = 20;
+
+/** A message due at `stamp`: not sent, tries left, and its next attempt not later (or never set). */
+export function isDue(eb: ExpressionBuilder<KyselyDatabase, "emails">, stamp: string) {
+  return eb.and([
+    eb("sent_at", "is", null),
+    eb("attempts", "<", MAX_ATTEMPTS),
+    eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", stamp)]),
+  ]);
+}
 
 /** Minutes to wait after the n-th attempt before the next: 5, 5, 5, 8, 16, … up to 6 hours. */
 export function retryDelayMinutes(attempts: number): number {

@@ -8,7 +8,7 @@ import {
   mailLogHref,
   parseMailLogQuery,
 } from "~/campaigns/mail-log";
-import { countMailByState, listMailLog, mailBudget } from "~/campaigns/mail-log.server";
+import { countMailByState, listMailLog } from "~/campaigns/mail-log.server";
 import {
   CAMPAIGNS_FETCHER,
   type CampaignAnswer,
@@ -20,6 +20,7 @@ import {
   When,
 } from "~/components/admin/campaigns";
 import { keepFormWhenSessionEnds } from "~/components/admin/session-ended";
+import { dailyBudget } from "~/mail/daily-budget.server";
 import { mailKindLabel } from "~/mail/kinds";
 import { requireAdmin } from "~/web/guards.server";
 import { servicesContext } from "~/web/services";
@@ -33,7 +34,7 @@ export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
   const { database, config } = args.context.get(servicesContext);
   const db = database.db;
-  const budget = await mailBudget(db, config.mail.dailyLimit);
+  const budget = await dailyBudget(db, config.mail.dailyLimit);
   const query = parseMailLogQuery(args.url.searchParams);
   if (!query.ok) {
     return data(
